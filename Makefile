@@ -1,0 +1,107 @@
+# taskir: `make` builds the tool and the examples, `make test` runs every test
+# (plain, sanitized, reference-only kernels, C++ and C99 header checks, aarch64
+# under qemu, Cortex-M4 compile, fuzzing), `make bench` runs the benchmarks.
+CC      ?= cc
+CXX     ?= g++
+CLANG   ?= clang
+PREFIX  ?= /usr/local
+BUILD   ?= build
+OPT     ?= -O2
+TASKIR_FIXTURES ?= ../shared/fixtures
+FUZZ_SECONDS ?= 60
+export TASKIR_FIXTURES
+
+HEADERS  := $(wildcard taskir*.h)
+STD      := -std=c99
+WARN     := -Wall -Wextra -Werror -pedantic
+SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+TESTS    := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
+KTESTS   := $(filter test_kernels%,$(TESTS))
+FUZZERS  := $(patsubst tests/%.c,%,$(wildcard tests/fuzz_*.c))
+BENCHES  := $(patsubst bench/%.c,%,$(wildcard bench/bench_*.c))
+EXAMPLES := $(patsubst examples/%.c,%,$(wildcard examples/*.c))
+TOOL     := $(if $(wildcard tools/taskir.c),$(BUILD)/taskir)
+
+AARCH64_CC := $(shell command -v aarch64-linux-gnu-gcc 2>/dev/null)
+QEMU       := $(shell command -v qemu-aarch64 2>/dev/null)
+ARM_CC     := $(shell command -v arm-none-eabi-gcc 2>/dev/null)
+HAVE_FUZZER := $(shell echo 'int LLVMFuzzerTestOneInput(const char*d,long n){(void)d;(void)n;return 0;}' \
+                 | $(CLANG) -x c -fsanitize=fuzzer -o /dev/null - 2>/dev/null && echo yes)
+
+all: $(TOOL) $(EXAMPLES:%=$(BUILD)/examples/%)
+
+$(BUILD)/taskir: tools/taskir.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(STD) $(WARN) $(OPT) -I. -o $@ $< -lm
+
+$(BUILD)/examples/%: examples/%.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(STD) $(WARN) $(OPT) -I. -o $@ $< -lm
+
+$(BUILD)/test/%: tests/%.c $(HEADERS) tests/tt.h
+	@mkdir -p $(@D)
+	$(CC) $(STD) $(WARN) $(OPT) -g -I. -o $@ $< -lm
+
+$(BUILD)/asan/%: tests/%.c $(HEADERS) tests/tt.h
+	@mkdir -p $(@D)
+	$(CC) $(STD) $(WARN) -O1 -g $(SAN) -I. -o $@ $< -lm
+
+$(BUILD)/nosimd/%: tests/%.c $(HEADERS) tests/tt.h
+	@mkdir -p $(@D)
+	$(CC) $(STD) $(WARN) $(OPT) -g -DTASKIR_NO_SIMD -I. -o $@ $< -lm
+
+$(BUILD)/aarch64/%: tests/%.c $(HEADERS) tests/tt.h
+	@mkdir -p $(@D)
+	$(AARCH64_CC) $(STD) $(WARN) $(OPT) -static -I. -o $@ $< -lm
+
+$(BUILD)/fuzz/%: tests/%.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -I. -o $@ $<
+
+$(BUILD)/fuzzloop/%: tests/%.c tests/fuzz_main.h $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(STD) $(WARN) -O1 -g $(SAN) -DTT_FUZZ_LOOP -I. -o $@ $< -lm
+
+$(BUILD)/bench/%: bench/%.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(STD) $(WARN) -O3 -march=native -I. -o $@ $< -lm
+
+# One command per check; tests/run.sh adds them up and prints the closing line.
+CHECKS := $(TESTS:%=$(BUILD)/test/%) $(TESTS:%=$(BUILD)/asan/%) $(KTESTS:%=$(BUILD)/nosimd/%) \
+          $(foreach h,$(HEADERS),"tests/header_check.sh $(h) c99" "tests/header_check.sh $(h) c++")
+TEST_BINS := $(TESTS:%=$(BUILD)/test/%) $(TESTS:%=$(BUILD)/asan/%) $(KTESTS:%=$(BUILD)/nosimd/%)
+ifneq ($(AARCH64_CC),)
+ifneq ($(QEMU),)
+TEST_BINS += $(KTESTS:%=$(BUILD)/aarch64/%)
+CHECKS += $(KTESTS:%="$(QEMU) $(BUILD)/aarch64/%")
+endif
+endif
+ifeq ($(AARCH64_CC)$(QEMU),)
+CHECKS += "echo 'aarch64 cross toolchain or qemu-aarch64 missing (apt-get install gcc-aarch64-linux-gnu qemu-user)'; exit 77"
+endif
+CHECKS += "tests/firmware_check.sh"
+ifeq ($(HAVE_FUZZER),yes)
+TEST_BINS += $(FUZZERS:%=$(BUILD)/fuzz/%)
+CHECKS += $(FUZZERS:%="tests/fuzz_run.sh $(BUILD)/fuzz/% $(FUZZ_SECONDS)")
+else
+TEST_BINS += $(FUZZERS:%=$(BUILD)/fuzzloop/%)
+CHECKS += $(FUZZERS:%="$(BUILD)/fuzzloop/%")
+endif
+CHECKS += $(wildcard tests/cli_*.sh)
+
+test: all $(TEST_BINS)
+	@tests/run.sh $(CHECKS)
+
+bench: all $(BENCHES:%=$(BUILD)/bench/%)
+	@for b in $(BENCHES:%=$(BUILD)/bench/%); do echo "== $$b"; $$b || exit 1; done
+
+install:
+	mkdir -p $(DESTDIR)$(PREFIX)/include
+	cp $(HEADERS) $(DESTDIR)$(PREFIX)/include/
+	$(if $(TOOL),mkdir -p $(DESTDIR)$(PREFIX)/bin && cp $(TOOL) $(DESTDIR)$(PREFIX)/bin/)
+
+clean:
+	rm -rf $(BUILD)
+
+.PHONY: all test bench install clean
+.SECONDARY:
