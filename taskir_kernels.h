@@ -59,6 +59,26 @@ typedef enum ti_dtype {
   TI_DTYPE_U4, TI_DTYPE_I9, TI_DTYPE_I64, TI_DTYPE_F64, TI_DTYPE_BOOL,
   TI_DTYPE_COUNT
 } ti_dtype;
+
+/* Data rearrangements on Task IR edges; values are the wire values. */
+typedef enum ti_rearrange_kind {
+  TI_REARRANGE_IDENTITY = 0, TI_REARRANGE_RESHAPE, TI_REARRANGE_PERMUTE,
+  TI_REARRANGE_ROTATE, TI_REARRANGE_SHIFT, TI_REARRANGE_SCALE, TI_REARRANGE_SHEAR,
+  TI_REARRANGE_REFLECT, TI_REARRANGE_AFFINE, TI_REARRANGE_PROJECT, TI_REARRANGE_SHUFFLE,
+  TI_REARRANGE_COUNT
+} ti_rearrange_kind;
+/* Bytes per element as taskir stores it (TERNARY in 8 bits, I9 in 16, I28 in
+   32, U4 in 8); 0 for an unknown dtype. */
+static inline size_t ti_dtype_size(ti_dtype t) {
+  switch (t) {
+  case TI_DTYPE_I8: case TI_DTYPE_U8: case TI_DTYPE_TERNARY: case TI_DTYPE_U4:
+  case TI_DTYPE_BOOL: return 1;
+  case TI_DTYPE_I16: case TI_DTYPE_U16: case TI_DTYPE_F16: case TI_DTYPE_I9: return 2;
+  case TI_DTYPE_I32: case TI_DTYPE_U32: case TI_DTYPE_F32: case TI_DTYPE_I28: return 4;
+  case TI_DTYPE_I64: case TI_DTYPE_F64: return 8;
+  default: return 0;
+  }
+}
 #endif /* TI_COMMON_TYPES_DEFINED */
 
 #ifdef __cplusplus
@@ -66,10 +86,6 @@ extern "C" {
 #endif
 
 /* >>kernels.common ------------------------------------------------------- */
-
-/* Bytes per element of a dtype as the kernels store it (TERNARY and I9 in 8
-   and 16 bits, I28 and U4 in 32 and 8 bits); 0 for an unknown dtype. */
-TASKIR_API size_t ti_dtype_size(ti_dtype t);
 
 /* SIMD paths a kernel may take. On x86-64 ti_cpu_detect() reads cpuid (and
    xgetbv for OS support of the wide registers); on aarch64 NEON is a compile-
@@ -171,17 +187,6 @@ typedef struct ti_prim_desc {
 #else
 #define TI__PRIVATE static
 #endif
-
-TASKIR_API size_t ti_dtype_size(ti_dtype t) {
-  switch (t) {
-  case TI_DTYPE_I8: case TI_DTYPE_U8: case TI_DTYPE_TERNARY: case TI_DTYPE_U4:
-  case TI_DTYPE_BOOL: return 1;
-  case TI_DTYPE_I16: case TI_DTYPE_U16: case TI_DTYPE_F16: case TI_DTYPE_I9: return 2;
-  case TI_DTYPE_I32: case TI_DTYPE_U32: case TI_DTYPE_F32: case TI_DTYPE_I28: return 4;
-  case TI_DTYPE_I64: case TI_DTYPE_F64: return 8;
-  default: return 0;
-  }
-}
 
 #if defined(TI__X86)
 static void ti__cpuid(unsigned leaf, unsigned sub, unsigned r[4]) {
