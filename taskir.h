@@ -132,6 +132,320 @@ TASKIR_API void *ti_arena_array(ti_arena *a, size_t n, size_t elem_size, size_t 
 TASKIR_API char *ti_arena_strndup(ti_arena *a, const char *s, size_t n);
 TASKIR_API void ti_arena_free(ti_arena *a);
 
+/* >>core.context ---------------------------------------------------------- */
+
+/* The context owns what is interned (types, attributes, names) and the op
+   registry. Programs are created in a context and must be destroyed before
+   it. A context is not thread-safe; use one per thread. */
+typedef struct ti_context ti_context;
+typedef struct ti_type ti_type;
+typedef struct ti_attr ti_attr;
+typedef struct ti_op ti_op;
+typedef struct ti_value ti_value;
+typedef struct ti_use ti_use;
+typedef struct ti_program ti_program;
+typedef struct ti_op_info ti_op_info;
+
+/* alloc_user is handed to TASKIR_MALLOC/REALLOC/FREE. Registers the builtin
+   dialect. NULL when out of memory. */
+TASKIR_API ti_context *ti_context_create(void *alloc_user);
+TASKIR_API void ti_context_destroy(ti_context *ctx);
+
+/* >>core.types ------------------------------------------------------------ */
+
+/* Data layouts of 4-D data (SPEC §4) plus the plain tensor kinds. */
+typedef enum ti_layout {
+  TI_LAYOUT_ANY = 0,   /* not known (yet) */
+  TI_LAYOUT_NCHW, TI_LAYOUT_NHWC, TI_LAYOUT_OIHW, TI_LAYOUT_HWOI,
+  TI_LAYOUT_TENSOR,    /* plain row-major, 0..6 dims */
+  TI_LAYOUT_NTENSOR,   /* 3..6 dims, what Gemm prefers */
+  TI_LAYOUT_COUNT
+} ti_layout;
+TASKIR_API const char *ti_layout_name(ti_layout l);   /* "NCHW", ..., "any" */
+TASKIR_API int ti_layout_is_cnn(ti_layout l);          /* NCHW/NHWC/OIHW/HWOI */
+
+/* `tensor` may alias and its order matters; `vtensor` has value semantics:
+   immutable, never aliased (seed 003 §2.5). */
+typedef enum ti_type_kind { TI_TYPE_TENSOR, TI_TYPE_VTENSOR, TI_TYPE_KIND_COUNT } ti_type_kind;
+
+#define TI_MAX_RANK 8
+struct ti_type {           /* interned: equal types are the same pointer */
+  ti_type_kind kind;
+  ti_dtype dtype;
+  ti_layout layout;
+  int32_t rank;
+  int64_t dims[TI_MAX_RANK];   /* -1: dynamic */
+};
+
+/* Interned type; NULL if rank > TI_MAX_RANK, a dim < -1, or out of memory. */
+TASKIR_API const ti_type *ti_type_get(ti_context *ctx, ti_type_kind kind, ti_dtype dtype,
+                                      int32_t rank, const int64_t *dims, ti_layout layout);
+/* The same type with one property changed. */
+TASKIR_API const ti_type *ti_type_with_kind(ti_context *ctx, const ti_type *t, ti_type_kind kind);
+TASKIR_API const ti_type *ti_type_with_layout(ti_context *ctx, const ti_type *t, ti_layout layout);
+/* Number of elements; -1 if dynamic or the product overflows int64. */
+TASKIR_API int64_t ti_type_numel(const ti_type *t);
+
+/* >>core.attributes ------------------------------------------------------- */
+
+typedef enum ti_attr_kind {
+  TI_ATTR_INT, TI_ATTR_FLOAT, TI_ATTR_STRING, TI_ATTR_BOOL, TI_ATTR_ARRAY,
+  TI_ATTR_DICT, TI_ATTR_TYPE, TI_ATTR_KIND_COUNT
+} ti_attr_kind;
+
+typedef struct ti_named_attr { const ti_attr *name; const ti_attr *value; } ti_named_attr;
+
+struct ti_attr {          /* interned constant: equal attributes are the same pointer */
+  ti_attr_kind kind;
+  uint32_t hash;
+  union {
+    int64_t i;                                   /* INT, BOOL (0/1) */
+    double f;                                    /* FLOAT (bitwise identity) */
+    struct { const char *data; int64_t len; } s; /* STRING, NUL-terminated */
+    struct { const ti_attr *const *items; int64_t n; } array;
+    struct { const ti_named_attr *items; int64_t n; } dict;  /* sorted by name */
+    const ti_type *type;
+  } u;
+};
+
+TASKIR_API const ti_attr *ti_attr_int(ti_context *ctx, int64_t v);
+TASKIR_API const ti_attr *ti_attr_float(ti_context *ctx, double v);
+TASKIR_API const ti_attr *ti_attr_bool(ti_context *ctx, int v);
+TASKIR_API const ti_attr *ti_attr_string(ti_context *ctx, const char *s, int64_t len); /* len -1: strlen */
+TASKIR_API const ti_attr *ti_attr_array(ti_context *ctx, const ti_attr *const *items, int64_t n);
+TASKIR_API const ti_attr *ti_attr_int_array(ti_context *ctx, const int64_t *v, int64_t n);
+TASKIR_API const ti_attr *ti_attr_type_attr(ti_context *ctx, const ti_type *t);
+/* Entries in any order; sorted on interning. Duplicate names: NULL. */
+TASKIR_API const ti_attr *ti_attr_dict(ti_context *ctx, const ti_named_attr *items, int64_t n);
+/* Helper for building dicts: name interned as a string attribute. */
+TASKIR_API ti_named_attr ti_named(ti_context *ctx, const char *name, const ti_attr *value);
+/* Binary search by name; NULL when absent or d is not a dict. */
+TASKIR_API const ti_attr *ti_dict_get(const ti_attr *d, const char *name);
+/* A copy of dict d with name set to value (value NULL: removed). */
+TASKIR_API const ti_attr *ti_dict_set(ti_context *ctx, const ti_attr *d, const char *name, const ti_attr *value);
+/* Typed reads with a default when absent or of another kind. */
+TASKIR_API int64_t ti_dict_int(const ti_attr *d, const char *name, int64_t dflt);
+TASKIR_API double ti_dict_float(const ti_attr *d, const char *name, double dflt);
+TASKIR_API const char *ti_dict_string(const ti_attr *d, const char *name, const char *dflt);
+/* Copies up to max ints of an int array attribute; returns its length, -1 if absent/not ints. */
+TASKIR_API int64_t ti_dict_ints(const ti_attr *d, const char *name, int64_t *out, int64_t max);
+
+/* >>core.ops -------------------------------------------------------------- */
+
+/* Traits: cheap facts about an op kind (seed 003 §2.2). */
+enum {
+  TI_TRAIT_READ_ONLY = 1u << 0,       /* does not modify its operands */
+  TI_TRAIT_VALUE_SEMANTICS = 1u << 1, /* read-only and adds no alias */
+  TI_TRAIT_INPLACE = 1u << 2,         /* writes its first operand; name ends in '_' */
+  TI_TRAIT_VIEW_LIKE = 1u << 3,       /* result 0 aliases operand 0 */
+  TI_TRAIT_COMMUTATIVE = 1u << 4,     /* operands 0 and 1 may swap */
+  TI_TRAIT_PURE = 1u << 5,            /* no side effect: may be removed or merged */
+  TI_TRAIT_TERMINATOR = 1u << 6,      /* ends a program (builtin.return) */
+  TI_TRAIT_CONSTANT_LIKE = 1u << 7,   /* produces a constant from attributes */
+  TI_TRAIT_LAYOUT_DEMAND = 1u << 8    /* needs NHWC activations / HWOI weights (SPEC §4) */
+};
+
+/* Interfaces: behaviour an op kind may provide; NULL when absent. */
+typedef ti_status (*ti_verify_fn)(const ti_op *op, ti_error *err);
+/* Computes result types from operand types and attributes. */
+typedef ti_status (*ti_infer_shape_fn)(ti_context *ctx, const ti_op *op, const ti_type **results, ti_error *err);
+/* Layout inference. Forward: operand layouts -> result layouts. Backward
+   (only for invertible ops): result layout -> required operand layouts;
+   returns 0 when the op cannot be inverted (Reshape, Broadcast). */
+typedef struct ti_layout_iface {
+  ti_status (*forward)(const ti_op *op, const ti_layout *operands, ti_layout *results);
+  int (*backward)(const ti_op *op, const ti_layout *results, ti_layout *operands);
+} ti_layout_iface;
+/* Folds an op whose operands are all constants (given as their attributes,
+   NULL for a non-constant operand) into result attributes; returns 1 if it
+   folded, 0 if not. */
+typedef int (*ti_fold_fn)(ti_context *ctx, const ti_op *op, const ti_attr *const *operands, const ti_attr **results);
+/* Reference evaluation, used by the interpreter (see >>nn). */
+typedef struct ti_tensor_value ti_tensor_value;
+typedef ti_status (*ti_eval_fn)(const ti_op *op, const ti_tensor_value *const *operands, ti_tensor_value **results, ti_error *err);
+
+struct ti_op_info {
+  const char *name;            /* "nn.conv2d": dialect prefix, dot, op name */
+  const char *dialect;         /* "nn" */
+  const char *const *required_attrs;  /* NULL-terminated, or NULL */
+  uint32_t traits;
+  int32_t min_operands, max_operands; /* max -1: variadic */
+  int32_t num_results;                /* -1: variadic */
+  ti_verify_fn verify;
+  ti_infer_shape_fn infer_shape;
+  const ti_layout_iface *layout;
+  ti_fold_fn fold;
+  ti_eval_fn eval;
+  const void *dialect_data;    /* free for the dialect (e.g. a block type) */
+};
+
+/* Registers op kinds; `infos` must outlive the context (static tables).
+   A second registration of a name fails with TI_STATUS_BAD_PARAM. */
+TASKIR_API ti_status ti_register_ops(ti_context *ctx, const ti_op_info *infos, int32_t n, ti_error *err);
+TASKIR_API const ti_op_info *ti_lookup_op(const ti_context *ctx, const char *name);
+/* Whether unknown op names may be parsed/created (default 0: rejected). */
+TASKIR_API void ti_context_allow_unregistered(ti_context *ctx, int allow);
+
+struct ti_use {               /* one operand slot: intrusive list of the value's uses */
+  ti_value *value;
+  ti_use *next, **prevp;
+  ti_op *owner;
+  int32_t index;
+};
+
+struct ti_value {
+  const ti_type *type;
+  ti_op *def;                 /* NULL for a program argument */
+  int32_t index;              /* result index, or argument index */
+  ti_use *first_use;
+};
+
+struct ti_op {
+  const ti_op_info *info;     /* unregistered ops get an info of their own */
+  ti_program *program;
+  ti_op *prev, *next;         /* program order */
+  const ti_attr *attrs;       /* dictionary (never NULL once created) */
+  void *props;                /* dialect-owned typed properties (task dialect) */
+  int32_t n_operands, n_results;
+  ti_use *operands;
+  ti_value *results;
+  int64_t order;              /* scratch for walks and passes */
+};
+
+/* >>core.program ---------------------------------------------------------- */
+
+/* SSA programs run in program order: a use before its definition is an
+   error. Graph programs (Task IR) have no order: any op may use any value,
+   and only cycles are errors. */
+typedef enum ti_program_kind { TI_PROGRAM_SSA, TI_PROGRAM_GRAPH } ti_program_kind;
+
+/* A named variable of the weights table (seed 003 §2.1.4). */
+typedef struct ti_variable {
+  const char *name;
+  const ti_type *type;
+  void *data;                 /* numel * ti_dtype_size bytes, owned by the program */
+  int64_t bytes;
+  int is_mutable;             /* written by set_parameter: passes must not fold it */
+} ti_variable;
+
+struct ti_program {
+  ti_context *ctx;
+  const char *name;
+  ti_program_kind kind;
+  ti_op *first, *last;
+  int64_t n_ops;
+  int32_t n_args;
+  ti_value **args;            /* program inputs */
+  int32_t n_vars, cap_vars;
+  ti_variable *vars;
+  ti_arena arena;             /* ops, values, variable data */
+  ti_op *free_ops;            /* erased ops, reused by size class */
+};
+
+TASKIR_API ti_program *ti_program_create(ti_context *ctx, const char *name, ti_program_kind kind);
+TASKIR_API void ti_program_destroy(ti_program *p);
+TASKIR_API ti_value *ti_program_add_arg(ti_program *p, const ti_type *type);
+/* Adds a variable (data copied, may be NULL for zeros); NOT_FOUND/BAD_PARAM on misuse. */
+TASKIR_API ti_status ti_program_add_var(ti_program *p, const char *name, const ti_type *type,
+                                        const void *data, int is_mutable, ti_error *err);
+TASKIR_API ti_variable *ti_program_find_var(const ti_program *p, const char *name);
+/* Marks every variable immutable except those written by set_parameter. */
+TASKIR_API void ti_program_freeze_weights(ti_program *p);
+
+/* >>core.build: creating and rewriting ops -------------------------------- */
+
+/* Creates a detached op: name must be registered (or unregistered ops
+   allowed). attrs NULL means the empty dict. Result types NULL: inferred
+   with infer_shape. Returns NULL and fills err on failure. */
+TASKIR_API ti_op *ti_op_create(ti_program *p, const char *name, int32_t n_operands, ti_value *const *operands,
+                               int32_t n_results, const ti_type *const *result_types, const ti_attr *attrs,
+                               ti_error *err);
+TASKIR_API void ti_op_insert_before(ti_op *op, ti_op *before);   /* before NULL: append */
+TASKIR_API void ti_op_insert_after(ti_op *op, ti_op *after);     /* after NULL: prepend */
+/* Detaches op from the program order (it keeps its operands). */
+TASKIR_API void ti_op_remove(ti_op *op);
+/* Removes and frees op; its results must have no uses (else BAD_PARAM). */
+TASKIR_API ti_status ti_op_erase(ti_op *op, ti_error *err);
+TASKIR_API void ti_op_set_operand(ti_op *op, int32_t i, ti_value *v);
+TASKIR_API void ti_op_set_attrs(ti_op *op, const ti_attr *attrs);
+TASKIR_API void ti_op_set_attr(ti_op *op, const char *name, const ti_attr *value);
+TASKIR_API const ti_attr *ti_op_attr(const ti_op *op, const char *name);
+TASKIR_API void ti_value_replace_all_uses(ti_value *from, ti_value *to);
+/* Replaces uses of from by to except in op `except`. */
+TASKIR_API void ti_value_replace_uses_except(ti_value *from, ti_value *to, const ti_op *except);
+TASKIR_API int64_t ti_value_num_uses(const ti_value *v);
+TASKIR_API int ti_op_is(const ti_op *op, const char *name);
+TASKIR_API int ti_op_has_trait(const ti_op *op, uint32_t trait);
+
+/* Builder: appends (or inserts before `point`) and keeps going. */
+typedef struct ti_builder {
+  ti_program *program;
+  ti_op *point;               /* insert before this op; NULL: at the end */
+  ti_error *err;              /* first failure recorded here */
+  ti_status status;
+} ti_builder;
+TASKIR_API void ti_builder_init(ti_builder *b, ti_program *p, ti_error *err);
+/* Creates and inserts; NULL on failure (b->status set). */
+TASKIR_API ti_op *ti_build(ti_builder *b, const char *name, int32_t n_operands, ti_value *const *operands,
+                           int32_t n_results, const ti_type *const *result_types, const ti_attr *attrs);
+/* One-result shorthand: returns result 0 or NULL. */
+TASKIR_API ti_value *ti_build1(ti_builder *b, const char *name, int32_t n_operands, ti_value *const *operands,
+                               const ti_type *result_type, const ti_attr *attrs);
+
+/* >>core.walk ------------------------------------------------------------- */
+
+/* Op arrays in an order, allocated with TASKIR_MALLOC (free with ti_free
+   using the context's alloc_user, or ti_ops_free). Iterative: no recursion,
+   O(ops + uses). A cycle gives TI_STATUS_INVALID naming an op on it. */
+TASKIR_API ti_status ti_walk_program(const ti_program *p, ti_op ***out, int64_t *n, ti_error *err);
+TASKIR_API ti_status ti_walk_topo(const ti_program *p, ti_op ***out, int64_t *n, ti_error *err);
+TASKIR_API ti_status ti_walk_reverse_topo(const ti_program *p, ti_op ***out, int64_t *n, ti_error *err);
+TASKIR_API void ti_ops_free(const ti_program *p, ti_op **ops);
+/* Reorders an SSA program's ops into a topological order (stable). */
+TASKIR_API ti_status ti_program_sort(ti_program *p, ti_error *err);
+
+/* >>core.verify ----------------------------------------------------------- */
+
+/* Checks the program: registered ops, operand/result counts, required
+   attributes, every operand defined in this program, SSA programs: no use
+   before definition; graph programs: no cycle; then each op's verify. */
+TASKIR_API ti_status ti_verify(const ti_program *p, ti_error *err);
+
+/* >>core.passes ----------------------------------------------------------- */
+
+typedef ti_status (*ti_pass_fn)(ti_program *p, void *user, ti_error *err);
+typedef struct ti_pass { const char *name; ti_pass_fn run; void *user; } ti_pass;
+
+typedef struct ti_pass_manager {
+  ti_pass passes[32];
+  int32_t n;
+  int verify_each;            /* run ti_verify after every pass (default 1) */
+} ti_pass_manager;
+TASKIR_API void ti_pass_manager_init(ti_pass_manager *pm);
+TASKIR_API ti_status ti_pass_manager_add(ti_pass_manager *pm, const char *name, ti_pass_fn run, void *user);
+/* Runs the passes in order; the error names the failing pass. */
+TASKIR_API ti_status ti_pass_manager_run(const ti_pass_manager *pm, ti_program *p, ti_error *err);
+
+/* >>core.text: the IR text form ------------------------------------------- */
+
+/* A growable byte buffer (output of printers and encoders). */
+typedef struct ti_buffer { char *data; size_t len, cap; void *alloc_user; int failed; } ti_buffer;
+TASKIR_API void ti_buffer_init(ti_buffer *b, void *alloc_user);
+TASKIR_API void ti_buffer_free(ti_buffer *b);
+TASKIR_API int ti_buffer_append(ti_buffer *b, const void *data, size_t n);   /* 0 on OOM */
+TASKIR_API int ti_buffer_printf(ti_buffer *b, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Prints a program; parse(print(p)) prints the same text again. */
+TASKIR_API ti_status ti_print_program(const ti_program *p, ti_buffer *out, ti_error *err);
+TASKIR_API ti_status ti_print_type(const ti_type *t, ti_buffer *out);
+TASKIR_API ti_status ti_print_attr(const ti_attr *a, ti_buffer *out);
+/* Parses one program; errors carry line:column. */
+TASKIR_API ti_status ti_parse_program(ti_context *ctx, const char *text, size_t len, ti_program **out, ti_error *err);
+
 /* >>task.types: Task IR (SPEC §2) ---------------------------------------- */
 
 /* Block types. The values are dense; ti_block_type_wire() gives the wire
@@ -326,6 +640,99 @@ TASKIR_API const ti_task_values *ti_task_tensor_values(const ti_task_tensor *t);
 /* Value i of v as int64 / double, whatever its storage. */
 TASKIR_API int64_t ti_task_values_get_i64(const ti_task_values *v, int64_t i);
 TASKIR_API double ti_task_values_get_f64(const ti_task_values *v, int64_t i);
+
+/* >>task.dialect ---------------------------------------------------------- */
+
+/* A Task IR graph lives in two forms. The message (ti_task_graph above) is
+   what a file says, field for field. The program is the `task` dialect on
+   the core: one op per block ("task.cc", "task.si", "task.input", ...) and
+   one "task.edge" op per edge, in a graph program; a block op's operands are
+   the edges of its input interfaces (cluster by cluster), its results one
+   value per output interface; each edge op uses its source interface's
+   value. Block and edge ops point at their message structs (op->props), so
+   the message must outlive the program. Walks, rewrites, the verifier and
+   the text form work on the program; the codec, checker and statistics on
+   the message. */
+TASKIR_API ti_status ti_task_register(ti_context *ctx, ti_error *err);   /* idempotent */
+TASKIR_API ti_status ti_task_import(ti_context *ctx, const ti_task_graph *g, ti_program **out, ti_error *err);
+/* Writes blocks and edges in program order into a fresh message g. */
+TASKIR_API ti_status ti_task_export(const ti_program *p, ti_task_graph *g, ti_error *err);
+TASKIR_API const ti_task_block *ti_task_block_of(const ti_op *op);   /* NULL if not a block op */
+TASKIR_API const ti_task_edge *ti_task_edge_of(const ti_op *op);     /* NULL if not an edge op */
+
+/* Attribute of a block by type: the first one's int_value, or dflt. */
+TASKIR_API int32_t ti_task_attr_int(const ti_task_block *b, ti_attr_type t, int32_t dflt);
+TASKIR_API const ti_task_attr *ti_task_find_attr(const ti_task_block *b, ti_attr_type t);
+/* Dims of a block's storage layout (SPEC §2 "Storage"), outermost first:
+   SI [ny][nx][nf] or [nf]; SIC/SIC2D [ny][nx][nr]; SIFC [nr]; SW/SW2D
+   [nf][nr][nky][nkx]; SWFC [nf][nr]; SB [nf]; compute blocks and INPUT/
+   OUTPUT their output [ny][nx][nf] or [nf]. Returns the rank (0..4). */
+TASKIR_API int32_t ti_task_block_dims(const ti_task_block *b, int64_t dims[4]);
+TASKIR_API const ti_task_block *ti_task_find_block(const ti_task_graph *g, int32_t id);
+TASKIR_API const ti_task_edge *ti_task_find_edge(const ti_task_graph *g, int32_t id);
+
+/* Builder on the message: blocks, attributes, data and connections. All
+   memory comes from g's arena; NULL / error status when out of memory. */
+TASKIR_API ti_task_block *ti_task_add_block(ti_task_graph *g, int32_t id, ti_block_type type, ti_dtype precision,
+                                            const ti_task_shape *shape);
+TASKIR_API ti_status ti_task_add_attr(ti_task_graph *g, ti_task_block *b, ti_attr_type type, int32_t value);
+/* Data of a storage block: dims outermost first, values in dims order,
+   given as int32 (integer precisions) or float (FLOAT_16/32). */
+TASKIR_API ti_status ti_task_set_data(ti_task_graph *g, ti_task_block *b, ti_dtype precision, int32_t n_dims,
+                                      const int32_t *dims, const void *values);
+/* Connects output cluster src_cluster of src to input cluster dst_cluster of
+   dst with a new edge (id = next free id), adding clusters as needed.
+   Position/size NULL: the whole cluster. Returns the edge or NULL. */
+TASKIR_API ti_task_edge *ti_task_connect(ti_task_graph *g, ti_task_block *src, int32_t src_cluster,
+                                         const ti_task_shape *src_pos, const ti_task_shape *src_size,
+                                         ti_task_block *dst, int32_t dst_cluster,
+                                         const ti_task_shape *dst_pos, const ti_task_shape *dst_size);
+TASKIR_API ti_status ti_task_add_rearrange(ti_task_graph *g, ti_task_edge *e, ti_rearrange_kind kind,
+                                           int32_t n_dims, const int32_t *dims, const int32_t *values, int64_t n_values);
+TASKIR_API void ti_task_shape_set(ti_task_shape *s, uint32_t field, int32_t value);  /* field: TI_SHAPE_HAS_* */
+
+/* >>task.check ------------------------------------------------------------- */
+
+typedef enum ti_diag_severity { TI_DIAG_ERROR, TI_DIAG_WARNING } ti_diag_severity;
+typedef struct ti_diag {
+  ti_diag_severity severity;
+  const char *rule;          /* short rule name, e.g. "unique-ids", "dims" */
+  int32_t block_id, edge_id; /* -1 where not applicable */
+  char message[224];
+} ti_diag;
+typedef struct ti_diag_list {
+  ti_diag *items;
+  int32_t n, cap, n_errors, n_warnings;
+  void *alloc_user;
+} ti_diag_list;
+TASKIR_API void ti_diag_list_init(ti_diag_list *l, void *alloc_user);
+TASKIR_API void ti_diag_list_free(ti_diag_list *l);
+
+/* Runs every rule of SPEC §2 and lists every problem. Returns SUCCESS when
+   there is no error (warnings allowed), TI_STATUS_INVALID otherwise (err
+   gets the first error), NO_MEMORY if the list cannot grow. */
+TASKIR_API ti_status ti_task_check(const ti_task_graph *g, ti_diag_list *out, ti_error *err);
+
+/* >>task.stats ------------------------------------------------------------- */
+
+typedef struct ti_task_block_stats {
+  int32_t block_id;
+  ti_block_type type;
+  int64_t params;            /* weight + bias elements read by a compute block / data of a storage block */
+  int64_t macs;              /* multiply-accumulates (or ops for non-MAC blocks) */
+  int64_t out_elems;         /* elements produced */
+  int64_t storage_bytes;     /* storage blocks: bytes at their precision */
+} ti_task_block_stats;
+typedef struct ti_task_stats {
+  int64_t params, macs, edge_bytes, blocks, edges;
+  int64_t storage_bytes[TI_DTYPE_COUNT];   /* by precision */
+  int64_t storage_total;
+  int32_t n_blocks;
+  ti_task_block_stats *per_block;          /* n_blocks entries, TASKIR_MALLOC'd; NULL if not asked */
+} ti_task_stats;
+/* per_block: 1 to fill s->per_block (free with ti_task_stats_free). */
+TASKIR_API ti_status ti_task_statistics(const ti_task_graph *g, ti_task_stats *s, int per_block, ti_error *err);
+TASKIR_API void ti_task_stats_free(ti_task_stats *s, void *alloc_user);
 
 #ifdef __cplusplus
 }
