@@ -4,8 +4,9 @@
    (context, types, attributes, op registry with traits and interfaces,
    programs with a weights table, rewrite API, walks, verifier, pass manager,
    text form) and the dialects on it: `task` (Task IR) and `nn` (algorithm
-   level). taskir_proto.h (protobuf), taskir_layout.h (layout passes),
-   taskir_exec.h (executor) build on it; taskir_kernels.h stands alone.
+   level). It includes taskir_kernels.h (shared types, kernels); with
+   TASKIR_IMPLEMENTATION both are implemented. taskir_proto.h (protobuf),
+   taskir_layout.h (layout passes) and taskir_exec.h (executor) build on it.
 
    DO THIS in *one* C or C++ file:
        #define TASKIR_IMPLEMENTATION
@@ -43,51 +44,10 @@
 #endif
 #endif
 
-/* ti_status and ti_dtype are shared by every taskir header; the block is kept
-   identical in taskir.h and taskir_kernels.h (tests/test_common.c checks it). */
-#ifndef TI_COMMON_TYPES_DEFINED
-#define TI_COMMON_TYPES_DEFINED
-typedef enum ti_status {
-  TI_STATUS_SUCCESS = 0,
-  TI_STATUS_BAD_PARAM,      /* malformed arguments or input data */
-  TI_STATUS_NOT_SUPPORTED,  /* well-formed, but beyond what is implemented */
-  TI_STATUS_NO_MEMORY,      /* an allocation failed */
-  TI_STATUS_PARSE_ERROR,    /* malformed file: protobuf, text format, IR text */
-  TI_STATUS_INVALID,        /* a graph or program fails the verifier/checker */
-  TI_STATUS_NOT_FOUND,      /* a name, id or socket that does not exist */
-  TI_STATUS_IO_ERROR,       /* a file could not be read or written */
-  TI_STATUS_LIMIT,          /* a configured limit (depth, size, count) exceeded */
-  TI_STATUS_COUNT
-} ti_status;
-
-/* Element types. 0..10 follow the order of Task IR's Precision enum. */
-typedef enum ti_dtype {
-  TI_DTYPE_I8 = 0, TI_DTYPE_U8, TI_DTYPE_I16, TI_DTYPE_U16, TI_DTYPE_I32,
-  TI_DTYPE_U32, TI_DTYPE_F16, TI_DTYPE_F32, TI_DTYPE_TERNARY, TI_DTYPE_I28,
-  TI_DTYPE_U4, TI_DTYPE_I9, TI_DTYPE_I64, TI_DTYPE_F64, TI_DTYPE_BOOL,
-  TI_DTYPE_COUNT
-} ti_dtype;
-
-/* Data rearrangements on Task IR edges; values are the wire values. */
-typedef enum ti_rearrange_kind {
-  TI_REARRANGE_IDENTITY = 0, TI_REARRANGE_RESHAPE, TI_REARRANGE_PERMUTE,
-  TI_REARRANGE_ROTATE, TI_REARRANGE_SHIFT, TI_REARRANGE_SCALE, TI_REARRANGE_SHEAR,
-  TI_REARRANGE_REFLECT, TI_REARRANGE_AFFINE, TI_REARRANGE_PROJECT, TI_REARRANGE_SHUFFLE,
-  TI_REARRANGE_COUNT
-} ti_rearrange_kind;
-/* Bytes per element as taskir stores it (TERNARY in 8 bits, I9 in 16, I28 in
-   32, U4 in 8); 0 for an unknown dtype. */
-static inline size_t ti_dtype_size(ti_dtype t) {
-  switch (t) {
-  case TI_DTYPE_I8: case TI_DTYPE_U8: case TI_DTYPE_TERNARY: case TI_DTYPE_U4:
-  case TI_DTYPE_BOOL: return 1;
-  case TI_DTYPE_I16: case TI_DTYPE_U16: case TI_DTYPE_F16: case TI_DTYPE_I9: return 2;
-  case TI_DTYPE_I32: case TI_DTYPE_U32: case TI_DTYPE_F32: case TI_DTYPE_I28: return 4;
-  case TI_DTYPE_I64: case TI_DTYPE_F64: return 8;
-  default: return 0;
-  }
-}
-#endif /* TI_COMMON_TYPES_DEFINED */
+/* The shared types (ti_status, ti_dtype, ti_rearrange_kind) and the kernels
+   that execute and shape-check Task IR live in taskir_kernels.h, the one
+   header that depends on nothing. */
+#include "taskir_kernels.h"
 
 #ifdef __cplusplus
 extern "C" {
