@@ -2730,6 +2730,12 @@ TASKIR_API double ti_task_values_get_f64(const ti_task_values *v, int64_t i) {
   return (double)ti_task_values_get_i64(v, i);
 }
 
+/* >>impl.task.dialect ------------------------------------------------------ */
+
+/* >>impl.task.check -------------------------------------------------------- */
+
+/* >>impl.task.stats -------------------------------------------------------- */
+
 #undef TI__STATIC_ASSERT
 #undef TI__UNUSED
 #endif /* TASKIR_IMPLEMENTATION */
