@@ -35,8 +35,7 @@
 #endif
 #endif
 
-/* ti_status and ti_dtype are shared by every taskir header; the block is kept
-   identical in taskir.h and taskir_kernels.h (tests/test_common.c checks it). */
+/* Types shared by every taskir header (taskir.h includes this one). */
 #ifndef TI_COMMON_TYPES_DEFINED
 #define TI_COMMON_TYPES_DEFINED
 typedef enum ti_status {
