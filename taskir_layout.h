@@ -842,7 +842,7 @@ TASKIR_API ti_status ti_layout_preset_npu(ti_program *p, const ti_layout_options
   ti__lp c;
   ti_status st;
   int strat, best = -1, n_strat;
-  int64_t best_cost = 0;
+  int64_t best_cost = 0, best_ins = 0;
   if (stats) memset(stats, 0, sizeof *stats);
   if (!p) return ti_error_set(err, TI_STATUS_BAD_PARAM, "layout-preset-npu: no program");
   st = ti__lp_init(&c, p, opt, err);
@@ -852,9 +852,15 @@ TASKIR_API ti_status ti_layout_preset_npu(ti_program *p, const ti_layout_options
     int64_t cost;
     st = ti__lp_decide(&c, strat, err);
     if (st != TI_STATUS_SUCCESS) goto done;
+    /* fewest transposes in the end, then fewest created; never more created
+       than the naive baseline (strategy 2 guarantees one candidate) */
     cost = c.n_vt - c.removed;
-    if (best < 0 || cost < best_cost) { best = strat; best_cost = cost; }
+    if (n_strat > 1 && c.n_vt > c.naive) continue;
+    if (best < 0 || cost < best_cost || (cost == best_cost && c.n_vt < best_ins)) {
+      best = strat; best_cost = cost; best_ins = c.n_vt;
+    }
   }
+  if (best < 0) best = n_strat - 1;
   if (best != n_strat - 1) {
     st = ti__lp_decide(&c, best, err);
     if (st != TI_STATUS_SUCCESS) goto done;
