@@ -66,22 +66,6 @@
 extern "C" {
 #endif
 
-/* >>proto.buffer ----------------------------------------------------------- */
-
-/* A growable byte buffer (TASKIR_MALLOC/REALLOC/FREE with alloc_user).
-   Writers append to it; data is not NUL-terminated. */
-typedef struct ti_buffer {
-  unsigned char *data;
-  size_t len, cap;
-  void *alloc_user;
-} ti_buffer;
-
-TASKIR_API void ti_buffer_init(ti_buffer *b, void *alloc_user);
-TASKIR_API void ti_buffer_free(ti_buffer *b);
-/* Makes room for `extra` more bytes after len. */
-TASKIR_API ti_status ti_buffer_reserve(ti_buffer *b, size_t extra);
-TASKIR_API ti_status ti_buffer_append(ti_buffer *b, const void *p, size_t n);
-
 /* >>proto.wire: generic reader and writer ---------------------------------- */
 
 enum {
@@ -193,42 +177,6 @@ TASKIR_API ti_status ti_task_write_file(const char *path, const ti_task_graph *g
 #else
 #define TI__PB_LE 0
 #endif
-
-/* >>impl.proto.buffer ------------------------------------------------------ */
-
-TASKIR_API void ti_buffer_init(ti_buffer *b, void *alloc_user) {
-  b->data = NULL;
-  b->len = b->cap = 0;
-  b->alloc_user = alloc_user;
-}
-
-TASKIR_API void ti_buffer_free(ti_buffer *b) {
-  if (b->data) TASKIR_FREE(b->alloc_user, b->data);
-  b->data = NULL;
-  b->len = b->cap = 0;
-}
-
-TASKIR_API ti_status ti_buffer_reserve(ti_buffer *b, size_t extra) {
-  size_t need, cap;
-  unsigned char *d;
-  if (extra > (size_t)-1 - b->len) return TI_STATUS_NO_MEMORY;
-  need = b->len + extra;
-  if (need <= b->cap) return TI_STATUS_SUCCESS;
-  cap = b->cap ? b->cap : 256;
-  while (cap < need) cap = cap > (size_t)-1 / 2 ? need : cap * 2;
-  d = (unsigned char *)TASKIR_REALLOC(b->alloc_user, b->data, cap);
-  if (!d) return TI_STATUS_NO_MEMORY;
-  b->data = d;
-  b->cap = cap;
-  return TI_STATUS_SUCCESS;
-}
-
-TASKIR_API ti_status ti_buffer_append(ti_buffer *b, const void *p, size_t n) {
-  TI__PB_TRY(ti_buffer_reserve(b, n));
-  if (n) memcpy(b->data + b->len, p, n);
-  b->len += n;
-  return TI_STATUS_SUCCESS;
-}
 
 /* >>impl.proto.wire -------------------------------------------------------- */
 
