@@ -370,6 +370,13 @@ TI__PRIVATE void ti__mv_copy(unsigned char *d, const unsigned char *s, size_t n)
   } else if (n <= 64) {
     unsigned char a[32], b[32]; memcpy(a, s, 32); memcpy(b, s + n - 32, 32);
     memcpy(d, a, 32); memcpy(d + n - 32, b, 32);
+  } else if (n < 4096) {
+    /* 64-byte moves and an overlapping last one: cheaper than a library
+       call for the short runs the shift kernels make */
+    unsigned char a[64];
+    size_t i;
+    for (i = 0; i + 64 <= n; i += 64) { memcpy(a, s + i, 64); memcpy(d + i, a, 64); }
+    if (i < n) { memcpy(a, s + n - 64, 64); memcpy(d + n - 64, a, 64); }
   } else {
     memcpy(d, s, n);
   }
@@ -502,58 +509,186 @@ typedef struct ti__ts_job {
   int stream;       /* the whole output is large enough to stream */
 } ti__ts_job;
 
+#if defined(__GNUC__) || defined(__clang__)
+#define TI__MV_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define TI__MV_PREFETCH(p) ((void)(p))
+#endif
+
+/* The pieces of groups [g0, g1) of rows [r0, r1), written one after another
+   from d. One fixed-size move per piece for the common small sizes, so the
+   inner loop is the address arithmetic, a load and a store; zero-filled
+   pieces read a constant block, so the loop has no data-dependent branch. */
+#define TI__TS_GATHER(BYTES)                                                     \
+  for (r = r0; r < r1; ++r) {                                                    \
+    const int32_t *sh = j->shifts + n * G;                                       \
+    const unsigned char *base = j->src + (size_t)(n * T) * row + (size_t)g0 * (BYTES); \
+    for (g = g0; g < g1; ++g, base += (BYTES), d += (BYTES)) {                   \
+      const int64_t st = t - sign * sh[g];                                       \
+      memcpy(d, (uint64_t)st < (uint64_t)T ? base + (size_t)st * row : ti__mv_zeros, \
+             (BYTES));                                                           \
+    }                                                                            \
+    if (++t == T) { t = 0; ++n; }                                                \
+  }
+static void ti__ts_gather(const ti__ts_job *j, int64_t r0, int64_t r1, int64_t g0, int64_t g1,
+                          unsigned char *d) {
+  const int64_t T = j->T, G = j->G, sign = j->sign;
+  const size_t row = j->row, piece = j->piece;
+  int64_t n = r0 / T, t = r0 % T, r, g;
+  switch (piece) {
+  case 2: TI__TS_GATHER(2) break;
+  case 4: TI__TS_GATHER(4) break;
+  case 8: TI__TS_GATHER(8) break;
+  case 16: TI__TS_GATHER(16) break;
+  case 32: TI__TS_GATHER(32) break;
+  case 64: TI__TS_GATHER(64) break;
+  default:
+    for (r = r0; r < r1; ++r) {
+      const int32_t *sh = j->shifts + n * G;
+      const unsigned char *base = j->src + (size_t)(n * T) * row + (size_t)g0 * piece;
+      for (g = g0; g < g1; ++g, base += piece, d += piece) {
+        const int64_t st = t - sign * sh[g];
+        ti__mv_copy(d, (uint64_t)st < (uint64_t)T ? base + (size_t)st * row : ti__mv_zeros,
+                    piece);
+      }
+      if (++t == T) { t = 0; ++n; }
+    }
+  }
+}
+#undef TI__TS_GATHER
+
+/* Rows (n, ta..tb) into d, group by group: a group is a zero run, a run of
+   copies at the row stride and a zero run, with no per-piece index math.
+   The block stays in L1 while its columns are filled. */
+#define TI__TS_COLS(BYTES)                                                       \
+  for (g = 0; g < G; ++g) {                                                      \
+    const int64_t s = sign * sh[g];                                              \
+    const int64_t lo = s > ta ? (s < tb ? s : tb) : ta;                          \
+    const int64_t hi = T + s < tb ? (T + s > lo ? T + s : lo) : tb;              \
+    unsigned char *q = d + (size_t)g * (BYTES);                                  \
+    int64_t t;                                                                   \
+    for (t = ta; t < lo; ++t, q += row) memset(q, 0, (BYTES));                   \
+    if (lo < hi) {                                                               \
+      const unsigned char *p = srcn + (size_t)(lo - s) * row + (size_t)g * (BYTES); \
+      for (; t < hi; ++t, q += row, p += row) memcpy(q, p, (BYTES));             \
+    }                                                                            \
+    for (; t < tb; ++t, q += row) memset(q, 0, (BYTES));                         \
+  }
+static void ti__ts_cols(const ti__ts_job *j, int64_t n, int64_t ta, int64_t tb, unsigned char *d) {
+  const int64_t T = j->T, G = j->G, sign = j->sign;
+  const size_t row = j->row, piece = j->piece;
+  const int32_t *sh = j->shifts + n * G;
+  const unsigned char *srcn = j->src + (size_t)(n * T) * row;
+  int64_t g;
+  switch (piece) {
+  case 2: TI__TS_COLS(2) break;
+  case 4: TI__TS_COLS(4) break;
+  case 8: TI__TS_COLS(8) break;
+  case 16: TI__TS_COLS(16) break;
+  case 32: TI__TS_COLS(32) break;
+  case 64: TI__TS_COLS(64) break;
+  default:
+    for (g = 0; g < G; ++g) {
+      const int64_t s = sign * sh[g];
+      const int64_t lo = s > ta ? (s < tb ? s : tb) : ta;
+      const int64_t hi = T + s < tb ? (T + s > lo ? T + s : lo) : tb;
+      unsigned char *q = d + (size_t)g * piece;
+      int64_t t;
+      for (t = ta; t < lo; ++t, q += row) ti__mv_zero(q, piece);
+      if (lo < hi) {
+        const unsigned char *p = srcn + (size_t)(lo - s) * row + (size_t)g * piece;
+        for (; t < hi; ++t, q += row, p += row) ti__mv_copy(q, p, piece);
+      }
+      for (; t < tb; ++t, q += row) ti__mv_zero(q, piece);
+    }
+  }
+}
+#undef TI__TS_COLS
+
 /* Output rows r = n*T + t in [r0, r1). */
 static void ti__ts_rows(void *arg, int64_t r0, int64_t r1) {
   const ti__ts_job *j = (const ti__ts_job *)arg;
-  const int64_t T = j->T, G = j->G;
+  const int64_t T = j->T, G = j->G, sign = j->sign;
   const size_t piece = j->piece, row = j->row;
-  int64_t r;
-  if (!j->stream && piece <= 64) {
-    /* Small pieces: one fixed-size move per group, zero runs read from a
-       constant block, so the loop has no data-dependent branch. */
-    for (r = r0; r < r1; ++r) {
-      const int64_t n = r / T, t = r % T;
-      const int32_t *sh = j->shifts + n * G;
-      const unsigned char *base = j->src + (size_t)(n * T) * row;
-      unsigned char *d = j->dst + (size_t)r * row;
+  int64_t r, n, t;
+  ti__wr w;
+  if (piece <= 64) {
+    /* Small pieces: column by column within each image n. Streaming: build
+       whole rows in an L1-resident block and stream the block out. */
+    unsigned char stage[4096];
+    const int64_t k = (int64_t)(sizeof stage / row);
+    if (j->stream && k == 0) {
+      /* rows longer than the block: gather row pieces in segments */
+      const int64_t kg = (int64_t)(sizeof stage / piece);
       int64_t g;
-      for (g = 0; g < G; ++g) {
-        const int64_t st = t - (int64_t)j->sign * sh[g];
-        const unsigned char *s = (uint64_t)st < (uint64_t)T
-                                     ? base + (size_t)st * row + (size_t)g * piece
-                                     : ti__mv_zeros;
-        ti__mv_copy(d, s, piece);
-        d += piece;
-      }
+      ti__wr_init(&w, j->dst + (size_t)r0 * row, 1);
+      for (r = r0; r < r1; ++r)
+        for (g = 0; g < G; g += kg) {
+          const int64_t e = G - g < kg ? G : g + kg;
+          ti__ts_gather(j, r, r + 1, g, e, stage);
+          ti__wr_put(&w, stage, (size_t)(e - g) * piece);
+        }
+      ti__wr_finish(&w);
+      return;
     }
+    if (j->stream) ti__wr_init(&w, j->dst + (size_t)r0 * row, 1);
+    for (r = r0; r < r1;) {
+      const int64_t ta = r % T, tb = T - ta < r1 - r ? T : ta + (r1 - r);
+      n = r / T;
+      if (!j->stream) {
+        ti__ts_cols(j, n, ta, tb, j->dst + (size_t)r * row);
+      } else {
+        for (t = ta; t < tb; t += k) {
+          const int64_t e = tb - t < k ? tb : t + k;
+          ti__ts_cols(j, n, t, e, stage);
+          ti__wr_put(&w, stage, (size_t)(e - t) * row);
+        }
+      }
+      r += tb - ta;
+    }
+    if (j->stream) ti__wr_finish(&w);
     return;
   }
-  {
-    ti__wr w;
-    ti__wr_init(&w, j->dst + (size_t)r0 * row, j->stream);
-    for (r = r0; r < r1; ++r) {
-      const int64_t n = r / T, t = r % T;
-      const int32_t *sh = j->shifts + n * G;
-      const unsigned char *base = j->src + (size_t)(n * T) * row;
-      int64_t g = 0;
-      while (g < G) {
-        /* Merge neighbouring groups with the same source row (equal shifts)
-           or that are both zero-filled: one longer run. */
-        const int64_t st = t - (int64_t)j->sign * sh[g];
-        const int valid = (uint64_t)st < (uint64_t)T;
-        int64_t g1 = g + 1;
-        if (valid) {
-          while (g1 < G && sh[g1] == sh[g]) ++g1;
-        } else {
-          while (g1 < G && (uint64_t)(t - (int64_t)j->sign * sh[g1]) >= (uint64_t)T) ++g1;
+  /* Longer pieces: merge neighbouring groups with the same source row (equal
+     shifts) or that are both zero-filled into one run. Pieces shorter than a
+     page start a new stream at every row, which the hardware prefetchers pick
+     up late: prefetch the next row's sources while copying this one. */
+  ti__wr_init(&w, j->dst + (size_t)r0 * row, j->stream);
+  n = r0 / T; t = r0 % T;
+  for (r = r0; r < r1; ++r) {
+    const int32_t *sh = j->shifts + n * G;
+    const unsigned char *base = j->src + (size_t)(n * T) * row;
+    int64_t g = 0;
+    if (piece < 4096 && r + 1 < r1) {
+      const int64_t t1 = t + 1 == T ? 0 : t + 1;
+      const int32_t *sh1 = t1 ? sh : sh + G;
+      const unsigned char *base1 = t1 ? base : base + (size_t)T * row;
+      for (g = 0; g < G; ++g) {
+        const int64_t st = t1 - sign * sh1[g];
+        if ((uint64_t)st < (uint64_t)T) {
+          const unsigned char *p = base1 + (size_t)st * row + (size_t)g * piece;
+          size_t o;
+          for (o = 0; o < piece; o += 64) TI__MV_PREFETCH(p + o);
         }
-        ti__wr_put(&w, valid ? base + (size_t)st * row + (size_t)g * piece : 0,
-                   (size_t)(g1 - g) * piece);
-        g = g1;
       }
+      g = 0;
     }
-    ti__wr_finish(&w);
+    while (g < G) {
+      const int64_t st = t - sign * sh[g];
+      const int valid = (uint64_t)st < (uint64_t)T;
+      int64_t g1 = g + 1;
+      if (valid) {
+        while (g1 < G && sh[g1] == sh[g]) ++g1;
+      } else {
+        while (g1 < G && (uint64_t)(t - sign * sh[g1]) >= (uint64_t)T) ++g1;
+      }
+      ti__wr_put(&w, valid ? base + (size_t)st * row + (size_t)g * piece : 0,
+                 (size_t)(g1 - g) * piece);
+      g = g1;
+    }
+    if (++t == T) { t = 0; ++n; }
   }
+  ti__wr_finish(&w);
 }
 
 TASKIR_API void ti_tensor_desc_set(ti_tensor_desc *d, ti_dtype dtype, int32_t ndim,
