@@ -631,7 +631,7 @@ static void ti__ts_rows(void *arg, int64_t r0, int64_t r1) {
       ti__wr_finish(&w);
       return;
     }
-    if (j->stream) ti__wr_init(&w, j->dst + (size_t)r0 * row, 1);
+    ti__wr_init(&w, j->dst + (size_t)r0 * row, j->stream);
     for (r = r0; r < r1;) {
       const int64_t ta = r % T, tb = T - ta < r1 - r ? T : ta + (r1 - r);
       n = r / T;
