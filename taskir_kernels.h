@@ -709,7 +709,7 @@ TASKIR_API ti_status ti_tinshift_ex(const ti_kernel_ctx *ctx, ti_tinshift_mode m
   size_t es;
   int i;
   ti__ts_job job;
-  if ((int)mode < 0 || mode >= TI_TINSHIFT_MODE_COUNT) return TI_STATUS_BAD_PARAM;
+  if ((unsigned)mode >= (unsigned)TI_TINSHIFT_MODE_COUNT) return TI_STATUS_BAD_PARAM;
   /* 1: descriptors */
   if (!xd || !sd || !yd) return TI_STATUS_BAD_PARAM;
   /* 2: ranks and shapes */
