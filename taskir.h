@@ -387,12 +387,19 @@ TASKIR_API ti_status ti_pass_manager_run(const ti_pass_manager *pm, ti_program *
 
 /* >>core.text: the IR text form ------------------------------------------- */
 
-/* A growable byte buffer (output of printers and encoders). */
-typedef struct ti_buffer { char *data; size_t len, cap; void *alloc_user; int failed; } ti_buffer;
+/* A growable byte buffer (output of printers and encoders), kept
+   NUL-terminated so text output can be used as a C string. */
+typedef struct ti_buffer {
+  unsigned char *data;
+  size_t len, cap;
+  void *alloc_user;
+  int failed;              /* sticky: an append ran out of memory */
+} ti_buffer;
 TASKIR_API void ti_buffer_init(ti_buffer *b, void *alloc_user);
 TASKIR_API void ti_buffer_free(ti_buffer *b);
-TASKIR_API int ti_buffer_append(ti_buffer *b, const void *data, size_t n);   /* 0 on OOM */
-TASKIR_API int ti_buffer_printf(ti_buffer *b, const char *fmt, ...)
+TASKIR_API ti_status ti_buffer_reserve(ti_buffer *b, size_t extra);   /* room for extra more bytes */
+TASKIR_API ti_status ti_buffer_append(ti_buffer *b, const void *data, size_t n);
+TASKIR_API ti_status ti_buffer_printf(ti_buffer *b, const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((format(printf, 2, 3)))
 #endif
@@ -1799,42 +1806,41 @@ TASKIR_API void ti_buffer_free(ti_buffer *b) {
   if (b->data) TASKIR_FREE(b->alloc_user, b->data);
   b->data = NULL; b->len = b->cap = 0;
 }
-static int ti__buffer_reserve(ti_buffer *b, size_t extra) {
+TASKIR_API ti_status ti_buffer_reserve(ti_buffer *b, size_t extra) {
   size_t need, ncap;
-  char *nd;
-  if (b->failed) return 0;
-  if (extra > (size_t)-1 - b->len - 1) { b->failed = 1; return 0; }
-  need = b->len + extra + 1;   /* keep room for a terminating NUL */
-  if (need <= b->cap) return 1;
+  unsigned char *nd;
+  if (b->failed || extra > (size_t)-1 - b->len - 1) { b->failed = 1; return TI_STATUS_NO_MEMORY; }
+  need = b->len + extra + 1;   /* room for the terminating NUL */
+  if (need <= b->cap) return TI_STATUS_SUCCESS;
   ncap = b->cap ? b->cap : 256;
   while (ncap < need) ncap = ncap > ((size_t)-1) / 2 ? need : ncap * 2;
-  nd = (char *)TASKIR_REALLOC(b->alloc_user, b->data, ncap);
-  if (!nd) { b->failed = 1; return 0; }
+  nd = (unsigned char *)TASKIR_REALLOC(b->alloc_user, b->data, ncap);
+  if (!nd) { b->failed = 1; return TI_STATUS_NO_MEMORY; }
   b->data = nd; b->cap = ncap;
-  return 1;
+  return TI_STATUS_SUCCESS;
 }
-TASKIR_API int ti_buffer_append(ti_buffer *b, const void *data, size_t n) {
-  if (!ti__buffer_reserve(b, n)) return 0;
+TASKIR_API ti_status ti_buffer_append(ti_buffer *b, const void *data, size_t n) {
+  if (ti_buffer_reserve(b, n) != TI_STATUS_SUCCESS) return TI_STATUS_NO_MEMORY;
   if (n) memcpy(b->data + b->len, data, n);
   b->len += n;
   b->data[b->len] = 0;
-  return 1;
+  return TI_STATUS_SUCCESS;
 }
-TASKIR_API int ti_buffer_printf(ti_buffer *b, const char *fmt, ...) {
+TASKIR_API ti_status ti_buffer_printf(ti_buffer *b, const char *fmt, ...) {
   va_list ap;
   int n;
   char small[256];
   va_start(ap, fmt);
   n = vsnprintf(small, sizeof small, fmt, ap);
   va_end(ap);
-  if (n < 0) { b->failed = 1; return 0; }
+  if (n < 0) return TI_STATUS_BAD_PARAM;
   if ((size_t)n < sizeof small) return ti_buffer_append(b, small, (size_t)n);
-  if (!ti__buffer_reserve(b, (size_t)n)) return 0;
+  if (ti_buffer_reserve(b, (size_t)n) != TI_STATUS_SUCCESS) return TI_STATUS_NO_MEMORY;
   va_start(ap, fmt);
-  vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+  vsnprintf((char *)b->data + b->len, (size_t)n + 1, fmt, ap);
   va_end(ap);
   b->len += (size_t)n;
-  return 1;
+  return TI_STATUS_SUCCESS;
 }
 #define TI__PUTS(b, s) ti_buffer_append((b), (s), strlen(s))
 
@@ -1962,6 +1968,7 @@ static const char ti__hex[] = "0123456789abcdef";
 
 TASKIR_API ti_status ti_print_program(const ti_program *p, ti_buffer *b, ti_error *err) {
   int64_t nvals = p->n_args, k = 0, i;
+  int oom = 0;
   ti__vnum *map;
   const ti_op *op;
   int32_t j;
@@ -2022,22 +2029,26 @@ TASKIR_API ti_status ti_print_program(const ti_program *p, ti_buffer *b, ti_erro
     for (j = 0; j < p->n_vars; j++) {
       const ti_variable *v = &p->vars[j];
       const unsigned char *d = (const unsigned char *)v->data;
-      char *dst;
+      unsigned char *dst;
       TI__PUTS(b, "  ");
       ti__print_string(b, v->name, (int64_t)strlen(v->name));
       TI__PUTS(b, " : ");
       ti_print_type(v->type, b);
       TI__PUTS(b, v->is_mutable ? " mutable = 0x" : " = 0x");
-      if (!ti__buffer_reserve(b, (size_t)v->bytes * 2)) break;
+      if (ti_buffer_reserve(b, (size_t)v->bytes * 2) != TI_STATUS_SUCCESS) { oom = 1; break; }
       dst = b->data + b->len;
-      for (i = 0; i < v->bytes; i++) { dst[2 * i] = ti__hex[d[i] >> 4]; dst[2 * i + 1] = ti__hex[d[i] & 15]; }
+      for (i = 0; i < v->bytes; i++) {
+        dst[2 * i] = (unsigned char)ti__hex[d[i] >> 4];
+        dst[2 * i + 1] = (unsigned char)ti__hex[d[i] & 15];
+      }
       b->len += (size_t)v->bytes * 2;
       TI__PUTS(b, "\n");
     }
     TI__PUTS(b, "}\n");
   }
   TASKIR_FREE(p->ctx->alloc_user, map);
-  if (b->failed) return ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory printing the program");
+  if (oom || b->failed)
+    return ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory printing the program");
   return TI_STATUS_SUCCESS;
 }
 

@@ -48,7 +48,7 @@ static char *print(const ti_program *p) {
   ti_buffer b;
   ti_buffer_init(&b, NULL);
   TT_EQ_INT(ti_print_program(p, &b, NULL), TI_STATUS_SUCCESS);
-  return b.data;
+  return (char *)b.data;
 }
 
 /* Field-by-field equality of what matters for a round trip. */
