@@ -208,19 +208,23 @@ static int ti__perm_between(ti_layout from, ti_layout to) {
   return ti_layout_perm(from, to, p) ? ti__perm_pack(p) : -1;
 }
 
-static void *ti__lay_alloc(ti_program *p, size_t n, size_t size) {
+/* zero: 0 for arrays every entry of which is written before it is read
+   (saves a sweep over fresh memory on large programs) */
+static void *ti__lay_alloc(ti_program *p, size_t n, size_t size, int zero) {
   void *m;
   size_t bytes;
   if (size && n > ((size_t)-1) / 2 / size) return NULL;
   bytes = n * size;
   if (bytes == 0) bytes = 1;
   m = TASKIR_MALLOC(p->arena.alloc_user, bytes);
-  if (m) memset(m, 0, bytes);
+  if (m && zero) memset(m, 0, bytes);
   return m;
 }
 static void ti__lay_free(ti_program *p, void *m) {
   if (m) TASKIR_FREE(p->arena.alloc_user, m);
 }
+
+static const char *ti__lay_opname(const ti_op *op) { return op && op->info && op->info->name ? op->info->name : "?"; }
 
 /* Topological order plus a dense numbering of values ("slots"): program
    arguments first, then the results of ops in topological order. */
@@ -232,62 +236,99 @@ typedef struct ti__lay_index {
   int64_t *uslot;       /* n_uses: slot of each operand, as in the input program */
   ti_value **val;       /* n_slots */
   int32_t max_operands, max_results;
+  int own_ops;          /* ops came from TASKIR_MALLOC here, not from a walk */
 } ti__lay_index;
 
 static void ti__lay_index_free(ti_program *p, ti__lay_index *ix) {
-  if (ix->ops) ti_ops_free(p, ix->ops);
+  if (ix->ops && ix->own_ops) ti__lay_free(p, ix->ops);
+  else if (ix->ops) ti_ops_free(p, ix->ops);
   ti__lay_free(p, ix->base); ti__lay_free(p, ix->ustart); ti__lay_free(p, ix->uslot);
   ti__lay_free(p, ix->val);
   memset(ix, 0, sizeof *ix);
 }
 
-static int64_t ti__lay_slot(const ti__lay_index *ix, const ti_value *v) {
+/* Slot of v when its defining op is among the first lim indexed ops. */
+static int64_t ti__lay_slot(const ti__lay_index *ix, const ti_value *v, int64_t lim) {
   if (!v) return -1;
-  if (!v->def) return (v->index >= 0 && v->index < ix->n_args) ? v->index : -1;
-  if (v->def->order < 0 || v->def->order >= ix->n_ops || ix->ops[v->def->order] != v->def) return -1;
+  if (!v->def) return (v->index >= 0 && v->index < ix->n_args && ix->val[v->index] == v) ? v->index : -1;
+  if (v->def->order < 0 || v->def->order >= lim || ix->ops[v->def->order] != v->def) return -1;
   return ix->base[v->def->order] + v->index;
 }
 
+static int ti__lay_grow(ti_program *p, void **a, int64_t *cap, int64_t need, size_t elem) {
+  int64_t nc = *cap;
+  void *m;
+  if (need <= nc) return 1;
+  while (nc < need) nc = nc * 2 + 16;
+  if ((uint64_t)nc > ((size_t)-1) / 2 / elem) return 0;
+  m = TASKIR_REALLOC(p->arena.alloc_user, *a, (size_t)nc * elem);
+  if (!m) return 0;
+  *a = m; *cap = nc;
+  return 1;
+}
+
+/* SSA programs: program order is a topological order (the verifier's
+   rule), so one sweep indexes everything and finds uses before
+   definitions. Graph programs: Kahn's order from the core first. */
 static ti_status ti__lay_index_build(ti_program *p, ti__lay_index *ix, ti_error *err) {
   ti_status st;
-  int64_t k, s, u;
+  int64_t k, s, u, cap_s, cap_u, n;
+  ti_op *op = NULL;
+  int ssa = p->kind == TI_PROGRAM_SSA;
   memset(ix, 0, sizeof *ix);
-  st = ti_walk_topo(p, &ix->ops, &ix->n_ops, err);
-  if (st != TI_STATUS_SUCCESS) return st;
+  if (ssa) {
+    ix->own_ops = 1;
+    ix->n_ops = p->n_ops;
+    ix->ops = (ti_op **)ti__lay_alloc(p, (size_t)p->n_ops + 1, sizeof(ti_op *), 0);
+    if (!ix->ops) goto oom;
+    op = p->first;
+  } else {
+    st = ti_walk_topo(p, &ix->ops, &ix->n_ops, err);
+    if (st != TI_STATUS_SUCCESS) return st;
+  }
+  n = ix->n_ops;
   ix->n_args = p->n_args;
-  ix->base = (int64_t *)ti__lay_alloc(p, (size_t)ix->n_ops + 1, sizeof(int64_t));
-  ix->ustart = (int64_t *)ti__lay_alloc(p, (size_t)ix->n_ops + 1, sizeof(int64_t));
-  if (!ix->base || !ix->ustart) goto oom;
+  cap_s = n + p->n_args + 16; cap_u = 2 * n + 16;
+  ix->base = (int64_t *)ti__lay_alloc(p, (size_t)n + 1, sizeof(int64_t), 0);
+  ix->ustart = (int64_t *)ti__lay_alloc(p, (size_t)n + 1, sizeof(int64_t), 0);
+  ix->uslot = (int64_t *)ti__lay_alloc(p, (size_t)cap_u, sizeof(int64_t), 0);
+  ix->val = (ti_value **)ti__lay_alloc(p, (size_t)cap_s, sizeof(ti_value *), 0);
+  if (!ix->base || !ix->ustart || !ix->uslot || !ix->val) goto oom;
+  for (s = 0; s < ix->n_args; s++) ix->val[s] = p->args[s];
   s = ix->n_args; u = 0;
-  for (k = 0; k < ix->n_ops; k++) {
-    ti_op *op = ix->ops[k];
+  for (k = 0; k < n; k++) {
+    int32_t i;
+    if (ssa) {
+      if (!op) break;
+      ix->ops[k] = op;
+    } else op = ix->ops[k];
     op->order = k;
     ix->base[k] = s; ix->ustart[k] = u;
-    s += op->n_results; u += op->n_operands;
-    if (op->n_operands > ix->max_operands) ix->max_operands = op->n_operands;
-    if (op->n_results > ix->max_results) ix->max_results = op->n_results;
-  }
-  ix->base[ix->n_ops] = s; ix->ustart[ix->n_ops] = u;
-  ix->n_slots = s; ix->n_uses = u;
-  ix->uslot = (int64_t *)ti__lay_alloc(p, (size_t)u + 1, sizeof(int64_t));
-  ix->val = (ti_value **)ti__lay_alloc(p, (size_t)s + 1, sizeof(ti_value *));
-  if (!ix->uslot || !ix->val) goto oom;
-  for (s = 0; s < ix->n_args; s++) ix->val[s] = p->args[s];
-  for (k = 0; k < ix->n_ops; k++) {
-    ti_op *op = ix->ops[k];
-    int32_t i;
-    for (i = 0; i < op->n_results; i++) ix->val[ix->base[k] + i] = &op->results[i];
+    if (!ti__lay_grow(p, (void **)&ix->val, &cap_s, s + op->n_results + 1, sizeof(ti_value *)) ||
+        !ti__lay_grow(p, (void **)&ix->uslot, &cap_u, u + op->n_operands + 1, sizeof(int64_t)))
+      goto oom;
+    for (i = 0; i < op->n_results; i++) ix->val[s + i] = &op->results[i];
     for (i = 0; i < op->n_operands; i++) {
-      int64_t sl = ti__lay_slot(ix, op->operands[i].value);
+      int64_t sl = ti__lay_slot(ix, op->operands[i].value, k);
       if (sl < 0) {
-        st = ti_error_set(err, TI_STATUS_INVALID, "layout: operand %d of op '%s' is not defined in this program",
-                          (int)i, op->info ? op->info->name : "?");
+        st = ti_error_set(err, TI_STATUS_INVALID, "layout: operand %d of op '%s' is %s", (int)i, ti__lay_opname(op),
+                          ssa ? "used before its definition or not defined in this program" : "not defined in this program");
         ti__lay_index_free(p, ix);
         return st;
       }
-      ix->uslot[ix->ustart[k] + i] = sl;
+      ix->uslot[u + i] = sl;
     }
+    s += op->n_results; u += op->n_operands;
+    if (op->n_operands > ix->max_operands) ix->max_operands = op->n_operands;
+    if (op->n_results > ix->max_results) ix->max_results = op->n_results;
+    if (ssa) op = op->next;
   }
+  if (k != n || (ssa && op)) {
+    ti__lay_index_free(p, ix);
+    return ti_error_set(err, TI_STATUS_INVALID, "layout: the program's op count does not match its op list");
+  }
+  ix->base[n] = s; ix->ustart[n] = u;
+  ix->n_slots = s; ix->n_uses = u;
   return TI_STATUS_SUCCESS;
 oom:
   ti__lay_index_free(p, ix);
@@ -300,9 +341,17 @@ static ti_layout ti__lay_default(const ti_layout_options *o, const ti_type *t) {
   return t && t->rank == 4 ? d4 : dx;
 }
 
-static const char *ti__lay_opname(const ti_op *op) { return op && op->info && op->info->name ? op->info->name : "?"; }
 
 /* >>impl.layout.transmit --------------------------------------------------- */
+
+static int ti__lay_recolour(ti_program *p, ti_value *v, ti_layout l) {
+  const ti_type *t;
+  if (!v->type || v->type->layout == l) return 1;
+  t = ti_type_with_layout(p->ctx, v->type, l);
+  if (!t) return 0;
+  v->type = t;
+  return 1;
+}
 
 enum { TI__LT_SEED = 1, TI__LT_INVERTIBLE = 2 };
 
@@ -316,12 +365,12 @@ TASKIR_API ti_status ti_layout_transmit(ti_program *p, const ti_layout_options *
   if (!p) return ti_error_set(err, TI_STATUS_BAD_PARAM, "layout-transmit: no program");
   st = ti__lay_index_build(p, &ix, err);
   if (st != TI_STATUS_SUCCESS) return st;
-  need = (unsigned char *)ti__lay_alloc(p, (size_t)ix.n_slots + 1, 1);
-  col = (unsigned char *)ti__lay_alloc(p, (size_t)ix.n_slots + 1, 1);
-  flag = (unsigned char *)ti__lay_alloc(p, (size_t)ix.n_ops + 1, 1);
-  lin = (ti_layout *)ti__lay_alloc(p, (size_t)ix.max_operands + 1, sizeof(ti_layout));
-  lany = (ti_layout *)ti__lay_alloc(p, (size_t)ix.max_operands + 1, sizeof(ti_layout));
-  lout = (ti_layout *)ti__lay_alloc(p, (size_t)ix.max_results + 1, sizeof(ti_layout));
+  need = (unsigned char *)ti__lay_alloc(p, (size_t)ix.n_slots + 1, 1, 1);
+  col = (unsigned char *)ti__lay_alloc(p, (size_t)ix.n_slots + 1, 1, 0);
+  flag = (unsigned char *)ti__lay_alloc(p, (size_t)ix.n_ops + 1, 1, 1);
+  lin = (ti_layout *)ti__lay_alloc(p, (size_t)ix.max_operands + 1, sizeof(ti_layout), 1);
+  lany = (ti_layout *)ti__lay_alloc(p, (size_t)ix.max_operands + 1, sizeof(ti_layout), 1);
+  lout = (ti_layout *)ti__lay_alloc(p, (size_t)ix.max_results + 1, sizeof(ti_layout), 1);
   if (!need || !col || !flag || !lin || !lout || !lany) {
     st = ti_error_set(err, TI_STATUS_NO_MEMORY, "layout-transmit: out of memory");
     goto done;
@@ -352,6 +401,7 @@ TASKIR_API ti_status ti_layout_transmit(ti_program *p, const ti_layout_options *
     const ti_type *t = ix.val[s]->type;
     if (t && t->layout != TI_LAYOUT_ANY && !(opt && opt->recolour_inputs)) col[s] = (unsigned char)t->layout;
     else col[s] = (unsigned char)(need[s] != TI_LAYOUT_ANY ? (ti_layout)need[s] : ti__lay_default(opt, t));
+    if (!ti__lay_recolour(p, ix.val[s], (ti_layout)col[s])) goto oom;
   }
   /* (3) topological order: every op's inputs are known when it is reached */
   for (k = 0; k < ix.n_ops; k++) {
@@ -368,21 +418,14 @@ TASKIR_API ti_status ti_layout_transmit(ti_program *p, const ti_layout_options *
       if (!(flag[k] & TI__LT_INVERTIBLE) && need[sl] != TI_LAYOUT_ANY) c = (ti_layout)need[sl];
       if (c == TI_LAYOUT_ANY) c = need[sl] != TI_LAYOUT_ANY ? (ti_layout)need[sl] : ti__lay_default(opt, ix.val[sl]->type);
       col[sl] = (unsigned char)c;
-    }
-  }
-  /* apply: nothing above touched the program */
-  for (s = 0; s < ix.n_slots; s++) {
-    ti_value *v = ix.val[s];
-    if (v->type && v->type->layout != (ti_layout)col[s]) {
-      const ti_type *t = ti_type_with_layout(p->ctx, v->type, (ti_layout)col[s]);
-      if (!t) {
-        st = ti_error_set(err, TI_STATUS_NO_MEMORY, "layout-transmit: out of memory interning a type");
-        goto done;
-      }
-      v->type = t;
+      /* final now: colour the type while the op is at hand (one sweep less) */
+      if (!ti__lay_recolour(p, ix.val[sl], c)) goto oom;
     }
   }
   st = TI_STATUS_SUCCESS;
+  goto done;
+oom:
+  st = ti_error_set(err, TI_STATUS_NO_MEMORY, "layout-transmit: out of memory interning a type (the program is partly coloured)");
 done:
   ti__lay_free(p, need); ti__lay_free(p, col); ti__lay_free(p, flag);
   ti__lay_free(p, lin); ti__lay_free(p, lout); ti__lay_free(p, lany);
@@ -414,6 +457,9 @@ typedef struct ti__lp {
   unsigned char *cnn;     /* per slot: a 4-D value with a 4-D layout */
   unsigned char *want;    /* per slot: a demanding op is reachable through transparent ops */
   unsigned char *est;     /* per slot: transposes (0..2) needed downstream if it changes layout */
+  unsigned char *istr;    /* per slot: made by an existing transpose */
+  unsigned char *fst;     /* per op: forward on NPU layouts not asked (0), accepted (1), rejected (2) */
+  unsigned char *fres;    /* per slot: its answer */
   int32_t *nuses;         /* per slot */
   unsigned char *tperm0;  /* per op: original perm of an existing transpose */
   /* decision state */
@@ -427,6 +473,8 @@ typedef struct ti__lp {
   int64_t *vt_from, *vt_next;
   unsigned char *vt_perm, *vt_lay;
   int64_t removed, folded, naive;
+  int64_t n_up, n_badup;  /* free ops that went NPU; of those, ones strategy 1 would keep */
+  int last_bad;
   /* scratch */
   ti_layout *lin, *lout, *ltgt;
 } ti__lp;
@@ -457,23 +505,26 @@ static ti_status ti__lp_init(ti__lp *c, ti_program *p, const ti_layout_options *
   c->tinfo = ti_lookup_op(p->ctx, opt && opt->transpose_op ? opt->transpose_op : "nn.transpose");
   st = ti__lay_index_build(p, ix, err);
   if (st != TI_STATUS_SUCCESS) return st;
-  c->kind = (unsigned char *)ti__lay_alloc(p, (size_t)ix->n_ops + 1, 1);
-  c->tperm0 = (unsigned char *)ti__lay_alloc(p, (size_t)ix->n_ops + 1, 1);
-  c->tperm = (unsigned char *)ti__lay_alloc(p, (size_t)ix->n_ops + 1, 1);
-  c->tgone = (unsigned char *)ti__lay_alloc(p, (size_t)ix->n_ops + 1, 1);
-  c->ol = (unsigned char *)ti__lay_alloc(p, (size_t)ix->n_slots + 1, 1);
-  c->cnn = (unsigned char *)ti__lay_alloc(p, (size_t)ix->n_slots + 1, 1);
-  c->want = (unsigned char *)ti__lay_alloc(p, (size_t)ix->n_slots + 1, 1);
-  c->est = (unsigned char *)ti__lay_alloc(p, (size_t)ix->n_slots + 1, 1);
-  c->cl = (unsigned char *)ti__lay_alloc(p, (size_t)ix->n_slots + 1, 1);
-  c->nuses = (int32_t *)ti__lay_alloc(p, (size_t)ix->n_slots + 1, sizeof(int32_t));
-  c->alias = (int64_t *)ti__lay_alloc(p, (size_t)ix->n_slots + 1, sizeof(int64_t));
-  c->head = (int64_t *)ti__lay_alloc(p, (size_t)ix->n_slots + 1, sizeof(int64_t));
-  c->src = (int64_t *)ti__lay_alloc(p, (size_t)ix->n_uses + 1, sizeof(int64_t));
-  c->lin = (ti_layout *)ti__lay_alloc(p, (size_t)ix->max_operands + 1, sizeof(ti_layout));
-  c->ltgt = (ti_layout *)ti__lay_alloc(p, (size_t)ix->max_operands + 1, sizeof(ti_layout));
-  c->lout = (ti_layout *)ti__lay_alloc(p, (size_t)ix->max_results + 1, sizeof(ti_layout));
-  if (!c->kind || !c->tperm0 || !c->tperm || !c->tgone || !c->ol || !c->cnn || !c->want || !c->est ||
+  c->kind = (unsigned char *)ti__lay_alloc(p, (size_t)ix->n_ops + 1, 1, 0);
+  c->tperm0 = (unsigned char *)ti__lay_alloc(p, (size_t)ix->n_ops + 1, 1, 1);
+  c->tperm = (unsigned char *)ti__lay_alloc(p, (size_t)ix->n_ops + 1, 1, 0);
+  c->tgone = (unsigned char *)ti__lay_alloc(p, (size_t)ix->n_ops + 1, 1, 0);
+  c->ol = (unsigned char *)ti__lay_alloc(p, (size_t)ix->n_slots + 1, 1, 0);
+  c->cnn = (unsigned char *)ti__lay_alloc(p, (size_t)ix->n_slots + 1, 1, 0);
+  c->want = (unsigned char *)ti__lay_alloc(p, (size_t)ix->n_slots + 1, 1, 1);
+  c->est = (unsigned char *)ti__lay_alloc(p, (size_t)ix->n_slots + 1, 1, 1);
+  c->istr = (unsigned char *)ti__lay_alloc(p, (size_t)ix->n_slots + 1, 1, 1);
+  c->fst = (unsigned char *)ti__lay_alloc(p, (size_t)ix->n_ops + 1, 1, 1);
+  c->fres = (unsigned char *)ti__lay_alloc(p, (size_t)ix->n_slots + 1, 1, 0);
+  c->cl = (unsigned char *)ti__lay_alloc(p, (size_t)ix->n_slots + 1, 1, 0);
+  c->nuses = (int32_t *)ti__lay_alloc(p, (size_t)ix->n_slots + 1, sizeof(int32_t), 1);
+  c->alias = (int64_t *)ti__lay_alloc(p, (size_t)ix->n_slots + 1, sizeof(int64_t), 0);
+  c->head = (int64_t *)ti__lay_alloc(p, (size_t)ix->n_slots + 1, sizeof(int64_t), 0);
+  c->src = (int64_t *)ti__lay_alloc(p, (size_t)ix->n_uses + 1, sizeof(int64_t), 0);
+  c->lin = (ti_layout *)ti__lay_alloc(p, (size_t)ix->max_operands + 1, sizeof(ti_layout), 1);
+  c->ltgt = (ti_layout *)ti__lay_alloc(p, (size_t)ix->max_operands + 1, sizeof(ti_layout), 1);
+  c->lout = (ti_layout *)ti__lay_alloc(p, (size_t)ix->max_results + 1, sizeof(ti_layout), 1);
+  if (!c->kind || !c->tperm0 || !c->tperm || !c->tgone || !c->ol || !c->cnn || !c->want || !c->est || !c->istr || !c->fst || !c->fres ||
       !c->cl || !c->nuses || !c->alias || !c->head || !c->src || !c->lin || !c->ltgt || !c->lout)
     return ti_error_set(err, TI_STATUS_NO_MEMORY, "layout-preset-npu: out of memory");
   for (s = 0; s < ix->n_slots; s++) {
@@ -495,6 +546,7 @@ static ti_status ti__lp_init(ti__lp *c, ti_program *p, const ti_layout_options *
         c->cnn[ix->base[k]] && ti__lp_valid_perm(op, &code)) {
       c->kind[k] = TI__LP_TRANSPOSE;
       c->tperm0[k] = (unsigned char)code;
+      c->istr[ix->base[k]] = 1;
       continue;
     }
     if (ti_op_has_trait(op, TI_TRAIT_LAYOUT_DEMAND)) { c->kind[k] = TI__LP_DEMAND; continue; }
@@ -509,14 +561,13 @@ static ti_status ti__lp_init(ti__lp *c, ti_program *p, const ti_layout_options *
   }
   /* want / est, reverse topological order (facts of the input program) */
   for (k = ix->n_ops - 1; k >= 0; k--) {
-    ti_op *op = ix->ops[k];
     int kd = c->kind[k], n_cnn = 0, w = 0, e = 0;
-    for (i = 0; i < op->n_operands; i++) n_cnn += c->cnn[ix->uslot[ix->ustart[k] + i]];
-    for (i = 0; i < op->n_results; i++) {
+    for (i = 0; i < (int32_t)(ix->ustart[k + 1] - ix->ustart[k]); i++) n_cnn += c->cnn[ix->uslot[ix->ustart[k] + i]];
+    for (i = 0; i < (int32_t)(ix->base[k + 1] - ix->base[k]); i++) {
       w |= c->want[ix->base[k] + i];
       e += c->est[ix->base[k] + i];
     }
-    for (i = 0; i < op->n_operands; i++) {
+    for (i = 0; i < (int32_t)(ix->ustart[k + 1] - ix->ustart[k]); i++) {
       int64_t sl = ix->uslot[ix->ustart[k] + i];
       int add = 0;
       if (!c->cnn[sl]) continue;
@@ -530,13 +581,12 @@ static ti_status ti__lp_init(ti__lp *c, ti_program *p, const ti_layout_options *
   }
   /* the naive baseline: a transpose on every non-NPU operand and changed result of a demanding op */
   for (k = 0; k < ix->n_ops; k++) {
-    ti_op *op = ix->ops[k];
     if (c->kind[k] != TI__LP_DEMAND) continue;
-    for (i = 0; i < op->n_operands; i++) {
+    for (i = 0; i < (int32_t)(ix->ustart[k + 1] - ix->ustart[k]); i++) {
       int64_t sl = ix->uslot[ix->ustart[k] + i];
       if (c->cnn[sl] && ti_layout_npu((ti_layout)c->ol[sl]) != (ti_layout)c->ol[sl]) c->naive++;
     }
-    for (i = 0; i < op->n_results; i++) {
+    for (i = 0; i < (int32_t)(ix->base[k + 1] - ix->base[k]); i++) {
       int64_t sl = ix->base[k] + i;
       if (c->cnn[sl] && ti_layout_npu((ti_layout)c->ol[sl]) != (ti_layout)c->ol[sl]) c->naive++;
     }
@@ -549,6 +599,7 @@ static void ti__lp_free(ti__lp *c) {
   if (!p) return;
   ti__lay_free(p, c->kind); ti__lay_free(p, c->tperm0); ti__lay_free(p, c->tperm); ti__lay_free(p, c->tgone);
   ti__lay_free(p, c->ol); ti__lay_free(p, c->cnn); ti__lay_free(p, c->want); ti__lay_free(p, c->est);
+  ti__lay_free(p, c->istr); ti__lay_free(p, c->fst); ti__lay_free(p, c->fres);
   ti__lay_free(p, c->cl); ti__lay_free(p, c->nuses); ti__lay_free(p, c->alias); ti__lay_free(p, c->head);
   ti__lay_free(p, c->src); ti__lay_free(p, c->lin); ti__lay_free(p, c->ltgt); ti__lay_free(p, c->lout);
   ti__lay_free(p, c->vt_from); ti__lay_free(p, c->vt_next); ti__lay_free(p, c->vt_perm); ti__lay_free(p, c->vt_lay);
@@ -563,7 +614,7 @@ static void ti__lp_reset(ti__lp *c) {
   memset(c->tgone, 0, (size_t)c->ix.n_ops);
   for (s = 0; s < c->ix.n_slots; s++) { c->alias[s] = -1; c->head[s] = -1; }
   memcpy(c->src, c->ix.uslot, (size_t)c->ix.n_uses * sizeof(int64_t));
-  c->n_vt = 0; c->removed = 0; c->folded = 0;
+  c->n_vt = 0; c->removed = 0; c->folded = 0; c->n_up = 0; c->n_badup = 0;
 }
 
 /* Finds or records "transpose `from` by `perm` into layout `lay`"; -1 when out of memory. */
@@ -609,10 +660,10 @@ static int64_t ti__lp_get(ti__lp *c, int64_t vid, ti_layout to, int create) {
     int64_t k = vid - ns;
     vid = c->vt_from[k];
     q = ti__perm_compose(c->vt_perm[k], q);
-  } else {
+  } else if (c->istr[vid]) {
     ti_value *v = c->ix.val[vid];
-    int64_t d = v->def ? v->def->order : -1;
-    if (d >= 0 && c->kind[d] == TI__LP_TRANSPOSE && !c->tgone[d]) {
+    int64_t d = v->def->order;
+    if (!c->tgone[d]) {
       int64_t x = c->src[c->ix.ustart[d]];
       int qq = ti__perm_compose(c->tperm[d], q);
       if (qq == TI__PERM_ID && ti__lp_lay(c, x) == to) {
@@ -636,26 +687,33 @@ static int64_t ti__lp_get(ti__lp *c, int64_t vid, ti_layout to, int create) {
 /* Free-op choice of the greedy strategies: 1 to compute in NPU layouts. */
 static int ti__lp_choose(ti__lp *c, int64_t k, int strategy) {
   ti_op *op = c->ix.ops[k];
-  int32_t i;
+  int32_t i, n = (int32_t)(c->ix.ustart[k + 1] - c->ix.ustart[k]);
   int changed = 0, cost0 = 0, cost1 = 0, bad_est = 0;
   if (c->opt && c->opt->choose) {
     int r = c->opt->choose(c->opt->choose_user, op);
     if (r == 0 || r == 1) return r;
   }
   if (strategy == 2) return 0;
-  for (i = 0; i < op->n_operands; i++) {
+  for (i = 0; i < n; i++) {
+    int64_t u = c->ix.ustart[k] + i, sl = c->ix.uslot[u];
+    if (c->cnn[sl] && ti__lp_lay(c, c->src[u]) != (ti_layout)c->ol[sl]) {
+      changed = 1;
+      if (c->est[sl] >= 2) bad_est = 1;
+    }
+  }
+  if (!changed) return 0;   /* never start a change on a path without a demanding op */
+  for (i = 0; i < n; i++) {
     int64_t u = c->ix.ustart[k] + i, sl = c->ix.uslot[u], v = c->src[u];
     ti_layout cur, o;
     if (!c->cnn[sl]) continue;
     cur = ti__lp_lay(c, v); o = (ti_layout)c->ol[sl];
-    if (cur != o) { changed = 1; if (c->est[sl] >= 2) bad_est = 1; }
     if (cur != o && ti__lp_get(c, v, o, 0) < 0) cost0++;
     if (cur != ti_layout_npu(o) && ti__lp_get(c, v, ti_layout_npu(o), 0) < 0) cost1++;
   }
-  if (!changed) return 0;   /* never start a change on a path without a demanding op */
+  c->last_bad = bad_est;
   if (strategy == 1 && bad_est) return 0;
   if (cost1 != cost0) return cost1 < cost0;
-  return op->n_results > 0 && c->want[c->ix.base[k]];
+  return (int32_t)(c->ix.base[k + 1] - c->ix.base[k]) > 0 && c->want[c->ix.base[k]];
 }
 
 /* One strategy over the whole program, on the arrays only. */
@@ -670,7 +728,7 @@ static ti_status ti__lp_decide(ti__lp *c, int strategy, ti_error *err) {
     int64_t u0 = ix->ustart[k];
     if (kd == TI__LP_SKIP) continue;
     /* operands as they arrive (a cancelled transpose stands for its input) */
-    for (i = 0; i < op->n_operands; i++) {
+    for (i = 0; i < (int32_t)(ix->ustart[k + 1] - ix->ustart[k]); i++) {
       int64_t sl = ix->uslot[u0 + i];
       if (c->alias[sl] >= 0) c->src[u0 + i] = c->alias[sl];
     }
@@ -688,10 +746,10 @@ static ti_status ti__lp_decide(ti__lp *c, int strategy, ti_error *err) {
       }
       continue;
     }
-    if (kd == TI__LP_FREE) mode = ti__lp_choose(c, k, strategy);
+    if (kd == TI__LP_FREE) { c->last_bad = 0; mode = ti__lp_choose(c, k, strategy); }
     for (;;) {
       int fwd = 0;
-      for (i = 0; i < op->n_operands; i++) {
+      for (i = 0; i < (int32_t)(ix->ustart[k + 1] - ix->ustart[k]); i++) {
         int64_t sl = ix->uslot[u0 + i];
         ti_layout o = (ti_layout)c->ol[sl];
         c->lin[i] = ti__lp_lay(c, c->src[u0 + i]);
@@ -699,17 +757,25 @@ static ti_status ti__lp_decide(ti__lp *c, int strategy, ti_error *err) {
         if (c->ltgt[i] != o) differs = 1;
       }
       if (!differs) break;
-      for (i = 0; i < op->n_results; i++) c->lout[i] = TI_LAYOUT_ANY;
-      if (op->info->layout && op->info->layout->forward &&
-          op->info->layout->forward(op, c->ltgt, c->lout) == TI_STATUS_SUCCESS) {
-        fwd = 1;
-        for (i = 0; i < op->n_results; i++) {
-          int64_t r = ix->base[k] + i;
-          ti_layout l = c->lout[i];
-          /* a 4-D result must stay 4-D (a CNN layout), anything else unchanged */
-          if (c->cnn[r] ? ti__lay_letters(l) == NULL : (l != TI_LAYOUT_ANY && l != (ti_layout)c->ol[r])) fwd = 0;
+      /* the operands' target layouts only depend on the op (all NPU), so
+         the answer is kept for the other strategies */
+      if (c->fst[k] == 0) {
+        for (i = 0; i < (int32_t)(ix->base[k + 1] - ix->base[k]); i++) c->lout[i] = TI_LAYOUT_ANY;
+        if (op->info->layout && op->info->layout->forward &&
+            op->info->layout->forward(op, c->ltgt, c->lout) == TI_STATUS_SUCCESS) {
+          fwd = 1;
+          for (i = 0; i < (int32_t)(ix->base[k + 1] - ix->base[k]); i++) {
+            int64_t r = ix->base[k] + i;
+            ti_layout l = c->lout[i];
+            /* a 4-D result must stay 4-D (a CNN layout), anything else unchanged */
+            if (c->cnn[r] ? ti__lay_letters(l) == NULL : (l != TI_LAYOUT_ANY && l != (ti_layout)c->ol[r])) fwd = 0;
+            c->fres[r] = (unsigned char)l;
+          }
         }
+        c->fst[k] = (unsigned char)(fwd ? 1 : 2);
       }
+      fwd = c->fst[k] == 1;
+      for (i = 0; fwd && i < (int32_t)(ix->base[k + 1] - ix->base[k]); i++) c->lout[i] = (ti_layout)c->fres[ix->base[k] + i];
       if (fwd) break;
       if (kd == TI__LP_DEMAND)
         return ti_error_set(err, TI_STATUS_NOT_SUPPORTED,
@@ -719,7 +785,7 @@ static ti_status ti__lp_decide(ti__lp *c, int strategy, ti_error *err) {
                                      ti__lay_opname(op));
       mode = 0; differs = 0;   /* cannot compute in NPU layouts: stay as it was */
     }
-    for (i = 0; i < op->n_operands; i++) {
+    for (i = 0; i < (int32_t)(ix->ustart[k + 1] - ix->ustart[k]); i++) {
       int64_t u = u0 + i, v;
       if (c->ltgt[i] == c->lin[i]) continue;
       v = ti__lp_get(c, c->src[u], c->ltgt[i], 1);
@@ -728,7 +794,8 @@ static ti_status ti__lp_decide(ti__lp *c, int strategy, ti_error *err) {
                                      (int)i, ti__lay_opname(op));
       c->src[u] = v;
     }
-    for (i = 0; i < op->n_results; i++) {
+    if (mode) { c->n_up++; c->n_badup += c->last_bad; }
+    for (i = 0; i < (int32_t)(ix->base[k + 1] - ix->base[k]); i++) {
       int64_t r = ix->base[k] + i;
       c->cl[r] = differs && c->cnn[r] ? (unsigned char)c->lout[i] : c->ol[r];
     }
@@ -736,6 +803,58 @@ static ti_status ti__lp_decide(ti__lp *c, int strategy, ti_error *err) {
   for (k = 0; k < ix->n_ops; k++)
     c->folded += c->kind[k] == TI__LP_TRANSPOSE && !c->tgone[k] && c->tperm[k] != c->tperm0[k];
   return TI_STATUS_SUCCESS;
+}
+
+/* What ti__lp_apply reads of one strategy's decisions. */
+typedef struct ti__lp_snap {
+  unsigned char *cl, *tperm, *tgone, *vt_perm, *vt_lay;
+  int64_t *src, *vt_from;
+  int64_t n_vt, removed, folded;
+  int ok;
+} ti__lp_snap;
+
+static void ti__lp_snap_free(ti__lp *c, ti__lp_snap *s) {
+  ti_program *p = c->p;
+  ti__lay_free(p, s->cl); ti__lay_free(p, s->tperm); ti__lay_free(p, s->tgone); ti__lay_free(p, s->vt_perm);
+  ti__lay_free(p, s->vt_lay); ti__lay_free(p, s->src); ti__lay_free(p, s->vt_from);
+  memset(s, 0, sizeof *s);
+}
+
+static void ti__lp_save(ti__lp *c, ti__lp_snap *s) {
+  ti_program *p = c->p;
+  size_t ns = (size_t)c->ix.n_slots + 1, nu = (size_t)c->ix.n_uses + 1, no = (size_t)c->ix.n_ops + 1;
+  size_t nv = (size_t)c->n_vt + 1;
+  s->cl = (unsigned char *)ti__lay_alloc(p, ns, 1, 0);
+  s->tperm = (unsigned char *)ti__lay_alloc(p, no, 1, 0);
+  s->tgone = (unsigned char *)ti__lay_alloc(p, no, 1, 0);
+  s->src = (int64_t *)ti__lay_alloc(p, nu, sizeof(int64_t), 0);
+  s->vt_perm = (unsigned char *)ti__lay_alloc(p, nv, 1, 0);
+  s->vt_lay = (unsigned char *)ti__lay_alloc(p, nv, 1, 0);
+  s->vt_from = (int64_t *)ti__lay_alloc(p, nv, sizeof(int64_t), 0);
+  if (!s->cl || !s->tperm || !s->tgone || !s->src || !s->vt_perm || !s->vt_lay || !s->vt_from) {
+    ti__lp_snap_free(c, s);   /* no snapshot: the strategy is decided again */
+    return;
+  }
+  memcpy(s->cl, c->cl, ns - 1); memcpy(s->tperm, c->tperm, no - 1); memcpy(s->tgone, c->tgone, no - 1);
+  memcpy(s->src, c->src, (nu - 1) * sizeof(int64_t));
+  if (c->n_vt) {
+    memcpy(s->vt_perm, c->vt_perm, nv - 1); memcpy(s->vt_lay, c->vt_lay, nv - 1);
+    memcpy(s->vt_from, c->vt_from, (nv - 1) * sizeof(int64_t));
+  }
+  s->n_vt = c->n_vt; s->removed = c->removed; s->folded = c->folded;
+  s->ok = 1;
+}
+
+/* the vt arrays only grow, so they hold the saved count */
+static void ti__lp_restore(ti__lp *c, const ti__lp_snap *s) {
+  size_t ns = (size_t)c->ix.n_slots, nu = (size_t)c->ix.n_uses, no = (size_t)c->ix.n_ops, nv = (size_t)s->n_vt;
+  memcpy(c->cl, s->cl, ns); memcpy(c->tperm, s->tperm, no); memcpy(c->tgone, s->tgone, no);
+  memcpy(c->src, s->src, nu * sizeof(int64_t));
+  if (nv) {
+    memcpy(c->vt_perm, s->vt_perm, nv); memcpy(c->vt_lay, s->vt_lay, nv);
+    memcpy(c->vt_from, s->vt_from, nv * sizeof(int64_t));
+  }
+  c->n_vt = s->n_vt; c->removed = s->removed; c->folded = s->folded;
 }
 
 static const ti_type *ti__lp_permuted(ti_context *ctx, const ti_type *t, int perm, ti_layout lay) {
@@ -759,30 +878,37 @@ static ti_status ti__lp_apply(ti__lp *c, ti_error *err) {
   const ti_type **ntype = NULL, **vtype = NULL;
   ti_value **vtval = NULL;
   ti_op **vtop = NULL;
+  int64_t *chg = NULL, n_chg = 0;
   ti_status st = TI_STATUS_SUCCESS;
   int64_t s, k, u;
   if (c->n_vt > 0 && !c->tinfo)
     return ti_error_set(err, TI_STATUS_NOT_FOUND, "layout-preset-npu: transpose op '%s' is not registered",
                         c->opt && c->opt->transpose_op ? c->opt->transpose_op : "nn.transpose");
-  ntype = (const ti_type **)ti__lay_alloc(p, (size_t)ix->n_slots + 1, sizeof(ti_type *));
-  vtype = (const ti_type **)ti__lay_alloc(p, (size_t)c->n_vt + 1, sizeof(ti_type *));
-  vtval = (ti_value **)ti__lay_alloc(p, (size_t)c->n_vt + 1, sizeof(ti_value *));
-  vtop = (ti_op **)ti__lay_alloc(p, (size_t)c->n_vt + 1, sizeof(ti_op *));
-  if (!ntype || !vtype || !vtval || !vtop) { st = TI_STATUS_NO_MEMORY; goto fail; }
+  for (s = 0; s < ix->n_slots; s++) n_chg += c->cl[s] != c->ol[s];
+  chg = (int64_t *)ti__lay_alloc(p, (size_t)n_chg + 1, sizeof(int64_t), 0);
+  ntype = (const ti_type **)ti__lay_alloc(p, (size_t)n_chg + 1, sizeof(ti_type *), 0);
+  vtype = (const ti_type **)ti__lay_alloc(p, (size_t)c->n_vt + 1, sizeof(ti_type *), 0);
+  vtval = (ti_value **)ti__lay_alloc(p, (size_t)c->n_vt + 1, sizeof(ti_value *), 1);
+  vtop = (ti_op **)ti__lay_alloc(p, (size_t)c->n_vt + 1, sizeof(ti_op *), 1);
+  if (!chg || !ntype || !vtype || !vtval || !vtop) { st = TI_STATUS_NO_MEMORY; goto fail; }
   /* new result types: same tensor, other memory order */
-  for (s = 0; s < ix->n_slots; s++) {
+  for (n_chg = 0, s = 0; s < ix->n_slots; s++) {
     const ti_type *t = ix->val[s]->type;
-    ntype[s] = t;
     if (c->cl[s] == c->ol[s]) continue;
-    if (c->cnn[s]) ntype[s] = ti__lp_permuted(ctx, t, ti__perm_between((ti_layout)c->ol[s], (ti_layout)c->cl[s]),
-                                              (ti_layout)c->cl[s]);
-    else ntype[s] = ti_type_with_layout(ctx, t, (ti_layout)c->cl[s]);
-    if (!ntype[s]) { st = TI_STATUS_NO_MEMORY; goto fail; }
+    chg[n_chg] = s;
+    if (c->cnn[s]) ntype[n_chg] = ti__lp_permuted(ctx, t, ti__perm_between((ti_layout)c->ol[s], (ti_layout)c->cl[s]),
+                                                  (ti_layout)c->cl[s]);
+    else ntype[n_chg] = ti_type_with_layout(ctx, t, (ti_layout)c->cl[s]);
+    if (!ntype[n_chg++]) { st = TI_STATUS_NO_MEMORY; goto fail; }
   }
   for (k = 0; k < c->n_vt; k++) {
     int64_t f = c->vt_from[k];   /* always a program value: we compose, never stack */
+    const ti_type *ft;
     if (f >= ix->n_slots) { st = TI_STATUS_INVALID; goto fail; }
-    vtype[k] = ti__lp_permuted(ctx, ntype[f], c->vt_perm[k], (ti_layout)c->vt_lay[k]);
+    ft = ix->val[f]->type;
+    if (c->cl[f] != c->ol[f])
+      ft = ti__lp_permuted(ctx, ft, ti__perm_between((ti_layout)c->ol[f], (ti_layout)c->cl[f]), (ti_layout)c->cl[f]);
+    vtype[k] = ti__lp_permuted(ctx, ft, c->vt_perm[k], (ti_layout)c->vt_lay[k]);
     if (!vtype[k]) { st = TI_STATUS_NO_MEMORY; goto fail; }
   }
   for (k = 0; k < c->n_vt; k++) {
@@ -798,7 +924,7 @@ static ti_status ti__lp_apply(ti__lp *c, ti_error *err) {
     vtval[k] = &vtop[k]->results[0];
   }
   /* edits (cannot fail from here on) */
-  for (s = 0; s < ix->n_slots; s++) ix->val[s]->type = ntype[s];
+  for (k = 0; k < n_chg; k++) ix->val[chg[k]]->type = ntype[k];
   for (k = 0; k < ix->n_ops; k++) {
     if (c->kind[k] == TI__LP_TRANSPOSE && !c->tgone[k] && c->tperm[k] != c->tperm0[k]) {
       int64_t perm[4];
@@ -815,7 +941,7 @@ static ti_status ti__lp_apply(ti__lp *c, ti_error *err) {
   for (k = 0; k < ix->n_ops; k++) {
     ti_op *op = ix->ops[k];
     int32_t i;
-    for (i = 0; i < op->n_operands; i++) {
+    for (i = 0; i < (int32_t)(ix->ustart[k + 1] - ix->ustart[k]); i++) {
       u = ix->ustart[k] + i;
       if (c->src[u] != ix->uslot[u]) ti_op_set_operand(op, i, ti__lp_value(c, vtval, c->src[u]));
     }
@@ -833,7 +959,7 @@ fail:
   if (st == TI_STATUS_NO_MEMORY) ti_error_set(err, st, "layout-preset-npu: out of memory");
   else ti_error_set(err, st, "layout-preset-npu: internal inconsistency");
 done:
-  ti__lay_free(p, (void *)ntype); ti__lay_free(p, (void *)vtype); ti__lay_free(p, vtval); ti__lay_free(p, vtop);
+  ti__lay_free(p, chg); ti__lay_free(p, (void *)ntype); ti__lay_free(p, (void *)vtype); ti__lay_free(p, vtval); ti__lay_free(p, vtop);
   return st;
 }
 
@@ -841,8 +967,10 @@ TASKIR_API ti_status ti_layout_preset_npu(ti_program *p, const ti_layout_options
                                           ti_error *err) {
   ti__lp c;
   ti_status st;
-  int strat, best = -1, n_strat;
+  ti__lp_snap snap;
+  int strat, best = -1, n_strat, last = -1, up[2] = {1, 1}, badup0 = 0;
   int64_t best_cost = 0, best_ins = 0;
+  memset(&snap, 0, sizeof snap);
   if (stats) memset(stats, 0, sizeof *stats);
   if (!p) return ti_error_set(err, TI_STATUS_BAD_PARAM, "layout-preset-npu: no program");
   st = ti__lp_init(&c, p, opt, err);
@@ -850,8 +978,19 @@ TASKIR_API ti_status ti_layout_preset_npu(ti_program *p, const ti_layout_options
   n_strat = opt && opt->choose ? 1 : 3;
   for (strat = 0; strat < n_strat; strat++) {
     int64_t cost;
+    /* a strategy that would decide exactly as the ones run before is skipped:
+       1 differs from 0 only where 0 took an NPU layout despite a bad
+       estimate, 2 only where 0 (and 1) took one at all */
+    if (strat == 1 && !badup0) { up[1] = up[0]; continue; }
+    if (strat == 2 && (!up[0] || !up[1])) continue;
     st = ti__lp_decide(&c, strat, err);
     if (st != TI_STATUS_SUCCESS) goto done;
+    last = strat;
+    if (strat < 2) up[strat] = c.n_up > 0;
+    if (strat == 0) badup0 = c.n_badup > 0;
+    /* keep the greedy's decisions if another strategy follows: copying
+       arrays is cheaper than deciding again */
+    if (strat == 0 && n_strat > 1 && (badup0 || up[0])) ti__lp_save(&c, &snap);
     /* fewest transposes in the end, then fewest created; never more created
        than the naive baseline (strategy 2 guarantees one candidate) */
     cost = c.n_vt - c.removed;
@@ -861,7 +1000,8 @@ TASKIR_API ti_status ti_layout_preset_npu(ti_program *p, const ti_layout_options
     }
   }
   if (best < 0) best = n_strat - 1;
-  if (best != n_strat - 1) {
+  if (best == 0 && last != 0 && snap.ok) ti__lp_restore(&c, &snap);
+  else if (best != last) {
     st = ti__lp_decide(&c, best, err);
     if (st != TI_STATUS_SUCCESS) goto done;
   }
@@ -871,6 +1011,7 @@ TASKIR_API ti_status ti_layout_preset_npu(ti_program *p, const ti_layout_options
   }
   if (!(opt && opt->dry_run)) st = ti__lp_apply(&c, err);
 done:
+  ti__lp_snap_free(&c, &snap);
   ti__lp_free(&c);
   return st;
 }
