@@ -421,6 +421,76 @@ TT_TEST(long_chain_both_passes) {
   ti_context_destroy(ctx);
 }
 
+/* bad or unusual input: cycles in graph programs, uses before definitions,
+   ops without interfaces; errors name the problem, nothing crashes */
+TT_TEST(bad_input_is_reported) {
+  ti_context *ctx = lt_context();
+  ti_layout_options o;
+  ti_layout_stats st;
+  ti_error e;
+  ti_program *p;
+  const char *cyc =
+    "program @g graph(%0: vtensor<1x2x2x3xf32, NCHW>) {\n"
+    "  %1 = lt.relu(%2) : (vtensor<1x2x2x3xf32, NCHW>) -> vtensor<1x2x2x3xf32, NCHW>\n"
+    "  %2 = lt.mirror(%1) : (vtensor<1x2x2x3xf32, NCHW>) -> vtensor<1x2x2x3xf32, NCHW>\n"
+    "}\n";
+  const char *graph =
+    "program @g graph(%0: vtensor<1x2x2x3xf32, NCHW>) {\n"
+    "  %1 = lt.relu(%2) : (vtensor<1x2x2x3xf32, NCHW>) -> vtensor<1x2x2x3xf32, NCHW>\n"
+    "  %2 = lt.mirror(%0) : (vtensor<1x2x2x3xf32, NCHW>) -> vtensor<1x2x2x3xf32, NCHW>\n"
+    "  %3 = x.sink(%1) : (vtensor<1x2x2x3xf32, NCHW>) -> vtensor<1x2x2x3xf32, NCHW>\n"
+    "}\n";
+  lt_options(&o);
+  ti_error_clear(&e);
+  p = parse_text(ctx, cyc);
+  TT_CHECK(p != NULL);
+  if (p) {
+    TT_EQ_INT(ti_layout_transmit(p, &o, &e), TI_STATUS_INVALID);
+    TT_CHECK_MSG(strstr(e.message, "cycle") != NULL, "%s", e.message);
+    ti_error_clear(&e);
+    TT_EQ_INT(ti_layout_preset_npu(p, &o, &st, &e), TI_STATUS_INVALID);
+    ti_program_destroy(p);
+  }
+  /* a graph program in no particular order, with an op nobody registered:
+     the unknown op keeps its operands' layouts (memory order) */
+  ti_context_allow_unregistered(ctx, 1);
+  ti_error_clear(&e);
+  p = parse_text(ctx, graph);
+  TT_CHECK(p != NULL);
+  if (p) {
+    TT_EQ_INT(ti_layout_preset_npu(p, &o, &st, &e), TI_STATUS_SUCCESS);
+    TT_EQ_INT(st.inserted, 2);
+    TT_CHECK(demands_met(p));
+    {
+      const ti_op *op;
+      for (op = p->first; op; op = op->next)
+        if (ti_op_is(op, "x.sink")) TT_EQ_INT(op->operands[0].value->type->layout, TI_LAYOUT_NCHW);
+    }
+    TT_EQ_INT(ti_verify(p, &e), TI_STATUS_SUCCESS);
+    ti_program_destroy(p);
+  }
+  /* an SSA program whose op uses a value defined later */
+  {
+    ti_builder b;
+    ti_value *x, *y, *z;
+    p = ti_program_create(ctx, "m", TI_PROGRAM_SSA);
+    ti_builder_init(&b, p, &e);
+    x = ti_program_add_arg(p, t4(ctx, TI_LAYOUT_NCHW, 1, 2, 2, 3));
+    y = ti_build1(&b, "lt.relu", 1, &x, x->type, NULL);
+    z = ti_build1(&b, "lt.relu", 1, &y, x->type, NULL);
+    ti_op_set_operand(y->def, 0, z);
+    ti_error_clear(&e);
+    TT_EQ_INT(ti_layout_transmit(p, &o, &e), TI_STATUS_INVALID);
+    TT_CHECK_MSG(strstr(e.message, "before its definition") != NULL, "%s", e.message);
+    ti_error_clear(&e);
+    TT_EQ_INT(ti_layout_preset_npu(p, &o, &st, &e), TI_STATUS_INVALID);
+    ti_op_set_operand(y->def, 0, x);
+    ti_program_destroy(p);
+  }
+  TT_EQ_INT(ti_layout_transmit(NULL, &o, &e), TI_STATUS_BAD_PARAM);
+  ti_context_destroy(ctx);
+}
+
 /* --- property test over random DAGs -------------------------------------- */
 
 typedef struct gen { ti_context *ctx; ti_program *p; ti_builder b; ti_error e; tt_rng *r;
@@ -622,6 +692,7 @@ int main(void) {
   TT_RUN(preset_cancels_inverse_pairs);
   TT_RUN(preset_dry_run_errors_and_passes);
   TT_RUN(long_chain_both_passes);
+  TT_RUN(bad_input_is_reported);
   TT_RUN(preset_random_dags);
   return tt_finish();
 }
