@@ -337,6 +337,41 @@ TT_TEST(preset_cancels_inverse_pairs) {
   ti_context_destroy(ctx);
 }
 
+/* an existing transpose with a perm that is no layout change (H <-> W),
+   its result still labelled NCHW: a changed input is folded into its perm
+   in the right order (perms compose, they do not commute) */
+TT_TEST(preset_folds_any_perm) {
+  ti_context *ctx = lt_context();
+  const char *text =
+    "program @hw(%0: vtensor<1x2x2x3xf32, NCHW>, %1: vtensor<2x2x1x1xf32, OIHW>) {\n"
+    "  %2 = lt.conv(%0, %1) : (vtensor<1x2x2x3xf32, NCHW>, vtensor<2x2x1x1xf32, OIHW>) -> vtensor<1x2x2x3xf32, NCHW>\n"
+    "  %3 = lt.transpose(%2) {perm = [0, 1, 3, 2]} : (vtensor<1x2x2x3xf32, NCHW>) -> vtensor<1x2x3x2xf32, NCHW>\n"
+    "  %4 = lt.relu(%3) : (vtensor<1x2x3x2xf32, NCHW>) -> vtensor<1x2x3x2xf32, NCHW>\n"
+    "  builtin.return(%4) : (vtensor<1x2x3x2xf32, NCHW>) -> ()\n"
+    "}\n";
+  ti_program *p = parse_text(ctx, text), *q = parse_text(ctx, text);
+  ti_layout_options o;
+  ti_layout_stats st;
+  ti_error e;
+  char why[128];
+  int64_t perm[4];
+  const ti_op *op;
+  ti_error_clear(&e);
+  lt_options(&o);
+  TT_EQ_INT(ti_layout_preset_npu(p, &o, &st, &e), TI_STATUS_SUCCESS);
+  TT_EQ_INT(ti_verify(p, &e), TI_STATUS_SUCCESS);
+  TT_EQ_INT(st.inserted, 2);   /* input and weights; the output needs none */
+  TT_EQ_INT(st.folded, 1);
+  for (op = p->first; op; op = op->next)
+    if (ti_op_is(op, "lt.transpose") && op->operands[0].value->def && ti_op_is(op->operands[0].value->def, "lt.conv")) {
+      TT_EQ_INT(ti_dict_ints(op->attrs, "perm", perm, 4), 4);
+      TT_CHECK(perm[0] == 0 && perm[1] == 3 && perm[2] == 2 && perm[3] == 1);
+    }
+  TT_CHECK_MSG(same_outputs(q, p, 5, why, sizeof why), "%s", why);
+  ti_program_destroy(p); ti_program_destroy(q);
+  ti_context_destroy(ctx);
+}
+
 /* dry runs change nothing; a missing transpose op is an error that names it
    and leaves the program as it was; the pass-manager wrappers add up counts */
 TT_TEST(preset_dry_run_errors_and_passes) {
@@ -690,6 +725,7 @@ int main(void) {
   TT_RUN(layout_perm_and_npu);
   TT_RUN(transmit_options_and_conflicts);
   TT_RUN(preset_cancels_inverse_pairs);
+  TT_RUN(preset_folds_any_perm);
   TT_RUN(preset_dry_run_errors_and_passes);
   TT_RUN(long_chain_both_passes);
   TT_RUN(bad_input_is_reported);
