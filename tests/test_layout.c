@@ -532,7 +532,8 @@ typedef struct gen { ti_context *ctx; ti_program *p; ti_builder b; ti_error e; t
                      ti_value *act[512]; int n_act; ti_value *ten[512]; int n_ten; ti_value *wt[512]; int n_wt; } gen;
 
 static ti_value *pick(ti_value **v, int n, tt_rng *r) { return n ? v[tt_range(r, 0, n - 1)] : NULL; }
-static int64_t lchan(const ti_value *v) { int64_t ld[4]; lt_logical(v->type, ld); return ld[1]; }
+static int64_t lchan(const ti_value *v) { int64_t ld[4] = {0, 0, 0, 0}; lt_logical(v->type, ld); return ld[1]; }
+static int64_t ldim(const ti_value *v, int i) { int64_t ld[4] = {0, 0, 0, 0}; lt_logical(v->type, ld); return ld[i]; }
 
 static ti_value *gen_act_arg(gen *g) {
   ti_layout l = tt_range(g->r, 0, 3) == 0 ? TI_LAYOUT_NHWC : TI_LAYOUT_NCHW;
@@ -573,7 +574,7 @@ static ti_program *gen_dag(ti_context *ctx, tt_rng *r, int n) {
         if (g.n_wt < 512) g.wt[g.n_wt++] = w;
       }
       ops[0] = x; ops[1] = w;
-      res = ti_build1(&g.b, "lt.conv", 2, ops, t4(ctx, x->type->layout, 1, oc, 2, 3), NULL);
+      res = ti_build1(&g.b, "lt.conv", 2, ops, t4(ctx, x->type->layout, 1, oc, ldim(x, 2), ldim(x, 3)), NULL);
     } else if (k < 38) {                            /* relu */
       if (g.n_ten && tt_range(r, 0, 2) == 0) {
         y = pick(g.ten, g.n_ten, r);
@@ -594,9 +595,9 @@ static ti_program *gen_dag(ti_context *ctx, tt_rng *r, int n) {
       if (pool == g.act) res = y; else if (g.n_ten < 512) g.ten[g.n_ten++] = y;
     } else if (k < 58) {                            /* concat along C */
       y = pick(g.act, g.n_act, r);
-      if (y->type->layout == x->type->layout && lchan(x) + lchan(y) <= 8) {
+      if (y->type->layout == x->type->layout && lchan(x) + lchan(y) <= 8 && ldim(x, 2) == ldim(y, 2)) {
         ops[0] = x; ops[1] = y;
-        res = ti_build1(&g.b, "lt.concat", 2, ops, t4(ctx, x->type->layout, 1, lchan(x) + lchan(y), 2, 3), NULL);
+        res = ti_build1(&g.b, "lt.concat", 2, ops, t4(ctx, x->type->layout, 1, lchan(x) + lchan(y), ldim(x, 2), ldim(x, 3)), NULL);
       }
     } else if (k < 66) {                            /* mirror */
       res = ti_build1(&g.b, "lt.mirror", 1, &x, x->type, NULL);
@@ -609,10 +610,13 @@ static ti_program *gen_dag(ti_context *ctx, tt_rng *r, int n) {
         res = ti_build1(&g.b, "lt.reshape", 1, &y, t4(ctx, TI_LAYOUT_NCHW, 1, y->type->dims[1] / 6, 2, 3), NULL);
       }
     } else if (k < 91) {                            /* an existing transpose */
-      if (x->type->layout == TI_LAYOUT_NCHW)
-        res = ti_build1(&g.b, "lt.transpose", 1, &x, t4(ctx, TI_LAYOUT_NHWC, 1, lchan(x), 2, 3), perm_attrs(ctx, 0, 2, 3, 1));
+      if (tt_range(r, 0, 3) == 0)                   /* H <-> W: no layout change, a new tensor */
+        res = ti_build1(&g.b, "lt.transpose", 1, &x, t4(ctx, x->type->layout, 1, lchan(x), ldim(x, 3), ldim(x, 2)),
+                        x->type->layout == TI_LAYOUT_NCHW ? perm_attrs(ctx, 0, 1, 3, 2) : perm_attrs(ctx, 0, 2, 1, 3));
+      else if (x->type->layout == TI_LAYOUT_NCHW)
+        res = ti_build1(&g.b, "lt.transpose", 1, &x, t4(ctx, TI_LAYOUT_NHWC, 1, lchan(x), ldim(x, 2), ldim(x, 3)), perm_attrs(ctx, 0, 2, 3, 1));
       else
-        res = ti_build1(&g.b, "lt.transpose", 1, &x, t4(ctx, TI_LAYOUT_NCHW, 1, lchan(x), 2, 3), perm_attrs(ctx, 0, 3, 1, 2));
+        res = ti_build1(&g.b, "lt.transpose", 1, &x, t4(ctx, TI_LAYOUT_NCHW, 1, lchan(x), ldim(x, 2), ldim(x, 3)), perm_attrs(ctx, 0, 3, 1, 2));
     } else if (k < 94) {                            /* a transpose to no known layout: an output */
       int64_t d[4];
       d[0] = x->type->dims[0]; d[1] = x->type->dims[1]; d[2] = x->type->dims[3]; d[3] = x->type->dims[2];
