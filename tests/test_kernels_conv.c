@@ -315,19 +315,22 @@ TT_TEST(known_float) {
   float in[2] = {0.5f, 2.0f}, w[2] = {2.0f, 0.25f}, bias[1] = {1.0f}, got[1];
   float cin[4] = {1, 2, 3, 4}, cw[1] = {-1.5f}, cgot[4];
   size_t sb = 0;
+  void *scratch;
   ti_prim_desc d = cvm_desc(2, 1, TI_DTYPE_F32, TI_DTYPE_F32);
   TT_EQ_INT(ti_cvm(NULL, &d, in, w, bias, got), TI_STATUS_SUCCESS);
   TT_CHECK(got[0] == 2.5f);
   d = conv_desc(2, 2, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, TI_DTYPE_F32, TI_DTYPE_F32);
   d.bias_mode = TI_BIAS_CONSTANT; d.constant_b = 3;
   TT_EQ_INT(ti_cc_scratch_size(&d, 0, &sb), TI_STATUS_SUCCESS);
-  TT_EQ_INT(ti_cc(NULL, &d, cin, cw, NULL, cgot, NULL, sb), TI_STATUS_SUCCESS);
+  scratch = malloc(sb);
+  TT_EQ_INT(ti_cc(NULL, &d, cin, cw, NULL, cgot, scratch, sb), TI_STATUS_SUCCESS);
   TT_CHECK(cgot[0] == 1.5f && cgot[1] == 0.0f && cgot[2] == -1.5f && cgot[3] == -3.0f);
+  free(scratch);
 }
 
 /* ---- random comparisons against the oracle ------------------------------------ */
 
-TT_TEST(random_shapes_int8) {
+TT_TEST(random_shapes) {
   /* niy nix nr nf ky kx sy sx dy dx pu pd pl pr */
   static const int cases[][14] = {
     {5, 7, 3, 5, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0},      /* 1x1 */
@@ -347,6 +350,8 @@ TT_TEST(random_shapes_int8) {
   static const ti_dtype types[][2] = {
     {TI_DTYPE_I8, TI_DTYPE_I8}, {TI_DTYPE_U8, TI_DTYPE_I8}, {TI_DTYPE_TERNARY, TI_DTYPE_TERNARY},
     {TI_DTYPE_U8, TI_DTYPE_TERNARY}, {TI_DTYPE_I8, TI_DTYPE_TERNARY}, {TI_DTYPE_TERNARY, TI_DTYPE_I8},
+    /* the wide path */
+    {TI_DTYPE_I32, TI_DTYPE_I32}, {TI_DTYPE_U8, TI_DTYPE_U8}, {TI_DTYPE_I8, TI_DTYPE_I32},
   };
   size_t c, t;
   for (c = 0; c < sizeof cases / sizeof cases[0]; c++)
@@ -414,7 +419,7 @@ TT_TEST(random_int8_wrap) {
   TT_EQ_INT(check_cvm(140001, 5, TI_DTYPE_I8, TI_DTYPE_I8, TI_BIAS_NONE, 9), 0);
 }
 
-TT_TEST(random_cvm_int8) {
+TT_TEST(random_cvm) {
   static const int sizes[][2] = {{1, 1}, {3, 5}, {16, 4}, {63, 9}, {64, 16}, {65, 17}, {200, 33},
                                  {1000, 7}, {4099, 13}};
   size_t s;
@@ -424,40 +429,64 @@ TT_TEST(random_cvm_int8) {
     TT_EQ_INT(check_cvm(nr, nf, TI_DTYPE_U8, TI_DTYPE_I8, TI_BIAS_CONSTANT, 20 + s), 0);
     TT_EQ_INT(check_cvm(nr, nf, TI_DTYPE_TERNARY, TI_DTYPE_TERNARY, TI_BIAS_NONE, 30 + s), 0);
     TT_EQ_INT(check_cvm(nr, nf, TI_DTYPE_U8, TI_DTYPE_TERNARY, TI_BIAS_VECTOR, 40 + s), 0);
+    TT_EQ_INT(check_cvm(nr, nf, TI_DTYPE_I32, TI_DTYPE_I32, TI_BIAS_VECTOR, 50 + s), 0);
   }
 }
 
 TT_TEST(random_float_paths) {
-  /* Float runs the reference loops everywhere: the dispatching entry points
-     equal ti_cc_ref exactly. */
-  ti_prim_desc d = conv_desc(6, 7, 5, 9, 3, 3, 1, 2, 2, 1, 2, 0, 1, 1, TI_DTYPE_F32, TI_DTYPE_F32);
-  tt_rng rng;
-  size_t ni = count_in(&d), nw = count_w(&d), no = count_out(&d), pb, sb;
-  float *in = (float *)malloc(ni * 4), *w = (float *)malloc(nw * 4), *bias = (float *)malloc(d.nf * 4);
-  float *a = (float *)malloc(no * 4), *b = (float *)malloc(no * 4);
-  void *packed, *s;
-  rng.s = 99;
-  fill(&rng, in, TI_DTYPE_F32, ni); fill(&rng, w, TI_DTYPE_F32, nw); fill(&rng, bias, TI_DTYPE_F32, d.nf);
-  TT_EQ_INT(ti_cc_ref(&d, in, w, bias, a), TI_STATUS_SUCCESS);
-  TT_EQ_INT(ti_cc_pack_size(&d, &pb), TI_STATUS_SUCCESS);
-  TT_EQ_INT(ti_cc_scratch_size(&d, 1, &sb), TI_STATUS_SUCCESS);
-  packed = malloc(pb); s = malloc(sb ? sb : 1);
-  TT_EQ_INT(ti_cc_pack_weights(&d, w, packed, pb), TI_STATUS_SUCCESS);
-  TT_EQ_INT(ti_cc_packed(NULL, &d, in, packed, pb, bias, b, s, sb), TI_STATUS_SUCCESS);
-  TT_CHECK(memcmp(a, b, no * 4) == 0);
-  /* One output by hand: y = 1, x = 2, f = 4. */
-  {
-    int ky, kx, r;
-    float acc = bias[4];
-    for (ky = 0; ky < 3; ky++)
-      for (kx = 0; kx < 3; kx++) {
-        int iy = 1 + 2 * ky - 2, ix = 2 * 2 + kx - 1;
-        if (iy < 0 || iy >= 6 || ix < 0 || ix >= 7) continue;
-        for (r = 0; r < 5; r++) acc += in[(iy * 7 + ix) * 5 + r] * w[((4 * 5 + r) * 3 + ky) * 3 + kx];
-      }
-    TT_CHECK(a[(1 * d.nx + 2) * 9 + 4] == acc);
+  /* Every path sums each output in the reference's order: outputs equal
+     ti_cc_ref exactly (this file is built in ISO C mode: no contraction). */
+  static const int cases[][14] = {
+    {6, 7, 5, 9, 3, 3, 1, 2, 2, 1, 2, 0, 1, 1},
+    {5, 5, 3, 70, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
+    {9, 4, 17, 31, 1, 1, 2, 1, 1, 1, 0, 0, 0, 0},
+  };
+  size_t c;
+  for (c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    const int *k = cases[c];
+    ti_prim_desc d = conv_desc(k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[7], k[8], k[9], k[10],
+                               k[11], k[12], k[13], TI_DTYPE_F32, TI_DTYPE_F32);
+    tt_rng rng;
+    size_t ni = count_in(&d), nw = count_w(&d), no = count_out(&d), pb, sb, sb0;
+    float *in = (float *)malloc(ni * 4), *w = (float *)malloc(nw * 4), *bias = (float *)malloc(d.nf * 4);
+    float *a = (float *)malloc(no * 4), *b = (float *)malloc(no * 4);
+    void *packed, *s, *s0;
+    unsigned paths[8];
+    int np = cpu_paths(paths), i;
+    rng.s = 99 + c;
+    fill(&rng, in, TI_DTYPE_F32, ni); fill(&rng, w, TI_DTYPE_F32, nw); fill(&rng, bias, TI_DTYPE_F32, d.nf);
+    TT_EQ_INT(ti_cc_ref(&d, in, w, bias, a), TI_STATUS_SUCCESS);
+    TT_EQ_INT(ti_cc_pack_size(&d, &pb), TI_STATUS_SUCCESS);
+    TT_EQ_INT(ti_cc_scratch_size(&d, 1, &sb), TI_STATUS_SUCCESS);
+    TT_EQ_INT(ti_cc_scratch_size(&d, 0, &sb0), TI_STATUS_SUCCESS);
+    packed = malloc(pb); s = malloc(sb); s0 = malloc(sb0);
+    TT_EQ_INT(ti_cc_pack_weights(&d, w, packed, pb), TI_STATUS_SUCCESS);
+    for (i = 0; i < np; i++) {
+      ti_kernel_ctx ctx;
+      ti_kernel_ctx_init(&ctx);
+      ctx.cpu = paths[i];
+      if (i & 1) ctx.parallel_for = chunky_for;
+      memset(b, 0, no * 4);
+      TT_EQ_INT(ti_cc_packed(&ctx, &d, in, packed, pb, bias, b, s, sb), TI_STATUS_SUCCESS);
+      TT_CHECK_MSG(memcmp(a, b, no * 4) == 0, "case %d cpu 0x%x", (int)c, paths[i]);
+      memset(b, 0, no * 4);
+      TT_EQ_INT(ti_cc(&ctx, &d, in, w, bias, b, s0, sb0), TI_STATUS_SUCCESS);
+      TT_CHECK_MSG(memcmp(a, b, no * 4) == 0, "case %d cpu 0x%x", (int)c, paths[i]);
+    }
+    if (c == 0) {
+      /* One output by hand: y = 1, x = 2, f = 4. */
+      int ky, kx, r;
+      float acc = bias[4];
+      for (ky = 0; ky < 3; ky++)
+        for (kx = 0; kx < 3; kx++) {
+          int iy = 1 + 2 * ky - 2, ix = 2 * 2 + kx - 1;
+          if (iy < 0 || iy >= 6 || ix < 0 || ix >= 7) continue;
+          for (r = 0; r < 5; r++) acc += in[(iy * 7 + ix) * 5 + r] * w[((4 * 5 + r) * 3 + ky) * 3 + kx];
+        }
+      TT_CHECK(a[(1 * d.nx + 2) * 9 + 4] == acc);
+    }
+    free(in); free(w); free(bias); free(a); free(b); free(packed); free(s); free(s0);
   }
-  free(in); free(w); free(bias); free(a); free(b); free(packed); free(s);
 }
 
 /* ---- argument checks ------------------------------------------------------------ */
@@ -550,10 +579,10 @@ int main(void) {
   TT_RUN(known_cvm);
   TT_RUN(known_int32_wrap);
   TT_RUN(known_float);
-  TT_RUN(random_shapes_int8);
+  TT_RUN(random_shapes);
   TT_RUN(random_shapes_other_types);
   TT_RUN(random_int8_wrap);
-  TT_RUN(random_cvm_int8);
+  TT_RUN(random_cvm);
   TT_RUN(random_float_paths);
   TT_RUN(bad_params);
   return tt_finish();

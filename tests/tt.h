@@ -29,12 +29,12 @@ static const char *tt_cur_name = "";
   fprintf(stderr, "    \"%s\"\n != \"%s\"\n", tt_a_ ? tt_a_ : "(null)", tt_b_ ? tt_b_ : "(null)"); } } while (0)
 #define TT_SKIP(msg) do { tt_cur_skipped = 1; printf("  skip %s: %s\n", tt_cur_name, msg); return; } while (0)
 
-static void tt_fail(const char *file, int line, const char *what) {
+static inline void tt_fail(const char *file, int line, const char *what) {
   tt_cur_failed++;
   fprintf(stderr, "  FAIL %s (%s:%d): %s\n", tt_cur_name, file, line, what);
 }
 
-static void tt_run_one(void (*fn)(void), const char *name) {
+static inline void tt_run_one(void (*fn)(void), const char *name) {
   tt_cur_name = name; tt_cur_failed = 0; tt_cur_skipped = 0;
   fn();
   if (tt_cur_failed) tt_failed++;
@@ -42,7 +42,7 @@ static void tt_run_one(void (*fn)(void), const char *name) {
   else tt_passed++;
 }
 
-static int tt_finish(void) {
+static inline int tt_finish(void) {
   if (tt_skipped) printf("%d passed, %d failed, %d skipped\n", tt_passed, tt_failed, tt_skipped);
   else printf("%d passed, %d failed\n", tt_passed, tt_failed);
   return tt_failed ? 1 : 0;
@@ -50,16 +50,16 @@ static int tt_finish(void) {
 
 /* xorshift64*: deterministic random data for property tests. */
 typedef struct tt_rng { uint64_t s; } tt_rng;
-static uint64_t tt_next(tt_rng *r) {
+static inline uint64_t tt_next(tt_rng *r) {
   r->s ^= r->s >> 12; r->s ^= r->s << 25; r->s ^= r->s >> 27;
   return r->s * 2685821657736338717ULL;
 }
-static int64_t tt_range(tt_rng *r, int64_t lo, int64_t hi) { /* inclusive */
+static inline int64_t tt_range(tt_rng *r, int64_t lo, int64_t hi) { /* inclusive */
   return lo + (int64_t)(tt_next(r) % (uint64_t)(hi - lo + 1));
 }
 
 /* Path of the third-party fixtures: $TASKIR_FIXTURES or ../shared/fixtures. */
-static const char *tt_fixtures(void) {
+static inline const char *tt_fixtures(void) {
   const char *p = getenv("TASKIR_FIXTURES");
   return p && *p ? p : "../shared/fixtures";
 }
