@@ -1021,40 +1021,41 @@ TGT static void NAME(const ti__cw_job *j, int64_t y, int64_t x, int64_t f0, int6
   if (nv_ > 3) TI__CW_ST(o + 3 * L_, a3, nfv - 3 * L_); \
 }
 
-/* Portable version (cpu = 0 on packed weights): lane by lane, same order. */
+/* Portable version (cpu = 0 on packed weights): 16 lanes in arrays, same
+   order per lane; the lane loops are left to the compiler's vectoriser. */
 static void ti__cw_k_c(const ti__cw_job *j, int64_t y, int64_t x, int64_t f0, int64_t nfv) {
   const ti__cc_geo *g = j->g;
-  int64_t f, ky, kx, r;
-  for (f = f0; f < f0 + nfv && f < f0 + j->tw; f++) {
-    uint32_t acc;
-    float accf;
-    memcpy(&acc, j->bias + f * 4, 4);
-    memcpy(&accf, j->bias + f * 4, 4);
-    for (ky = 0; ky < g->nky; ky++) {
-      int64_t iy = y * g->sy + ky * g->dy - g->pu;
-      if (iy < 0 || iy >= g->niy) continue;
-      for (kx = 0; kx < g->nkx; kx++) {
-        int64_t ix = x * g->sx + kx * g->dx - g->pl;
-        const uint8_t *ip, *wp;
-        if (ix < 0 || ix >= g->nix) continue;
-        ip = j->in + (iy * g->nix + ix) * g->nr * 4;
-        wp = j->w + ((ky * g->nkx + kx) * g->nr * g->nf16 + f) * 4;
+  uint32_t acc[16];
+  float accf[16];
+  int64_t n = nfv < 16 ? nfv : 16, ky, kx, r;
+  int l;
+  memcpy(acc, j->bias + f0 * 4, 64);
+  memcpy(accf, j->bias + f0 * 4, 64);
+  for (ky = 0; ky < g->nky; ky++) {
+    int64_t iy = y * g->sy + ky * g->dy - g->pu;
+    if (iy < 0 || iy >= g->niy) continue;
+    for (kx = 0; kx < g->nkx; kx++) {
+      int64_t ix = x * g->sx + kx * g->dx - g->pl;
+      const uint8_t *ip, *wp;
+      if (ix < 0 || ix >= g->nix) continue;
+      ip = j->in + (iy * g->nix + ix) * g->nr * 4;
+      wp = j->w + ((ky * g->nkx + kx) * g->nr * g->nf16 + f0) * 4;
+      if (g->is_float)
         for (r = 0; r < g->nr; r++, ip += 4, wp += g->nf16 * 4) {
-          if (g->is_float) {
-            float a, b;
-            memcpy(&a, ip, 4); memcpy(&b, wp, 4);
-            accf += a * b;
-          } else {
-            uint32_t a, b;
-            memcpy(&a, ip, 4); memcpy(&b, wp, 4);
-            acc += a * b;
-          }
+          float a, b[16];
+          memcpy(&a, ip, 4); memcpy(b, wp, 64);
+          for (l = 0; l < 16; l++) accf[l] += a * b[l];
         }
-      }
+      else
+        for (r = 0; r < g->nr; r++, ip += 4, wp += g->nf16 * 4) {
+          uint32_t a, b[16];
+          memcpy(&a, ip, 4); memcpy(b, wp, 64);
+          for (l = 0; l < 16; l++) acc[l] += a * b[l];
+        }
     }
-    if (g->is_float) memcpy(j->out + ((y * g->nx + x) * g->nf + f) * 4, &accf, 4);
-    else memcpy(j->out + ((y * g->nx + x) * g->nf + f) * 4, &acc, 4);
   }
+  if (g->is_float) memcpy(j->out + ((y * g->nx + x) * g->nf + f0) * 4, accf, (size_t)n * 4);
+  else memcpy(j->out + ((y * g->nx + x) * g->nf + f0) * 4, acc, (size_t)n * 4);
 }
 
 #if defined(TI__CC_X86)
