@@ -132,7 +132,7 @@ typedef struct ti_prim_desc {
 
 /* >>kernels.conv: CC, CC2D, CVM ------------------------------------------ */
 
-/* Dot-product primitives. Semantics (SPEC section 2), integer case:
+/* Dot-product primitives. Semantics (SPEC section 2):
 
      CC, CC2D   out[y][x][f] = B(f) + sum over ky, kx, r of
                   in[y*sy + ky*dy - pad_up][x*sx + kx*dx - pad_left][r] * W[f][r][ky][kx]
@@ -144,42 +144,52 @@ typedef struct ti_prim_desc {
    CC and CC2D compute the same thing; ti_cc2d* are aliases of ti_cc*.
 
    Element types (d->in_dtype, d->w_dtype):
-     integer: each of I8, U8, TERNARY (-1/0/1 stored as int8; any int8 value is
-              taken as is), I32; output and vector bias int32; all arithmetic is
-              two's-complement modulo 2^32, so huge or I32 reductions wrap, and
-              every SIMD path gives bit-identical results to the reference.
-              d->out_dtype may name any integer precision: integers are carried
-              in 32 bits and storage does not saturate (requantise with CCMPB).
-     float:   F32 input, weights, bias and output (out_dtype F32). Taps that
-              fall in the padding are skipped, the sum runs bias first, then
-              ky, kx, r in that order, in every path (no reassociation).
+     integer: any of I8, U8, TERNARY (-1/0/1 stored as int8; any int8 value is
+              taken as is), I32 for each; output and vector bias int32. All
+              arithmetic is two's-complement modulo 2^32: long or I32
+              reductions wrap, identically in every path, so SIMD results are
+              bit-identical to the reference. d->out_dtype may name any
+              integer precision: integers are carried in 32 bits and storage
+              does not saturate (requantise with CCMPB/CCMPS).
+     float:   F32 input, weights, bias and output (out_dtype F32). Taps in
+              the padding are skipped and each output sums bias, then ky, kx,
+              r in that order in every path, so results equal the reference
+              when the compiler does not fuse a*b+c (ISO C mode, e.g.
+              -std=c99, or -ffp-contract=off).
    Other combinations give TI_STATUS_NOT_SUPPORTED.
 
-   Descriptor fields used: CC ny nx nf nr nky nkx niy nix, stride_y/x and
+   Descriptor fields used: CC: ny nx nf nr nky nkx niy nix, stride_y/x and
    dilation_y/x (0 means 1), pad_up/down/left/right (>= 0), dtypes, bias_mode,
    constant_b; ny must equal (niy + pad_up + pad_down - (nky-1)*dy - 1)/sy + 1
-   and likewise nx, else BAD_PARAM. CVM uses nf, nr, dtypes, bias_mode and
-   constant_b only. Non-positive dims, NULL pointers, short buffers: BAD_PARAM.
+   and nx likewise, else BAD_PARAM. CVM: nf, nr, dtypes, bias_mode,
+   constant_b (other fields ignored). Non-positive dims, NULL pointers,
+   short buffers, sizes past 2^48 elements: BAD_PARAM. Buffers of int32 and
+   float elements must be aligned for their type; packed weights and
+   scratch need no alignment.
 
-   Speed: with I8/U8/TERNARY input and I8/TERNARY weights, CC runs an
-   implicit-GEMM micro-kernel (AVX-512 VNNI / AVX-VNNI vpdpbusd, AVX-512BW,
-   AVX2 or SSE2 pmaddwd, NEON sdot or smull) over weights repacked into
-   16-channel blocks. Pack once at plan time and run many times:
+   Paths (ctx->cpu picks at run time on x86-64, NEON is compile-time):
+     CC, 8-bit input x I8/TERNARY weights: implicit GEMM over weights
+       reblocked into 16-channel groups of 4 bytes; AVX-512 VNNI and AVX-VNNI
+       vpdpbusd (input offset by +128 to unsigned, exact per-channel
+       correction), AVX-512BW / AVX2 / SSE2 pmaddwd, NEON sdot or smull.
+     CC, other types: per pixel, channels across lanes (AVX-512, AVX2, NEON).
+     CVM: row dots straight from [nf][nr] (bandwidth bound, no packing):
+       int8 types as above, I32 x I32 with wrapping multiplies; F32 and
+       other mixes use the reference.
+   Pack once at plan time and run many times:
 
      size_t pb, sb;
      ti_cc_pack_size(&d, &pb);                 // bytes of the packed weights
-     ti_cc_pack_weights(&d, w, packed, pb);    // any dtype; int8 ones are reblocked
+     ti_cc_pack_weights(&d, w, packed, pb);    // any supported dtype
      ti_cc_scratch_size(&d, 1, &sb);           // 1: scratch for ti_cc_packed
      ti_cc_packed(&ctx, &d, in, packed, pb, bias, out, scratch, sb);
 
    ti_cc does the same from plain weights, packing into its scratch on each
-   call (ti_cc_scratch_size(&d, 0, &sb)). Scratch and packed buffers need no
-   particular alignment; their sizes do not depend on ctx, so one plan fits
-   every CPU. The packed layout is private to this header and may change
-   between versions. CVM streams the plain [nf][nr] weights (it is bound by
-   memory bandwidth) and needs neither packing nor scratch. Work is split
-   over (channel tile x pixel tile) for CC and over output rows for CVM and
-   handed to ctx->parallel_for when set. */
+   call (size from ti_cc_scratch_size(&d, 0, &sb)). Sizes do not depend on
+   ctx, so one plan fits every CPU; the packed layout is private to this
+   header (checked against the descriptor: BAD_PARAM on mismatch). Work is
+   cut into (channel tile x pixel tile) items for CC and 16-row items for CVM
+   and handed to ctx->parallel_for when set. */
 TASKIR_API ti_status ti_cc_scratch_size(const ti_prim_desc *d, int weights_packed, size_t *bytes);
 TASKIR_API ti_status ti_cc_pack_size(const ti_prim_desc *d, size_t *bytes);
 TASKIR_API ti_status ti_cc_pack_weights(const ti_prim_desc *d, const void *w,
