@@ -466,8 +466,7 @@ static int ti__cc_fits(int64_t n) { return n >= 0 && (uint64_t)n <= (uint64_t)SI
    format 2 (wide path: I32, U8 weights, F32): int32 or float
    [nky*nkx][nr][nf16], channels fastest (0 past nf). */
 #define TI__CC_MAGIC 0x77634954u
-static int64_t ti__cc_pack_bytes(const ti_prim_desc *d, const ti__cc_geo *g) {
-  (void)d;
+static int64_t ti__cc_pack_bytes(const ti__cc_geo *g) {
   if (g->int8) return 64 + ti__cc_al64(g->nf16 * 4) + g->nfb * g->K4 * 64;
   return 64 + g->T * g->nr * g->nf16 * 4;
 }
@@ -562,7 +561,7 @@ TASKIR_API ti_status ti_cc_pack_size(const ti_prim_desc *d, size_t *bytes) {
   int64_t n;
   if (s) return s;
   if (!bytes) return TI_STATUS_BAD_PARAM;
-  n = ti__cc_pack_bytes(d, &g);
+  n = ti__cc_pack_bytes(&g);
   if (!ti__cc_fits(n)) return TI_STATUS_BAD_PARAM;
   *bytes = (size_t)n;
   return TI_STATUS_SUCCESS;
@@ -575,14 +574,14 @@ TASKIR_API ti_status ti_cc_scratch_size(const ti_prim_desc *d, int weights_packe
   if (s) return s;
   if (!bytes) return TI_STATUS_BAD_PARAM;
   n = ti__cc_run_bytes(d, &g);
-  if (!weights_packed) n += ti__cc_pack_bytes(d, &g);
+  if (!weights_packed) n += ti__cc_pack_bytes(&g);
   if (!ti__cc_fits(n)) return TI_STATUS_BAD_PARAM;
   *bytes = (size_t)n;
   return TI_STATUS_SUCCESS;
 }
 
 static void ti__cc_pack(const ti_prim_desc *d, const ti__cc_geo *g, const void *w, uint8_t *p) {
-  int64_t total = ti__cc_pack_bytes(d, g), i;
+  int64_t total = ti__cc_pack_bytes(g), i;
   uint32_t hdr[9];
   hdr[0] = TI__CC_MAGIC; hdr[1] = g->int8 ? 1u : 2u; hdr[2] = (uint32_t)d->w_dtype;
   hdr[3] = (uint32_t)g->nf; hdr[4] = (uint32_t)g->nr; hdr[5] = (uint32_t)g->nky;
@@ -632,7 +631,7 @@ TASKIR_API ti_status ti_cc_pack_weights(const ti_prim_desc *d, const void *w, vo
   ti__cc_geo g;
   ti_status s = ti__cc_geom(d, &g);
   if (s) return s;
-  if (!w || !packed || (uint64_t)packed_bytes < (uint64_t)ti__cc_pack_bytes(d, &g))
+  if (!w || !packed || (uint64_t)packed_bytes < (uint64_t)ti__cc_pack_bytes(&g))
     return TI_STATUS_BAD_PARAM;
   ti__cc_pack(d, &g, w, (uint8_t *)packed);
   return TI_STATUS_SUCCESS;
@@ -1222,7 +1221,7 @@ static void ti__cc_runw(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const t
 static ti_status ti__cc_check_packed(const ti_prim_desc *d, const ti__cc_geo *g,
                                      const void *packed, size_t packed_bytes) {
   const uint8_t *p = (const uint8_t *)packed;
-  int64_t total = ti__cc_pack_bytes(d, g);
+  int64_t total = ti__cc_pack_bytes(g);
   if (packed_bytes < 64 || (uint64_t)packed_bytes < (uint64_t)total) return TI_STATUS_BAD_PARAM;
   if (ti__cc_rd32(p) != TI__CC_MAGIC || ti__cc_rd32(p + 4) != (g->int8 ? 1u : 2u) ||
       ti__cc_rd32(p + 8) != (uint32_t)d->w_dtype || ti__cc_rd32(p + 12) != (uint32_t)g->nf ||
@@ -1260,7 +1259,7 @@ TASKIR_API ti_status ti_cc(const ti_kernel_ctx *ctx, const ti_prim_desc *d, cons
   if (s) return s;
   if (!in || !w || !out) return TI_STATUS_BAD_PARAM;
   if ((s = ti__cc_check_bias(d, bias)) != TI_STATUS_SUCCESS) return s;
-  pb = ti__cc_pack_bytes(d, &g);
+  pb = ti__cc_pack_bytes(&g);
   need = pb + ti__cc_run_bytes(d, &g);
   if (!scratch || (uint64_t)scratch_bytes < (uint64_t)need) return TI_STATUS_BAD_PARAM;
   if (ti__cpu(ctx) == 0) { ti__cc_ref_run(d, &g, in, w, bias, out); return TI_STATUS_SUCCESS; }
