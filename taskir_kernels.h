@@ -173,6 +173,9 @@ typedef struct ti_prim_desc {
        vpdpbusd (input offset by +128 to unsigned, exact per-channel
        correction), AVX-512BW / AVX2 / SSE2 pmaddwd, NEON sdot or smull.
      CC, other types: per pixel, channels across lanes (AVX-512, AVX2, NEON).
+     CC and CVM, I32 input x I8/TERNARY weights: the input is scanned; when
+       every value fits -128..127 or 0..255 it is narrowed and takes the
+       int8 kernels (same sums, exactly), else the wide path.
      CVM: row dots straight from [nf][nr] (bandwidth bound, no packing):
        int8 types as above, I32 x I32 with wrapping multiplies; F32 and
        other mixes use the reference.
@@ -219,8 +222,12 @@ TASKIR_API ti_status ti_cc2d_packed(const ti_kernel_ctx *ctx, const ti_prim_desc
 TASKIR_API ti_status ti_cc2d_ref(const ti_prim_desc *d, const void *in, const void *w,
                                  const void *bias, void *out);
 
+/* CVM scratch: nr bytes for I32 input with I8/TERNARY weights (the input
+   is narrowed there when it fits 8 bits), else 0 (scratch may be NULL). */
+TASKIR_API ti_status ti_cvm_scratch_size(const ti_prim_desc *d, size_t *bytes);
 TASKIR_API ti_status ti_cvm(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const void *in,
-                            const void *w, const void *bias, void *out);
+                            const void *w, const void *bias, void *out,
+                            void *scratch, size_t scratch_bytes);
 TASKIR_API ti_status ti_cvm_ref(const ti_prim_desc *d, const void *in, const void *w,
                                 const void *bias, void *out);
 
@@ -375,6 +382,8 @@ typedef struct ti__cc_geo {
   int64_t nfb, nf16;       /* 16-channel blocks */
   int is_float;            /* F32 everywhere */
   int int8;                /* I8/U8/TERNARY input with I8/TERNARY weights */
+  int dual;                /* I32 input with I8/TERNARY weights: int8 path when
+                              the input fits 8 bits, else wide */
 } ti__cc_geo;
 
 static int ti__cc_mul(int64_t a, int64_t b, int64_t *r) {
@@ -410,6 +419,7 @@ static ti_status ti__cc_common(const ti_prim_desc *d, ti__cc_geo *g) {
   if (!g->is_float && !(ti__cc_int_in(d->in_dtype) && ti__cc_int_in(d->w_dtype) &&
                         ti__cc_int_out(d->out_dtype))) return TI_STATUS_NOT_SUPPORTED;
   g->int8 = ti__cc_b8(d->in_dtype) && (d->w_dtype == TI_DTYPE_I8 || d->w_dtype == TI_DTYPE_TERNARY);
+  g->dual = d->in_dtype == TI_DTYPE_I32 && (d->w_dtype == TI_DTYPE_I8 || d->w_dtype == TI_DTYPE_TERNARY);
   g->nr4 = (g->nr + 3) & ~(int64_t)3;
   g->G = g->nr4 / 4;
   g->nfb = (g->nf + 15) / 16;
@@ -464,18 +474,28 @@ static int ti__cc_fits(int64_t n) { return n >= 0 && (uint64_t)n <= (uint64_t)SI
    [nfb][K4][16 channels][4 bytes], byte j of channel f in group
    kg = (ky*nkx + kx)*G + q being W[f][4q + j][ky][kx] (0 past nf or nr);
    format 2 (wide path: I32, U8 weights, F32): int32 or float
-   [nky*nkx][nr][nf16], channels fastest (0 past nf). */
+   [nky*nkx][nr][nf16], channels fastest (0 past nf);
+   format 3 (I32 input, int8 weights): format 1's data, then format 2's at
+   the next multiple of 64. */
 #define TI__CC_MAGIC 0x77634954u
+static int64_t ti__cc_pack8_bytes(const ti__cc_geo *g) {
+  return ti__cc_al64(g->nf16 * 4) + g->nfb * g->K4 * 64;
+}
 static int64_t ti__cc_pack_bytes(const ti__cc_geo *g) {
-  if (g->int8) return 64 + ti__cc_al64(g->nf16 * 4) + g->nfb * g->K4 * 64;
+  if (g->int8) return 64 + ti__cc_pack8_bytes(g);
+  if (g->dual) return 64 + ti__cc_al64(ti__cc_pack8_bytes(g)) + g->T * g->nr * g->nf16 * 4;
   return 64 + g->T * g->nr * g->nf16 * 4;
 }
+static uint32_t ti__cc_format(const ti__cc_geo *g) { return g->int8 ? 1u : g->dual ? 3u : 2u; }
 /* Run scratch. int8 path: corrections, tap offsets, padded input; wide
    path: bias per channel, and the input widened to int32 when it is 8-bit. */
 static int64_t ti__cc_run_bytes(const ti_prim_desc *d, const ti__cc_geo *g) {
-  if (g->int8) return 64 + ti__cc_al64(g->nf16 * 4) + ti__cc_al64(g->T * 8) + g->hn * g->wn * g->nr4;
-  return 64 + ti__cc_al64(g->nf16 * 4) +
-         (ti__cc_b8(d->in_dtype) ? g->niy * g->nix * g->nr * 4 : 0);
+  int64_t r8 = 64 + ti__cc_al64(g->nf16 * 4) + ti__cc_al64(g->T * 8) + g->hn * g->wn * g->nr4;
+  int64_t rw = 64 + ti__cc_al64(g->nf16 * 4) +
+               (ti__cc_b8(d->in_dtype) ? g->niy * g->nix * g->nr * 4 : 0);
+  if (g->int8) return r8;
+  if (g->dual) return r8 > rw ? r8 : rw;
+  return rw;
 }
 static void ti__cc_wr32(uint8_t *p, uint32_t v) {
   p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);
@@ -583,7 +603,7 @@ TASKIR_API ti_status ti_cc_scratch_size(const ti_prim_desc *d, int weights_packe
 static void ti__cc_pack(const ti_prim_desc *d, const ti__cc_geo *g, const void *w, uint8_t *p) {
   int64_t total = ti__cc_pack_bytes(g), i;
   uint32_t hdr[9];
-  hdr[0] = TI__CC_MAGIC; hdr[1] = g->int8 ? 1u : 2u; hdr[2] = (uint32_t)d->w_dtype;
+  hdr[0] = TI__CC_MAGIC; hdr[1] = ti__cc_format(g); hdr[2] = (uint32_t)d->w_dtype;
   hdr[3] = (uint32_t)g->nf; hdr[4] = (uint32_t)g->nr; hdr[5] = (uint32_t)g->nky;
   hdr[6] = (uint32_t)g->nkx; hdr[7] = (uint32_t)((uint64_t)total & 0xffffffffu);
   hdr[8] = (uint32_t)((uint64_t)total >> 32);
@@ -592,7 +612,7 @@ static void ti__cc_pack(const ti_prim_desc *d, const ti__cc_geo *g, const void *
   if (!g->int8) {
     /* Through memcpy: the buffer need not be aligned. */
     int64_t t, r, f;
-    uint8_t *o = p + 64;
+    uint8_t *o = p + 64 + (g->dual ? ti__cc_al64(ti__cc_pack8_bytes(g)) : 0);
     for (t = 0; t < g->T; t++)
       for (r = 0; r < g->nr; r++)
         for (f = 0; f < g->nf16; f++, o += 4) {
@@ -604,7 +624,8 @@ static void ti__cc_pack(const ti_prim_desc *d, const ti__cc_geo *g, const void *
           }
           memcpy(o, &v, 4);
         }
-  } else {
+  }
+  if (g->int8 || g->dual) {
     const int8_t *ws = (const int8_t *)w;
     uint8_t *sums = p + 64, *blk = p + 64 + ti__cc_al64(g->nf16 * 4);
     int64_t f, kg;
@@ -942,12 +963,12 @@ static void ti__cc_range(void *arg, int64_t b, int64_t e) {
 }
 
 /* Runs the int8 path on packed weights p (header checked by the caller). */
+/* off: 0 when the input values are in 0..255, 128 when in -128..127. */
 static void ti__cc_run8(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const ti__cc_geo *g,
                         const void *in, const uint8_t *p, const void *bias, void *out,
-                        void *scratch) {
+                        void *scratch, uint32_t off) {
   ti__cc_job j;
   unsigned sub = ti__cc_pick(ti__cpu(ctx), &j);
-  uint32_t off = d->in_dtype == TI_DTYPE_U8 ? 0u : 128u;
   uint8_t *s = (uint8_t *)ti__cc_align(scratch), *pad;
   uint32_t *corr = (uint32_t *)(void *)s;
   int64_t *tapoff = (int64_t *)(void *)(s + ti__cc_al64(g->nf16 * 4));
@@ -966,8 +987,11 @@ static void ti__cc_run8(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const t
       if (iy < 0 || iy >= g->niy || ix < 0 || ix >= g->nix) {
         for (r = 0; r < g->nr4; r++) o[r] = (uint8_t)off;
       } else {
-        const uint8_t *i = src + (iy * g->nix + ix) * g->nr;
-        for (r = 0; r < g->nr; r++) o[r] = (uint8_t)(i[r] + off);
+        int64_t e = (iy * g->nix + ix) * g->nr;
+        if (d->in_dtype == TI_DTYPE_I32)
+          for (r = 0; r < g->nr; r++) o[r] = (uint8_t)(((const uint32_t *)in)[e + r] + off);
+        else
+          for (r = 0; r < g->nr; r++) o[r] = (uint8_t)(src[e + r] + off);
         for (; r < g->nr4; r++) o[r] = (uint8_t)off;
       }
     }
@@ -1153,8 +1177,9 @@ static void ti__cw_range(void *arg, int64_t b, int64_t e) {
   }
 }
 
+/* wp: the format 2 weights. */
 static void ti__cc_runw(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const ti__cc_geo *g,
-                        const void *in, const uint8_t *p, const void *bias, void *out,
+                        const void *in, const uint8_t *wp, const void *bias, void *out,
                         void *scratch) {
   ti__cw_job j;
   unsigned cpu = ti__cpu(ctx);
@@ -1214,8 +1239,36 @@ static void ti__cc_runw(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const t
     }
     j.in = wi;
   }
-  j.g = g; j.w = p + 64; j.bias = s; j.out = (uint8_t *)out;
+  j.g = g; j.w = wp; j.bias = s; j.out = (uint8_t *)out;
   ti__parallel(ctx, g->ny * g->nx * ((g->nf + j.tw - 1) / j.tw), ti__cw_range, &j);
+}
+
+/* Offset for the int8 path when every I32 input value fits 8 bits (exactly
+   the same sums then), else -1. */
+static int64_t ti__cc_narrow_off(const int32_t *in, int64_t n) {
+  int32_t lo = 0, hi = 0;
+  int64_t i;
+  for (i = 0; i < n; i++) {
+    lo = in[i] < lo ? in[i] : lo;
+    hi = in[i] > hi ? in[i] : hi;
+  }
+  if (lo >= -128 && hi <= 127) return 128;
+  if (lo >= 0 && hi <= 255) return 0;
+  return -1;
+}
+
+/* Runs on packed weights p of any format (checked by the caller). */
+static void ti__cc_run(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const ti__cc_geo *g,
+                       const void *in, const uint8_t *p, const void *bias, void *out, void *scratch) {
+  if (g->int8) {
+    ti__cc_run8(ctx, d, g, in, p, bias, out, scratch, d->in_dtype == TI_DTYPE_U8 ? 0u : 128u);
+  } else if (g->dual) {
+    int64_t off = ti__cc_narrow_off((const int32_t *)in, g->niy * g->nix * g->nr);
+    if (off >= 0) ti__cc_run8(ctx, d, g, in, p, bias, out, scratch, (uint32_t)off);
+    else ti__cc_runw(ctx, d, g, in, p + 64 + ti__cc_al64(ti__cc_pack8_bytes(g)), bias, out, scratch);
+  } else {
+    ti__cc_runw(ctx, d, g, in, p + 64, bias, out, scratch);
+  }
 }
 
 static ti_status ti__cc_check_packed(const ti_prim_desc *d, const ti__cc_geo *g,
@@ -1223,7 +1276,7 @@ static ti_status ti__cc_check_packed(const ti_prim_desc *d, const ti__cc_geo *g,
   const uint8_t *p = (const uint8_t *)packed;
   int64_t total = ti__cc_pack_bytes(g);
   if (packed_bytes < 64 || (uint64_t)packed_bytes < (uint64_t)total) return TI_STATUS_BAD_PARAM;
-  if (ti__cc_rd32(p) != TI__CC_MAGIC || ti__cc_rd32(p + 4) != (g->int8 ? 1u : 2u) ||
+  if (ti__cc_rd32(p) != TI__CC_MAGIC || ti__cc_rd32(p + 4) != ti__cc_format(g) ||
       ti__cc_rd32(p + 8) != (uint32_t)d->w_dtype || ti__cc_rd32(p + 12) != (uint32_t)g->nf ||
       ti__cc_rd32(p + 16) != (uint32_t)g->nr || ti__cc_rd32(p + 20) != (uint32_t)g->nky ||
       ti__cc_rd32(p + 24) != (uint32_t)g->nkx ||
@@ -1245,8 +1298,7 @@ TASKIR_API ti_status ti_cc_packed(const ti_kernel_ctx *ctx, const ti_prim_desc *
   if ((s = ti__cc_check_packed(d, &g, packed, packed_bytes)) != TI_STATUS_SUCCESS) return s;
   need = ti__cc_run_bytes(d, &g);
   if (!scratch || (uint64_t)scratch_bytes < (uint64_t)need) return TI_STATUS_BAD_PARAM;
-  if (g.int8) ti__cc_run8(ctx, d, &g, in, (const uint8_t *)packed, bias, out, scratch);
-  else ti__cc_runw(ctx, d, &g, in, (const uint8_t *)packed, bias, out, scratch);
+  ti__cc_run(ctx, d, &g, in, (const uint8_t *)packed, bias, out, scratch);
   return TI_STATUS_SUCCESS;
 }
 
@@ -1264,8 +1316,7 @@ TASKIR_API ti_status ti_cc(const ti_kernel_ctx *ctx, const ti_prim_desc *d, cons
   if (!scratch || (uint64_t)scratch_bytes < (uint64_t)need) return TI_STATUS_BAD_PARAM;
   if (ti__cpu(ctx) == 0) { ti__cc_ref_run(d, &g, in, w, bias, out); return TI_STATUS_SUCCESS; }
   ti__cc_pack(d, &g, w, (uint8_t *)scratch);
-  if (g.int8) ti__cc_run8(ctx, d, &g, in, (const uint8_t *)scratch, bias, out, (uint8_t *)scratch + pb);
-  else ti__cc_runw(ctx, d, &g, in, (const uint8_t *)scratch, bias, out, (uint8_t *)scratch + pb);
+  ti__cc_run(ctx, d, &g, in, (const uint8_t *)scratch, bias, out, (uint8_t *)scratch + pb);
   return TI_STATUS_SUCCESS;
 }
 
@@ -1461,6 +1512,7 @@ typedef struct ti__cv_job {
   const void *bias;
   uint32_t *out, corr;
   int64_t nm, es;   /* elements the kernel covers, bytes per element */
+  ti_dtype xt;      /* dtype of x (I8/U8 after narrowing I32) */
   int flip;
   ti__cv_kfn k;
 } ti__cv_job;
@@ -1473,7 +1525,7 @@ static void ti__cv_range(void *arg, int64_t b, int64_t e) {
   for (f = f0; f < f1; f++) {
     uint32_t acc = j->out[f] - j->corr + ti__cc_biasi(j->d, j->bias, f);
     for (r = j->nm; r < g->nr; r++)
-      acc += ti__cc_geti(j->x, j->d->in_dtype, r) * ti__cc_geti(j->w, j->d->w_dtype, f * g->nr + r);
+      acc += ti__cc_geti(j->x, j->xt, r) * ti__cc_geti(j->w, j->d->w_dtype, f * g->nr + r);
     j->out[f] = acc;
   }
 }
@@ -1507,8 +1559,18 @@ TASKIR_API ti_status ti_cvm_ref(const ti_prim_desc *d, const void *in, const voi
   return TI_STATUS_SUCCESS;
 }
 
+TASKIR_API ti_status ti_cvm_scratch_size(const ti_prim_desc *d, size_t *bytes) {
+  ti__cc_geo g;
+  ti_status s = ti__cvm_geom(d, &g);
+  if (s) return s;
+  if (!bytes) return TI_STATUS_BAD_PARAM;
+  *bytes = g.dual ? (size_t)g.nr : 0;
+  return TI_STATUS_SUCCESS;
+}
+
 TASKIR_API ti_status ti_cvm(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const void *in,
-                            const void *w, const void *bias, void *out) {
+                            const void *w, const void *bias, void *out,
+                            void *scratch, size_t scratch_bytes) {
   ti__cc_geo g;
   ti__cv_job j;
   ti_status s = ti__cvm_geom(d, &g);
@@ -1518,9 +1580,23 @@ TASKIR_API ti_status ti_cvm(const ti_kernel_ctx *ctx, const ti_prim_desc *d, con
   if (s) return s;
   if (!in || !w || !out) return TI_STATUS_BAD_PARAM;
   if ((s = ti__cc_check_bias(d, bias)) != TI_STATUS_SUCCESS) return s;
+  if (g.dual && (!scratch || (uint64_t)scratch_bytes < (uint64_t)g.nr)) return TI_STATUS_BAD_PARAM;
   cpu = ti__cpu(ctx);
+  j.xt = d->in_dtype;
+  j.x = (const uint8_t *)in;
+  if (g.dual && cpu) {
+    /* I32 input that fits 8 bits: narrow it and take the int8 kernels. */
+    int64_t off = ti__cc_narrow_off((const int32_t *)in, g.nr);
+    if (off >= 0) {
+      uint8_t *x8 = (uint8_t *)scratch;
+      for (r = 0; r < g.nr; r++) x8[r] = (uint8_t)((const uint32_t *)in)[r];
+      j.xt = off ? TI_DTYPE_I8 : TI_DTYPE_U8;
+      j.x = x8;
+      g.int8 = 1;
+    }
+  }
   j.k = 0;
-  j.flip = d->in_dtype != TI_DTYPE_U8;
+  j.flip = j.xt != TI_DTYPE_U8;
   corr_on = j.flip;
 #if defined(TI__CC_X86)
   if ((cpu & TI_CPU_AVX512VNNI) && (cpu & TI_CPU_AVX512)) { j.k = ti__cv_k_vnni512; vb = 64; }
@@ -1547,10 +1623,10 @@ TASKIR_API ti_status ti_cvm(const ti_kernel_ctx *ctx, const ti_prim_desc *d, con
 #endif
   } else if (!g.int8) j.k = 0;
   if (!j.k) { ti__cvm_ref_run(d, &g, in, w, bias, out); return TI_STATUS_SUCCESS; }
-  j.d = d; j.g = &g; j.w = (const uint8_t *)w; j.x = (const uint8_t *)in; j.bias = bias;
+  j.d = d; j.g = &g; j.w = (const uint8_t *)w; j.bias = bias;
   j.out = (uint32_t *)out; j.nm = g.nr - g.nr % vb; j.corr = 0;
   if (corr_on)
-    for (r = 0; r < j.nm; r++) j.corr += 128u * ti__cc_geti(in, d->in_dtype, r);
+    for (r = 0; r < j.nm; r++) j.corr += 128u * ti__cc_geti(j.x, j.xt, r);
   ti__parallel(ctx, (g.nf + 15) / 16, ti__cv_range, &j);
   return TI_STATUS_SUCCESS;
 }

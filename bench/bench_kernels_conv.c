@@ -209,7 +209,7 @@ static void bench_cvm(int nf, int nr, double bw, const path *ps, int np) {
     ctx.cpu = ps[i].cpu;
     for (r = 0; r < 6; r++) {
       double t = now();
-      ti_cvm(&ctx, &d, in, w, NULL, out);
+      ti_cvm(&ctx, &d, in, w, NULL, out, NULL, 0);
       t = now() - t;
       if (t < best) best = t;
     }

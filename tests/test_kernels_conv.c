@@ -38,6 +38,9 @@ static ti_prim_desc cvm_desc(int nr, int nf, ti_dtype in, ti_dtype w) {
    only the maximum, 2 only the minimum of signed types and the maximum of
    unsigned ones, so that long int8 reductions wrap. */
 static int fill_extreme;
+/* I32 data: 1 keeps it in -128..127, 2 in 0..255, 3 in -128..127 but for
+   one value 128 (neither range): the cases of the I32 input narrowing. */
+static int fill_i32_small;
 static void fill(tt_rng *rng, void *p, ti_dtype t, size_t n) {
   size_t i;
   for (i = 0; i < n; i++) {
@@ -50,8 +53,12 @@ static void fill(tt_rng *rng, void *p, ti_dtype t, size_t n) {
       ((uint8_t *)p)[i] = (uint8_t)(k == 0 ? 0 : k == 1 ? 255 : tt_range(rng, 0, 255)); break;
     case TI_DTYPE_TERNARY: ((int8_t *)p)[i] = (int8_t)tt_range(rng, -1, 1); break;
     case TI_DTYPE_I32:
-      ((int32_t *)p)[i] = (int32_t)(k == 0 ? INT32_MIN : k == 1 ? INT32_MAX :
-                                    (int64_t)(uint32_t)tt_next(rng) - 2147483648LL); break;
+      if (fill_i32_small == 2) ((int32_t *)p)[i] = (int32_t)(k == 0 ? 0 : k == 1 ? 255 : tt_range(rng, 0, 255));
+      else if (fill_i32_small) ((int32_t *)p)[i] = (int32_t)(k == 0 ? -128 : k == 1 ? 127 : tt_range(rng, -128, 127));
+      else ((int32_t *)p)[i] = (int32_t)(k == 0 ? INT32_MIN : k == 1 ? INT32_MAX :
+                                         (int64_t)(uint32_t)tt_next(rng) - 2147483648LL);
+      if (fill_i32_small == 3 && i == n / 2) ((int32_t *)p)[i] = 128;
+      break;
     case TI_DTYPE_F32: ((float *)p)[i] = (float)tt_range(rng, -1000, 1000) / 64.0f; break;
     default: break;
     }
@@ -193,7 +200,11 @@ static int check_cvm(int nr, int nf, ti_dtype tin, ti_dtype tw, ti_bias_mode bm,
   void *in = malloc((size_t)nr * ti_dtype_size(tin)), *w = malloc((size_t)nr * nf * ti_dtype_size(tw));
   int32_t *bias = (int32_t *)malloc((size_t)nf * 4);
   int32_t *want = (int32_t *)malloc((size_t)nf * 4), *got = (int32_t *)malloc((size_t)nf * 4);
+  size_t sb = 0;
+  void *scratch;
   d.bias_mode = bm; d.constant_b = -77777;
+  TT_EQ_INT(ti_cvm_scratch_size(&d, &sb), TI_STATUS_SUCCESS);
+  scratch = sb ? malloc(sb) : NULL;
   rng.s = seed;
   fill(&rng, in, tin, (size_t)nr);
   fill(&rng, w, tw, (size_t)nr * nf);
@@ -211,13 +222,13 @@ static int check_cvm(int nr, int nf, ti_dtype tin, ti_dtype tw, ti_bias_mode bm,
       ctx.cpu = paths[i];
       if (par) ctx.parallel_for = chunky_for;
       memset(got, 0x5a, (size_t)nf * 4);
-      TT_EQ_INT(ti_cvm(&ctx, &d, in, w, bias, got), TI_STATUS_SUCCESS);
+      TT_EQ_INT(ti_cvm(&ctx, &d, in, w, bias, got, scratch, sb), TI_STATUS_SUCCESS);
       if (memcmp(got, want, (size_t)nf * 4) != 0) {
         bad++;
         fprintf(stderr, "    ti_cvm mismatch nr %d nf %d cpu 0x%x\n", nr, nf, paths[i]);
       }
     }
-  free(in); free(w); free(bias); free(want); free(got);
+  free(in); free(w); free(bias); free(want); free(got); free(scratch);
   return bad;
 }
 
@@ -295,7 +306,7 @@ TT_TEST(known_cvm) {
   TT_EQ_INT(ti_cvm_ref(&d, in, w, NULL, got), TI_STATUS_SUCCESS);
   TT_EQ_INT(got[0], 3); TT_EQ_INT(got[1], -3);
   memset(got, 0, sizeof got);
-  TT_EQ_INT(ti_cvm(NULL, &d, in, w, NULL, got), TI_STATUS_SUCCESS);
+  TT_EQ_INT(ti_cvm(NULL, &d, in, w, NULL, got, NULL, 0), TI_STATUS_SUCCESS);
   TT_EQ_INT(got[0], 3); TT_EQ_INT(got[1], -3);
 }
 
@@ -304,10 +315,10 @@ TT_TEST(known_int32_wrap) {
   int32_t bias[1] = {INT32_MIN};
   ti_prim_desc d = cvm_desc(2, 1, TI_DTYPE_I32, TI_DTYPE_I32);
   d.bias_mode = TI_BIAS_NONE;
-  TT_EQ_INT(ti_cvm(NULL, &d, in, w, NULL, got), TI_STATUS_SUCCESS);
+  TT_EQ_INT(ti_cvm(NULL, &d, in, w, NULL, got, NULL, 0), TI_STATUS_SUCCESS);
   TT_EQ_INT(got[0], INT32_MIN);
   d = cvm_desc(1, 1, TI_DTYPE_I32, TI_DTYPE_I32);
-  TT_EQ_INT(ti_cvm(NULL, &d, in2, w2, bias, got), TI_STATUS_SUCCESS);
+  TT_EQ_INT(ti_cvm(NULL, &d, in2, w2, bias, got, NULL, 0), TI_STATUS_SUCCESS);
   TT_EQ_INT(got[0], INT32_MIN);                         /* 2^32 wraps to 0 */
 }
 
@@ -317,7 +328,7 @@ TT_TEST(known_float) {
   size_t sb = 0;
   void *scratch;
   ti_prim_desc d = cvm_desc(2, 1, TI_DTYPE_F32, TI_DTYPE_F32);
-  TT_EQ_INT(ti_cvm(NULL, &d, in, w, bias, got), TI_STATUS_SUCCESS);
+  TT_EQ_INT(ti_cvm(NULL, &d, in, w, bias, got, NULL, 0), TI_STATUS_SUCCESS);
   TT_CHECK(got[0] == 2.5f);
   d = conv_desc(2, 2, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, TI_DTYPE_F32, TI_DTYPE_F32);
   d.bias_mode = TI_BIAS_CONSTANT; d.constant_b = 3;
@@ -352,6 +363,7 @@ TT_TEST(random_shapes) {
     {TI_DTYPE_U8, TI_DTYPE_TERNARY}, {TI_DTYPE_I8, TI_DTYPE_TERNARY}, {TI_DTYPE_TERNARY, TI_DTYPE_I8},
     /* the wide path */
     {TI_DTYPE_I32, TI_DTYPE_I32}, {TI_DTYPE_U8, TI_DTYPE_U8}, {TI_DTYPE_I8, TI_DTYPE_I32},
+    {TI_DTYPE_I32, TI_DTYPE_I8},
   };
   size_t c, t;
   for (c = 0; c < sizeof cases / sizeof cases[0]; c++)
@@ -364,6 +376,32 @@ TT_TEST(random_shapes) {
       if (t == 3) { d.bias_mode = TI_BIAS_CONSTANT; d.constant_b = INT32_MAX; }
       bad = check_conv(&d, 1000 + c * 16 + t);
       TT_CHECK_MSG(bad == 0, "case %d dtypes %d: %d mismatches", (int)c, (int)t, bad);
+    }
+}
+
+TT_TEST(i32_input_narrowing) {
+  /* I32 input with int8 weights takes the int8 path when every value fits
+     -128..127 or 0..255, else the wide one: same results either way. */
+  static const int cases[][14] = {
+    {8, 8, 16, 33, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
+    {7, 6, 13, 70, 3, 3, 2, 1, 1, 2, 1, 0, 2, 1},
+    {5, 9, 1, 5, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0},
+  };
+  size_t c;
+  int mode;
+  for (mode = 1; mode <= 3; mode++)
+    for (c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+      const int *k = cases[c];
+      ti_prim_desc d = conv_desc(k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[7], k[8], k[9], k[10],
+                                 k[11], k[12], k[13], TI_DTYPE_I32,
+                                 c == 1 ? TI_DTYPE_TERNARY : TI_DTYPE_I8);
+      int bad;
+      fill_i32_small = mode;
+      bad = check_conv(&d, 300 + 10 * mode + c);
+      bad += check_cvm(k[2] * 37, k[3], TI_DTYPE_I32, c == 1 ? TI_DTYPE_TERNARY : TI_DTYPE_I8,
+                       TI_BIAS_VECTOR, 400 + 10 * mode + c);
+      fill_i32_small = 0;
+      TT_CHECK_MSG(bad == 0, "mode %d case %d: %d mismatches", mode, (int)c, bad);
     }
 }
 
@@ -397,7 +435,7 @@ TT_TEST(random_int8_wrap) {
     ti_kernel_ctx ctx;
     ti_kernel_ctx_init(&ctx);
     ctx.cpu = paths[i];
-    TT_EQ_INT(ti_cvm(&ctx, &d, in, w, NULL, got), TI_STATUS_SUCCESS);
+    TT_EQ_INT(ti_cvm(&ctx, &d, in, w, NULL, got, NULL, 0), TI_STATUS_SUCCESS);
     TT_EQ_INT(got[0], (int32_t)(uint32_t)(16384u * 140000u));
     TT_EQ_INT(got[1], (int32_t)(uint32_t)(16384u * 139999u - 128u));
   }
@@ -447,7 +485,7 @@ TT_TEST(random_float_paths) {
     ti_prim_desc d = conv_desc(k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[7], k[8], k[9], k[10],
                                k[11], k[12], k[13], TI_DTYPE_F32, TI_DTYPE_F32);
     tt_rng rng;
-    size_t ni = count_in(&d), nw = count_w(&d), no = count_out(&d), pb, sb, sb0;
+    size_t ni = count_in(&d), nw = count_w(&d), no = count_out(&d), pb = 0, sb = 0, sb0 = 0;
     float *in = (float *)malloc(ni * 4), *w = (float *)malloc(nw * 4), *bias = (float *)malloc(d.nf * 4);
     float *a = (float *)malloc(no * 4), *b = (float *)malloc(no * 4);
     void *packed, *s, *s0;
@@ -600,15 +638,23 @@ TT_TEST(bad_params) {
 
   {
     ti_prim_desc v = cvm_desc(8, 2, TI_DTYPE_I8, TI_DTYPE_I8);
-    TT_EQ_INT(ti_cvm(&ctx, NULL, in, w, bias, out), TI_STATUS_BAD_PARAM);
-    TT_EQ_INT(ti_cvm(&ctx, &v, NULL, w, bias, out), TI_STATUS_BAD_PARAM);
-    TT_EQ_INT(ti_cvm(&ctx, &v, in, w, NULL, out), TI_STATUS_BAD_PARAM);
+    TT_EQ_INT(ti_cvm(&ctx, NULL, in, w, bias, out, NULL, 0), TI_STATUS_BAD_PARAM);
+    TT_EQ_INT(ti_cvm(&ctx, &v, NULL, w, bias, out, NULL, 0), TI_STATUS_BAD_PARAM);
+    TT_EQ_INT(ti_cvm(&ctx, &v, in, w, NULL, out, NULL, 0), TI_STATUS_BAD_PARAM);
     TT_EQ_INT(ti_cvm_ref(&v, in, w, bias, NULL), TI_STATUS_BAD_PARAM);
-    v.nr = 0; TT_EQ_INT(ti_cvm(&ctx, &v, in, w, bias, out), TI_STATUS_BAD_PARAM);
+    v.nr = 0; TT_EQ_INT(ti_cvm(&ctx, &v, in, w, bias, out, NULL, 0), TI_STATUS_BAD_PARAM);
     v.nr = 8; v.nf = -3; TT_EQ_INT(ti_cvm_ref(&v, in, w, bias, out), TI_STATUS_BAD_PARAM);
-    v.nf = 2; v.w_dtype = TI_DTYPE_F32; TT_EQ_INT(ti_cvm(&ctx, &v, in, w, bias, out), TI_STATUS_NOT_SUPPORTED);
-    v.w_dtype = TI_DTYPE_I8; v.bias_mode = TI_BIAS_CONSTANT; v.constant_b = 5;
-    TT_EQ_INT(ti_cvm(&ctx, &v, in, w, NULL, out), TI_STATUS_SUCCESS);
+    v.nf = 2; v.w_dtype = TI_DTYPE_F32; TT_EQ_INT(ti_cvm(&ctx, &v, in, w, bias, out, NULL, 0), TI_STATUS_NOT_SUPPORTED);
+    v.w_dtype = TI_DTYPE_I8;
+    v.in_dtype = TI_DTYPE_I32;      /* narrowing needs nr bytes of scratch */
+    TT_EQ_INT(ti_cvm(&ctx, &v, bias, w, bias, out, NULL, 0), TI_STATUS_BAD_PARAM);
+    TT_EQ_INT(ti_cvm(&ctx, &v, bias, w, bias, out, scratch, 7), TI_STATUS_BAD_PARAM);
+    TT_EQ_INT(ti_cvm_scratch_size(&v, &sz), TI_STATUS_SUCCESS);
+    TT_EQ_INT(sz, 8);
+    TT_EQ_INT(ti_cvm(&ctx, &v, bias, w, bias, out, scratch, 8), TI_STATUS_SUCCESS);
+    v.in_dtype = TI_DTYPE_I8;
+    v.bias_mode = TI_BIAS_CONSTANT; v.constant_b = 5;
+    TT_EQ_INT(ti_cvm(&ctx, &v, in, w, NULL, out, NULL, 0), TI_STATUS_SUCCESS);
     TT_EQ_INT(out[0], 5); TT_EQ_INT(out[1], 5);
   }
 }
@@ -628,6 +674,7 @@ int main(void) {
   TT_RUN(known_float);
   TT_RUN(random_shapes);
   TT_RUN(random_shapes_other_types);
+  TT_RUN(i32_input_narrowing);
   TT_RUN(random_int8_wrap);
   TT_RUN(random_cvm);
   TT_RUN(random_float_paths);
