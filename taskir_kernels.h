@@ -742,7 +742,7 @@ static void ti__cc_k_c(const ti__cc_job *j, const uint8_t *const *ip, uint32_t *
       for (t = 0; t < j->T; t++) {
         const uint8_t *a = ip[p] + j->tapoff[t];
         for (q = 0; q < j->G; q++, w += 64)
-          for (k = 0; k < 4; k++) acc += (uint32_t)a[4 * q + k] * (uint32_t)(int32_t)(int8_t)w[k];
+          for (k = 0; k < 4; k++) acc += (uint32_t)a[4 * q + k] * (uint32_t)(int32_t)((const int8_t *)w)[k];
       }
       op[p][f] = acc;
     }
