@@ -226,7 +226,7 @@ TASKIR_API ti_status ti_tinshift_ex(const ti_kernel_ctx *ctx, ti_tinshift_mode m
 
 /* >>kernels.conv: CC, CC2D, CVM ------------------------------------------ */
 
-/* Dot-product primitives. Semantics (SPEC section 2), integer case:
+/* Dot-product primitives. Semantics (SPEC section 2):
 
      CC, CC2D   out[y][x][f] = B(f) + sum over ky, kx, r of
                   in[y*sy + ky*dy - pad_up][x*sx + kx*dx - pad_left][r] * W[f][r][ky][kx]
@@ -238,42 +238,55 @@ TASKIR_API ti_status ti_tinshift_ex(const ti_kernel_ctx *ctx, ti_tinshift_mode m
    CC and CC2D compute the same thing; ti_cc2d* are aliases of ti_cc*.
 
    Element types (d->in_dtype, d->w_dtype):
-     integer: each of I8, U8, TERNARY (-1/0/1 stored as int8; any int8 value is
-              taken as is), I32; output and vector bias int32; all arithmetic is
-              two's-complement modulo 2^32, so huge or I32 reductions wrap, and
-              every SIMD path gives bit-identical results to the reference.
-              d->out_dtype may name any integer precision: integers are carried
-              in 32 bits and storage does not saturate (requantise with CCMPB).
-     float:   F32 input, weights, bias and output (out_dtype F32). Taps that
-              fall in the padding are skipped, the sum runs bias first, then
-              ky, kx, r in that order, in every path (no reassociation).
+     integer: any of I8, U8, TERNARY (-1/0/1 stored as int8; any int8 value is
+              taken as is), I32 for each; output and vector bias int32. All
+              arithmetic is two's-complement modulo 2^32: long or I32
+              reductions wrap, identically in every path, so SIMD results are
+              bit-identical to the reference. d->out_dtype may name any
+              integer precision: integers are carried in 32 bits and storage
+              does not saturate (requantise with CCMPB/CCMPS).
+     float:   F32 input, weights, bias and output (out_dtype F32). Taps in
+              the padding are skipped and each output sums bias, then ky, kx,
+              r in that order in every path, so results equal the reference
+              when the compiler does not fuse a*b+c (ISO C mode, e.g.
+              -std=c99, or -ffp-contract=off).
    Other combinations give TI_STATUS_NOT_SUPPORTED.
 
-   Descriptor fields used: CC ny nx nf nr nky nkx niy nix, stride_y/x and
+   Descriptor fields used: CC: ny nx nf nr nky nkx niy nix, stride_y/x and
    dilation_y/x (0 means 1), pad_up/down/left/right (>= 0), dtypes, bias_mode,
    constant_b; ny must equal (niy + pad_up + pad_down - (nky-1)*dy - 1)/sy + 1
-   and likewise nx, else BAD_PARAM. CVM uses nf, nr, dtypes, bias_mode and
-   constant_b only. Non-positive dims, NULL pointers, short buffers: BAD_PARAM.
+   and nx likewise, else BAD_PARAM. CVM: nf, nr, dtypes, bias_mode,
+   constant_b (other fields ignored). Non-positive dims, NULL pointers,
+   short buffers, sizes past 2^48 elements: BAD_PARAM. Buffers of int32 and
+   float elements must be aligned for their type; packed weights and
+   scratch need no alignment.
 
-   Speed: with I8/U8/TERNARY input and I8/TERNARY weights, CC runs an
-   implicit-GEMM micro-kernel (AVX-512 VNNI / AVX-VNNI vpdpbusd, AVX-512BW,
-   AVX2 or SSE2 pmaddwd, NEON sdot or smull) over weights repacked into
-   16-channel blocks. Pack once at plan time and run many times:
+   Paths (ctx->cpu picks at run time on x86-64, NEON is compile-time):
+     CC, 8-bit input x I8/TERNARY weights: implicit GEMM over weights
+       reblocked into 16-channel groups of 4 bytes; AVX-512 VNNI and AVX-VNNI
+       vpdpbusd (input offset by +128 to unsigned, exact per-channel
+       correction), AVX-512BW / AVX2 / SSE2 pmaddwd, NEON sdot or smull.
+     CC, other types: per pixel, channels across lanes (AVX-512, AVX2, NEON).
+     CC and CVM, I32 input x I8/TERNARY weights: the input is scanned; when
+       every value fits -128..127 or 0..255 it is narrowed and takes the
+       int8 kernels (same sums, exactly), else the wide path.
+     CVM: row dots straight from [nf][nr] (bandwidth bound, no packing):
+       int8 types as above, I32 x I32 with wrapping multiplies; F32 and
+       other mixes use the reference.
+   Pack once at plan time and run many times:
 
      size_t pb, sb;
      ti_cc_pack_size(&d, &pb);                 // bytes of the packed weights
-     ti_cc_pack_weights(&d, w, packed, pb);    // any dtype; int8 ones are reblocked
+     ti_cc_pack_weights(&d, w, packed, pb);    // any supported dtype
      ti_cc_scratch_size(&d, 1, &sb);           // 1: scratch for ti_cc_packed
      ti_cc_packed(&ctx, &d, in, packed, pb, bias, out, scratch, sb);
 
    ti_cc does the same from plain weights, packing into its scratch on each
-   call (ti_cc_scratch_size(&d, 0, &sb)). Scratch and packed buffers need no
-   particular alignment; their sizes do not depend on ctx, so one plan fits
-   every CPU. The packed layout is private to this header and may change
-   between versions. CVM streams the plain [nf][nr] weights (it is bound by
-   memory bandwidth) and needs neither packing nor scratch. Work is split
-   over (channel tile x pixel tile) for CC and over output rows for CVM and
-   handed to ctx->parallel_for when set. */
+   call (size from ti_cc_scratch_size(&d, 0, &sb)). Sizes do not depend on
+   ctx, so one plan fits every CPU; the packed layout is private to this
+   header (checked against the descriptor: BAD_PARAM on mismatch). Work is
+   cut into (channel tile x pixel tile) items for CC and 16-row items for CVM
+   and handed to ctx->parallel_for when set. */
 TASKIR_API ti_status ti_cc_scratch_size(const ti_prim_desc *d, int weights_packed, size_t *bytes);
 TASKIR_API ti_status ti_cc_pack_size(const ti_prim_desc *d, size_t *bytes);
 TASKIR_API ti_status ti_cc_pack_weights(const ti_prim_desc *d, const void *w,
@@ -303,8 +316,12 @@ TASKIR_API ti_status ti_cc2d_packed(const ti_kernel_ctx *ctx, const ti_prim_desc
 TASKIR_API ti_status ti_cc2d_ref(const ti_prim_desc *d, const void *in, const void *w,
                                  const void *bias, void *out);
 
+/* CVM scratch: nr bytes for I32 input with I8/TERNARY weights (the input
+   is narrowed there when it fits 8 bits), else 0 (scratch may be NULL). */
+TASKIR_API ti_status ti_cvm_scratch_size(const ti_prim_desc *d, size_t *bytes);
 TASKIR_API ti_status ti_cvm(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const void *in,
-                            const void *w, const void *bias, void *out);
+                            const void *w, const void *bias, void *out,
+                            void *scratch, size_t scratch_bytes);
 TASKIR_API ti_status ti_cvm_ref(const ti_prim_desc *d, const void *in, const void *w,
                                 const void *bias, void *out);
 
@@ -1018,16 +1035,15 @@ TASKIR_API ti_status ti_tinshift_backward_compat(const ti_tensor_desc *grad_outp
 
 /* >>kernels.impl.conv ---------------------------------------------------- */
 
+#include <string.h>   /* memcpy: unaligned and type-punned loads */
 #if defined(TI__X86) && (defined(__GNUC__) || defined(__clang__))
 #define TI__CC_X86 1
-#include <string.h>
 #define TI__CC_T_AVX2 __attribute__((target("avx2")))
 #define TI__CC_T_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq")))
 #define TI__CC_T_VNNI512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512vnni")))
 #define TI__CC_T_AVXVNNI __attribute__((target("avx2,avxvnni")))
 #elif defined(TI__NEON)
 #define TI__CC_NEON 1
-#include <string.h>
 #endif
 
 /* Element counts and byte sizes are kept below this, so every size fits
@@ -1043,6 +1059,8 @@ typedef struct ti__cc_geo {
   int64_t nfb, nf16;       /* 16-channel blocks */
   int is_float;            /* F32 everywhere */
   int int8;                /* I8/U8/TERNARY input with I8/TERNARY weights */
+  int dual;                /* I32 input with I8/TERNARY weights: int8 path when
+                              the input fits 8 bits, else wide */
 } ti__cc_geo;
 
 static int ti__cc_mul(int64_t a, int64_t b, int64_t *r) {
@@ -1078,12 +1096,14 @@ static ti_status ti__cc_common(const ti_prim_desc *d, ti__cc_geo *g) {
   if (!g->is_float && !(ti__cc_int_in(d->in_dtype) && ti__cc_int_in(d->w_dtype) &&
                         ti__cc_int_out(d->out_dtype))) return TI_STATUS_NOT_SUPPORTED;
   g->int8 = ti__cc_b8(d->in_dtype) && (d->w_dtype == TI_DTYPE_I8 || d->w_dtype == TI_DTYPE_TERNARY);
+  g->dual = d->in_dtype == TI_DTYPE_I32 && (d->w_dtype == TI_DTYPE_I8 || d->w_dtype == TI_DTYPE_TERNARY);
   g->nr4 = (g->nr + 3) & ~(int64_t)3;
   g->G = g->nr4 / 4;
   g->nfb = (g->nf + 15) / 16;
   g->nf16 = g->nfb * 16;
   if (!ti__cc_mul(g->nky, g->nkx, &g->T) || !ti__cc_mul(g->T, g->G, &g->K4) ||
       !ti__cc_mul(g->K4, g->nfb * 64, &n) ||                                  /* packed */
+      !ti__cc_mul(g->T, g->nr, &n) || !ti__cc_mul(n, g->nf16 * 4, &n) ||      /* packed wide */
       !ti__cc_mul(g->hn, g->wn, &n) || !ti__cc_mul(n, g->nr4, &n) ||          /* padded in */
       !ti__cc_mul(g->niy, g->nix, &n) || !ti__cc_mul(n, g->nr * 4, &n) ||     /* input */
       !ti__cc_mul(g->T, g->nr, &n) || !ti__cc_mul(n, g->nf * 4, &n) ||        /* weights */
@@ -1127,19 +1147,32 @@ static int ti__cc_fits(int64_t n) { return n >= 0 && (uint64_t)n <= (uint64_t)SI
 
 /* Packed weights: a 64-byte header of little-endian uint32 words
    {magic, format, w_dtype, nf, nr, nky, nkx, size lo, size hi}, then
-   format 0: the weights as given; format 1 (int8 path): sum of weights per
-   channel int32[nf16], then blocks [nfb][K4][16 channels][4 bytes], byte j of
-   channel f in group kg = (ky*nkx + kx)*G + q being W[f][4q + j][ky][kx]
-   (0 past nf or nr). */
+   format 1 (int8 path): sum of weights per channel int32[nf16], then blocks
+   [nfb][K4][16 channels][4 bytes], byte j of channel f in group
+   kg = (ky*nkx + kx)*G + q being W[f][4q + j][ky][kx] (0 past nf or nr);
+   format 2 (wide path: I32, U8 weights, F32): int32 or float
+   [nky*nkx][nr][nf16], channels fastest (0 past nf);
+   format 3 (I32 input, int8 weights): format 1's data, then format 2's at
+   the next multiple of 64. */
 #define TI__CC_MAGIC 0x77634954u
-static int64_t ti__cc_pack_bytes(const ti_prim_desc *d, const ti__cc_geo *g) {
-  if (g->int8) return 64 + ti__cc_al64(g->nf16 * 4) + g->nfb * g->K4 * 64;
-  return 64 + g->nf * g->nr * g->T * (int64_t)ti_dtype_size(d->w_dtype);
+static int64_t ti__cc_pack8_bytes(const ti__cc_geo *g) {
+  return ti__cc_al64(g->nf16 * 4) + g->nfb * g->K4 * 64;
 }
-/* Run scratch of the packed int8 path: corrections, tap offsets, padded input. */
-static int64_t ti__cc_run_bytes(const ti__cc_geo *g) {
-  if (!g->int8) return 0;
-  return 64 + ti__cc_al64(g->nf16 * 4) + ti__cc_al64(g->T * 8) + g->hn * g->wn * g->nr4;
+static int64_t ti__cc_pack_bytes(const ti__cc_geo *g) {
+  if (g->int8) return 64 + ti__cc_pack8_bytes(g);
+  if (g->dual) return 64 + ti__cc_al64(ti__cc_pack8_bytes(g)) + g->T * g->nr * g->nf16 * 4;
+  return 64 + g->T * g->nr * g->nf16 * 4;
+}
+static uint32_t ti__cc_format(const ti__cc_geo *g) { return g->int8 ? 1u : g->dual ? 3u : 2u; }
+/* Run scratch. int8 path: corrections, tap offsets, padded input; wide
+   path: bias per channel, and the input widened to int32 when it is 8-bit. */
+static int64_t ti__cc_run_bytes(const ti_prim_desc *d, const ti__cc_geo *g) {
+  int64_t r8 = 64 + ti__cc_al64(g->nf16 * 4) + ti__cc_al64(g->T * 8) + g->hn * g->wn * g->nr4;
+  int64_t rw = 64 + ti__cc_al64(g->nf16 * 4) +
+               (ti__cc_b8(d->in_dtype) ? g->niy * g->nix * g->nr * 4 : 0);
+  if (g->int8) return r8;
+  if (g->dual) return r8 > rw ? r8 : rw;
+  return rw;
 }
 static void ti__cc_wr32(uint8_t *p, uint32_t v) {
   p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);
@@ -1225,7 +1258,7 @@ TASKIR_API ti_status ti_cc_pack_size(const ti_prim_desc *d, size_t *bytes) {
   int64_t n;
   if (s) return s;
   if (!bytes) return TI_STATUS_BAD_PARAM;
-  n = ti__cc_pack_bytes(d, &g);
+  n = ti__cc_pack_bytes(&g);
   if (!ti__cc_fits(n)) return TI_STATUS_BAD_PARAM;
   *bytes = (size_t)n;
   return TI_STATUS_SUCCESS;
@@ -1237,26 +1270,39 @@ TASKIR_API ti_status ti_cc_scratch_size(const ti_prim_desc *d, int weights_packe
   int64_t n;
   if (s) return s;
   if (!bytes) return TI_STATUS_BAD_PARAM;
-  n = ti__cc_run_bytes(&g);
-  if (!weights_packed && g.int8) n += ti__cc_pack_bytes(d, &g);
+  n = ti__cc_run_bytes(d, &g);
+  if (!weights_packed) n += ti__cc_pack_bytes(&g);
   if (!ti__cc_fits(n)) return TI_STATUS_BAD_PARAM;
   *bytes = (size_t)n;
   return TI_STATUS_SUCCESS;
 }
 
 static void ti__cc_pack(const ti_prim_desc *d, const ti__cc_geo *g, const void *w, uint8_t *p) {
-  int64_t total = ti__cc_pack_bytes(d, g), i;
+  int64_t total = ti__cc_pack_bytes(g), i;
   uint32_t hdr[9];
-  hdr[0] = TI__CC_MAGIC; hdr[1] = (uint32_t)g->int8; hdr[2] = (uint32_t)d->w_dtype;
+  hdr[0] = TI__CC_MAGIC; hdr[1] = ti__cc_format(g); hdr[2] = (uint32_t)d->w_dtype;
   hdr[3] = (uint32_t)g->nf; hdr[4] = (uint32_t)g->nr; hdr[5] = (uint32_t)g->nky;
   hdr[6] = (uint32_t)g->nkx; hdr[7] = (uint32_t)((uint64_t)total & 0xffffffffu);
   hdr[8] = (uint32_t)((uint64_t)total >> 32);
   for (i = 0; i < 64; i++) p[i] = 0;
   for (i = 0; i < 9; i++) ti__cc_wr32(p + 4 * i, hdr[i]);
   if (!g->int8) {
-    const uint8_t *src = (const uint8_t *)w;
-    for (i = 64; i < total; i++) p[i] = src[i - 64];
-  } else {
+    /* Through memcpy: the buffer need not be aligned. */
+    int64_t t, r, f;
+    uint8_t *o = p + 64 + (g->dual ? ti__cc_al64(ti__cc_pack8_bytes(g)) : 0);
+    for (t = 0; t < g->T; t++)
+      for (r = 0; r < g->nr; r++)
+        for (f = 0; f < g->nf16; f++, o += 4) {
+          uint32_t v = 0;
+          int64_t k = (f * g->nr + r) * g->T + t;
+          if (f < g->nf) {
+            if (g->is_float) memcpy(&v, (const float *)w + k, 4);
+            else v = ti__cc_geti(w, d->w_dtype, k);
+          }
+          memcpy(o, &v, 4);
+        }
+  }
+  if (g->int8 || g->dual) {
     const int8_t *ws = (const int8_t *)w;
     uint8_t *sums = p + 64, *blk = p + 64 + ti__cc_al64(g->nf16 * 4);
     int64_t f, kg;
@@ -1283,7 +1329,7 @@ TASKIR_API ti_status ti_cc_pack_weights(const ti_prim_desc *d, const void *w, vo
   ti__cc_geo g;
   ti_status s = ti__cc_geom(d, &g);
   if (s) return s;
-  if (!w || !packed || (uint64_t)packed_bytes < (uint64_t)ti__cc_pack_bytes(d, &g))
+  if (!w || !packed || (uint64_t)packed_bytes < (uint64_t)ti__cc_pack_bytes(&g))
     return TI_STATUS_BAD_PARAM;
   ti__cc_pack(d, &g, w, (uint8_t *)packed);
   return TI_STATUS_SUCCESS;
@@ -1373,7 +1419,7 @@ static void ti__cc_k_c(const ti__cc_job *j, const uint8_t *const *ip, uint32_t *
       for (t = 0; t < j->T; t++) {
         const uint8_t *a = ip[p] + j->tapoff[t];
         for (q = 0; q < j->G; q++, w += 64)
-          for (k = 0; k < 4; k++) acc += (uint32_t)a[4 * q + k] * (uint32_t)(int32_t)(int8_t)w[k];
+          for (k = 0; k < 4; k++) acc += (uint32_t)a[4 * q + k] * (uint32_t)(int32_t)((const int8_t *)w)[k];
       }
       op[p][f] = acc;
     }
@@ -1594,12 +1640,12 @@ static void ti__cc_range(void *arg, int64_t b, int64_t e) {
 }
 
 /* Runs the int8 path on packed weights p (header checked by the caller). */
+/* off: 0 when the input values are in 0..255, 128 when in -128..127. */
 static void ti__cc_run8(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const ti__cc_geo *g,
                         const void *in, const uint8_t *p, const void *bias, void *out,
-                        void *scratch) {
+                        void *scratch, uint32_t off) {
   ti__cc_job j;
   unsigned sub = ti__cc_pick(ti__cpu(ctx), &j);
-  uint32_t off = d->in_dtype == TI_DTYPE_U8 ? 0u : 128u;
   uint8_t *s = (uint8_t *)ti__cc_align(scratch), *pad;
   uint32_t *corr = (uint32_t *)(void *)s;
   int64_t *tapoff = (int64_t *)(void *)(s + ti__cc_al64(g->nf16 * 4));
@@ -1618,8 +1664,11 @@ static void ti__cc_run8(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const t
       if (iy < 0 || iy >= g->niy || ix < 0 || ix >= g->nix) {
         for (r = 0; r < g->nr4; r++) o[r] = (uint8_t)off;
       } else {
-        const uint8_t *i = src + (iy * g->nix + ix) * g->nr;
-        for (r = 0; r < g->nr; r++) o[r] = (uint8_t)(i[r] + off);
+        int64_t e = (iy * g->nix + ix) * g->nr;
+        if (d->in_dtype == TI_DTYPE_I32)
+          for (r = 0; r < g->nr; r++) o[r] = (uint8_t)(((const uint32_t *)in)[e + r] + off);
+        else
+          for (r = 0; r < g->nr; r++) o[r] = (uint8_t)(src[e + r] + off);
         for (; r < g->nr4; r++) o[r] = (uint8_t)off;
       }
     }
@@ -1630,12 +1679,281 @@ static void ti__cc_run8(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const t
                ti__cc_range, &j);
 }
 
+/* ---- wide path: I32, U8 weights and F32 over packed [tap][r][nf16] ----------
+   One output pixel at a time, NV vectors of L channels; each lane sums in the
+   reference's order (bias, then ky, kx, r; taps in the padding skipped), so
+   float results equal the reference too (no fused multiply-add: build in ISO
+   C mode or with -ffp-contract=off, as the reference needs the same). Integer
+   products and sums wrap as the reference's. */
+typedef struct ti__cw_job ti__cw_job;
+typedef void (*ti__cw_kfn)(const ti__cw_job *j, int64_t y, int64_t x, int64_t f0, int64_t nfv);
+struct ti__cw_job {
+  const ti__cc_geo *g;
+  const uint8_t *in, *w, *bias;   /* int32/float elements, native order */
+  uint8_t *out;
+  int64_t tw;                     /* channels per tile */
+  int L;
+  ti__cw_kfn kfn[4];
+};
+
+#define TI__CW_KERNEL(NAME, TGT, NV, L) \
+TGT static void NAME(const ti__cw_job *j, int64_t y, int64_t x, int64_t f0, int64_t nfv) { \
+  const ti__cc_geo *g = j->g; \
+  const int nv_ = NV; const int64_t L_ = L, ws = g->nf16 * 4; \
+  const uint8_t *bz = j->bias + f0 * 4; \
+  uint32_t *o = (uint32_t *)(void *)(j->out + ((y * g->nx + x) * g->nf + f0) * 4); \
+  TI__CW_V a0 = TI__CW_LD(bz); \
+  TI__CW_V a1 = nv_ > 1 ? TI__CW_LD(bz + 4 * L_) : a0; \
+  TI__CW_V a2 = nv_ > 2 ? TI__CW_LD(bz + 8 * L_) : a0; \
+  TI__CW_V a3 = nv_ > 3 ? TI__CW_LD(bz + 12 * L_) : a0; \
+  int64_t ky, kx, r; \
+  for (ky = 0; ky < g->nky; ky++) { \
+    int64_t iy = y * g->sy + ky * g->dy - g->pu; \
+    if (iy < 0 || iy >= g->niy) continue; \
+    for (kx = 0; kx < g->nkx; kx++) { \
+      int64_t ix = x * g->sx + kx * g->dx - g->pl; \
+      const uint8_t *ip, *wp; \
+      if (ix < 0 || ix >= g->nix) continue; \
+      ip = j->in + (iy * g->nix + ix) * g->nr * 4; \
+      wp = j->w + (ky * g->nkx + kx) * g->nr * ws + f0 * 4; \
+      for (r = 0; r < g->nr; r++, ip += 4, wp += ws) { \
+        TI__CW_V b = TI__CW_BC(ip); \
+        a0 = TI__CW_MAC(a0, b, TI__CW_LD(wp)); \
+        if (nv_ > 1) a1 = TI__CW_MAC(a1, b, TI__CW_LD(wp + 4 * L_)); \
+        if (nv_ > 2) a2 = TI__CW_MAC(a2, b, TI__CW_LD(wp + 8 * L_)); \
+        if (nv_ > 3) a3 = TI__CW_MAC(a3, b, TI__CW_LD(wp + 12 * L_)); \
+      } \
+    } \
+  } \
+  TI__CW_ST(o, a0, nfv); \
+  if (nv_ > 1) TI__CW_ST(o + L_, a1, nfv - L_); \
+  if (nv_ > 2) TI__CW_ST(o + 2 * L_, a2, nfv - 2 * L_); \
+  if (nv_ > 3) TI__CW_ST(o + 3 * L_, a3, nfv - 3 * L_); \
+}
+
+/* Portable version (cpu = 0 on packed weights): 16 lanes in arrays, same
+   order per lane; the lane loops are left to the compiler's vectoriser. */
+static void ti__cw_k_c(const ti__cw_job *j, int64_t y, int64_t x, int64_t f0, int64_t nfv) {
+  const ti__cc_geo *g = j->g;
+  uint32_t acc[16];
+  float accf[16];
+  int64_t n = nfv < 16 ? nfv : 16, ky, kx, r;
+  int l;
+  memcpy(acc, j->bias + f0 * 4, 64);
+  memcpy(accf, j->bias + f0 * 4, 64);
+  for (ky = 0; ky < g->nky; ky++) {
+    int64_t iy = y * g->sy + ky * g->dy - g->pu;
+    if (iy < 0 || iy >= g->niy) continue;
+    for (kx = 0; kx < g->nkx; kx++) {
+      int64_t ix = x * g->sx + kx * g->dx - g->pl;
+      const uint8_t *ip, *wp;
+      if (ix < 0 || ix >= g->nix) continue;
+      ip = j->in + (iy * g->nix + ix) * g->nr * 4;
+      wp = j->w + ((ky * g->nkx + kx) * g->nr * g->nf16 + f0) * 4;
+      if (g->is_float)
+        for (r = 0; r < g->nr; r++, ip += 4, wp += g->nf16 * 4) {
+          float a, b[16];
+          memcpy(&a, ip, 4); memcpy(b, wp, 64);
+          for (l = 0; l < 16; l++) accf[l] += a * b[l];
+        }
+      else
+        for (r = 0; r < g->nr; r++, ip += 4, wp += g->nf16 * 4) {
+          uint32_t a, b[16];
+          memcpy(&a, ip, 4); memcpy(b, wp, 64);
+          for (l = 0; l < 16; l++) acc[l] += a * b[l];
+        }
+    }
+  }
+  if (g->is_float) memcpy(j->out + ((y * g->nx + x) * g->nf + f0) * 4, accf, (size_t)n * 4);
+  else memcpy(j->out + ((y * g->nx + x) * g->nf + f0) * 4, acc, (size_t)n * 4);
+}
+
+#if defined(TI__CC_X86)
+TI__CC_T_AVX2 static inline __m256i ti__cw_a2_bc(const uint8_t *p) {
+  int32_t v; memcpy(&v, p, 4); return _mm256_set1_epi32(v);
+}
+#define TI__CW_V __m256i
+#define TI__CW_LD(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
+#define TI__CW_BC(p) ti__cw_a2_bc(p)
+#define TI__CW_ST(o, v, n) ti__cc_a2_st(o, v, n)
+#define TI__CW_MAC(c, a, b) _mm256_add_epi32(c, _mm256_mullo_epi32(a, b))
+TI__CW_KERNEL(ti__cw_k_avx2i_1, TI__CC_T_AVX2, 1, 8)
+TI__CW_KERNEL(ti__cw_k_avx2i_2, TI__CC_T_AVX2, 2, 8)
+TI__CW_KERNEL(ti__cw_k_avx2i_3, TI__CC_T_AVX2, 3, 8)
+TI__CW_KERNEL(ti__cw_k_avx2i_4, TI__CC_T_AVX2, 4, 8)
+#undef TI__CW_MAC
+#define TI__CW_MAC(c, a, b) _mm256_castps_si256(_mm256_add_ps(_mm256_castsi256_ps(c), \
+  _mm256_mul_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b))))
+TI__CW_KERNEL(ti__cw_k_avx2f_1, TI__CC_T_AVX2, 1, 8)
+TI__CW_KERNEL(ti__cw_k_avx2f_2, TI__CC_T_AVX2, 2, 8)
+TI__CW_KERNEL(ti__cw_k_avx2f_3, TI__CC_T_AVX2, 3, 8)
+TI__CW_KERNEL(ti__cw_k_avx2f_4, TI__CC_T_AVX2, 4, 8)
+#undef TI__CW_V
+#undef TI__CW_LD
+#undef TI__CW_BC
+#undef TI__CW_ST
+#undef TI__CW_MAC
+#define TI__CW_V __m512i
+#define TI__CW_LD(p) _mm512_loadu_si512((const void *)(p))
+#define TI__CW_BC(p) ti__cc_z_bc(p)
+#define TI__CW_ST(o, v, n) ti__cc_z_st(o, v, n)
+#define TI__CW_MAC(c, a, b) _mm512_add_epi32(c, _mm512_mullo_epi32(a, b))
+TI__CW_KERNEL(ti__cw_k_avx512i_1, TI__CC_T_AVX512, 1, 16)
+TI__CW_KERNEL(ti__cw_k_avx512i_2, TI__CC_T_AVX512, 2, 16)
+TI__CW_KERNEL(ti__cw_k_avx512i_3, TI__CC_T_AVX512, 3, 16)
+TI__CW_KERNEL(ti__cw_k_avx512i_4, TI__CC_T_AVX512, 4, 16)
+#undef TI__CW_MAC
+#define TI__CW_MAC(c, a, b) _mm512_castps_si512(_mm512_add_ps(_mm512_castsi512_ps(c), \
+  _mm512_mul_ps(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b))))
+TI__CW_KERNEL(ti__cw_k_avx512f_1, TI__CC_T_AVX512, 1, 16)
+TI__CW_KERNEL(ti__cw_k_avx512f_2, TI__CC_T_AVX512, 2, 16)
+TI__CW_KERNEL(ti__cw_k_avx512f_3, TI__CC_T_AVX512, 3, 16)
+TI__CW_KERNEL(ti__cw_k_avx512f_4, TI__CC_T_AVX512, 4, 16)
+#undef TI__CW_V
+#undef TI__CW_LD
+#undef TI__CW_BC
+#undef TI__CW_ST
+#undef TI__CW_MAC
+#endif /* TI__CC_X86 */
+
+#if defined(TI__CC_NEON)
+static inline int32x4_t ti__cw_n_bc(const uint8_t *p) {
+  uint32_t v; memcpy(&v, p, 4); return vreinterpretq_s32_u32(vdupq_n_u32(v));
+}
+#define TI__CW_V int32x4_t
+#define TI__CW_LD(p) vreinterpretq_s32_u8(vld1q_u8(p))
+#define TI__CW_BC(p) ti__cw_n_bc(p)
+#define TI__CW_ST(o, v, n) ti__cc_n_st(o, v, n)
+#define TI__CW_MAC(c, a, b) vaddq_s32(c, vmulq_s32(a, b))
+TI__CW_KERNEL(ti__cw_k_neoni_1, , 1, 4)
+TI__CW_KERNEL(ti__cw_k_neoni_2, , 2, 4)
+TI__CW_KERNEL(ti__cw_k_neoni_3, , 3, 4)
+TI__CW_KERNEL(ti__cw_k_neoni_4, , 4, 4)
+#undef TI__CW_MAC
+#define TI__CW_MAC(c, a, b) vreinterpretq_s32_f32(vaddq_f32(vreinterpretq_f32_s32(c), \
+  vmulq_f32(vreinterpretq_f32_s32(a), vreinterpretq_f32_s32(b))))
+TI__CW_KERNEL(ti__cw_k_neonf_1, , 1, 4)
+TI__CW_KERNEL(ti__cw_k_neonf_2, , 2, 4)
+TI__CW_KERNEL(ti__cw_k_neonf_3, , 3, 4)
+TI__CW_KERNEL(ti__cw_k_neonf_4, , 4, 4)
+#undef TI__CW_V
+#undef TI__CW_LD
+#undef TI__CW_BC
+#undef TI__CW_ST
+#undef TI__CW_MAC
+#endif /* TI__CC_NEON */
+
+static void ti__cw_range(void *arg, int64_t b, int64_t e) {
+  const ti__cw_job *j = (const ti__cw_job *)arg;
+  const ti__cc_geo *g = j->g;
+  int64_t nft = (g->nf + j->tw - 1) / j->tw, it;
+  for (it = b; it < e; it++) {
+    int64_t pix = it / nft, f0 = (it % nft) * j->tw, nfv = g->nf - f0;
+    int64_t nv = nfv < j->tw ? (nfv + j->L - 1) / j->L : j->tw / j->L;
+    j->kfn[nv - 1](j, pix / g->nx, pix % g->nx, f0, nfv);
+  }
+}
+
+/* wp: the format 2 weights. */
+static void ti__cc_runw(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const ti__cc_geo *g,
+                        const void *in, const uint8_t *wp, const void *bias, void *out,
+                        void *scratch) {
+  ti__cw_job j;
+  unsigned cpu = ti__cpu(ctx);
+  uint8_t *s = (uint8_t *)ti__cc_align(scratch);
+  int64_t f, i;
+  j.kfn[0] = j.kfn[1] = j.kfn[2] = j.kfn[3] = ti__cw_k_c;
+  j.L = 16; j.tw = 16;
+#if defined(TI__CC_X86)
+  if (cpu & TI_CPU_AVX512) {
+    if (g->is_float) {
+      j.kfn[0] = ti__cw_k_avx512f_1; j.kfn[1] = ti__cw_k_avx512f_2;
+      j.kfn[2] = ti__cw_k_avx512f_3; j.kfn[3] = ti__cw_k_avx512f_4;
+    } else {
+      j.kfn[0] = ti__cw_k_avx512i_1; j.kfn[1] = ti__cw_k_avx512i_2;
+      j.kfn[2] = ti__cw_k_avx512i_3; j.kfn[3] = ti__cw_k_avx512i_4;
+    }
+    j.L = 16; j.tw = 64;
+  } else if (cpu & TI_CPU_AVX2) {
+    if (g->is_float) {
+      j.kfn[0] = ti__cw_k_avx2f_1; j.kfn[1] = ti__cw_k_avx2f_2;
+      j.kfn[2] = ti__cw_k_avx2f_3; j.kfn[3] = ti__cw_k_avx2f_4;
+    } else {
+      j.kfn[0] = ti__cw_k_avx2i_1; j.kfn[1] = ti__cw_k_avx2i_2;
+      j.kfn[2] = ti__cw_k_avx2i_3; j.kfn[3] = ti__cw_k_avx2i_4;
+    }
+    j.L = 8; j.tw = 32;
+  }
+#elif defined(TI__CC_NEON)
+  if (cpu & TI_CPU_NEON) {
+    if (g->is_float) {
+      j.kfn[0] = ti__cw_k_neonf_1; j.kfn[1] = ti__cw_k_neonf_2;
+      j.kfn[2] = ti__cw_k_neonf_3; j.kfn[3] = ti__cw_k_neonf_4;
+    } else {
+      j.kfn[0] = ti__cw_k_neoni_1; j.kfn[1] = ti__cw_k_neoni_2;
+      j.kfn[2] = ti__cw_k_neoni_3; j.kfn[3] = ti__cw_k_neoni_4;
+    }
+    j.L = 4; j.tw = 16;
+  }
+#else
+  (void)cpu;
+#endif
+  /* Bias per channel, 0 past nf, as the accumulators' starting value. */
+  for (f = 0; f < g->nf16; f++) {
+    uint32_t v = 0;
+    if (f < g->nf) {
+      if (g->is_float) { float b = ti__cc_biasf(d, bias, f); memcpy(&v, &b, 4); }
+      else v = ti__cc_biasi(d, bias, f);
+    }
+    memcpy(s + f * 4, &v, 4);
+  }
+  j.in = (const uint8_t *)in;
+  if (ti__cc_b8(d->in_dtype)) {   /* widen 8-bit input to int32 */
+    uint8_t *wi = s + ti__cc_al64(g->nf16 * 4);
+    for (i = 0; i < g->niy * g->nix * g->nr; i++) {
+      uint32_t v = ti__cc_geti(in, d->in_dtype, i);
+      memcpy(wi + i * 4, &v, 4);
+    }
+    j.in = wi;
+  }
+  j.g = g; j.w = wp; j.bias = s; j.out = (uint8_t *)out;
+  ti__parallel(ctx, g->ny * g->nx * ((g->nf + j.tw - 1) / j.tw), ti__cw_range, &j);
+}
+
+/* Offset for the int8 path when every I32 input value fits 8 bits (exactly
+   the same sums then), else -1. */
+static int64_t ti__cc_narrow_off(const int32_t *in, int64_t n) {
+  int32_t lo = 0, hi = 0;
+  int64_t i;
+  for (i = 0; i < n; i++) {
+    lo = in[i] < lo ? in[i] : lo;
+    hi = in[i] > hi ? in[i] : hi;
+  }
+  if (lo >= -128 && hi <= 127) return 128;
+  if (lo >= 0 && hi <= 255) return 0;
+  return -1;
+}
+
+/* Runs on packed weights p of any format (checked by the caller). */
+static void ti__cc_run(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const ti__cc_geo *g,
+                       const void *in, const uint8_t *p, const void *bias, void *out, void *scratch) {
+  if (g->int8) {
+    ti__cc_run8(ctx, d, g, in, p, bias, out, scratch, d->in_dtype == TI_DTYPE_U8 ? 0u : 128u);
+  } else if (g->dual) {
+    int64_t off = ti__cc_narrow_off((const int32_t *)in, g->niy * g->nix * g->nr);
+    if (off >= 0) ti__cc_run8(ctx, d, g, in, p, bias, out, scratch, (uint32_t)off);
+    else ti__cc_runw(ctx, d, g, in, p + 64 + ti__cc_al64(ti__cc_pack8_bytes(g)), bias, out, scratch);
+  } else {
+    ti__cc_runw(ctx, d, g, in, p + 64, bias, out, scratch);
+  }
+}
+
 static ti_status ti__cc_check_packed(const ti_prim_desc *d, const ti__cc_geo *g,
                                      const void *packed, size_t packed_bytes) {
   const uint8_t *p = (const uint8_t *)packed;
-  int64_t total = ti__cc_pack_bytes(d, g);
+  int64_t total = ti__cc_pack_bytes(g);
   if (packed_bytes < 64 || (uint64_t)packed_bytes < (uint64_t)total) return TI_STATUS_BAD_PARAM;
-  if (ti__cc_rd32(p) != TI__CC_MAGIC || ti__cc_rd32(p + 4) != (uint32_t)g->int8 ||
+  if (ti__cc_rd32(p) != TI__CC_MAGIC || ti__cc_rd32(p + 4) != ti__cc_format(g) ||
       ti__cc_rd32(p + 8) != (uint32_t)d->w_dtype || ti__cc_rd32(p + 12) != (uint32_t)g->nf ||
       ti__cc_rd32(p + 16) != (uint32_t)g->nr || ti__cc_rd32(p + 20) != (uint32_t)g->nky ||
       ti__cc_rd32(p + 24) != (uint32_t)g->nkx ||
@@ -1655,10 +1973,9 @@ TASKIR_API ti_status ti_cc_packed(const ti_kernel_ctx *ctx, const ti_prim_desc *
   if (!in || !packed || !out) return TI_STATUS_BAD_PARAM;
   if ((s = ti__cc_check_bias(d, bias)) != TI_STATUS_SUCCESS) return s;
   if ((s = ti__cc_check_packed(d, &g, packed, packed_bytes)) != TI_STATUS_SUCCESS) return s;
-  need = ti__cc_run_bytes(&g);
-  if (need > 0 && (!scratch || (uint64_t)scratch_bytes < (uint64_t)need)) return TI_STATUS_BAD_PARAM;
-  if (g.int8) ti__cc_run8(ctx, d, &g, in, (const uint8_t *)packed, bias, out, scratch);
-  else ti__cc_ref_run(d, &g, in, (const uint8_t *)packed + 64, bias, out);
+  need = ti__cc_run_bytes(d, &g);
+  if (!scratch || (uint64_t)scratch_bytes < (uint64_t)need) return TI_STATUS_BAD_PARAM;
+  ti__cc_run(ctx, d, &g, in, (const uint8_t *)packed, bias, out, scratch);
   return TI_STATUS_SUCCESS;
 }
 
@@ -1671,13 +1988,12 @@ TASKIR_API ti_status ti_cc(const ti_kernel_ctx *ctx, const ti_prim_desc *d, cons
   if (s) return s;
   if (!in || !w || !out) return TI_STATUS_BAD_PARAM;
   if ((s = ti__cc_check_bias(d, bias)) != TI_STATUS_SUCCESS) return s;
-  if (!g.int8) { ti__cc_ref_run(d, &g, in, w, bias, out); return TI_STATUS_SUCCESS; }
-  pb = ti__cc_pack_bytes(d, &g);
-  need = pb + ti__cc_run_bytes(&g);
+  pb = ti__cc_pack_bytes(&g);
+  need = pb + ti__cc_run_bytes(d, &g);
   if (!scratch || (uint64_t)scratch_bytes < (uint64_t)need) return TI_STATUS_BAD_PARAM;
   if (ti__cpu(ctx) == 0) { ti__cc_ref_run(d, &g, in, w, bias, out); return TI_STATUS_SUCCESS; }
   ti__cc_pack(d, &g, w, (uint8_t *)scratch);
-  ti__cc_run8(ctx, d, &g, in, (const uint8_t *)scratch, bias, out, (uint8_t *)scratch + pb);
+  ti__cc_run(ctx, d, &g, in, (const uint8_t *)scratch, bias, out, (uint8_t *)scratch + pb);
   return TI_STATUS_SUCCESS;
 }
 
@@ -1785,6 +2101,9 @@ TI__CV_KERNEL(ti__cv_k_avx2, TI__CC_T_AVX2, 32)
 #undef TI__CC_DOT
 #define TI__CC_DOT(c, a, w) _mm256_dpbusd_avx_epi32(c, a, w)
 TI__CV_KERNEL(ti__cv_k_avxvnni, TI__CC_T_AVXVNNI, 32)
+#undef TI__CC_DOT
+#define TI__CC_DOT(c, a, w) _mm256_add_epi32(c, _mm256_mullo_epi32(a, w))
+TI__CV_KERNEL(ti__cv_k_avx2_i32, TI__CC_T_AVX2, 32)
 #undef TI__CC_V
 #undef TI__CC_ZERO
 #undef TI__CC_LD
@@ -1803,6 +2122,9 @@ TI__CV_KERNEL(ti__cv_k_avx512, TI__CC_T_AVX512, 64)
 #undef TI__CC_DOT
 #define TI__CC_DOT(c, a, w) _mm512_dpbusd_epi32(c, a, w)
 TI__CV_KERNEL(ti__cv_k_vnni512, TI__CC_T_VNNI512, 64)
+#undef TI__CC_DOT
+#define TI__CC_DOT(c, a, w) _mm512_add_epi32(c, _mm512_mullo_epi32(a, w))
+TI__CV_KERNEL(ti__cv_k_avx512_i32, TI__CC_T_AVX512, 64)
 #undef TI__CC_V
 #undef TI__CC_ZERO
 #undef TI__CC_LD
@@ -1843,6 +2165,21 @@ static void ti__cv_k_neon(const uint8_t *w, const uint8_t *x, int64_t nr, int64_
     }
   }
 }
+#define TI__CC_V int32x4_t
+#define TI__CC_ZERO() vdupq_n_s32(0)
+#define TI__CC_LD(p) vreinterpretq_s32_u8(vld1q_u8(p))
+#define TI__CC_DOT(c, a, w) vmlaq_s32(c, a, w)
+#define TI__CV_SET1(b) vdupq_n_s32(b)
+#define TI__CV_XOR(a, b) veorq_s32(a, b)
+#define TI__CV_STV(t, v) vst1q_u32(t, vreinterpretq_u32_s32(v))
+TI__CV_KERNEL(ti__cv_k_neon_i32, , 16)
+#undef TI__CC_V
+#undef TI__CC_ZERO
+#undef TI__CC_LD
+#undef TI__CC_DOT
+#undef TI__CV_SET1
+#undef TI__CV_XOR
+#undef TI__CV_STV
 #endif
 
 typedef struct ti__cv_job {
@@ -1851,7 +2188,8 @@ typedef struct ti__cv_job {
   const uint8_t *w, *x;
   const void *bias;
   uint32_t *out, corr;
-  int64_t nm;
+  int64_t nm, es;   /* elements the kernel covers, bytes per element */
+  ti_dtype xt;      /* dtype of x (I8/U8 after narrowing I32) */
   int flip;
   ti__cv_kfn k;
 } ti__cv_job;
@@ -1859,12 +2197,12 @@ typedef struct ti__cv_job {
 static void ti__cv_range(void *arg, int64_t b, int64_t e) {
   const ti__cv_job *j = (const ti__cv_job *)arg;
   const ti__cc_geo *g = j->g;
-  int64_t f0 = b * 16, f1 = e * 16 < g->nf ? e * 16 : g->nf, f, r;
-  j->k(j->w, j->x, g->nr, j->nm, f0, f1, j->flip, j->out);
+  int64_t f0 = b * 16, f1 = e * 16 < g->nf ? e * 16 : g->nf, f, r, es = j->es;
+  j->k(j->w, j->x, g->nr * es, j->nm * es, f0, f1, j->flip, j->out);
   for (f = f0; f < f1; f++) {
     uint32_t acc = j->out[f] - j->corr + ti__cc_biasi(j->d, j->bias, f);
     for (r = j->nm; r < g->nr; r++)
-      acc += ti__cc_geti(j->x, j->d->in_dtype, r) * (uint32_t)(int32_t)(int8_t)j->w[f * g->nr + r];
+      acc += ti__cc_geti(j->x, j->xt, r) * ti__cc_geti(j->w, j->d->w_dtype, f * g->nr + r);
     j->out[f] = acc;
   }
 }
@@ -1898,8 +2236,18 @@ TASKIR_API ti_status ti_cvm_ref(const ti_prim_desc *d, const void *in, const voi
   return TI_STATUS_SUCCESS;
 }
 
+TASKIR_API ti_status ti_cvm_scratch_size(const ti_prim_desc *d, size_t *bytes) {
+  ti__cc_geo g;
+  ti_status s = ti__cvm_geom(d, &g);
+  if (s) return s;
+  if (!bytes) return TI_STATUS_BAD_PARAM;
+  *bytes = g.dual ? (size_t)g.nr : 0;
+  return TI_STATUS_SUCCESS;
+}
+
 TASKIR_API ti_status ti_cvm(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const void *in,
-                            const void *w, const void *bias, void *out) {
+                            const void *w, const void *bias, void *out,
+                            void *scratch, size_t scratch_bytes) {
   ti__cc_geo g;
   ti__cv_job j;
   ti_status s = ti__cvm_geom(d, &g);
@@ -1909,9 +2257,23 @@ TASKIR_API ti_status ti_cvm(const ti_kernel_ctx *ctx, const ti_prim_desc *d, con
   if (s) return s;
   if (!in || !w || !out) return TI_STATUS_BAD_PARAM;
   if ((s = ti__cc_check_bias(d, bias)) != TI_STATUS_SUCCESS) return s;
+  if (g.dual && (!scratch || (uint64_t)scratch_bytes < (uint64_t)g.nr)) return TI_STATUS_BAD_PARAM;
   cpu = ti__cpu(ctx);
+  j.xt = d->in_dtype;
+  j.x = (const uint8_t *)in;
+  if (g.dual && cpu) {
+    /* I32 input that fits 8 bits: narrow it and take the int8 kernels. */
+    int64_t off = ti__cc_narrow_off((const int32_t *)in, g.nr);
+    if (off >= 0) {
+      uint8_t *x8 = (uint8_t *)scratch;
+      for (r = 0; r < g.nr; r++) x8[r] = (uint8_t)((const uint32_t *)in)[r];
+      j.xt = off ? TI_DTYPE_I8 : TI_DTYPE_U8;
+      j.x = x8;
+      g.int8 = 1;
+    }
+  }
   j.k = 0;
-  j.flip = d->in_dtype != TI_DTYPE_U8;
+  j.flip = j.xt != TI_DTYPE_U8;
   corr_on = j.flip;
 #if defined(TI__CC_X86)
   if ((cpu & TI_CPU_AVX512VNNI) && (cpu & TI_CPU_AVX512)) { j.k = ti__cv_k_vnni512; vb = 64; }
@@ -1925,11 +2287,23 @@ TASKIR_API ti_status ti_cvm(const ti_kernel_ctx *ctx, const ti_prim_desc *d, con
 #else
   (void)cpu;
 #endif
-  if (!g.int8 || !j.k) { ti__cvm_ref_run(d, &g, in, w, bias, out); return TI_STATUS_SUCCESS; }
-  j.d = d; j.g = &g; j.w = (const uint8_t *)w; j.x = (const uint8_t *)in; j.bias = bias;
+  j.es = 1;
+  if (d->in_dtype == TI_DTYPE_I32 && d->w_dtype == TI_DTYPE_I32) {
+    /* I32 x I32: plain wrapping row dots (other mixes and F32 take the
+       reference: a float row dot would reassociate the sum) */
+    j.k = 0; j.es = 4; j.flip = 0; corr_on = 0;
+#if defined(TI__CC_X86)
+    if (cpu & TI_CPU_AVX512) { j.k = ti__cv_k_avx512_i32; vb = 16; }
+    else if (cpu & TI_CPU_AVX2) { j.k = ti__cv_k_avx2_i32; vb = 8; }
+#elif defined(TI__CC_NEON)
+    if (cpu & TI_CPU_NEON) { j.k = ti__cv_k_neon_i32; vb = 4; }
+#endif
+  } else if (!g.int8) j.k = 0;
+  if (!j.k) { ti__cvm_ref_run(d, &g, in, w, bias, out); return TI_STATUS_SUCCESS; }
+  j.d = d; j.g = &g; j.w = (const uint8_t *)w; j.bias = bias;
   j.out = (uint32_t *)out; j.nm = g.nr - g.nr % vb; j.corr = 0;
   if (corr_on)
-    for (r = 0; r < j.nm; r++) j.corr += 128u * ti__cc_geti(in, d->in_dtype, r);
+    for (r = 0; r < j.nm; r++) j.corr += 128u * ti__cc_geti(j.x, j.xt, r);
   ti__parallel(ctx, (g.nf + 15) / 16, ti__cv_range, &j);
   return TI_STATUS_SUCCESS;
 }
@@ -1947,6 +2321,7 @@ TASKIR_API ti_status ti_cvm(const ti_kernel_ctx *ctx, const ti_prim_desc *d, con
 #undef TI__CC_OUT
 #undef TI__CC_KERNEL
 #undef TI__CV_HSUM
+#undef TI__CW_KERNEL
 #undef TI__CV_KERNEL
 #undef TI__CC_LIMIT
 #undef TI__CC_MAGIC
