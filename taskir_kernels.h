@@ -830,13 +830,21 @@ typedef struct ti__e_vt {
   void (*fmin)(float *o, const float *x, int64_t n);
   void (*fmaxc)(float *o, float c, int64_t n);
   void (*fminc)(float *o, float c, int64_t n);
+  /* o[p][f] op= x[p * xs + f] over np rows of nf: a strided window row */
+  void (*add2d)(int32_t *o, const int32_t *x, int64_t np, int64_t nf, int64_t xs);
+  void (*max2d)(int32_t *o, const int32_t *x, int64_t np, int64_t nf, int64_t xs);
+  void (*min2d)(int32_t *o, const int32_t *x, int64_t np, int64_t nf, int64_t xs);
+  void (*fadd2d)(float *o, const float *x, int64_t np, int64_t nf, int64_t xs);
+  void (*fmax2d)(float *o, const float *x, int64_t np, int64_t nf, int64_t xs);
+  void (*fmin2d)(float *o, const float *x, int64_t np, int64_t nf, int64_t xs);
 } ti__e_vt;
 
 #define TI__E_VT(P) { ti__e##P##_widen_i8, ti__e##P##_widen_u8, ti__e##P##_add, ti__e##P##_addc, \
   ti__e##P##_mul, ti__e##P##_mulc, ti__e##P##_max, ti__e##P##_min, ti__e##P##_maxc, \
   ti__e##P##_minc, ti__e##P##_shift_clip, ti__e##P##_lut, ti__e##P##_lif, ti__e##P##_fadd, \
   ti__e##P##_faddc, ti__e##P##_fmul, ti__e##P##_fmulc, ti__e##P##_fmax, ti__e##P##_fmin, \
-  ti__e##P##_fmaxc, ti__e##P##_fminc }
+  ti__e##P##_fmaxc, ti__e##P##_fminc, ti__e##P##_add2d, ti__e##P##_max2d, ti__e##P##_min2d, \
+  ti__e##P##_fadd2d, ti__e##P##_fmax2d, ti__e##P##_fmin2d }
 
 #if defined(__GNUC__) || defined(__clang__)
 #define TI__E_INL static inline __attribute__((unused))
@@ -978,6 +986,48 @@ A static void ti__e##P##_fminc(float *o, float c, int64_t n) { \
   int64_t i = 0; \
   for (; i + ti__e##P##_W <= n; i += ti__e##P##_W) ti__e##P##_stf(o + i, ti__e##P##_vfmin(vc, ti__e##P##_ldf(o + i))); \
   for (; i < n; i++) o[i] = ti__e_fmin(c, o[i]); \
+} \
+A static void ti__e##P##_add2d(int32_t *o, const int32_t *x, int64_t np, int64_t nf, int64_t xs) { \
+  int64_t p, i; \
+  for (p = 0; p < np; p++, o += nf, x += xs) { \
+    for (i = 0; i + ti__e##P##_W <= nf; i += ti__e##P##_W) ti__e##P##_st(o + i, ti__e##P##_vadd(ti__e##P##_ld(o + i), ti__e##P##_ld(x + i))); \
+    for (; i < nf; i++) o[i] = ti__e_add(o[i], x[i]); \
+  } \
+} \
+A static void ti__e##P##_max2d(int32_t *o, const int32_t *x, int64_t np, int64_t nf, int64_t xs) { \
+  int64_t p, i; \
+  for (p = 0; p < np; p++, o += nf, x += xs) { \
+    for (i = 0; i + ti__e##P##_W <= nf; i += ti__e##P##_W) ti__e##P##_st(o + i, ti__e##P##_vmax(ti__e##P##_ld(o + i), ti__e##P##_ld(x + i))); \
+    for (; i < nf; i++) o[i] = ti__e_max(o[i], x[i]); \
+  } \
+} \
+A static void ti__e##P##_min2d(int32_t *o, const int32_t *x, int64_t np, int64_t nf, int64_t xs) { \
+  int64_t p, i; \
+  for (p = 0; p < np; p++, o += nf, x += xs) { \
+    for (i = 0; i + ti__e##P##_W <= nf; i += ti__e##P##_W) ti__e##P##_st(o + i, ti__e##P##_vmin(ti__e##P##_ld(o + i), ti__e##P##_ld(x + i))); \
+    for (; i < nf; i++) o[i] = ti__e_min(o[i], x[i]); \
+  } \
+} \
+A static void ti__e##P##_fadd2d(float *o, const float *x, int64_t np, int64_t nf, int64_t xs) { \
+  int64_t p, i; \
+  for (p = 0; p < np; p++, o += nf, x += xs) { \
+    for (i = 0; i + ti__e##P##_W <= nf; i += ti__e##P##_W) ti__e##P##_stf(o + i, ti__e##P##_vfadd(ti__e##P##_ldf(o + i), ti__e##P##_ldf(x + i))); \
+    for (; i < nf; i++) o[i] = o[i] + x[i]; \
+  } \
+} \
+A static void ti__e##P##_fmax2d(float *o, const float *x, int64_t np, int64_t nf, int64_t xs) { \
+  int64_t p, i; \
+  for (p = 0; p < np; p++, o += nf, x += xs) { \
+    for (i = 0; i + ti__e##P##_W <= nf; i += ti__e##P##_W) ti__e##P##_stf(o + i, ti__e##P##_vfmax(ti__e##P##_ldf(x + i), ti__e##P##_ldf(o + i))); \
+    for (; i < nf; i++) o[i] = ti__e_fmax(x[i], o[i]); \
+  } \
+} \
+A static void ti__e##P##_fmin2d(float *o, const float *x, int64_t np, int64_t nf, int64_t xs) { \
+  int64_t p, i; \
+  for (p = 0; p < np; p++, o += nf, x += xs) { \
+    for (i = 0; i + ti__e##P##_W <= nf; i += ti__e##P##_W) ti__e##P##_stf(o + i, ti__e##P##_vfmin(ti__e##P##_ldf(x + i), ti__e##P##_ldf(o + i))); \
+    for (; i < nf; i++) o[i] = ti__e_fmin(x[i], o[i]); \
+  } \
 }
 
 #if defined(TI__X86)
@@ -1356,6 +1406,35 @@ TI__PRIVATE void ti__e_win_acc(const ti__e_job *j, int32_t *o, int64_t off, int6
   }
 }
 
+/* o[p][f] op= in[off + p * xs + f] for np output pixels of a strided row. */
+TI__PRIVATE void ti__e_win_acc2d(const ti__e_job *j, int32_t *o, int64_t off, int64_t np, int64_t xs,
+                                 int32_t *buf) {
+  const ti__e_vt *vt = j->vt;
+  const int64_t nf = j->d->nf;
+  int64_t p, m;
+  if (j->kind == 2) {
+    const float *x = (const float *)j->a + off;
+    float *of = (float *)(void *)o;
+    if (j->op == TI__E_SUM) vt->fadd2d(of, x, np, nf, xs);
+    else if (j->op == TI__E_MAX) vt->fmax2d(of, x, np, nf, xs);
+    else vt->fmin2d(of, x, np, nf, xs);
+    return;
+  }
+  if (j->d->in_dtype != TI_DTYPE_I32 && nf > TI__E_TILE) {   /* no span fits a tile */
+    for (p = 0; p < np; p++) ti__e_win_acc(j, o + p * nf, off + p * xs, nf, buf);
+    return;
+  }
+  /* Narrow inputs: widen the span of m pixels (gaps included) into buf. */
+  m = j->d->in_dtype == TI_DTYPE_I32 ? np : (TI__E_TILE - nf) / xs + 1;
+  for (p = 0; p < np; p += m) {
+    int64_t q = ti__e_min64(m, np - p);
+    const int32_t *x = ti__e_i32(vt, j->a, j->d->in_dtype, off + p * xs, (q - 1) * xs + nf, buf);
+    if (j->op == TI__E_SUM) vt->add2d(o + p * nf, x, q, nf, xs);
+    else if (j->op == TI__E_MAX) vt->max2d(o + p * nf, x, q, nf, xs);
+    else vt->min2d(o + p * nf, x, q, nf, xs);
+  }
+}
+
 /* A padded window position: max/min with 0 (a sum skips it). */
 TI__PRIVATE void ti__e_win_pad(const ti__e_job *j, int32_t *o, int64_t n) {
   if (n <= 0 || j->op == TI__E_SUM) return;
@@ -1393,7 +1472,7 @@ TI__PRIVATE void ti__e_win_range(void *arg, int64_t r0, int64_t r1) {
       if (iy < 0 || iy >= w->niy) { ti__e_win_pad(j, o, rowlen); continue; }
       for (kx = 0; kx < w->nkx; kx++) {
         int64_t lo = ti__e_ceil_div(w->pl - kx, w->sx), hi = ti__e_ceil_div(w->nix + w->pl - kx, w->sx);
-        int64_t base, ox;
+        int64_t base;
         if (lo < 0) lo = 0;
         if (hi > nx) hi = nx;
         if (hi < lo) hi = lo;
@@ -1402,8 +1481,7 @@ TI__PRIVATE void ti__e_win_range(void *arg, int64_t r0, int64_t r1) {
         if (hi == lo) continue;
         base = (iy * w->nix + lo * w->sx + kx - w->pl) * nf;
         if (w->sx == 1) ti__e_win_acc(j, o + lo * nf, base, (hi - lo) * nf, s1.i);
-        else
-          for (ox = lo; ox < hi; ox++) ti__e_win_acc(j, o + ox * nf, base + (ox - lo) * w->sx * nf, nf, s1.i);
+        else ti__e_win_acc2d(j, o + lo * nf, base, hi - lo, w->sx * nf, s1.i);
       }
     }
     if (j->op == TI__E_SUM) {
