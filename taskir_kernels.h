@@ -553,25 +553,26 @@ TI__PRIVATE float ti__e_bias_f(const ti_prim_desc *d, const void *bias, int64_t 
 
 TASKIR_API ti_status ti_cadd_ref(const ti_prim_desc *d, const void *const *inputs,
                                  const void *bias, void *out) {
-  int64_t total, i, nf; int kind, b;
+  int64_t total, i, f, nf; int kind, b;
   ti_status st = ti__e_check(d, out, bias, 1, &total, &kind);
   if (st) return st;
   if (!inputs || d->n_branch < 1) return TI_STATUS_BAD_PARAM;
   for (b = 0; b < d->n_branch; b++) if (!inputs[b]) return TI_STATUS_BAD_PARAM;
   nf = d->nf;
-  for (i = 0; i < total; i++) {
-    if (kind == 1) {
-      int32_t acc = ti__e_ld(inputs[0], d->in_dtype, i);
-      for (b = 1; b < d->n_branch; b++) acc = ti__e_add(acc, ti__e_ld(inputs[b], d->in_dtype, i));
-      if (d->bias_mode != TI_BIAS_NONE) acc = ti__e_add(acc, ti__e_bias_i(d, bias, i % nf));
-      ((int32_t *)out)[i] = acc;
-    } else {
-      float acc = ((const float *)inputs[0])[i];
-      for (b = 1; b < d->n_branch; b++) acc = acc + ((const float *)inputs[b])[i];
-      if (d->bias_mode != TI_BIAS_NONE) acc = acc + ti__e_bias_f(d, bias, i % nf);
-      ((float *)out)[i] = acc;
+  for (i = 0; i < total; i += nf)
+    for (f = 0; f < nf; f++) {
+      if (kind == 1) {
+        int32_t acc = ti__e_ld(inputs[0], d->in_dtype, i + f);
+        for (b = 1; b < d->n_branch; b++) acc = ti__e_add(acc, ti__e_ld(inputs[b], d->in_dtype, i + f));
+        if (d->bias_mode != TI_BIAS_NONE) acc = ti__e_add(acc, ti__e_bias_i(d, bias, f));
+        ((int32_t *)out)[i + f] = acc;
+      } else {
+        float acc = ((const float *)inputs[0])[i + f];
+        for (b = 1; b < d->n_branch; b++) acc = acc + ((const float *)inputs[b])[i + f];
+        if (d->bias_mode != TI_BIAS_NONE) acc = acc + ti__e_bias_f(d, bias, f);
+        ((float *)out)[i + f] = acc;
+      }
     }
-  }
   return TI_STATUS_SUCCESS;
 }
 
@@ -579,28 +580,29 @@ TASKIR_API ti_status ti_cadd_ref(const ti_prim_desc *d, const void *const *input
    alpha[f]) and CVS (b = NULL: constant_a). */
 TI__PRIVATE ti_status ti__e_mul_ref(const ti_prim_desc *d, int which, const void *a, const void *b,
                                const void *bias, void *out) {
-  int64_t total, i, nf; int kind;
+  int64_t total, p, f, nf; int kind;
   ti_status st = ti__e_check(d, out, bias, 1, &total, &kind);
   if (st) return st;
   if (!a || (which != 2 && !b)) return TI_STATUS_BAD_PARAM;
   if (which != 2 && ti__e_kind(d->w_dtype) != kind) return TI_STATUS_NOT_SUPPORTED;
   nf = d->nf;
-  for (i = 0; i < total; i++) {
-    int64_t j = which == 1 ? i % nf : i;
-    if (kind == 1) {
-      int32_t x = ti__e_ld(a, d->in_dtype, i);
-      int32_t y = which == 2 ? d->constant_a : ti__e_ld(b, d->w_dtype, j);
-      int32_t r = ti__e_mul(x, y);
-      if (d->bias_mode != TI_BIAS_NONE) r = ti__e_add(r, ti__e_bias_i(d, bias, i % nf));
-      ((int32_t *)out)[i] = r;
-    } else {
-      float x = ((const float *)a)[i];
-      float y = which == 2 ? (float)d->constant_a : ((const float *)b)[j];
-      float r = x * y;
-      if (d->bias_mode != TI_BIAS_NONE) r = r + ti__e_bias_f(d, bias, i % nf);
-      ((float *)out)[i] = r;
+  for (p = 0; p < total; p += nf)
+    for (f = 0; f < nf; f++) {
+      int64_t i = p + f, j = which == 1 ? f : i;   /* CAX: alpha[f] */
+      if (kind == 1) {
+        int32_t x = ti__e_ld(a, d->in_dtype, i);
+        int32_t y = which == 2 ? d->constant_a : ti__e_ld(b, d->w_dtype, j);
+        int32_t r = ti__e_mul(x, y);
+        if (d->bias_mode != TI_BIAS_NONE) r = ti__e_add(r, ti__e_bias_i(d, bias, f));
+        ((int32_t *)out)[i] = r;
+      } else {
+        float x = ((const float *)a)[i];
+        float y = which == 2 ? (float)d->constant_a : ((const float *)b)[j];
+        float r = x * y;   /* separate statement: never fused with the bias add */
+        if (d->bias_mode != TI_BIAS_NONE) r = r + ti__e_bias_f(d, bias, f);
+        ((float *)out)[i] = r;
+      }
     }
-  }
   return TI_STATUS_SUCCESS;
 }
 
@@ -837,6 +839,11 @@ typedef struct ti__e_vt {
   void (*fadd2d)(float *o, const float *x, int64_t np, int64_t nf, int64_t xs);
   void (*fmax2d)(float *o, const float *x, int64_t np, int64_t nf, int64_t xs);
   void (*fmin2d)(float *o, const float *x, int64_t np, int64_t nf, int64_t xs);
+  /* whole in-bounds windows, [op: sum, max, min][in: I8/TERNARY, U8, I32] */
+  void (*win[3][3])(int32_t *o, const void *x, int64_t np, int64_t nf, int64_t xs,
+                    int64_t nky, int64_t nkx, int64_t rs);
+  void (*fwin)(int op, float *o, const float *x, int64_t np, int64_t nf, int64_t xs,
+               int64_t nky, int64_t nkx, int64_t rs);
 } ti__e_vt;
 
 #define TI__E_VT(P) { ti__e##P##_widen_i8, ti__e##P##_widen_u8, ti__e##P##_add, ti__e##P##_addc, \
@@ -844,7 +851,10 @@ typedef struct ti__e_vt {
   ti__e##P##_minc, ti__e##P##_shift_clip, ti__e##P##_lut, ti__e##P##_lif, ti__e##P##_fadd, \
   ti__e##P##_faddc, ti__e##P##_fmul, ti__e##P##_fmulc, ti__e##P##_fmax, ti__e##P##_fmin, \
   ti__e##P##_fmaxc, ti__e##P##_fminc, ti__e##P##_add2d, ti__e##P##_max2d, ti__e##P##_min2d, \
-  ti__e##P##_fadd2d, ti__e##P##_fmax2d, ti__e##P##_fmin2d }
+  ti__e##P##_fadd2d, ti__e##P##_fmax2d, ti__e##P##_fmin2d, \
+  {{ti__e##P##_win_add_i8, ti__e##P##_win_add_u8, ti__e##P##_win_add_i32}, \
+   {ti__e##P##_win_max_i8, ti__e##P##_win_max_u8, ti__e##P##_win_max_i32}, \
+   {ti__e##P##_win_min_i8, ti__e##P##_win_min_u8, ti__e##P##_win_min_i32}}, ti__e##P##_fwin }
 
 #if defined(__GNUC__) || defined(__clang__)
 #define TI__E_INL static inline __attribute__((unused))
@@ -854,6 +864,30 @@ typedef struct ti__e_vt {
 
 /* The leaf loops, written once over the wrappers of one ISA (prefix P,
    function attribute A). */
+/* Whole windows of np output pixels of a row, every window position inside
+   the input: o[p][f] = o[p][f] op x[p*xs + ky*rs + kx*nf + f] over ky, kx
+   in the reference's order, accumulated in registers. */
+#define TI__E_WINLEAF(P, A, NAME, T, VLD, VOP, SOP) \
+A static void ti__e##P##_##NAME(int32_t *o, const void *xv, int64_t np, int64_t nf, int64_t xs, \
+                                int64_t nky, int64_t nkx, int64_t rs) { \
+  const T *x = (const T *)xv; \
+  int64_t p, f, ky, kx; \
+  for (p = 0; p < np; p++, o += nf, x += xs) { \
+    for (f = 0; f + ti__e##P##_W <= nf; f += ti__e##P##_W) { \
+      ti__e##P##_vi acc = ti__e##P##_ld(o + f); \
+      for (ky = 0; ky < nky; ky++) \
+        for (kx = 0; kx < nkx; kx++) \
+          acc = ti__e##P##_##VOP(acc, ti__e##P##_##VLD(x + ky * rs + kx * nf + f)); \
+      ti__e##P##_st(o + f, acc); \
+    } \
+    for (; f < nf; f++) { \
+      int32_t acc = o[f]; \
+      for (ky = 0; ky < nky; ky++) \
+        for (kx = 0; kx < nkx; kx++) acc = SOP(acc, (int32_t)x[ky * rs + kx * nf + f]); \
+      o[f] = acc; \
+    } \
+  } \
+}
 #define TI__E_GEN(P, A) \
 A static void ti__e##P##_widen_i8(int32_t *o, const int8_t *s, int64_t n) { \
   int64_t i = 0; \
@@ -1027,6 +1061,38 @@ A static void ti__e##P##_fmin2d(float *o, const float *x, int64_t np, int64_t nf
   for (p = 0; p < np; p++, o += nf, x += xs) { \
     for (i = 0; i + ti__e##P##_W <= nf; i += ti__e##P##_W) ti__e##P##_stf(o + i, ti__e##P##_vfmin(ti__e##P##_ldf(x + i), ti__e##P##_ldf(o + i))); \
     for (; i < nf; i++) o[i] = ti__e_fmin(x[i], o[i]); \
+  } \
+} \
+TI__E_WINLEAF(P, A, win_add_i8, int8_t, ld_i8w, vadd, ti__e_add) \
+TI__E_WINLEAF(P, A, win_add_u8, uint8_t, ld_u8w, vadd, ti__e_add) \
+TI__E_WINLEAF(P, A, win_add_i32, int32_t, ld, vadd, ti__e_add) \
+TI__E_WINLEAF(P, A, win_max_i8, int8_t, ld_i8w, vmax, ti__e_max) \
+TI__E_WINLEAF(P, A, win_max_u8, uint8_t, ld_u8w, vmax, ti__e_max) \
+TI__E_WINLEAF(P, A, win_max_i32, int32_t, ld, vmax, ti__e_max) \
+TI__E_WINLEAF(P, A, win_min_i8, int8_t, ld_i8w, vmin, ti__e_min) \
+TI__E_WINLEAF(P, A, win_min_u8, uint8_t, ld_u8w, vmin, ti__e_min) \
+TI__E_WINLEAF(P, A, win_min_i32, int32_t, ld, vmin, ti__e_min) \
+A static void ti__e##P##_fwin(int op, float *o, const float *x, int64_t np, int64_t nf, int64_t xs, int64_t nky, int64_t nkx, int64_t rs) { \
+  int64_t p, f, ky, kx; \
+  for (p = 0; p < np; p++, o += nf, x += xs) { \
+    for (f = 0; f + ti__e##P##_W <= nf; f += ti__e##P##_W) { \
+      ti__e##P##_vf acc = ti__e##P##_ldf(o + f); \
+      for (ky = 0; ky < nky; ky++) \
+        for (kx = 0; kx < nkx; kx++) { \
+          ti__e##P##_vf e = ti__e##P##_ldf(x + ky * rs + kx * nf + f); \
+          acc = op == TI__E_SUM ? ti__e##P##_vfadd(acc, e) : op == TI__E_MAX ? ti__e##P##_vfmax(e, acc) : ti__e##P##_vfmin(e, acc); \
+        } \
+      ti__e##P##_stf(o + f, acc); \
+    } \
+    for (; f < nf; f++) { \
+      float acc = o[f]; \
+      for (ky = 0; ky < nky; ky++) \
+        for (kx = 0; kx < nkx; kx++) { \
+          float e = x[ky * rs + kx * nf + f]; \
+          acc = op == TI__E_SUM ? acc + e : op == TI__E_MAX ? ti__e_fmax(e, acc) : ti__e_fmin(e, acc); \
+        } \
+      o[f] = acc; \
+    } \
   } \
 }
 
@@ -1447,19 +1513,52 @@ TI__PRIVATE void ti__e_win_pad(const ti__e_job *j, int32_t *o, int64_t n) {
   }
 }
 
-/* Output rows [r0, r1): each row accumulates in place in out, window
-   position by window position (ky-major, kx-minor, as the reference). */
+/* Output pixels [px0, px1) of row oy (row base o), window position by
+   window position (ky-major, kx-minor, as the reference): padding and
+   partial windows at the borders. */
+TI__PRIVATE void ti__e_win_part(const ti__e_job *j, int32_t *o, int64_t oy, int64_t px0, int64_t px1,
+                                int32_t *buf) {
+  const ti__e_win *w = j->w;
+  const int64_t nf = j->d->nf;
+  int64_t ky, kx;
+  if (px1 <= px0) return;
+  for (ky = 0; ky < w->nky; ky++) {
+    int64_t iy = oy * w->sy + ky - w->pu;
+    if (iy < 0 || iy >= w->niy) { ti__e_win_pad(j, o + px0 * nf, (px1 - px0) * nf); continue; }
+    for (kx = 0; kx < w->nkx; kx++) {
+      int64_t lo = ti__e_ceil_div(w->pl - kx, w->sx), hi = ti__e_ceil_div(w->nix + w->pl - kx, w->sx);
+      int64_t base;
+      if (lo < px0) lo = px0;
+      if (hi > px1) hi = px1;
+      if (hi < lo) hi = lo;
+      ti__e_win_pad(j, o + px0 * nf, (lo - px0) * nf);
+      ti__e_win_pad(j, o + hi * nf, (px1 - hi) * nf);
+      if (hi == lo) continue;
+      base = (iy * w->nix + lo * w->sx + kx - w->pl) * nf;
+      if (w->sx == 1) ti__e_win_acc(j, o + lo * nf, base, (hi - lo) * nf, buf);
+      else ti__e_win_acc2d(j, o + lo * nf, base, hi - lo, w->sx * nf, buf);
+    }
+  }
+}
+
+/* Output rows [r0, r1), accumulated in place in out: pixels whose window
+   lies inside the input go through the register-blocked window leaf, the
+   others through ti__e_win_part. */
 TI__PRIVATE void ti__e_win_range(void *arg, int64_t r0, int64_t r1) {
   const ti__e_job *j = (const ti__e_job *)arg;
   const ti_prim_desc *d = j->d;
   const ti__e_win *w = j->w;
   const ti__e_vt *vt = j->vt;
   const int64_t nf = d->nf, nx = d->nx, rowlen = nx * nf;
+  const int dt = d->in_dtype == TI_DTYPE_I32 || d->in_dtype == TI_DTYPE_F32 ? 2
+               : d->in_dtype == TI_DTYPE_U8 ? 1 : 0;
+  const size_t esize = dt == 2 ? 4 : 1;
   ti__e_tile s1;
-  int64_t oy, ky, kx, i;
+  int64_t oy, i;
   for (oy = r0; oy < r1; oy++) {
     int32_t *o = (int32_t *)j->out + oy * rowlen;
     float *of = (float *)j->out + oy * rowlen;
+    int64_t iy0 = oy * w->sy - w->pu, a = 0, b = 0;
     if (j->kind == 1) {
       int32_t init = j->op == TI__E_SUM ? 0 : j->op == TI__E_MAX ? INT32_MIN : d->cmp;
       for (i = 0; i < rowlen; i++) o[i] = init;
@@ -1467,29 +1566,25 @@ TI__PRIVATE void ti__e_win_range(void *arg, int64_t r0, int64_t r1) {
       float init = j->op == TI__E_SUM ? 0.0f : (float)d->cmp;
       for (i = 0; i < rowlen; i++) of[i] = init;
     }
-    for (ky = 0; ky < w->nky; ky++) {
-      int64_t iy = oy * w->sy + ky - w->pu;
-      if (iy < 0 || iy >= w->niy) { ti__e_win_pad(j, o, rowlen); continue; }
-      for (kx = 0; kx < w->nkx; kx++) {
-        int64_t lo = ti__e_ceil_div(w->pl - kx, w->sx), hi = ti__e_ceil_div(w->nix + w->pl - kx, w->sx);
-        int64_t base;
-        if (lo < 0) lo = 0;
-        if (hi > nx) hi = nx;
-        if (hi < lo) hi = lo;
-        ti__e_win_pad(j, o, lo * nf);
-        ti__e_win_pad(j, o + hi * nf, (nx - hi) * nf);
-        if (hi == lo) continue;
-        base = (iy * w->nix + lo * w->sx + kx - w->pl) * nf;
-        if (w->sx == 1) ti__e_win_acc(j, o + lo * nf, base, (hi - lo) * nf, s1.i);
-        else ti__e_win_acc2d(j, o + lo * nf, base, hi - lo, w->sx * nf, s1.i);
-      }
+    if (iy0 >= 0 && iy0 + w->nky <= w->niy && w->nix + w->pl - w->nkx >= 0) {
+      a = ti__e_min64(ti__e_ceil_div(w->pl, w->sx), nx);
+      b = ti__e_min64((w->nix + w->pl - w->nkx) / w->sx + 1, nx);
+      if (b < a) b = a;
     }
+    ti__e_win_part(j, o, oy, 0, a, s1.i);
+    if (b > a) {
+      const char *x = (const char *)j->a + (size_t)(((iy0 * w->nix) + a * w->sx - w->pl) * nf) * esize;
+      if (j->kind == 2)
+        vt->fwin(j->op, of + a * nf, (const float *)(const void *)x, b - a, nf, w->sx * nf, w->nky, w->nkx,
+                 w->nix * nf);
+      else
+        vt->win[j->op][dt](o + a * nf, x, b - a, nf, w->sx * nf, w->nky, w->nkx, w->nix * nf);
+    }
+    ti__e_win_part(j, o, oy, b > a ? b : a, nx, s1.i);
     if (j->op == TI__E_SUM) {
-      if (d->bias_mode == TI_BIAS_VECTOR) {
-        for (i = 0; i < nx; i++) {
-          if (j->kind == 1) vt->add(o + i * nf, (const int32_t *)j->bias, nf);
-          else vt->fadd(of + i * nf, (const float *)j->bias, nf);
-        }
+      if (d->bias_mode == TI_BIAS_VECTOR) {   /* bias[f] repeated: x stride 0 */
+        if (j->kind == 1) vt->add2d(o, (const int32_t *)j->bias, nx, nf, 0);
+        else vt->fadd2d(of, (const float *)j->bias, nx, nf, 0);
       } else if (d->bias_mode == TI_BIAS_CONSTANT) {
         if (j->kind == 1) vt->addc(o, d->constant_b, rowlen);
         else vt->faddc(of, (float)d->constant_b, rowlen);
@@ -1654,6 +1749,7 @@ TASKIR_API ti_status ti_clif(const ti_kernel_ctx *ctx, const ti_prim_desc *d,
 #undef TI__E_TILE
 #undef TI__E_INL
 #undef TI__E_GEN
+#undef TI__E_WINLEAF
 #undef TI__E_VT
 
 /* >>kernels.impl.rearrange ----------------------------------------------- */
