@@ -1528,9 +1528,8 @@ TI__PRIVATE void ti__e_win_part(const ti__e_job *j, int32_t *o, int64_t oy, int6
     for (kx = 0; kx < w->nkx; kx++) {
       int64_t lo = ti__e_ceil_div(w->pl - kx, w->sx), hi = ti__e_ceil_div(w->nix + w->pl - kx, w->sx);
       int64_t base;
-      if (lo < px0) lo = px0;
-      if (hi > px1) hi = px1;
-      if (hi < lo) hi = lo;
+      lo = lo < px0 ? px0 : lo > px1 ? px1 : lo;   /* [lo, hi) within [px0, px1) */
+      hi = hi > px1 ? px1 : hi < lo ? lo : hi;
       ti__e_win_pad(j, o + px0 * nf, (lo - px0) * nf);
       ti__e_win_pad(j, o + hi * nf, (px1 - hi) * nf);
       if (hi == lo) continue;
