@@ -134,7 +134,8 @@ typedef struct ti_prim_desc {
 
 /* >>kernels.eltwise: CADD, CAVG, CVVH, CAX, CVS, CCMPB, CCMPS, CLUT, CLIF -- */
 
-/* Element-wise and window primitives of Task IR (SPEC §2 block table).
+/* Element-wise and window primitives of Task IR (the block table of SPEC
+   section 2).
 
    Layout: activations [y][x][f] row-major (ny, nx, nf of the desc); the 1-D
    forms are [f] with ny = nx = 1. Windowed blocks (CAVG, CCMPB, CCMPS) read
@@ -158,6 +159,8 @@ typedef struct ti_prim_desc {
 
    out never overlaps an input (CLIF: v_state is read and written in place;
    spikes overlaps nothing). No function allocates; stack use is <= 8 KiB.
+   With ctx->parallel_for the work goes out as tiles of up to 512 elements
+   (element-wise blocks) or output rows (windowed blocks).
 
    ti_X() runs the fastest path allowed by ctx->cpu (NULL ctx: detected cpu);
    ti_X_ref() is the plain C reference. Both give bit-identical results.
@@ -242,12 +245,12 @@ TASKIR_API ti_status ti_clut_ref(const ti_prim_desc *d, const void *in,
            : VLEAKY_ADPT_EN ? floor(VLEAKY_ALPHA * u / 256) + VLEAKY_BETA
            : u + VLEAKY_BETA
      v_state = max(clamp28(n), VL)
-     out   = FIRE_TYPE 4 or 5: spike (0/1); 0: v; 1: the new v_state
+     spikes[i] = FIRE_TYPE 4 or 5: spike (0/1); 0: v; 1: the new v_state
    With ti_lif_params_init's defaults (VL = -2^27, VTHETA_CONST_EN = 0,
-   RESET_MODE 0, FIRE_TYPE 4, TW_EN 0) this is exactly SPEC §2:
+   RESET_MODE 0, FIRE_TYPE 4, TW_EN 0) this is exactly SPEC section 2:
    v = clamp28(v_prev + in); spike = v > VTH0; fired -> VR; leak; clamp28.
-   (The one difference from a literal "v > VTH0": a VTH0 below -2^27 acts
-   as -2^27, as the 28-bit hardware register does.)
+   The rest follows the chip's LIF primitive (28-bit registers, VL floor,
+   reset modes, time window).
    Not modelled, NOT_SUPPORTED when they would matter: refractoriness
    (REF_LEN != 0), adaptive threshold (VTH_ADPT_EN, VTH_BETA or VTH_INCRE
    nonzero; VTH_ALPHA is then unused), random threshold noise (VM_CONST_EN
