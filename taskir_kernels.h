@@ -168,7 +168,12 @@ typedef struct ti_prim_desc {
    overflows size_t, a window inconsistent with niy/nix/pads/stride,
    negative pads/strides, bit_shift outside 0..31, lut_dw outside 1..16, bad
    enum values; NOT_SUPPORTED for other dtypes or combinations, dilation
-   other than 0/1 on windowed blocks, a nonzero bit_shift with F32. */
+   other than 0/1 on windowed blocks, a nonzero bit_shift with F32; LIMIT
+   for a window of more than TASKIR_MAX_WINDOW (default 65536) positions
+   nky * nkx, so a hostile block cannot ask for hours of padding. */
+#ifndef TASKIR_MAX_WINDOW
+#define TASKIR_MAX_WINDOW 65536
+#endif
 
 /* CADD: out = in_0 + ... + in_{n_branch-1} + bias. All n_branch >= 1 inputs
    share in_dtype. nky/nkx/niy/nix are ignored. */
@@ -500,6 +505,7 @@ TI__PRIVATE ti_status ti__e_check_win(const ti_prim_desc *d, ti__e_win *w) {
       d->pad_left < 0 || d->pad_right < 0 || d->nky < 1 || d->nkx < 1)
     return TI_STATUS_BAD_PARAM;
   if (ti__e_count(d->niy, d->nix, d->nf) < 0) return TI_STATUS_BAD_PARAM;
+  if ((int64_t)d->nky * d->nkx > (int64_t)TASKIR_MAX_WINDOW) return TI_STATUS_LIMIT;
   w->niy = d->niy; w->nix = d->nix; w->nky = d->nky; w->nkx = d->nkx;
   w->sy = d->stride_y ? d->stride_y : 1; w->sx = d->stride_x ? d->stride_x : 1;
   w->pu = d->pad_up; w->pl = d->pad_left;

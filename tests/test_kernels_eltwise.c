@@ -571,6 +571,12 @@ TT_TEST(bad_params) {
   e.nkx = 2; e.pad_left = -1; TT_EQ_INT(ti_cavg(&ctx, &e, a, 0, o), TI_STATUS_BAD_PARAM);
   e.pad_left = 0; e.stride_y = -2; TT_EQ_INT(ti_cavg(&ctx, &e, a, 0, o), TI_STATUS_BAD_PARAM);
   e.stride_y = 2; e.niy = 0; TT_EQ_INT(ti_cavg(&ctx, &e, a, 0, o), TI_STATUS_BAD_PARAM);
+  {  /* a window of 2^30 x 2 positions over one padded pixel: refused, not run */
+    ti_prim_desc h = descw(1, 1, 1, 1 << 30, 2, 1, 1, (1 << 30) - 1, 0, 1, 0, TI_DTYPE_I32);
+    TT_EQ_INT(h.ny, 1);
+    TT_EQ_INT(ti_cavg(&ctx, &h, a, 0, o), TI_STATUS_LIMIT);
+    TT_EQ_INT(ti_ccmpb_ref(&h, a, o), TI_STATUS_LIMIT);
+  }
   e.niy = 4; e.dilation_x = 2; TT_EQ_INT(ti_cavg(&ctx, &e, a, 0, o), TI_STATUS_NOT_SUPPORTED);
   e.dilation_x = 1; TT_EQ_INT(ti_cavg(&ctx, &e, a, 0, o), TI_STATUS_SUCCESS);
   e.bit_shift = 32; TT_EQ_INT(ti_ccmpb(&ctx, &e, a, o), TI_STATUS_BAD_PARAM);
