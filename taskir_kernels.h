@@ -151,6 +151,11 @@ typedef struct ti_prim_desc {
    precision: any integer dtype for integer inputs (it only selects CCMPB's
    clip bound, storage does not saturate), F32 for F32 inputs.
 
+   Desc fields read, besides ny, nx, nf, in_dtype, out_dtype: CADD n_branch,
+   bias_mode, constant_b; CVVH, CAX also w_dtype; CVS constant_a; CAVG,
+   CCMPB, CCMPS niy, nix, nky, nkx, stride_*, pad_*, dilation_* (0 or 1);
+   CAVG bias_mode, constant_b; CCMPB, CCMPS cmp, bit_shift; CLUT lut_dw.
+
    Float results are deterministic: sums start from the first operand
    (CADD: in_0 + in_1 + ...; CAVG: 0.0f + window elements in ky-major,
    kx-minor order, padding skipped), the bias is added last, a product and
