@@ -327,7 +327,8 @@ TASKIR_API ti_status ti_cvm_ref(const ti_prim_desc *d, const void *in, const voi
 
 /* >>kernels.eltwise: CADD, CAVG, CVVH, CAX, CVS, CCMPB, CCMPS, CLUT, CLIF -- */
 
-/* Element-wise and window primitives of Task IR (SPEC §2 block table).
+/* Element-wise and window primitives of Task IR (the block table of SPEC
+   section 2).
 
    Layout: activations [y][x][f] row-major (ny, nx, nf of the desc); the 1-D
    forms are [f] with ny = nx = 1. Windowed blocks (CAVG, CCMPB, CCMPS) read
@@ -343,6 +344,11 @@ TASKIR_API ti_status ti_cvm_ref(const ti_prim_desc *d, const void *in, const voi
    precision: any integer dtype for integer inputs (it only selects CCMPB's
    clip bound, storage does not saturate), F32 for F32 inputs.
 
+   Desc fields read, besides ny, nx, nf, in_dtype, out_dtype: CADD n_branch,
+   bias_mode, constant_b; CVVH, CAX also w_dtype; CVS constant_a; CAVG,
+   CCMPB, CCMPS niy, nix, nky, nkx, stride_*, pad_*, dilation_* (0 or 1);
+   CAVG bias_mode, constant_b; CCMPB, CCMPS cmp, bit_shift; CLUT lut_dw.
+
    Float results are deterministic: sums start from the first operand
    (CADD: in_0 + in_1 + ...; CAVG: 0.0f + window elements in ky-major,
    kx-minor order, padding skipped), the bias is added last, a product and
@@ -351,6 +357,8 @@ TASKIR_API ti_status ti_cvm_ref(const ti_prim_desc *d, const void *in, const voi
 
    out never overlaps an input (CLIF: v_state is read and written in place;
    spikes overlaps nothing). No function allocates; stack use is <= 8 KiB.
+   With ctx->parallel_for the work goes out as tiles of up to 512 elements
+   (element-wise blocks) or output rows (windowed blocks).
 
    ti_X() runs the fastest path allowed by ctx->cpu (NULL ctx: detected cpu);
    ti_X_ref() is the plain C reference. Both give bit-identical results.
@@ -358,7 +366,12 @@ TASKIR_API ti_status ti_cvm_ref(const ti_prim_desc *d, const void *in, const voi
    overflows size_t, a window inconsistent with niy/nix/pads/stride,
    negative pads/strides, bit_shift outside 0..31, lut_dw outside 1..16, bad
    enum values; NOT_SUPPORTED for other dtypes or combinations, dilation
-   other than 0/1 on windowed blocks, a nonzero bit_shift with F32. */
+   other than 0/1 on windowed blocks, a nonzero bit_shift with F32; LIMIT
+   for a window of more than TASKIR_MAX_WINDOW (default 65536) positions
+   nky * nkx, so a hostile block cannot ask for hours of padding. */
+#ifndef TASKIR_MAX_WINDOW
+#define TASKIR_MAX_WINDOW 65536
+#endif
 
 /* CADD: out = in_0 + ... + in_{n_branch-1} + bias. All n_branch >= 1 inputs
    share in_dtype. nky/nkx/niy/nix are ignored. */
@@ -435,12 +448,12 @@ TASKIR_API ti_status ti_clut_ref(const ti_prim_desc *d, const void *in,
            : VLEAKY_ADPT_EN ? floor(VLEAKY_ALPHA * u / 256) + VLEAKY_BETA
            : u + VLEAKY_BETA
      v_state = max(clamp28(n), VL)
-     out   = FIRE_TYPE 4 or 5: spike (0/1); 0: v; 1: the new v_state
+     spikes[i] = FIRE_TYPE 4 or 5: spike (0/1); 0: v; 1: the new v_state
    With ti_lif_params_init's defaults (VL = -2^27, VTHETA_CONST_EN = 0,
-   RESET_MODE 0, FIRE_TYPE 4, TW_EN 0) this is exactly SPEC §2:
+   RESET_MODE 0, FIRE_TYPE 4, TW_EN 0) this is exactly SPEC section 2:
    v = clamp28(v_prev + in); spike = v > VTH0; fired -> VR; leak; clamp28.
-   (The one difference from a literal "v > VTH0": a VTH0 below -2^27 acts
-   as -2^27, as the 28-bit hardware register does.)
+   The rest follows the chip's LIF primitive (28-bit registers, VL floor,
+   reset modes, time window).
    Not modelled, NOT_SUPPORTED when they would matter: refractoriness
    (REF_LEN != 0), adaptive threshold (VTH_ADPT_EN, VTH_BETA or VTH_INCRE
    nonzero; VTH_ALPHA is then unused), random threshold noise (VM_CONST_EN
@@ -2423,6 +2436,7 @@ TI__PRIVATE ti_status ti__e_check_win(const ti_prim_desc *d, ti__e_win *w) {
       d->pad_left < 0 || d->pad_right < 0 || d->nky < 1 || d->nkx < 1)
     return TI_STATUS_BAD_PARAM;
   if (ti__e_count(d->niy, d->nix, d->nf) < 0) return TI_STATUS_BAD_PARAM;
+  if ((int64_t)d->nky * d->nkx > (int64_t)TASKIR_MAX_WINDOW) return TI_STATUS_LIMIT;
   w->niy = d->niy; w->nix = d->nix; w->nky = d->nky; w->nkx = d->nkx;
   w->sy = d->stride_y ? d->stride_y : 1; w->sx = d->stride_x ? d->stride_x : 1;
   w->pu = d->pad_up; w->pl = d->pad_left;
@@ -2479,25 +2493,26 @@ TI__PRIVATE float ti__e_bias_f(const ti_prim_desc *d, const void *bias, int64_t 
 
 TASKIR_API ti_status ti_cadd_ref(const ti_prim_desc *d, const void *const *inputs,
                                  const void *bias, void *out) {
-  int64_t total, i, nf; int kind, b;
+  int64_t total, i, f, nf; int kind, b;
   ti_status st = ti__e_check(d, out, bias, 1, &total, &kind);
   if (st) return st;
   if (!inputs || d->n_branch < 1) return TI_STATUS_BAD_PARAM;
   for (b = 0; b < d->n_branch; b++) if (!inputs[b]) return TI_STATUS_BAD_PARAM;
   nf = d->nf;
-  for (i = 0; i < total; i++) {
-    if (kind == 1) {
-      int32_t acc = ti__e_ld(inputs[0], d->in_dtype, i);
-      for (b = 1; b < d->n_branch; b++) acc = ti__e_add(acc, ti__e_ld(inputs[b], d->in_dtype, i));
-      if (d->bias_mode != TI_BIAS_NONE) acc = ti__e_add(acc, ti__e_bias_i(d, bias, i % nf));
-      ((int32_t *)out)[i] = acc;
-    } else {
-      float acc = ((const float *)inputs[0])[i];
-      for (b = 1; b < d->n_branch; b++) acc = acc + ((const float *)inputs[b])[i];
-      if (d->bias_mode != TI_BIAS_NONE) acc = acc + ti__e_bias_f(d, bias, i % nf);
-      ((float *)out)[i] = acc;
+  for (i = 0; i < total; i += nf)
+    for (f = 0; f < nf; f++) {
+      if (kind == 1) {
+        int32_t acc = ti__e_ld(inputs[0], d->in_dtype, i + f);
+        for (b = 1; b < d->n_branch; b++) acc = ti__e_add(acc, ti__e_ld(inputs[b], d->in_dtype, i + f));
+        if (d->bias_mode != TI_BIAS_NONE) acc = ti__e_add(acc, ti__e_bias_i(d, bias, f));
+        ((int32_t *)out)[i + f] = acc;
+      } else {
+        float acc = ((const float *)inputs[0])[i + f];
+        for (b = 1; b < d->n_branch; b++) acc = acc + ((const float *)inputs[b])[i + f];
+        if (d->bias_mode != TI_BIAS_NONE) acc = acc + ti__e_bias_f(d, bias, f);
+        ((float *)out)[i + f] = acc;
+      }
     }
-  }
   return TI_STATUS_SUCCESS;
 }
 
@@ -2505,28 +2520,29 @@ TASKIR_API ti_status ti_cadd_ref(const ti_prim_desc *d, const void *const *input
    alpha[f]) and CVS (b = NULL: constant_a). */
 TI__PRIVATE ti_status ti__e_mul_ref(const ti_prim_desc *d, int which, const void *a, const void *b,
                                const void *bias, void *out) {
-  int64_t total, i, nf; int kind;
+  int64_t total, p, f, nf; int kind;
   ti_status st = ti__e_check(d, out, bias, 1, &total, &kind);
   if (st) return st;
   if (!a || (which != 2 && !b)) return TI_STATUS_BAD_PARAM;
   if (which != 2 && ti__e_kind(d->w_dtype) != kind) return TI_STATUS_NOT_SUPPORTED;
   nf = d->nf;
-  for (i = 0; i < total; i++) {
-    int64_t j = which == 1 ? i % nf : i;
-    if (kind == 1) {
-      int32_t x = ti__e_ld(a, d->in_dtype, i);
-      int32_t y = which == 2 ? d->constant_a : ti__e_ld(b, d->w_dtype, j);
-      int32_t r = ti__e_mul(x, y);
-      if (d->bias_mode != TI_BIAS_NONE) r = ti__e_add(r, ti__e_bias_i(d, bias, i % nf));
-      ((int32_t *)out)[i] = r;
-    } else {
-      float x = ((const float *)a)[i];
-      float y = which == 2 ? (float)d->constant_a : ((const float *)b)[j];
-      float r = x * y;
-      if (d->bias_mode != TI_BIAS_NONE) r = r + ti__e_bias_f(d, bias, i % nf);
-      ((float *)out)[i] = r;
+  for (p = 0; p < total; p += nf)
+    for (f = 0; f < nf; f++) {
+      int64_t i = p + f, j = which == 1 ? f : i;   /* CAX: alpha[f] */
+      if (kind == 1) {
+        int32_t x = ti__e_ld(a, d->in_dtype, i);
+        int32_t y = which == 2 ? d->constant_a : ti__e_ld(b, d->w_dtype, j);
+        int32_t r = ti__e_mul(x, y);
+        if (d->bias_mode != TI_BIAS_NONE) r = ti__e_add(r, ti__e_bias_i(d, bias, f));
+        ((int32_t *)out)[i] = r;
+      } else {
+        float x = ((const float *)a)[i];
+        float y = which == 2 ? (float)d->constant_a : ((const float *)b)[j];
+        float r = x * y;   /* separate statement: never fused with the bias add */
+        if (d->bias_mode != TI_BIAS_NONE) r = r + ti__e_bias_f(d, bias, f);
+        ((float *)out)[i] = r;
+      }
     }
-  }
   return TI_STATUS_SUCCESS;
 }
 
@@ -2756,13 +2772,29 @@ typedef struct ti__e_vt {
   void (*fmin)(float *o, const float *x, int64_t n);
   void (*fmaxc)(float *o, float c, int64_t n);
   void (*fminc)(float *o, float c, int64_t n);
+  /* o[p][f] op= x[p * xs + f] over np rows of nf: a strided window row */
+  void (*add2d)(int32_t *o, const int32_t *x, int64_t np, int64_t nf, int64_t xs);
+  void (*max2d)(int32_t *o, const int32_t *x, int64_t np, int64_t nf, int64_t xs);
+  void (*min2d)(int32_t *o, const int32_t *x, int64_t np, int64_t nf, int64_t xs);
+  void (*fadd2d)(float *o, const float *x, int64_t np, int64_t nf, int64_t xs);
+  void (*fmax2d)(float *o, const float *x, int64_t np, int64_t nf, int64_t xs);
+  void (*fmin2d)(float *o, const float *x, int64_t np, int64_t nf, int64_t xs);
+  /* whole in-bounds windows, [op: sum, max, min][in: I8/TERNARY, U8, I32] */
+  void (*win[3][3])(int32_t *o, const void *x, int64_t np, int64_t nf, int64_t xs,
+                    int64_t nky, int64_t nkx, int64_t rs);
+  void (*fwin)(int op, float *o, const float *x, int64_t np, int64_t nf, int64_t xs,
+               int64_t nky, int64_t nkx, int64_t rs);
 } ti__e_vt;
 
 #define TI__E_VT(P) { ti__e##P##_widen_i8, ti__e##P##_widen_u8, ti__e##P##_add, ti__e##P##_addc, \
   ti__e##P##_mul, ti__e##P##_mulc, ti__e##P##_max, ti__e##P##_min, ti__e##P##_maxc, \
   ti__e##P##_minc, ti__e##P##_shift_clip, ti__e##P##_lut, ti__e##P##_lif, ti__e##P##_fadd, \
   ti__e##P##_faddc, ti__e##P##_fmul, ti__e##P##_fmulc, ti__e##P##_fmax, ti__e##P##_fmin, \
-  ti__e##P##_fmaxc, ti__e##P##_fminc }
+  ti__e##P##_fmaxc, ti__e##P##_fminc, ti__e##P##_add2d, ti__e##P##_max2d, ti__e##P##_min2d, \
+  ti__e##P##_fadd2d, ti__e##P##_fmax2d, ti__e##P##_fmin2d, \
+  {{ti__e##P##_win_add_i8, ti__e##P##_win_add_u8, ti__e##P##_win_add_i32}, \
+   {ti__e##P##_win_max_i8, ti__e##P##_win_max_u8, ti__e##P##_win_max_i32}, \
+   {ti__e##P##_win_min_i8, ti__e##P##_win_min_u8, ti__e##P##_win_min_i32}}, ti__e##P##_fwin }
 
 #if defined(__GNUC__) || defined(__clang__)
 #define TI__E_INL static inline __attribute__((unused))
@@ -2772,6 +2804,30 @@ typedef struct ti__e_vt {
 
 /* The leaf loops, written once over the wrappers of one ISA (prefix P,
    function attribute A). */
+/* Whole windows of np output pixels of a row, every window position inside
+   the input: o[p][f] = o[p][f] op x[p*xs + ky*rs + kx*nf + f] over ky, kx
+   in the reference's order, accumulated in registers. */
+#define TI__E_WINLEAF(P, A, NAME, T, VLD, VOP, SOP) \
+A static void ti__e##P##_##NAME(int32_t *o, const void *xv, int64_t np, int64_t nf, int64_t xs, \
+                                int64_t nky, int64_t nkx, int64_t rs) { \
+  const T *x = (const T *)xv; \
+  int64_t p, f, ky, kx; \
+  for (p = 0; p < np; p++, o += nf, x += xs) { \
+    for (f = 0; f + ti__e##P##_W <= nf; f += ti__e##P##_W) { \
+      ti__e##P##_vi acc = ti__e##P##_ld(o + f); \
+      for (ky = 0; ky < nky; ky++) \
+        for (kx = 0; kx < nkx; kx++) \
+          acc = ti__e##P##_##VOP(acc, ti__e##P##_##VLD(x + ky * rs + kx * nf + f)); \
+      ti__e##P##_st(o + f, acc); \
+    } \
+    for (; f < nf; f++) { \
+      int32_t acc = o[f]; \
+      for (ky = 0; ky < nky; ky++) \
+        for (kx = 0; kx < nkx; kx++) acc = SOP(acc, (int32_t)x[ky * rs + kx * nf + f]); \
+      o[f] = acc; \
+    } \
+  } \
+}
 #define TI__E_GEN(P, A) \
 A static void ti__e##P##_widen_i8(int32_t *o, const int8_t *s, int64_t n) { \
   int64_t i = 0; \
@@ -2904,6 +2960,80 @@ A static void ti__e##P##_fminc(float *o, float c, int64_t n) { \
   int64_t i = 0; \
   for (; i + ti__e##P##_W <= n; i += ti__e##P##_W) ti__e##P##_stf(o + i, ti__e##P##_vfmin(vc, ti__e##P##_ldf(o + i))); \
   for (; i < n; i++) o[i] = ti__e_fmin(c, o[i]); \
+} \
+A static void ti__e##P##_add2d(int32_t *o, const int32_t *x, int64_t np, int64_t nf, int64_t xs) { \
+  int64_t p, i; \
+  for (p = 0; p < np; p++, o += nf, x += xs) { \
+    for (i = 0; i + ti__e##P##_W <= nf; i += ti__e##P##_W) ti__e##P##_st(o + i, ti__e##P##_vadd(ti__e##P##_ld(o + i), ti__e##P##_ld(x + i))); \
+    for (; i < nf; i++) o[i] = ti__e_add(o[i], x[i]); \
+  } \
+} \
+A static void ti__e##P##_max2d(int32_t *o, const int32_t *x, int64_t np, int64_t nf, int64_t xs) { \
+  int64_t p, i; \
+  for (p = 0; p < np; p++, o += nf, x += xs) { \
+    for (i = 0; i + ti__e##P##_W <= nf; i += ti__e##P##_W) ti__e##P##_st(o + i, ti__e##P##_vmax(ti__e##P##_ld(o + i), ti__e##P##_ld(x + i))); \
+    for (; i < nf; i++) o[i] = ti__e_max(o[i], x[i]); \
+  } \
+} \
+A static void ti__e##P##_min2d(int32_t *o, const int32_t *x, int64_t np, int64_t nf, int64_t xs) { \
+  int64_t p, i; \
+  for (p = 0; p < np; p++, o += nf, x += xs) { \
+    for (i = 0; i + ti__e##P##_W <= nf; i += ti__e##P##_W) ti__e##P##_st(o + i, ti__e##P##_vmin(ti__e##P##_ld(o + i), ti__e##P##_ld(x + i))); \
+    for (; i < nf; i++) o[i] = ti__e_min(o[i], x[i]); \
+  } \
+} \
+A static void ti__e##P##_fadd2d(float *o, const float *x, int64_t np, int64_t nf, int64_t xs) { \
+  int64_t p, i; \
+  for (p = 0; p < np; p++, o += nf, x += xs) { \
+    for (i = 0; i + ti__e##P##_W <= nf; i += ti__e##P##_W) ti__e##P##_stf(o + i, ti__e##P##_vfadd(ti__e##P##_ldf(o + i), ti__e##P##_ldf(x + i))); \
+    for (; i < nf; i++) o[i] = o[i] + x[i]; \
+  } \
+} \
+A static void ti__e##P##_fmax2d(float *o, const float *x, int64_t np, int64_t nf, int64_t xs) { \
+  int64_t p, i; \
+  for (p = 0; p < np; p++, o += nf, x += xs) { \
+    for (i = 0; i + ti__e##P##_W <= nf; i += ti__e##P##_W) ti__e##P##_stf(o + i, ti__e##P##_vfmax(ti__e##P##_ldf(x + i), ti__e##P##_ldf(o + i))); \
+    for (; i < nf; i++) o[i] = ti__e_fmax(x[i], o[i]); \
+  } \
+} \
+A static void ti__e##P##_fmin2d(float *o, const float *x, int64_t np, int64_t nf, int64_t xs) { \
+  int64_t p, i; \
+  for (p = 0; p < np; p++, o += nf, x += xs) { \
+    for (i = 0; i + ti__e##P##_W <= nf; i += ti__e##P##_W) ti__e##P##_stf(o + i, ti__e##P##_vfmin(ti__e##P##_ldf(x + i), ti__e##P##_ldf(o + i))); \
+    for (; i < nf; i++) o[i] = ti__e_fmin(x[i], o[i]); \
+  } \
+} \
+TI__E_WINLEAF(P, A, win_add_i8, int8_t, ld_i8w, vadd, ti__e_add) \
+TI__E_WINLEAF(P, A, win_add_u8, uint8_t, ld_u8w, vadd, ti__e_add) \
+TI__E_WINLEAF(P, A, win_add_i32, int32_t, ld, vadd, ti__e_add) \
+TI__E_WINLEAF(P, A, win_max_i8, int8_t, ld_i8w, vmax, ti__e_max) \
+TI__E_WINLEAF(P, A, win_max_u8, uint8_t, ld_u8w, vmax, ti__e_max) \
+TI__E_WINLEAF(P, A, win_max_i32, int32_t, ld, vmax, ti__e_max) \
+TI__E_WINLEAF(P, A, win_min_i8, int8_t, ld_i8w, vmin, ti__e_min) \
+TI__E_WINLEAF(P, A, win_min_u8, uint8_t, ld_u8w, vmin, ti__e_min) \
+TI__E_WINLEAF(P, A, win_min_i32, int32_t, ld, vmin, ti__e_min) \
+A static void ti__e##P##_fwin(int op, float *o, const float *x, int64_t np, int64_t nf, int64_t xs, int64_t nky, int64_t nkx, int64_t rs) { \
+  int64_t p, f, ky, kx; \
+  for (p = 0; p < np; p++, o += nf, x += xs) { \
+    for (f = 0; f + ti__e##P##_W <= nf; f += ti__e##P##_W) { \
+      ti__e##P##_vf acc = ti__e##P##_ldf(o + f); \
+      for (ky = 0; ky < nky; ky++) \
+        for (kx = 0; kx < nkx; kx++) { \
+          ti__e##P##_vf e = ti__e##P##_ldf(x + ky * rs + kx * nf + f); \
+          acc = op == TI__E_SUM ? ti__e##P##_vfadd(acc, e) : op == TI__E_MAX ? ti__e##P##_vfmax(e, acc) : ti__e##P##_vfmin(e, acc); \
+        } \
+      ti__e##P##_stf(o + f, acc); \
+    } \
+    for (; f < nf; f++) { \
+      float acc = o[f]; \
+      for (ky = 0; ky < nky; ky++) \
+        for (kx = 0; kx < nkx; kx++) { \
+          float e = x[ky * rs + kx * nf + f]; \
+          acc = op == TI__E_SUM ? acc + e : op == TI__E_MAX ? ti__e_fmax(e, acc) : ti__e_fmin(e, acc); \
+        } \
+      o[f] = acc; \
+    } \
+  } \
 }
 
 #if defined(TI__X86)
@@ -3282,6 +3412,35 @@ TI__PRIVATE void ti__e_win_acc(const ti__e_job *j, int32_t *o, int64_t off, int6
   }
 }
 
+/* o[p][f] op= in[off + p * xs + f] for np output pixels of a strided row. */
+TI__PRIVATE void ti__e_win_acc2d(const ti__e_job *j, int32_t *o, int64_t off, int64_t np, int64_t xs,
+                                 int32_t *buf) {
+  const ti__e_vt *vt = j->vt;
+  const int64_t nf = j->d->nf;
+  int64_t p, m;
+  if (j->kind == 2) {
+    const float *x = (const float *)j->a + off;
+    float *of = (float *)(void *)o;
+    if (j->op == TI__E_SUM) vt->fadd2d(of, x, np, nf, xs);
+    else if (j->op == TI__E_MAX) vt->fmax2d(of, x, np, nf, xs);
+    else vt->fmin2d(of, x, np, nf, xs);
+    return;
+  }
+  if (j->d->in_dtype != TI_DTYPE_I32 && nf > TI__E_TILE) {   /* no span fits a tile */
+    for (p = 0; p < np; p++) ti__e_win_acc(j, o + p * nf, off + p * xs, nf, buf);
+    return;
+  }
+  /* Narrow inputs: widen the span of m pixels (gaps included) into buf. */
+  m = j->d->in_dtype == TI_DTYPE_I32 ? np : (TI__E_TILE - nf) / xs + 1;
+  for (p = 0; p < np; p += m) {
+    int64_t q = ti__e_min64(m, np - p);
+    const int32_t *x = ti__e_i32(vt, j->a, j->d->in_dtype, off + p * xs, (q - 1) * xs + nf, buf);
+    if (j->op == TI__E_SUM) vt->add2d(o + p * nf, x, q, nf, xs);
+    else if (j->op == TI__E_MAX) vt->max2d(o + p * nf, x, q, nf, xs);
+    else vt->min2d(o + p * nf, x, q, nf, xs);
+  }
+}
+
 /* A padded window position: max/min with 0 (a sum skips it). */
 TI__PRIVATE void ti__e_win_pad(const ti__e_job *j, int32_t *o, int64_t n) {
   if (n <= 0 || j->op == TI__E_SUM) return;
@@ -3294,19 +3453,51 @@ TI__PRIVATE void ti__e_win_pad(const ti__e_job *j, int32_t *o, int64_t n) {
   }
 }
 
-/* Output rows [r0, r1): each row accumulates in place in out, window
-   position by window position (ky-major, kx-minor, as the reference). */
+/* Output pixels [px0, px1) of row oy (row base o), window position by
+   window position (ky-major, kx-minor, as the reference): padding and
+   partial windows at the borders. */
+TI__PRIVATE void ti__e_win_part(const ti__e_job *j, int32_t *o, int64_t oy, int64_t px0, int64_t px1,
+                                int32_t *buf) {
+  const ti__e_win *w = j->w;
+  const int64_t nf = j->d->nf;
+  int64_t ky, kx;
+  if (px1 <= px0) return;
+  for (ky = 0; ky < w->nky; ky++) {
+    int64_t iy = oy * w->sy + ky - w->pu;
+    if (iy < 0 || iy >= w->niy) { ti__e_win_pad(j, o + px0 * nf, (px1 - px0) * nf); continue; }
+    for (kx = 0; kx < w->nkx; kx++) {
+      int64_t lo = ti__e_ceil_div(w->pl - kx, w->sx), hi = ti__e_ceil_div(w->nix + w->pl - kx, w->sx);
+      int64_t base;
+      lo = lo < px0 ? px0 : lo > px1 ? px1 : lo;   /* [lo, hi) within [px0, px1) */
+      hi = hi > px1 ? px1 : hi < lo ? lo : hi;
+      ti__e_win_pad(j, o + px0 * nf, (lo - px0) * nf);
+      ti__e_win_pad(j, o + hi * nf, (px1 - hi) * nf);
+      if (hi == lo) continue;
+      base = (iy * w->nix + lo * w->sx + kx - w->pl) * nf;
+      if (w->sx == 1) ti__e_win_acc(j, o + lo * nf, base, (hi - lo) * nf, buf);
+      else ti__e_win_acc2d(j, o + lo * nf, base, hi - lo, w->sx * nf, buf);
+    }
+  }
+}
+
+/* Output rows [r0, r1), accumulated in place in out: pixels whose window
+   lies inside the input go through the register-blocked window leaf, the
+   others through ti__e_win_part. */
 TI__PRIVATE void ti__e_win_range(void *arg, int64_t r0, int64_t r1) {
   const ti__e_job *j = (const ti__e_job *)arg;
   const ti_prim_desc *d = j->d;
   const ti__e_win *w = j->w;
   const ti__e_vt *vt = j->vt;
   const int64_t nf = d->nf, nx = d->nx, rowlen = nx * nf;
+  const int dt = d->in_dtype == TI_DTYPE_I32 || d->in_dtype == TI_DTYPE_F32 ? 2
+               : d->in_dtype == TI_DTYPE_U8 ? 1 : 0;
+  const size_t esize = dt == 2 ? 4 : 1;
   ti__e_tile s1;
-  int64_t oy, ky, kx, i;
+  int64_t oy, i;
   for (oy = r0; oy < r1; oy++) {
     int32_t *o = (int32_t *)j->out + oy * rowlen;
     float *of = (float *)j->out + oy * rowlen;
+    int64_t iy0 = oy * w->sy - w->pu, a = 0, b = 0;
     if (j->kind == 1) {
       int32_t init = j->op == TI__E_SUM ? 0 : j->op == TI__E_MAX ? INT32_MIN : d->cmp;
       for (i = 0; i < rowlen; i++) o[i] = init;
@@ -3314,30 +3505,25 @@ TI__PRIVATE void ti__e_win_range(void *arg, int64_t r0, int64_t r1) {
       float init = j->op == TI__E_SUM ? 0.0f : (float)d->cmp;
       for (i = 0; i < rowlen; i++) of[i] = init;
     }
-    for (ky = 0; ky < w->nky; ky++) {
-      int64_t iy = oy * w->sy + ky - w->pu;
-      if (iy < 0 || iy >= w->niy) { ti__e_win_pad(j, o, rowlen); continue; }
-      for (kx = 0; kx < w->nkx; kx++) {
-        int64_t lo = ti__e_ceil_div(w->pl - kx, w->sx), hi = ti__e_ceil_div(w->nix + w->pl - kx, w->sx);
-        int64_t base, ox;
-        if (lo < 0) lo = 0;
-        if (hi > nx) hi = nx;
-        if (hi < lo) hi = lo;
-        ti__e_win_pad(j, o, lo * nf);
-        ti__e_win_pad(j, o + hi * nf, (nx - hi) * nf);
-        if (hi == lo) continue;
-        base = (iy * w->nix + lo * w->sx + kx - w->pl) * nf;
-        if (w->sx == 1) ti__e_win_acc(j, o + lo * nf, base, (hi - lo) * nf, s1.i);
-        else
-          for (ox = lo; ox < hi; ox++) ti__e_win_acc(j, o + ox * nf, base + (ox - lo) * w->sx * nf, nf, s1.i);
-      }
+    if (iy0 >= 0 && iy0 + w->nky <= w->niy && w->nix + w->pl - w->nkx >= 0) {
+      a = ti__e_min64(ti__e_ceil_div(w->pl, w->sx), nx);
+      b = ti__e_min64((w->nix + w->pl - w->nkx) / w->sx + 1, nx);
+      if (b < a) b = a;
     }
+    ti__e_win_part(j, o, oy, 0, a, s1.i);
+    if (b > a) {
+      const char *x = (const char *)j->a + (size_t)(((iy0 * w->nix) + a * w->sx - w->pl) * nf) * esize;
+      if (j->kind == 2)
+        vt->fwin(j->op, of + a * nf, (const float *)(const void *)x, b - a, nf, w->sx * nf, w->nky, w->nkx,
+                 w->nix * nf);
+      else
+        vt->win[j->op][dt](o + a * nf, x, b - a, nf, w->sx * nf, w->nky, w->nkx, w->nix * nf);
+    }
+    ti__e_win_part(j, o, oy, b > a ? b : a, nx, s1.i);
     if (j->op == TI__E_SUM) {
-      if (d->bias_mode == TI_BIAS_VECTOR) {
-        for (i = 0; i < nx; i++) {
-          if (j->kind == 1) vt->add(o + i * nf, (const int32_t *)j->bias, nf);
-          else vt->fadd(of + i * nf, (const float *)j->bias, nf);
-        }
+      if (d->bias_mode == TI_BIAS_VECTOR) {   /* bias[f] repeated: x stride 0 */
+        if (j->kind == 1) vt->add2d(o, (const int32_t *)j->bias, nx, nf, 0);
+        else vt->fadd2d(of, (const float *)j->bias, nx, nf, 0);
       } else if (d->bias_mode == TI_BIAS_CONSTANT) {
         if (j->kind == 1) vt->addc(o, d->constant_b, rowlen);
         else vt->faddc(of, (float)d->constant_b, rowlen);
@@ -3502,6 +3688,7 @@ TASKIR_API ti_status ti_clif(const ti_kernel_ctx *ctx, const ti_prim_desc *d,
 #undef TI__E_TILE
 #undef TI__E_INL
 #undef TI__E_GEN
+#undef TI__E_WINLEAF
 #undef TI__E_VT
 
 /* >>kernels.impl.rearrange ----------------------------------------------- */
