@@ -954,10 +954,16 @@ typedef struct ti__tr_job {
   int64_t odim[TI_TENSOR_MAX_DIMS];   /* output dims, output order */
   int64_t istr[TI_TENSOR_MAX_DIMS];   /* input stride (elements) per output axis */
   int64_t ostr[TI_TENSOR_MAX_DIMS];   /* output stride (elements) per output axis */
-  int64_t ntile;       /* tiled: strips along the output's innermost axis */
+  int64_t nbi, nbj;    /* tiled: blocks along the output's (i) and input's (j) innermost axes */
 } ti__tr_job;
 
-#define TI__TR_STRIP 32  /* rows of input per tiled strip */
+/* Two levels of blocking for the 2-D core: a block of TI__TR_BLOCK x
+   TI__TR_BLOCK elements (its rows' pages stay in the TLB and its bytes in L2),
+   cut into tiles of one 64-byte line by one line, so that every line read or
+   written is finished within a tile whatever cache sets the strides map to. */
+#ifndef TI__TR_BLOCK
+#define TI__TR_BLOCK 256
+#endif
 
 /* out[j*so + i] = in[i*sp + j] for i in [ia, ib), j in [ja, jb); strides and
    offsets in elements. */
@@ -1042,27 +1048,37 @@ static void ti__tr_block(size_t es, const unsigned char *s, size_t sp, unsigned 
 #undef TI__ST
 #endif
 
-/* Rows [ia, ib) of the 2-D problem out[j*so + i] = in[i*sp + j], j < nj,
-   in column tiles; full K x K blocks through SIMD, edges scalar. */
+/* Block [ia, ib) x [ja, jb) of the 2-D problem out[j*so + i] = in[i*sp + j],
+   tile by tile; full K x K blocks through SIMD, edges scalar. */
 static void ti__tr2d(size_t es, const unsigned char *in, int64_t sp, unsigned char *out,
-                     int64_t so, int64_t ia, int64_t ib, int64_t nj) {
-  const int64_t TJ = 256 / (int64_t)es;  /* a tile: 32 rows of 256 bytes */
-  int64_t j0;
-  for (j0 = 0; j0 < nj; j0 += TJ) {
-    const int64_t j1 = nj - j0 < TJ ? nj : j0 + TJ;
+                     int64_t so, int64_t ia, int64_t ib, int64_t ja, int64_t jb) {
+  const int64_t TT = 64 / (int64_t)es;
+  int64_t i0, j0;
+  for (i0 = ia; i0 < ib; i0 += TT) {
+    const int64_t i1 = ib - i0 < TT ? ib : i0 + TT;
+    for (j0 = ja; j0 < jb; j0 += TT) {
+      const int64_t j1 = jb - j0 < TT ? jb : j0 + TT;
 #if defined(TI__X86)
-    const int64_t K = es == 1 ? 8 : 16 / (int64_t)es;
-    const int64_t ie = ia + (ib - ia) / K * K, je = j0 + (j1 - j0) / K * K;
-    int64_t i, j;
-    for (i = ia; i < ie; i += K)
-      for (j = j0; j < je; j += K)
-        ti__tr_block(es, in + (size_t)(i * sp + j) * es, (size_t)sp * es,
-                     out + (size_t)(j * so + i) * es, (size_t)so * es);
-    ti__tr2d_scalar(es, in, sp, out, so, ia, ie, je, j1);
-    ti__tr2d_scalar(es, in, sp, out, so, ie, ib, j0, j1);
+      const int64_t K = es == 1 ? 8 : 16 / (int64_t)es;
+      {
+        /* every input row of a tile is a separate stream: fetch the next
+           tile's lines ahead */
+        int64_t i;
+        if (j1 < jb)
+          for (i = i0; i < i1; ++i) TI__MV_PREFETCH(in + (size_t)(i * sp + j1) * es);
+      }
+      const int64_t ie = i0 + (i1 - i0) / K * K, je = j0 + (j1 - j0) / K * K;
+      int64_t i, j;
+      for (i = i0; i < ie; i += K)
+        for (j = j0; j < je; j += K)
+          ti__tr_block(es, in + (size_t)(i * sp + j) * es, (size_t)sp * es,
+                       out + (size_t)(j * so + i) * es, (size_t)so * es);
+      ti__tr2d_scalar(es, in, sp, out, so, i0, ie, je, j1);
+      ti__tr2d_scalar(es, in, sp, out, so, ie, i1, j0, j1);
 #else
-    ti__tr2d_scalar(es, in, sp, out, so, ia, ib, j0, j1);
+      ti__tr2d_scalar(es, in, sp, out, so, i0, i1, j0, j1);
 #endif
+    }
   }
 }
 
@@ -1099,14 +1115,15 @@ static void ti__tr_range(void *arg, int64_t u0, int64_t u1) {
     return;
   }
   for (u = u0; u < u1; ++u) {
-    /* unit = (outer index, strip of TI__TR_STRIP along the output's innermost axis) */
-    const int64_t o = u / j->ntile, t = u % j->ntile;
-    const int64_t P = j->odim[j->m - 1];
-    const int64_t ia = t * TI__TR_STRIP, ib = P - ia < TI__TR_STRIP ? P : ia + TI__TR_STRIP;
+    /* unit = (outer index, block) */
+    const int64_t nb = j->nbi * j->nbj, o = u / nb, bi = (u % nb) / j->nbj, bj = u % j->nbj;
+    const int64_t P = j->odim[j->m - 1], L = j->odim[j->r];
+    const int64_t ia = bi * TI__TR_BLOCK, ib = P - ia < TI__TR_BLOCK ? P : ia + TI__TR_BLOCK;
+    const int64_t ja = bj * TI__TR_BLOCK, jb = L - ja < TI__TR_BLOCK ? L : ja + TI__TR_BLOCK;
     int64_t ioff, ooff;
     ti__tr_outer(j, o, &ioff, &ooff);
     ti__tr2d(es, j->in + (size_t)ioff * es, j->istr[j->m - 1], j->out + (size_t)ooff * es,
-             j->ostr[j->r], ia, ib, j->odim[j->r]);
+             j->ostr[j->r], ia, ib, ja, jb);
   }
 }
 
@@ -1190,19 +1207,21 @@ TASKIR_API ti_status ti_transpose_ex(const ti_kernel_ctx *ctx, size_t es, int nd
     break;
   }
   j.noth = 0;
+  j.r = ng - 1;
   if (j.kept) {
     for (i = 0; i < ng - 2; ++i) j.oth[j.noth++] = i;
     j.r = ng - 1;
-    j.ntile = 1;
+    j.nbi = j.nbj = 1;
   } else {
     for (i = 0; i < ng; ++i)
       if (mp[i] == ng - 1) j.r = i;
     for (i = 0; i < ng - 1; ++i)
       if (i != j.r) j.oth[j.noth++] = i;
-    j.ntile = (j.odim[ng - 1] + TI__TR_STRIP - 1) / TI__TR_STRIP;
+    j.nbi = (j.odim[ng - 1] + TI__TR_BLOCK - 1) / TI__TR_BLOCK;
+    j.nbj = (j.odim[j.r] + TI__TR_BLOCK - 1) / TI__TR_BLOCK;
   }
   {
-    int64_t units = j.ntile;
+    int64_t units = j.nbi * j.nbj;
     for (i = 0; i < j.noth; ++i) units *= j.odim[j.oth[i]];
     ti__parallel(ctx, units, ti__tr_range, &j);
   }
