@@ -955,6 +955,7 @@ typedef struct ti__tr_job {
   int64_t istr[TI_TENSOR_MAX_DIMS];   /* input stride (elements) per output axis */
   int64_t ostr[TI_TENSOR_MAX_DIMS];   /* output stride (elements) per output axis */
   int64_t nbi, nbj;    /* tiled: blocks along the output's (i) and input's (j) innermost axes */
+  int stream;          /* output large enough for non-temporal stores */
 } ti__tr_job;
 
 /* Two levels of blocking for the 2-D core: a block of TI__TR_BLOCK x
@@ -1049,9 +1050,12 @@ static void ti__tr_block(size_t es, const unsigned char *s, size_t sp, unsigned 
 #endif
 
 /* Block [ia, ib) x [ja, jb) of the 2-D problem out[j*so + i] = in[i*sp + j],
-   tile by tile; full K x K blocks through SIMD, edges scalar. */
+   tile by tile. A full tile (one 64-byte line by one line) is transposed
+   into a local buffer and its output lines are then written whole: with
+   strides that are multiples of 4 KiB every output line of a tile falls in
+   one cache set, and filling them piecewise in place would thrash L1. */
 static void ti__tr2d(size_t es, const unsigned char *in, int64_t sp, unsigned char *out,
-                     int64_t so, int64_t ia, int64_t ib, int64_t ja, int64_t jb) {
+                     int64_t so, int64_t ia, int64_t ib, int64_t ja, int64_t jb, int stream) {
   const int64_t TT = 64 / (int64_t)es;
   int64_t i0, j0;
   for (i0 = ia; i0 < ib; i0 += TT) {
@@ -1059,27 +1063,40 @@ static void ti__tr2d(size_t es, const unsigned char *in, int64_t sp, unsigned ch
     for (j0 = ja; j0 < jb; j0 += TT) {
       const int64_t j1 = jb - j0 < TT ? jb : j0 + TT;
 #if defined(TI__X86)
-      const int64_t K = es == 1 ? 8 : 16 / (int64_t)es;
-      {
-        /* every input row of a tile is a separate stream: fetch the next
-           tile's lines ahead */
-        int64_t i;
-        if (j1 < jb)
+      if (i1 - i0 == TT && j1 - j0 == TT) {
+        const int64_t K = es == 1 ? 8 : 16 / (int64_t)es;
+        unsigned char buf[64 * 64];
+        int64_t i, j;
+        if (j1 < jb)  /* every input row is a stream of its own: fetch ahead */
           for (i = i0; i < i1; ++i) TI__MV_PREFETCH(in + (size_t)(i * sp + j1) * es);
+        for (i = 0; i < TT; i += K)
+          for (j = 0; j < TT; j += K)
+            ti__tr_block(es, in + (size_t)((i0 + i) * sp + j0 + j) * es, (size_t)sp * es,
+                         buf + (size_t)(j * TT + i) * es, 64);
+        for (j = 0; j < TT; ++j) {
+          unsigned char *d = out + (size_t)((j0 + j) * so + i0) * es;
+          if (stream && ((uintptr_t)d & 15) == 0) {
+            /* large outputs bypass the caches, as in TinShift */
+            const unsigned char *q = buf + 64 * j;
+            _mm_stream_si128((__m128i *)(void *)d, _mm_loadu_si128((const __m128i *)(const void *)q));
+            _mm_stream_si128((__m128i *)(void *)(d + 16), _mm_loadu_si128((const __m128i *)(const void *)(q + 16)));
+            _mm_stream_si128((__m128i *)(void *)(d + 32), _mm_loadu_si128((const __m128i *)(const void *)(q + 32)));
+            _mm_stream_si128((__m128i *)(void *)(d + 48), _mm_loadu_si128((const __m128i *)(const void *)(q + 48)));
+          } else {
+            memcpy(d, buf + 64 * j, 64);
+          }
+        }
+        continue;
       }
-      const int64_t ie = i0 + (i1 - i0) / K * K, je = j0 + (j1 - j0) / K * K;
-      int64_t i, j;
-      for (i = i0; i < ie; i += K)
-        for (j = j0; j < je; j += K)
-          ti__tr_block(es, in + (size_t)(i * sp + j) * es, (size_t)sp * es,
-                       out + (size_t)(j * so + i) * es, (size_t)so * es);
-      ti__tr2d_scalar(es, in, sp, out, so, i0, ie, je, j1);
-      ti__tr2d_scalar(es, in, sp, out, so, ie, i1, j0, j1);
-#else
-      ti__tr2d_scalar(es, in, sp, out, so, i0, i1, j0, j1);
 #endif
+      ti__tr2d_scalar(es, in, sp, out, so, i0, i1, j0, j1);
     }
   }
+#if defined(TI__X86)
+  if (stream) _mm_sfence();
+#else
+  (void)stream;
+#endif
 }
 
 /* Input and output element offsets of outer index o over the job's other axes. */
@@ -1123,7 +1140,7 @@ static void ti__tr_range(void *arg, int64_t u0, int64_t u1) {
     int64_t ioff, ooff;
     ti__tr_outer(j, o, &ioff, &ooff);
     ti__tr2d(es, j->in + (size_t)ioff * es, j->istr[j->m - 1], j->out + (size_t)ooff * es,
-             j->ostr[j->r], ia, ib, ja, jb);
+             j->ostr[j->r], ia, ib, ja, jb, j->stream);
   }
 }
 
@@ -1189,6 +1206,7 @@ TASKIR_API ti_status ti_transpose_ex(const ti_kernel_ctx *ctx, size_t es, int nd
   j.in = (const unsigned char *)in;
   j.out = (unsigned char *)out;
   j.es = es;
+  j.stream = (size_t)vol * es >= TASKIR_KERNELS_STREAM_BYTES;
   for (;;) {
     j.m = ng;
     for (i = 0; i < ng; ++i) { j.odim[i] = md[mp[i]]; j.istr[i] = istride[mp[i]]; }

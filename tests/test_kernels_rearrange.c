@@ -1,5 +1,7 @@
 /* Edge rearrangements and N-d transpose against independent naive versions
    written here with plain index arithmetic; shape inference and its errors. */
+/* Small streaming threshold: the larger shapes take the non-temporal path. */
+#define TASKIR_KERNELS_STREAM_BYTES ((size_t)1 << 16)
 #define TASKIR_IMPLEMENTATION
 #include "taskir_kernels.h"
 #include "tt.h"
