@@ -491,6 +491,139 @@ TASKIR_API ti_status ti_clif_ref(const ti_prim_desc *d, const ti_lif_params *p,
 
 /* >>kernels.rearrange ---------------------------------------------------- */
 
+/* Data rearrangements of Task IR edges, and N-d transpose.
+
+   Data is a dense row-major box of ndim (1..8) axes: axis 0 slowest. For the
+   usual [y][x][f] cluster box, axis 0 = y, 1 = x, 2 = f. The "plane" of the
+   2-D kinds is axes (0, 1) = (y, x); every axis after them is carried along
+   as one pixel (all f of a pixel move together). Elements are 1, 2, 4 or 8
+   bytes and are moved, never converted; filled places get all-zero bytes.
+
+   A rearrangement is a kind (the wire's RearrangeInfoType) and its parameter
+   tensors (RearrangeInfo.matrix, in order: m[0], m[1], ...). A parameter's
+   values are its int32_data (i32) or float_data (f32); its dims are not
+   used. "optional" parameters may be absent or empty.
+
+   kind      params                                   output dims / meaning
+   --------  ---------------------------------------  -----------------------------------------
+   IDENTITY  none (ignored)                           in; a copy
+   RESHAPE   m[0].i32: the source axes listed from    [V] (V = volume), or m[1].i32 when given
+             fastest- to slowest-varying, a           (its product must be V). The source
+             permutation of 0..ndim-1; optional,      transposed to that order and flattened:
+             default ndim-1, ..., 0.                  [2,1,0] on [y][x][f] is the plain
+             m[1].i32: output dims, optional          row-major flatten; [0,1,2] gives f,x,y
+                                                      order (y fastest).
+   PERMUTE   m[0].i32: perm, a permutation of         out dims[i] = in dims[perm[i]];
+             0..ndim-1                                out[..i_k..] = in[..] with input axis
+                                                      perm[k] indexed by i_k (numpy transpose)
+   ROTATE    m[0].i32: [k] or [k, a, b]; k quarter    plane axes (a, b), default (0, 1), H =
+             turns counter-clockwise (any integer,    dims[a], W = dims[b]; k = 1: dims a, b
+             taken mod 4)                             swap, out[i][j] = in[j][W-1-i];
+                                                      k = 2: out[i][j] = in[H-1-i][W-1-j];
+                                                      k = 3: swap, out[i][j] = in[H-1-j][i]
+                                                      (numpy rot90(in, k, axes=(a, b)))
+   SHIFT     m[0].i32: offsets d[0..k-1], k <= ndim   in. out[i] = in[i - d] per axis: content
+             (missing axes: 0). m[1].i32: [mode],     moves towards higher indices for d > 0.
+             optional: 0 zero-fill (default),         Zero-fill: 0 where i - d is outside;
+             1 cyclic                                 cyclic: index (i - d) mod n.
+   SCALE     m[0].i32: integer factors s[0..k-1] >= 1 dims[a] * s[a]; out[i] = in[i / s]
+             (missing axes: 1)                        (nearest up-sampling; down-sampling is
+                                                      pooling, use CAVG / CCMPB blocks)
+   SHEAR     m[0].i32: [a, b], at most one nonzero,   zero-fill shear of the plane (H, W):
+             any sign                                 a: out[y + a*x + oy][x] = in[y][x],
+                                                      H' = H + |a|(W-1), oy = max(0, -a(W-1));
+                                                      b: out[y][x + b*y + ox] = in[y][x],
+                                                      W' = W + |b|(H-1), ox = max(0, -b(H-1));
+                                                      every other place 0
+   REFLECT   m[0].i32: the axes to flip (each at      in; out[..i..] = in[..n-1-i..] on each
+             most once, at least one)                 listed axis
+   AFFINE    m[0]: 6 numbers [a11 a12 b1 a21 a22 b2]  plane (H', W') from m[1].i32 [H', W'],
+             (f32, or i32 when f32 is empty):         default (H, W). Inverse mapping with
+             y' = a11 y + a12 x + b1,                 nearest neighbour: for each (y', x'),
+             x' = a21 y + a22 x + b2.                 v = y' - b1, u = x' - b2,
+             m[1].i32: [H', W'], optional             det = a11 a22 - a12 a21,
+                                                      y = (a22 v - a12 u) / det,
+                                                      x = (a11 u - a21 v) / det (in double),
+                                                      source (floor(y + .5), floor(x + .5))
+                                                      when inside, else 0. det == 0 or a
+                                                      non-finite number: BAD_PARAM
+   PROJECT   m[0]: 9 numbers, H row-major (f32, or    as AFFINE, with the inverse through the
+             i32 when f32 is empty):                  adjugate A of H (A = det(H) H^-1):
+             [Y X Z] = H [y x 1], y' = Y/Z, x' = X/Z  [Y X Z] = A [y' x' 1]; Z == 0 gives 0;
+             m[1].i32: [H', W'], optional             y = Y/Z, x = X/Z, nearest as AFFINE.
+                                                      det(H) == 0: BAD_PARAM
+   SHUFFLE   m[0].i32: index table idx.               with m[1]: gather along axis c,
+             m[1].i32: [c], an axis, optional         dims[c] = len(idx) >= 1,
+                                                      out[..j..] = in[..idx[j]..];
+                                                      without: len(idx) = V,
+                                                      flat out[j] = flat in[idx[j]].
+                                                      idx[j] = -1 gives 0; other values
+                                                      outside the axis: BAD_PARAM
+
+   ROTATE, SHEAR, AFFINE and PROJECT need ndim >= 2. Volumes (in bytes) must
+   stay below 2^62. Input and output buffers must not overlap. */
+typedef enum ti_rearrange_kind {
+  TI_REARRANGE_IDENTITY = 0,
+  TI_REARRANGE_RESHAPE = 1,
+  TI_REARRANGE_PERMUTE = 2,
+  TI_REARRANGE_ROTATE = 3,
+  TI_REARRANGE_SHIFT = 4,
+  TI_REARRANGE_SCALE = 5,
+  TI_REARRANGE_SHEAR = 6,
+  TI_REARRANGE_REFLECT = 7,
+  TI_REARRANGE_AFFINE = 8,
+  TI_REARRANGE_PROJECT = 9,
+  TI_REARRANGE_SHUFFLE = 10,
+  TI_REARRANGE_COUNT
+} ti_rearrange_kind;
+
+enum { TI_SHIFT_ZERO = 0, TI_SHIFT_CYCLIC = 1 };  /* SHIFT m[1] modes */
+
+/* "IDENTITY", "RESHAPE", ... (the wire names); NULL for an unknown kind. */
+TASKIR_API const char *ti_rearrange_kind_name(int kind);
+
+/* One parameter tensor (a RearrangeInfo.matrix entry), borrowed. */
+typedef struct ti_rearrange_param {
+  int32_t ndims;          /* the tensor's own dims (informational) */
+  const int32_t *dims;
+  const int32_t *i32;     /* int32_data */
+  int64_t n_i32;
+  const float *f32;       /* float_data */
+  int64_t n_f32;
+} ti_rearrange_param;
+
+/* Output dims of kind applied to a box of dims in_dims[0..ndim-1]; out_dims
+   must hold TI_TENSOR_MAX_DIMS. BAD_PARAM for malformed parameters or dims,
+   NOT_SUPPORTED for an unknown kind. */
+TASKIR_API ti_status ti_rearrange_infer(int kind, const ti_rearrange_param *p, int np, int ndim,
+                                        const int64_t *in_dims, int *out_ndim, int64_t *out_dims);
+/* The same; *reason (when reason is not NULL) gets a static message saying
+   what is wrong, or NULL on success. */
+TASKIR_API ti_status ti_rearrange_infer_ex(int kind, const ti_rearrange_param *p, int np,
+                                           int ndim, const int64_t *in_dims, int *out_ndim,
+                                           int64_t *out_dims, const char **reason);
+
+/* Applies one rearrangement. out_dims may be any shape with the volume of
+   the inferred output (the result is the inferred-shape result in row-major
+   order, i.e. an implicit reshape). elem_size is 1, 2, 4 or 8. */
+TASKIR_API ti_status ti_rearrange_apply(int kind, const ti_rearrange_param *p, int np,
+                                        size_t elem_size, int ndim, const int64_t *in_dims,
+                                        const void *in, int out_ndim, const int64_t *out_dims,
+                                        void *out);
+
+/* N-d transpose: out has dims in_dims[perm[0]], ..., in_dims[perm[ndim-1]]
+   and out[i_0]..[i_{ndim-1}] = in[...] with input axis perm[k] indexed by
+   i_k (numpy transpose). ndim 1..8, elem_size 1, 2, 4 or 8. Size-1 axes are
+   dropped and axes adjacent in both orders merged first; a kept innermost
+   axis becomes contiguous runs (memcpy), otherwise the two innermost moved
+   axes are transposed in cache-sized tiles (SSE2 on x86-64). */
+TASKIR_API ti_status ti_transpose(size_t elem_size, int ndim, const int64_t *in_dims,
+                                  const int *perm, const void *in, void *out);
+/* With a kernel context: parallel_for splits the tiles / runs. */
+TASKIR_API ti_status ti_transpose_ex(const ti_kernel_ctx *ctx, size_t elem_size, int ndim,
+                                     const int64_t *in_dims, const int *perm, const void *in,
+                                     void *out);
+
 #ifdef __cplusplus
 }
 #endif
@@ -3692,6 +3825,868 @@ TASKIR_API ti_status ti_clif(const ti_kernel_ctx *ctx, const ti_prim_desc *d,
 #undef TI__E_VT
 
 /* >>kernels.impl.rearrange ----------------------------------------------- */
+
+static const char *const ti__ra_names[] = {
+  "IDENTITY", "RESHAPE", "PERMUTE", "ROTATE", "SHIFT", "SCALE",
+  "SHEAR", "REFLECT", "AFFINE", "PROJECT", "SHUFFLE"};
+/* A new kind breaks the build until the name table has it. */
+typedef char ti__ra_names_pinned[(sizeof ti__ra_names / sizeof ti__ra_names[0] ==
+                                  (size_t)TI_REARRANGE_COUNT) ? 1 : -1];
+
+TASKIR_API const char *ti_rearrange_kind_name(int kind) {
+  return (unsigned)kind < (unsigned)TI_REARRANGE_COUNT ? ti__ra_names[kind] : 0;
+}
+
+#define TI__RA_LIMIT ((int64_t)1 << 62)
+
+/* a * b for a, b >= 0; 0 when the product reaches TI__RA_LIMIT. */
+static int ti__ra_mul(int64_t a, int64_t b, int64_t *r) {
+  if (a != 0 && b > (TI__RA_LIMIT - 1) / a) return 0;
+  *r = a * b;
+  return 1;
+}
+
+/* ---- N-d transpose ---- */
+
+typedef struct ti__tr_job {
+  const unsigned char *in;
+  unsigned char *out;
+  size_t es;
+  int m;               /* axes after simplification (>= 2) */
+  int kept;            /* innermost axis kept: the work is runs */
+  int r;               /* tiled: output position of the input's innermost axis */
+  int noth;            /* axes iterated by the outer loop, output positions oth[] */
+  int oth[TI_TENSOR_MAX_DIMS];
+  int64_t odim[TI_TENSOR_MAX_DIMS];   /* output dims, output order */
+  int64_t istr[TI_TENSOR_MAX_DIMS];   /* input stride (elements) per output axis */
+  int64_t ostr[TI_TENSOR_MAX_DIMS];   /* output stride (elements) per output axis */
+  int64_t nbi, nbj;    /* tiled: blocks along the output's (i) and input's (j) innermost axes */
+  int stream;          /* output large enough for non-temporal stores */
+} ti__tr_job;
+
+/* Two levels of blocking for the 2-D core: a block of TI__TR_BLOCK x
+   TI__TR_BLOCK elements (its rows' pages stay in the TLB and its bytes in L2),
+   cut into tiles of one 64-byte line by one line, so that every line read or
+   written is finished within a tile whatever cache sets the strides map to. */
+#ifndef TI__TR_BLOCK
+#define TI__TR_BLOCK 256
+#endif
+
+/* out[j*so + i] = in[i*sp + j] for i in [ia, ib), j in [ja, jb); strides and
+   offsets in elements. */
+static void ti__tr2d_scalar(size_t es, const unsigned char *in, int64_t sp, unsigned char *out,
+                            int64_t so, int64_t ia, int64_t ib, int64_t ja, int64_t jb) {
+  int64_t i, j;
+#define TI__TR_SC(TYPE)                                                          \
+  for (j = ja; j < jb; ++j)                                                      \
+    for (i = ia; i < ib; ++i) {                                                  \
+      TYPE v;                                                                    \
+      memcpy(&v, in + (size_t)(i * sp + j) * sizeof(TYPE), sizeof(TYPE));        \
+      memcpy(out + (size_t)(j * so + i) * sizeof(TYPE), &v, sizeof(TYPE));       \
+    }
+  switch (es) {
+  case 1: TI__TR_SC(uint8_t) break;
+  case 2: TI__TR_SC(uint16_t) break;
+  case 4: TI__TR_SC(uint32_t) break;
+  default: TI__TR_SC(uint64_t) break;
+  }
+#undef TI__TR_SC
+}
+
+#if defined(TI__X86)
+#define TI__LD(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
+#define TI__ST(p, v) _mm_storeu_si128((__m128i *)(void *)(p), (v))
+/* One K x K block (K = 16 / es; 8 for bytes) with SSE2 unpacks. */
+static void ti__tr_block(size_t es, const unsigned char *s, size_t sp, unsigned char *d,
+                         size_t so) {
+  if (es == 4) {
+    __m128i r0 = TI__LD(s), r1 = TI__LD(s + sp), r2 = TI__LD(s + 2 * sp), r3 = TI__LD(s + 3 * sp);
+    __m128i t0 = _mm_unpacklo_epi32(r0, r1), t1 = _mm_unpacklo_epi32(r2, r3);
+    __m128i t2 = _mm_unpackhi_epi32(r0, r1), t3 = _mm_unpackhi_epi32(r2, r3);
+    TI__ST(d, _mm_unpacklo_epi64(t0, t1));
+    TI__ST(d + so, _mm_unpackhi_epi64(t0, t1));
+    TI__ST(d + 2 * so, _mm_unpacklo_epi64(t2, t3));
+    TI__ST(d + 3 * so, _mm_unpackhi_epi64(t2, t3));
+  } else if (es == 8) {
+    __m128i r0 = TI__LD(s), r1 = TI__LD(s + sp);
+    TI__ST(d, _mm_unpacklo_epi64(r0, r1));
+    TI__ST(d + so, _mm_unpackhi_epi64(r0, r1));
+  } else if (es == 2) {
+    __m128i a0 = _mm_unpacklo_epi16(TI__LD(s), TI__LD(s + sp));
+    __m128i a1 = _mm_unpackhi_epi16(TI__LD(s), TI__LD(s + sp));
+    __m128i a2 = _mm_unpacklo_epi16(TI__LD(s + 2 * sp), TI__LD(s + 3 * sp));
+    __m128i a3 = _mm_unpackhi_epi16(TI__LD(s + 2 * sp), TI__LD(s + 3 * sp));
+    __m128i a4 = _mm_unpacklo_epi16(TI__LD(s + 4 * sp), TI__LD(s + 5 * sp));
+    __m128i a5 = _mm_unpackhi_epi16(TI__LD(s + 4 * sp), TI__LD(s + 5 * sp));
+    __m128i a6 = _mm_unpacklo_epi16(TI__LD(s + 6 * sp), TI__LD(s + 7 * sp));
+    __m128i a7 = _mm_unpackhi_epi16(TI__LD(s + 6 * sp), TI__LD(s + 7 * sp));
+    __m128i b0 = _mm_unpacklo_epi32(a0, a2), b1 = _mm_unpackhi_epi32(a0, a2);
+    __m128i b2 = _mm_unpacklo_epi32(a1, a3), b3 = _mm_unpackhi_epi32(a1, a3);
+    __m128i b4 = _mm_unpacklo_epi32(a4, a6), b5 = _mm_unpackhi_epi32(a4, a6);
+    __m128i b6 = _mm_unpacklo_epi32(a5, a7), b7 = _mm_unpackhi_epi32(a5, a7);
+    TI__ST(d, _mm_unpacklo_epi64(b0, b4));
+    TI__ST(d + so, _mm_unpackhi_epi64(b0, b4));
+    TI__ST(d + 2 * so, _mm_unpacklo_epi64(b1, b5));
+    TI__ST(d + 3 * so, _mm_unpackhi_epi64(b1, b5));
+    TI__ST(d + 4 * so, _mm_unpacklo_epi64(b2, b6));
+    TI__ST(d + 5 * so, _mm_unpackhi_epi64(b2, b6));
+    TI__ST(d + 6 * so, _mm_unpacklo_epi64(b3, b7));
+    TI__ST(d + 7 * so, _mm_unpackhi_epi64(b3, b7));
+  } else {
+#define TI__LD8(p) _mm_loadl_epi64((const __m128i *)(const void *)(p))
+    __m128i a0 = _mm_unpacklo_epi8(TI__LD8(s), TI__LD8(s + sp));
+    __m128i a1 = _mm_unpacklo_epi8(TI__LD8(s + 2 * sp), TI__LD8(s + 3 * sp));
+    __m128i a2 = _mm_unpacklo_epi8(TI__LD8(s + 4 * sp), TI__LD8(s + 5 * sp));
+    __m128i a3 = _mm_unpacklo_epi8(TI__LD8(s + 6 * sp), TI__LD8(s + 7 * sp));
+    __m128i b0 = _mm_unpacklo_epi16(a0, a1), b1 = _mm_unpackhi_epi16(a0, a1);
+    __m128i b2 = _mm_unpacklo_epi16(a2, a3), b3 = _mm_unpackhi_epi16(a2, a3);
+    __m128i c0 = _mm_unpacklo_epi32(b0, b2), c1 = _mm_unpackhi_epi32(b0, b2);
+    __m128i c2 = _mm_unpacklo_epi32(b1, b3), c3 = _mm_unpackhi_epi32(b1, b3);
+#define TI__ST8(p, v) _mm_storel_epi64((__m128i *)(void *)(p), (v))
+    TI__ST8(d, c0); TI__ST8(d + so, _mm_unpackhi_epi64(c0, c0));
+    TI__ST8(d + 2 * so, c1); TI__ST8(d + 3 * so, _mm_unpackhi_epi64(c1, c1));
+    TI__ST8(d + 4 * so, c2); TI__ST8(d + 5 * so, _mm_unpackhi_epi64(c2, c2));
+    TI__ST8(d + 6 * so, c3); TI__ST8(d + 7 * so, _mm_unpackhi_epi64(c3, c3));
+#undef TI__LD8
+#undef TI__ST8
+  }
+}
+#undef TI__LD
+#undef TI__ST
+#endif
+
+/* Block [ia, ib) x [ja, jb) of the 2-D problem out[j*so + i] = in[i*sp + j],
+   tile by tile. A full tile (one 64-byte line by one line) is transposed
+   into a local buffer and its output lines are then written whole: with
+   strides that are multiples of 4 KiB every output line of a tile falls in
+   one cache set, and filling them piecewise in place would thrash L1. */
+static void ti__tr2d(size_t es, const unsigned char *in, int64_t sp, unsigned char *out,
+                     int64_t so, int64_t ia, int64_t ib, int64_t ja, int64_t jb, int stream) {
+  const int64_t TT = 64 / (int64_t)es;
+  int64_t i0, j0;
+  for (i0 = ia; i0 < ib; i0 += TT) {
+    const int64_t i1 = ib - i0 < TT ? ib : i0 + TT;
+    for (j0 = ja; j0 < jb; j0 += TT) {
+      const int64_t j1 = jb - j0 < TT ? jb : j0 + TT;
+#if defined(TI__X86)
+      if (i1 - i0 == TT && j1 - j0 == TT) {
+        const int64_t K = es == 1 ? 8 : 16 / (int64_t)es;
+        unsigned char buf[64 * 64];
+        int64_t i, j;
+        if (j1 < jb)  /* every input row is a stream of its own: fetch ahead */
+          for (i = i0; i < i1; ++i) TI__MV_PREFETCH(in + (size_t)(i * sp + j1) * es);
+        for (i = 0; i < TT; i += K)
+          for (j = 0; j < TT; j += K)
+            ti__tr_block(es, in + (size_t)((i0 + i) * sp + j0 + j) * es, (size_t)sp * es,
+                         buf + (size_t)(j * TT + i) * es, 64);
+        for (j = 0; j < TT; ++j) {
+          unsigned char *d = out + (size_t)((j0 + j) * so + i0) * es;
+          if (stream && ((uintptr_t)d & 15) == 0) {
+            /* large outputs bypass the caches, as in TinShift */
+            const unsigned char *q = buf + 64 * j;
+            _mm_stream_si128((__m128i *)(void *)d, _mm_loadu_si128((const __m128i *)(const void *)q));
+            _mm_stream_si128((__m128i *)(void *)(d + 16), _mm_loadu_si128((const __m128i *)(const void *)(q + 16)));
+            _mm_stream_si128((__m128i *)(void *)(d + 32), _mm_loadu_si128((const __m128i *)(const void *)(q + 32)));
+            _mm_stream_si128((__m128i *)(void *)(d + 48), _mm_loadu_si128((const __m128i *)(const void *)(q + 48)));
+          } else {
+            memcpy(d, buf + 64 * j, 64);
+          }
+        }
+        continue;
+      }
+#endif
+      ti__tr2d_scalar(es, in, sp, out, so, i0, i1, j0, j1);
+    }
+  }
+#if defined(TI__X86)
+  if (stream) _mm_sfence();
+#else
+  (void)stream;
+#endif
+}
+
+/* Input and output element offsets of outer index o over the job's other axes. */
+static void ti__tr_outer(const ti__tr_job *j, int64_t o, int64_t *ioff, int64_t *ooff) {
+  int k;
+  *ioff = 0; *ooff = 0;
+  for (k = j->noth - 1; k >= 0; --k) {
+    const int a = j->oth[k];
+    const int64_t i = o % j->odim[a];
+    o /= j->odim[a];
+    *ioff += i * j->istr[a];
+    *ooff += i * j->ostr[a];
+  }
+}
+
+static void ti__tr_range(void *arg, int64_t u0, int64_t u1) {
+  const ti__tr_job *j = (const ti__tr_job *)arg;
+  const size_t es = j->es;
+  int64_t u;
+  if (j->kept) {
+    /* unit = one outer index; it copies odim[m-2] runs of odim[m-1] */
+    const int64_t nrun = j->odim[j->m - 2], s = j->istr[j->m - 2];
+    const size_t run = (size_t)j->odim[j->m - 1] * es;
+    for (u = u0; u < u1; ++u) {
+      int64_t ioff, ooff, k;
+      const unsigned char *p;
+      unsigned char *q;
+      ti__tr_outer(j, u, &ioff, &ooff);
+      p = j->in + (size_t)ioff * es;
+      q = j->out + (size_t)ooff * es;
+      for (k = 0; k < nrun; ++k, p += (size_t)s * es, q += run) ti__mv_copy(q, p, run);
+    }
+    return;
+  }
+  for (u = u0; u < u1; ++u) {
+    /* unit = (outer index, block) */
+    const int64_t nb = j->nbi * j->nbj, o = u / nb, bi = (u % nb) / j->nbj, bj = u % j->nbj;
+    const int64_t P = j->odim[j->m - 1], L = j->odim[j->r];
+    const int64_t ia = bi * TI__TR_BLOCK, ib = P - ia < TI__TR_BLOCK ? P : ia + TI__TR_BLOCK;
+    const int64_t ja = bj * TI__TR_BLOCK, jb = L - ja < TI__TR_BLOCK ? L : ja + TI__TR_BLOCK;
+    int64_t ioff, ooff;
+    ti__tr_outer(j, o, &ioff, &ooff);
+    ti__tr2d(es, j->in + (size_t)ioff * es, j->istr[j->m - 1], j->out + (size_t)ooff * es,
+             j->ostr[j->r], ia, ib, ja, jb, j->stream);
+  }
+}
+
+static ti_status ti__tr_check(size_t es, int ndim, const int64_t *dims, const int *perm,
+                              int64_t *vol) {
+  int i, seen[TI_TENSOR_MAX_DIMS];
+  int64_t v = 1;
+  if (es != 1 && es != 2 && es != 4 && es != 8) return TI_STATUS_BAD_PARAM;
+  if (ndim < 1 || ndim > TI_TENSOR_MAX_DIMS || !dims || !perm) return TI_STATUS_BAD_PARAM;
+  for (i = 0; i < ndim; ++i) seen[i] = 0;
+  for (i = 0; i < ndim; ++i) {
+    if (perm[i] < 0 || perm[i] >= ndim || seen[perm[i]]) return TI_STATUS_BAD_PARAM;
+    seen[perm[i]] = 1;
+    if (dims[i] < 0 || !ti__ra_mul(v, dims[i], &v)) return TI_STATUS_BAD_PARAM;
+  }
+  if (!ti__ra_mul(v, (int64_t)es, &v)) return TI_STATUS_BAD_PARAM;
+  *vol = v / (int64_t)es;
+  return TI_STATUS_SUCCESS;
+}
+
+TASKIR_API ti_status ti_transpose_ex(const ti_kernel_ctx *ctx, size_t es, int ndim,
+                                     const int64_t *in_dims, const int *perm, const void *in,
+                                     void *out) {
+  int64_t vol, cd[TI_TENSOR_MAX_DIMS], md[TI_TENSOR_MAX_DIMS], istride[TI_TENSOR_MAX_DIMS];
+  int newi[TI_TENSOR_MAX_DIMS], cp[TI_TENSOR_MAX_DIMS], gfirst[TI_TENSOR_MAX_DIMS];
+  int mp[TI_TENSOR_MAX_DIMS];
+  int cm = 0, ng = 0, i, k;
+  ti__tr_job j;
+  ti_status st = ti__tr_check(es, ndim, in_dims, perm, &vol);
+  if (st != TI_STATUS_SUCCESS) return st;
+  if (vol == 0) return TI_STATUS_SUCCESS;
+  if (!in || !out) return TI_STATUS_BAD_PARAM;
+  /* drop size-1 axes */
+  for (i = 0; i < ndim; ++i) {
+    newi[i] = -1;
+    if (in_dims[i] != 1) { newi[i] = cm; cd[cm++] = in_dims[i]; }
+  }
+  for (i = 0, k = 0; i < ndim; ++i)
+    if (newi[perm[i]] >= 0) cp[k++] = newi[perm[i]];
+  /* merge runs of axes adjacent in both orders: group g starts at output
+     position where cp does not continue the previous input axis */
+  {
+    int64_t gd[TI_TENSOR_MAX_DIMS];
+    for (i = 0; i < cm; ++i) {
+      if (i == 0 || cp[i] != cp[i - 1] + 1) { gfirst[ng] = cp[i]; gd[ng] = 1; ++ng; }
+      gd[ng - 1] *= cd[cp[i]];
+    }
+    /* input order of the groups = order of their first input axis */
+    for (i = 0; i < ng; ++i) {
+      int rank = 0;
+      for (k = 0; k < ng; ++k) rank += gfirst[k] < gfirst[i];
+      mp[i] = rank;
+      md[rank] = gd[i];
+    }
+  }
+  for (i = 0; i < ng && mp[i] == i; ++i) {}
+  if (ng <= 1 || i == ng) {  /* the order is unchanged: one copy */
+    memcpy(out, in, (size_t)vol * es);
+    return TI_STATUS_SUCCESS;
+  }
+  istride[ng - 1] = 1;
+  for (i = ng - 2; i >= 0; --i) istride[i] = istride[i + 1] * md[i + 1];
+  j.in = (const unsigned char *)in;
+  j.out = (unsigned char *)out;
+  j.es = es;
+  j.stream = (size_t)vol * es >= TASKIR_KERNELS_STREAM_BYTES;
+  for (;;) {
+    j.m = ng;
+    for (i = 0; i < ng; ++i) { j.odim[i] = md[mp[i]]; j.istr[i] = istride[mp[i]]; }
+    j.ostr[ng - 1] = 1;
+    for (i = ng - 2; i >= 0; --i) j.ostr[i] = j.ostr[i + 1] * j.odim[i + 1];
+    j.kept = mp[ng - 1] == ng - 1;
+    /* a kept innermost axis of 2, 4 or 8 bytes in all: make it the element */
+    if (j.kept && j.es < 8 && (size_t)md[ng - 1] * j.es <= 8 &&
+        (((size_t)md[ng - 1] * j.es) & ((size_t)md[ng - 1] * j.es - 1)) == 0) {
+      const int64_t run = md[ng - 1];
+      j.es *= (size_t)run;
+      --ng;
+      for (i = 0; i < ng; ++i) istride[i] /= run;
+      continue;  /* mp[0..ng-1] is still a non-identity permutation of 0..ng-1 */
+    }
+    break;
+  }
+  j.noth = 0;
+  j.r = ng - 1;
+  if (j.kept) {
+    for (i = 0; i < ng - 2; ++i) j.oth[j.noth++] = i;
+    j.r = ng - 1;
+    j.nbi = j.nbj = 1;
+  } else {
+    for (i = 0; i < ng; ++i)
+      if (mp[i] == ng - 1) j.r = i;
+    for (i = 0; i < ng - 1; ++i)
+      if (i != j.r) j.oth[j.noth++] = i;
+    j.nbi = (j.odim[ng - 1] + TI__TR_BLOCK - 1) / TI__TR_BLOCK;
+    j.nbj = (j.odim[j.r] + TI__TR_BLOCK - 1) / TI__TR_BLOCK;
+  }
+  {
+    int64_t units = j.nbi * j.nbj;
+    for (i = 0; i < j.noth; ++i) units *= j.odim[j.oth[i]];
+    ti__parallel(ctx, units, ti__tr_range, &j);
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+TASKIR_API ti_status ti_transpose(size_t elem_size, int ndim, const int64_t *in_dims,
+                                  const int *perm, const void *in, void *out) {
+  return ti_transpose_ex(0, elem_size, ndim, in_dims, perm, in, out);
+}
+
+/* ---- rearrangements ---- */
+
+/* Values of parameter k: int32 list (exists = the parameter is present). */
+static ti_status ti__ra_ints(const ti_rearrange_param *p, int np, int k, const int32_t **v,
+                             int64_t *n, const char **why) {
+  *v = 0; *n = 0;
+  if (k >= np) return TI_STATUS_SUCCESS;
+  if (p[k].n_i32 < 0 || (p[k].n_i32 > 0 && !p[k].i32)) {
+    *why = "parameter int32 list with a negative count or without data";
+    return TI_STATUS_BAD_PARAM;
+  }
+  *v = p[k].i32; *n = p[k].n_i32;
+  return TI_STATUS_SUCCESS;
+}
+
+/* The numbers of a matrix parameter: float_data, or int32_data when empty. */
+static ti_status ti__ra_nums(const ti_rearrange_param *p, int np, int want, double *m,
+                             const char **why) {
+  int i;
+  if (np < 1) { *why = "the matrix parameter m[0] is missing"; return TI_STATUS_BAD_PARAM; }
+  if (p[0].n_f32 < 0 || (p[0].n_f32 > 0 && !p[0].f32) || p[0].n_i32 < 0 ||
+      (p[0].n_i32 > 0 && !p[0].i32)) {
+    *why = "parameter list with a negative count or without data";
+    return TI_STATUS_BAD_PARAM;
+  }
+  if (p[0].n_f32 > 0) {
+    if (p[0].n_f32 != want) {
+      *why = want == 6 ? "AFFINE needs 6 numbers [a11 a12 b1 a21 a22 b2]"
+                       : "PROJECT needs 9 numbers (3x3, row-major)";
+      return TI_STATUS_BAD_PARAM;
+    }
+    for (i = 0; i < want; ++i) m[i] = (double)p[0].f32[i];
+  } else {
+    if (p[0].n_i32 != want) {
+      *why = want == 6 ? "AFFINE needs 6 numbers [a11 a12 b1 a21 a22 b2]"
+                       : "PROJECT needs 9 numbers (3x3, row-major)";
+      return TI_STATUS_BAD_PARAM;
+    }
+    for (i = 0; i < want; ++i) m[i] = (double)p[0].i32[i];
+  }
+  for (i = 0; i < want; ++i)
+    if (!(m[i] - m[i] == 0.0)) { *why = "matrix entry is NaN or infinite"; return TI_STATUS_BAD_PARAM; }
+  return TI_STATUS_SUCCESS;
+}
+
+/* AFFINE: y = (a22 v - a12 u) / det, x = (a11 u - a21 v) / det with
+   v = y' - b1, u = x' - b2. PROJECT: adjugate of H. Both stored as 3x3 rows
+   mapping (y', x', 1) to homogeneous source (Y, X, Z) - for AFFINE Z = 1 and
+   the offsets folded in the third column. */
+typedef struct ti__ra_map {
+  int affine;
+  double a[6], det;   /* AFFINE: a11 a12 b1 a21 a22 b2 */
+  double h[9];        /* PROJECT: adjugate, row-major */
+} ti__ra_map;
+
+static ti_status ti__ra_map_init(int kind, const ti_rearrange_param *p, int np, ti__ra_map *mp,
+                                 const char **why) {
+  ti_status st;
+  if (kind == TI_REARRANGE_AFFINE) {
+    double *a = mp->a;
+    mp->affine = 1;
+    if ((st = ti__ra_nums(p, np, 6, a, why)) != TI_STATUS_SUCCESS) return st;
+    mp->det = a[0] * a[4] - a[1] * a[3];
+    if (mp->det == 0.0 || !(mp->det - mp->det == 0.0)) {
+      *why = "AFFINE matrix is singular (a11 a22 - a12 a21 == 0)";
+      return TI_STATUS_BAD_PARAM;
+    }
+  } else {
+    double m[9], det;
+    double *h = mp->h;
+    mp->affine = 0;
+    if ((st = ti__ra_nums(p, np, 9, m, why)) != TI_STATUS_SUCCESS) return st;
+    h[0] = m[4] * m[8] - m[5] * m[7];
+    h[1] = -(m[1] * m[8] - m[2] * m[7]);
+    h[2] = m[1] * m[5] - m[2] * m[4];
+    h[3] = -(m[3] * m[8] - m[5] * m[6]);
+    h[4] = m[0] * m[8] - m[2] * m[6];
+    h[5] = -(m[0] * m[5] - m[2] * m[3]);
+    h[6] = m[3] * m[7] - m[4] * m[6];
+    h[7] = -(m[0] * m[7] - m[1] * m[6]);
+    h[8] = m[0] * m[4] - m[1] * m[3];
+    det = m[0] * h[0] + m[1] * h[3] + m[2] * h[6];
+    if (det == 0.0 || !(det - det == 0.0)) {
+      *why = "PROJECT matrix is singular";
+      return TI_STATUS_BAD_PARAM;
+    }
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+/* Source pixel of output pixel (yo, xo), or 0 when it falls outside. */
+static int ti__ra_map_src(const ti__ra_map *mp, int64_t yo, int64_t xo, int64_t H, int64_t W,
+                          int64_t *ys, int64_t *xs) {
+  double y, x, fy, fx;
+  if (mp->affine) {
+    const double *a = mp->a;
+    const double v = (double)yo - a[2], u = (double)xo - a[5];
+    y = (a[4] * v - a[1] * u) / mp->det;
+    x = (a[0] * u - a[3] * v) / mp->det;
+  } else {
+    const double *h = mp->h;
+    const double Y = h[0] * (double)yo + h[1] * (double)xo + h[2];
+    const double X = h[3] * (double)yo + h[4] * (double)xo + h[5];
+    const double Z = h[6] * (double)yo + h[7] * (double)xo + h[8];
+    if (Z == 0.0) return 0;
+    y = Y / Z;
+    x = X / Z;
+  }
+  /* floor(t) lies in [0, H) exactly when t does, and truncation is floor
+     there: no libm needed (NaN fails the test too) */
+  fy = y + 0.5;
+  fx = x + 0.5;
+  if (!(fy >= 0.0 && fy < (double)H && fx >= 0.0 && fx < (double)W)) return 0;
+  *ys = (int64_t)fy;
+  *xs = (int64_t)fx;
+  return 1;
+}
+
+TASKIR_API ti_status ti_rearrange_infer_ex(int kind, const ti_rearrange_param *p, int np,
+                                           int ndim, const int64_t *in_dims, int *out_ndim,
+                                           int64_t *out_dims, const char **reason) {
+  const char *why = 0;
+  const int32_t *v, *v1;
+  int64_t n, n1, vol = 1, d[TI_TENSOR_MAX_DIMS];
+  int i, k, on = ndim;
+  ti_status st = TI_STATUS_BAD_PARAM;
+#define TI__RA_FAIL(msg) do { why = (msg); goto fail; } while (0)
+#define TI__RA_TRY(call) do { if ((st = (call)) != TI_STATUS_SUCCESS) goto fail; } while (0)
+  if (reason) *reason = 0;
+  if (!out_ndim || !out_dims) TI__RA_FAIL("out_ndim and out_dims are required");
+  if ((unsigned)kind >= (unsigned)TI_REARRANGE_COUNT) {
+    st = TI_STATUS_NOT_SUPPORTED;
+    TI__RA_FAIL("unknown rearrangement kind");
+  }
+  if (np < 0 || (np > 0 && !p)) TI__RA_FAIL("parameter list is NULL or its count negative");
+  if (ndim < 1 || ndim > TI_TENSOR_MAX_DIMS) TI__RA_FAIL("ndim must be 1..8");
+  if (!in_dims) TI__RA_FAIL("in_dims is NULL");
+  for (i = 0; i < ndim; ++i) {
+    if (in_dims[i] < 0) TI__RA_FAIL("negative input dim");
+    if (!ti__ra_mul(vol, in_dims[i], &vol)) TI__RA_FAIL("input volume too large");
+    d[i] = in_dims[i];
+  }
+  if ((kind == TI_REARRANGE_ROTATE || kind == TI_REARRANGE_SHEAR ||
+       kind == TI_REARRANGE_AFFINE || kind == TI_REARRANGE_PROJECT) && ndim < 2)
+    TI__RA_FAIL("this rearrangement works on the (y, x) plane: ndim must be >= 2");
+  st = TI_STATUS_BAD_PARAM;
+  switch (kind) {
+  case TI_REARRANGE_IDENTITY:
+    break;
+  case TI_REARRANGE_RESHAPE: {
+    int seen[TI_TENSOR_MAX_DIMS];
+    TI__RA_TRY(ti__ra_ints(p, np, 0, &v, &n, &why));
+    if (n) {
+      if (n != ndim) TI__RA_FAIL("RESHAPE m[0] must list every source axis once");
+      for (i = 0; i < ndim; ++i) seen[i] = 0;
+      for (i = 0; i < ndim; ++i) {
+        if (v[i] < 0 || v[i] >= ndim || seen[v[i]]) TI__RA_FAIL("RESHAPE m[0] is not a permutation of the axes");
+        seen[v[i]] = 1;
+      }
+    }
+    TI__RA_TRY(ti__ra_ints(p, np, 1, &v1, &n1, &why));
+    if (n1) {
+      int64_t ov = 1;
+      if (n1 > TI_TENSOR_MAX_DIMS) TI__RA_FAIL("RESHAPE m[1] has more than 8 dims");
+      for (i = 0; i < n1; ++i) {
+        if (v1[i] < 0) TI__RA_FAIL("RESHAPE m[1] has a negative dim");
+        if (!ti__ra_mul(ov, v1[i], &ov)) TI__RA_FAIL("RESHAPE m[1] volume too large");
+        d[i] = v1[i];
+      }
+      if (ov != vol) TI__RA_FAIL("RESHAPE m[1] dims do not have the input's volume");
+      on = (int)n1;
+    } else {
+      on = 1;
+      d[0] = vol;
+    }
+    break;
+  }
+  case TI_REARRANGE_PERMUTE: {
+    int seen[TI_TENSOR_MAX_DIMS];
+    TI__RA_TRY(ti__ra_ints(p, np, 0, &v, &n, &why));
+    if (n != ndim) TI__RA_FAIL("PERMUTE m[0] must be a permutation of all ndim axes");
+    for (i = 0; i < ndim; ++i) seen[i] = 0;
+    for (i = 0; i < ndim; ++i) {
+      if (v[i] < 0 || v[i] >= ndim || seen[v[i]]) TI__RA_FAIL("PERMUTE m[0] is not a permutation of the axes");
+      seen[v[i]] = 1;
+      d[i] = in_dims[v[i]];
+    }
+    break;
+  }
+  case TI_REARRANGE_ROTATE: {
+    int a = 0, b = 1;
+    TI__RA_TRY(ti__ra_ints(p, np, 0, &v, &n, &why));
+    if (n != 1 && n != 3) TI__RA_FAIL("ROTATE m[0] must be [k] or [k, axis_a, axis_b]");
+    if (n == 3) {
+      a = v[1]; b = v[2];
+      if (a < 0 || a >= ndim || b < 0 || b >= ndim || a == b) TI__RA_FAIL("ROTATE plane axes out of range or equal");
+    }
+    if (v[0] & 1) { d[a] = in_dims[b]; d[b] = in_dims[a]; }
+    break;
+  }
+  case TI_REARRANGE_SHIFT:
+    TI__RA_TRY(ti__ra_ints(p, np, 0, &v, &n, &why));
+    if (n > ndim) TI__RA_FAIL("SHIFT m[0] has more offsets than axes");
+    TI__RA_TRY(ti__ra_ints(p, np, 1, &v1, &n1, &why));
+    if (n1 > 1 || (n1 == 1 && v1[0] != TI_SHIFT_ZERO && v1[0] != TI_SHIFT_CYCLIC))
+      TI__RA_FAIL("SHIFT m[1] must be [0] (zero-fill) or [1] (cyclic)");
+    break;
+  case TI_REARRANGE_SCALE:
+    TI__RA_TRY(ti__ra_ints(p, np, 0, &v, &n, &why));
+    if (n > ndim) TI__RA_FAIL("SCALE m[0] has more factors than axes");
+    for (i = 0; i < n; ++i) {
+      if (v[i] < 1) TI__RA_FAIL("SCALE factors must be >= 1 (down-sampling is pooling)");
+      if (!ti__ra_mul(d[i], v[i], &d[i])) TI__RA_FAIL("SCALE output too large");
+    }
+    break;
+  case TI_REARRANGE_SHEAR: {
+    int64_t ea, eb;
+    TI__RA_TRY(ti__ra_ints(p, np, 0, &v, &n, &why));
+    if (n != 2) TI__RA_FAIL("SHEAR m[0] must be [a, b]");
+    if (v[0] != 0 && v[1] != 0) TI__RA_FAIL("SHEAR: at most one of a, b may be nonzero");
+    ea = v[0] < 0 ? -(int64_t)v[0] : v[0];
+    eb = v[1] < 0 ? -(int64_t)v[1] : v[1];
+    if (in_dims[0] > 0 && in_dims[1] > 0) {
+      int64_t t;
+      if (!ti__ra_mul(ea, in_dims[1] - 1, &t) || t > TI__RA_LIMIT - 1 - d[0]) TI__RA_FAIL("SHEAR output too large");
+      d[0] += t;
+      if (!ti__ra_mul(eb, in_dims[0] - 1, &t) || t > TI__RA_LIMIT - 1 - d[1]) TI__RA_FAIL("SHEAR output too large");
+      d[1] += t;
+    }
+    break;
+  }
+  case TI_REARRANGE_REFLECT: {
+    int seen[TI_TENSOR_MAX_DIMS];
+    TI__RA_TRY(ti__ra_ints(p, np, 0, &v, &n, &why));
+    if (n < 1) TI__RA_FAIL("REFLECT m[0] must list the axes to flip");
+    if (n > ndim) TI__RA_FAIL("REFLECT m[0] lists more axes than there are");
+    for (i = 0; i < ndim; ++i) seen[i] = 0;
+    for (i = 0; i < n; ++i) {
+      if (v[i] < 0 || v[i] >= ndim || seen[v[i]]) TI__RA_FAIL("REFLECT axis out of range or repeated");
+      seen[v[i]] = 1;
+    }
+    break;
+  }
+  case TI_REARRANGE_AFFINE:
+  case TI_REARRANGE_PROJECT: {
+    ti__ra_map mp;
+    TI__RA_TRY(ti__ra_map_init(kind, p, np, &mp, &why));
+    TI__RA_TRY(ti__ra_ints(p, np, 1, &v1, &n1, &why));
+    if (n1) {
+      if (n1 != 2 || v1[0] < 0 || v1[1] < 0) TI__RA_FAIL("m[1] must be the output plane [H', W'], both >= 0");
+      d[0] = v1[0];
+      d[1] = v1[1];
+    }
+    break;
+  }
+  case TI_REARRANGE_SHUFFLE: {
+    TI__RA_TRY(ti__ra_ints(p, np, 0, &v, &n, &why));
+    TI__RA_TRY(ti__ra_ints(p, np, 1, &v1, &n1, &why));
+    if (n1 > 1) TI__RA_FAIL("SHUFFLE m[1] must be [axis]");
+    if (n1 == 1) {
+      const int c = v1[0];
+      if (c < 0 || c >= ndim) TI__RA_FAIL("SHUFFLE axis out of range");
+      if (n < 1) TI__RA_FAIL("SHUFFLE m[0] must hold at least one index");
+      for (i = 0; i < n; ++i)
+        if (v[i] < -1 || v[i] >= in_dims[c]) TI__RA_FAIL("SHUFFLE index outside the axis");
+      d[c] = n;
+    } else {
+      if (n != vol) TI__RA_FAIL("SHUFFLE m[0] must hold one index per element");
+      for (i = 0; i < n; ++i)
+        if (v[i] < -1 || v[i] >= vol) TI__RA_FAIL("SHUFFLE index outside the data");
+    }
+    break;
+  }
+  default:
+    break;
+  }
+  {
+    int64_t ov = 1;
+    for (k = 0; k < on; ++k)
+      if (!ti__ra_mul(ov, d[k], &ov)) TI__RA_FAIL("output volume too large");
+  }
+  *out_ndim = on;
+  for (k = 0; k < TI_TENSOR_MAX_DIMS; ++k) out_dims[k] = k < on ? d[k] : 0;
+  return TI_STATUS_SUCCESS;
+fail:
+  if (reason) *reason = why;
+  return st == TI_STATUS_SUCCESS ? TI_STATUS_BAD_PARAM : st;
+#undef TI__RA_FAIL
+#undef TI__RA_TRY
+}
+
+TASKIR_API ti_status ti_rearrange_infer(int kind, const ti_rearrange_param *p, int np, int ndim,
+                                        const int64_t *in_dims, int *out_ndim, int64_t *out_dims) {
+  return ti_rearrange_infer_ex(kind, p, np, ndim, in_dims, out_ndim, out_dims, 0);
+}
+
+/* n elements from s at byte stride ss into contiguous d. */
+static void ti__ra_gather(unsigned char *d, const unsigned char *s, int64_t ss, int64_t n,
+                          size_t es) {
+  int64_t i;
+  if (ss == (int64_t)es) { ti__mv_copy(d, s, (size_t)n * es); return; }
+#define TI__RA_G(TYPE)                                                           \
+  for (i = 0; i < n; ++i, s += ss, d += sizeof(TYPE)) {                          \
+    TYPE t; memcpy(&t, s, sizeof t); memcpy(d, &t, sizeof t);                    \
+  }
+  switch (es) {
+  case 1: for (i = 0; i < n; ++i, s += ss) d[i] = *s; break;
+  case 2: TI__RA_G(uint16_t) break;
+  case 4: TI__RA_G(uint32_t) break;
+  default: TI__RA_G(uint64_t) break;
+  }
+#undef TI__RA_G
+}
+
+/* Output of dims od[0..nd-1] where output index i reads the input byte
+   base + sum i_a * ss[a] (ss may be negative). */
+static void ti__ra_strided(size_t es, int nd, const int64_t *od, const unsigned char *base,
+                           const int64_t *ss, unsigned char *out) {
+  int64_t idx[TI_TENSOR_MAX_DIMS] = {0}, rows = 1, r;
+  const int64_t inner = od[nd - 1];
+  const unsigned char *p = base;
+  int a;
+  for (a = 0; a < nd - 1; ++a) rows *= od[a];
+  for (r = 0; r < rows; ++r) {
+    ti__ra_gather(out, p, ss[nd - 1], inner, es);
+    out += (size_t)inner * es;
+    for (a = nd - 2; a >= 0; --a) {
+      p += ss[a];
+      if (++idx[a] < od[a]) break;
+      p -= ss[a] * od[a];
+      idx[a] = 0;
+    }
+  }
+}
+
+TASKIR_API ti_status ti_rearrange_apply(int kind, const ti_rearrange_param *p, int np,
+                                        size_t es, int ndim, const int64_t *in_dims,
+                                        const void *in, int out_ndim, const int64_t *out_dims,
+                                        void *out) {
+  int64_t od[TI_TENSOR_MAX_DIMS], istr[TI_TENSOR_MAX_DIMS], ss[TI_TENSOR_MAX_DIMS];
+  int64_t ivol = 1, ovol = 1, given = 1;
+  int on, a;
+  const unsigned char *src = (const unsigned char *)in;
+  unsigned char *dst = (unsigned char *)out;
+  const int32_t *v = 0, *v1 = 0;
+  const char *why;
+  ti_status st = ti_rearrange_infer_ex(kind, p, np, ndim, in_dims, &on, od, &why);
+  if (st != TI_STATUS_SUCCESS) return st;
+  if (es != 1 && es != 2 && es != 4 && es != 8) return TI_STATUS_BAD_PARAM;
+  if (out_ndim < 1 || out_ndim > TI_TENSOR_MAX_DIMS || !out_dims) return TI_STATUS_BAD_PARAM;
+  for (a = 0; a < out_ndim; ++a)
+    if (out_dims[a] < 0 || !ti__ra_mul(given, out_dims[a], &given)) return TI_STATUS_BAD_PARAM;
+  for (a = 0; a < on; ++a) ovol *= od[a];
+  for (a = 0; a < ndim; ++a) ivol *= in_dims[a];
+  if (given != ovol) return TI_STATUS_BAD_PARAM;
+  {
+    int64_t t;
+    if (!ti__ra_mul(ivol, (int64_t)es, &t) || !ti__ra_mul(ovol, (int64_t)es, &t))
+      return TI_STATUS_BAD_PARAM;
+  }
+  if (ovol == 0) return TI_STATUS_SUCCESS;
+  if (!out || (ivol > 0 && !in)) return TI_STATUS_BAD_PARAM;
+  istr[ndim - 1] = (int64_t)es;  /* byte strides of the input */
+  for (a = ndim - 2; a >= 0; --a) istr[a] = istr[a + 1] * in_dims[a + 1];
+  if (np > 0) { v = p[0].i32; }
+  if (np > 1) { v1 = p[1].i32; }
+  if (ivol == 0) {  /* an empty input: the whole (non-empty) output is fill */
+    memset(dst, 0, (size_t)ovol * es);
+    return TI_STATUS_SUCCESS;
+  }
+  switch (kind) {
+  case TI_REARRANGE_IDENTITY:
+    memcpy(dst, src, (size_t)ovol * es);
+    return TI_STATUS_SUCCESS;
+  case TI_REARRANGE_RESHAPE: {
+    int perm[TI_TENSOR_MAX_DIMS];
+    for (a = 0; a < ndim; ++a)  /* listed fastest first: reversed, it is the perm */
+      perm[a] = (np > 0 && p[0].n_i32 > 0) ? v[ndim - 1 - a] : a;
+    return ti_transpose(es, ndim, in_dims, perm, in, out);
+  }
+  case TI_REARRANGE_PERMUTE: {
+    int perm[TI_TENSOR_MAX_DIMS];
+    for (a = 0; a < ndim; ++a) perm[a] = v[a];
+    return ti_transpose(es, ndim, in_dims, perm, in, out);
+  }
+  case TI_REARRANGE_ROTATE:
+  case TI_REARRANGE_REFLECT: {
+    const unsigned char *base = src;
+    for (a = 0; a < ndim; ++a) ss[a] = istr[a];
+    if (kind == TI_REARRANGE_REFLECT) {
+      int64_t i;
+      for (i = 0; i < p[0].n_i32; ++i) {
+        const int ax = v[i];
+        base += (in_dims[ax] - 1) * istr[ax];
+        ss[ax] = -istr[ax];
+      }
+    } else {
+      const int ax = p[0].n_i32 == 3 ? v[1] : 0, bx = p[0].n_i32 == 3 ? v[2] : 1;
+      const int q = (int)(((v[0] % 4) + 4) % 4);
+      if (q == 1) {        /* out[i][j] = in[j][W-1-i] */
+        ss[ax] = -istr[bx]; base += (in_dims[bx] - 1) * istr[bx];
+        ss[bx] = istr[ax];
+      } else if (q == 2) { /* out[i][j] = in[H-1-i][W-1-j] */
+        ss[ax] = -istr[ax]; base += (in_dims[ax] - 1) * istr[ax];
+        ss[bx] = -istr[bx]; base += (in_dims[bx] - 1) * istr[bx];
+      } else if (q == 3) { /* out[i][j] = in[H-1-j][i] */
+        ss[ax] = istr[bx];
+        ss[bx] = -istr[ax]; base += (in_dims[ax] - 1) * istr[ax];
+      }
+    }
+    ti__ra_strided(es, ndim, od, base, ss, dst);
+    return TI_STATUS_SUCCESS;
+  }
+  case TI_REARRANGE_SHIFT:
+  case TI_REARRANGE_SCALE: {
+    /* row by row over the outer axes, the innermost axis in segments */
+    int64_t idx[TI_TENSOR_MAX_DIMS] = {0}, dd[TI_TENSOR_MAX_DIMS], rows = 1, r;
+    const int cyc = kind == TI_REARRANGE_SHIFT && np > 1 && p[1].n_i32 == 1 &&
+                    v1[0] == TI_SHIFT_CYCLIC;
+    const int64_t n = in_dims[ndim - 1], on_ = od[ndim - 1];
+    const size_t orow = (size_t)on_ * es;
+    for (a = 0; a < ndim; ++a)
+      dd[a] = (np > 0 && a < p[0].n_i32) ? v[a] : (kind == TI_REARRANGE_SHIFT ? 0 : 1);
+    for (a = 0; a < ndim - 1; ++a) rows *= od[a];
+    for (r = 0; r < rows; ++r, dst += orow) {
+      const unsigned char *s = src;
+      int inside = 1;
+      for (a = 0; a < ndim - 1; ++a) {
+        int64_t si;
+        if (kind == TI_REARRANGE_SCALE) si = idx[a] / dd[a];
+        else {
+          si = idx[a] - dd[a];
+          if (cyc) { si %= in_dims[a]; if (si < 0) si += in_dims[a]; }
+          else if (si < 0 || si >= in_dims[a]) { inside = 0; break; }
+        }
+        s += si * istr[a];
+      }
+      if (!inside) {
+        memset(dst, 0, orow);
+      } else if (kind == TI_REARRANGE_SCALE) {
+        const int64_t f = dd[ndim - 1];
+        if (f == 1) ti__mv_copy(dst, s, orow);
+        else {
+          int64_t i, k2;
+          unsigned char *q = dst;
+          for (i = 0; i < n; ++i)
+            for (k2 = 0; k2 < f; ++k2, q += es) memcpy(q, s + (size_t)i * es, es);
+        }
+      } else if (cyc) {
+        int64_t d0 = dd[ndim - 1] % n;
+        if (d0 < 0) d0 += n;
+        /* out[j] = in[j - d0] for j >= d0, in[j - d0 + n] below */
+        ti__mv_copy(dst + (size_t)d0 * es, s, (size_t)(n - d0) * es);
+        ti__mv_copy(dst, s + (size_t)(n - d0) * es, (size_t)d0 * es);
+      } else {
+        const int64_t d0 = dd[ndim - 1];
+        const int64_t lo = d0 < 0 ? 0 : (d0 < n ? d0 : n);
+        const int64_t hi = n + d0 < lo ? lo : (n + d0 < n ? n + d0 : n);
+        memset(dst, 0, (size_t)lo * es);
+        ti__mv_copy(dst + (size_t)lo * es, s + (size_t)(lo - d0) * es, (size_t)(hi - lo) * es);
+        memset(dst + (size_t)hi * es, 0, (size_t)(n - hi) * es);
+      }
+      for (a = ndim - 2; a >= 0; --a) {
+        if (++idx[a] < od[a]) break;
+        idx[a] = 0;
+      }
+    }
+    return TI_STATUS_SUCCESS;
+  }
+  case TI_REARRANGE_SHEAR:
+  case TI_REARRANGE_AFFINE:
+  case TI_REARRANGE_PROJECT: {
+    /* plane (y, x) = axes (0, 1); the rest of the axes is one pixel */
+    const int64_t H = in_dims[0], W = in_dims[1], Ho = od[0], Wo = od[1];
+    const size_t pix = (size_t)istr[1];
+    int64_t y, x, ys = 0, xs = 0;
+    ti__ra_map mp;
+    int64_t sa = 0, sb = 0, oy = 0, ox = 0;
+    if (kind == TI_REARRANGE_SHEAR) {
+      sa = v[0]; sb = v[1];
+      oy = sa < 0 ? -sa * (W - 1) : 0;
+      ox = sb < 0 ? -sb * (H - 1) : 0;
+    } else {
+      (void)ti__ra_map_init(kind, p, np, &mp, &why);  /* validated by infer */
+    }
+    for (y = 0; y < Ho; ++y)
+      for (x = 0; x < Wo; ++x, dst += pix) {
+        int ok;
+        if (kind == TI_REARRANGE_SHEAR) {
+          /* a: y' = y + a x + oy, x' = x; b: x' = x + b y + ox, y' = y */
+          xs = x - sb * y - ox;
+          ys = y - sa * x - oy;
+          if (sa) xs = x; else ys = y;
+          ok = ys >= 0 && ys < H && xs >= 0 && xs < W;
+        } else {
+          ok = ti__ra_map_src(&mp, y, x, H, W, &ys, &xs);
+        }
+        if (ok) ti__mv_copy(dst, src + (size_t)(ys * istr[0] + xs * istr[1]), pix);
+        else memset(dst, 0, pix);
+      }
+    return TI_STATUS_SUCCESS;
+  }
+  case TI_REARRANGE_SHUFFLE: {
+    const int64_t n = p[0].n_i32;
+    if (np > 1 && p[1].n_i32 == 1) {
+      const int c = v1[0];
+      int64_t outer = 1, o, j;
+      const size_t inner = (size_t)istr[c];
+      for (a = 0; a < c; ++a) outer *= in_dims[a];
+      for (o = 0; o < outer; ++o)
+        for (j = 0; j < n; ++j, dst += inner) {
+          if (v[j] < 0) memset(dst, 0, inner);
+          else ti__mv_copy(dst, src + (size_t)(o * in_dims[c] + v[j]) * inner, inner);
+        }
+    } else {
+      int64_t j;
+      for (j = 0; j < n; ++j, dst += es) {
+        if (v[j] < 0) memset(dst, 0, es);
+        else memcpy(dst, src + (size_t)v[j] * es, es);
+      }
+    }
+    return TI_STATUS_SUCCESS;
+  }
+  default:
+    return TI_STATUS_NOT_SUPPORTED;
+  }
+}
+
+#undef TI__RA_LIMIT
+#undef TI__MV_PREFETCH
 
 #undef TI__PRIVATE
 #endif /* TASKIR_IMPLEMENTATION */
