@@ -233,7 +233,8 @@ TASKIR_API ti_status ti_buffer_append(ti_buffer *b, const void *p, size_t n) {
 /* >>impl.proto.wire -------------------------------------------------------- */
 
 TASKIR_API void ti_pb_reader_init(ti_pb_reader *r, const void *buf, size_t len, ti_error *err) {
-  r->base = r->p = (const uint8_t *)buf;
+  static const uint8_t empty[1] = { 0 };
+  r->base = r->p = buf ? (const uint8_t *)buf : empty;   /* no arithmetic on NULL */
   r->end = r->base + (buf ? len : 0);
   r->depth = 0;
   r->err = err;
@@ -1375,7 +1376,7 @@ static uint8_t *ti__pb_enc_write(ti__pb_enc *e, const ti__pb_msg *m, const void 
 
 static ti_status ti__pb_encode(const ti_task_graph *g, ti_buffer *out, void *dst, size_t cap, size_t *len, ti_error *err) {
   ti__pb_enc e;
-  size_t total;
+  size_t total = 0;
   ti_status st;
   uint8_t *p, *q;
   if (!g) return ti_error_set(err, TI_STATUS_BAD_PARAM, "protobuf encode: NULL graph");
@@ -1388,8 +1389,8 @@ static ti_status ti__pb_encode(const ti_task_graph *g, ti_buffer *out, void *dst
     if (out) {
       st = ti_buffer_reserve(out, total);
       if (st != TI_STATUS_SUCCESS) ti_error_set(err, st, "protobuf encode: out of memory for %lu bytes", (unsigned long)total);
-      p = out && st == TI_STATUS_SUCCESS ? out->data + out->len : NULL;
-    } else if (!dst) p = NULL;
+      p = st == TI_STATUS_SUCCESS && total ? out->data + out->len : NULL;
+    } else if (!dst || !total) p = NULL;
     else if (cap < total) {
       st = ti_error_set(err, TI_STATUS_LIMIT, "protobuf encode: buffer of %lu bytes, %lu needed", (unsigned long)cap,
                         (unsigned long)total);
@@ -1398,6 +1399,7 @@ static ti_status ti__pb_encode(const ti_task_graph *g, ti_buffer *out, void *dst
     if (p) {
       q = ti__pb_enc_write(&e, &ti__pbm_graph, g, p);
       TASKIR_ASSERT((size_t)(q - p) == total && e.next == e.n);
+      (void)q;
       if (out) out->len += total;
     }
   }
