@@ -51,6 +51,28 @@
        as int8, and so on, unless a value does not fit. Graph-level checks
        (duplicate ids, dangling edges) are the checker's, not the decoder's.
 
+   TEXT FORMAT
+       ti_task_parse_text accepts what protoc accepts for these messages:
+       fields in any order, `f: v`, `f { }` / `f < >` (':' optional before a
+       message), `[a, b]` lists, '#' comments, ';' or ',' separators, enums
+       by name or number, decimal/hex/octal integers, floats with exponent,
+       'f' suffix, inf/infinity/nan, strings in '' or "" with C escapes
+       (\n \x41 \101 \u00e9 ...) and adjacent literals concatenated. A
+       singular field given twice is an error, as in protoc. Errors name
+       line:column (err->line, err->column). Floats are read and written
+       with strtod/snprintf: keep the C locale's '.' as the decimal point.
+
+   GENERIC LAYER (for other schemas)
+       ti_pb_reader r; uint32_t field, wt; uint64_t v;
+       ti_pb_reader_init(&r, buf, len, &err);
+       while (r.p < r.end) {
+         if (ti_pb_read_tag(&r, &field, &wt)) break;
+         if (field == 1 && wt == TI_PB_VARINT) ti_pb_read_varint(&r, &v);
+         else if (ti_pb_skip_field(&r, field, wt)) break;
+       }
+       Nested messages: ti_pb_read_varint for the length, then ti_pb_push /
+       ti_pb_pop around the body. Writers: ti_pb_write_tag/_varint/_fixed32.
+
    LICENSE: MIT, see the end of this file.
 */
 #ifndef TASKIR_PROTO_H
