@@ -2183,6 +2183,7 @@ TASKIR_API ti_status ti_task_read_file(const char *path, ti_task_graph *g, ti_er
   FILE *f;
   ti_buffer b;
   ti_status st = TI_STATUS_SUCCESS;
+  int fresh = err && err->status == TI_STATUS_SUCCESS;   /* only our own message gets the path */
   if (!path || !g) return ti_error_set(err, TI_STATUS_BAD_PARAM, "ti_task_read_file: NULL path or graph");
   f = fopen(path, "rb");
   if (!f) return ti_error_set(err, TI_STATUS_IO_ERROR, "cannot open %s: %s", path, strerror(errno));
@@ -2204,7 +2205,7 @@ TASKIR_API ti_status ti_task_read_file(const char *path, ti_task_graph *g, ti_er
   if (st == TI_STATUS_SUCCESS) {
     if (ti__pb_is_text_path(path)) st = ti_task_parse_text(g, (const char *)b.data, b.len, err);
     else st = ti_task_decode(g, b.data, b.len, err);
-    if (st != TI_STATUS_SUCCESS && err && strlen(err->message) + strlen(path) + 3 < sizeof err->message) {
+    if (st != TI_STATUS_SUCCESS && fresh && strlen(err->message) + strlen(path) + 3 < sizeof err->message) {
       size_t pl = strlen(path), ml = strlen(err->message);
       memmove(err->message + pl + 2, err->message, ml + 1);   /* prefix the path */
       memcpy(err->message, path, pl);
