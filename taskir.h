@@ -387,12 +387,19 @@ TASKIR_API ti_status ti_pass_manager_run(const ti_pass_manager *pm, ti_program *
 
 /* >>core.text: the IR text form ------------------------------------------- */
 
-/* A growable byte buffer (output of printers and encoders). */
-typedef struct ti_buffer { char *data; size_t len, cap; void *alloc_user; int failed; } ti_buffer;
+/* A growable byte buffer (output of printers and encoders), kept
+   NUL-terminated so text output can be used as a C string. */
+typedef struct ti_buffer {
+  unsigned char *data;
+  size_t len, cap;
+  void *alloc_user;
+  int failed;              /* sticky: an append ran out of memory */
+} ti_buffer;
 TASKIR_API void ti_buffer_init(ti_buffer *b, void *alloc_user);
 TASKIR_API void ti_buffer_free(ti_buffer *b);
-TASKIR_API int ti_buffer_append(ti_buffer *b, const void *data, size_t n);   /* 0 on OOM */
-TASKIR_API int ti_buffer_printf(ti_buffer *b, const char *fmt, ...)
+TASKIR_API ti_status ti_buffer_reserve(ti_buffer *b, size_t extra);   /* room for extra more bytes */
+TASKIR_API ti_status ti_buffer_append(ti_buffer *b, const void *data, size_t n);
+TASKIR_API ti_status ti_buffer_printf(ti_buffer *b, const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((format(printf, 2, 3)))
 #endif
@@ -1801,42 +1808,41 @@ TASKIR_API void ti_buffer_free(ti_buffer *b) {
   if (b->data) TASKIR_FREE(b->alloc_user, b->data);
   b->data = NULL; b->len = b->cap = 0;
 }
-static int ti__buffer_reserve(ti_buffer *b, size_t extra) {
+TASKIR_API ti_status ti_buffer_reserve(ti_buffer *b, size_t extra) {
   size_t need, ncap;
-  char *nd;
-  if (b->failed) return 0;
-  if (extra > (size_t)-1 - b->len - 1) { b->failed = 1; return 0; }
-  need = b->len + extra + 1;   /* keep room for a terminating NUL */
-  if (need <= b->cap) return 1;
+  unsigned char *nd;
+  if (b->failed || extra > (size_t)-1 - b->len - 1) { b->failed = 1; return TI_STATUS_NO_MEMORY; }
+  need = b->len + extra + 1;   /* room for the terminating NUL */
+  if (need <= b->cap) return TI_STATUS_SUCCESS;
   ncap = b->cap ? b->cap : 256;
   while (ncap < need) ncap = ncap > ((size_t)-1) / 2 ? need : ncap * 2;
-  nd = (char *)TASKIR_REALLOC(b->alloc_user, b->data, ncap);
-  if (!nd) { b->failed = 1; return 0; }
+  nd = (unsigned char *)TASKIR_REALLOC(b->alloc_user, b->data, ncap);
+  if (!nd) { b->failed = 1; return TI_STATUS_NO_MEMORY; }
   b->data = nd; b->cap = ncap;
-  return 1;
+  return TI_STATUS_SUCCESS;
 }
-TASKIR_API int ti_buffer_append(ti_buffer *b, const void *data, size_t n) {
-  if (!ti__buffer_reserve(b, n)) return 0;
+TASKIR_API ti_status ti_buffer_append(ti_buffer *b, const void *data, size_t n) {
+  if (ti_buffer_reserve(b, n) != TI_STATUS_SUCCESS) return TI_STATUS_NO_MEMORY;
   if (n) memcpy(b->data + b->len, data, n);
   b->len += n;
   b->data[b->len] = 0;
-  return 1;
+  return TI_STATUS_SUCCESS;
 }
-TASKIR_API int ti_buffer_printf(ti_buffer *b, const char *fmt, ...) {
+TASKIR_API ti_status ti_buffer_printf(ti_buffer *b, const char *fmt, ...) {
   va_list ap;
   int n;
   char small[256];
   va_start(ap, fmt);
   n = vsnprintf(small, sizeof small, fmt, ap);
   va_end(ap);
-  if (n < 0) { b->failed = 1; return 0; }
+  if (n < 0) return TI_STATUS_BAD_PARAM;
   if ((size_t)n < sizeof small) return ti_buffer_append(b, small, (size_t)n);
-  if (!ti__buffer_reserve(b, (size_t)n)) return 0;
+  if (ti_buffer_reserve(b, (size_t)n) != TI_STATUS_SUCCESS) return TI_STATUS_NO_MEMORY;
   va_start(ap, fmt);
-  vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+  vsnprintf((char *)b->data + b->len, (size_t)n + 1, fmt, ap);
   va_end(ap);
   b->len += (size_t)n;
-  return 1;
+  return TI_STATUS_SUCCESS;
 }
 #define TI__PUTS(b, s) ti_buffer_append((b), (s), strlen(s))
 
@@ -1964,6 +1970,7 @@ static const char ti__hex[] = "0123456789abcdef";
 
 TASKIR_API ti_status ti_print_program(const ti_program *p, ti_buffer *b, ti_error *err) {
   int64_t nvals = p->n_args, k = 0, i;
+  int oom = 0;
   ti__vnum *map;
   const ti_op *op;
   int32_t j;
@@ -2024,22 +2031,26 @@ TASKIR_API ti_status ti_print_program(const ti_program *p, ti_buffer *b, ti_erro
     for (j = 0; j < p->n_vars; j++) {
       const ti_variable *v = &p->vars[j];
       const unsigned char *d = (const unsigned char *)v->data;
-      char *dst;
+      unsigned char *dst;
       TI__PUTS(b, "  ");
       ti__print_string(b, v->name, (int64_t)strlen(v->name));
       TI__PUTS(b, " : ");
       ti_print_type(v->type, b);
       TI__PUTS(b, v->is_mutable ? " mutable = 0x" : " = 0x");
-      if (!ti__buffer_reserve(b, (size_t)v->bytes * 2)) break;
+      if (ti_buffer_reserve(b, (size_t)v->bytes * 2) != TI_STATUS_SUCCESS) { oom = 1; break; }
       dst = b->data + b->len;
-      for (i = 0; i < v->bytes; i++) { dst[2 * i] = ti__hex[d[i] >> 4]; dst[2 * i + 1] = ti__hex[d[i] & 15]; }
+      for (i = 0; i < v->bytes; i++) {
+        dst[2 * i] = (unsigned char)ti__hex[d[i] >> 4];
+        dst[2 * i + 1] = (unsigned char)ti__hex[d[i] & 15];
+      }
       b->len += (size_t)v->bytes * 2;
       TI__PUTS(b, "\n");
     }
     TI__PUTS(b, "}\n");
   }
   TASKIR_FREE(p->ctx->alloc_user, map);
-  if (b->failed) return ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory printing the program");
+  if (oom || b->failed)
+    return ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory printing the program");
   return TI_STATUS_SUCCESS;
 }
 
@@ -2733,6 +2744,915 @@ TASKIR_API double ti_task_values_get_f64(const ti_task_values *v, int64_t i) {
 }
 
 /* >>impl.task.dialect ------------------------------------------------------ */
+
+/* Block types are op kinds "task.<lowercase type>"; dialect_data points at
+   the block type. Edges are "task.edge". */
+static const ti_block_type ti__task_types[TI_BLOCK_COUNT] = {
+  TI_BLOCK_SI, TI_BLOCK_SW, TI_BLOCK_SIC2D, TI_BLOCK_SIFC, TI_BLOCK_SIC, TI_BLOCK_SB, TI_BLOCK_SWFC, TI_BLOCK_SW2D,
+  TI_BLOCK_CADD, TI_BLOCK_CVVH, TI_BLOCK_CVM, TI_BLOCK_CC, TI_BLOCK_CAX, TI_BLOCK_CC2D, TI_BLOCK_CVS, TI_BLOCK_CCMPB,
+  TI_BLOCK_CAVG, TI_BLOCK_CCMPS, TI_BLOCK_CLUT, TI_BLOCK_CLIF, TI_BLOCK_INPUT, TI_BLOCK_OUTPUT, TI_BLOCK_NULL
+};
+static const char *const ti__attrs_id[] = { "id", NULL };
+#define TI__TASK_OP(name, t) { name, "task", ti__attrs_id, 0, 0, -1, -1, NULL, NULL, NULL, NULL, NULL, &ti__task_types[t] }
+static const ti_op_info ti__task_ops[] = {
+  TI__TASK_OP("task.si", TI_BLOCK_SI), TI__TASK_OP("task.sw", TI_BLOCK_SW), TI__TASK_OP("task.sic2d", TI_BLOCK_SIC2D),
+  TI__TASK_OP("task.sifc", TI_BLOCK_SIFC), TI__TASK_OP("task.sic", TI_BLOCK_SIC), TI__TASK_OP("task.sb", TI_BLOCK_SB),
+  TI__TASK_OP("task.swfc", TI_BLOCK_SWFC), TI__TASK_OP("task.sw2d", TI_BLOCK_SW2D), TI__TASK_OP("task.cadd", TI_BLOCK_CADD),
+  TI__TASK_OP("task.cvvh", TI_BLOCK_CVVH), TI__TASK_OP("task.cvm", TI_BLOCK_CVM), TI__TASK_OP("task.cc", TI_BLOCK_CC),
+  TI__TASK_OP("task.cax", TI_BLOCK_CAX), TI__TASK_OP("task.cc2d", TI_BLOCK_CC2D), TI__TASK_OP("task.cvs", TI_BLOCK_CVS),
+  TI__TASK_OP("task.ccmpb", TI_BLOCK_CCMPB), TI__TASK_OP("task.cavg", TI_BLOCK_CAVG), TI__TASK_OP("task.ccmps", TI_BLOCK_CCMPS),
+  TI__TASK_OP("task.clut", TI_BLOCK_CLUT), TI__TASK_OP("task.clif", TI_BLOCK_CLIF), TI__TASK_OP("task.input", TI_BLOCK_INPUT),
+  TI__TASK_OP("task.output", TI_BLOCK_OUTPUT), TI__TASK_OP("task.task_null", TI_BLOCK_NULL),
+  { "task.edge", "task", ti__attrs_id, 0, 1, 1, 1, NULL, NULL, NULL, NULL, NULL, NULL }
+};
+#undef TI__TASK_OP
+TI__STATIC_ASSERT(sizeof ti__task_ops / sizeof *ti__task_ops == TI_BLOCK_COUNT + 1, task_ops);
+
+TASKIR_API ti_status ti_task_register(ti_context *ctx, ti_error *err) {
+  return ti_register_ops(ctx, ti__task_ops, (int32_t)(sizeof ti__task_ops / sizeof *ti__task_ops), err);
+}
+
+static int ti__is_block_op(const ti_op *op) {
+  return op->info && op->info >= ti__task_ops && op->info < ti__task_ops + TI_BLOCK_COUNT;
+}
+static int ti__is_edge_op(const ti_op *op) { return op->info == &ti__task_ops[TI_BLOCK_COUNT]; }
+
+/* --- message <-> attributes ------------------------------------------------ */
+
+static const char *const ti__shape_keys[9] = { "nx", "ny", "nf", "nr", "nkx", "nky", "niy", "nix", "n_branch" };
+
+static int32_t *ti__shape_field(ti_task_shape *s, int i) {
+  int32_t *f[9];
+  f[0] = &s->nx; f[1] = &s->ny; f[2] = &s->nf; f[3] = &s->nr; f[4] = &s->nkx; f[5] = &s->nky;
+  f[6] = &s->niy; f[7] = &s->nix; f[8] = &s->n_branch;
+  return f[i];
+}
+
+static const ti_attr *ti__shape_to_attr(ti_context *ctx, const ti_task_shape *s) {
+  ti_named_attr kv[10];
+  int n = 0, i;
+  for (i = 0; i < 9; i++)
+    if (s->has & (1u << i)) kv[n++] = ti_named(ctx, ti__shape_keys[i], ti_attr_int(ctx, *ti__shape_field((ti_task_shape *)s, i)));
+  if (s->n_extra) {
+    int64_t tmp[64], k;
+    const ti_attr *arr;
+    if (s->n_extra > 64) return NULL;
+    for (k = 0; k < s->n_extra; k++) tmp[k] = s->extra[k];
+    arr = ti_attr_int_array(ctx, tmp, s->n_extra);
+    kv[n++] = ti_named(ctx, "extra", arr);
+  }
+  return ti_attr_dict(ctx, kv, n);
+}
+
+static const ti_attr *ti__str(ti_context *ctx, const char *s) { return s ? ti_attr_string(ctx, s, -1) : NULL; }
+
+static const ti_attr *ti__cluster_to_attr(ti_context *ctx, const ti_task_cluster *c) {
+  ti_named_attr kv[2];
+  const ti_attr *small[16], **ifs = small, *r = NULL;
+  int n = 0;
+  int32_t i;
+  if (c->n_interfaces > 16) {
+    ifs = (const ti_attr **)TASKIR_MALLOC(ctx->alloc_user, (size_t)c->n_interfaces * sizeof *ifs);
+    if (!ifs) return NULL;
+  }
+  for (i = 0; i < c->n_interfaces; i++) {
+    const ti_task_interface *f = &c->interfaces[i];
+    ti_named_attr ikv[2];
+    int m = 0;
+    if (f->has & TI_IFACE_HAS_POSITION) ikv[m++] = ti_named(ctx, "position", ti__shape_to_attr(ctx, &f->position));
+    if (f->has & TI_IFACE_HAS_SIZE) ikv[m++] = ti_named(ctx, "size", ti__shape_to_attr(ctx, &f->size));
+    if (!(ifs[i] = ti_attr_dict(ctx, ikv, m))) goto done;
+  }
+  if (c->has & TI_CLUSTER_HAS_SHAPE) kv[n++] = ti_named(ctx, "shape", ti__shape_to_attr(ctx, &c->shape));
+  kv[n++] = ti_named(ctx, "interfaces", ti_attr_array(ctx, ifs, c->n_interfaces));
+  r = ti_attr_dict(ctx, kv, n);
+done:
+  if (ifs != small) TASKIR_FREE(ctx->alloc_user, (void *)ifs);
+  return r;
+}
+
+static const ti_attr *ti__clusters_to_attr(ti_context *ctx, const ti_task_cluster *cs, int32_t n) {
+  const ti_attr *small[16], **items = small, *r = NULL;
+  int32_t i;
+  if (n > 16 && !(items = (const ti_attr **)TASKIR_MALLOC(ctx->alloc_user, (size_t)n * sizeof *items))) return NULL;
+  for (i = 0; i < n; i++) if (!(items[i] = ti__cluster_to_attr(ctx, &cs[i]))) goto done;
+  r = ti_attr_array(ctx, items, n);
+done:
+  if (items != small) TASKIR_FREE(ctx->alloc_user, (void *)items);
+  return r;
+}
+
+static const char *ti__container_key(const ti_task_tensor *t, const ti_task_values **v) {
+  if (t->int32_data.count) { *v = &t->int32_data; return "int32_data"; }
+  if (t->uint32_data.count) { *v = &t->uint32_data; return "uint32_data"; }
+  if (t->float_data.count) { *v = &t->float_data; return "float_data"; }
+  *v = NULL;
+  return NULL;
+}
+
+/* A tensor as a dict; values inline (small matrices) or, when var_name is
+   given, left to the weights table and referenced by name. */
+static const ti_attr *ti__tensor_to_attr(ti_context *ctx, const ti_task_tensor *t, const char *var_name) {
+  ti_named_attr kv[6];
+  int n = 0;
+  int64_t i, tmp[TI_MAX_RANK * 4];
+  const ti_task_values *v;
+  const char *key = ti__container_key(t, &v);
+  if (t->n_dims > (int32_t)(sizeof tmp / sizeof *tmp)) return NULL;
+  for (i = 0; i < t->n_dims; i++) tmp[i] = t->dims[i];
+  if (t->n_dims) kv[n++] = ti_named(ctx, "dims", ti_attr_int_array(ctx, tmp, t->n_dims));
+  if (t->has & TI_TENSOR_HAS_PRECISION) kv[n++] = ti_named(ctx, "precision", ti__str(ctx, ti_precision_name(t->precision)));
+  if (t->has & TI_TENSOR_HAS_NAME) kv[n++] = ti_named(ctx, "name", ti_attr_string(ctx, t->name, t->name_len));
+  if (key && var_name) {
+    kv[n++] = ti_named(ctx, "values", ti_attr_string(ctx, var_name, -1));
+    kv[n++] = ti_named(ctx, "container", ti_attr_string(ctx, key, -1));
+  } else if (key) {
+    const ti_attr **items = (const ti_attr **)TASKIR_MALLOC(ctx->alloc_user, (size_t)v->count * sizeof *items);
+    const ti_attr *arr;
+    if (!items) return NULL;
+    for (i = 0; i < v->count; i++)
+      items[i] = v->storage == TI_DTYPE_F32 ? ti_attr_float(ctx, ((const float *)v->data)[i])
+                                            : ti_attr_int(ctx, ti_task_values_get_i64(v, i));
+    arr = ti_attr_array(ctx, items, v->count);
+    TASKIR_FREE(ctx->alloc_user, (void *)items);
+    kv[n++] = ti_named(ctx, key, arr);
+  }
+  return ti_attr_dict(ctx, kv, n);
+}
+
+static const ti_attr *ti__block_to_attr(ti_context *ctx, const ti_task_block *b, const char *var_name) {
+  ti_named_attr kv[14];
+  int n = 0;
+  int32_t i;
+  if (b->has & TI_BLOCK_HAS_ID) kv[n++] = ti_named(ctx, "id", ti_attr_int(ctx, b->id));
+  if (b->has & TI_BLOCK_HAS_PRECISION) kv[n++] = ti_named(ctx, "precision", ti__str(ctx, ti_precision_name(b->precision)));
+  if (b->has & TI_BLOCK_HAS_SHAPE) kv[n++] = ti_named(ctx, "shape", ti__shape_to_attr(ctx, &b->shape));
+  if (b->n_inputs) kv[n++] = ti_named(ctx, "in", ti__clusters_to_attr(ctx, b->inputs, b->n_inputs));
+  if (b->n_outputs) kv[n++] = ti_named(ctx, "out", ti__clusters_to_attr(ctx, b->outputs, b->n_outputs));
+  if (b->has & TI_BLOCK_HAS_DATA) kv[n++] = ti_named(ctx, "data", ti__tensor_to_attr(ctx, &b->data, var_name));
+  if (b->n_attrs) {
+    const ti_attr **items = (const ti_attr **)TASKIR_MALLOC(ctx->alloc_user, (size_t)b->n_attrs * sizeof *items);
+    if (!items) return NULL;
+    for (i = 0; i < b->n_attrs; i++) {
+      const ti_task_attr *a = &b->attrs[i];
+      ti_named_attr akv[4];
+      int m = 0;
+      if (a->has & TI_TATTR_HAS_TYPE) akv[m++] = ti_named(ctx, "type", ti__str(ctx, ti_attr_type_name(a->type)));
+      if (a->has & TI_TATTR_HAS_PRECISION) akv[m++] = ti_named(ctx, "precision", ti__str(ctx, ti_precision_name(a->precision)));
+      if (a->has & TI_TATTR_HAS_INT) akv[m++] = ti_named(ctx, "int", ti_attr_int(ctx, a->int_value));
+      if (a->has & TI_TATTR_HAS_FLOAT) akv[m++] = ti_named(ctx, "float", ti_attr_float(ctx, a->float_value));
+      items[i] = ti_attr_dict(ctx, akv, m);
+    }
+    kv[n++] = ti_named(ctx, "attributes", ti_attr_array(ctx, items, b->n_attrs));
+    TASKIR_FREE(ctx->alloc_user, (void *)items);
+  }
+  if (b->has & TI_BLOCK_HAS_IS_VIRTUAL) kv[n++] = ti_named(ctx, "is_virtual", ti_attr_bool(ctx, b->is_virtual));
+  if (b->has & TI_BLOCK_HAS_MASTER_TASK_ID) kv[n++] = ti_named(ctx, "master_task_id", ti_attr_int(ctx, b->master_task_id));
+  if (b->has & TI_BLOCK_HAS_PIPELINE_NUM) kv[n++] = ti_named(ctx, "pipeline_num", ti_attr_int(ctx, b->pipeline_num));
+  if (b->has & TI_BLOCK_HAS_BIAS_TYPE) kv[n++] = ti_named(ctx, "bias_type", ti__str(ctx, ti_bias_type_name(b->bias_type)));
+  if (b->has & TI_BLOCK_HAS_SOCKET_ID) kv[n++] = ti_named(ctx, "socket_id", ti_attr_int(ctx, b->socket_id));
+  for (i = 0; i < n; i++) if (!kv[i].value || !kv[i].name) return NULL;
+  return ti_attr_dict(ctx, kv, n);
+}
+
+static const ti_attr *ti__edge_to_attr(ti_context *ctx, const ti_task_edge *e) {
+  ti_named_attr kv[2];
+  int n = 0;
+  int32_t i, j;
+  if (e->has & TI_EDGE_HAS_ID) kv[n++] = ti_named(ctx, "id", ti_attr_int(ctx, e->id));
+  if (e->n_rearrange) {
+    const ti_attr **items = (const ti_attr **)TASKIR_MALLOC(ctx->alloc_user, (size_t)e->n_rearrange * sizeof *items);
+    if (!items) return NULL;
+    for (i = 0; i < e->n_rearrange; i++) {
+      const ti_task_rearrange *r = &e->rearrange[i];
+      ti_named_attr rkv[2];
+      int m = 0;
+      const ti_attr *small[8], **mats = small;
+      if (r->n_matrix > 8 && !(mats = (const ti_attr **)TASKIR_MALLOC(ctx->alloc_user, (size_t)r->n_matrix * sizeof *mats))) {
+        TASKIR_FREE(ctx->alloc_user, (void *)items);
+        return NULL;
+      }
+      for (j = 0; j < r->n_matrix; j++) mats[j] = ti__tensor_to_attr(ctx, &r->matrix[j], NULL);
+      if (r->has & TI_REARR_HAS_TYPE) rkv[m++] = ti_named(ctx, "type", ti__str(ctx, ti_rearrange_name(r->type)));
+      if (r->n_matrix) rkv[m++] = ti_named(ctx, "matrix", ti_attr_array(ctx, mats, r->n_matrix));
+      items[i] = ti_attr_dict(ctx, rkv, m);
+      if (mats != small) TASKIR_FREE(ctx->alloc_user, (void *)mats);
+    }
+    kv[n++] = ti_named(ctx, "rearrange", ti_attr_array(ctx, items, e->n_rearrange));
+    TASKIR_FREE(ctx->alloc_user, (void *)items);
+  }
+  for (i = 0; i < n; i++) if (!kv[i].value || !kv[i].name) return NULL;
+  return ti_attr_dict(ctx, kv, n);
+}
+
+/* --- attributes -> message --------------------------------------------------- */
+
+typedef struct ti__unpack {
+  ti_arena *arena;
+  const ti_program *p;
+  ti_error *err;
+  const char *where;
+} ti__unpack;
+
+static ti_status ti__bad(ti__unpack *u, const char *what) {
+  return ti_error_set(u->err, TI_STATUS_INVALID, "%s: %s", u->where, what);
+}
+
+static int ti__enum_from_name(const char *s, const char *(*name_of)(int), int n) {
+  int i;
+  if (!s) return -1;
+  for (i = 0; i < n; i++) { const char *nm = name_of(i); if (nm && strcmp(nm, s) == 0) return i; }
+  return -1;
+}
+static const char *ti__prec_name_i(int i) { return ti_precision_name((ti_dtype)i); }
+static const char *ti__attr_name_i(int i) { return ti_attr_type_name((ti_attr_type)i); }
+static const char *ti__rearr_name_i(int i) { return ti_rearrange_name((ti_rearrange_kind)i); }
+static const char *ti__bias_name_i(int i) { return ti_bias_type_name((ti_bias_type)i); }
+
+static int ti__get_precision(const ti_attr *d, const char *key, ti_dtype *out) {
+  const ti_attr *a = ti_dict_get(d, key);
+  int v;
+  if (!a) return 0;
+  if (a->kind != TI_ATTR_STRING || (v = ti__enum_from_name(a->u.s.data, ti__prec_name_i, TI_DTYPE_I9 + 1)) < 0) return -1;
+  *out = (ti_dtype)v;
+  return 1;
+}
+
+static int32_t ti__i32(const ti_attr *a, int *ok) {
+  if (!a || a->kind != TI_ATTR_INT || a->u.i < INT32_MIN || a->u.i > INT32_MAX) { *ok = 0; return 0; }
+  return (int32_t)a->u.i;
+}
+
+static ti_status ti__attr_to_shape(ti__unpack *u, const ti_attr *d, ti_task_shape *s) {
+  int i, ok = 1;
+  const ti_attr *extra;
+  memset(s, 0, sizeof *s);
+  if (!d || d->kind != TI_ATTR_DICT) return ti__bad(u, "a shape must be a dictionary");
+  for (i = 0; i < 9; i++) {
+    const ti_attr *a = ti_dict_get(d, ti__shape_keys[i]);
+    if (a) { *ti__shape_field(s, i) = ti__i32(a, &ok); s->has |= 1u << i; }
+  }
+  if ((extra = ti_dict_get(d, "extra")) != NULL) {
+    int64_t k;
+    if (extra->kind != TI_ATTR_ARRAY) return ti__bad(u, "shape.extra must be an array of ints");
+    s->n_extra = (int32_t)extra->u.array.n;
+    s->extra = (int32_t *)ti_arena_array(u->arena, (size_t)s->n_extra, 4, 4);
+    if (!s->extra) return ti_error_set(u->err, TI_STATUS_NO_MEMORY, "out of memory");
+    for (k = 0; k < extra->u.array.n; k++) s->extra[k] = ti__i32(extra->u.array.items[k], &ok);
+  }
+  return ok ? TI_STATUS_SUCCESS : ti__bad(u, "shape fields must be int32");
+}
+
+/* Values stored at the narrowest exact width (see ti_task_values). */
+static ti_status ti__fill_values(ti__unpack *u, ti_task_values *v, const ti_attr *arr, int container) {
+  int64_t i, n = arr->u.array.n, lo = 0, hi = 0;
+  int ok = 1;
+  v->count = n;
+  if (container == 2) {
+    float *f = (float *)ti_arena_array(u->arena, (size_t)n, 4, 4);
+    if (!f) return ti_error_set(u->err, TI_STATUS_NO_MEMORY, "out of memory");
+    for (i = 0; i < n; i++) {
+      const ti_attr *a = arr->u.array.items[i];
+      if (a->kind == TI_ATTR_FLOAT) f[i] = (float)a->u.f;
+      else if (a->kind == TI_ATTR_INT) f[i] = (float)a->u.i;
+      else ok = 0;
+    }
+    v->storage = TI_DTYPE_F32; v->data = f;
+    return ok ? TI_STATUS_SUCCESS : ti__bad(u, "float_data holds a non-number");
+  }
+  for (i = 0; i < n; i++) {
+    const ti_attr *a = arr->u.array.items[i];
+    if (a->kind != TI_ATTR_INT) return ti__bad(u, "int32_data/uint32_data hold integers only");
+    if (!i || a->u.i < lo) lo = a->u.i;
+    if (!i || a->u.i > hi) hi = a->u.i;
+  }
+  if (container == 0) {
+    if (lo < INT32_MIN || hi > INT32_MAX) return ti__bad(u, "int32_data value out of int32 range");
+    v->storage = lo >= -128 && hi <= 127 ? TI_DTYPE_I8 : lo >= -32768 && hi <= 32767 ? TI_DTYPE_I16 : TI_DTYPE_I32;
+  } else {
+    if (lo < 0 || hi > (int64_t)UINT32_MAX) return ti__bad(u, "uint32_data value out of uint32 range");
+    v->storage = hi <= 255 ? TI_DTYPE_U8 : hi <= 65535 ? TI_DTYPE_U16 : TI_DTYPE_U32;
+  }
+  v->data = ti_arena_array(u->arena, (size_t)n, ti_dtype_size(v->storage), 4);
+  if (!v->data) return ti_error_set(u->err, TI_STATUS_NO_MEMORY, "out of memory");
+  for (i = 0; i < n; i++) {
+    int64_t x = arr->u.array.items[i]->u.i;
+    switch (v->storage) {
+    case TI_DTYPE_I8: ((int8_t *)v->data)[i] = (int8_t)x; break;
+    case TI_DTYPE_I16: ((int16_t *)v->data)[i] = (int16_t)x; break;
+    case TI_DTYPE_I32: ((int32_t *)v->data)[i] = (int32_t)x; break;
+    case TI_DTYPE_U8: ((uint8_t *)v->data)[i] = (uint8_t)x; break;
+    case TI_DTYPE_U16: ((uint16_t *)v->data)[i] = (uint16_t)x; break;
+    default: ((uint32_t *)v->data)[i] = (uint32_t)x; break;
+    }
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__attr_to_tensor(ti__unpack *u, const ti_attr *d, ti_task_tensor *t) {
+  static const char *const keys[3] = { "int32_data", "uint32_data", "float_data" };
+  const ti_attr *a;
+  int k, r;
+  memset(t, 0, sizeof *t);
+  if (!d || d->kind != TI_ATTR_DICT) return ti__bad(u, "a tensor must be a dictionary");
+  if ((a = ti_dict_get(d, "dims")) != NULL) {
+    int64_t i;
+    int ok = 1;
+    if (a->kind != TI_ATTR_ARRAY) return ti__bad(u, "tensor dims must be an array");
+    t->n_dims = (int32_t)a->u.array.n;
+    if (!(t->dims = (int32_t *)ti_arena_array(u->arena, (size_t)t->n_dims, 4, 4)))
+      return ti_error_set(u->err, TI_STATUS_NO_MEMORY, "out of memory");
+    for (i = 0; i < a->u.array.n; i++) t->dims[i] = ti__i32(a->u.array.items[i], &ok);
+    if (!ok) return ti__bad(u, "tensor dims must be int32");
+  }
+  if ((r = ti__get_precision(d, "precision", &t->precision)) < 0) return ti__bad(u, "unknown tensor precision");
+  if (r) t->has |= TI_TENSOR_HAS_PRECISION;
+  if ((a = ti_dict_get(d, "name")) != NULL) {
+    if (a->kind != TI_ATTR_STRING) return ti__bad(u, "tensor name must be a string");
+    t->name = ti_arena_strndup(u->arena, a->u.s.data, (size_t)a->u.s.len);
+    t->name_len = (int32_t)a->u.s.len;
+    t->has |= TI_TENSOR_HAS_NAME;
+  }
+  if ((a = ti_dict_get(d, "values")) != NULL) {   /* in the weights table */
+    const ti_variable *var = a->kind == TI_ATTR_STRING ? ti_program_find_var(u->p, a->u.s.data) : NULL;
+    const char *cont = ti_dict_string(d, "container", "int32_data");
+    ti_task_values *v;
+    if (!var) return ti__bad(u, "tensor values name a variable missing from the weights table");
+    v = strcmp(cont, "float_data") == 0 ? &t->float_data : strcmp(cont, "uint32_data") == 0 ? &t->uint32_data : &t->int32_data;
+    v->count = ti_type_numel(var->type);
+    v->storage = var->type->dtype;
+    v->data = var->data;
+    return TI_STATUS_SUCCESS;
+  }
+  for (k = 0; k < 3; k++)
+    if ((a = ti_dict_get(d, keys[k])) != NULL) {
+      ti_task_values *v = k == 0 ? &t->int32_data : k == 1 ? &t->uint32_data : &t->float_data;
+      ti_status s;
+      if (a->kind != TI_ATTR_ARRAY) return ti__bad(u, "tensor data must be an array");
+      if ((s = ti__fill_values(u, v, a, k)) != TI_STATUS_SUCCESS) return s;
+    }
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__attr_to_clusters(ti__unpack *u, const ti_attr *arr, ti_task_cluster **out, int32_t *n) {
+  int64_t i, j;
+  *out = NULL; *n = 0;
+  if (!arr) return TI_STATUS_SUCCESS;
+  if (arr->kind != TI_ATTR_ARRAY) return ti__bad(u, "clusters must be an array");
+  *n = (int32_t)arr->u.array.n;
+  if (!(*out = (ti_task_cluster *)ti_arena_array(u->arena, (size_t)*n, sizeof **out, 8)))
+    return ti_error_set(u->err, TI_STATUS_NO_MEMORY, "out of memory");
+  for (i = 0; i < arr->u.array.n; i++) {
+    const ti_attr *c = arr->u.array.items[i], *ifs, *sh;
+    ti_task_cluster *dc = &(*out)[i];
+    if (c->kind != TI_ATTR_DICT) return ti__bad(u, "a cluster must be a dictionary");
+    if ((sh = ti_dict_get(c, "shape")) != NULL) {
+      ti_status s = ti__attr_to_shape(u, sh, &dc->shape);
+      if (s) return s;
+      dc->has |= TI_CLUSTER_HAS_SHAPE;
+    }
+    ifs = ti_dict_get(c, "interfaces");
+    if (!ifs || ifs->kind != TI_ATTR_ARRAY) return ti__bad(u, "a cluster needs an 'interfaces' array");
+    dc->n_interfaces = (int32_t)ifs->u.array.n;
+    if (!(dc->interfaces = (ti_task_interface *)ti_arena_array(u->arena, (size_t)dc->n_interfaces, sizeof *dc->interfaces, 8)))
+      return ti_error_set(u->err, TI_STATUS_NO_MEMORY, "out of memory");
+    for (j = 0; j < ifs->u.array.n; j++) {
+      const ti_attr *f = ifs->u.array.items[j], *x;
+      ti_task_interface *df = &dc->interfaces[j];
+      if (f->kind != TI_ATTR_DICT) return ti__bad(u, "an interface must be a dictionary");
+      if ((x = ti_dict_get(f, "position")) != NULL) {
+        ti_status s = ti__attr_to_shape(u, x, &df->position);
+        if (s) return s;
+        df->has |= TI_IFACE_HAS_POSITION;
+      }
+      if ((x = ti_dict_get(f, "size")) != NULL) {
+        ti_status s = ti__attr_to_shape(u, x, &df->size);
+        if (s) return s;
+        df->has |= TI_IFACE_HAS_SIZE;
+      }
+    }
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+/* The edge op feeding operand k / consuming result k of a block op. */
+static const ti_op *ti__edge_at_operand(const ti_op *op, int32_t k) {
+  const ti_value *v = op->operands[k].value;
+  return v && v->def && ti__is_edge_op(v->def) ? v->def : NULL;
+}
+static const ti_op *ti__edge_at_result(const ti_op *op, int32_t k) {
+  const ti_use *use = op->results[k].first_use;
+  return use && ti__is_edge_op(use->owner) ? use->owner : NULL;
+}
+
+static ti_status ti__op_to_block(ti__unpack *u, const ti_op *op, ti_task_block *b) {
+  const ti_attr *d = op->attrs, *a;
+  int ok = 1, r;
+  int32_t c, i, k;
+  ti_status s;
+  memset(b, 0, sizeof *b);
+  b->type = *(const ti_block_type *)op->info->dialect_data;
+  b->has |= TI_BLOCK_HAS_TYPE;
+  if ((a = ti_dict_get(d, "id")) != NULL) { b->id = ti__i32(a, &ok); b->has |= TI_BLOCK_HAS_ID; }
+  if ((r = ti__get_precision(d, "precision", &b->precision)) < 0) return ti__bad(u, "unknown precision");
+  if (r) b->has |= TI_BLOCK_HAS_PRECISION;
+  if ((a = ti_dict_get(d, "shape")) != NULL) {
+    if ((s = ti__attr_to_shape(u, a, &b->shape)) != TI_STATUS_SUCCESS) return s;
+    b->has |= TI_BLOCK_HAS_SHAPE;
+  }
+  if ((s = ti__attr_to_clusters(u, ti_dict_get(d, "in"), &b->inputs, &b->n_inputs)) != TI_STATUS_SUCCESS) return s;
+  if ((s = ti__attr_to_clusters(u, ti_dict_get(d, "out"), &b->outputs, &b->n_outputs)) != TI_STATUS_SUCCESS) return s;
+  /* interface edge ids come from the SSA links */
+  for (c = 0, k = 0; c < b->n_inputs; c++)
+    for (i = 0; i < b->inputs[c].n_interfaces; i++, k++) {
+      const ti_op *e = k < op->n_operands ? ti__edge_at_operand(op, k) : NULL;
+      if (k >= op->n_operands) return ti__bad(u, "more input interfaces than operands");
+      if (e) { b->inputs[c].interfaces[i].edge_id = (int32_t)ti_dict_int(e->attrs, "id", 0); b->inputs[c].interfaces[i].has |= TI_IFACE_HAS_EDGE_ID; }
+    }
+  if (k != op->n_operands) return ti__bad(u, "operands do not match the input interfaces");
+  for (c = 0, k = 0; c < b->n_outputs; c++)
+    for (i = 0; i < b->outputs[c].n_interfaces; i++, k++) {
+      const ti_op *e = k < op->n_results ? ti__edge_at_result(op, k) : NULL;
+      if (k >= op->n_results) return ti__bad(u, "more output interfaces than results");
+      if (e) { b->outputs[c].interfaces[i].edge_id = (int32_t)ti_dict_int(e->attrs, "id", 0); b->outputs[c].interfaces[i].has |= TI_IFACE_HAS_EDGE_ID; }
+    }
+  if (k != op->n_results) return ti__bad(u, "results do not match the output interfaces");
+  if ((a = ti_dict_get(d, "data")) != NULL) {
+    if ((s = ti__attr_to_tensor(u, a, &b->data)) != TI_STATUS_SUCCESS) return s;
+    b->has |= TI_BLOCK_HAS_DATA;
+  }
+  if ((a = ti_dict_get(d, "attributes")) != NULL) {
+    if (a->kind != TI_ATTR_ARRAY) return ti__bad(u, "attributes must be an array");
+    b->n_attrs = (int32_t)a->u.array.n;
+    if (!(b->attrs = (ti_task_attr *)ti_arena_array(u->arena, (size_t)b->n_attrs, sizeof *b->attrs, 8)))
+      return ti_error_set(u->err, TI_STATUS_NO_MEMORY, "out of memory");
+    for (i = 0; i < b->n_attrs; i++) {
+      const ti_attr *t = a->u.array.items[i], *x;
+      ti_task_attr *ta = &b->attrs[i];
+      if (t->kind != TI_ATTR_DICT) return ti__bad(u, "an attribute must be a dictionary");
+      if ((x = ti_dict_get(t, "type")) != NULL) {
+        int v = x->kind == TI_ATTR_STRING ? ti__enum_from_name(x->u.s.data, ti__attr_name_i, TI_ATTR_COUNT) : -1;
+        if (v < 0) return ti__bad(u, "unknown attribute type");
+        ta->type = (ti_attr_type)v; ta->has |= TI_TATTR_HAS_TYPE;
+      }
+      if ((r = ti__get_precision(t, "precision", &ta->precision)) < 0) return ti__bad(u, "unknown attribute precision");
+      if (r) ta->has |= TI_TATTR_HAS_PRECISION;
+      if ((x = ti_dict_get(t, "int")) != NULL) { ta->int_value = ti__i32(x, &ok); ta->has |= TI_TATTR_HAS_INT; }
+      if ((x = ti_dict_get(t, "float")) != NULL) {
+        if (x->kind != TI_ATTR_FLOAT) return ti__bad(u, "attribute float must be a float");
+        ta->float_value = (float)x->u.f; ta->has |= TI_TATTR_HAS_FLOAT;
+      }
+    }
+  }
+  if ((a = ti_dict_get(d, "is_virtual")) != NULL) { b->is_virtual = a->kind == TI_ATTR_BOOL && a->u.i; b->has |= TI_BLOCK_HAS_IS_VIRTUAL; }
+  if ((a = ti_dict_get(d, "master_task_id")) != NULL) { b->master_task_id = ti__i32(a, &ok); b->has |= TI_BLOCK_HAS_MASTER_TASK_ID; }
+  if ((a = ti_dict_get(d, "pipeline_num")) != NULL) { b->pipeline_num = ti__i32(a, &ok); b->has |= TI_BLOCK_HAS_PIPELINE_NUM; }
+  if ((a = ti_dict_get(d, "socket_id")) != NULL) { b->socket_id = ti__i32(a, &ok); b->has |= TI_BLOCK_HAS_SOCKET_ID; }
+  if ((a = ti_dict_get(d, "bias_type")) != NULL) {
+    int v = a->kind == TI_ATTR_STRING ? ti__enum_from_name(a->u.s.data, ti__bias_name_i, 3) : -1;
+    if (v < 1) return ti__bad(u, "bias_type must be \"VECTOR\" or \"CONSTANT\"");
+    b->bias_type = (ti_bias_type)v; b->has |= TI_BLOCK_HAS_BIAS_TYPE;
+  }
+  return ok ? TI_STATUS_SUCCESS : ti__bad(u, "int32 field out of range");
+}
+
+static ti_status ti__op_to_edge(ti__unpack *u, const ti_op *op, ti_task_edge *e) {
+  const ti_attr *a;
+  const ti_value *src = op->operands[0].value;
+  const ti_use *dst = op->results[0].first_use;
+  int ok = 1;
+  int32_t i, j;
+  memset(e, 0, sizeof *e);
+  if ((a = ti_dict_get(op->attrs, "id")) != NULL) { e->id = ti__i32(a, &ok); e->has |= TI_EDGE_HAS_ID; }
+  if (src && src->def && ti__is_block_op(src->def)) {
+    e->src_block_id = (int32_t)ti_dict_int(src->def->attrs, "id", 0); e->has |= TI_EDGE_HAS_SRC;
+  }
+  if (dst && ti__is_block_op(dst->owner)) {
+    e->dst_block_id = (int32_t)ti_dict_int(dst->owner->attrs, "id", 0); e->has |= TI_EDGE_HAS_DST;
+  }
+  if ((a = ti_dict_get(op->attrs, "rearrange")) != NULL) {
+    if (a->kind != TI_ATTR_ARRAY) return ti__bad(u, "rearrange must be an array");
+    e->n_rearrange = (int32_t)a->u.array.n;
+    if (!(e->rearrange = (ti_task_rearrange *)ti_arena_array(u->arena, (size_t)e->n_rearrange, sizeof *e->rearrange, 8)))
+      return ti_error_set(u->err, TI_STATUS_NO_MEMORY, "out of memory");
+    for (i = 0; i < e->n_rearrange; i++) {
+      const ti_attr *r = a->u.array.items[i], *x;
+      ti_task_rearrange *dr = &e->rearrange[i];
+      if (r->kind != TI_ATTR_DICT) return ti__bad(u, "a rearrangement must be a dictionary");
+      if ((x = ti_dict_get(r, "type")) != NULL) {
+        int v = x->kind == TI_ATTR_STRING ? ti__enum_from_name(x->u.s.data, ti__rearr_name_i, TI_REARRANGE_COUNT) : -1;
+        if (v < 0) return ti__bad(u, "unknown rearrangement type");
+        dr->type = (ti_rearrange_kind)v; dr->has |= TI_REARR_HAS_TYPE;
+      }
+      if ((x = ti_dict_get(r, "matrix")) != NULL) {
+        if (x->kind != TI_ATTR_ARRAY) return ti__bad(u, "matrix must be an array of tensors");
+        dr->n_matrix = (int32_t)x->u.array.n;
+        if (!(dr->matrix = (ti_task_tensor *)ti_arena_array(u->arena, (size_t)dr->n_matrix, sizeof *dr->matrix, 8)))
+          return ti_error_set(u->err, TI_STATUS_NO_MEMORY, "out of memory");
+        for (j = 0; j < dr->n_matrix; j++) {
+          ti_status s = ti__attr_to_tensor(u, x->u.array.items[j], &dr->matrix[j]);
+          if (s) return s;
+        }
+      }
+    }
+  }
+  return ok ? TI_STATUS_SUCCESS : ti__bad(u, "edge id out of int32 range");
+}
+
+/* --- import / export --------------------------------------------------------- */
+
+static const ti_type *ti__task_value_type(ti_context *ctx, const ti_task_block *b) {
+  int64_t dims[4];
+  int32_t rank = ti_task_block_dims(b, dims), i;
+  for (i = 0; i < rank; i++) if (dims[i] < 0) dims[i] = 0;
+  return ti_type_get(ctx, TI_TYPE_TENSOR, (unsigned)b->precision <= TI_DTYPE_I9 ? b->precision : TI_DTYPE_I32, rank, dims, TI_LAYOUT_ANY);
+}
+
+/* Edge id -> index, sorted for binary search. */
+typedef struct ti__idx { int32_t id, index; } ti__idx;
+static int ti__idx_cmp(const void *a, const void *b) {
+  int32_t x = ((const ti__idx *)a)->id, y = ((const ti__idx *)b)->id;
+  return x < y ? -1 : x > y;
+}
+static int32_t ti__idx_find(const ti__idx *t, int32_t n, int32_t id) {
+  int32_t lo = 0, hi = n - 1;
+  while (lo <= hi) {
+    int32_t mid = lo + (hi - lo) / 2;
+    if (t[mid].id == id) return t[mid].index;
+    if (t[mid].id < id) lo = mid + 1; else hi = mid - 1;
+  }
+  return -1;
+}
+
+TASKIR_API ti_status ti_task_import(ti_context *ctx, const ti_task_graph *g, ti_program **out, ti_error *err) {
+  ti_program *p;
+  ti_op **block_ops = NULL, **edge_ops = NULL;
+  ti__idx *eidx = NULL;
+  ti_value **operands = NULL;
+  const ti_type **rtypes = NULL;
+  ti_status s = TI_STATUS_SUCCESS;
+  void *u = ctx->alloc_user;
+  int32_t i, c, f, k;
+  *out = NULL;
+  if ((s = ti_task_register(ctx, err)) != TI_STATUS_SUCCESS) return s;
+  p = ti_program_create(ctx, g->has & TI_GRAPH_HAS_TEST_CONFIG && g->test_config.test_case_name ? g->test_config.test_case_name : "task",
+                        TI_PROGRAM_GRAPH);
+  block_ops = (ti_op **)TASKIR_MALLOC(u, ((size_t)g->n_blocks + 1) * sizeof *block_ops);
+  edge_ops = (ti_op **)TASKIR_MALLOC(u, ((size_t)g->n_edges + 1) * sizeof *edge_ops);
+  eidx = (ti__idx *)TASKIR_MALLOC(u, ((size_t)g->n_edges + 1) * sizeof *eidx);
+  if (!p || !block_ops || !edge_ops || !eidx) { s = ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory importing the graph"); goto done; }
+  for (i = 0; i < g->n_edges; i++) { eidx[i].id = g->edges[i].id; eidx[i].index = i; edge_ops[i] = NULL; }
+  qsort(eidx, (size_t)g->n_edges, sizeof *eidx, ti__idx_cmp);
+  for (i = 1; i < g->n_edges; i++)
+    if (eidx[i].id == eidx[i - 1].id) { s = ti_error_set(err, TI_STATUS_INVALID, "edge id %d is used twice", (int)eidx[i].id); goto done; }
+  /* blocks first: results are the output interfaces */
+  for (i = 0; i < g->n_blocks; i++) {
+    const ti_task_block *b = &g->blocks[i];
+    char var[32];
+    const ti_attr *attrs;
+    int32_t nin = 0, nout = 0;
+    ti_op *op;
+    for (c = 0; c < b->n_inputs; c++) nin += b->inputs[c].n_interfaces;
+    for (c = 0; c < b->n_outputs; c++) nout += b->outputs[c].n_interfaces;
+    if ((unsigned)b->type >= TI_BLOCK_COUNT) { s = ti_error_set(err, TI_STATUS_INVALID, "block %d: unknown type", (int)b->id); goto done; }
+    snprintf(var, sizeof var, "block%d", (int)b->id);
+    if (b->has & TI_BLOCK_HAS_DATA) {
+      const ti_task_values *v = ti_task_tensor_values(&b->data);
+      if (v) {
+        int64_t n = v->count;
+        const ti_type *t = ti_type_get(ctx, TI_TYPE_VTENSOR, v->storage, 1, &n, TI_LAYOUT_ANY);
+        ti_variable *vr;
+        if (ti_program_find_var(p, var)) { s = ti_error_set(err, TI_STATUS_INVALID, "block id %d is used twice", (int)b->id); goto done; }
+        if ((s = ti_program_add_var(p, var, t, NULL, 0, err)) != TI_STATUS_SUCCESS) goto done;
+        vr = &p->vars[p->n_vars - 1];
+        memcpy(vr->data, v->data, (size_t)vr->bytes);
+      }
+    }
+    attrs = ti__block_to_attr(ctx, b, var);
+    rtypes = (const ti_type **)TASKIR_REALLOC(u, (void *)rtypes, ((size_t)nout + 1) * sizeof *rtypes);
+    if (!attrs || !rtypes) { s = ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory importing block %d", (int)b->id); goto done; }
+    for (k = 0; k < nout; k++) rtypes[k] = ti__task_value_type(ctx, b);
+    op = ti_op_create(p, ti__task_ops[b->type].name, 0, NULL, nout, rtypes, attrs, err);
+    if (!op) { s = err && err->status ? err->status : TI_STATUS_NO_MEMORY; goto done; }
+    /* operands are set once the edges exist */
+    op->n_operands = nin;
+    op->operands = (ti_use *)ti_arena_array(&p->arena, (size_t)nin, sizeof(ti_use), 8);
+    if (!op->operands) { s = ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory"); goto done; }
+    for (k = 0; k < nin; k++) { op->operands[k].owner = op; op->operands[k].index = k; }
+    op->props = (void *)b;
+    ti_op_insert_before(op, NULL);
+    block_ops[i] = op;
+  }
+  /* each output interface's edge gets its op, using that result */
+  for (i = 0; i < g->n_blocks; i++) {
+    const ti_task_block *b = &g->blocks[i];
+    for (c = 0, k = 0; c < b->n_outputs; c++)
+      for (f = 0; f < b->outputs[c].n_interfaces; f++, k++) {
+        int32_t id = b->outputs[c].interfaces[f].edge_id, e = ti__idx_find(eidx, g->n_edges, id);
+        ti_value *src = &block_ops[i]->results[k];
+        const ti_attr *attrs;
+        if (e < 0) { s = ti_error_set(err, TI_STATUS_INVALID, "block %d: output interface names edge %d, which does not exist", (int)b->id, (int)id); goto done; }
+        if (edge_ops[e]) { s = ti_error_set(err, TI_STATUS_INVALID, "edge %d leaves from two output interfaces", (int)id); goto done; }
+        attrs = ti__edge_to_attr(ctx, &g->edges[e]);
+        if (!attrs) { s = ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory importing edge %d", (int)id); goto done; }
+        edge_ops[e] = ti_op_create(p, "task.edge", 1, &src, 1, &src->type, attrs, err);
+        if (!edge_ops[e]) { s = err && err->status ? err->status : TI_STATUS_NO_MEMORY; goto done; }
+        edge_ops[e]->props = (void *)&g->edges[e];
+      }
+  }
+  for (i = 0; i < g->n_edges; i++) {
+    if (!edge_ops[i]) { s = ti_error_set(err, TI_STATUS_INVALID, "edge %d is named by no output interface", (int)g->edges[i].id); goto done; }
+    ti_op_insert_before(edge_ops[i], NULL);
+  }
+  for (i = 0; i < g->n_blocks; i++) {
+    const ti_task_block *b = &g->blocks[i];
+    for (c = 0, k = 0; c < b->n_inputs; c++)
+      for (f = 0; f < b->inputs[c].n_interfaces; f++, k++) {
+        int32_t id = b->inputs[c].interfaces[f].edge_id, e = ti__idx_find(eidx, g->n_edges, id);
+        if (e < 0) { s = ti_error_set(err, TI_STATUS_INVALID, "block %d: input interface names edge %d, which does not exist", (int)b->id, (int)id); goto done; }
+        if (edge_ops[e]->results[0].first_use) { s = ti_error_set(err, TI_STATUS_INVALID, "edge %d arrives at two input interfaces", (int)id); goto done; }
+        ti__use_link(&block_ops[i]->operands[k], &edge_ops[e]->results[0]);
+      }
+  }
+  for (i = 0; i < g->n_edges; i++)
+    if (!edge_ops[i]->results[0].first_use) { s = ti_error_set(err, TI_STATUS_INVALID, "edge %d is named by no input interface", (int)g->edges[i].id); goto done; }
+  *out = p;
+  p = NULL;
+done:
+  if (p) {
+    /* unlink everything before the arena goes */
+    ti_op *op;
+    for (op = p->first; op; op = op->next) for (k = 0; k < op->n_operands; k++) ti__use_unlink(&op->operands[k]);
+    ti_program_destroy(p);
+  }
+  if (block_ops) TASKIR_FREE(u, block_ops);
+  if (edge_ops) TASKIR_FREE(u, edge_ops);
+  if (eidx) TASKIR_FREE(u, eidx);
+  if (operands) TASKIR_FREE(u, operands);
+  if (rtypes) TASKIR_FREE(u, (void *)rtypes);
+  return s;
+}
+
+TASKIR_API const ti_task_block *ti_task_block_of(const ti_op *op) {
+  ti__unpack u;
+  ti_task_block *b;
+  if (!ti__is_block_op(op)) return NULL;
+  if (op->props) return (const ti_task_block *)op->props;
+  b = (ti_task_block *)ti_arena_alloc(&op->program->arena, sizeof *b, 8);
+  if (!b) return NULL;
+  u.arena = &op->program->arena; u.p = op->program; u.err = NULL; u.where = op->info->name;
+  if (ti__op_to_block(&u, op, b) != TI_STATUS_SUCCESS) return NULL;
+  ((ti_op *)op)->props = b;
+  return b;
+}
+
+TASKIR_API const ti_task_edge *ti_task_edge_of(const ti_op *op) {
+  ti__unpack u;
+  ti_task_edge *e;
+  if (!ti__is_edge_op(op)) return NULL;
+  if (op->props) return (const ti_task_edge *)op->props;
+  e = (ti_task_edge *)ti_arena_alloc(&op->program->arena, sizeof *e, 8);
+  if (!e) return NULL;
+  u.arena = &op->program->arena; u.p = op->program; u.err = NULL; u.where = "task.edge";
+  if (ti__op_to_edge(&u, op, e) != TI_STATUS_SUCCESS) return NULL;
+  ((ti_op *)op)->props = e;
+  return e;
+}
+
+/* Rebuilds the message from attributes and SSA links (not from props, which
+   may point into another graph), so rewritten programs export correctly. */
+TASKIR_API ti_status ti_task_export(const ti_program *p, ti_task_graph *g, ti_error *err) {
+  const ti_op *op;
+  int32_t nb = 0, ne = 0;
+  ti__unpack u;
+  char where[64];
+  ti_task_graph_init(g, p->ctx->alloc_user);
+  for (op = p->first; op; op = op->next) {
+    if (ti__is_block_op(op)) nb++;
+    else if (ti__is_edge_op(op)) ne++;
+    else return ti_error_set(err, TI_STATUS_INVALID, "op '%s' is not part of the task dialect", op->info ? op->info->name : "?");
+  }
+  g->blocks = (ti_task_block *)ti_arena_array(&g->arena, (size_t)nb, sizeof *g->blocks, 8);
+  g->edges = (ti_task_edge *)ti_arena_array(&g->arena, (size_t)ne, sizeof *g->edges, 8);
+  if (!g->blocks || !g->edges) return ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory exporting the graph");
+  u.arena = &g->arena; u.p = p; u.err = err; u.where = where;
+  for (op = p->first; op; op = op->next) {
+    ti_status s;
+    snprintf(where, sizeof where, "%s id %lld", op->info->name, (long long)ti_dict_int(op->attrs, "id", -1));
+    if (ti__is_block_op(op)) s = ti__op_to_block(&u, op, &g->blocks[g->n_blocks++]);
+    else s = ti__op_to_edge(&u, op, &g->edges[g->n_edges++]);
+    if (s != TI_STATUS_SUCCESS) { ti_task_graph_free(g); return s; }
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+/* --- accessors ------------------------------------------------------------- */
+
+TASKIR_API const ti_task_attr *ti_task_find_attr(const ti_task_block *b, ti_attr_type t) {
+  int32_t i;
+  for (i = 0; i < b->n_attrs; i++)
+    if ((b->attrs[i].has & TI_TATTR_HAS_TYPE) && b->attrs[i].type == t) return &b->attrs[i];
+  return NULL;
+}
+TASKIR_API int32_t ti_task_attr_int(const ti_task_block *b, ti_attr_type t, int32_t dflt) {
+  const ti_task_attr *a = ti_task_find_attr(b, t);
+  return a && (a->has & TI_TATTR_HAS_INT) ? a->int_value : dflt;
+}
+
+TASKIR_API int32_t ti_task_block_dims(const ti_task_block *b, int64_t dims[4]) {
+  const ti_task_shape *s = &b->shape;
+  int32_t n = 0;
+  switch (b->type) {
+  case TI_BLOCK_SIC: case TI_BLOCK_SIC2D:
+    if (s->ny || s->nx) { dims[n++] = s->ny; dims[n++] = s->nx; }
+    dims[n++] = s->nr;
+    return n;
+  case TI_BLOCK_SIFC: dims[0] = s->nr; return 1;
+  case TI_BLOCK_SW: case TI_BLOCK_SW2D:
+    dims[0] = s->nf; dims[1] = s->nr; dims[2] = s->nky; dims[3] = s->nkx; return 4;
+  case TI_BLOCK_SWFC: dims[0] = s->nf; dims[1] = s->nr; return 2;
+  case TI_BLOCK_SB: dims[0] = s->nf; return 1;
+  case TI_BLOCK_NULL: return 0;
+  default:   /* SI, compute blocks, INPUT, OUTPUT: [ny][nx][nf] or [nf] */
+    if (s->ny || s->nx) { dims[n++] = s->ny; dims[n++] = s->nx; }
+    dims[n++] = s->nf;
+    return n;
+  }
+}
+
+TASKIR_API const ti_task_block *ti_task_find_block(const ti_task_graph *g, int32_t id) {
+  int32_t i;
+  for (i = 0; i < g->n_blocks; i++) if (g->blocks[i].id == id) return &g->blocks[i];
+  return NULL;
+}
+TASKIR_API const ti_task_edge *ti_task_find_edge(const ti_task_graph *g, int32_t id) {
+  int32_t i;
+  for (i = 0; i < g->n_edges; i++) if (g->edges[i].id == id) return &g->edges[i];
+  return NULL;
+}
+
+/* --- builder --------------------------------------------------------------- */
+
+TASKIR_API void ti_task_shape_set(ti_task_shape *s, uint32_t field, int32_t value) {
+  int i;
+  for (i = 0; i < 9; i++)
+    if (field == (1u << i)) { *ti__shape_field(s, i) = value; s->has |= field; return; }
+}
+
+/* Grows an arena array by one element (arena arrays are not resizable: the
+   old copy stays in the arena; builders make few, small arrays). */
+static void *ti__grow1(ti_arena *a, void *old, int32_t n, size_t elem) {
+  void *nw = ti_arena_array(a, (size_t)n + 1, elem, 8);
+  if (nw && n) memcpy(nw, old, (size_t)n * elem);
+  return nw;
+}
+
+TASKIR_API ti_task_block *ti_task_add_block(ti_task_graph *g, int32_t id, ti_block_type type, ti_dtype precision,
+                                            const ti_task_shape *shape) {
+  /* blocks live in one array: keep spare capacity to avoid O(n^2) copies */
+  ti_task_block *b;
+  if ((g->n_blocks & (g->n_blocks - 1)) == 0 || g->n_blocks < 8) {
+    int32_t cap = g->n_blocks < 8 ? 8 : g->n_blocks * 2;
+    ti_task_block *nb = (ti_task_block *)ti_arena_array(&g->arena, (size_t)cap, sizeof *nb, 8);
+    if (!nb) return NULL;
+    if (g->n_blocks) memcpy(nb, g->blocks, (size_t)g->n_blocks * sizeof *nb);
+    g->blocks = nb;
+  }
+  b = &g->blocks[g->n_blocks++];
+  memset(b, 0, sizeof *b);
+  b->id = id; b->type = type; b->precision = precision;
+  b->has = TI_BLOCK_HAS_ID | TI_BLOCK_HAS_TYPE | TI_BLOCK_HAS_PRECISION;
+  if (shape) { b->shape = *shape; b->has |= TI_BLOCK_HAS_SHAPE; }
+  return b;
+}
+
+TASKIR_API ti_status ti_task_add_attr(ti_task_graph *g, ti_task_block *b, ti_attr_type type, int32_t value) {
+  ti_task_attr *na = (ti_task_attr *)ti__grow1(&g->arena, b->attrs, b->n_attrs, sizeof *na);
+  if (!na) return TI_STATUS_NO_MEMORY;
+  b->attrs = na;
+  na = &b->attrs[b->n_attrs++];
+  na->has = TI_TATTR_HAS_TYPE | TI_TATTR_HAS_PRECISION | TI_TATTR_HAS_INT;
+  na->type = type; na->precision = TI_DTYPE_I32; na->int_value = value;
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__set_tensor(ti_arena *a, ti_task_tensor *t, ti_dtype precision, int32_t n_dims, const int32_t *dims,
+                                const void *values, int64_t count) {
+  int64_t i;
+  ti_task_values *v;
+  memset(t, 0, sizeof *t);
+  t->has = TI_TENSOR_HAS_PRECISION;
+  t->precision = precision;
+  t->n_dims = n_dims;
+  if (!(t->dims = (int32_t *)ti_arena_array(a, (size_t)n_dims, 4, 4))) return TI_STATUS_NO_MEMORY;
+  if (n_dims) memcpy(t->dims, dims, (size_t)n_dims * 4);
+  if (precision == TI_DTYPE_F16 || precision == TI_DTYPE_F32) {
+    v = &t->float_data; v->storage = TI_DTYPE_F32;
+    if (!(v->data = ti_arena_array(a, (size_t)count, 4, 4))) return TI_STATUS_NO_MEMORY;
+    memcpy(v->data, values, (size_t)count * 4);
+  } else {
+    const int32_t *x = (const int32_t *)values;
+    int32_t lo = 0, hi = 0;
+    int is_unsigned = precision == TI_DTYPE_U8 || precision == TI_DTYPE_U16 || precision == TI_DTYPE_U32 || precision == TI_DTYPE_U4;
+    for (i = 0; i < count; i++) { if (!i || x[i] < lo) lo = x[i]; if (!i || x[i] > hi) hi = x[i]; }
+    v = is_unsigned ? &t->uint32_data : &t->int32_data;
+    v->storage = is_unsigned ? (lo >= 0 && hi <= 255 ? TI_DTYPE_U8 : lo >= 0 && hi <= 65535 ? TI_DTYPE_U16 : TI_DTYPE_U32)
+                             : (lo >= -128 && hi <= 127 ? TI_DTYPE_I8 : lo >= -32768 && hi <= 32767 ? TI_DTYPE_I16 : TI_DTYPE_I32);
+    if (!(v->data = ti_arena_array(a, (size_t)count, ti_dtype_size(v->storage), 4))) return TI_STATUS_NO_MEMORY;
+    for (i = 0; i < count; i++) {
+      switch (v->storage) {
+      case TI_DTYPE_I8: ((int8_t *)v->data)[i] = (int8_t)x[i]; break;
+      case TI_DTYPE_I16: ((int16_t *)v->data)[i] = (int16_t)x[i]; break;
+      case TI_DTYPE_U8: ((uint8_t *)v->data)[i] = (uint8_t)x[i]; break;
+      case TI_DTYPE_U16: ((uint16_t *)v->data)[i] = (uint16_t)x[i]; break;
+      default: ((int32_t *)v->data)[i] = x[i]; break;
+      }
+    }
+  }
+  v->count = count;
+  return TI_STATUS_SUCCESS;
+}
+
+TASKIR_API ti_status ti_task_set_data(ti_task_graph *g, ti_task_block *b, ti_dtype precision, int32_t n_dims,
+                                      const int32_t *dims, const void *values) {
+  int64_t count = 1;
+  int32_t i;
+  ti_status s;
+  for (i = 0; i < n_dims; i++) {
+    if (dims[i] < 0 || (dims[i] && count > INT64_MAX / dims[i])) return TI_STATUS_BAD_PARAM;
+    count *= dims[i];
+  }
+  if ((s = ti__set_tensor(&g->arena, &b->data, precision, n_dims, dims, values, count)) != TI_STATUS_SUCCESS) return s;
+  b->has |= TI_BLOCK_HAS_DATA;
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_task_interface *ti__add_interface(ti_arena *a, ti_task_cluster **clusters, int32_t *n, int32_t cluster,
+                                            const ti_task_shape *pos, const ti_task_shape *size, int32_t edge_id) {
+  ti_task_cluster *c;
+  ti_task_interface *f;
+  while (*n <= cluster) {
+    ti_task_cluster *nc = (ti_task_cluster *)ti__grow1(a, *clusters, *n, sizeof *nc);
+    if (!nc) return NULL;
+    *clusters = nc;
+    memset(&nc[*n], 0, sizeof *nc);
+    (*n)++;
+  }
+  c = &(*clusters)[cluster];
+  f = (ti_task_interface *)ti__grow1(a, c->interfaces, c->n_interfaces, sizeof *f);
+  if (!f) return NULL;
+  c->interfaces = f;
+  f = &c->interfaces[c->n_interfaces++];
+  memset(f, 0, sizeof *f);
+  f->has = TI_IFACE_HAS_EDGE_ID;
+  f->edge_id = edge_id;
+  if (pos) { f->position = *pos; f->has |= TI_IFACE_HAS_POSITION; }
+  if (size) { f->size = *size; f->has |= TI_IFACE_HAS_SIZE; }
+  return f;
+}
+
+TASKIR_API ti_task_edge *ti_task_connect(ti_task_graph *g, ti_task_block *src, int32_t src_cluster,
+                                         const ti_task_shape *src_pos, const ti_task_shape *src_size,
+                                         ti_task_block *dst, int32_t dst_cluster,
+                                         const ti_task_shape *dst_pos, const ti_task_shape *dst_size) {
+  int32_t id = 0, i;
+  ti_task_edge *e;
+  if (src_cluster < 0 || dst_cluster < 0) return NULL;
+  for (i = 0; i < g->n_edges; i++) if (g->edges[i].id >= id) id = g->edges[i].id + 1;
+  if ((g->n_edges & (g->n_edges - 1)) == 0 || g->n_edges < 8) {
+    int32_t cap = g->n_edges < 8 ? 8 : g->n_edges * 2;
+    ti_task_edge *ne = (ti_task_edge *)ti_arena_array(&g->arena, (size_t)cap, sizeof *ne, 8);
+    if (!ne) return NULL;
+    if (g->n_edges) memcpy(ne, g->edges, (size_t)g->n_edges * sizeof *ne);
+    g->edges = ne;
+  }
+  if (!ti__add_interface(&g->arena, &src->outputs, &src->n_outputs, src_cluster, src_pos, src_size, id) ||
+      !ti__add_interface(&g->arena, &dst->inputs, &dst->n_inputs, dst_cluster, dst_pos, dst_size, id))
+    return NULL;
+  e = &g->edges[g->n_edges++];
+  memset(e, 0, sizeof *e);
+  e->has = TI_EDGE_HAS_ID | TI_EDGE_HAS_SRC | TI_EDGE_HAS_DST;
+  e->id = id; e->src_block_id = src->id; e->dst_block_id = dst->id;
+  return e;
+}
+
+TASKIR_API ti_status ti_task_add_rearrange(ti_task_graph *g, ti_task_edge *e, ti_rearrange_kind kind,
+                                           int32_t n_dims, const int32_t *dims, const int32_t *values, int64_t n_values) {
+  ti_task_rearrange *r = (ti_task_rearrange *)ti__grow1(&g->arena, e->rearrange, e->n_rearrange, sizeof *r);
+  ti_status s;
+  if (!r) return TI_STATUS_NO_MEMORY;
+  e->rearrange = r;
+  r = &e->rearrange[e->n_rearrange++];
+  memset(r, 0, sizeof *r);
+  r->has = TI_REARR_HAS_TYPE;
+  r->type = kind;
+  if (n_values || n_dims) {
+    if (!(r->matrix = (ti_task_tensor *)ti_arena_alloc(&g->arena, sizeof *r->matrix, 8))) return TI_STATUS_NO_MEMORY;
+    r->n_matrix = 1;
+    if ((s = ti__set_tensor(&g->arena, r->matrix, TI_DTYPE_I32, n_dims, dims, values, n_values)) != TI_STATUS_SUCCESS) return s;
+  }
+  return TI_STATUS_SUCCESS;
+}
 
 /* >>impl.task.check -------------------------------------------------------- */
 

@@ -33,7 +33,7 @@ static char *print(const ti_program *p) {
   ti_buffer b;
   ti_buffer_init(&b, NULL);
   TT_EQ_INT(ti_print_program(p, &b, NULL), TI_STATUS_SUCCESS);
-  return b.data;
+  return (char *)b.data;
 }
 
 TT_TEST(interning_gives_pointer_equality) {
