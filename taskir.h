@@ -3908,25 +3908,6 @@ static int ti__check_expected_cluster(const ti_task_block *b, int is_output, int
   return 1;
 }
 
-/* Storage dims of a block, outermost first (SPEC §2 "Storage"); rank. */
-static int ti__check_storage_dims(const ti_task_block *b, int64_t dims[4]) {
-  const ti_task_shape *s = &b->shape;
-  int n = 0;
-  switch (b->type) {
-  case TI_BLOCK_SIC: case TI_BLOCK_SIC2D: dims[0] = s->ny; dims[1] = s->nx; dims[2] = s->nr; return 3;
-  case TI_BLOCK_SIFC: dims[0] = s->nr; return 1;
-  case TI_BLOCK_SW: case TI_BLOCK_SW2D: dims[0] = s->nf; dims[1] = s->nr; dims[2] = s->nky; dims[3] = s->nkx; return 4;
-  case TI_BLOCK_SWFC: dims[0] = s->nf; dims[1] = s->nr; return 2;
-  case TI_BLOCK_SB: dims[0] = s->nf; return 1;
-  case TI_BLOCK_CVM: dims[0] = s->nf; return 1;
-  default:
-    if ((unsigned)b->type >= TI_BLOCK_COUNT || b->type == TI_BLOCK_NULL) return 0;
-    if (s->ny || s->nx) { dims[n++] = s->ny; dims[n++] = s->nx; }
-    dims[n++] = s->nf;
-    return n;
-  }
-}
-
 /* Dims lists equal once extents of 1 (and absent dims) are dropped: then
    the row-major bytes are the same. */
 static int ti__check_same_squeezed(const int64_t *a, int na, const int64_t *b, int nb) {
@@ -4430,7 +4411,8 @@ static void ti__check_data(ti__check *c) {
     ti_block_class cls;
     int n_fields = (t->int32_data.count > 0) + (t->uint32_data.count > 0) + (t->float_data.count > 0);
     int64_t count, prod = 1, sdims[4], ddims[8];
-    int nsd, bad_dims = 0;
+    int32_t nsd;
+  int bad_dims = 0;
     ti_dtype p;
     if ((unsigned)b->type >= TI_BLOCK_COUNT || b->type == TI_BLOCK_NULL) continue;
     cls = ti_block_class_of(b->type);
@@ -4479,7 +4461,7 @@ static void ti__check_data(ti__check *c) {
       else if (prod != count)
         ti__check_diag(c, TI_DIAG_ERROR, "data", b->id, -1,
                        "data holds %lld values, its dims multiply to %lld", (long long)count, (long long)prod);
-      nsd = ti__check_storage_dims(b, sdims);
+      nsd = ti_task_block_dims(b, sdims);
       if (!bad_dims && nsd > 0 && (t->n_dims > 8 || !ti__check_same_squeezed(ddims, t->n_dims, sdims, nsd))) {
         ti__check_fmt_dims(sa, sizeof sa, ddims, t->n_dims > 8 ? 8 : t->n_dims);
         ti__check_fmt_dims(sb, sizeof sb, sdims, nsd);
@@ -4704,8 +4686,10 @@ TASKIR_API ti_status ti_task_check(const ti_task_graph *g, ti_diag_list *out, ti
   int32_t nb, ne, n_err0;
   size_t need_idx, need_int;
   void *au;
+  int err_was_clear;
   if (!g || g->n_blocks < 0 || g->n_edges < 0 || (g->n_blocks && !g->blocks) || (g->n_edges && !g->edges))
     return ti_error_set(err, TI_STATUS_BAD_PARAM, "ti_task_check: no graph or a malformed one");
+  err_was_clear = !err || err->status == TI_STATUS_SUCCESS;
   if (!out) { ti_diag_list_init(&local, g->arena.alloc_user); out = &local; }
   memset(&c, 0, sizeof c);
   c.g = g; c.out = out; c.err = err;
@@ -4747,7 +4731,14 @@ TASKIR_API ti_status ti_task_check(const ti_task_graph *g, ti_diag_list *out, ti
   {
     int oom = c.oom, bad = out->n_errors > n_err0;
     if (out == &local) ti_diag_list_free(&local);
-    if (oom) return TI_STATUS_NO_MEMORY;
+    if (oom) {
+      /* the status the caller gets wins over problems recorded before */
+      if (err_was_clear) {
+        ti_error_clear(err);
+        ti_error_set(err, TI_STATUS_NO_MEMORY, "ti_task_check: out of memory growing the problem list");
+      }
+      return TI_STATUS_NO_MEMORY;
+    }
     return bad ? TI_STATUS_INVALID : TI_STATUS_SUCCESS;
   }
 }
@@ -4792,7 +4783,7 @@ static void ti__stats_block(const ti_task_block *b, ti_task_block_stats *bs, int
   switch (ti_block_class_of(b->type)) {
   case TI_CLASS_STORAGE: {
     const ti_task_values *v = ti_task_tensor_values(&b->data);
-    n = ti__check_storage_dims(b, dims);
+    n = (int)ti_task_block_dims(b, dims);
     bs->params = v ? v->count : 0;
     bs->out_elems = ti__stats_prod(dims, n, sat);
     bs->storage_bytes = ti__stats_mul(bs->out_elems, (int64_t)ti_dtype_size(b->precision), sat);
