@@ -676,17 +676,77 @@ TASKIR_API void ti_diag_list_free(ti_diag_list *l);
 
 /* Runs every rule of SPEC §2 and lists every problem. Returns SUCCESS when
    there is no error (warnings allowed), TI_STATUS_INVALID otherwise (err
-   gets the first error), NO_MEMORY if the list cannot grow. */
+   gets the first error), NO_MEMORY if the list cannot grow. Problems are
+   appended to out (NULL: only the status and err); its memory comes from
+   out->alloc_user. Any message the decoder can produce is safe to check.
+
+   Rules (ti_diag.rule):
+     unique-ids     block ids unique, edge ids unique
+     block-type     a known type, not TASK_NULL
+     precision      the block precision is a Task IR precision
+     dims           per-type required/absent dims (seed 000; absent = 0),
+                    1-D forms ([nf]; SIFC [nr]), CADD nky = nkx = 1, no
+                    negative dim, volume <= TASKIR_CHECK_MAX_ELEMS (2^40)
+     clusters       input/output cluster counts per type (compute: inputs...,
+                    weight/alpha/LUT, bias when bias_type is VECTOR; absent
+                    bias_type accepts either; CLIF: optional state input and
+                    write-back output), a cluster's shape matches the block
+                    (compute: dim for dim; storage, io: element count),
+                    every cluster has an interface
+     interface-box  each interface's position/size box lies in its cluster
+                    (absent position = 0, absent size = the rest)
+     edge-ends      ends exist; each edge named by exactly one output
+                    interface (on its source) and one input interface (on
+                    its destination); every interface names an existing edge
+     alternation    storage -> compute -> storage; INPUT -> storage;
+                    storage -> OUTPUT
+     edge-size      the source box after the edge's rearrangements holds as
+                    many elements as the destination box; equal counts with
+                    different dims and no saying how: WARNING (implicit
+                    row-major reshape)
+     rearrange      malformed rearrangement parameters
+     data           one values field, the one of the precision; length =
+                    product of dims; dims = the storage dims; data precision
+                    = block precision; values in range (INT_8 -128..127,
+                    TERNARY -1..1, ...); SW/SWFC/SW2D/SB that feed something
+                    carry data unless an edge writes them
+     io             INPUT (OUTPUT) socket ids distinct and >= 0; without
+                    one a block is addressed by its (unique) id
+     attributes     known types, none twice, KERNEL/STRIDE/DILATION >= 1,
+                    PAD >= 0, LUT_DW 1..16 (required on CLUT), BIT_SHIFT_NUM
+                    0..31; CC/CC2D/CAVG/CCMPB/CCMPS: ny, nx = (niy + pads -
+                    dilation*(k-1) - 1) / stride + 1 and KERNEL = nky/nkx
+     cycle          acyclic (Kahn, iterative), except a CLIF's membrane
+                    write-back (its second output), read at the next step */
 TASKIR_API ti_status ti_task_check(const ti_task_graph *g, ti_diag_list *out, ti_error *err);
 
 /* >>task.stats ------------------------------------------------------------- */
 
+/* Conventions (absent dims count as 1):
+     params     compute: elements of its non-activation operands as its
+                shape sizes them (CC weight nf*nr*nky*nkx, CVM nf*nr, CAX
+                alpha nf, CLUT table 2^LUT_DW, bias nf when bias_type is
+                VECTOR); storage: the values its data carries
+     macs       CC/CC2D ny*nx*nf*nr*nky*nkx; CVM nf*nr; CAVG, CCMPB, CCMPS
+                ny*nx*nf*nky*nkx (window adds / compares); CADD, CVVH,
+                CAX, CVS, CLUT, CLIF ny*nx*nf (one op per output element)
+     out_elems  compute: its output (CVM nf); storage: the elements it
+                holds; INPUT its shape; OUTPUT 0
+     storage_bytes  storage blocks: elements held * bytes of the precision
+                (TERNARY, UINT_4 1; INT_9 2; INT_28 4), also for blocks
+                that carry no data (intermediates)
+     edge_bytes per edge: the source interface's box (the whole source
+                output when no interface names the edge) * bytes of the
+                source block's precision (a CC with INT_32 output moves 4
+                bytes per element)
+   Totals: params, macs and out_elems over compute blocks (so weights count
+   once), data_elems and storage bytes over storage blocks. */
 typedef struct ti_task_block_stats {
   int32_t block_id;
   ti_block_type type;
   int64_t params;            /* weight + bias elements read by a compute block / data of a storage block */
   int64_t macs;              /* multiply-accumulates (or ops for non-MAC blocks) */
-  int64_t out_elems;         /* elements produced */
+  int64_t out_elems;         /* elements produced (storage: held) */
   int64_t storage_bytes;     /* storage blocks: bytes at their precision */
 } ti_task_block_stats;
 typedef struct ti_task_stats {
@@ -698,7 +758,9 @@ typedef struct ti_task_stats {
   int32_t n_blocks;
   ti_task_block_stats *per_block;          /* n_blocks entries, TASKIR_MALLOC'd; NULL if not asked */
 } ti_task_stats;
-/* per_block: 1 to fill s->per_block (free with ti_task_stats_free). */
+/* per_block: 1 to fill s->per_block (free with ti_task_stats_free, with
+   the graph's alloc_user). Safe on graphs that fail the checker; LIMIT when
+   a count exceeds int64 (the totals are then clamped). */
 TASKIR_API ti_status ti_task_statistics(const ti_task_graph *g, ti_task_stats *s, int per_block, ti_error *err);
 TASKIR_API void ti_task_stats_free(ti_task_stats *s, void *alloc_user);
 
@@ -3809,6 +3871,20 @@ static int ti__check_roles_of(const ti_task_block *b, ti__check_roles *r) {
   return 1;
 }
 
+static const char *ti__check_roles_text(ti_block_type t) {
+  switch (t) {
+  case TI_BLOCK_CADD: return " (n_branch inputs, then the bias when bias_type is VECTOR)";
+  case TI_BLOCK_CAVG: case TI_BLOCK_CVS: return " (input, then the bias when bias_type is VECTOR)";
+  case TI_BLOCK_CVVH: return " (two inputs, then the bias when bias_type is VECTOR)";
+  case TI_BLOCK_CVM: case TI_BLOCK_CC: case TI_BLOCK_CC2D:
+    return " (input, weight, then the bias when bias_type is VECTOR)";
+  case TI_BLOCK_CAX: return " (input, alpha, then the bias when bias_type is VECTOR)";
+  case TI_BLOCK_CLUT: return " (input, lookup table)";
+  case TI_BLOCK_CCMPB: case TI_BLOCK_CCMPS: return " (input)";
+  default: return "";
+  }
+}
+
 static void ti__check_shape_only(ti_task_shape *s) { memset(s, 0, sizeof *s); }
 static void ti__check_shape_put(ti_task_shape *s, uint32_t bit, int32_t v) {
   if (!v) return;
@@ -4161,8 +4237,7 @@ static void ti__check_clusters(ti__check *c) {
       if (min_in == max_in)
         ti__check_diag(c, TI_DIAG_ERROR, "clusters", b->id, -1,
                        "%s block has %d input clusters, expected %d%s", TI__BNAME(b), (int)b->n_inputs, (int)min_in,
-                       b->type == TI_BLOCK_CADD ? " (n_branch inputs, then the bias when bias_type is VECTOR)"
-                       : cls == TI_CLASS_COMPUTE ? " (inputs..., weight, bias when bias_type is VECTOR)" : "");
+                       ti__check_roles_text(b->type));
       else
         ti__check_diag(c, TI_DIAG_ERROR, "clusters", b->id, -1, "%s block has %d input clusters, expected %d..%d",
                        TI__BNAME(b), (int)b->n_inputs, (int)min_in, (int)max_in);
@@ -4270,14 +4345,14 @@ static void ti__check_edges(ti__check *c) {
     if (x->n_out != 1)
       ti__check_diag(c, TI_DIAG_ERROR, "edge-ends", x->out_blk >= 0 ? TI__BID(c, x->out_blk) : -1, e->id,
                      "edge is named by %d output interfaces, expected exactly 1 (on its source block)", (int)x->n_out);
-    else if (x->src >= 0 && x->out_blk != x->src)
+    else if (x->src >= 0 && TI__BID(c, x->out_blk) != e->src_block_id)
       ti__check_diag(c, TI_DIAG_ERROR, "edge-ends", TI__BID(c, x->out_blk), e->id,
                      "the output interface naming the edge is on block %d, but the edge's source is block %d",
                      (int)TI__BID(c, x->out_blk), (int)e->src_block_id);
     if (x->n_in != 1)
       ti__check_diag(c, TI_DIAG_ERROR, "edge-ends", x->in_blk >= 0 ? TI__BID(c, x->in_blk) : -1, e->id,
                      "edge is named by %d input interfaces, expected exactly 1 (on its destination block)", (int)x->n_in);
-    else if (x->dst >= 0 && x->in_blk != x->dst)
+    else if (x->dst >= 0 && TI__BID(c, x->in_blk) != e->dst_block_id)
       ti__check_diag(c, TI_DIAG_ERROR, "edge-ends", TI__BID(c, x->in_blk), e->id,
                      "the input interface naming the edge is on block %d, but the edge's destination is block %d",
                      (int)TI__BID(c, x->in_blk), (int)e->dst_block_id);
@@ -4365,9 +4440,11 @@ static void ti__check_sizes(ti__check *c) {
     ti_task_shape es, ed;
     int64_t bs[6], bd[6], rs[8], vs, vd;
     int ns, nd, nr, exact, st;
-    if (x->n_out != 1 || x->n_in != 1 || x->src < 0 || x->dst < 0 || x->out_blk != x->src || x->in_blk != x->dst)
+    if (x->n_out != 1 || x->n_in != 1 || x->src < 0 || x->dst < 0 || TI__BID(c, x->out_blk) != e->src_block_id ||
+        TI__BID(c, x->in_blk) != e->dst_block_id)
       continue;
-    s = &g->blocks[x->src]; d = &g->blocks[x->dst];
+    /* the blocks holding the interfaces (ids may be duplicated) */
+    s = &g->blocks[x->out_blk]; d = &g->blocks[x->in_blk];
     if (!ti__check_cluster_extent(s, 1, x->out_cl, &es) || !ti__check_cluster_extent(d, 0, x->in_cl, &ed)) continue;
     ns = ti__check_iface_box(&es, &s->outputs[x->out_cl].interfaces[x->out_if], bs, why, sizeof why);
     nd = ti__check_iface_box(&ed, &d->inputs[x->in_cl].interfaces[x->in_if], bd, why, sizeof why);
@@ -4621,7 +4698,7 @@ static void ti__check_attrs(ti__check *c) {
 static int ti__check_dag_edge(const ti__check *c, int32_t i) {
   const ti__check_edge_info *x = &c->einfo[i];
   if (x->src < 0 || x->dst < 0) return 0;
-  if (c->g->blocks[x->src].type == TI_BLOCK_CLIF && x->out_blk == x->src && x->out_cl >= 1) return 0;
+  if (c->g->blocks[x->src].type == TI_BLOCK_CLIF && x->n_out == 1 && x->out_blk == x->src && x->out_cl >= 1) return 0;
   return 1;
 }
 
