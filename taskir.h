@@ -4,8 +4,9 @@
    (context, types, attributes, op registry with traits and interfaces,
    programs with a weights table, rewrite API, walks, verifier, pass manager,
    text form) and the dialects on it: `task` (Task IR) and `nn` (algorithm
-   level). taskir_proto.h (protobuf), taskir_layout.h (layout passes),
-   taskir_exec.h (executor) build on it; taskir_kernels.h stands alone.
+   level). It includes taskir_kernels.h (shared types, kernels); with
+   TASKIR_IMPLEMENTATION both are implemented. taskir_proto.h (protobuf),
+   taskir_layout.h (layout passes) and taskir_exec.h (executor) build on it.
 
    DO THIS in *one* C or C++ file:
        #define TASKIR_IMPLEMENTATION
@@ -43,51 +44,10 @@
 #endif
 #endif
 
-/* ti_status and ti_dtype are shared by every taskir header; the block is kept
-   identical in taskir.h and taskir_kernels.h (tests/test_common.c checks it). */
-#ifndef TI_COMMON_TYPES_DEFINED
-#define TI_COMMON_TYPES_DEFINED
-typedef enum ti_status {
-  TI_STATUS_SUCCESS = 0,
-  TI_STATUS_BAD_PARAM,      /* malformed arguments or input data */
-  TI_STATUS_NOT_SUPPORTED,  /* well-formed, but beyond what is implemented */
-  TI_STATUS_NO_MEMORY,      /* an allocation failed */
-  TI_STATUS_PARSE_ERROR,    /* malformed file: protobuf, text format, IR text */
-  TI_STATUS_INVALID,        /* a graph or program fails the verifier/checker */
-  TI_STATUS_NOT_FOUND,      /* a name, id or socket that does not exist */
-  TI_STATUS_IO_ERROR,       /* a file could not be read or written */
-  TI_STATUS_LIMIT,          /* a configured limit (depth, size, count) exceeded */
-  TI_STATUS_COUNT
-} ti_status;
-
-/* Element types. 0..10 follow the order of Task IR's Precision enum. */
-typedef enum ti_dtype {
-  TI_DTYPE_I8 = 0, TI_DTYPE_U8, TI_DTYPE_I16, TI_DTYPE_U16, TI_DTYPE_I32,
-  TI_DTYPE_U32, TI_DTYPE_F16, TI_DTYPE_F32, TI_DTYPE_TERNARY, TI_DTYPE_I28,
-  TI_DTYPE_U4, TI_DTYPE_I9, TI_DTYPE_I64, TI_DTYPE_F64, TI_DTYPE_BOOL,
-  TI_DTYPE_COUNT
-} ti_dtype;
-
-/* Data rearrangements on Task IR edges; values are the wire values. */
-typedef enum ti_rearrange_kind {
-  TI_REARRANGE_IDENTITY = 0, TI_REARRANGE_RESHAPE, TI_REARRANGE_PERMUTE,
-  TI_REARRANGE_ROTATE, TI_REARRANGE_SHIFT, TI_REARRANGE_SCALE, TI_REARRANGE_SHEAR,
-  TI_REARRANGE_REFLECT, TI_REARRANGE_AFFINE, TI_REARRANGE_PROJECT, TI_REARRANGE_SHUFFLE,
-  TI_REARRANGE_COUNT
-} ti_rearrange_kind;
-/* Bytes per element as taskir stores it (TERNARY in 8 bits, I9 in 16, I28 in
-   32, U4 in 8); 0 for an unknown dtype. */
-static inline size_t ti_dtype_size(ti_dtype t) {
-  switch (t) {
-  case TI_DTYPE_I8: case TI_DTYPE_U8: case TI_DTYPE_TERNARY: case TI_DTYPE_U4:
-  case TI_DTYPE_BOOL: return 1;
-  case TI_DTYPE_I16: case TI_DTYPE_U16: case TI_DTYPE_F16: case TI_DTYPE_I9: return 2;
-  case TI_DTYPE_I32: case TI_DTYPE_U32: case TI_DTYPE_F32: case TI_DTYPE_I28: return 4;
-  case TI_DTYPE_I64: case TI_DTYPE_F64: return 8;
-  default: return 0;
-  }
-}
-#endif /* TI_COMMON_TYPES_DEFINED */
+/* The shared types (ti_status, ti_dtype, ti_rearrange_kind) and the kernels
+   that execute and shape-check Task IR live in taskir_kernels.h, the one
+   header that depends on nothing. */
+#include "taskir_kernels.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -339,7 +299,6 @@ struct ti_program {
   int32_t n_vars, cap_vars;
   ti_variable *vars;
   ti_arena arena;             /* ops, values, variable data */
-  ti_op *free_ops;            /* erased ops, reused by size class */
 };
 
 TASKIR_API ti_program *ti_program_create(ti_context *ctx, const char *name, ti_program_kind kind);
@@ -428,12 +387,19 @@ TASKIR_API ti_status ti_pass_manager_run(const ti_pass_manager *pm, ti_program *
 
 /* >>core.text: the IR text form ------------------------------------------- */
 
-/* A growable byte buffer (output of printers and encoders). */
-typedef struct ti_buffer { char *data; size_t len, cap; void *alloc_user; int failed; } ti_buffer;
+/* A growable byte buffer (output of printers and encoders), kept
+   NUL-terminated so text output can be used as a C string. */
+typedef struct ti_buffer {
+  unsigned char *data;
+  size_t len, cap;
+  void *alloc_user;
+  int failed;              /* sticky: an append ran out of memory */
+} ti_buffer;
 TASKIR_API void ti_buffer_init(ti_buffer *b, void *alloc_user);
 TASKIR_API void ti_buffer_free(ti_buffer *b);
-TASKIR_API int ti_buffer_append(ti_buffer *b, const void *data, size_t n);   /* 0 on OOM */
-TASKIR_API int ti_buffer_printf(ti_buffer *b, const char *fmt, ...)
+TASKIR_API ti_status ti_buffer_reserve(ti_buffer *b, size_t extra);   /* room for extra more bytes */
+TASKIR_API ti_status ti_buffer_append(ti_buffer *b, const void *data, size_t n);
+TASKIR_API ti_status ti_buffer_printf(ti_buffer *b, const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((format(printf, 2, 3)))
 #endif
@@ -906,6 +872,8 @@ TASKIR_API ti_status ti_pass_manager_add_named(ti_pass_manager *pm, const char *
 #if defined(TASKIR_IMPLEMENTATION) && !defined(TASKIR_IMPL_INCLUDED)
 #define TASKIR_IMPL_INCLUDED
 
+#include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1066,6 +1034,1757 @@ TASKIR_API void ti_arena_free(ti_arena *a) {
   a->used = a->cap = a->total = 0;
 }
 
+/* >>impl.core.hash: small open-addressing tables ------------------------- */
+
+/* Intern tables hold pointers; the hash lives in the object. */
+typedef struct ti__table {
+  void **slots;
+  uint32_t *hashes;
+  size_t cap, n;             /* cap is a power of two or 0 */
+} ti__table;
+
+static uint32_t ti__hash_bytes(const void *data, size_t n, uint32_t h) {
+  const unsigned char *p = (const unsigned char *)data;
+  size_t i;
+  h ^= 2166136261u;
+  for (i = 0; i < n; i++) { h ^= p[i]; h *= 16777619u; }
+  h ^= h >> 15; h *= 0x2c1b3c6du; h ^= h >> 12;
+  return h ? h : 1;
+}
+static uint32_t ti__hash_mix(uint32_t h, uint64_t v) {
+  return ti__hash_bytes(&v, sizeof v, h);
+}
+
+static int ti__table_grow(ti__table *t, void *alloc_user) {
+  size_t ncap = t->cap ? t->cap * 2 : 64, i;
+  void **slots = (void **)TASKIR_MALLOC(alloc_user, ncap * sizeof *slots);
+  uint32_t *hashes = (uint32_t *)TASKIR_MALLOC(alloc_user, ncap * sizeof *hashes);
+  if (!slots || !hashes) {
+    if (slots) TASKIR_FREE(alloc_user, slots);
+    if (hashes) TASKIR_FREE(alloc_user, hashes);
+    return 0;
+  }
+  memset(slots, 0, ncap * sizeof *slots);
+  for (i = 0; i < t->cap; i++) {
+    if (t->slots[i]) {
+      size_t j = t->hashes[i] & (ncap - 1);
+      while (slots[j]) j = (j + 1) & (ncap - 1);
+      slots[j] = t->slots[i];
+      hashes[j] = t->hashes[i];
+    }
+  }
+  if (t->slots) { TASKIR_FREE(alloc_user, t->slots); TASKIR_FREE(alloc_user, t->hashes); }
+  t->slots = slots; t->hashes = hashes; t->cap = ncap;
+  return 1;
+}
+
+static void ti__table_free(ti__table *t, void *alloc_user) {
+  if (t->slots) { TASKIR_FREE(alloc_user, t->slots); TASKIR_FREE(alloc_user, t->hashes); }
+  memset(t, 0, sizeof *t);
+}
+
+/* Finds the slot of an entry equal to key (eq(entry, key)) or the empty slot
+   where it would go. Grows first so there is always an empty slot. */
+static void **ti__table_find(ti__table *t, uint32_t h, int (*eq)(const void *entry, const void *key),
+                             const void *key, void *alloc_user) {
+  size_t j;
+  if ((t->n + 1) * 4 > t->cap * 3 && !ti__table_grow(t, alloc_user)) return NULL;
+  j = h & (t->cap - 1);
+  while (t->slots[j]) {
+    if (t->hashes[j] == h && eq(t->slots[j], key)) return &t->slots[j];
+    j = (j + 1) & (t->cap - 1);
+  }
+  t->hashes[j] = h;
+  return &t->slots[j];
+}
+
+/* >>impl.core.builtin: the builtin dialect --------------------------------- */
+
+static int ti__same_shape(const ti_type *a, const ti_type *b) {
+  return a->dtype == b->dtype && a->rank == b->rank && memcmp(a->dims, b->dims, sizeof(int64_t) * (size_t)a->rank) == 0;
+}
+
+static ti_status ti__verify_get_parameter(const ti_op *op, ti_error *err) {
+  const char *name = ti_dict_string(op->attrs, "name", NULL);
+  const ti_variable *v = name ? ti_program_find_var(op->program, name) : NULL;
+  if (!v) return ti_error_set(err, TI_STATUS_INVALID, "builtin.get_parameter: no variable '%s' in the weights table",
+                              name ? name : "(name is not a string)");
+  if (!ti__same_shape(v->type, op->results[0].type))
+    return ti_error_set(err, TI_STATUS_INVALID, "builtin.get_parameter '%s': result type differs from the variable's", name);
+  return TI_STATUS_SUCCESS;
+}
+static ti_status ti__verify_set_parameter(const ti_op *op, ti_error *err) {
+  const char *name = ti_dict_string(op->attrs, "name", NULL);
+  const ti_variable *v = name ? ti_program_find_var(op->program, name) : NULL;
+  if (!v) return ti_error_set(err, TI_STATUS_INVALID, "builtin.set_parameter: no variable '%s' in the weights table",
+                              name ? name : "(name is not a string)");
+  if (!ti__same_shape(v->type, op->operands[0].value->type))
+    return ti_error_set(err, TI_STATUS_INVALID, "builtin.set_parameter '%s': operand type differs from the variable's", name);
+  return TI_STATUS_SUCCESS;
+}
+static ti_status ti__verify_convert(const ti_op *op, ti_error *err, ti_type_kind from, ti_type_kind to) {
+  const ti_type *a = op->operands[0].value->type, *r = op->results[0].type;
+  if (a->kind != from || r->kind != to || !ti__same_shape(a, r))
+    return ti_error_set(err, TI_STATUS_INVALID, "%s: expects a %s operand and a %s result of the same shape", op->info->name,
+                        from == TI_TYPE_TENSOR ? "tensor" : "vtensor", to == TI_TYPE_TENSOR ? "tensor" : "vtensor");
+  return TI_STATUS_SUCCESS;
+}
+static ti_status ti__verify_to_tensor(const ti_op *op, ti_error *err) {
+  return ti__verify_convert(op, err, TI_TYPE_VTENSOR, TI_TYPE_TENSOR);
+}
+static ti_status ti__verify_to_vtensor(const ti_op *op, ti_error *err) {
+  return ti__verify_convert(op, err, TI_TYPE_TENSOR, TI_TYPE_VTENSOR);
+}
+static ti_status ti__verify_return(const ti_op *op, ti_error *err) {
+  if (op->next) return ti_error_set(err, TI_STATUS_INVALID, "builtin.return must be the last op of the program");
+  return TI_STATUS_SUCCESS;
+}
+
+static const char *const ti__attrs_name[] = { "name", NULL };
+static const char *const ti__attrs_value[] = { "value", NULL };
+
+/* name, dialect, required attrs, traits, min/max operands, results,
+   verify, infer_shape, layout, fold, eval, dialect_data */
+static const ti_op_info ti__builtin_ops[] = {
+  { "builtin.return", "builtin", NULL, TI_TRAIT_TERMINATOR, 0, -1, 0, ti__verify_return, NULL, NULL, NULL, NULL, NULL },
+  { "builtin.get_parameter", "builtin", ti__attrs_name, TI_TRAIT_READ_ONLY, 0, 0, 1, ti__verify_get_parameter, NULL, NULL, NULL, NULL, NULL },
+  { "builtin.set_parameter", "builtin", ti__attrs_name, 0, 1, 1, 0, ti__verify_set_parameter, NULL, NULL, NULL, NULL, NULL },
+  { "builtin.constant", "builtin", ti__attrs_value, TI_TRAIT_PURE | TI_TRAIT_CONSTANT_LIKE | TI_TRAIT_VALUE_SEMANTICS | TI_TRAIT_READ_ONLY,
+    0, 0, 1, NULL, NULL, NULL, NULL, NULL, NULL },
+  { "builtin.to_tensor", "builtin", NULL, TI_TRAIT_READ_ONLY, 1, 1, 1, ti__verify_to_tensor, NULL, NULL, NULL, NULL, NULL },
+  { "builtin.to_vtensor", "builtin", NULL, TI_TRAIT_READ_ONLY, 1, 1, 1, ti__verify_to_vtensor, NULL, NULL, NULL, NULL, NULL }
+};
+static const int32_t ti__builtin_op_count = (int32_t)(sizeof ti__builtin_ops / sizeof *ti__builtin_ops);
+
+/* >>impl.core.context ----------------------------------------------------- */
+
+struct ti_context {
+  void *alloc_user;
+  ti_arena arena;            /* interned types, attributes, op infos of unregistered ops */
+  ti__table types, attrs, ops;
+  int allow_unregistered;
+};
+
+TASKIR_API ti_context *ti_context_create(void *alloc_user) {
+  ti_context *ctx = (ti_context *)TASKIR_MALLOC(alloc_user, sizeof *ctx);
+  if (!ctx) return NULL;
+  memset(ctx, 0, sizeof *ctx);
+  ctx->alloc_user = alloc_user;
+  ti_arena_init(&ctx->arena, alloc_user);
+  if (ti_register_ops(ctx, ti__builtin_ops, ti__builtin_op_count, NULL) != TI_STATUS_SUCCESS) {
+    ti_context_destroy(ctx);
+    return NULL;
+  }
+  return ctx;
+}
+
+TASKIR_API void ti_context_destroy(ti_context *ctx) {
+  if (!ctx) return;
+  ti__table_free(&ctx->types, ctx->alloc_user);
+  ti__table_free(&ctx->attrs, ctx->alloc_user);
+  ti__table_free(&ctx->ops, ctx->alloc_user);
+  ti_arena_free(&ctx->arena);
+  TASKIR_FREE(ctx->alloc_user, ctx);
+}
+
+TASKIR_API void ti_context_allow_unregistered(ti_context *ctx, int allow) { ctx->allow_unregistered = allow; }
+
+/* >>impl.core.types ------------------------------------------------------- */
+
+static const char *const ti__layout_names[] = { "any", "NCHW", "NHWC", "OIHW", "HWOI", "TENSOR", "NTENSOR" };
+TI__STATIC_ASSERT(sizeof ti__layout_names / sizeof *ti__layout_names == TI_LAYOUT_COUNT, layout_names);
+
+TASKIR_API const char *ti_layout_name(ti_layout l) {
+  return (unsigned)l < TI_LAYOUT_COUNT ? ti__layout_names[l] : NULL;
+}
+TASKIR_API int ti_layout_is_cnn(ti_layout l) {
+  return l == TI_LAYOUT_NCHW || l == TI_LAYOUT_NHWC || l == TI_LAYOUT_OIHW || l == TI_LAYOUT_HWOI;
+}
+
+static uint32_t ti__type_hash(const ti_type *t) {
+  uint32_t h = ti__hash_mix(0, ((uint64_t)t->kind << 40) ^ ((uint64_t)t->dtype << 20) ^
+                                   ((uint64_t)t->layout << 8) ^ (uint64_t)t->rank);
+  return ti__hash_bytes(t->dims, sizeof(int64_t) * (size_t)t->rank, h);
+}
+static int ti__type_eq(const void *a_, const void *b_) {
+  const ti_type *a = (const ti_type *)a_, *b = (const ti_type *)b_;
+  return a->kind == b->kind && a->dtype == b->dtype && a->layout == b->layout && a->rank == b->rank &&
+         memcmp(a->dims, b->dims, sizeof(int64_t) * (size_t)a->rank) == 0;
+}
+
+TASKIR_API const ti_type *ti_type_get(ti_context *ctx, ti_type_kind kind, ti_dtype dtype, int32_t rank,
+                                      const int64_t *dims, ti_layout layout) {
+  ti_type key, *t;
+  void **slot;
+  int32_t i;
+  if (rank < 0 || rank > TI_MAX_RANK || (unsigned)kind >= TI_TYPE_KIND_COUNT ||
+      (unsigned)dtype >= TI_DTYPE_COUNT || (unsigned)layout >= TI_LAYOUT_COUNT)
+    return NULL;
+  memset(&key, 0, sizeof key);
+  key.kind = kind; key.dtype = dtype; key.layout = layout; key.rank = rank;
+  for (i = 0; i < rank; i++) {
+    if (dims[i] < -1) return NULL;
+    key.dims[i] = dims[i];
+  }
+  slot = ti__table_find(&ctx->types, ti__type_hash(&key), ti__type_eq, &key, ctx->alloc_user);
+  if (!slot) return NULL;
+  if (*slot) return (const ti_type *)*slot;
+  t = (ti_type *)ti_arena_alloc(&ctx->arena, sizeof *t, 8);
+  if (!t) return NULL;
+  *t = key;
+  *slot = t;
+  ctx->types.n++;
+  return t;
+}
+
+TASKIR_API const ti_type *ti_type_with_kind(ti_context *ctx, const ti_type *t, ti_type_kind kind) {
+  return ti_type_get(ctx, kind, t->dtype, t->rank, t->dims, t->layout);
+}
+TASKIR_API const ti_type *ti_type_with_layout(ti_context *ctx, const ti_type *t, ti_layout layout) {
+  return ti_type_get(ctx, t->kind, t->dtype, t->rank, t->dims, layout);
+}
+TASKIR_API int64_t ti_type_numel(const ti_type *t) {
+  int64_t n = 1;
+  int32_t i;
+  for (i = 0; i < t->rank; i++) {
+    if (t->dims[i] < 0) return -1;
+    if (t->dims[i] && n > INT64_MAX / t->dims[i]) return -1;
+    n *= t->dims[i];
+  }
+  return n;
+}
+
+/* >>impl.core.attributes -------------------------------------------------- */
+
+static uint32_t ti__attr_hash(const ti_attr *a) {
+  uint32_t h = ti__hash_mix(0x9e37u, (uint64_t)a->kind);
+  int64_t i;
+  switch (a->kind) {
+  case TI_ATTR_INT: case TI_ATTR_BOOL: return ti__hash_mix(h, (uint64_t)a->u.i);
+  case TI_ATTR_FLOAT: { uint64_t bits; memcpy(&bits, &a->u.f, 8); return ti__hash_mix(h, bits); }
+  case TI_ATTR_STRING: return ti__hash_bytes(a->u.s.data, (size_t)a->u.s.len, h);
+  case TI_ATTR_TYPE: return ti__hash_mix(h, (uint64_t)(uintptr_t)a->u.type);
+  case TI_ATTR_ARRAY:
+    for (i = 0; i < a->u.array.n; i++) h = ti__hash_mix(h, (uint64_t)(uintptr_t)a->u.array.items[i]);
+    return h;
+  case TI_ATTR_DICT:
+    for (i = 0; i < a->u.dict.n; i++)
+      h = ti__hash_mix(ti__hash_mix(h, (uint64_t)(uintptr_t)a->u.dict.items[i].name),
+                       (uint64_t)(uintptr_t)a->u.dict.items[i].value);
+    return h;
+  default: return h;
+  }
+}
+
+/* Children are interned, so shallow comparison is deep equality. */
+static int ti__attr_eq(const void *a_, const void *b_) {
+  const ti_attr *a = (const ti_attr *)a_, *b = (const ti_attr *)b_;
+  int64_t i;
+  if (a->kind != b->kind) return 0;
+  switch (a->kind) {
+  case TI_ATTR_INT: case TI_ATTR_BOOL: return a->u.i == b->u.i;
+  case TI_ATTR_FLOAT: return memcmp(&a->u.f, &b->u.f, sizeof(double)) == 0;
+  case TI_ATTR_STRING: return a->u.s.len == b->u.s.len && memcmp(a->u.s.data, b->u.s.data, (size_t)a->u.s.len) == 0;
+  case TI_ATTR_TYPE: return a->u.type == b->u.type;
+  case TI_ATTR_ARRAY:
+    if (a->u.array.n != b->u.array.n) return 0;
+    for (i = 0; i < a->u.array.n; i++) if (a->u.array.items[i] != b->u.array.items[i]) return 0;
+    return 1;
+  case TI_ATTR_DICT:
+    if (a->u.dict.n != b->u.dict.n) return 0;
+    for (i = 0; i < a->u.dict.n; i++)
+      if (a->u.dict.items[i].name != b->u.dict.items[i].name || a->u.dict.items[i].value != b->u.dict.items[i].value)
+        return 0;
+    return 1;
+  default: return 0;
+  }
+}
+
+/* Interns key; payload arrays of key are copied into the arena when new. */
+static const ti_attr *ti__attr_intern(ti_context *ctx, ti_attr *key) {
+  void **slot;
+  ti_attr *a;
+  key->hash = ti__attr_hash(key);
+  slot = ti__table_find(&ctx->attrs, key->hash, ti__attr_eq, key, ctx->alloc_user);
+  if (!slot) return NULL;
+  if (*slot) return (const ti_attr *)*slot;
+  a = (ti_attr *)ti_arena_alloc(&ctx->arena, sizeof *a, 8);
+  if (!a) return NULL;
+  *a = *key;
+  switch (key->kind) {
+  case TI_ATTR_STRING:
+    a->u.s.data = ti_arena_strndup(&ctx->arena, key->u.s.data, (size_t)key->u.s.len);
+    if (!a->u.s.data) return NULL;
+    break;
+  case TI_ATTR_ARRAY: {
+    const ti_attr **items = (const ti_attr **)ti_arena_array(&ctx->arena, (size_t)key->u.array.n, sizeof *items, 8);
+    if (!items) return NULL;
+    if (key->u.array.n) memcpy((void *)items, key->u.array.items, (size_t)key->u.array.n * sizeof *items);
+    a->u.array.items = items;
+    break;
+  }
+  case TI_ATTR_DICT: {
+    ti_named_attr *items = (ti_named_attr *)ti_arena_array(&ctx->arena, (size_t)key->u.dict.n, sizeof *items, 8);
+    if (!items) return NULL;
+    if (key->u.dict.n) memcpy(items, key->u.dict.items, (size_t)key->u.dict.n * sizeof *items);
+    a->u.dict.items = items;
+    break;
+  }
+  default: break;
+  }
+  *slot = a;
+  ctx->attrs.n++;
+  return a;
+}
+
+TASKIR_API const ti_attr *ti_attr_int(ti_context *ctx, int64_t v) {
+  ti_attr k; memset(&k, 0, sizeof k); k.kind = TI_ATTR_INT; k.u.i = v;
+  return ti__attr_intern(ctx, &k);
+}
+TASKIR_API const ti_attr *ti_attr_float(ti_context *ctx, double v) {
+  ti_attr k; memset(&k, 0, sizeof k); k.kind = TI_ATTR_FLOAT; k.u.f = v;
+  return ti__attr_intern(ctx, &k);
+}
+TASKIR_API const ti_attr *ti_attr_bool(ti_context *ctx, int v) {
+  ti_attr k; memset(&k, 0, sizeof k); k.kind = TI_ATTR_BOOL; k.u.i = v ? 1 : 0;
+  return ti__attr_intern(ctx, &k);
+}
+TASKIR_API const ti_attr *ti_attr_string(ti_context *ctx, const char *s, int64_t len) {
+  ti_attr k; memset(&k, 0, sizeof k); k.kind = TI_ATTR_STRING;
+  k.u.s.data = s; k.u.s.len = len < 0 ? (int64_t)strlen(s) : len;
+  return ti__attr_intern(ctx, &k);
+}
+TASKIR_API const ti_attr *ti_attr_array(ti_context *ctx, const ti_attr *const *items, int64_t n) {
+  ti_attr k; int64_t i;
+  for (i = 0; i < n; i++) if (!items[i]) return NULL;
+  memset(&k, 0, sizeof k); k.kind = TI_ATTR_ARRAY; k.u.array.items = items; k.u.array.n = n;
+  return ti__attr_intern(ctx, &k);
+}
+TASKIR_API const ti_attr *ti_attr_int_array(ti_context *ctx, const int64_t *v, int64_t n) {
+  const ti_attr *small[16], **items = small, *r;
+  int64_t i;
+  if (n > 16) {
+    items = (const ti_attr **)TASKIR_MALLOC(ctx->alloc_user, (size_t)n * sizeof *items);
+    if (!items) return NULL;
+  }
+  for (i = 0; i < n; i++) if (!(items[i] = ti_attr_int(ctx, v[i]))) break;
+  r = i == n ? ti_attr_array(ctx, items, n) : NULL;
+  if (items != small) TASKIR_FREE(ctx->alloc_user, (void *)items);
+  return r;
+}
+TASKIR_API const ti_attr *ti_attr_type_attr(ti_context *ctx, const ti_type *t) {
+  ti_attr k;
+  if (!t) return NULL;
+  memset(&k, 0, sizeof k); k.kind = TI_ATTR_TYPE; k.u.type = t;
+  return ti__attr_intern(ctx, &k);
+}
+
+static int ti__name_cmp(const ti_attr *a, const char *b, size_t blen) {
+  size_t alen = (size_t)a->u.s.len, n = alen < blen ? alen : blen;
+  int c = memcmp(a->u.s.data, b, n);
+  return c ? c : (alen < blen ? -1 : alen > blen ? 1 : 0);
+}
+
+TASKIR_API const ti_attr *ti_attr_dict(ti_context *ctx, const ti_named_attr *items, int64_t n) {
+  ti_named_attr small[16], *sorted = small;
+  ti_attr k;
+  const ti_attr *r = NULL;
+  int64_t i, j;
+  if (n > 16) {
+    sorted = (ti_named_attr *)TASKIR_MALLOC(ctx->alloc_user, (size_t)n * sizeof *sorted);
+    if (!sorted) return NULL;
+  }
+  /* insertion sort: dictionaries are small */
+  for (i = 0; i < n; i++) {
+    ti_named_attr x = items[i];
+    if (!x.name || x.name->kind != TI_ATTR_STRING || !x.value) goto done;
+    for (j = i; j > 0 && ti__name_cmp(sorted[j - 1].name, x.name->u.s.data, (size_t)x.name->u.s.len) > 0; j--)
+      sorted[j] = sorted[j - 1];
+    sorted[j] = x;
+  }
+  for (i = 1; i < n; i++) if (sorted[i].name == sorted[i - 1].name) goto done;
+  memset(&k, 0, sizeof k); k.kind = TI_ATTR_DICT; k.u.dict.items = sorted; k.u.dict.n = n;
+  r = ti__attr_intern(ctx, &k);
+done:
+  if (sorted != small) TASKIR_FREE(ctx->alloc_user, sorted);
+  return r;
+}
+
+TASKIR_API ti_named_attr ti_named(ti_context *ctx, const char *name, const ti_attr *value) {
+  ti_named_attr na;
+  na.name = ti_attr_string(ctx, name, -1);
+  na.value = value;
+  return na;
+}
+
+TASKIR_API const ti_attr *ti_dict_get(const ti_attr *d, const char *name) {
+  int64_t lo = 0, hi;
+  size_t len;
+  if (!d || d->kind != TI_ATTR_DICT) return NULL;
+  len = strlen(name);
+  hi = d->u.dict.n - 1;
+  while (lo <= hi) {
+    int64_t mid = (lo + hi) / 2;
+    int c = ti__name_cmp(d->u.dict.items[mid].name, name, len);
+    if (c == 0) return d->u.dict.items[mid].value;
+    if (c < 0) lo = mid + 1; else hi = mid - 1;
+  }
+  return NULL;
+}
+
+TASKIR_API const ti_attr *ti_dict_set(ti_context *ctx, const ti_attr *d, const char *name, const ti_attr *value) {
+  ti_named_attr small[16], *items = small;
+  int64_t n = d && d->kind == TI_ATTR_DICT ? d->u.dict.n : 0, i, m = 0;
+  const ti_attr *r;
+  size_t len = strlen(name);
+  if (n + 1 > 16) {
+    items = (ti_named_attr *)TASKIR_MALLOC(ctx->alloc_user, (size_t)(n + 1) * sizeof *items);
+    if (!items) return NULL;
+  }
+  for (i = 0; i < n; i++)
+    if (ti__name_cmp(d->u.dict.items[i].name, name, len) != 0) items[m++] = d->u.dict.items[i];
+  if (value) items[m++] = ti_named(ctx, name, value);
+  r = ti_attr_dict(ctx, items, m);
+  if (items != small) TASKIR_FREE(ctx->alloc_user, items);
+  return r;
+}
+
+TASKIR_API int64_t ti_dict_int(const ti_attr *d, const char *name, int64_t dflt) {
+  const ti_attr *a = ti_dict_get(d, name);
+  return a && (a->kind == TI_ATTR_INT || a->kind == TI_ATTR_BOOL) ? a->u.i : dflt;
+}
+TASKIR_API double ti_dict_float(const ti_attr *d, const char *name, double dflt) {
+  const ti_attr *a = ti_dict_get(d, name);
+  return a && a->kind == TI_ATTR_FLOAT ? a->u.f : a && a->kind == TI_ATTR_INT ? (double)a->u.i : dflt;
+}
+TASKIR_API const char *ti_dict_string(const ti_attr *d, const char *name, const char *dflt) {
+  const ti_attr *a = ti_dict_get(d, name);
+  return a && a->kind == TI_ATTR_STRING ? a->u.s.data : dflt;
+}
+TASKIR_API int64_t ti_dict_ints(const ti_attr *d, const char *name, int64_t *out, int64_t max) {
+  const ti_attr *a = ti_dict_get(d, name);
+  int64_t i;
+  if (!a || a->kind != TI_ATTR_ARRAY) return -1;
+  for (i = 0; i < a->u.array.n; i++) {
+    if (a->u.array.items[i]->kind != TI_ATTR_INT) return -1;
+    if (i < max) out[i] = a->u.array.items[i]->u.i;
+  }
+  return a->u.array.n;
+}
+
+/* >>impl.core.registry ---------------------------------------------------- */
+
+static uint32_t ti__str_hash(const char *s) { return ti__hash_bytes(s, strlen(s), 0x51u); }
+static int ti__info_eq(const void *entry, const void *key) {
+  return strcmp(((const ti_op_info *)entry)->name, (const char *)key) == 0;
+}
+
+TASKIR_API ti_status ti_register_ops(ti_context *ctx, const ti_op_info *infos, int32_t n, ti_error *err) {
+  int32_t i;
+  for (i = 0; i < n; i++) {
+    void **slot = ti__table_find(&ctx->ops, ti__str_hash(infos[i].name), ti__info_eq, infos[i].name, ctx->alloc_user);
+    if (!slot) return ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory registering op '%s'", infos[i].name);
+    if (*slot) {
+      if (*slot == (const void *)&infos[i]) continue;   /* same table again: idempotent */
+      return ti_error_set(err, TI_STATUS_BAD_PARAM, "op '%s' is registered twice", infos[i].name);
+    }
+    *slot = (void *)&infos[i];
+    ctx->ops.n++;
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+TASKIR_API const ti_op_info *ti_lookup_op(const ti_context *ctx, const char *name) {
+  uint32_t h;
+  size_t j;
+  if (!ctx->ops.cap) return NULL;
+  h = ti__str_hash(name);
+  j = h & (ctx->ops.cap - 1);
+  while (ctx->ops.slots[j]) {
+    if (ctx->ops.hashes[j] == h && ti__info_eq(ctx->ops.slots[j], name)) return (const ti_op_info *)ctx->ops.slots[j];
+    j = (j + 1) & (ctx->ops.cap - 1);
+  }
+  return NULL;
+}
+
+/* An unregistered op gets an info of its own, remembered in the registry so
+   every op of that name shares it. */
+static const ti_op_info *ti__info_for(ti_context *ctx, const char *name, ti_error *err) {
+  const ti_op_info *info = ti_lookup_op(ctx, name);
+  ti_op_info *made;
+  const char *dot;
+  if (info) return info;
+  if (!ctx->allow_unregistered) {
+    ti_error_set(err, TI_STATUS_NOT_FOUND, "unknown op '%s' (its dialect is not registered)", name);
+    return NULL;
+  }
+  made = (ti_op_info *)ti_arena_alloc(&ctx->arena, sizeof *made, 8);
+  if (!made || !(made->name = ti_arena_strndup(&ctx->arena, name, strlen(name)))) goto oom;
+  dot = strchr(name, '.');
+  made->dialect = ti_arena_strndup(&ctx->arena, name, dot ? (size_t)(dot - name) : 0);
+  made->min_operands = 0; made->max_operands = -1; made->num_results = -1;
+  if (!made->dialect || ti_register_ops(ctx, made, 1, err) != TI_STATUS_SUCCESS) goto oom;
+  return made;
+oom:
+  ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory for op '%s'", name);
+  return NULL;
+}
+
+/* >>impl.core.program ----------------------------------------------------- */
+
+TASKIR_API ti_program *ti_program_create(ti_context *ctx, const char *name, ti_program_kind kind) {
+  ti_program *p = (ti_program *)TASKIR_MALLOC(ctx->alloc_user, sizeof *p);
+  if (!p) return NULL;
+  memset(p, 0, sizeof *p);
+  p->ctx = ctx;
+  p->kind = kind;
+  ti_arena_init(&p->arena, ctx->alloc_user);
+  p->name = ti_arena_strndup(&p->arena, name ? name : "main", strlen(name ? name : "main"));
+  if (!p->name) { ti_program_destroy(p); return NULL; }
+  return p;
+}
+
+TASKIR_API void ti_program_destroy(ti_program *p) {
+  void *u;
+  if (!p) return;
+  u = p->ctx->alloc_user;
+  if (p->args) TASKIR_FREE(u, p->args);
+  if (p->vars) TASKIR_FREE(u, p->vars);
+  ti_arena_free(&p->arena);
+  TASKIR_FREE(u, p);
+}
+
+TASKIR_API ti_value *ti_program_add_arg(ti_program *p, const ti_type *type) {
+  ti_value *v, **args;
+  if (!type) return NULL;
+  v = (ti_value *)ti_arena_alloc(&p->arena, sizeof *v, 8);
+  args = (ti_value **)TASKIR_REALLOC(p->ctx->alloc_user, p->args, (size_t)(p->n_args + 1) * sizeof *args);
+  if (!v || !args) return NULL;
+  p->args = args;
+  v->type = type;
+  v->index = p->n_args;
+  p->args[p->n_args++] = v;
+  return v;
+}
+
+TASKIR_API ti_variable *ti_program_find_var(const ti_program *p, const char *name) {
+  int32_t i;
+  for (i = 0; i < p->n_vars; i++) if (strcmp(p->vars[i].name, name) == 0) return &p->vars[i];
+  return NULL;
+}
+
+TASKIR_API ti_status ti_program_add_var(ti_program *p, const char *name, const ti_type *type, const void *data,
+                                        int is_mutable, ti_error *err) {
+  int64_t numel;
+  size_t bytes;
+  ti_variable *v;
+  if (!name || !type) return ti_error_set(err, TI_STATUS_BAD_PARAM, "variable needs a name and a type");
+  if (ti_program_find_var(p, name))
+    return ti_error_set(err, TI_STATUS_BAD_PARAM, "variable '%s' already exists", name);
+  numel = ti_type_numel(type);
+  if (numel < 0 || (uint64_t)numel > ((uint64_t)1 << 40) / (ti_dtype_size(type->dtype) + 1))
+    return ti_error_set(err, TI_STATUS_BAD_PARAM, "variable '%s' needs a static shape of sane size", name);
+  bytes = (size_t)numel * ti_dtype_size(type->dtype);
+  if (p->n_vars == p->cap_vars) {
+    int32_t ncap = p->cap_vars ? p->cap_vars * 2 : 8;
+    ti_variable *nv = (ti_variable *)TASKIR_REALLOC(p->ctx->alloc_user, p->vars, (size_t)ncap * sizeof *nv);
+    if (!nv) return ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory adding variable '%s'", name);
+    p->vars = nv; p->cap_vars = ncap;
+  }
+  v = &p->vars[p->n_vars];
+  memset(v, 0, sizeof *v);
+  v->name = ti_arena_strndup(&p->arena, name, strlen(name));
+  v->data = ti_arena_alloc(&p->arena, bytes, 16);
+  if (!v->name || !v->data) return ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory adding variable '%s'", name);
+  if (data && bytes) memcpy(v->data, data, bytes);
+  v->type = type;
+  v->bytes = (int64_t)bytes;
+  v->is_mutable = is_mutable != 0;
+  p->n_vars++;
+  return TI_STATUS_SUCCESS;
+}
+
+TASKIR_API void ti_program_freeze_weights(ti_program *p) {
+  int32_t i;
+  ti_op *op;
+  for (i = 0; i < p->n_vars; i++) p->vars[i].is_mutable = 0;
+  for (op = p->first; op; op = op->next)
+    if (ti_op_is(op, "builtin.set_parameter")) {
+      ti_variable *v = ti_program_find_var(p, ti_dict_string(op->attrs, "name", ""));
+      if (v) v->is_mutable = 1;
+    }
+}
+
+/* >>impl.core.ops --------------------------------------------------------- */
+
+static void ti__use_link(ti_use *u, ti_value *v) {
+  u->value = v;
+  if (!v) { u->next = NULL; u->prevp = NULL; return; }
+  u->next = v->first_use;
+  if (u->next) u->next->prevp = &u->next;
+  u->prevp = &v->first_use;
+  v->first_use = u;
+}
+static void ti__use_unlink(ti_use *u) {
+  if (u->prevp) {
+    *u->prevp = u->next;
+    if (u->next) u->next->prevp = u->prevp;
+  }
+  u->value = NULL; u->next = NULL; u->prevp = NULL;
+}
+
+static int ti__count_ok(int32_t n, int32_t min, int32_t max) { return n >= min && (max < 0 || n <= max); }
+
+TASKIR_API ti_op *ti_op_create(ti_program *p, const char *name, int32_t n_operands, ti_value *const *operands,
+                               int32_t n_results, const ti_type *const *result_types, const ti_attr *attrs,
+                               ti_error *err) {
+  const ti_op_info *info = ti__info_for(p->ctx, name, err);
+  ti_op *op;
+  int32_t i;
+  if (!info) return NULL;
+  if (n_operands < 0 || n_results < 0 || !ti__count_ok(n_operands, info->min_operands, info->max_operands)) {
+    ti_error_set(err, TI_STATUS_BAD_PARAM, "op '%s' given %d operands", name, (int)n_operands);
+    return NULL;
+  }
+  if (info->num_results >= 0 && n_results != info->num_results) {
+    ti_error_set(err, TI_STATUS_BAD_PARAM, "op '%s' has %d results, not %d", name, (int)info->num_results, (int)n_results);
+    return NULL;
+  }
+  if (attrs && attrs->kind != TI_ATTR_DICT) {
+    ti_error_set(err, TI_STATUS_BAD_PARAM, "op '%s': attributes must be a dictionary", name);
+    return NULL;
+  }
+  op = (ti_op *)ti_arena_alloc(&p->arena, sizeof *op, 8);
+  if (!op) goto oom;
+  op->info = info;
+  op->program = p;
+  op->attrs = attrs ? attrs : ti_attr_dict(p->ctx, NULL, 0);
+  op->n_operands = n_operands;
+  op->n_results = n_results;
+  op->operands = (ti_use *)ti_arena_array(&p->arena, (size_t)n_operands, sizeof(ti_use), 8);
+  op->results = (ti_value *)ti_arena_array(&p->arena, (size_t)n_results, sizeof(ti_value), 8);
+  if (!op->attrs || !op->operands || !op->results) goto oom;
+  for (i = 0; i < n_operands; i++) {
+    op->operands[i].owner = op;
+    op->operands[i].index = i;
+    ti__use_link(&op->operands[i], operands ? operands[i] : NULL);
+  }
+  for (i = 0; i < n_results; i++) {
+    op->results[i].def = op;
+    op->results[i].index = i;
+    op->results[i].type = result_types ? result_types[i] : NULL;
+  }
+  if ((!result_types || (n_results && !result_types[0])) && n_results) {
+    const ti_type *inferred[16];
+    if (!info->infer_shape || n_results > 16) {
+      ti_error_set(err, TI_STATUS_BAD_PARAM, "op '%s' needs explicit result types", name);
+      goto fail;
+    }
+    if (info->infer_shape(p->ctx, op, inferred, err) != TI_STATUS_SUCCESS) goto fail;
+    for (i = 0; i < n_results; i++) op->results[i].type = inferred[i];
+  }
+  for (i = 0; i < n_results; i++)
+    if (!op->results[i].type) {
+      ti_error_set(err, TI_STATUS_BAD_PARAM, "op '%s': result %d has no type", name, (int)i);
+      goto fail;
+    }
+  return op;
+oom:
+  ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory creating op '%s'", name);
+fail:
+  if (op) for (i = 0; i < op->n_operands && op->operands; i++) ti__use_unlink(&op->operands[i]);
+  return NULL;
+}
+
+TASKIR_API void ti_op_insert_before(ti_op *op, ti_op *before) {
+  ti_program *p = op->program;
+  TASKIR_ASSERT(!op->prev && !op->next && p->first != op);
+  if (!before) {
+    op->prev = p->last;
+    if (p->last) p->last->next = op; else p->first = op;
+    p->last = op;
+  } else {
+    op->next = before;
+    op->prev = before->prev;
+    if (before->prev) before->prev->next = op; else p->first = op;
+    before->prev = op;
+  }
+  p->n_ops++;
+}
+
+TASKIR_API void ti_op_insert_after(ti_op *op, ti_op *after) {
+  ti_op_insert_before(op, after ? after->next : op->program->first);
+}
+
+TASKIR_API void ti_op_remove(ti_op *op) {
+  ti_program *p = op->program;
+  if (!op->prev && !op->next && p->first != op) return;   /* not in the list */
+  if (op->prev) op->prev->next = op->next; else p->first = op->next;
+  if (op->next) op->next->prev = op->prev; else p->last = op->prev;
+  op->prev = op->next = NULL;
+  p->n_ops--;
+}
+
+TASKIR_API ti_status ti_op_erase(ti_op *op, ti_error *err) {
+  int32_t i;
+  for (i = 0; i < op->n_results; i++)
+    if (op->results[i].first_use)
+      return ti_error_set(err, TI_STATUS_BAD_PARAM, "cannot erase '%s': result %d is still used by '%s'",
+                          op->info->name, (int)i, op->results[i].first_use->owner->info->name);
+  for (i = 0; i < op->n_operands; i++) ti__use_unlink(&op->operands[i]);
+  ti_op_remove(op);
+  op->info = NULL;   /* arena memory: reclaimed with the program */
+  return TI_STATUS_SUCCESS;
+}
+
+TASKIR_API void ti_op_set_operand(ti_op *op, int32_t i, ti_value *v) {
+  TASKIR_ASSERT(i >= 0 && i < op->n_operands);
+  ti__use_unlink(&op->operands[i]);
+  ti__use_link(&op->operands[i], v);
+}
+
+/* props caches what attrs say (task dialect): new attrs drop it. */
+TASKIR_API void ti_op_set_attrs(ti_op *op, const ti_attr *attrs) {
+  if (attrs && attrs->kind == TI_ATTR_DICT) { op->attrs = attrs; op->props = NULL; }
+}
+TASKIR_API void ti_op_set_attr(ti_op *op, const char *name, const ti_attr *value) {
+  ti_op_set_attrs(op, ti_dict_set(op->program->ctx, op->attrs, name, value));
+}
+TASKIR_API const ti_attr *ti_op_attr(const ti_op *op, const char *name) { return ti_dict_get(op->attrs, name); }
+
+TASKIR_API void ti_value_replace_all_uses(ti_value *from, ti_value *to) {
+  ti_value_replace_uses_except(from, to, NULL);
+}
+TASKIR_API void ti_value_replace_uses_except(ti_value *from, ti_value *to, const ti_op *except) {
+  ti_use *u = from->first_use;
+  if (from == to) return;
+  while (u) {
+    ti_use *next = u->next;
+    if (u->owner != except) { ti__use_unlink(u); ti__use_link(u, to); }
+    u = next;
+  }
+}
+TASKIR_API int64_t ti_value_num_uses(const ti_value *v) {
+  int64_t n = 0;
+  const ti_use *u;
+  for (u = v->first_use; u; u = u->next) n++;
+  return n;
+}
+TASKIR_API int ti_op_is(const ti_op *op, const char *name) { return op->info && strcmp(op->info->name, name) == 0; }
+TASKIR_API int ti_op_has_trait(const ti_op *op, uint32_t trait) { return op->info && (op->info->traits & trait) == trait; }
+
+TASKIR_API void ti_builder_init(ti_builder *b, ti_program *p, ti_error *err) {
+  b->program = p; b->point = NULL; b->err = err; b->status = TI_STATUS_SUCCESS;
+}
+TASKIR_API ti_op *ti_build(ti_builder *b, const char *name, int32_t n_operands, ti_value *const *operands,
+                           int32_t n_results, const ti_type *const *result_types, const ti_attr *attrs) {
+  ti_op *op;
+  int32_t i;
+  if (b->status != TI_STATUS_SUCCESS) return NULL;
+  for (i = 0; i < n_operands; i++)
+    if (!operands[i]) { b->status = ti_error_set(b->err, TI_STATUS_BAD_PARAM, "'%s': operand %d is NULL", name, (int)i); return NULL; }
+  op = ti_op_create(b->program, name, n_operands, operands, n_results, result_types, attrs, b->err);
+  if (!op) { b->status = b->err && b->err->status ? b->err->status : TI_STATUS_BAD_PARAM; return NULL; }
+  ti_op_insert_before(op, b->point);
+  return op;
+}
+TASKIR_API ti_value *ti_build1(ti_builder *b, const char *name, int32_t n_operands, ti_value *const *operands,
+                               const ti_type *result_type, const ti_attr *attrs) {
+  ti_op *op = ti_build(b, name, n_operands, operands, 1, result_type ? &result_type : NULL, attrs);
+  return op ? &op->results[0] : NULL;
+}
+
+/* >>impl.core.walk -------------------------------------------------------- */
+
+TASKIR_API void ti_ops_free(const ti_program *p, ti_op **ops) { if (ops) TASKIR_FREE(p->ctx->alloc_user, ops); }
+
+TASKIR_API ti_status ti_walk_program(const ti_program *p, ti_op ***out, int64_t *n, ti_error *err) {
+  ti_op **ops = (ti_op **)TASKIR_MALLOC(p->ctx->alloc_user, (size_t)(p->n_ops + 1) * sizeof *ops);
+  ti_op *op;
+  int64_t k = 0;
+  if (!ops) return ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory walking %lld ops", (long long)p->n_ops);
+  for (op = p->first; op; op = op->next) ops[k++] = op;
+  *out = ops; *n = k;
+  return TI_STATUS_SUCCESS;
+}
+
+/* Kahn's algorithm; ties are broken by program order so an already sorted
+   program keeps its order. op->order holds the pending operand count. */
+TASKIR_API ti_status ti_walk_topo(const ti_program *p, ti_op ***out, int64_t *n, ti_error *err) {
+  ti_op **ops, *op;
+  int64_t head = 0, tail = 0, i;
+  int32_t k;
+  *out = NULL; *n = 0;
+  ops = (ti_op **)TASKIR_MALLOC(p->ctx->alloc_user, (size_t)(p->n_ops + 1) * sizeof *ops);
+  if (!ops) return ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory sorting %lld ops", (long long)p->n_ops);
+  for (op = p->first; op; op = op->next) {
+    op->order = 0;
+    for (k = 0; k < op->n_operands; k++) {
+      const ti_value *v = op->operands[k].value;
+      if (v && v->def && v->def->program == p && v->def->info) op->order++;
+    }
+  }
+  for (op = p->first; op; op = op->next) if (op->order == 0) ops[tail++] = op;
+  while (head < tail) {
+    ti_op *cur = ops[head++];
+    for (k = 0; k < cur->n_results; k++) {
+      ti_use *u;
+      for (u = cur->results[k].first_use; u; u = u->next)
+        if (u->owner->program == p && --u->owner->order == 0) ops[tail++] = u->owner;
+    }
+  }
+  if (tail != p->n_ops) {
+    const ti_op *stuck = NULL;
+    for (op = p->first; op && !stuck; op = op->next) if (op->order > 0) stuck = op;
+    TASKIR_FREE(p->ctx->alloc_user, ops);
+    return ti_error_set(err, TI_STATUS_INVALID, "the program has a cycle through op '%s'%s",
+                        stuck ? stuck->info->name : "?", stuck && ti_dict_get(stuck->attrs, "id") ? " (see its id)" : "");
+  }
+  for (i = 0; i < tail; i++) ops[i]->order = i;
+  *out = ops; *n = tail;
+  return TI_STATUS_SUCCESS;
+}
+
+TASKIR_API ti_status ti_walk_reverse_topo(const ti_program *p, ti_op ***out, int64_t *n, ti_error *err) {
+  ti_status s = ti_walk_topo(p, out, n, err);
+  int64_t i;
+  if (s != TI_STATUS_SUCCESS) return s;
+  for (i = 0; i < *n / 2; i++) {
+    ti_op *t = (*out)[i];
+    (*out)[i] = (*out)[*n - 1 - i];
+    (*out)[*n - 1 - i] = t;
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+TASKIR_API ti_status ti_program_sort(ti_program *p, ti_error *err) {
+  ti_op **ops;
+  int64_t n, i;
+  ti_status s = ti_walk_topo(p, &ops, &n, err);
+  if (s != TI_STATUS_SUCCESS) return s;
+  p->first = p->last = NULL;
+  for (i = 0; i < n; i++) {
+    ops[i]->prev = i ? ops[i - 1] : NULL;
+    ops[i]->next = i + 1 < n ? ops[i + 1] : NULL;
+  }
+  if (n) { p->first = ops[0]; p->last = ops[n - 1]; }
+  ti_ops_free(p, ops);
+  return TI_STATUS_SUCCESS;
+}
+
+/* >>impl.core.verify ------------------------------------------------------ */
+
+TASKIR_API ti_status ti_verify(const ti_program *p, ti_error *err) {
+  const ti_op *op;
+  int64_t pos = 0;
+  int32_t k;
+  /* order = position for SSA checks; args count as defined at -1 */
+  for (op = p->first; op; op = op->next) ((ti_op *)op)->order = pos++;
+  for (op = p->first, pos = 0; op; op = op->next, pos++) {
+    const ti_op_info *info = op->info;
+    const char *const *req;
+    if (!info) return ti_error_set(err, TI_STATUS_INVALID, "op #%lld was erased but is still in the program", (long long)pos);
+    if (!ti_lookup_op(p->ctx, info->name))
+      return ti_error_set(err, TI_STATUS_INVALID, "op #%lld: unknown op '%s'", (long long)pos, info->name);
+    if (!ti__count_ok(op->n_operands, info->min_operands, info->max_operands))
+      return ti_error_set(err, TI_STATUS_INVALID, "op #%lld '%s': %d operands is not allowed", (long long)pos,
+                          info->name, (int)op->n_operands);
+    if (info->num_results >= 0 && op->n_results != info->num_results)
+      return ti_error_set(err, TI_STATUS_INVALID, "op #%lld '%s': %d results, expected %d", (long long)pos, info->name,
+                          (int)op->n_results, (int)info->num_results);
+    for (req = info->required_attrs; req && *req; req++)
+      if (!ti_dict_get(op->attrs, *req))
+        return ti_error_set(err, TI_STATUS_INVALID, "op #%lld '%s': missing required attribute '%s'", (long long)pos,
+                            info->name, *req);
+    for (k = 0; k < op->n_operands; k++) {
+      const ti_value *v = op->operands[k].value;
+      if (!v) return ti_error_set(err, TI_STATUS_INVALID, "op #%lld '%s': operand %d is not set", (long long)pos, info->name, (int)k);
+      if (v->def) {
+        if (v->def->program != p || !v->def->info)
+          return ti_error_set(err, TI_STATUS_INVALID, "op #%lld '%s': operand %d is defined outside this program",
+                              (long long)pos, info->name, (int)k);
+        if (p->kind == TI_PROGRAM_SSA && v->def->order >= pos)
+          return ti_error_set(err, TI_STATUS_INVALID, "op #%lld '%s': operand %d is used before its definition (op #%lld '%s')",
+                              (long long)pos, info->name, (int)k, (long long)v->def->order, v->def->info->name);
+      } else if (v->index < 0 || v->index >= p->n_args || p->args[v->index] != v) {
+        return ti_error_set(err, TI_STATUS_INVALID, "op #%lld '%s': operand %d is not a value of this program",
+                            (long long)pos, info->name, (int)k);
+      }
+    }
+    for (k = 0; k < op->n_results; k++)
+      if (!op->results[k].type)
+        return ti_error_set(err, TI_STATUS_INVALID, "op #%lld '%s': result %d has no type", (long long)pos, info->name, (int)k);
+  }
+  if (p->kind == TI_PROGRAM_GRAPH) {
+    ti_op **ops;
+    int64_t n;
+    ti_status s = ti_walk_topo(p, &ops, &n, err);
+    if (s != TI_STATUS_SUCCESS) return s;
+    ti_ops_free(p, ops);
+  }
+  for (op = p->first; op; op = op->next)
+    if (op->info->verify) {
+      ti_status s = op->info->verify(op, err);
+      if (s != TI_STATUS_SUCCESS) return s;
+    }
+  return TI_STATUS_SUCCESS;
+}
+
+/* >>impl.core.passes ------------------------------------------------------ */
+
+TASKIR_API void ti_pass_manager_init(ti_pass_manager *pm) { memset(pm, 0, sizeof *pm); pm->verify_each = 1; }
+
+TASKIR_API ti_status ti_pass_manager_add(ti_pass_manager *pm, const char *name, ti_pass_fn run, void *user) {
+  if (pm->n >= (int32_t)(sizeof pm->passes / sizeof *pm->passes) || !run) return TI_STATUS_LIMIT;
+  pm->passes[pm->n].name = name;
+  pm->passes[pm->n].run = run;
+  pm->passes[pm->n].user = user;
+  pm->n++;
+  return TI_STATUS_SUCCESS;
+}
+
+TASKIR_API ti_status ti_pass_manager_run(const ti_pass_manager *pm, ti_program *p, ti_error *err) {
+  int32_t i;
+  for (i = 0; i < pm->n; i++) {
+    ti_error local;
+    ti_status s;
+    ti_error_clear(&local);
+    s = pm->passes[i].run(p, pm->passes[i].user, &local);
+    if (s == TI_STATUS_SUCCESS && pm->verify_each) {
+      s = ti_verify(p, &local);
+      if (s != TI_STATUS_SUCCESS)
+        return ti_error_set(err, s, "after pass '%s': %s", pm->passes[i].name, local.message);
+    }
+    if (s != TI_STATUS_SUCCESS) return ti_error_set(err, s, "pass '%s': %s", pm->passes[i].name, local.message);
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+/* >>impl.core.buffer ------------------------------------------------------ */
+
+TASKIR_API void ti_buffer_init(ti_buffer *b, void *alloc_user) {
+  b->data = NULL; b->len = b->cap = 0; b->alloc_user = alloc_user; b->failed = 0;
+}
+TASKIR_API void ti_buffer_free(ti_buffer *b) {
+  if (b->data) TASKIR_FREE(b->alloc_user, b->data);
+  b->data = NULL; b->len = b->cap = 0;
+}
+TASKIR_API ti_status ti_buffer_reserve(ti_buffer *b, size_t extra) {
+  size_t need, ncap;
+  unsigned char *nd;
+  if (b->failed || extra > (size_t)-1 - b->len - 1) { b->failed = 1; return TI_STATUS_NO_MEMORY; }
+  need = b->len + extra + 1;   /* room for the terminating NUL */
+  if (need <= b->cap) return TI_STATUS_SUCCESS;
+  ncap = b->cap ? b->cap : 256;
+  while (ncap < need) ncap = ncap > ((size_t)-1) / 2 ? need : ncap * 2;
+  nd = (unsigned char *)TASKIR_REALLOC(b->alloc_user, b->data, ncap);
+  if (!nd) { b->failed = 1; return TI_STATUS_NO_MEMORY; }
+  b->data = nd; b->cap = ncap;
+  return TI_STATUS_SUCCESS;
+}
+TASKIR_API ti_status ti_buffer_append(ti_buffer *b, const void *data, size_t n) {
+  if (ti_buffer_reserve(b, n) != TI_STATUS_SUCCESS) return TI_STATUS_NO_MEMORY;
+  if (n) memcpy(b->data + b->len, data, n);
+  b->len += n;
+  b->data[b->len] = 0;
+  return TI_STATUS_SUCCESS;
+}
+TASKIR_API ti_status ti_buffer_printf(ti_buffer *b, const char *fmt, ...) {
+  va_list ap;
+  int n;
+  char small[256];
+  va_start(ap, fmt);
+  n = vsnprintf(small, sizeof small, fmt, ap);
+  va_end(ap);
+  if (n < 0) return TI_STATUS_BAD_PARAM;
+  if ((size_t)n < sizeof small) return ti_buffer_append(b, small, (size_t)n);
+  if (ti_buffer_reserve(b, (size_t)n) != TI_STATUS_SUCCESS) return TI_STATUS_NO_MEMORY;
+  va_start(ap, fmt);
+  vsnprintf((char *)b->data + b->len, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  b->len += (size_t)n;
+  return TI_STATUS_SUCCESS;
+}
+#define TI__PUTS(b, s) ti_buffer_append((b), (s), strlen(s))
+
+/* >>impl.core.print ------------------------------------------------------- */
+
+static int ti__is_ident_start(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+static int ti__is_ident_char(int c) { return ti__is_ident_start(c) || (c >= '0' && c <= '9') || c == '.' || c == '$'; }
+
+static int ti__is_ident(const char *s, int64_t n) {
+  int64_t i;
+  if (n <= 0 || !ti__is_ident_start((unsigned char)s[0])) return 0;
+  for (i = 1; i < n; i++) if (!ti__is_ident_char((unsigned char)s[i])) return 0;
+  return 1;
+}
+
+static void ti__print_string(ti_buffer *b, const char *s, int64_t n) {
+  int64_t i;
+  ti_buffer_append(b, "\"", 1);
+  for (i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if (c == '"' || c == '\\') { char e[2]; e[0] = '\\'; e[1] = (char)c; ti_buffer_append(b, e, 2); }
+    else if (c == '\n') TI__PUTS(b, "\\n");
+    else if (c == '\t') TI__PUTS(b, "\\t");
+    else if (c < 0x20 || c >= 0x7f) ti_buffer_printf(b, "\\x%02x", c);
+    else ti_buffer_append(b, &s[i], 1);
+  }
+  ti_buffer_append(b, "\"", 1);
+}
+
+/* Shortest of %.15g/%.16g/%.17g that reads back to the same double, always
+   with a '.', an exponent, or inf/nan so it never reads as an integer. */
+static void ti__print_double(ti_buffer *b, double v) {
+  char s[40];
+  int prec;
+  if (v != v) { TI__PUTS(b, "nan"); return; }
+  if (v > 1.7976931348623157e308) { TI__PUTS(b, "inf"); return; }
+  if (v < -1.7976931348623157e308) { TI__PUTS(b, "-inf"); return; }
+  for (prec = 15; prec <= 17; prec++) {
+    snprintf(s, sizeof s, "%.*g", prec, v);
+    if (strtod(s, NULL) == v) break;
+  }
+  if (!strpbrk(s, ".eE")) strcat(s, ".0");
+  TI__PUTS(b, s);
+}
+
+TASKIR_API ti_status ti_print_type(const ti_type *t, ti_buffer *b) {
+  int32_t i;
+  TI__PUTS(b, t->kind == TI_TYPE_VTENSOR ? "vtensor<" : "tensor<");
+  for (i = 0; i < t->rank; i++) {
+    if (t->dims[i] < 0) TI__PUTS(b, "?x");
+    else ti_buffer_printf(b, "%lldx", (long long)t->dims[i]);
+  }
+  TI__PUTS(b, ti_dtype_name(t->dtype));
+  if (t->layout != TI_LAYOUT_ANY) { TI__PUTS(b, ", "); TI__PUTS(b, ti_layout_name(t->layout)); }
+  TI__PUTS(b, ">");
+  return b->failed ? TI_STATUS_NO_MEMORY : TI_STATUS_SUCCESS;
+}
+
+/* Iterative over nested arrays/dicts: an explicit stack, no recursion. */
+TASKIR_API ti_status ti_print_attr(const ti_attr *a, ti_buffer *b) {
+  struct frame { const ti_attr *a; int64_t i; } stack[64];
+  int depth = 0;
+  stack[0].a = a; stack[0].i = -1;
+  while (depth >= 0) {
+    struct frame *f = &stack[depth];
+    const ti_attr *x = f->a;
+    if (x->kind == TI_ATTR_ARRAY || x->kind == TI_ATTR_DICT) {
+      int64_t n = x->kind == TI_ATTR_ARRAY ? x->u.array.n : x->u.dict.n;
+      const ti_attr *child;
+      if (f->i < 0) TI__PUTS(b, x->kind == TI_ATTR_ARRAY ? "[" : "{");
+      f->i++;
+      if (f->i >= n) { TI__PUTS(b, x->kind == TI_ATTR_ARRAY ? "]" : "}"); depth--; continue; }
+      if (f->i > 0) TI__PUTS(b, ", ");
+      if (x->kind == TI_ATTR_DICT) {
+        const ti_attr *k = x->u.dict.items[f->i].name;
+        if (ti__is_ident(k->u.s.data, k->u.s.len)) ti_buffer_append(b, k->u.s.data, (size_t)k->u.s.len);
+        else ti__print_string(b, k->u.s.data, k->u.s.len);
+        TI__PUTS(b, " = ");
+        child = x->u.dict.items[f->i].value;
+      } else {
+        child = x->u.array.items[f->i];
+      }
+      if (depth + 1 >= 64) return TI_STATUS_LIMIT;
+      stack[++depth].a = child;
+      stack[depth].i = -1;
+      continue;
+    }
+    switch (x->kind) {
+    case TI_ATTR_INT: ti_buffer_printf(b, "%lld", (long long)x->u.i); break;
+    case TI_ATTR_BOOL: TI__PUTS(b, x->u.i ? "true" : "false"); break;
+    case TI_ATTR_FLOAT: ti__print_double(b, x->u.f); break;
+    case TI_ATTR_STRING: ti__print_string(b, x->u.s.data, x->u.s.len); break;
+    case TI_ATTR_TYPE: TI__PUTS(b, "type("); ti_print_type(x->u.type, b); TI__PUTS(b, ")"); break;
+    default: break;
+    }
+    depth--;
+  }
+  return b->failed ? TI_STATUS_NO_MEMORY : TI_STATUS_SUCCESS;
+}
+
+/* Values are numbered args first, then results in program order; the number
+   is kept in a scratch map keyed by value address (sorted array). */
+typedef struct ti__vnum { const ti_value *v; int64_t n; } ti__vnum;
+static int ti__vnum_cmp(const void *a, const void *b) {
+  uintptr_t x = (uintptr_t)((const ti__vnum *)a)->v, y = (uintptr_t)((const ti__vnum *)b)->v;
+  return x < y ? -1 : x > y;
+}
+static int64_t ti__vnum_find(const ti__vnum *map, int64_t n, const ti_value *v) {
+  int64_t lo = 0, hi = n - 1;
+  while (lo <= hi) {
+    int64_t mid = (lo + hi) / 2;
+    if (map[mid].v == v) return map[mid].n;
+    if ((uintptr_t)map[mid].v < (uintptr_t)v) lo = mid + 1; else hi = mid - 1;
+  }
+  return -1;
+}
+
+static void ti__print_value(ti_buffer *b, const ti__vnum *map, int64_t n, const ti_value *v) {
+  int64_t k = v ? ti__vnum_find(map, n, v) : -1;
+  if (k < 0) TI__PUTS(b, "%<undefined>");
+  else ti_buffer_printf(b, "%%%lld", (long long)k);
+}
+
+static const char ti__hex[] = "0123456789abcdef";
+
+TASKIR_API ti_status ti_print_program(const ti_program *p, ti_buffer *b, ti_error *err) {
+  int64_t nvals = p->n_args, k = 0, i;
+  int oom = 0;
+  ti__vnum *map;
+  const ti_op *op;
+  int32_t j;
+  for (op = p->first; op; op = op->next) nvals += op->n_results;
+  map = (ti__vnum *)TASKIR_MALLOC(p->ctx->alloc_user, (size_t)(nvals + 1) * sizeof *map);
+  if (!map) return ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory printing the program");
+  for (j = 0; j < p->n_args; j++) { map[k].v = p->args[j]; map[k].n = k; k++; }
+  for (op = p->first; op; op = op->next)
+    for (j = 0; j < op->n_results; j++) { map[k].v = &op->results[j]; map[k].n = k; k++; }
+  qsort(map, (size_t)nvals, sizeof *map, ti__vnum_cmp);
+
+  TI__PUTS(b, "program @");
+  if (ti__is_ident(p->name, (int64_t)strlen(p->name))) TI__PUTS(b, p->name);
+  else ti__print_string(b, p->name, (int64_t)strlen(p->name));
+  if (p->kind == TI_PROGRAM_GRAPH) TI__PUTS(b, " graph");
+  if (p->n_args) {
+    TI__PUTS(b, "(");
+    for (j = 0; j < p->n_args; j++) {
+      if (j) TI__PUTS(b, ", ");
+      ti_buffer_printf(b, "%%%d: ", (int)j);
+      ti_print_type(p->args[j]->type, b);
+    }
+    TI__PUTS(b, ")");
+  }
+  TI__PUTS(b, " {\n");
+  for (op = p->first; op; op = op->next) {
+    TI__PUTS(b, "  ");
+    for (j = 0; j < op->n_results; j++) {
+      if (j) TI__PUTS(b, ", ");
+      ti__print_value(b, map, nvals, &op->results[j]);
+    }
+    if (op->n_results) TI__PUTS(b, " = ");
+    TI__PUTS(b, op->info->name);
+    TI__PUTS(b, "(");
+    for (j = 0; j < op->n_operands; j++) {
+      if (j) TI__PUTS(b, ", ");
+      ti__print_value(b, map, nvals, op->operands[j].value);
+    }
+    TI__PUTS(b, ")");
+    if (op->attrs->u.dict.n) { TI__PUTS(b, " "); ti_print_attr(op->attrs, b); }
+    TI__PUTS(b, " : (");
+    for (j = 0; j < op->n_operands; j++) {
+      if (j) TI__PUTS(b, ", ");
+      if (op->operands[j].value) ti_print_type(op->operands[j].value->type, b);
+    }
+    TI__PUTS(b, ") -> ");
+    if (op->n_results != 1) TI__PUTS(b, "(");
+    for (j = 0; j < op->n_results; j++) {
+      if (j) TI__PUTS(b, ", ");
+      ti_print_type(op->results[j].type, b);
+    }
+    if (op->n_results != 1) TI__PUTS(b, ")");
+    TI__PUTS(b, "\n");
+  }
+  TI__PUTS(b, "}\n");
+  if (p->n_vars) {
+    TI__PUTS(b, "weights {\n");
+    for (j = 0; j < p->n_vars; j++) {
+      const ti_variable *v = &p->vars[j];
+      const unsigned char *d = (const unsigned char *)v->data;
+      unsigned char *dst;
+      TI__PUTS(b, "  ");
+      ti__print_string(b, v->name, (int64_t)strlen(v->name));
+      TI__PUTS(b, " : ");
+      ti_print_type(v->type, b);
+      TI__PUTS(b, v->is_mutable ? " mutable = 0x" : " = 0x");
+      if (ti_buffer_reserve(b, (size_t)v->bytes * 2) != TI_STATUS_SUCCESS) { oom = 1; break; }
+      dst = b->data + b->len;
+      for (i = 0; i < v->bytes; i++) {
+        dst[2 * i] = (unsigned char)ti__hex[d[i] >> 4];
+        dst[2 * i + 1] = (unsigned char)ti__hex[d[i] & 15];
+      }
+      b->len += (size_t)v->bytes * 2;
+      TI__PUTS(b, "\n");
+    }
+    TI__PUTS(b, "}\n");
+  }
+  TASKIR_FREE(p->ctx->alloc_user, map);
+  if (oom || b->failed)
+    return ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory printing the program");
+  return TI_STATUS_SUCCESS;
+}
+
+/* >>impl.core.parse ------------------------------------------------------- */
+
+typedef struct ti__parser {
+  ti_context *ctx;
+  const char *s, *end, *line_start;
+  int32_t line;
+  ti_error *err;
+  ti_status status;
+} ti__parser;
+
+static ti_status ti__perr(ti__parser *ps, const char *fmt, const char *detail) {
+  if (ps->status == TI_STATUS_SUCCESS) {
+    int32_t col = (int32_t)(ps->s - ps->line_start) + 1;
+    ps->status = ti_error_set(ps->err, TI_STATUS_PARSE_ERROR, "line %d:%d: %s%s%s", (int)ps->line, (int)col, fmt,
+                              detail ? " " : "", detail ? detail : "");
+    if (ps->err && ps->err->line == 0) { ps->err->line = ps->line; ps->err->column = col; }
+  }
+  return ps->status;
+}
+
+static void ti__skip_ws(ti__parser *ps) {
+  while (ps->s < ps->end) {
+    char c = *ps->s;
+    if (c == '\n') { ps->s++; ps->line++; ps->line_start = ps->s; }
+    else if (c == ' ' || c == '\t' || c == '\r') ps->s++;
+    else if (c == '/' && ps->s + 1 < ps->end && ps->s[1] == '/') { while (ps->s < ps->end && *ps->s != '\n') ps->s++; }
+    else break;
+  }
+}
+static int ti__peek(ti__parser *ps, char c) { ti__skip_ws(ps); return ps->s < ps->end && *ps->s == c; }
+static int ti__accept(ti__parser *ps, char c) { if (ti__peek(ps, c)) { ps->s++; return 1; } return 0; }
+static int ti__expect(ti__parser *ps, char c) {
+  char what[4];
+  if (ti__accept(ps, c)) return 1;
+  what[0] = '\''; what[1] = c; what[2] = '\''; what[3] = 0;
+  ti__perr(ps, "expected", what);
+  return 0;
+}
+static int ti__accept_word(ti__parser *ps, const char *w) {
+  size_t n = strlen(w);
+  ti__skip_ws(ps);
+  if ((size_t)(ps->end - ps->s) >= n && memcmp(ps->s, w, n) == 0 &&
+      (ps->s + n == ps->end || !ti__is_ident_char((unsigned char)ps->s[n]))) {
+    ps->s += n;
+    return 1;
+  }
+  return 0;
+}
+/* An identifier (letters, digits, '_', '.', '$'): returns its length. */
+static size_t ti__ident(ti__parser *ps, const char **start) {
+  const char *p;
+  ti__skip_ws(ps);
+  p = ps->s;
+  if (p >= ps->end || !ti__is_ident_start((unsigned char)*p)) return 0;
+  while (p < ps->end && ti__is_ident_char((unsigned char)*p)) p++;
+  *start = ps->s;
+  ps->s = p;
+  return (size_t)(p - *start);
+}
+
+/* A quoted string into a malloc'd buffer (caller frees); NULL on error. */
+static char *ti__string(ti__parser *ps, int64_t *len) {
+  char *out;
+  int64_t n = 0;
+  const char *p;
+  if (!ti__expect(ps, '"')) return NULL;
+  out = (char *)TASKIR_MALLOC(ps->ctx->alloc_user, (size_t)(ps->end - ps->s) + 1);
+  if (!out) { ps->status = ti_error_set(ps->err, TI_STATUS_NO_MEMORY, "out of memory reading a string"); return NULL; }
+  for (p = ps->s; p < ps->end && *p != '"'; p++) {
+    if (*p == '\n') break;
+    if (*p == '\\') {
+      if (++p >= ps->end) break;
+      switch (*p) {
+      case 'n': out[n++] = '\n'; break;
+      case 't': out[n++] = '\t'; break;
+      case '\\': out[n++] = '\\'; break;
+      case '"': out[n++] = '"'; break;
+      case 'x': {
+        int k, v = 0;
+        for (k = 0; k < 2; k++) {
+          char c = ++p < ps->end ? *p : 0;
+          int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+          if (d < 0) { ps->s = p; TASKIR_FREE(ps->ctx->alloc_user, out); ti__perr(ps, "bad \\x escape in string", NULL); return NULL; }
+          v = v * 16 + d;
+        }
+        out[n++] = (char)v;
+        break;
+      }
+      default: ps->s = p; TASKIR_FREE(ps->ctx->alloc_user, out); ti__perr(ps, "unknown escape in string", NULL); return NULL;
+      }
+    } else {
+      out[n++] = *p;
+    }
+  }
+  if (p >= ps->end || *p != '"') {
+    TASKIR_FREE(ps->ctx->alloc_user, out);
+    ti__perr(ps, "unterminated string", NULL);
+    return NULL;
+  }
+  ps->s = p + 1;
+  out[n] = 0;
+  *len = n;
+  return out;
+}
+
+static const ti_type *ti__parse_type(ti__parser *ps) {
+  ti_type_kind kind;
+  int64_t dims[TI_MAX_RANK];
+  int32_t rank = 0;
+  ti_dtype dtype = TI_DTYPE_COUNT;
+  ti_layout layout = TI_LAYOUT_ANY;
+  const ti_type *t;
+  int i;
+  if (ti__accept_word(ps, "vtensor")) kind = TI_TYPE_VTENSOR;
+  else if (ti__accept_word(ps, "tensor")) kind = TI_TYPE_TENSOR;
+  else { ti__perr(ps, "expected a type (tensor<...> or vtensor<...>)", NULL); return NULL; }
+  if (!ti__expect(ps, '<')) return NULL;
+  for (;;) {   /* dims "2x?x3x" then the element type */
+    const char *p = ps->s;
+    int64_t v = 0;
+    if (p < ps->end && *p == '?') { v = -1; p++; }
+    else if (p < ps->end && *p >= '0' && *p <= '9') {
+      while (p < ps->end && *p >= '0' && *p <= '9') {
+        if (v > (INT64_MAX - 9) / 10) { ti__perr(ps, "dimension too large", NULL); return NULL; }
+        v = v * 10 + (*p++ - '0');
+      }
+    } else break;
+    if (p >= ps->end || *p != 'x') break;   /* a number not followed by 'x' is not a dim */
+    if (rank == TI_MAX_RANK) { ti__perr(ps, "too many dimensions", NULL); return NULL; }
+    dims[rank++] = v;
+    ps->s = p + 1;
+  }
+  for (i = 0; i < TI_DTYPE_COUNT; i++) {
+    const char *n = ti_dtype_name((ti_dtype)i);
+    size_t len = strlen(n);
+    if ((size_t)(ps->end - ps->s) >= len && memcmp(ps->s, n, len) == 0 &&
+        (ps->s + len == ps->end || !ti__is_ident_char((unsigned char)ps->s[len]))) {
+      dtype = (ti_dtype)i; ps->s += len; break;
+    }
+  }
+  if (dtype == TI_DTYPE_COUNT) { ti__perr(ps, "expected an element type (i8, f32, ...)", NULL); return NULL; }
+  if (ti__accept(ps, ',')) {
+    const char *w;
+    size_t n = ti__ident(ps, &w);
+    for (i = 1; i < TI_LAYOUT_COUNT; i++)
+      if (n == strlen(ti_layout_name((ti_layout)i)) && memcmp(w, ti_layout_name((ti_layout)i), n) == 0) layout = (ti_layout)i;
+    if (layout == TI_LAYOUT_ANY) { ti__perr(ps, "unknown layout (NCHW, NHWC, OIHW, HWOI, TENSOR, NTENSOR)", NULL); return NULL; }
+  }
+  if (!ti__expect(ps, '>')) return NULL;
+  t = ti_type_get(ps->ctx, kind, dtype, rank, dims, layout);
+  if (!t) ps->status = ti_error_set(ps->err, TI_STATUS_NO_MEMORY, "out of memory interning a type");
+  return t;
+}
+
+/* Attributes nest; the parser keeps its own stack so deep input cannot
+   overflow the C stack. */
+#define TI__ATTR_MAX_DEPTH 64
+static const ti_attr *ti__parse_attr(ti__parser *ps) {
+  struct level { int is_dict; int64_t n, cap; ti_named_attr *items; const ti_attr *key; } st[TI__ATTR_MAX_DEPTH];
+  int depth = -1;
+  const ti_attr *done = NULL;
+  void *u = ps->ctx->alloc_user;
+  for (;;) {
+    const ti_attr *val = NULL;
+    /* read the key of a dict entry */
+    if (depth >= 0 && st[depth].is_dict && !st[depth].key) {
+      if (ti__accept(ps, '}')) goto close;
+      if (st[depth].n && !ti__expect(ps, ',')) goto fail;
+      ti__skip_ws(ps);
+      if (ti__peek(ps, '"')) {
+        int64_t len; char *s = ti__string(ps, &len);
+        if (!s) goto fail;
+        st[depth].key = ti_attr_string(ps->ctx, s, len);
+        TASKIR_FREE(u, s);
+      } else {
+        const char *w; size_t n = ti__ident(ps, &w);
+        if (!n) { ti__perr(ps, "expected an attribute name", NULL); goto fail; }
+        st[depth].key = ti_attr_string(ps->ctx, w, (int64_t)n);
+      }
+      if (!ti__expect(ps, '=')) goto fail;
+    } else if (depth >= 0 && !st[depth].is_dict) {
+      if (ti__accept(ps, ']')) goto close;
+      if (st[depth].n && !ti__expect(ps, ',')) goto fail;
+    }
+    /* a value */
+    ti__skip_ws(ps);
+    if (ps->s >= ps->end) { ti__perr(ps, "unexpected end of input in an attribute", NULL); goto fail; }
+    if (*ps->s == '[' || *ps->s == '{') {
+      if (depth + 1 >= TI__ATTR_MAX_DEPTH) { ti__perr(ps, "attributes nested too deeply", NULL); goto fail; }
+      depth++;
+      st[depth].is_dict = *ps->s == '{';
+      st[depth].n = st[depth].cap = 0; st[depth].items = NULL; st[depth].key = NULL;
+      ps->s++;
+      continue;
+    } else if (*ps->s == '"') {
+      int64_t len; char *s = ti__string(ps, &len);
+      if (!s) goto fail;
+      val = ti_attr_string(ps->ctx, s, len);
+      TASKIR_FREE(u, s);
+    } else if (ti__accept_word(ps, "true")) val = ti_attr_bool(ps->ctx, 1);
+    else if (ti__accept_word(ps, "false")) val = ti_attr_bool(ps->ctx, 0);
+    else if (ti__accept_word(ps, "nan")) val = ti_attr_float(ps->ctx, (double)NAN);
+    else if (ti__accept_word(ps, "inf")) val = ti_attr_float(ps->ctx, (double)INFINITY);
+    else if (ti__accept_word(ps, "type")) {
+      const ti_type *t;
+      if (!ti__expect(ps, '(') || !(t = ti__parse_type(ps)) || !ti__expect(ps, ')')) goto fail;
+      val = ti_attr_type_attr(ps->ctx, t);
+    } else {
+      const char *p = ps->s;
+      char *endp;
+      int is_float = 0;
+      if (p < ps->end && (*p == '-' || *p == '+')) p++;
+      if (ps->end - p >= 3 && memcmp(p, "inf", 3) == 0) { val = ti_attr_float(ps->ctx, *ps->s == '-' ? -(double)INFINITY : (double)INFINITY); ps->s = p + 3; }
+      else if (p < ps->end && *p >= '0' && *p <= '9') {
+        const char *q = p;
+        char tmp[64];
+        size_t n;
+        while (q < ps->end && ((*q >= '0' && *q <= '9') || *q == '.' || *q == 'e' || *q == 'E' ||
+                               ((*q == '-' || *q == '+') && (q[-1] == 'e' || q[-1] == 'E')))) {
+          if (*q == '.' || *q == 'e' || *q == 'E') is_float = 1;
+          q++;
+        }
+        n = (size_t)(q - ps->s);
+        if (n >= sizeof tmp) { ti__perr(ps, "number too long", NULL); goto fail; }
+        memcpy(tmp, ps->s, n); tmp[n] = 0;
+        errno = 0;
+        if (is_float) val = ti_attr_float(ps->ctx, strtod(tmp, &endp));
+        else val = ti_attr_int(ps->ctx, (int64_t)strtoll(tmp, &endp, 10));
+        if (*endp || errno == ERANGE) { ti__perr(ps, "bad number", tmp); goto fail; }
+        ps->s = q;
+      } else {
+        ti__perr(ps, "expected an attribute value", NULL);
+        goto fail;
+      }
+    }
+    if (!val) { if (!ps->status) ps->status = ti_error_set(ps->err, TI_STATUS_NO_MEMORY, "out of memory"); goto fail; }
+  got_value:
+    if (depth < 0) return val;
+    {
+      struct level *L = &st[depth];
+      if (L->n == L->cap) {
+        int64_t ncap = L->cap ? L->cap * 2 : 8;
+        ti_named_attr *ni = (ti_named_attr *)TASKIR_REALLOC(u, L->items, (size_t)ncap * sizeof *ni);
+        if (!ni) { ps->status = ti_error_set(ps->err, TI_STATUS_NO_MEMORY, "out of memory"); goto fail; }
+        L->items = ni; L->cap = ncap;
+      }
+      L->items[L->n].name = L->key;
+      L->items[L->n].value = val;
+      L->n++;
+      L->key = NULL;
+    }
+    continue;
+  close:
+    {
+      struct level *L = &st[depth];
+      if (L->is_dict) {
+        done = ti_attr_dict(ps->ctx, L->items, L->n);
+        if (!done) { TASKIR_FREE(u, L->items); depth--; ti__perr(ps, "duplicate key in dictionary", NULL); goto fail; }
+      } else {
+        const ti_attr **arr = (const ti_attr **)TASKIR_MALLOC(u, (size_t)(L->n + 1) * sizeof *arr);
+        int64_t i;
+        if (!arr) { ps->status = ti_error_set(ps->err, TI_STATUS_NO_MEMORY, "out of memory"); goto fail; }
+        for (i = 0; i < L->n; i++) arr[i] = L->items[i].value;
+        done = ti_attr_array(ps->ctx, arr, L->n);
+        TASKIR_FREE(u, (void *)arr);
+      }
+      if (L->items) TASKIR_FREE(u, L->items);
+      depth--;
+      val = done;
+      if (!val) { ps->status = ti_error_set(ps->err, TI_STATUS_NO_MEMORY, "out of memory"); goto fail; }
+      goto got_value;
+    }
+  }
+fail:
+  while (depth >= 0) { if (st[depth].items) TASKIR_FREE(u, st[depth].items); depth--; }
+  if (!ps->status) ti__perr(ps, "bad attribute", NULL);
+  return NULL;
+}
+
+/* Value table of the parser: number -> value; placeholders stand for values
+   of a graph program referenced before their definition. */
+typedef struct ti__vtab { ti_value **v; char *is_placeholder; int64_t cap; } ti__vtab;
+
+static int ti__vtab_reserve(ti__vtab *t, int64_t k, void *u) {
+  if (k < t->cap) return 1;
+  {
+    int64_t ncap = t->cap ? t->cap : 64;
+    ti_value **nv;
+    char *np;
+    while (ncap <= k) ncap *= 2;
+    nv = (ti_value **)TASKIR_REALLOC(u, t->v, (size_t)ncap * sizeof *nv);
+    if (!nv) return 0;
+    t->v = nv;
+    np = (char *)TASKIR_REALLOC(u, t->is_placeholder, (size_t)ncap);
+    if (!np) return 0;
+    t->is_placeholder = np;
+    memset(t->v + t->cap, 0, (size_t)(ncap - t->cap) * sizeof *nv);
+    memset(t->is_placeholder + t->cap, 0, (size_t)(ncap - t->cap));
+    t->cap = ncap;
+  }
+  return 1;
+}
+
+static int64_t ti__parse_value_ref(ti__parser *ps) {
+  int64_t k = 0;
+  if (!ti__expect(ps, '%')) return -1;
+  if (ps->s >= ps->end || *ps->s < '0' || *ps->s > '9') { ti__perr(ps, "expected a value number after '%'", NULL); return -1; }
+  while (ps->s < ps->end && *ps->s >= '0' && *ps->s <= '9') {
+    if (k > 100000000000LL) { ti__perr(ps, "value number too large", NULL); return -1; }
+    k = k * 10 + (*ps->s++ - '0');
+  }
+  return k;
+}
+
+static int ti__parse_hex(ti__parser *ps, unsigned char *dst, int64_t bytes) {
+  int64_t i;
+  ti__skip_ws(ps);
+  if (ps->end - ps->s < 2 || ps->s[0] != '0' || ps->s[1] != 'x') { ti__perr(ps, "expected 0x followed by the data in hex", NULL); return 0; }
+  ps->s += 2;
+  for (i = 0; i < bytes * 2; i++) {
+    char c = ps->s < ps->end ? *ps->s : 0;
+    int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    if (d < 0) { ti__perr(ps, "weight data: fewer hex digits than the type needs", NULL); return 0; }
+    if (i & 1) dst[i / 2] = (unsigned char)(dst[i / 2] | d); else dst[i / 2] = (unsigned char)(d << 4);
+    ps->s++;
+  }
+  if (ps->s < ps->end && ti__is_ident_char((unsigned char)*ps->s)) { ti__perr(ps, "weight data: more hex digits than the type needs", NULL); return 0; }
+  return 1;
+}
+
+TASKIR_API ti_status ti_parse_program(ti_context *ctx, const char *text, size_t len, ti_program **out, ti_error *err) {
+  ti__parser ps;
+  ti_program *p = NULL;
+  ti__vtab vt;
+  void *u = ctx->alloc_user;
+  char *name = NULL;
+  ti_value **opnds = NULL;
+  const ti_type **otypes = NULL, **rtypes = NULL;
+  int64_t *refs = NULL, cap_ops = 0, i;
+  memset(&vt, 0, sizeof vt);
+  ps.ctx = ctx; ps.s = text; ps.end = text + len; ps.line_start = text; ps.line = 1; ps.err = err;
+  ps.status = TI_STATUS_SUCCESS;
+  *out = NULL;
+  if (!ti__accept_word(&ps, "program")) { ti__perr(&ps, "expected 'program'", NULL); goto fail; }
+  if (!ti__expect(&ps, '@')) goto fail;
+  if (ti__peek(&ps, '"')) { int64_t n; name = ti__string(&ps, &n); if (!name) goto fail; }
+  else {
+    const char *w; size_t n = ti__ident(&ps, &w);
+    if (!n) { ti__perr(&ps, "expected the program name", NULL); goto fail; }
+    name = (char *)TASKIR_MALLOC(u, n + 1);
+    if (!name) goto oom;
+    memcpy(name, w, n); name[n] = 0;
+  }
+  p = ti_program_create(ctx, name, ti__accept_word(&ps, "graph") ? TI_PROGRAM_GRAPH : TI_PROGRAM_SSA);
+  if (!p) goto oom;
+  if (ti__accept(&ps, '(')) {
+    do {
+      int64_t k = ti__parse_value_ref(&ps);
+      const ti_type *t;
+      ti_value *v;
+      if (k < 0 || !ti__expect(&ps, ':') || !(t = ti__parse_type(&ps))) goto fail;
+      if (k != p->n_args) { ti__perr(&ps, "arguments must be numbered %0, %1, ... in order", NULL); goto fail; }
+      if (!ti__vtab_reserve(&vt, k, u) || !(v = ti_program_add_arg(p, t))) goto oom;
+      vt.v[k] = v;
+    } while (ti__accept(&ps, ','));
+    if (!ti__expect(&ps, ')')) goto fail;
+  }
+  if (!ti__expect(&ps, '{')) goto fail;
+  while (!ti__accept(&ps, '}')) {
+    int64_t results[64], nres = 0, nops = 0, nrt = 0;
+    const char *w;
+    size_t wn;
+    char opname[128];
+    const ti_attr *attrs = NULL;
+    ti_op *op;
+    int32_t line = ps.line, col = (int32_t)(ps.s - ps.line_start) + 1;
+    ti__skip_ws(&ps);
+    if (ps.s >= ps.end) { ti__perr(&ps, "unexpected end of input: missing '}'", NULL); goto fail; }
+    if (ti__peek(&ps, '%')) {
+      do {
+        if (nres == 64) { ti__perr(&ps, "too many results", NULL); goto fail; }
+        if ((results[nres++] = ti__parse_value_ref(&ps)) < 0) goto fail;
+      } while (ti__accept(&ps, ','));
+      if (!ti__expect(&ps, '=')) goto fail;
+    }
+    wn = ti__ident(&ps, &w);
+    if (!wn || wn >= sizeof opname) { ti__perr(&ps, "expected an op name", NULL); goto fail; }
+    memcpy(opname, w, wn); opname[wn] = 0;
+    if (!ti__expect(&ps, '(')) goto fail;
+    if (!ti__accept(&ps, ')')) {
+      do {
+        int64_t k;
+        if (nops == cap_ops) {
+          int64_t nc = cap_ops ? cap_ops * 2 : 16;
+          int64_t *nr = (int64_t *)TASKIR_REALLOC(u, refs, (size_t)nc * sizeof *nr);
+          if (!nr) goto oom;
+          refs = nr;
+          opnds = (ti_value **)TASKIR_REALLOC(u, opnds, (size_t)nc * sizeof *opnds);
+          if (!opnds) goto oom;
+          otypes = (const ti_type **)TASKIR_REALLOC(u, (void *)otypes, (size_t)nc * sizeof *otypes);
+          if (!otypes) goto oom;
+          cap_ops = nc;
+        }
+        if ((k = ti__parse_value_ref(&ps)) < 0) goto fail;
+        refs[nops++] = k;
+      } while (ti__accept(&ps, ','));
+      if (!ti__expect(&ps, ')')) goto fail;
+    }
+    if (ti__peek(&ps, '{')) {
+      attrs = ti__parse_attr(&ps);
+      if (!attrs) goto fail;
+    }
+    if (!ti__expect(&ps, ':') || !ti__expect(&ps, '(')) goto fail;
+    i = 0;
+    if (!ti__accept(&ps, ')')) {
+      do {
+        const ti_type *t = ti__parse_type(&ps);
+        if (!t) goto fail;
+        if (i >= nops) { ti__perr(&ps, "more operand types than operands", NULL); goto fail; }
+        otypes[i++] = t;
+      } while (ti__accept(&ps, ','));
+      if (!ti__expect(&ps, ')')) goto fail;
+    }
+    if (i != nops) { ti__perr(&ps, "fewer operand types than operands", NULL); goto fail; }
+    if (!ti__expect(&ps, '-') || !ti__expect(&ps, '>')) goto fail;
+    rtypes = (const ti_type **)TASKIR_REALLOC(u, (void *)rtypes, (size_t)(nres + 1) * sizeof *rtypes);
+    if (!rtypes) goto oom;
+    if (ti__accept(&ps, '(')) {
+      if (!ti__accept(&ps, ')')) {
+        do {
+          const ti_type *t = ti__parse_type(&ps);
+          if (!t) goto fail;
+          if (nrt >= nres) { ti__perr(&ps, "more result types than results", NULL); goto fail; }
+          rtypes[nrt++] = t;
+        } while (ti__accept(&ps, ','));
+        if (!ti__expect(&ps, ')')) goto fail;
+      }
+    } else {
+      const ti_type *t = ti__parse_type(&ps);
+      if (!t) goto fail;
+      if (nres != 1) { ti__perr(&ps, "one result type given for a different number of results", NULL); goto fail; }
+      rtypes[nrt++] = t;
+    }
+    if (nrt != nres) { ti__perr(&ps, "fewer result types than results", NULL); goto fail; }
+    /* resolve operands */
+    for (i = 0; i < nops; i++) {
+      int64_t k = refs[i];
+      if (!ti__vtab_reserve(&vt, k, u)) goto oom;
+      if (!vt.v[k]) {
+        ti_value *ph;
+        if (p->kind == TI_PROGRAM_SSA) {
+          char num[32];
+          snprintf(num, sizeof num, "%%%lld", (long long)k);
+          ps.line = line; ps.s = ps.line_start + col - 1;
+          ti__perr(&ps, "use of a value before its definition:", num);
+          goto fail;
+        }
+        ph = (ti_value *)ti_arena_alloc(&p->arena, sizeof *ph, 8);
+        if (!ph) goto oom;
+        ph->type = otypes[i];
+        ph->index = -1;
+        vt.v[k] = ph;
+        vt.is_placeholder[k] = 1;
+      }
+      if (vt.v[k]->type != otypes[i]) {
+        char num[32];
+        snprintf(num, sizeof num, "%%%lld", (long long)k);
+        ps.line = line; ps.s = ps.line_start + col - 1;
+        ti__perr(&ps, "type mismatch: the signature gives another type than the definition of", num);
+        goto fail;
+      }
+      opnds[i] = vt.v[k];
+    }
+    op = ti_op_create(p, opname, (int32_t)nops, opnds, (int32_t)nres, rtypes, attrs, err);
+    if (!op) {
+      ps.status = err && err->status ? err->status : TI_STATUS_PARSE_ERROR;
+      if (err && err->line == 0) {
+        /* prefix the position */
+        char msg[sizeof err->message];
+        int pre = snprintf(msg, sizeof msg, "line %d:%d: ", (int)line, (int)col);
+        if (pre > 0 && (size_t)pre < sizeof msg) {
+          size_t keep = sizeof msg - (size_t)pre - 1, n = strlen(err->message);
+          memcpy(msg + pre, err->message, n < keep ? n : keep);
+          msg[(size_t)pre + (n < keep ? n : keep)] = 0;
+          memcpy(err->message, msg, sizeof msg);
+        }
+        err->line = line; err->column = col;
+      }
+      goto fail;
+    }
+    ti_op_insert_before(op, NULL);
+    for (i = 0; i < nres; i++) {
+      int64_t k = results[i];
+      if (!ti__vtab_reserve(&vt, k, u)) goto oom;
+      if (vt.v[k] && !vt.is_placeholder[k]) {
+        char num[32];
+        snprintf(num, sizeof num, "%%%lld", (long long)k);
+        ps.line = line; ps.s = ps.line_start + col - 1;
+        ti__perr(&ps, "value defined twice:", num);
+        goto fail;
+      }
+      if (vt.v[k]) {
+        if (vt.v[k]->type != op->results[i].type) {
+          char num[32];
+          snprintf(num, sizeof num, "%%%lld", (long long)k);
+          ps.line = line; ps.s = ps.line_start + col - 1;
+          ti__perr(&ps, "type mismatch between a use and the definition of", num);
+          goto fail;
+        }
+        ti_value_replace_all_uses(vt.v[k], &op->results[i]);
+        vt.is_placeholder[k] = 0;
+      }
+      vt.v[k] = &op->results[i];
+    }
+  }
+  for (i = 0; i < vt.cap; i++)
+    if (vt.is_placeholder[i]) {
+      char num[32];
+      snprintf(num, sizeof num, "%%%lld", (long long)i);
+      ti__perr(&ps, "value used but never defined:", num);
+      goto fail;
+    }
+  if (ti__accept_word(&ps, "weights")) {
+    if (!ti__expect(&ps, '{')) goto fail;
+    while (!ti__accept(&ps, '}')) {
+      int64_t n;
+      char *vname;
+      const ti_type *t;
+      int is_mut;
+      ti_variable *v;
+      if (ps.s >= ps.end) { ti__perr(&ps, "unexpected end of input in weights", NULL); goto fail; }
+      if (!(vname = ti__string(&ps, &n))) goto fail;
+      if (!ti__expect(&ps, ':') || !(t = ti__parse_type(&ps))) { TASKIR_FREE(u, vname); goto fail; }
+      is_mut = ti__accept_word(&ps, "mutable");
+      if (!ti__expect(&ps, '=')) { TASKIR_FREE(u, vname); goto fail; }
+      if (ti_program_add_var(p, vname, t, NULL, is_mut, err) != TI_STATUS_SUCCESS) {
+        TASKIR_FREE(u, vname);
+        ps.status = err && err->status ? err->status : TI_STATUS_PARSE_ERROR;
+        goto fail;
+      }
+      TASKIR_FREE(u, vname);
+      v = &p->vars[p->n_vars - 1];
+      if (!ti__parse_hex(&ps, (unsigned char *)v->data, v->bytes)) goto fail;
+    }
+  }
+  ti__skip_ws(&ps);
+  if (ps.s != ps.end) { ti__perr(&ps, "unexpected text after the program", NULL); goto fail; }
+  *out = p;
+  p = NULL;
+  goto cleanup;
+oom:
+  ps.status = ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory parsing the program");
+fail:
+  if (ps.status == TI_STATUS_SUCCESS) ps.status = TI_STATUS_PARSE_ERROR;
+cleanup:
+  if (p) {
+    /* unlink uses of placeholders before freeing the arena */
+    ti_program_destroy(p);
+  }
+  if (name) TASKIR_FREE(u, name);
+  if (refs) TASKIR_FREE(u, refs);
+  if (opnds) TASKIR_FREE(u, opnds);
+  if (otypes) TASKIR_FREE(u, (void *)otypes);
+  if (rtypes) TASKIR_FREE(u, (void *)rtypes);
+  if (vt.v) TASKIR_FREE(u, vt.v);
+  if (vt.is_placeholder) TASKIR_FREE(u, vt.is_placeholder);
+  return *out ? TI_STATUS_SUCCESS : ps.status;
+}
+#undef TI__PUTS
+
 /* >>impl.task.types -------------------------------------------------------- */
 
 static const char *const ti__block_type_names[] = {
@@ -1184,6 +2903,921 @@ TASKIR_API double ti_task_values_get_f64(const ti_task_values *v, int64_t i) {
   if (v->storage == TI_DTYPE_F32) return ((const float *)v->data)[i];
   return (double)ti_task_values_get_i64(v, i);
 }
+
+/* >>impl.task.dialect ------------------------------------------------------ */
+
+/* Block types are op kinds "task.<lowercase type>"; dialect_data points at
+   the block type. Edges are "task.edge". */
+static const ti_block_type ti__task_types[TI_BLOCK_COUNT] = {
+  TI_BLOCK_SI, TI_BLOCK_SW, TI_BLOCK_SIC2D, TI_BLOCK_SIFC, TI_BLOCK_SIC, TI_BLOCK_SB, TI_BLOCK_SWFC, TI_BLOCK_SW2D,
+  TI_BLOCK_CADD, TI_BLOCK_CVVH, TI_BLOCK_CVM, TI_BLOCK_CC, TI_BLOCK_CAX, TI_BLOCK_CC2D, TI_BLOCK_CVS, TI_BLOCK_CCMPB,
+  TI_BLOCK_CAVG, TI_BLOCK_CCMPS, TI_BLOCK_CLUT, TI_BLOCK_CLIF, TI_BLOCK_INPUT, TI_BLOCK_OUTPUT, TI_BLOCK_NULL
+};
+static const char *const ti__attrs_id[] = { "id", NULL };
+#define TI__TASK_OP(name, t) { name, "task", ti__attrs_id, 0, 0, -1, -1, NULL, NULL, NULL, NULL, NULL, &ti__task_types[t] }
+static const ti_op_info ti__task_ops[] = {
+  TI__TASK_OP("task.si", TI_BLOCK_SI), TI__TASK_OP("task.sw", TI_BLOCK_SW), TI__TASK_OP("task.sic2d", TI_BLOCK_SIC2D),
+  TI__TASK_OP("task.sifc", TI_BLOCK_SIFC), TI__TASK_OP("task.sic", TI_BLOCK_SIC), TI__TASK_OP("task.sb", TI_BLOCK_SB),
+  TI__TASK_OP("task.swfc", TI_BLOCK_SWFC), TI__TASK_OP("task.sw2d", TI_BLOCK_SW2D), TI__TASK_OP("task.cadd", TI_BLOCK_CADD),
+  TI__TASK_OP("task.cvvh", TI_BLOCK_CVVH), TI__TASK_OP("task.cvm", TI_BLOCK_CVM), TI__TASK_OP("task.cc", TI_BLOCK_CC),
+  TI__TASK_OP("task.cax", TI_BLOCK_CAX), TI__TASK_OP("task.cc2d", TI_BLOCK_CC2D), TI__TASK_OP("task.cvs", TI_BLOCK_CVS),
+  TI__TASK_OP("task.ccmpb", TI_BLOCK_CCMPB), TI__TASK_OP("task.cavg", TI_BLOCK_CAVG), TI__TASK_OP("task.ccmps", TI_BLOCK_CCMPS),
+  TI__TASK_OP("task.clut", TI_BLOCK_CLUT), TI__TASK_OP("task.clif", TI_BLOCK_CLIF), TI__TASK_OP("task.input", TI_BLOCK_INPUT),
+  TI__TASK_OP("task.output", TI_BLOCK_OUTPUT), TI__TASK_OP("task.task_null", TI_BLOCK_NULL),
+  { "task.edge", "task", ti__attrs_id, 0, 1, 1, 1, NULL, NULL, NULL, NULL, NULL, NULL }
+};
+#undef TI__TASK_OP
+TI__STATIC_ASSERT(sizeof ti__task_ops / sizeof *ti__task_ops == TI_BLOCK_COUNT + 1, task_ops);
+
+TASKIR_API ti_status ti_task_register(ti_context *ctx, ti_error *err) {
+  return ti_register_ops(ctx, ti__task_ops, (int32_t)(sizeof ti__task_ops / sizeof *ti__task_ops), err);
+}
+
+static int ti__is_block_op(const ti_op *op) {
+  return op->info && op->info >= ti__task_ops && op->info < ti__task_ops + TI_BLOCK_COUNT;
+}
+static int ti__is_edge_op(const ti_op *op) { return op->info == &ti__task_ops[TI_BLOCK_COUNT]; }
+
+/* --- message <-> attributes ------------------------------------------------ */
+
+static const char *const ti__shape_keys[9] = { "nx", "ny", "nf", "nr", "nkx", "nky", "niy", "nix", "n_branch" };
+
+static int32_t *ti__shape_field(ti_task_shape *s, int i) {
+  int32_t *f[9];
+  f[0] = &s->nx; f[1] = &s->ny; f[2] = &s->nf; f[3] = &s->nr; f[4] = &s->nkx; f[5] = &s->nky;
+  f[6] = &s->niy; f[7] = &s->nix; f[8] = &s->n_branch;
+  return f[i];
+}
+
+static const ti_attr *ti__shape_to_attr(ti_context *ctx, const ti_task_shape *s) {
+  ti_named_attr kv[10];
+  int n = 0, i;
+  for (i = 0; i < 9; i++)
+    if (s->has & (1u << i)) kv[n++] = ti_named(ctx, ti__shape_keys[i], ti_attr_int(ctx, *ti__shape_field((ti_task_shape *)s, i)));
+  if (s->n_extra) {
+    int64_t tmp[64], k;
+    const ti_attr *arr;
+    if (s->n_extra > 64) return NULL;
+    for (k = 0; k < s->n_extra; k++) tmp[k] = s->extra[k];
+    arr = ti_attr_int_array(ctx, tmp, s->n_extra);
+    kv[n++] = ti_named(ctx, "extra", arr);
+  }
+  return ti_attr_dict(ctx, kv, n);
+}
+
+static const ti_attr *ti__str(ti_context *ctx, const char *s) { return s ? ti_attr_string(ctx, s, -1) : NULL; }
+
+static const ti_attr *ti__cluster_to_attr(ti_context *ctx, const ti_task_cluster *c) {
+  ti_named_attr kv[2];
+  const ti_attr *small[16], **ifs = small, *r = NULL;
+  int n = 0;
+  int32_t i;
+  if (c->n_interfaces > 16) {
+    ifs = (const ti_attr **)TASKIR_MALLOC(ctx->alloc_user, (size_t)c->n_interfaces * sizeof *ifs);
+    if (!ifs) return NULL;
+  }
+  for (i = 0; i < c->n_interfaces; i++) {
+    const ti_task_interface *f = &c->interfaces[i];
+    ti_named_attr ikv[2];
+    int m = 0;
+    if (f->has & TI_IFACE_HAS_POSITION) ikv[m++] = ti_named(ctx, "position", ti__shape_to_attr(ctx, &f->position));
+    if (f->has & TI_IFACE_HAS_SIZE) ikv[m++] = ti_named(ctx, "size", ti__shape_to_attr(ctx, &f->size));
+    if (!(ifs[i] = ti_attr_dict(ctx, ikv, m))) goto done;
+  }
+  if (c->has & TI_CLUSTER_HAS_SHAPE) kv[n++] = ti_named(ctx, "shape", ti__shape_to_attr(ctx, &c->shape));
+  kv[n++] = ti_named(ctx, "interfaces", ti_attr_array(ctx, ifs, c->n_interfaces));
+  r = ti_attr_dict(ctx, kv, n);
+done:
+  if (ifs != small) TASKIR_FREE(ctx->alloc_user, (void *)ifs);
+  return r;
+}
+
+static const ti_attr *ti__clusters_to_attr(ti_context *ctx, const ti_task_cluster *cs, int32_t n) {
+  const ti_attr *small[16], **items = small, *r = NULL;
+  int32_t i;
+  if (n > 16 && !(items = (const ti_attr **)TASKIR_MALLOC(ctx->alloc_user, (size_t)n * sizeof *items))) return NULL;
+  for (i = 0; i < n; i++) if (!(items[i] = ti__cluster_to_attr(ctx, &cs[i]))) goto done;
+  r = ti_attr_array(ctx, items, n);
+done:
+  if (items != small) TASKIR_FREE(ctx->alloc_user, (void *)items);
+  return r;
+}
+
+static const char *ti__container_key(const ti_task_tensor *t, const ti_task_values **v) {
+  if (t->int32_data.count) { *v = &t->int32_data; return "int32_data"; }
+  if (t->uint32_data.count) { *v = &t->uint32_data; return "uint32_data"; }
+  if (t->float_data.count) { *v = &t->float_data; return "float_data"; }
+  *v = NULL;
+  return NULL;
+}
+
+/* A tensor as a dict; values inline (small matrices) or, when var_name is
+   given, left to the weights table and referenced by name. */
+static const ti_attr *ti__tensor_to_attr(ti_context *ctx, const ti_task_tensor *t, const char *var_name) {
+  ti_named_attr kv[6];
+  int n = 0;
+  int64_t i, tmp[TI_MAX_RANK * 4];
+  const ti_task_values *v;
+  const char *key = ti__container_key(t, &v);
+  if (t->n_dims > (int32_t)(sizeof tmp / sizeof *tmp)) return NULL;
+  for (i = 0; i < t->n_dims; i++) tmp[i] = t->dims[i];
+  if (t->n_dims) kv[n++] = ti_named(ctx, "dims", ti_attr_int_array(ctx, tmp, t->n_dims));
+  if (t->has & TI_TENSOR_HAS_PRECISION) kv[n++] = ti_named(ctx, "precision", ti__str(ctx, ti_precision_name(t->precision)));
+  if (t->has & TI_TENSOR_HAS_NAME) kv[n++] = ti_named(ctx, "name", ti_attr_string(ctx, t->name, t->name_len));
+  if (key && var_name) {
+    kv[n++] = ti_named(ctx, "values", ti_attr_string(ctx, var_name, -1));
+    kv[n++] = ti_named(ctx, "container", ti_attr_string(ctx, key, -1));
+  } else if (key) {
+    const ti_attr **items = (const ti_attr **)TASKIR_MALLOC(ctx->alloc_user, (size_t)v->count * sizeof *items);
+    const ti_attr *arr;
+    if (!items) return NULL;
+    for (i = 0; i < v->count; i++)
+      items[i] = v->storage == TI_DTYPE_F32 ? ti_attr_float(ctx, ((const float *)v->data)[i])
+                                            : ti_attr_int(ctx, ti_task_values_get_i64(v, i));
+    arr = ti_attr_array(ctx, items, v->count);
+    TASKIR_FREE(ctx->alloc_user, (void *)items);
+    kv[n++] = ti_named(ctx, key, arr);
+  }
+  return ti_attr_dict(ctx, kv, n);
+}
+
+static const ti_attr *ti__block_to_attr(ti_context *ctx, const ti_task_block *b, const char *var_name) {
+  ti_named_attr kv[14];
+  int n = 0;
+  int32_t i;
+  if (b->has & TI_BLOCK_HAS_ID) kv[n++] = ti_named(ctx, "id", ti_attr_int(ctx, b->id));
+  if (b->has & TI_BLOCK_HAS_PRECISION) kv[n++] = ti_named(ctx, "precision", ti__str(ctx, ti_precision_name(b->precision)));
+  if (b->has & TI_BLOCK_HAS_SHAPE) kv[n++] = ti_named(ctx, "shape", ti__shape_to_attr(ctx, &b->shape));
+  if (b->n_inputs) kv[n++] = ti_named(ctx, "in", ti__clusters_to_attr(ctx, b->inputs, b->n_inputs));
+  if (b->n_outputs) kv[n++] = ti_named(ctx, "out", ti__clusters_to_attr(ctx, b->outputs, b->n_outputs));
+  if (b->has & TI_BLOCK_HAS_DATA) kv[n++] = ti_named(ctx, "data", ti__tensor_to_attr(ctx, &b->data, var_name));
+  if (b->n_attrs) {
+    const ti_attr **items = (const ti_attr **)TASKIR_MALLOC(ctx->alloc_user, (size_t)b->n_attrs * sizeof *items);
+    if (!items) return NULL;
+    for (i = 0; i < b->n_attrs; i++) {
+      const ti_task_attr *a = &b->attrs[i];
+      ti_named_attr akv[4];
+      int m = 0;
+      if (a->has & TI_TATTR_HAS_TYPE) akv[m++] = ti_named(ctx, "type", ti__str(ctx, ti_attr_type_name(a->type)));
+      if (a->has & TI_TATTR_HAS_PRECISION) akv[m++] = ti_named(ctx, "precision", ti__str(ctx, ti_precision_name(a->precision)));
+      if (a->has & TI_TATTR_HAS_INT) akv[m++] = ti_named(ctx, "int", ti_attr_int(ctx, a->int_value));
+      if (a->has & TI_TATTR_HAS_FLOAT) akv[m++] = ti_named(ctx, "float", ti_attr_float(ctx, a->float_value));
+      items[i] = ti_attr_dict(ctx, akv, m);
+    }
+    kv[n++] = ti_named(ctx, "attributes", ti_attr_array(ctx, items, b->n_attrs));
+    TASKIR_FREE(ctx->alloc_user, (void *)items);
+  }
+  if (b->has & TI_BLOCK_HAS_IS_VIRTUAL) kv[n++] = ti_named(ctx, "is_virtual", ti_attr_bool(ctx, b->is_virtual));
+  if (b->has & TI_BLOCK_HAS_MASTER_TASK_ID) kv[n++] = ti_named(ctx, "master_task_id", ti_attr_int(ctx, b->master_task_id));
+  if (b->has & TI_BLOCK_HAS_PIPELINE_NUM) kv[n++] = ti_named(ctx, "pipeline_num", ti_attr_int(ctx, b->pipeline_num));
+  if (b->has & TI_BLOCK_HAS_BIAS_TYPE) kv[n++] = ti_named(ctx, "bias_type", ti__str(ctx, ti_bias_type_name(b->bias_type)));
+  if (b->has & TI_BLOCK_HAS_SOCKET_ID) kv[n++] = ti_named(ctx, "socket_id", ti_attr_int(ctx, b->socket_id));
+  for (i = 0; i < n; i++) if (!kv[i].value || !kv[i].name) return NULL;
+  return ti_attr_dict(ctx, kv, n);
+}
+
+static const ti_attr *ti__edge_to_attr(ti_context *ctx, const ti_task_edge *e) {
+  ti_named_attr kv[2];
+  int n = 0;
+  int32_t i, j;
+  if (e->has & TI_EDGE_HAS_ID) kv[n++] = ti_named(ctx, "id", ti_attr_int(ctx, e->id));
+  if (e->n_rearrange) {
+    const ti_attr **items = (const ti_attr **)TASKIR_MALLOC(ctx->alloc_user, (size_t)e->n_rearrange * sizeof *items);
+    if (!items) return NULL;
+    for (i = 0; i < e->n_rearrange; i++) {
+      const ti_task_rearrange *r = &e->rearrange[i];
+      ti_named_attr rkv[2];
+      int m = 0;
+      const ti_attr *small[8], **mats = small;
+      if (r->n_matrix > 8 && !(mats = (const ti_attr **)TASKIR_MALLOC(ctx->alloc_user, (size_t)r->n_matrix * sizeof *mats))) {
+        TASKIR_FREE(ctx->alloc_user, (void *)items);
+        return NULL;
+      }
+      for (j = 0; j < r->n_matrix; j++) mats[j] = ti__tensor_to_attr(ctx, &r->matrix[j], NULL);
+      if (r->has & TI_REARR_HAS_TYPE) rkv[m++] = ti_named(ctx, "type", ti__str(ctx, ti_rearrange_name(r->type)));
+      if (r->n_matrix) rkv[m++] = ti_named(ctx, "matrix", ti_attr_array(ctx, mats, r->n_matrix));
+      items[i] = ti_attr_dict(ctx, rkv, m);
+      if (mats != small) TASKIR_FREE(ctx->alloc_user, (void *)mats);
+    }
+    kv[n++] = ti_named(ctx, "rearrange", ti_attr_array(ctx, items, e->n_rearrange));
+    TASKIR_FREE(ctx->alloc_user, (void *)items);
+  }
+  for (i = 0; i < n; i++) if (!kv[i].value || !kv[i].name) return NULL;
+  return ti_attr_dict(ctx, kv, n);
+}
+
+/* --- attributes -> message --------------------------------------------------- */
+
+typedef struct ti__unpack {
+  ti_arena *arena;
+  const ti_program *p;
+  ti_error *err;
+  const char *where;
+} ti__unpack;
+
+static ti_status ti__bad(ti__unpack *u, const char *what) {
+  return ti_error_set(u->err, TI_STATUS_INVALID, "%s: %s", u->where, what);
+}
+
+static int ti__enum_from_name(const char *s, const char *(*name_of)(int), int n) {
+  int i;
+  if (!s) return -1;
+  for (i = 0; i < n; i++) { const char *nm = name_of(i); if (nm && strcmp(nm, s) == 0) return i; }
+  return -1;
+}
+static const char *ti__prec_name_i(int i) { return ti_precision_name((ti_dtype)i); }
+static const char *ti__attr_name_i(int i) { return ti_attr_type_name((ti_attr_type)i); }
+static const char *ti__rearr_name_i(int i) { return ti_rearrange_name((ti_rearrange_kind)i); }
+static const char *ti__bias_name_i(int i) { return ti_bias_type_name((ti_bias_type)i); }
+
+static int ti__get_precision(const ti_attr *d, const char *key, ti_dtype *out) {
+  const ti_attr *a = ti_dict_get(d, key);
+  int v;
+  if (!a) return 0;
+  if (a->kind != TI_ATTR_STRING || (v = ti__enum_from_name(a->u.s.data, ti__prec_name_i, TI_DTYPE_I9 + 1)) < 0) return -1;
+  *out = (ti_dtype)v;
+  return 1;
+}
+
+static int32_t ti__i32(const ti_attr *a, int *ok) {
+  if (!a || a->kind != TI_ATTR_INT || a->u.i < INT32_MIN || a->u.i > INT32_MAX) { *ok = 0; return 0; }
+  return (int32_t)a->u.i;
+}
+
+static ti_status ti__attr_to_shape(ti__unpack *u, const ti_attr *d, ti_task_shape *s) {
+  int i, ok = 1;
+  const ti_attr *extra;
+  memset(s, 0, sizeof *s);
+  if (!d || d->kind != TI_ATTR_DICT) return ti__bad(u, "a shape must be a dictionary");
+  for (i = 0; i < 9; i++) {
+    const ti_attr *a = ti_dict_get(d, ti__shape_keys[i]);
+    if (a) { *ti__shape_field(s, i) = ti__i32(a, &ok); s->has |= 1u << i; }
+  }
+  if ((extra = ti_dict_get(d, "extra")) != NULL) {
+    int64_t k;
+    if (extra->kind != TI_ATTR_ARRAY) return ti__bad(u, "shape.extra must be an array of ints");
+    s->n_extra = (int32_t)extra->u.array.n;
+    s->extra = (int32_t *)ti_arena_array(u->arena, (size_t)s->n_extra, 4, 4);
+    if (!s->extra) return ti_error_set(u->err, TI_STATUS_NO_MEMORY, "out of memory");
+    for (k = 0; k < extra->u.array.n; k++) s->extra[k] = ti__i32(extra->u.array.items[k], &ok);
+  }
+  return ok ? TI_STATUS_SUCCESS : ti__bad(u, "shape fields must be int32");
+}
+
+/* Values stored at the narrowest exact width (see ti_task_values). */
+static ti_status ti__fill_values(ti__unpack *u, ti_task_values *v, const ti_attr *arr, int container) {
+  int64_t i, n = arr->u.array.n, lo = 0, hi = 0;
+  int ok = 1;
+  v->count = n;
+  if (container == 2) {
+    float *f = (float *)ti_arena_array(u->arena, (size_t)n, 4, 4);
+    if (!f) return ti_error_set(u->err, TI_STATUS_NO_MEMORY, "out of memory");
+    for (i = 0; i < n; i++) {
+      const ti_attr *a = arr->u.array.items[i];
+      if (a->kind == TI_ATTR_FLOAT) f[i] = (float)a->u.f;
+      else if (a->kind == TI_ATTR_INT) f[i] = (float)a->u.i;
+      else ok = 0;
+    }
+    v->storage = TI_DTYPE_F32; v->data = f;
+    return ok ? TI_STATUS_SUCCESS : ti__bad(u, "float_data holds a non-number");
+  }
+  for (i = 0; i < n; i++) {
+    const ti_attr *a = arr->u.array.items[i];
+    if (a->kind != TI_ATTR_INT) return ti__bad(u, "int32_data/uint32_data hold integers only");
+    if (!i || a->u.i < lo) lo = a->u.i;
+    if (!i || a->u.i > hi) hi = a->u.i;
+  }
+  if (container == 0) {
+    if (lo < INT32_MIN || hi > INT32_MAX) return ti__bad(u, "int32_data value out of int32 range");
+    v->storage = lo >= -128 && hi <= 127 ? TI_DTYPE_I8 : lo >= -32768 && hi <= 32767 ? TI_DTYPE_I16 : TI_DTYPE_I32;
+  } else {
+    if (lo < 0 || hi > (int64_t)UINT32_MAX) return ti__bad(u, "uint32_data value out of uint32 range");
+    v->storage = hi <= 255 ? TI_DTYPE_U8 : hi <= 65535 ? TI_DTYPE_U16 : TI_DTYPE_U32;
+  }
+  v->data = ti_arena_array(u->arena, (size_t)n, ti_dtype_size(v->storage), 4);
+  if (!v->data) return ti_error_set(u->err, TI_STATUS_NO_MEMORY, "out of memory");
+  for (i = 0; i < n; i++) {
+    int64_t x = arr->u.array.items[i]->u.i;
+    switch (v->storage) {
+    case TI_DTYPE_I8: ((int8_t *)v->data)[i] = (int8_t)x; break;
+    case TI_DTYPE_I16: ((int16_t *)v->data)[i] = (int16_t)x; break;
+    case TI_DTYPE_I32: ((int32_t *)v->data)[i] = (int32_t)x; break;
+    case TI_DTYPE_U8: ((uint8_t *)v->data)[i] = (uint8_t)x; break;
+    case TI_DTYPE_U16: ((uint16_t *)v->data)[i] = (uint16_t)x; break;
+    default: ((uint32_t *)v->data)[i] = (uint32_t)x; break;
+    }
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__attr_to_tensor(ti__unpack *u, const ti_attr *d, ti_task_tensor *t) {
+  static const char *const keys[3] = { "int32_data", "uint32_data", "float_data" };
+  const ti_attr *a;
+  int k, r;
+  memset(t, 0, sizeof *t);
+  if (!d || d->kind != TI_ATTR_DICT) return ti__bad(u, "a tensor must be a dictionary");
+  if ((a = ti_dict_get(d, "dims")) != NULL) {
+    int64_t i;
+    int ok = 1;
+    if (a->kind != TI_ATTR_ARRAY) return ti__bad(u, "tensor dims must be an array");
+    t->n_dims = (int32_t)a->u.array.n;
+    if (!(t->dims = (int32_t *)ti_arena_array(u->arena, (size_t)t->n_dims, 4, 4)))
+      return ti_error_set(u->err, TI_STATUS_NO_MEMORY, "out of memory");
+    for (i = 0; i < a->u.array.n; i++) t->dims[i] = ti__i32(a->u.array.items[i], &ok);
+    if (!ok) return ti__bad(u, "tensor dims must be int32");
+  }
+  if ((r = ti__get_precision(d, "precision", &t->precision)) < 0) return ti__bad(u, "unknown tensor precision");
+  if (r) t->has |= TI_TENSOR_HAS_PRECISION;
+  if ((a = ti_dict_get(d, "name")) != NULL) {
+    if (a->kind != TI_ATTR_STRING) return ti__bad(u, "tensor name must be a string");
+    t->name = ti_arena_strndup(u->arena, a->u.s.data, (size_t)a->u.s.len);
+    t->name_len = (int32_t)a->u.s.len;
+    t->has |= TI_TENSOR_HAS_NAME;
+  }
+  if ((a = ti_dict_get(d, "values")) != NULL) {   /* in the weights table */
+    const ti_variable *var = a->kind == TI_ATTR_STRING ? ti_program_find_var(u->p, a->u.s.data) : NULL;
+    const char *cont = ti_dict_string(d, "container", "int32_data");
+    ti_task_values *v;
+    if (!var) return ti__bad(u, "tensor values name a variable missing from the weights table");
+    v = strcmp(cont, "float_data") == 0 ? &t->float_data : strcmp(cont, "uint32_data") == 0 ? &t->uint32_data : &t->int32_data;
+    v->count = ti_type_numel(var->type);
+    v->storage = var->type->dtype;
+    v->data = var->data;
+    return TI_STATUS_SUCCESS;
+  }
+  for (k = 0; k < 3; k++)
+    if ((a = ti_dict_get(d, keys[k])) != NULL) {
+      ti_task_values *v = k == 0 ? &t->int32_data : k == 1 ? &t->uint32_data : &t->float_data;
+      ti_status s;
+      if (a->kind != TI_ATTR_ARRAY) return ti__bad(u, "tensor data must be an array");
+      if ((s = ti__fill_values(u, v, a, k)) != TI_STATUS_SUCCESS) return s;
+    }
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__attr_to_clusters(ti__unpack *u, const ti_attr *arr, ti_task_cluster **out, int32_t *n) {
+  int64_t i, j;
+  *out = NULL; *n = 0;
+  if (!arr) return TI_STATUS_SUCCESS;
+  if (arr->kind != TI_ATTR_ARRAY) return ti__bad(u, "clusters must be an array");
+  *n = (int32_t)arr->u.array.n;
+  if (!(*out = (ti_task_cluster *)ti_arena_array(u->arena, (size_t)*n, sizeof **out, 8)))
+    return ti_error_set(u->err, TI_STATUS_NO_MEMORY, "out of memory");
+  for (i = 0; i < arr->u.array.n; i++) {
+    const ti_attr *c = arr->u.array.items[i], *ifs, *sh;
+    ti_task_cluster *dc = &(*out)[i];
+    if (c->kind != TI_ATTR_DICT) return ti__bad(u, "a cluster must be a dictionary");
+    if ((sh = ti_dict_get(c, "shape")) != NULL) {
+      ti_status s = ti__attr_to_shape(u, sh, &dc->shape);
+      if (s) return s;
+      dc->has |= TI_CLUSTER_HAS_SHAPE;
+    }
+    ifs = ti_dict_get(c, "interfaces");
+    if (!ifs || ifs->kind != TI_ATTR_ARRAY) return ti__bad(u, "a cluster needs an 'interfaces' array");
+    dc->n_interfaces = (int32_t)ifs->u.array.n;
+    if (!(dc->interfaces = (ti_task_interface *)ti_arena_array(u->arena, (size_t)dc->n_interfaces, sizeof *dc->interfaces, 8)))
+      return ti_error_set(u->err, TI_STATUS_NO_MEMORY, "out of memory");
+    for (j = 0; j < ifs->u.array.n; j++) {
+      const ti_attr *f = ifs->u.array.items[j], *x;
+      ti_task_interface *df = &dc->interfaces[j];
+      if (f->kind != TI_ATTR_DICT) return ti__bad(u, "an interface must be a dictionary");
+      if ((x = ti_dict_get(f, "position")) != NULL) {
+        ti_status s = ti__attr_to_shape(u, x, &df->position);
+        if (s) return s;
+        df->has |= TI_IFACE_HAS_POSITION;
+      }
+      if ((x = ti_dict_get(f, "size")) != NULL) {
+        ti_status s = ti__attr_to_shape(u, x, &df->size);
+        if (s) return s;
+        df->has |= TI_IFACE_HAS_SIZE;
+      }
+    }
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+/* The edge op feeding operand k / consuming result k of a block op. */
+static const ti_op *ti__edge_at_operand(const ti_op *op, int32_t k) {
+  const ti_value *v = op->operands[k].value;
+  return v && v->def && ti__is_edge_op(v->def) ? v->def : NULL;
+}
+static const ti_op *ti__edge_at_result(const ti_op *op, int32_t k) {
+  const ti_use *use = op->results[k].first_use;
+  return use && ti__is_edge_op(use->owner) ? use->owner : NULL;
+}
+
+static ti_status ti__op_to_block(ti__unpack *u, const ti_op *op, ti_task_block *b) {
+  const ti_attr *d = op->attrs, *a;
+  int ok = 1, r;
+  int32_t c, i, k;
+  ti_status s;
+  memset(b, 0, sizeof *b);
+  b->type = *(const ti_block_type *)op->info->dialect_data;
+  b->has |= TI_BLOCK_HAS_TYPE;
+  if ((a = ti_dict_get(d, "id")) != NULL) { b->id = ti__i32(a, &ok); b->has |= TI_BLOCK_HAS_ID; }
+  if ((r = ti__get_precision(d, "precision", &b->precision)) < 0) return ti__bad(u, "unknown precision");
+  if (r) b->has |= TI_BLOCK_HAS_PRECISION;
+  if ((a = ti_dict_get(d, "shape")) != NULL) {
+    if ((s = ti__attr_to_shape(u, a, &b->shape)) != TI_STATUS_SUCCESS) return s;
+    b->has |= TI_BLOCK_HAS_SHAPE;
+  }
+  if ((s = ti__attr_to_clusters(u, ti_dict_get(d, "in"), &b->inputs, &b->n_inputs)) != TI_STATUS_SUCCESS) return s;
+  if ((s = ti__attr_to_clusters(u, ti_dict_get(d, "out"), &b->outputs, &b->n_outputs)) != TI_STATUS_SUCCESS) return s;
+  /* interface edge ids come from the SSA links */
+  for (c = 0, k = 0; c < b->n_inputs; c++)
+    for (i = 0; i < b->inputs[c].n_interfaces; i++, k++) {
+      const ti_op *e = k < op->n_operands ? ti__edge_at_operand(op, k) : NULL;
+      if (k >= op->n_operands) return ti__bad(u, "more input interfaces than operands");
+      if (e) { b->inputs[c].interfaces[i].edge_id = (int32_t)ti_dict_int(e->attrs, "id", 0); b->inputs[c].interfaces[i].has |= TI_IFACE_HAS_EDGE_ID; }
+    }
+  if (k != op->n_operands) return ti__bad(u, "operands do not match the input interfaces");
+  for (c = 0, k = 0; c < b->n_outputs; c++)
+    for (i = 0; i < b->outputs[c].n_interfaces; i++, k++) {
+      const ti_op *e = k < op->n_results ? ti__edge_at_result(op, k) : NULL;
+      if (k >= op->n_results) return ti__bad(u, "more output interfaces than results");
+      if (e) { b->outputs[c].interfaces[i].edge_id = (int32_t)ti_dict_int(e->attrs, "id", 0); b->outputs[c].interfaces[i].has |= TI_IFACE_HAS_EDGE_ID; }
+    }
+  if (k != op->n_results) return ti__bad(u, "results do not match the output interfaces");
+  if ((a = ti_dict_get(d, "data")) != NULL) {
+    if ((s = ti__attr_to_tensor(u, a, &b->data)) != TI_STATUS_SUCCESS) return s;
+    b->has |= TI_BLOCK_HAS_DATA;
+  }
+  if ((a = ti_dict_get(d, "attributes")) != NULL) {
+    if (a->kind != TI_ATTR_ARRAY) return ti__bad(u, "attributes must be an array");
+    b->n_attrs = (int32_t)a->u.array.n;
+    if (!(b->attrs = (ti_task_attr *)ti_arena_array(u->arena, (size_t)b->n_attrs, sizeof *b->attrs, 8)))
+      return ti_error_set(u->err, TI_STATUS_NO_MEMORY, "out of memory");
+    for (i = 0; i < b->n_attrs; i++) {
+      const ti_attr *t = a->u.array.items[i], *x;
+      ti_task_attr *ta = &b->attrs[i];
+      if (t->kind != TI_ATTR_DICT) return ti__bad(u, "an attribute must be a dictionary");
+      if ((x = ti_dict_get(t, "type")) != NULL) {
+        int v = x->kind == TI_ATTR_STRING ? ti__enum_from_name(x->u.s.data, ti__attr_name_i, TI_ATTR_COUNT) : -1;
+        if (v < 0) return ti__bad(u, "unknown attribute type");
+        ta->type = (ti_attr_type)v; ta->has |= TI_TATTR_HAS_TYPE;
+      }
+      if ((r = ti__get_precision(t, "precision", &ta->precision)) < 0) return ti__bad(u, "unknown attribute precision");
+      if (r) ta->has |= TI_TATTR_HAS_PRECISION;
+      if ((x = ti_dict_get(t, "int")) != NULL) { ta->int_value = ti__i32(x, &ok); ta->has |= TI_TATTR_HAS_INT; }
+      if ((x = ti_dict_get(t, "float")) != NULL) {
+        if (x->kind != TI_ATTR_FLOAT) return ti__bad(u, "attribute float must be a float");
+        ta->float_value = (float)x->u.f; ta->has |= TI_TATTR_HAS_FLOAT;
+      }
+    }
+  }
+  if ((a = ti_dict_get(d, "is_virtual")) != NULL) { b->is_virtual = a->kind == TI_ATTR_BOOL && a->u.i; b->has |= TI_BLOCK_HAS_IS_VIRTUAL; }
+  if ((a = ti_dict_get(d, "master_task_id")) != NULL) { b->master_task_id = ti__i32(a, &ok); b->has |= TI_BLOCK_HAS_MASTER_TASK_ID; }
+  if ((a = ti_dict_get(d, "pipeline_num")) != NULL) { b->pipeline_num = ti__i32(a, &ok); b->has |= TI_BLOCK_HAS_PIPELINE_NUM; }
+  if ((a = ti_dict_get(d, "socket_id")) != NULL) { b->socket_id = ti__i32(a, &ok); b->has |= TI_BLOCK_HAS_SOCKET_ID; }
+  if ((a = ti_dict_get(d, "bias_type")) != NULL) {
+    int v = a->kind == TI_ATTR_STRING ? ti__enum_from_name(a->u.s.data, ti__bias_name_i, 3) : -1;
+    if (v < 1) return ti__bad(u, "bias_type must be \"VECTOR\" or \"CONSTANT\"");
+    b->bias_type = (ti_bias_type)v; b->has |= TI_BLOCK_HAS_BIAS_TYPE;
+  }
+  return ok ? TI_STATUS_SUCCESS : ti__bad(u, "int32 field out of range");
+}
+
+static ti_status ti__op_to_edge(ti__unpack *u, const ti_op *op, ti_task_edge *e) {
+  const ti_attr *a;
+  const ti_value *src = op->operands[0].value;
+  const ti_use *dst = op->results[0].first_use;
+  int ok = 1;
+  int32_t i, j;
+  memset(e, 0, sizeof *e);
+  if ((a = ti_dict_get(op->attrs, "id")) != NULL) { e->id = ti__i32(a, &ok); e->has |= TI_EDGE_HAS_ID; }
+  if (src && src->def && ti__is_block_op(src->def)) {
+    e->src_block_id = (int32_t)ti_dict_int(src->def->attrs, "id", 0); e->has |= TI_EDGE_HAS_SRC;
+  }
+  if (dst && ti__is_block_op(dst->owner)) {
+    e->dst_block_id = (int32_t)ti_dict_int(dst->owner->attrs, "id", 0); e->has |= TI_EDGE_HAS_DST;
+  }
+  if ((a = ti_dict_get(op->attrs, "rearrange")) != NULL) {
+    if (a->kind != TI_ATTR_ARRAY) return ti__bad(u, "rearrange must be an array");
+    e->n_rearrange = (int32_t)a->u.array.n;
+    if (!(e->rearrange = (ti_task_rearrange *)ti_arena_array(u->arena, (size_t)e->n_rearrange, sizeof *e->rearrange, 8)))
+      return ti_error_set(u->err, TI_STATUS_NO_MEMORY, "out of memory");
+    for (i = 0; i < e->n_rearrange; i++) {
+      const ti_attr *r = a->u.array.items[i], *x;
+      ti_task_rearrange *dr = &e->rearrange[i];
+      if (r->kind != TI_ATTR_DICT) return ti__bad(u, "a rearrangement must be a dictionary");
+      if ((x = ti_dict_get(r, "type")) != NULL) {
+        int v = x->kind == TI_ATTR_STRING ? ti__enum_from_name(x->u.s.data, ti__rearr_name_i, TI_REARRANGE_COUNT) : -1;
+        if (v < 0) return ti__bad(u, "unknown rearrangement type");
+        dr->type = (ti_rearrange_kind)v; dr->has |= TI_REARR_HAS_TYPE;
+      }
+      if ((x = ti_dict_get(r, "matrix")) != NULL) {
+        if (x->kind != TI_ATTR_ARRAY) return ti__bad(u, "matrix must be an array of tensors");
+        dr->n_matrix = (int32_t)x->u.array.n;
+        if (!(dr->matrix = (ti_task_tensor *)ti_arena_array(u->arena, (size_t)dr->n_matrix, sizeof *dr->matrix, 8)))
+          return ti_error_set(u->err, TI_STATUS_NO_MEMORY, "out of memory");
+        for (j = 0; j < dr->n_matrix; j++) {
+          ti_status s = ti__attr_to_tensor(u, x->u.array.items[j], &dr->matrix[j]);
+          if (s) return s;
+        }
+      }
+    }
+  }
+  return ok ? TI_STATUS_SUCCESS : ti__bad(u, "edge id out of int32 range");
+}
+
+/* --- import / export --------------------------------------------------------- */
+
+static const ti_type *ti__task_value_type(ti_context *ctx, const ti_task_block *b) {
+  int64_t dims[4];
+  int32_t rank = ti_task_block_dims(b, dims), i;
+  for (i = 0; i < rank; i++) if (dims[i] < 0) dims[i] = 0;
+  return ti_type_get(ctx, TI_TYPE_TENSOR, (unsigned)b->precision <= TI_DTYPE_I9 ? b->precision : TI_DTYPE_I32, rank, dims, TI_LAYOUT_ANY);
+}
+
+/* Edge id -> index, sorted for binary search. */
+typedef struct ti__idx { int32_t id, index; } ti__idx;
+static int ti__idx_cmp(const void *a, const void *b) {
+  int32_t x = ((const ti__idx *)a)->id, y = ((const ti__idx *)b)->id;
+  return x < y ? -1 : x > y;
+}
+static int32_t ti__idx_find(const ti__idx *t, int32_t n, int32_t id) {
+  int32_t lo = 0, hi = n - 1;
+  while (lo <= hi) {
+    int32_t mid = lo + (hi - lo) / 2;
+    if (t[mid].id == id) return t[mid].index;
+    if (t[mid].id < id) lo = mid + 1; else hi = mid - 1;
+  }
+  return -1;
+}
+
+TASKIR_API ti_status ti_task_import(ti_context *ctx, const ti_task_graph *g, ti_program **out, ti_error *err) {
+  ti_program *p;
+  ti_op **block_ops = NULL, **edge_ops = NULL;
+  ti__idx *eidx = NULL;
+  ti_value **operands = NULL;
+  const ti_type **rtypes = NULL;
+  ti_status s = TI_STATUS_SUCCESS;
+  void *u = ctx->alloc_user;
+  int32_t i, c, f, k;
+  *out = NULL;
+  if ((s = ti_task_register(ctx, err)) != TI_STATUS_SUCCESS) return s;
+  p = ti_program_create(ctx, g->has & TI_GRAPH_HAS_TEST_CONFIG && g->test_config.test_case_name ? g->test_config.test_case_name : "task",
+                        TI_PROGRAM_GRAPH);
+  block_ops = (ti_op **)TASKIR_MALLOC(u, ((size_t)g->n_blocks + 1) * sizeof *block_ops);
+  edge_ops = (ti_op **)TASKIR_MALLOC(u, ((size_t)g->n_edges + 1) * sizeof *edge_ops);
+  eidx = (ti__idx *)TASKIR_MALLOC(u, ((size_t)g->n_edges + 1) * sizeof *eidx);
+  if (!p || !block_ops || !edge_ops || !eidx) { s = ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory importing the graph"); goto done; }
+  for (i = 0; i < g->n_edges; i++) { eidx[i].id = g->edges[i].id; eidx[i].index = i; edge_ops[i] = NULL; }
+  qsort(eidx, (size_t)g->n_edges, sizeof *eidx, ti__idx_cmp);
+  for (i = 1; i < g->n_edges; i++)
+    if (eidx[i].id == eidx[i - 1].id) { s = ti_error_set(err, TI_STATUS_INVALID, "edge id %d is used twice", (int)eidx[i].id); goto done; }
+  /* blocks first: results are the output interfaces */
+  for (i = 0; i < g->n_blocks; i++) {
+    const ti_task_block *b = &g->blocks[i];
+    char var[32];
+    const ti_attr *attrs;
+    int32_t nin = 0, nout = 0;
+    ti_op *op;
+    for (c = 0; c < b->n_inputs; c++) nin += b->inputs[c].n_interfaces;
+    for (c = 0; c < b->n_outputs; c++) nout += b->outputs[c].n_interfaces;
+    if ((unsigned)b->type >= TI_BLOCK_COUNT) { s = ti_error_set(err, TI_STATUS_INVALID, "block %d: unknown type", (int)b->id); goto done; }
+    snprintf(var, sizeof var, "block%d", (int)b->id);
+    if (b->has & TI_BLOCK_HAS_DATA) {
+      const ti_task_values *v = ti_task_tensor_values(&b->data);
+      if (v) {
+        int64_t n = v->count;
+        const ti_type *t = ti_type_get(ctx, TI_TYPE_VTENSOR, v->storage, 1, &n, TI_LAYOUT_ANY);
+        ti_variable *vr;
+        if (ti_program_find_var(p, var)) { s = ti_error_set(err, TI_STATUS_INVALID, "block id %d is used twice", (int)b->id); goto done; }
+        if ((s = ti_program_add_var(p, var, t, NULL, 0, err)) != TI_STATUS_SUCCESS) goto done;
+        vr = &p->vars[p->n_vars - 1];
+        memcpy(vr->data, v->data, (size_t)vr->bytes);
+      }
+    }
+    attrs = ti__block_to_attr(ctx, b, var);
+    rtypes = (const ti_type **)TASKIR_REALLOC(u, (void *)rtypes, ((size_t)nout + 1) * sizeof *rtypes);
+    if (!attrs || !rtypes) { s = ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory importing block %d", (int)b->id); goto done; }
+    for (k = 0; k < nout; k++) rtypes[k] = ti__task_value_type(ctx, b);
+    op = ti_op_create(p, ti__task_ops[b->type].name, 0, NULL, nout, rtypes, attrs, err);
+    if (!op) { s = err && err->status ? err->status : TI_STATUS_NO_MEMORY; goto done; }
+    /* operands are set once the edges exist */
+    op->n_operands = nin;
+    op->operands = (ti_use *)ti_arena_array(&p->arena, (size_t)nin, sizeof(ti_use), 8);
+    if (!op->operands) { s = ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory"); goto done; }
+    for (k = 0; k < nin; k++) { op->operands[k].owner = op; op->operands[k].index = k; }
+    op->props = (void *)b;
+    ti_op_insert_before(op, NULL);
+    block_ops[i] = op;
+  }
+  /* each output interface's edge gets its op, using that result */
+  for (i = 0; i < g->n_blocks; i++) {
+    const ti_task_block *b = &g->blocks[i];
+    for (c = 0, k = 0; c < b->n_outputs; c++)
+      for (f = 0; f < b->outputs[c].n_interfaces; f++, k++) {
+        int32_t id = b->outputs[c].interfaces[f].edge_id, e = ti__idx_find(eidx, g->n_edges, id);
+        ti_value *src = &block_ops[i]->results[k];
+        const ti_attr *attrs;
+        if (e < 0) { s = ti_error_set(err, TI_STATUS_INVALID, "block %d: output interface names edge %d, which does not exist", (int)b->id, (int)id); goto done; }
+        if (edge_ops[e]) { s = ti_error_set(err, TI_STATUS_INVALID, "edge %d leaves from two output interfaces", (int)id); goto done; }
+        attrs = ti__edge_to_attr(ctx, &g->edges[e]);
+        if (!attrs) { s = ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory importing edge %d", (int)id); goto done; }
+        edge_ops[e] = ti_op_create(p, "task.edge", 1, &src, 1, &src->type, attrs, err);
+        if (!edge_ops[e]) { s = err && err->status ? err->status : TI_STATUS_NO_MEMORY; goto done; }
+        edge_ops[e]->props = (void *)&g->edges[e];
+      }
+  }
+  for (i = 0; i < g->n_edges; i++) {
+    if (!edge_ops[i]) { s = ti_error_set(err, TI_STATUS_INVALID, "edge %d is named by no output interface", (int)g->edges[i].id); goto done; }
+    ti_op_insert_before(edge_ops[i], NULL);
+  }
+  for (i = 0; i < g->n_blocks; i++) {
+    const ti_task_block *b = &g->blocks[i];
+    for (c = 0, k = 0; c < b->n_inputs; c++)
+      for (f = 0; f < b->inputs[c].n_interfaces; f++, k++) {
+        int32_t id = b->inputs[c].interfaces[f].edge_id, e = ti__idx_find(eidx, g->n_edges, id);
+        if (e < 0) { s = ti_error_set(err, TI_STATUS_INVALID, "block %d: input interface names edge %d, which does not exist", (int)b->id, (int)id); goto done; }
+        if (edge_ops[e]->results[0].first_use) { s = ti_error_set(err, TI_STATUS_INVALID, "edge %d arrives at two input interfaces", (int)id); goto done; }
+        ti__use_link(&block_ops[i]->operands[k], &edge_ops[e]->results[0]);
+      }
+  }
+  for (i = 0; i < g->n_edges; i++)
+    if (!edge_ops[i]->results[0].first_use) { s = ti_error_set(err, TI_STATUS_INVALID, "edge %d is named by no input interface", (int)g->edges[i].id); goto done; }
+  *out = p;
+  p = NULL;
+done:
+  if (p) {
+    /* unlink everything before the arena goes */
+    ti_op *op;
+    for (op = p->first; op; op = op->next) for (k = 0; k < op->n_operands; k++) ti__use_unlink(&op->operands[k]);
+    ti_program_destroy(p);
+  }
+  if (block_ops) TASKIR_FREE(u, block_ops);
+  if (edge_ops) TASKIR_FREE(u, edge_ops);
+  if (eidx) TASKIR_FREE(u, eidx);
+  if (operands) TASKIR_FREE(u, operands);
+  if (rtypes) TASKIR_FREE(u, (void *)rtypes);
+  return s;
+}
+
+TASKIR_API const ti_task_block *ti_task_block_of(const ti_op *op) {
+  ti__unpack u;
+  ti_task_block *b;
+  if (!ti__is_block_op(op)) return NULL;
+  if (op->props) return (const ti_task_block *)op->props;
+  b = (ti_task_block *)ti_arena_alloc(&op->program->arena, sizeof *b, 8);
+  if (!b) return NULL;
+  u.arena = &op->program->arena; u.p = op->program; u.err = NULL; u.where = op->info->name;
+  if (ti__op_to_block(&u, op, b) != TI_STATUS_SUCCESS) return NULL;
+  ((ti_op *)op)->props = b;
+  return b;
+}
+
+TASKIR_API const ti_task_edge *ti_task_edge_of(const ti_op *op) {
+  ti__unpack u;
+  ti_task_edge *e;
+  if (!ti__is_edge_op(op)) return NULL;
+  if (op->props) return (const ti_task_edge *)op->props;
+  e = (ti_task_edge *)ti_arena_alloc(&op->program->arena, sizeof *e, 8);
+  if (!e) return NULL;
+  u.arena = &op->program->arena; u.p = op->program; u.err = NULL; u.where = "task.edge";
+  if (ti__op_to_edge(&u, op, e) != TI_STATUS_SUCCESS) return NULL;
+  ((ti_op *)op)->props = e;
+  return e;
+}
+
+/* Rebuilds the message from attributes and SSA links (not from props, which
+   may point into another graph), so rewritten programs export correctly. */
+TASKIR_API ti_status ti_task_export(const ti_program *p, ti_task_graph *g, ti_error *err) {
+  const ti_op *op;
+  int32_t nb = 0, ne = 0;
+  ti__unpack u;
+  char where[64];
+  ti_task_graph_init(g, p->ctx->alloc_user);
+  for (op = p->first; op; op = op->next) {
+    if (ti__is_block_op(op)) nb++;
+    else if (ti__is_edge_op(op)) ne++;
+    else return ti_error_set(err, TI_STATUS_INVALID, "op '%s' is not part of the task dialect", op->info ? op->info->name : "?");
+  }
+  g->blocks = (ti_task_block *)ti_arena_array(&g->arena, (size_t)nb, sizeof *g->blocks, 8);
+  g->edges = (ti_task_edge *)ti_arena_array(&g->arena, (size_t)ne, sizeof *g->edges, 8);
+  if (!g->blocks || !g->edges) return ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory exporting the graph");
+  u.arena = &g->arena; u.p = p; u.err = err; u.where = where;
+  for (op = p->first; op; op = op->next) {
+    ti_status s;
+    snprintf(where, sizeof where, "%s id %lld", op->info->name, (long long)ti_dict_int(op->attrs, "id", -1));
+    if (ti__is_block_op(op)) s = ti__op_to_block(&u, op, &g->blocks[g->n_blocks++]);
+    else s = ti__op_to_edge(&u, op, &g->edges[g->n_edges++]);
+    if (s != TI_STATUS_SUCCESS) { ti_task_graph_free(g); return s; }
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+/* --- accessors ------------------------------------------------------------- */
+
+TASKIR_API const ti_task_attr *ti_task_find_attr(const ti_task_block *b, ti_attr_type t) {
+  int32_t i;
+  for (i = 0; i < b->n_attrs; i++)
+    if ((b->attrs[i].has & TI_TATTR_HAS_TYPE) && b->attrs[i].type == t) return &b->attrs[i];
+  return NULL;
+}
+TASKIR_API int32_t ti_task_attr_int(const ti_task_block *b, ti_attr_type t, int32_t dflt) {
+  const ti_task_attr *a = ti_task_find_attr(b, t);
+  return a && (a->has & TI_TATTR_HAS_INT) ? a->int_value : dflt;
+}
+
+TASKIR_API int32_t ti_task_block_dims(const ti_task_block *b, int64_t dims[4]) {
+  const ti_task_shape *s = &b->shape;
+  int32_t n = 0;
+  switch (b->type) {
+  case TI_BLOCK_SIC: case TI_BLOCK_SIC2D:
+    if (s->ny || s->nx) { dims[n++] = s->ny; dims[n++] = s->nx; }
+    dims[n++] = s->nr;
+    return n;
+  case TI_BLOCK_SIFC: dims[0] = s->nr; return 1;
+  case TI_BLOCK_SW: case TI_BLOCK_SW2D:
+    dims[0] = s->nf; dims[1] = s->nr; dims[2] = s->nky; dims[3] = s->nkx; return 4;
+  case TI_BLOCK_SWFC: dims[0] = s->nf; dims[1] = s->nr; return 2;
+  case TI_BLOCK_SB: dims[0] = s->nf; return 1;
+  case TI_BLOCK_NULL: return 0;
+  default:   /* SI, compute blocks, INPUT, OUTPUT: [ny][nx][nf] or [nf] */
+    if (s->ny || s->nx) { dims[n++] = s->ny; dims[n++] = s->nx; }
+    dims[n++] = s->nf;
+    return n;
+  }
+}
+
+TASKIR_API const ti_task_block *ti_task_find_block(const ti_task_graph *g, int32_t id) {
+  int32_t i;
+  for (i = 0; i < g->n_blocks; i++) if (g->blocks[i].id == id) return &g->blocks[i];
+  return NULL;
+}
+TASKIR_API const ti_task_edge *ti_task_find_edge(const ti_task_graph *g, int32_t id) {
+  int32_t i;
+  for (i = 0; i < g->n_edges; i++) if (g->edges[i].id == id) return &g->edges[i];
+  return NULL;
+}
+
+/* --- builder --------------------------------------------------------------- */
+
+TASKIR_API void ti_task_shape_set(ti_task_shape *s, uint32_t field, int32_t value) {
+  int i;
+  for (i = 0; i < 9; i++)
+    if (field == (1u << i)) { *ti__shape_field(s, i) = value; s->has |= field; return; }
+}
+
+/* Grows an arena array by one element (arena arrays are not resizable: the
+   old copy stays in the arena; builders make few, small arrays). */
+static void *ti__grow1(ti_arena *a, void *old, int32_t n, size_t elem) {
+  void *nw = ti_arena_array(a, (size_t)n + 1, elem, 8);
+  if (nw && n) memcpy(nw, old, (size_t)n * elem);
+  return nw;
+}
+
+TASKIR_API ti_task_block *ti_task_add_block(ti_task_graph *g, int32_t id, ti_block_type type, ti_dtype precision,
+                                            const ti_task_shape *shape) {
+  /* blocks live in one array: keep spare capacity to avoid O(n^2) copies */
+  ti_task_block *b;
+  if ((g->n_blocks & (g->n_blocks - 1)) == 0 || g->n_blocks < 8) {
+    int32_t cap = g->n_blocks < 8 ? 8 : g->n_blocks * 2;
+    ti_task_block *nb = (ti_task_block *)ti_arena_array(&g->arena, (size_t)cap, sizeof *nb, 8);
+    if (!nb) return NULL;
+    if (g->n_blocks) memcpy(nb, g->blocks, (size_t)g->n_blocks * sizeof *nb);
+    g->blocks = nb;
+  }
+  b = &g->blocks[g->n_blocks++];
+  memset(b, 0, sizeof *b);
+  b->id = id; b->type = type; b->precision = precision;
+  b->has = TI_BLOCK_HAS_ID | TI_BLOCK_HAS_TYPE | TI_BLOCK_HAS_PRECISION;
+  if (shape) { b->shape = *shape; b->has |= TI_BLOCK_HAS_SHAPE; }
+  return b;
+}
+
+TASKIR_API ti_status ti_task_add_attr(ti_task_graph *g, ti_task_block *b, ti_attr_type type, int32_t value) {
+  ti_task_attr *na = (ti_task_attr *)ti__grow1(&g->arena, b->attrs, b->n_attrs, sizeof *na);
+  if (!na) return TI_STATUS_NO_MEMORY;
+  b->attrs = na;
+  na = &b->attrs[b->n_attrs++];
+  na->has = TI_TATTR_HAS_TYPE | TI_TATTR_HAS_PRECISION | TI_TATTR_HAS_INT;
+  na->type = type; na->precision = TI_DTYPE_I32; na->int_value = value;
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__set_tensor(ti_arena *a, ti_task_tensor *t, ti_dtype precision, int32_t n_dims, const int32_t *dims,
+                                const void *values, int64_t count) {
+  int64_t i;
+  ti_task_values *v;
+  memset(t, 0, sizeof *t);
+  t->has = TI_TENSOR_HAS_PRECISION;
+  t->precision = precision;
+  t->n_dims = n_dims;
+  if (!(t->dims = (int32_t *)ti_arena_array(a, (size_t)n_dims, 4, 4))) return TI_STATUS_NO_MEMORY;
+  if (n_dims) memcpy(t->dims, dims, (size_t)n_dims * 4);
+  if (precision == TI_DTYPE_F16 || precision == TI_DTYPE_F32) {
+    v = &t->float_data; v->storage = TI_DTYPE_F32;
+    if (!(v->data = ti_arena_array(a, (size_t)count, 4, 4))) return TI_STATUS_NO_MEMORY;
+    memcpy(v->data, values, (size_t)count * 4);
+  } else {
+    const int32_t *x = (const int32_t *)values;
+    int32_t lo = 0, hi = 0;
+    int is_unsigned = precision == TI_DTYPE_U8 || precision == TI_DTYPE_U16 || precision == TI_DTYPE_U32 || precision == TI_DTYPE_U4;
+    for (i = 0; i < count; i++) { if (!i || x[i] < lo) lo = x[i]; if (!i || x[i] > hi) hi = x[i]; }
+    v = is_unsigned ? &t->uint32_data : &t->int32_data;
+    v->storage = is_unsigned ? (lo >= 0 && hi <= 255 ? TI_DTYPE_U8 : lo >= 0 && hi <= 65535 ? TI_DTYPE_U16 : TI_DTYPE_U32)
+                             : (lo >= -128 && hi <= 127 ? TI_DTYPE_I8 : lo >= -32768 && hi <= 32767 ? TI_DTYPE_I16 : TI_DTYPE_I32);
+    if (!(v->data = ti_arena_array(a, (size_t)count, ti_dtype_size(v->storage), 4))) return TI_STATUS_NO_MEMORY;
+    for (i = 0; i < count; i++) {
+      switch (v->storage) {
+      case TI_DTYPE_I8: ((int8_t *)v->data)[i] = (int8_t)x[i]; break;
+      case TI_DTYPE_I16: ((int16_t *)v->data)[i] = (int16_t)x[i]; break;
+      case TI_DTYPE_U8: ((uint8_t *)v->data)[i] = (uint8_t)x[i]; break;
+      case TI_DTYPE_U16: ((uint16_t *)v->data)[i] = (uint16_t)x[i]; break;
+      default: ((int32_t *)v->data)[i] = x[i]; break;
+      }
+    }
+  }
+  v->count = count;
+  return TI_STATUS_SUCCESS;
+}
+
+TASKIR_API ti_status ti_task_set_data(ti_task_graph *g, ti_task_block *b, ti_dtype precision, int32_t n_dims,
+                                      const int32_t *dims, const void *values) {
+  int64_t count = 1;
+  int32_t i;
+  ti_status s;
+  for (i = 0; i < n_dims; i++) {
+    if (dims[i] < 0 || (dims[i] && count > INT64_MAX / dims[i])) return TI_STATUS_BAD_PARAM;
+    count *= dims[i];
+  }
+  if ((s = ti__set_tensor(&g->arena, &b->data, precision, n_dims, dims, values, count)) != TI_STATUS_SUCCESS) return s;
+  b->has |= TI_BLOCK_HAS_DATA;
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_task_interface *ti__add_interface(ti_arena *a, ti_task_cluster **clusters, int32_t *n, int32_t cluster,
+                                            const ti_task_shape *pos, const ti_task_shape *size, int32_t edge_id) {
+  ti_task_cluster *c;
+  ti_task_interface *f;
+  while (*n <= cluster) {
+    ti_task_cluster *nc = (ti_task_cluster *)ti__grow1(a, *clusters, *n, sizeof *nc);
+    if (!nc) return NULL;
+    *clusters = nc;
+    memset(&nc[*n], 0, sizeof *nc);
+    (*n)++;
+  }
+  c = &(*clusters)[cluster];
+  f = (ti_task_interface *)ti__grow1(a, c->interfaces, c->n_interfaces, sizeof *f);
+  if (!f) return NULL;
+  c->interfaces = f;
+  f = &c->interfaces[c->n_interfaces++];
+  memset(f, 0, sizeof *f);
+  f->has = TI_IFACE_HAS_EDGE_ID;
+  f->edge_id = edge_id;
+  if (pos) { f->position = *pos; f->has |= TI_IFACE_HAS_POSITION; }
+  if (size) { f->size = *size; f->has |= TI_IFACE_HAS_SIZE; }
+  return f;
+}
+
+TASKIR_API ti_task_edge *ti_task_connect(ti_task_graph *g, ti_task_block *src, int32_t src_cluster,
+                                         const ti_task_shape *src_pos, const ti_task_shape *src_size,
+                                         ti_task_block *dst, int32_t dst_cluster,
+                                         const ti_task_shape *dst_pos, const ti_task_shape *dst_size) {
+  int32_t id = 0, i;
+  ti_task_edge *e;
+  if (src_cluster < 0 || dst_cluster < 0) return NULL;
+  for (i = 0; i < g->n_edges; i++) if (g->edges[i].id >= id) id = g->edges[i].id + 1;
+  if ((g->n_edges & (g->n_edges - 1)) == 0 || g->n_edges < 8) {
+    int32_t cap = g->n_edges < 8 ? 8 : g->n_edges * 2;
+    ti_task_edge *ne = (ti_task_edge *)ti_arena_array(&g->arena, (size_t)cap, sizeof *ne, 8);
+    if (!ne) return NULL;
+    if (g->n_edges) memcpy(ne, g->edges, (size_t)g->n_edges * sizeof *ne);
+    g->edges = ne;
+  }
+  if (!ti__add_interface(&g->arena, &src->outputs, &src->n_outputs, src_cluster, src_pos, src_size, id) ||
+      !ti__add_interface(&g->arena, &dst->inputs, &dst->n_inputs, dst_cluster, dst_pos, dst_size, id))
+    return NULL;
+  e = &g->edges[g->n_edges++];
+  memset(e, 0, sizeof *e);
+  e->has = TI_EDGE_HAS_ID | TI_EDGE_HAS_SRC | TI_EDGE_HAS_DST;
+  e->id = id; e->src_block_id = src->id; e->dst_block_id = dst->id;
+  return e;
+}
+
+TASKIR_API ti_status ti_task_add_rearrange(ti_task_graph *g, ti_task_edge *e, ti_rearrange_kind kind,
+                                           int32_t n_dims, const int32_t *dims, const int32_t *values, int64_t n_values) {
+  ti_task_rearrange *r = (ti_task_rearrange *)ti__grow1(&g->arena, e->rearrange, e->n_rearrange, sizeof *r);
+  ti_status s;
+  if (!r) return TI_STATUS_NO_MEMORY;
+  e->rearrange = r;
+  r = &e->rearrange[e->n_rearrange++];
+  memset(r, 0, sizeof *r);
+  r->has = TI_REARR_HAS_TYPE;
+  r->type = kind;
+  if (n_values || n_dims) {
+    if (!(r->matrix = (ti_task_tensor *)ti_arena_alloc(&g->arena, sizeof *r->matrix, 8))) return TI_STATUS_NO_MEMORY;
+    r->n_matrix = 1;
+    if ((s = ti__set_tensor(&g->arena, r->matrix, TI_DTYPE_I32, n_dims, dims, values, n_values)) != TI_STATUS_SUCCESS) return s;
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+/* >>impl.task.check -------------------------------------------------------- */
+
+/* >>impl.task.stats -------------------------------------------------------- */
 
 /* >>impl.nn ---------------------------------------------------------------- */
 

@@ -1,33 +1,8 @@
-/* The pieces every header shares: the common type block, errors, the arena. */
+/* The pieces every header shares: errors, the arena, enum tables. */
 #define TASKIR_IMPLEMENTATION
 #include "taskir.h"
 #include "taskir_kernels.h"
 #include "tt.h"
-
-static char *slurp_block(const char *path) {
-  FILE *f = fopen(path, "rb");
-  static const char *begin = "#ifndef TI_COMMON_TYPES_DEFINED", *end = "#endif /* TI_COMMON_TYPES_DEFINED */";
-  char *buf, *b, *e, *out;
-  long n;
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END); n = ftell(f); fseek(f, 0, SEEK_SET);
-  buf = (char *)malloc((size_t)n + 1);
-  if (fread(buf, 1, (size_t)n, f) != (size_t)n) { fclose(f); free(buf); return NULL; }
-  buf[n] = 0; fclose(f);
-  b = strstr(buf, begin); e = b ? strstr(b, end) : NULL;
-  if (!b || !e) { free(buf); return NULL; }
-  out = (char *)malloc((size_t)(e - b) + 1);
-  memcpy(out, b, (size_t)(e - b)); out[e - b] = 0;
-  free(buf);
-  return out;
-}
-
-TT_TEST(common_block_identical_in_both_headers) {
-  char *a = slurp_block("taskir.h"), *b = slurp_block("taskir_kernels.h");
-  TT_CHECK(a != NULL && b != NULL);
-  if (a && b) TT_CHECK_MSG(strcmp(a, b) == 0, "the TI_COMMON_TYPES_DEFINED blocks differ");
-  free(a); free(b);
-}
 
 TT_TEST(error_keeps_first_problem) {
   ti_error e;
@@ -80,7 +55,6 @@ TT_TEST(enum_names_and_wire_values) {
 }
 
 int main(void) {
-  TT_RUN(common_block_identical_in_both_headers);
   TT_RUN(error_keeps_first_problem);
   TT_RUN(arena_alignment_zeroing_and_big_blocks);
   TT_RUN(enum_names_and_wire_values);

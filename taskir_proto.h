@@ -1,0 +1,2141 @@
+/* taskir_proto.h - v0.1 - protobuf codec for Task IR (tianjic_ir.TaskGraph).
+
+   Part of taskir (header-only C99, stb style). A hand-rolled protobuf wire
+   codec: a generic reader/writer (varints, zigzag, fixed32/64, length-
+   delimited fields, groups skipped, packed and unpacked repeated scalars,
+   depth-limited nesting) and, on top of it, Task IR <-> tianjic_ir.TaskGraph
+   in the binary wire format and in protobuf text format, both ways. No
+   protoc and no protobuf runtime are needed. Needs taskir.h (included here).
+
+   DO THIS in *one* C or C++ file:
+       #define TASKIR_IMPLEMENTATION
+       #include "taskir_proto.h"      (also implements taskir.h)
+   Other files include it without the define.
+
+   OPTIONS (define before the implementing include)
+       TASKIR_PROTO_MAX_DEPTH   nesting limit for messages and groups (64);
+                                deeper input fails with TI_STATUS_LIMIT
+       and those of taskir.h (TASKIR_STATIC, TASKIR_MALLOC/REALLOC/FREE, ...)
+
+   EXAMPLE
+       ti_task_graph g; ti_error err = {0}; ti_buffer out;
+       ti_task_graph_init(&g, NULL);
+       if (ti_task_read_file("net.task.pb", &g, &err) != TI_STATUS_SUCCESS)
+         fprintf(stderr, "%s\n", err.message);   // names byte offset + field path
+       ti_buffer_init(&out, NULL);
+       ti_task_format_text(&g, &out, &err);        // what protoc --decode prints
+       ti_buffer_free(&out);
+       ti_task_graph_free(&g);
+
+   WHAT IS EXACT
+       ti_task_encode writes fields in field-number order, packs exactly the
+       fields the schema declares packed (Tensor float_data, int32_data,
+       uint32_data) and writes every present optional field even when zero
+       (proto2 presence, the `has` masks): the bytes equal what protoc writes
+       for the same message. ti_task_format_text prints exactly what
+       `protoc --decode=tianjic_ir.TaskGraph` prints (2-space indent, floats
+       as the shortest of %.6g/%.9g that reads back, C-escaped strings).
+       AttributeType 13 is written BIT_SHIGT_NUM (the schema's spelling);
+       the text reader accepts BIT_SHIGT_NUM and BIT_SHIFT_NUM.
+
+   DECODING
+       Unknown fields are skipped (not kept). A known field with the wrong
+       wire type, an enum value the schema does not define, a varint over 10
+       bytes or 64 bits, a 32-bit field holding more than 32 bits (sign-
+       extended 10-byte negatives are fine), a length past the end of its
+       message, nesting past TASKIR_PROTO_MAX_DEPTH: each is an error naming
+       the byte offset (err->offset) and the field path, e.g.
+       "blocks[3].data.int32_data". A singular message given twice is merged
+       (proto2 rules); repeated fields append. Tensor values are kept at
+       natural width (ti_task_values.storage): int32_data of an INT_8 tensor
+       as int8, and so on, unless a value does not fit. Graph-level checks
+       (duplicate ids, dangling edges) are the checker's, not the decoder's.
+
+   LICENSE: MIT, see the end of this file.
+*/
+#ifndef TASKIR_PROTO_H
+#define TASKIR_PROTO_H
+
+#include "taskir.h"
+
+#ifndef TASKIR_PROTO_MAX_DEPTH
+#define TASKIR_PROTO_MAX_DEPTH 64
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* >>proto.wire: generic reader and writer ---------------------------------- */
+
+enum {
+  TI_PB_VARINT = 0, TI_PB_FIXED64 = 1, TI_PB_LEN = 2, TI_PB_SGROUP = 3,
+  TI_PB_EGROUP = 4, TI_PB_FIXED32 = 5
+};
+
+typedef struct ti_pb_frame {
+  const char *name;   /* field that holds the message */
+  int32_t index;      /* element index of a repeated field, -1 if singular */
+} ti_pb_frame;
+
+/* Reads one input buffer. `end` is the end of the message being read; every
+   read is bounded by it. Errors name the offset from `base` and the path of
+   frames pushed so far plus `field`. */
+typedef struct ti_pb_reader {
+  const uint8_t *base, *p, *end;
+  int depth;
+  ti_error *err;
+  const char *field;     /* name of the field being read, NULL if unknown */
+  uint32_t field_num;
+  ti_pb_frame path[TASKIR_PROTO_MAX_DEPTH + 2];
+} ti_pb_reader;
+
+TASKIR_API void ti_pb_reader_init(ti_pb_reader *r, const void *buf, size_t len, ti_error *err);
+TASKIR_API ti_status ti_pb_read_varint(ti_pb_reader *r, uint64_t *v);
+/* For int32/uint32/enum fields: at most 32 bits, or a sign-extended negative. */
+TASKIR_API ti_status ti_pb_read_varint32(ti_pb_reader *r, uint32_t *v);
+TASKIR_API ti_status ti_pb_read_fixed32(ti_pb_reader *r, uint32_t *v);
+TASKIR_API ti_status ti_pb_read_fixed64(ti_pb_reader *r, uint64_t *v);
+/* Field number >= 1 and wire type 0..5, or an error. */
+TASKIR_API ti_status ti_pb_read_tag(ti_pb_reader *r, uint32_t *field, uint32_t *wire_type);
+/* A length-delimited payload, bounded by the enclosing message. */
+TASKIR_API ti_status ti_pb_read_bytes(ti_pb_reader *r, const uint8_t **data, size_t *len);
+/* Skips a field's value (groups too, nested groups count against the depth). */
+TASKIR_API ti_status ti_pb_skip_field(ti_pb_reader *r, uint32_t field, uint32_t wire_type);
+/* Enters a nested message of `len` bytes at r->p: r->end becomes its end.
+   ti_pb_pop restores the enclosing end (saved_end) and skips what is left. */
+TASKIR_API ti_status ti_pb_push(ti_pb_reader *r, const char *name, int32_t index, size_t len,
+                                const uint8_t **saved_end);
+TASKIR_API void ti_pb_pop(ti_pb_reader *r, const uint8_t *saved_end);
+/* Records an error at byte `at` with the current field path. */
+TASKIR_API ti_status ti_pb_fail(ti_pb_reader *r, ti_status status, const uint8_t *at, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+static inline uint32_t ti_pb_zigzag32(int32_t v) { return ((uint32_t)v << 1) ^ (uint32_t)-(int32_t)((uint32_t)v >> 31); }
+static inline uint64_t ti_pb_zigzag64(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)-(int64_t)((uint64_t)v >> 63); }
+static inline int32_t ti_pb_unzigzag32(uint32_t v) { return (int32_t)((v >> 1) ^ (uint32_t)-(int32_t)(v & 1)); }
+static inline int64_t ti_pb_unzigzag64(uint64_t v) { return (int64_t)((v >> 1) ^ (uint64_t)-(int64_t)(v & 1)); }
+
+TASKIR_API size_t ti_pb_varint_size(uint64_t v);
+/* Writes v at p (room for 10 bytes), returns the end. */
+TASKIR_API uint8_t *ti_pb_put_varint(uint8_t *p, uint64_t v);
+TASKIR_API ti_status ti_pb_write_varint(ti_buffer *b, uint64_t v);
+TASKIR_API ti_status ti_pb_write_tag(ti_buffer *b, uint32_t field, uint32_t wire_type);
+TASKIR_API ti_status ti_pb_write_fixed32(ti_buffer *b, uint32_t v);
+TASKIR_API ti_status ti_pb_write_fixed64(ti_buffer *b, uint64_t v);
+
+/* >>proto.task: Task IR <-> tianjic_ir.TaskGraph --------------------------- */
+
+/* Binary wire format. g comes from ti_task_graph_init (fields of an
+   already filled g are merged into, as protobuf does). On failure g may hold
+   part of the input: ti_task_graph_free releases it either way. */
+TASKIR_API ti_status ti_task_decode(ti_task_graph *g, const void *buf, size_t len, ti_error *err);
+/* Appends the encoding of g to out. */
+TASKIR_API ti_status ti_task_encode(const ti_task_graph *g, ti_buffer *out, ti_error *err);
+/* Encodes into dst[cap]; *len gets the encoded size. dst == NULL asks for the
+   size only; cap too small fails with TI_STATUS_LIMIT (and *len still set). */
+TASKIR_API ti_status ti_task_encode_into(const ti_task_graph *g, void *dst, size_t cap, size_t *len,
+                                         ti_error *err);
+
+/* Protobuf text format. Parsing accepts what protoc accepts for these
+   messages; errors name line:column (err->line, err->column). */
+TASKIR_API ti_status ti_task_parse_text(ti_task_graph *g, const char *text, size_t len, ti_error *err);
+/* Appends exactly what `protoc --decode=tianjic_ir.TaskGraph` prints. */
+TASKIR_API ti_status ti_task_format_text(const ti_task_graph *g, ti_buffer *out, ti_error *err);
+
+/* Files: text format for .txt, .pbtxt, .prototxt and .textproto, binary
+   for anything else (.pb). */
+TASKIR_API ti_status ti_task_read_file(const char *path, ti_task_graph *g, ti_error *err);
+TASKIR_API ti_status ti_task_write_file(const char *path, const ti_task_graph *g, ti_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TASKIR_PROTO_H */
+
+/* ======================================================================== */
+#if defined(TASKIR_IMPLEMENTATION) && !defined(TASKIR_PROTO_IMPL_INCLUDED)
+#define TASKIR_PROTO_IMPL_INCLUDED
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TI__PB_TRY(x) do { ti_status ti__st_ = (x); if (ti__st_ != TI_STATUS_SUCCESS) return ti__st_; } while (0)
+#define TI__PB_MAXF 16   /* fields per message, at most */
+#define TI__PB_STATIC_ASSERT(cond, name) typedef char ti__pb_static_assert_##name[(cond) ? 1 : -1]
+
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define TI__PB_LE 1
+#elif defined(_M_X64) || defined(_M_IX86) || defined(_M_ARM64)
+#define TI__PB_LE 1
+#else
+#define TI__PB_LE 0
+#endif
+
+/* >>impl.proto.wire -------------------------------------------------------- */
+
+TASKIR_API void ti_pb_reader_init(ti_pb_reader *r, const void *buf, size_t len, ti_error *err) {
+  r->base = r->p = (const uint8_t *)buf;
+  r->end = r->base + (buf ? len : 0);
+  r->depth = 0;
+  r->err = err;
+  r->field = NULL;
+  r->field_num = 0;
+  r->path[0].name = NULL;
+  r->path[0].index = -1;
+}
+
+static void ti__pb_path(const ti_pb_reader *r, char *out, size_t cap) {
+  size_t n = 0;
+  int i;
+  out[0] = 0;
+  for (i = 1; i <= r->depth && i <= TASKIR_PROTO_MAX_DEPTH + 1; i++) {
+    int w;
+    if (!r->path[i].name) continue;
+    if (r->path[i].index >= 0)
+      w = snprintf(out + n, cap - n, "%s%s[%ld]", n ? "." : "", r->path[i].name, (long)r->path[i].index);
+    else
+      w = snprintf(out + n, cap - n, "%s%s", n ? "." : "", r->path[i].name);
+    if (w < 0 || (size_t)w >= cap - n) return;
+    n += (size_t)w;
+  }
+  if (r->field) snprintf(out + n, cap - n, "%s%s", n ? "." : "", r->field);
+  else if (r->field_num) snprintf(out + n, cap - n, "%sfield %lu", n ? "." : "", (unsigned long)r->field_num);
+  else if (!n) snprintf(out, cap, "top level");
+}
+
+static ti_status ti__pb_failv(ti_pb_reader *r, ti_status st, const uint8_t *at, const char *fmt, va_list ap) {
+  ti_error *err = r->err;
+  if (err && err->status == TI_STATUS_SUCCESS) {
+    char what[160], path[200];
+    long long off = (long long)(at - r->base);
+    vsnprintf(what, sizeof what, fmt, ap);
+    ti__pb_path(r, path, sizeof path);
+    ti_error_set(err, st, "protobuf: %s at byte %lld (in %s)", what, off, path);
+    err->offset = off;
+    err->line = err->column = 0;
+  }
+  return st;
+}
+
+TASKIR_API ti_status ti_pb_fail(ti_pb_reader *r, ti_status status, const uint8_t *at, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  ti__pb_failv(r, status, at, fmt, ap);
+  va_end(ap);
+  return status;
+}
+
+/* Decodes a varint when at least 10 bytes are readable; NULL on overflow. */
+static inline const uint8_t *ti__pb_varint10(const uint8_t *p, uint64_t *out) {
+  uint64_t r = 0;
+  int i;
+  for (i = 0; i < 9; i++) {
+    uint64_t b = p[i];
+    r |= (b & 0x7F) << (7 * i);
+    if (b < 0x80) { *out = r; return p + i + 1; }
+  }
+  if (p[9] > 1) return NULL;
+  *out = r | ((uint64_t)p[9] << 63);
+  return p + 10;
+}
+
+/* Bounded varint; NULL when truncated (*trunc = 1) or overflowing. */
+static inline const uint8_t *ti__pb_varint_slow(const uint8_t *p, const uint8_t *end, uint64_t *out, int *trunc) {
+  uint64_t r = 0;
+  unsigned shift = 0;
+  *trunc = 0;
+  for (;;) {
+    uint64_t b;
+    if (p >= end) { *trunc = 1; return NULL; }
+    b = *p++;
+    if (shift == 63 && b > 1) return NULL;
+    r |= (b & 0x7F) << shift;
+    if (b < 0x80) break;
+    shift += 7;
+  }
+  *out = r;
+  return p;
+}
+
+static inline ti_status ti__pb_varint(ti_pb_reader *r, uint64_t *v) {
+  const uint8_t *p = r->p, *q;
+  int trunc;
+  if (p < r->end && *p < 0x80) { *v = *p; r->p = p + 1; return TI_STATUS_SUCCESS; }
+  if (r->end - p >= 10) { q = ti__pb_varint10(p, v); trunc = 0; }
+  else q = ti__pb_varint_slow(p, r->end, v, &trunc);
+  if (!q)
+    return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, p, trunc ? "truncated varint" : "varint longer than 10 bytes or over 64 bits");
+  r->p = q;
+  return TI_STATUS_SUCCESS;
+}
+
+/* 32-bit fields: protoc writes negative int32 as 10-byte sign-extended
+   varints; anything else over 32 bits is malformed. */
+#define TI__PB_FITS32(v) ((v) <= 0xFFFFFFFFu || ((v) >> 31) == 0x1FFFFFFFFu)
+
+static inline ti_status ti__pb_varint32(ti_pb_reader *r, uint32_t *v) {
+  const uint8_t *p = r->p;
+  uint64_t x;
+  TI__PB_TRY(ti__pb_varint(r, &x));
+  if (!TI__PB_FITS32(x)) return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, p, "varint too large for a 32-bit field");
+  *v = (uint32_t)x;
+  return TI_STATUS_SUCCESS;
+}
+
+TASKIR_API ti_status ti_pb_read_varint(ti_pb_reader *r, uint64_t *v) { return ti__pb_varint(r, v); }
+TASKIR_API ti_status ti_pb_read_varint32(ti_pb_reader *r, uint32_t *v) { return ti__pb_varint32(r, v); }
+
+TASKIR_API ti_status ti_pb_read_fixed32(ti_pb_reader *r, uint32_t *v) {
+  const uint8_t *p = r->p;
+  if (r->end - p < 4) return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, p, "truncated fixed32 (%ld bytes left)", (long)(r->end - p));
+  *v = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+  r->p = p + 4;
+  return TI_STATUS_SUCCESS;
+}
+
+TASKIR_API ti_status ti_pb_read_fixed64(ti_pb_reader *r, uint64_t *v) {
+  const uint8_t *p = r->p;
+  uint64_t x = 0;
+  int i;
+  if (r->end - p < 8) return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, p, "truncated fixed64 (%ld bytes left)", (long)(r->end - p));
+  for (i = 7; i >= 0; i--) x = x << 8 | p[i];
+  *v = x;
+  r->p = p + 8;
+  return TI_STATUS_SUCCESS;
+}
+
+static inline ti_status ti__pb_tag(ti_pb_reader *r, uint32_t *field, uint32_t *wt) {
+  const uint8_t *p = r->p;
+  uint32_t t;
+  if (p < r->end && *p < 0x80) t = *p, r->p = p + 1;
+  else {
+    uint64_t x;
+    TI__PB_TRY(ti__pb_varint(r, &x));
+    if (x > 0xFFFFFFFFu) return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, p, "tag over 32 bits");
+    t = (uint32_t)x;
+  }
+  *field = t >> 3;
+  *wt = t & 7;
+  if (*field == 0) return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, p, "field number 0 (tag %lu)", (unsigned long)t);
+  if (*wt > 5) return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, p, "invalid wire type %lu", (unsigned long)*wt);
+  return TI_STATUS_SUCCESS;
+}
+
+TASKIR_API ti_status ti_pb_read_tag(ti_pb_reader *r, uint32_t *field, uint32_t *wire_type) {
+  return ti__pb_tag(r, field, wire_type);
+}
+
+static inline ti_status ti__pb_len(ti_pb_reader *r, size_t *len) {
+  const uint8_t *p = r->p;
+  uint64_t x;
+  TI__PB_TRY(ti__pb_varint(r, &x));
+  if (x > (uint64_t)(r->end - r->p))
+    return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, p, "length %llu past the end of the enclosing message (%ld bytes left)",
+                      (unsigned long long)x, (long)(r->end - r->p));
+  *len = (size_t)x;
+  return TI_STATUS_SUCCESS;
+}
+
+TASKIR_API ti_status ti_pb_read_bytes(ti_pb_reader *r, const uint8_t **data, size_t *len) {
+  TI__PB_TRY(ti__pb_len(r, len));
+  *data = r->p;
+  r->p += *len;
+  return TI_STATUS_SUCCESS;
+}
+
+TASKIR_API ti_status ti_pb_skip_field(ti_pb_reader *r, uint32_t field, uint32_t wt) {
+  const uint8_t *p = r->p;
+  uint64_t x;
+  size_t n;
+  switch (wt) {
+  case TI_PB_VARINT: return ti__pb_varint(r, &x);
+  case TI_PB_FIXED64:
+    if (r->end - p < 8) return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, p, "truncated fixed64 (%ld bytes left)", (long)(r->end - p));
+    r->p += 8;
+    return TI_STATUS_SUCCESS;
+  case TI_PB_FIXED32:
+    if (r->end - p < 4) return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, p, "truncated fixed32 (%ld bytes left)", (long)(r->end - p));
+    r->p += 4;
+    return TI_STATUS_SUCCESS;
+  case TI_PB_LEN:
+    TI__PB_TRY(ti__pb_len(r, &n));
+    r->p += n;
+    return TI_STATUS_SUCCESS;
+  case TI_PB_SGROUP:
+    if (r->depth >= TASKIR_PROTO_MAX_DEPTH)
+      return ti_pb_fail(r, TI_STATUS_LIMIT, p, "groups nested deeper than TASKIR_PROTO_MAX_DEPTH (%d)", TASKIR_PROTO_MAX_DEPTH);
+    r->depth++;
+    r->path[r->depth].name = NULL;
+    for (;;) {
+      uint32_t f, w;
+      ti_status st;
+      if (r->p >= r->end) {
+        r->depth--;
+        return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, p, "group %lu not terminated", (unsigned long)field);
+      }
+      p = r->p;
+      st = ti__pb_tag(r, &f, &w);
+      if (st == TI_STATUS_SUCCESS && w == TI_PB_EGROUP) {
+        r->depth--;
+        if (f != field) return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, p, "end-group %lu does not match start-group %lu",
+                                          (unsigned long)f, (unsigned long)field);
+        return TI_STATUS_SUCCESS;
+      }
+      if (st == TI_STATUS_SUCCESS) st = ti_pb_skip_field(r, f, w);
+      if (st != TI_STATUS_SUCCESS) { r->depth--; return st; }
+    }
+  case TI_PB_EGROUP:
+    return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, p, "end-group tag without a start-group");
+  default:
+    return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, p, "invalid wire type %lu", (unsigned long)wt);
+  }
+}
+
+TASKIR_API ti_status ti_pb_push(ti_pb_reader *r, const char *name, int32_t index, size_t len, const uint8_t **saved_end) {
+  if (len > (size_t)(r->end - r->p))
+    return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, r->p, "message of %lu bytes past the end of the enclosing message", (unsigned long)len);
+  if (r->depth >= TASKIR_PROTO_MAX_DEPTH)
+    return ti_pb_fail(r, TI_STATUS_LIMIT, r->p, "messages nested deeper than TASKIR_PROTO_MAX_DEPTH (%d)", TASKIR_PROTO_MAX_DEPTH);
+  r->depth++;
+  r->path[r->depth].name = name;
+  r->path[r->depth].index = index;
+  r->field = NULL;
+  r->field_num = 0;
+  *saved_end = r->end;
+  r->end = r->p + len;
+  return TI_STATUS_SUCCESS;
+}
+
+TASKIR_API void ti_pb_pop(ti_pb_reader *r, const uint8_t *saved_end) {
+  r->p = r->end;
+  r->end = saved_end;
+  if (r->depth > 0) r->depth--;
+}
+
+TASKIR_API size_t ti_pb_varint_size(uint64_t v) {
+  size_t n = 1;
+  while (v >= 0x80) { v >>= 7; n++; }
+  return n;
+}
+
+static inline uint8_t *ti__pb_put(uint8_t *p, uint64_t v) {
+  while (v >= 0x80) { *p++ = (uint8_t)(v | 0x80); v >>= 7; }
+  *p++ = (uint8_t)v;
+  return p;
+}
+
+TASKIR_API uint8_t *ti_pb_put_varint(uint8_t *p, uint64_t v) { return ti__pb_put(p, v); }
+
+TASKIR_API ti_status ti_pb_write_varint(ti_buffer *b, uint64_t v) {
+  TI__PB_TRY(ti_buffer_reserve(b, 10));
+  b->len = (size_t)(ti__pb_put(b->data + b->len, v) - b->data);
+  return TI_STATUS_SUCCESS;
+}
+
+TASKIR_API ti_status ti_pb_write_tag(ti_buffer *b, uint32_t field, uint32_t wire_type) {
+  return ti_pb_write_varint(b, (uint64_t)field << 3 | (wire_type & 7));
+}
+
+TASKIR_API ti_status ti_pb_write_fixed32(ti_buffer *b, uint32_t v) {
+  int i;
+  TI__PB_TRY(ti_buffer_reserve(b, 4));
+  for (i = 0; i < 4; i++) b->data[b->len++] = (unsigned char)(v >> (8 * i));
+  return TI_STATUS_SUCCESS;
+}
+
+TASKIR_API ti_status ti_pb_write_fixed64(ti_buffer *b, uint64_t v) {
+  int i;
+  TI__PB_TRY(ti_buffer_reserve(b, 8));
+  for (i = 0; i < 8; i++) b->data[b->len++] = (unsigned char)(v >> (8 * i));
+  return TI_STATUS_SUCCESS;
+}
+
+/* >>impl.proto.schema: tianjic_ir as tables -------------------------------- */
+
+/* The codecs (binary both ways, text both ways) walk these tables, so the
+   schema is written once. Field lists are in field-number order, which is
+   the order protoc writes and prints. */
+typedef enum ti__pb_kind {
+  TI__K_INT32, TI__K_INT64, TI__K_BOOL, TI__K_FLOAT, TI__K_ENUM, TI__K_STRING,
+  TI__K_MSG, TI__K_REP_MSG, TI__K_REP_INT32, TI__K_VALUES
+} ti__pb_kind;
+
+enum { TI__E_BLOCK, TI__E_PREC, TI__E_BIAS, TI__E_MODE, TI__E_ATTR, TI__E_REARR };
+enum { TI__V_FLOAT, TI__V_INT32, TI__V_UINT32 };
+
+typedef struct ti__pb_msg ti__pb_msg;
+typedef struct ti__pb_field {
+  uint32_t number;
+  const char *name;
+  int kind;
+  int aux;             /* enum id (ENUM) or value kind (VALUES) */
+  uint32_t has;        /* presence bit, 0 for repeated fields */
+  size_t off;          /* the value, array pointer or string pointer */
+  size_t off_n;        /* element count (int32) or string length (int32) */
+  const ti__pb_msg *sub;
+} ti__pb_field;
+
+struct ti__pb_msg {
+  const char *name;
+  const ti__pb_field *fields;
+  int n_fields;
+  size_t size;
+  int hint_field;      /* index of Tensor.precision (storage hint), or -1 */
+};
+
+/* Enum fields are stored as their C enum types; those are int-sized. */
+TI__PB_STATIC_ASSERT(sizeof(ti_dtype) == sizeof(int32_t) && sizeof(ti_block_type) == sizeof(int32_t) &&
+                     sizeof(ti_attr_type) == sizeof(int32_t) && sizeof(ti_rearrange_kind) == sizeof(int32_t) &&
+                     sizeof(ti_bias_type) == sizeof(int32_t) && sizeof(ti_test_mode) == sizeof(int32_t), enums_int32);
+
+#define TI__F(num, name, kind, aux, has, type, member) \
+  { num, name, kind, aux, has, offsetof(type, member), 0, NULL }
+#define TI__FS(num, name, kind, aux, has, type, member, count, sub) \
+  { num, name, kind, aux, has, offsetof(type, member), offsetof(type, count), sub }
+
+static const ti__pb_field ti__pbf_shape[] = {
+  TI__F(1, "nx", TI__K_INT32, 0, TI_SHAPE_HAS_NX, ti_task_shape, nx),
+  TI__F(2, "ny", TI__K_INT32, 0, TI_SHAPE_HAS_NY, ti_task_shape, ny),
+  TI__F(3, "nf", TI__K_INT32, 0, TI_SHAPE_HAS_NF, ti_task_shape, nf),
+  TI__F(4, "nr", TI__K_INT32, 0, TI_SHAPE_HAS_NR, ti_task_shape, nr),
+  TI__F(5, "nkx", TI__K_INT32, 0, TI_SHAPE_HAS_NKX, ti_task_shape, nkx),
+  TI__F(6, "nky", TI__K_INT32, 0, TI_SHAPE_HAS_NKY, ti_task_shape, nky),
+  TI__F(7, "niy", TI__K_INT32, 0, TI_SHAPE_HAS_NIY, ti_task_shape, niy),
+  TI__F(8, "nix", TI__K_INT32, 0, TI_SHAPE_HAS_NIX, ti_task_shape, nix),
+  TI__F(10, "n_branch", TI__K_INT32, 0, TI_SHAPE_HAS_N_BRANCH, ti_task_shape, n_branch),
+  TI__FS(15, "extra_dimensions", TI__K_REP_INT32, 0, 0, ti_task_shape, extra, n_extra, NULL)
+};
+static const ti__pb_msg ti__pbm_shape = { "Shape", ti__pbf_shape, 10, sizeof(ti_task_shape), -1 };
+
+static const ti__pb_field ti__pbf_attr[] = {
+  TI__F(1, "type", TI__K_ENUM, TI__E_ATTR, TI_TATTR_HAS_TYPE, ti_task_attr, type),
+  TI__F(2, "precision", TI__K_ENUM, TI__E_PREC, TI_TATTR_HAS_PRECISION, ti_task_attr, precision),
+  TI__F(3, "int_value", TI__K_INT32, 0, TI_TATTR_HAS_INT, ti_task_attr, int_value),
+  TI__F(4, "float_value", TI__K_FLOAT, 0, TI_TATTR_HAS_FLOAT, ti_task_attr, float_value)
+};
+static const ti__pb_msg ti__pbm_attr = { "Attribute", ti__pbf_attr, 4, sizeof(ti_task_attr), -1 };
+
+static const ti__pb_field ti__pbf_tensor[] = {
+  TI__FS(1, "dims", TI__K_REP_INT32, 0, 0, ti_task_tensor, dims, n_dims, NULL),
+  TI__F(2, "precision", TI__K_ENUM, TI__E_PREC, TI_TENSOR_HAS_PRECISION, ti_task_tensor, precision),
+  TI__F(3, "float_data", TI__K_VALUES, TI__V_FLOAT, 0, ti_task_tensor, float_data),
+  TI__F(4, "int32_data", TI__K_VALUES, TI__V_INT32, 0, ti_task_tensor, int32_data),
+  TI__F(5, "uint32_data", TI__K_VALUES, TI__V_UINT32, 0, ti_task_tensor, uint32_data),
+  TI__FS(6, "name", TI__K_STRING, 0, TI_TENSOR_HAS_NAME, ti_task_tensor, name, name_len, NULL)
+};
+static const ti__pb_msg ti__pbm_tensor = { "Tensor", ti__pbf_tensor, 6, sizeof(ti_task_tensor), 1 };
+
+static const ti__pb_field ti__pbf_iface[] = {
+  TI__FS(1, "position", TI__K_MSG, 0, TI_IFACE_HAS_POSITION, ti_task_interface, position, position, &ti__pbm_shape),
+  TI__FS(2, "size", TI__K_MSG, 0, TI_IFACE_HAS_SIZE, ti_task_interface, size, size, &ti__pbm_shape),
+  TI__F(3, "edge_id", TI__K_INT32, 0, TI_IFACE_HAS_EDGE_ID, ti_task_interface, edge_id)
+};
+static const ti__pb_msg ti__pbm_iface = { "EdgeInterface", ti__pbf_iface, 3, sizeof(ti_task_interface), -1 };
+
+static const ti__pb_field ti__pbf_cluster[] = {
+  TI__FS(1, "shape", TI__K_MSG, 0, TI_CLUSTER_HAS_SHAPE, ti_task_cluster, shape, shape, &ti__pbm_shape),
+  TI__FS(2, "interfaces", TI__K_REP_MSG, 0, 0, ti_task_cluster, interfaces, n_interfaces, &ti__pbm_iface)
+};
+static const ti__pb_msg ti__pbm_cluster = { "EdgeCluster", ti__pbf_cluster, 2, sizeof(ti_task_cluster), -1 };
+
+static const ti__pb_field ti__pbf_block[] = {
+  TI__F(1, "id", TI__K_INT32, 0, TI_BLOCK_HAS_ID, ti_task_block, id),
+  TI__F(2, "type", TI__K_ENUM, TI__E_BLOCK, TI_BLOCK_HAS_TYPE, ti_task_block, type),
+  TI__F(3, "precision", TI__K_ENUM, TI__E_PREC, TI_BLOCK_HAS_PRECISION, ti_task_block, precision),
+  TI__FS(4, "shape", TI__K_MSG, 0, TI_BLOCK_HAS_SHAPE, ti_task_block, shape, shape, &ti__pbm_shape),
+  TI__FS(5, "input_clusters", TI__K_REP_MSG, 0, 0, ti_task_block, inputs, n_inputs, &ti__pbm_cluster),
+  TI__FS(6, "output_clusters", TI__K_REP_MSG, 0, 0, ti_task_block, outputs, n_outputs, &ti__pbm_cluster),
+  TI__FS(7, "data", TI__K_MSG, 0, TI_BLOCK_HAS_DATA, ti_task_block, data, data, &ti__pbm_tensor),
+  TI__FS(8, "attributes", TI__K_REP_MSG, 0, 0, ti_task_block, attrs, n_attrs, &ti__pbm_attr),
+  TI__F(9, "is_virtual", TI__K_BOOL, 0, TI_BLOCK_HAS_IS_VIRTUAL, ti_task_block, is_virtual),
+  TI__F(10, "master_task_id", TI__K_INT32, 0, TI_BLOCK_HAS_MASTER_TASK_ID, ti_task_block, master_task_id),
+  TI__F(11, "pipeline_num", TI__K_INT32, 0, TI_BLOCK_HAS_PIPELINE_NUM, ti_task_block, pipeline_num),
+  TI__F(12, "bias_type", TI__K_ENUM, TI__E_BIAS, TI_BLOCK_HAS_BIAS_TYPE, ti_task_block, bias_type),
+  TI__F(13, "socket_id", TI__K_INT32, 0, TI_BLOCK_HAS_SOCKET_ID, ti_task_block, socket_id)
+};
+static const ti__pb_msg ti__pbm_block = { "TaskBlock", ti__pbf_block, 13, sizeof(ti_task_block), -1 };
+
+static const ti__pb_field ti__pbf_rearr[] = {
+  TI__F(1, "type", TI__K_ENUM, TI__E_REARR, TI_REARR_HAS_TYPE, ti_task_rearrange, type),
+  TI__FS(2, "matrix", TI__K_REP_MSG, 0, 0, ti_task_rearrange, matrix, n_matrix, &ti__pbm_tensor)
+};
+static const ti__pb_msg ti__pbm_rearr = { "RearrangeInfo", ti__pbf_rearr, 2, sizeof(ti_task_rearrange), -1 };
+
+static const ti__pb_field ti__pbf_edge[] = {
+  TI__F(1, "id", TI__K_INT32, 0, TI_EDGE_HAS_ID, ti_task_edge, id),
+  TI__F(2, "src_block_id", TI__K_INT32, 0, TI_EDGE_HAS_SRC, ti_task_edge, src_block_id),
+  TI__F(3, "dst_block_id", TI__K_INT32, 0, TI_EDGE_HAS_DST, ti_task_edge, dst_block_id),
+  TI__FS(4, "rearrange_info", TI__K_REP_MSG, 0, 0, ti_task_edge, rearrange, n_rearrange, &ti__pbm_rearr)
+};
+static const ti__pb_msg ti__pbm_edge = { "Edge", ti__pbf_edge, 4, sizeof(ti_task_edge), -1 };
+
+static const ti__pb_field ti__pbf_group[] = {
+  TI__F(1, "group_id", TI__K_INT32, 0, TI_GROUP_HAS_ID, ti_task_group, group_id),
+  TI__FS(2, "block_ids", TI__K_REP_INT32, 0, 0, ti_task_group, block_ids, n_block_ids, NULL)
+};
+static const ti__pb_msg ti__pbm_group = { "Group", ti__pbf_group, 2, sizeof(ti_task_group), -1 };
+
+static const ti__pb_field ti__pbf_tcfg[] = {
+  TI__F(1, "random_seed", TI__K_INT64, 0, TI_TCFG_HAS_SEED, ti_task_test_config, random_seed),
+  TI__FS(2, "test_case_name", TI__K_STRING, 0, TI_TCFG_HAS_NAME, ti_task_test_config, test_case_name, name_len, NULL),
+  TI__F(3, "test_mode", TI__K_ENUM, TI__E_MODE, TI_TCFG_HAS_MODE, ti_task_test_config, test_mode)
+};
+static const ti__pb_msg ti__pbm_tcfg = { "TestConfig", ti__pbf_tcfg, 3, sizeof(ti_task_test_config), -1 };
+
+static const ti__pb_field ti__pbf_graph[] = {
+  TI__FS(1, "blocks", TI__K_REP_MSG, 0, 0, ti_task_graph, blocks, n_blocks, &ti__pbm_block),
+  TI__FS(2, "edges", TI__K_REP_MSG, 0, 0, ti_task_graph, edges, n_edges, &ti__pbm_edge),
+  TI__FS(3, "groups", TI__K_REP_MSG, 0, 0, ti_task_graph, groups, n_groups, &ti__pbm_group),
+  TI__FS(4, "test_config", TI__K_MSG, 0, TI_GRAPH_HAS_TEST_CONFIG, ti_task_graph, test_config, test_config, &ti__pbm_tcfg)
+};
+static const ti__pb_msg ti__pbm_graph = { "TaskGraph", ti__pbf_graph, 4, sizeof(ti_task_graph), -1 };
+
+#undef TI__F
+#undef TI__FS
+
+static const char *ti__pb_enum_type(int e) {
+  static const char *const names[] = { "TaskBlockType", "Precision", "BiasType", "TestMode", "AttributeType", "RearrangeInfoType" };
+  return names[e];
+}
+
+/* Largest internal value of an enum (values 0..max are tried by name). */
+static int ti__pb_enum_max(int e) {
+  switch (e) {
+  case TI__E_BLOCK: return TI_BLOCK_COUNT - 1;
+  case TI__E_PREC: return TI_DTYPE_I9;
+  case TI__E_BIAS: return TI_BIAS_TYPE_CONSTANT;
+  case TI__E_MODE: return TI_TEST_MODE_COUNT - 1;
+  case TI__E_ATTR: return TI_ATTR_COUNT - 1;
+  default: return TI_REARRANGE_COUNT - 1;
+  }
+}
+
+/* Schema spelling of an internal value, NULL if it is not one. */
+static const char *ti__pb_enum_name(int e, int v) {
+  if (v < 0 || v > ti__pb_enum_max(e)) return NULL;
+  switch (e) {
+  case TI__E_BLOCK: return ti_block_type_name((ti_block_type)v);
+  case TI__E_PREC: return ti_precision_name((ti_dtype)v);
+  case TI__E_BIAS: return ti_bias_type_name((ti_bias_type)v);
+  case TI__E_MODE: return ti_test_mode_name((ti_test_mode)v);
+  case TI__E_ATTR: return v == TI_ATTR_BIT_SHIFT_NUM ? "BIT_SHIGT_NUM" : ti_attr_type_name((ti_attr_type)v);
+  default: return ti_rearrange_name((ti_rearrange_kind)v);
+  }
+}
+
+static int ti__pb_enum_from_wire(int e, int32_t w, int *out) {
+  switch (e) {
+  case TI__E_BLOCK: { ti_block_type t; if (ti_block_type_from_wire(w, &t)) return -1; *out = (int)t; return 0; }
+  case TI__E_PREC: { ti_dtype t; if (ti_precision_from_wire(w, &t)) return -1; *out = (int)t; return 0; }
+  case TI__E_BIAS: if (w < 1 || w > 2) return -1; *out = w; return 0;
+  default: if (w < 0 || w > ti__pb_enum_max(e)) return -1; *out = w; return 0;
+  }
+}
+
+static int ti__pb_enum_to_wire(int e, int v, int32_t *out) {
+  if (!ti__pb_enum_name(e, v)) return -1;
+  if (e == TI__E_BLOCK) *out = ti_block_type_wire((ti_block_type)v);
+  else if (e == TI__E_PREC) *out = ti_precision_wire((ti_dtype)v);
+  else *out = v;
+  return 0;
+}
+
+#define TI__AT(obj, off, T) ((T *)(void *)((char *)(obj) + (off)))
+#define TI__CAT(obj, off, T) ((const T *)(const void *)((const char *)(obj) + (off)))
+
+static inline int ti__pb_get_enum(const void *obj, size_t off) { int32_t v; memcpy(&v, (const char *)obj + off, 4); return (int)v; }
+static inline void ti__pb_set_enum(void *obj, size_t off, int v) { int32_t x = (int32_t)v; memcpy((char *)obj + off, &x, 4); }
+
+/* New elements: the one non-zero default of the schema (bias_type VECTOR). */
+static void ti__pb_msg_init(const ti__pb_msg *m, void *obj) {
+  if (m == &ti__pbm_block) ((ti_task_block *)obj)->bias_type = TI_BIAS_TYPE_VECTOR;
+}
+
+static int ti__pb_find(const ti__pb_msg *m, uint32_t num) {
+  int i;
+  for (i = 0; i < m->n_fields; i++)
+    if (m->fields[i].number == num) return i;
+  return -1;
+}
+
+static const char *ti__pb_wt_name(uint32_t wt) {
+  static const char *const n[] = { "varint", "fixed64", "length-delimited", "start-group", "end-group", "fixed32" };
+  return wt < 6 ? n[wt] : "invalid";
+}
+
+/* Storage of a values field for a tensor of precision p (-1: unknown). */
+static ti_dtype ti__pb_storage_hint(int vkind, int p) {
+  if (vkind == TI__V_FLOAT) return TI_DTYPE_F32;
+  if (vkind == TI__V_INT32) {
+    switch (p) {
+    case TI_DTYPE_I8: case TI_DTYPE_TERNARY: return TI_DTYPE_I8;
+    case TI_DTYPE_I16: case TI_DTYPE_I9: case TI_DTYPE_U8: case TI_DTYPE_U4: return TI_DTYPE_I16;
+    default: return TI_DTYPE_I32;
+    }
+  }
+  switch (p) {
+  case TI_DTYPE_U8: case TI_DTYPE_U4: return TI_DTYPE_U8;
+  case TI_DTYPE_U16: return TI_DTYPE_U16;
+  default: return TI_DTYPE_U32;
+  }
+}
+
+static ti_dtype ti__pb_widest(int vkind) {
+  return vkind == TI__V_FLOAT ? TI_DTYPE_F32 : vkind == TI__V_INT32 ? TI_DTYPE_I32 : TI_DTYPE_U32;
+}
+
+/* Copies v's values into a new array of `cap` elements of `storage`. */
+static int ti__pb_values_realloc(ti_arena *a, ti_task_values *v, int64_t cap, ti_dtype storage) {
+  size_t es = ti_dtype_size(storage);
+  void *d;
+  int64_t i;
+  if (cap < v->count || (uint64_t)cap > (uint64_t)((size_t)-1 / es)) return -1;
+  d = ti_arena_array(a, (size_t)cap, es, 4);
+  if (!d) return -1;
+  if (v->count) {
+    if (storage == v->storage) memcpy(d, v->data, (size_t)v->count * es);
+    else if (storage == TI_DTYPE_F32) for (i = 0; i < v->count; i++) ((float *)d)[i] = (float)ti_task_values_get_f64(v, i);
+    else if (storage == TI_DTYPE_I32) for (i = 0; i < v->count; i++) ((int32_t *)d)[i] = (int32_t)ti_task_values_get_i64(v, i);
+    else if (storage == TI_DTYPE_U32) for (i = 0; i < v->count; i++) ((uint32_t *)d)[i] = (uint32_t)ti_task_values_get_i64(v, i);
+    else return -1;
+  }
+  v->data = d;
+  v->storage = storage;
+  return 0;
+}
+
+/* >>impl.proto.decode ------------------------------------------------------ */
+
+typedef struct ti__pb_dec {
+  ti_pb_reader r;
+  ti_arena *a;
+} ti__pb_dec;
+
+/* Counts the varints of a packed payload (bytes without the high bit) and
+   checks it does not end inside one. */
+static int64_t ti__pb_count_varints(const uint8_t *p, size_t n) {
+  int64_t c = 0;
+  size_t i;
+  if (n && p[n - 1] >= 0x80) return -1;
+  for (i = 0; i < n; i++) c += p[i] < 0x80;
+  return c;
+}
+
+/* Packed varints straight into a narrow array. Stops at the end, at a full
+   array, or at a problem (*why: 1 bad varint, 2 over 32 bits, 3 does not
+   fit T, so the caller can widen and go on). */
+#define TI__PB_DEC_PACKED(fname, T, FITS)                                                          \
+  static const uint8_t *fname(const uint8_t *p, const uint8_t *end, T *out, int64_t *pi,           \
+                              int64_t cap, int *why) {                                            \
+    int64_t i = *pi;                                                                             \
+    *why = 0;                                                                                    \
+    while (p < end && i < cap) {                                                                 \
+      uint64_t v;                                                                                \
+      uint32_t u;                                                                                \
+      const uint8_t *q;                                                                          \
+      if (*p < 0x80) { v = *p; q = p + 1; }                                                      \
+      else if (end - p >= 10) {                                                                  \
+        uint64_t mid;                                                                            \
+        memcpy(&mid, p + 1, 8);                                                                  \
+        if (mid == ~(uint64_t)0 && p[9] == 1) { v = ~(uint64_t)0x7F | (p[0] & 0x7F); q = p + 10; } \
+        else { q = ti__pb_varint10(p, &v); if (!q) { *why = 1; break; } }                        \
+      } else { int t_; q = ti__pb_varint_slow(p, end, &v, &t_); if (!q) { *why = 1; break; } }   \
+      if (!TI__PB_FITS32(v)) { *why = 2; break; }                                                \
+      u = (uint32_t)v;                                                                           \
+      if (!(FITS)) { *why = 3; break; }                                                          \
+      out[i++] = (T)u;                                                                           \
+      p = q;                                                                                     \
+    }                                                                                            \
+    *pi = i;                                                                                     \
+    return p;                                                                                    \
+  }
+TI__PB_DEC_PACKED(ti__pb_dec_i8, int8_t, u + 128u < 256u)
+TI__PB_DEC_PACKED(ti__pb_dec_i16, int16_t, u + 32768u < 65536u)
+TI__PB_DEC_PACKED(ti__pb_dec_i32, int32_t, 1)
+TI__PB_DEC_PACKED(ti__pb_dec_u8, uint8_t, u < 256u)
+TI__PB_DEC_PACKED(ti__pb_dec_u16, uint16_t, u < 65536u)
+TI__PB_DEC_PACKED(ti__pb_dec_u32, uint32_t, 1)
+#undef TI__PB_DEC_PACKED
+
+/* Decodes the varints in [p, end) onto v (capacity cap), widening the
+   storage when a value does not fit. */
+static ti_status ti__pb_dec_ints(ti__pb_dec *d, ti_task_values *v, int64_t cap, const uint8_t *p, const uint8_t *end,
+                                 int vkind) {
+  while (p < end) {
+    int why = 0;
+    int64_t i = v->count;
+    switch (v->storage) {
+    case TI_DTYPE_I8: p = ti__pb_dec_i8(p, end, (int8_t *)v->data, &i, cap, &why); break;
+    case TI_DTYPE_I16: p = ti__pb_dec_i16(p, end, (int16_t *)v->data, &i, cap, &why); break;
+    case TI_DTYPE_I32: p = ti__pb_dec_i32(p, end, (int32_t *)v->data, &i, cap, &why); break;
+    case TI_DTYPE_U8: p = ti__pb_dec_u8(p, end, (uint8_t *)v->data, &i, cap, &why); break;
+    case TI_DTYPE_U16: p = ti__pb_dec_u16(p, end, (uint16_t *)v->data, &i, cap, &why); break;
+    case TI_DTYPE_U32: p = ti__pb_dec_u32(p, end, (uint32_t *)v->data, &i, cap, &why); break;
+    default: return ti_pb_fail(&d->r, TI_STATUS_BAD_PARAM, p, "values stored as %s", ti_dtype_name(v->storage));
+    }
+    v->count = i;
+    if (why == 1) return ti_pb_fail(&d->r, TI_STATUS_PARSE_ERROR, p, "malformed varint (truncated, over 10 bytes or over 64 bits)");
+    if (why == 2) return ti_pb_fail(&d->r, TI_STATUS_PARSE_ERROR, p, "varint too large for a 32-bit field");
+    if (why == 3) {
+      if (ti__pb_values_realloc(d->a, v, cap, ti__pb_widest(vkind)))
+        return ti_pb_fail(&d->r, TI_STATUS_NO_MEMORY, p, "out of memory for %lld values", (long long)cap);
+    } else if (p < end)
+      return ti_pb_fail(&d->r, TI_STATUS_PARSE_ERROR, p, "more values than counted");
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__pb_dec_msg(ti__pb_dec *d, const ti__pb_msg *m, void *obj);
+
+static ti_status ti__pb_dec_sub(ti__pb_dec *d, const ti__pb_field *f, int32_t index, void *sub) {
+  ti_pb_reader *r = &d->r;
+  const uint8_t *saved;
+  size_t len;
+  ti_status st;
+  TI__PB_TRY(ti__pb_len(r, &len));
+  TI__PB_TRY(ti_pb_push(r, f->name, index, len, &saved));
+  st = ti__pb_dec_msg(d, f->sub, sub);
+  if (st != TI_STATUS_SUCCESS) return st;  /* keep the path for the message */
+  ti_pb_pop(r, saved);
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__pb_dec_msg(ti__pb_dec *d, const ti__pb_msg *m, void *obj) {
+  ti_pb_reader *r = &d->r;
+  const uint8_t *start = r->p;
+  int64_t cnt[TI__PB_MAXF], cap[TI__PB_MAXF];
+  int hint = -1, i;
+  uint32_t num, wt;
+  memset(cnt, 0, sizeof cnt);
+
+  /* Pass 1: count the repeated fields (payloads of nested messages are
+     skipped, packed varints counted), so each array is allocated once. */
+  while (r->p < r->end) {
+    int fi;
+    const ti__pb_field *f;
+    const uint8_t *q;
+    size_t len;
+    r->field = NULL;
+    r->field_num = 0;
+    TI__PB_TRY(ti__pb_tag(r, &num, &wt));
+    fi = ti__pb_find(m, num);
+    if (fi < 0) { r->field_num = num; TI__PB_TRY(ti_pb_skip_field(r, num, wt)); continue; }
+    f = &m->fields[fi];
+    r->field = f->name;
+    if (fi == m->hint_field && wt == TI_PB_VARINT) {
+      uint64_t x;
+      TI__PB_TRY(ti__pb_varint(r, &x));
+      hint = x <= 0xFFFFFFFFu && ti__pb_enum_from_wire(TI__E_PREC, (int32_t)(uint32_t)x, &hint) == 0 ? hint : -1;
+      continue;
+    }
+    if ((f->kind == TI__K_REP_MSG && wt == TI_PB_LEN) ||
+        ((f->kind == TI__K_REP_INT32 || (f->kind == TI__K_VALUES && f->aux != TI__V_FLOAT)) && wt == TI_PB_VARINT) ||
+        (f->kind == TI__K_VALUES && f->aux == TI__V_FLOAT && wt == TI_PB_FIXED32)) {
+      cnt[fi]++;
+      TI__PB_TRY(ti_pb_skip_field(r, num, wt));
+    } else if ((f->kind == TI__K_REP_INT32 || f->kind == TI__K_VALUES) && wt == TI_PB_LEN) {
+      int64_t c;
+      q = r->p;
+      TI__PB_TRY(ti__pb_len(r, &len));
+      if (f->aux == TI__V_FLOAT && f->kind == TI__K_VALUES) {
+        if (len % 4) return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, q, "packed float payload of %lu bytes, not a multiple of 4", (unsigned long)len);
+        c = (int64_t)(len / 4);
+      } else if ((c = ti__pb_count_varints(r->p, len)) < 0)
+        return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, r->p + len - 1, "packed field ends inside a varint");
+      cnt[fi] += c;
+      r->p += len;
+    } else
+      TI__PB_TRY(ti_pb_skip_field(r, num, wt));
+  }
+
+  /* Allocate: grow existing arrays (a merged message) by the counts. */
+  for (i = 0; i < m->n_fields; i++) {
+    const ti__pb_field *f = &m->fields[i];
+    cap[i] = 0;
+    if (!cnt[i]) continue;
+    r->field = f->name;
+    if (f->kind == TI__K_REP_MSG || f->kind == TI__K_REP_INT32) {
+      int32_t n = *TI__AT(obj, f->off_n, int32_t);
+      size_t es = f->kind == TI__K_REP_MSG ? f->sub->size : sizeof(int32_t);
+      void **pp = TI__AT(obj, f->off, void *);
+      char *na;
+      int64_t k;
+      if (cnt[i] > (int64_t)INT32_MAX - n)
+        return ti_pb_fail(r, TI_STATUS_LIMIT, start, "more than 2^31-1 elements in %s", f->name);
+      na = (char *)ti_arena_array(d->a, (size_t)(n + cnt[i]), es, 8);
+      if (!na) return ti_pb_fail(r, TI_STATUS_NO_MEMORY, start, "out of memory for %lld elements", (long long)(n + cnt[i]));
+      if (n) memcpy(na, *pp, (size_t)n * es);
+      if (f->kind == TI__K_REP_MSG)
+        for (k = n; k < n + cnt[i]; k++) ti__pb_msg_init(f->sub, na + (size_t)k * es);
+      *pp = na;
+    } else if (f->kind == TI__K_VALUES) {
+      ti_task_values *v = TI__AT(obj, f->off, ti_task_values);
+      if (cnt[i] > INT64_MAX / 8 - v->count)
+        return ti_pb_fail(r, TI_STATUS_LIMIT, start, "too many values");
+      cap[i] = v->count + cnt[i];
+      if (ti__pb_values_realloc(d->a, v, cap[i], v->count ? v->storage : ti__pb_storage_hint(f->aux, hint)))
+        return ti_pb_fail(r, TI_STATUS_NO_MEMORY, start, "out of memory for %lld values", (long long)cap[i]);
+    }
+  }
+
+  /* Pass 2: decode. */
+  r->p = start;
+  while (r->p < r->end) {
+    int fi;
+    const ti__pb_field *f;
+    const uint8_t *tagp = r->p, *q;
+    uint32_t *has = (uint32_t *)obj;  /* every message struct starts with `has` */
+    uint32_t u;
+    uint64_t x;
+    size_t len;
+    r->field = NULL;
+    r->field_num = 0;
+    TI__PB_TRY(ti__pb_tag(r, &num, &wt));
+    fi = ti__pb_find(m, num);
+    if (fi < 0) { r->field_num = num; TI__PB_TRY(ti_pb_skip_field(r, num, wt)); continue; }
+    f = &m->fields[fi];
+    r->field = f->name;
+#define TI__PB_WANT(w)                                                                                       \
+  if (wt != (w)) return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, tagp, "wire type %s for a field declared %s", \
+                                   ti__pb_wt_name(wt), ti__pb_wt_name(w))
+    switch (f->kind) {
+    case TI__K_INT32:
+      TI__PB_WANT(TI_PB_VARINT);
+      TI__PB_TRY(ti__pb_varint32(r, &u));
+      *TI__AT(obj, f->off, int32_t) = (int32_t)u;
+      *has |= f->has;
+      break;
+    case TI__K_INT64:
+      TI__PB_WANT(TI_PB_VARINT);
+      TI__PB_TRY(ti__pb_varint(r, &x));
+      *TI__AT(obj, f->off, int64_t) = (int64_t)x;
+      *has |= f->has;
+      break;
+    case TI__K_BOOL:
+      TI__PB_WANT(TI_PB_VARINT);
+      TI__PB_TRY(ti__pb_varint(r, &x));
+      *TI__AT(obj, f->off, int32_t) = x != 0;
+      *has |= f->has;
+      break;
+    case TI__K_FLOAT:
+      TI__PB_WANT(TI_PB_FIXED32);
+      TI__PB_TRY(ti_pb_read_fixed32(r, &u));
+      memcpy(TI__AT(obj, f->off, float), &u, 4);
+      *has |= f->has;
+      break;
+    case TI__K_ENUM: {
+      int e;
+      TI__PB_WANT(TI_PB_VARINT);
+      q = r->p;
+      TI__PB_TRY(ti__pb_varint32(r, &u));
+      if (ti__pb_enum_from_wire(f->aux, (int32_t)u, &e))
+        return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, q, "value %ld is not a %s", (long)(int32_t)u, ti__pb_enum_type(f->aux));
+      ti__pb_set_enum(obj, f->off, e);
+      *has |= f->has;
+      break;
+    }
+    case TI__K_STRING: {
+      const uint8_t *s;
+      char *c;
+      TI__PB_WANT(TI_PB_LEN);
+      q = r->p;
+      TI__PB_TRY(ti_pb_read_bytes(r, &s, &len));
+      if (len > (size_t)INT32_MAX) return ti_pb_fail(r, TI_STATUS_LIMIT, q, "string over 2^31-1 bytes");
+      c = ti_arena_strndup(d->a, (const char *)s, len);
+      if (!c) return ti_pb_fail(r, TI_STATUS_NO_MEMORY, q, "out of memory");
+      *TI__AT(obj, f->off, char *) = c;
+      *TI__AT(obj, f->off_n, int32_t) = (int32_t)len;
+      *has |= f->has;
+      break;
+    }
+    case TI__K_MSG:
+      TI__PB_WANT(TI_PB_LEN);
+      TI__PB_TRY(ti__pb_dec_sub(d, f, -1, TI__AT(obj, f->off, char)));
+      *has |= f->has;
+      break;
+    case TI__K_REP_MSG: {
+      int32_t *n = TI__AT(obj, f->off_n, int32_t);
+      char *arr = *TI__AT(obj, f->off, char *);
+      TI__PB_WANT(TI_PB_LEN);
+      TI__PB_TRY(ti__pb_dec_sub(d, f, *n, arr + (size_t)*n * f->sub->size));
+      (*n)++;
+      break;
+    }
+    case TI__K_REP_INT32: {
+      int32_t *n = TI__AT(obj, f->off_n, int32_t);
+      int32_t *arr = *TI__AT(obj, f->off, int32_t *);
+      if (wt == TI_PB_VARINT) {
+        TI__PB_TRY(ti__pb_varint32(r, &u));
+        arr[(*n)++] = (int32_t)u;
+      } else if (wt == TI_PB_LEN) {
+        const uint8_t *saved;
+        TI__PB_TRY(ti__pb_len(r, &len));
+        saved = r->end;
+        r->end = r->p + len;
+        while (r->p < r->end) {
+          ti_status st = ti__pb_varint32(r, &u);
+          if (st != TI_STATUS_SUCCESS) { r->end = saved; return st; }
+          arr[(*n)++] = (int32_t)u;
+        }
+        r->end = saved;
+      } else
+        return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, tagp, "wire type %s for a repeated int32 field", ti__pb_wt_name(wt));
+      break;
+    }
+    case TI__K_VALUES: {
+      ti_task_values *v = TI__AT(obj, f->off, ti_task_values);
+      if (f->aux == TI__V_FLOAT) {
+        if (wt == TI_PB_FIXED32) {
+          TI__PB_TRY(ti_pb_read_fixed32(r, &u));
+          memcpy((float *)v->data + v->count, &u, 4);
+          v->count++;
+        } else if (wt == TI_PB_LEN) {
+          const uint8_t *s;
+          TI__PB_TRY(ti_pb_read_bytes(r, &s, &len));
+          if (len % 4 || (int64_t)(len / 4) > cap[fi] - v->count)
+            return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, s, "bad packed float payload");
+#if TI__PB_LE
+          if (len) memcpy((float *)v->data + v->count, s, len);
+          v->count += (int64_t)(len / 4);
+#else
+          {
+            size_t k;
+            for (k = 0; k < len; k += 4) {
+              uint32_t w = (uint32_t)s[k] | (uint32_t)s[k + 1] << 8 | (uint32_t)s[k + 2] << 16 | (uint32_t)s[k + 3] << 24;
+              memcpy((float *)v->data + v->count++, &w, 4);
+            }
+          }
+#endif
+        } else
+          return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, tagp, "wire type %s for a repeated float field", ti__pb_wt_name(wt));
+      } else {
+        if (wt == TI_PB_VARINT) {
+          q = r->p;
+          TI__PB_TRY(ti__pb_varint(r, &x));
+          TI__PB_TRY(ti__pb_dec_ints(d, v, cap[fi], q, r->p, f->aux));
+        } else if (wt == TI_PB_LEN) {
+          const uint8_t *s;
+          TI__PB_TRY(ti_pb_read_bytes(r, &s, &len));
+          TI__PB_TRY(ti__pb_dec_ints(d, v, cap[fi], s, s + len, f->aux));
+        } else
+          return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, tagp, "wire type %s for a repeated %s field", ti__pb_wt_name(wt),
+                            f->aux == TI__V_INT32 ? "int32" : "uint32");
+      }
+      break;
+    }
+    }
+#undef TI__PB_WANT
+  }
+  r->field = NULL;
+  r->field_num = 0;
+  return TI_STATUS_SUCCESS;
+}
+
+TASKIR_API ti_status ti_task_decode(ti_task_graph *g, const void *buf, size_t len, ti_error *err) {
+  ti__pb_dec d;
+  if (!g || (!buf && len)) return ti_error_set(err, TI_STATUS_BAD_PARAM, "ti_task_decode: NULL graph or buffer");
+  ti_pb_reader_init(&d.r, buf, len, err);
+  d.a = &g->arena;
+  return ti__pb_dec_msg(&d, &ti__pbm_graph, g);
+}
+
+/* >>impl.proto.encode ------------------------------------------------------ */
+
+/* Sizes of nested messages and packed payloads, computed once in a first
+   pass (pre-order) and consumed in the same order by the writing pass. */
+typedef struct ti__pb_enc {
+  size_t *sz;
+  size_t n, cap, next;
+  void *alloc_user;
+  ti_error *err;
+} ti__pb_enc;
+
+static ti_status ti__pb_enc_slot(ti__pb_enc *e, size_t *slot) {
+  if (e->n == e->cap) {
+    size_t nc = e->cap ? e->cap * 2 : 256;
+    size_t *ns = (size_t *)TASKIR_REALLOC(e->alloc_user, e->sz, nc * sizeof *ns);
+    if (!ns) return ti_error_set(e->err, TI_STATUS_NO_MEMORY, "protobuf encode: out of memory");
+    e->sz = ns;
+    e->cap = nc;
+  }
+  *slot = e->n++;
+  return TI_STATUS_SUCCESS;
+}
+
+static size_t ti__pb_packed_size(const ti_task_values *v) {
+  size_t s = 0;
+  int64_t i, n = v->count;
+  switch (v->storage) {
+  case TI_DTYPE_F32: return (size_t)n * 4;
+  case TI_DTYPE_I8: { const int8_t *a = (const int8_t *)v->data; s = (size_t)n; for (i = 0; i < n; i++) s += a[i] < 0 ? 9 : 0; return s; }
+  case TI_DTYPE_U8: { const uint8_t *a = (const uint8_t *)v->data; s = (size_t)n; for (i = 0; i < n; i++) s += a[i] >= 0x80; return s; }
+  case TI_DTYPE_I16: {
+    const int16_t *a = (const int16_t *)v->data;
+    for (i = 0; i < n; i++) s += a[i] < 0 ? 10 : a[i] < 0x80 ? 1 : a[i] < 0x4000 ? 2 : 3;
+    return s;
+  }
+  case TI_DTYPE_U16: { const uint16_t *a = (const uint16_t *)v->data; for (i = 0; i < n; i++) s += a[i] < 0x80 ? 1 : a[i] < 0x4000 ? 2 : 3; return s; }
+  case TI_DTYPE_I32: { const int32_t *a = (const int32_t *)v->data; for (i = 0; i < n; i++) s += a[i] < 0 ? 10 : ti_pb_varint_size((uint32_t)a[i]); return s; }
+  case TI_DTYPE_U32: { const uint32_t *a = (const uint32_t *)v->data; for (i = 0; i < n; i++) s += ti_pb_varint_size(a[i]); return s; }
+  default: return 0;
+  }
+}
+
+static int ti__pb_storage_ok(int vkind, ti_dtype s) {
+  if (vkind == TI__V_FLOAT) return s == TI_DTYPE_F32;
+  if (vkind == TI__V_INT32) return s == TI_DTYPE_I8 || s == TI_DTYPE_I16 || s == TI_DTYPE_I32;
+  return s == TI_DTYPE_U8 || s == TI_DTYPE_U16 || s == TI_DTYPE_U32;
+}
+
+static ti_status ti__pb_enc_size(ti__pb_enc *e, const ti__pb_msg *m, const void *obj, size_t *out) {
+  size_t total = 0;
+  int i;
+  uint32_t has = *(const uint32_t *)obj;
+  for (i = 0; i < m->n_fields; i++) {
+    const ti__pb_field *f = &m->fields[i];
+    size_t tag = ti_pb_varint_size((uint64_t)f->number << 3);
+    switch (f->kind) {
+    case TI__K_INT32:
+      if (has & f->has) total += tag + ti_pb_varint_size((uint64_t)(int64_t)*TI__CAT(obj, f->off, int32_t));
+      break;
+    case TI__K_INT64:
+      if (has & f->has) total += tag + ti_pb_varint_size((uint64_t)*TI__CAT(obj, f->off, int64_t));
+      break;
+    case TI__K_BOOL: if (has & f->has) total += tag + 1; break;
+    case TI__K_FLOAT: if (has & f->has) total += tag + 4; break;
+    case TI__K_ENUM:
+      if (has & f->has) {
+        int32_t w;
+        if (ti__pb_enum_to_wire(f->aux, ti__pb_get_enum(obj, f->off), &w))
+          return ti_error_set(e->err, TI_STATUS_BAD_PARAM, "protobuf encode: %s.%s holds %d, not a %s", m->name, f->name,
+                              ti__pb_get_enum(obj, f->off), ti__pb_enum_type(f->aux));
+        total += tag + ti_pb_varint_size((uint64_t)(int64_t)w);
+      }
+      break;
+    case TI__K_STRING:
+      if (has & f->has) {
+        int32_t n = *TI__CAT(obj, f->off_n, int32_t);
+        if (n < 0 || (n && !*TI__CAT(obj, f->off, char *)))
+          return ti_error_set(e->err, TI_STATUS_BAD_PARAM, "protobuf encode: %s.%s has length %ld", m->name, f->name, (long)n);
+        total += tag + ti_pb_varint_size((uint64_t)n) + (size_t)n;
+      }
+      break;
+    case TI__K_MSG:
+      if (has & f->has) {
+        size_t slot, s;
+        TI__PB_TRY(ti__pb_enc_slot(e, &slot));
+        TI__PB_TRY(ti__pb_enc_size(e, f->sub, TI__CAT(obj, f->off, char), &s));
+        e->sz[slot] = s;
+        total += tag + ti_pb_varint_size(s) + s;
+      }
+      break;
+    case TI__K_REP_MSG: {
+      int32_t n = *TI__CAT(obj, f->off_n, int32_t), k;
+      const char *arr = *TI__CAT(obj, f->off, char *);
+      if (n < 0 || (n && !arr))
+        return ti_error_set(e->err, TI_STATUS_BAD_PARAM, "protobuf encode: %s.%s has count %ld", m->name, f->name, (long)n);
+      for (k = 0; k < n; k++) {
+        size_t slot, s;
+        TI__PB_TRY(ti__pb_enc_slot(e, &slot));
+        TI__PB_TRY(ti__pb_enc_size(e, f->sub, arr + (size_t)k * f->sub->size, &s));
+        e->sz[slot] = s;
+        total += tag + ti_pb_varint_size(s) + s;
+      }
+      break;
+    }
+    case TI__K_REP_INT32: {
+      int32_t n = *TI__CAT(obj, f->off_n, int32_t), k;
+      const int32_t *arr = *TI__CAT(obj, f->off, int32_t *);
+      if (n < 0 || (n && !arr))
+        return ti_error_set(e->err, TI_STATUS_BAD_PARAM, "protobuf encode: %s.%s has count %ld", m->name, f->name, (long)n);
+      for (k = 0; k < n; k++) total += tag + ti_pb_varint_size((uint64_t)(int64_t)arr[k]);
+      break;
+    }
+    case TI__K_VALUES: {
+      const ti_task_values *v = TI__CAT(obj, f->off, ti_task_values);
+      size_t slot, s;
+      if (!v->count) break;
+      if (v->count < 0 || !v->data || !ti__pb_storage_ok(f->aux, v->storage))
+        return ti_error_set(e->err, TI_STATUS_BAD_PARAM, "protobuf encode: %s.%s has count %lld, storage %s", m->name,
+                            f->name, (long long)v->count, ti_dtype_name(v->storage) ? ti_dtype_name(v->storage) : "?");
+      TI__PB_TRY(ti__pb_enc_slot(e, &slot));
+      s = ti__pb_packed_size(v);
+      e->sz[slot] = s;
+      total += tag + ti_pb_varint_size(s) + s;
+      break;
+    }
+    }
+  }
+  *out = total;
+  return TI_STATUS_SUCCESS;
+}
+
+static uint8_t *ti__pb_put_ints(uint8_t *p, const ti_task_values *v) {
+  int64_t i, n = v->count;
+  static const uint8_t neg[10] = { 0x80, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01 };
+  switch (v->storage) {
+  case TI_DTYPE_I8: {
+    const int8_t *a = (const int8_t *)v->data;
+    for (i = 0; i < n; i++) {
+      int8_t x = a[i];
+      if (x >= 0) *p++ = (uint8_t)x;
+      else { memcpy(p, neg, 10); p[0] = (uint8_t)(0x80 | ((uint8_t)x & 0x7F)); p += 10; }
+    }
+    return p;
+  }
+  case TI_DTYPE_I16: {
+    const int16_t *a = (const int16_t *)v->data;
+    for (i = 0; i < n; i++) {
+      int16_t x = a[i];
+      if (x >= 0 && x < 0x80) *p++ = (uint8_t)x;
+      else p = ti__pb_put(p, (uint64_t)(int64_t)x);
+    }
+    return p;
+  }
+  case TI_DTYPE_I32: {
+    const int32_t *a = (const int32_t *)v->data;
+    for (i = 0; i < n; i++) {
+      int32_t x = a[i];
+      if (x >= 0 && x < 0x80) *p++ = (uint8_t)x;
+      else p = ti__pb_put(p, (uint64_t)(int64_t)x);
+    }
+    return p;
+  }
+  case TI_DTYPE_U8: { const uint8_t *a = (const uint8_t *)v->data; for (i = 0; i < n; i++) p = ti__pb_put(p, a[i]); return p; }
+  case TI_DTYPE_U16: { const uint16_t *a = (const uint16_t *)v->data; for (i = 0; i < n; i++) p = ti__pb_put(p, a[i]); return p; }
+  case TI_DTYPE_U32: { const uint32_t *a = (const uint32_t *)v->data; for (i = 0; i < n; i++) p = ti__pb_put(p, a[i]); return p; }
+  case TI_DTYPE_F32:
+#if TI__PB_LE
+    memcpy(p, v->data, (size_t)n * 4);
+    return p + n * 4;
+#else
+    for (i = 0; i < n; i++) {
+      uint32_t w;
+      memcpy(&w, (const float *)v->data + i, 4);
+      p[0] = (uint8_t)w; p[1] = (uint8_t)(w >> 8); p[2] = (uint8_t)(w >> 16); p[3] = (uint8_t)(w >> 24);
+      p += 4;
+    }
+    return p;
+#endif
+  default: return p;
+  }
+}
+
+/* Writes obj; the room was sized exactly by ti__pb_enc_size. */
+static uint8_t *ti__pb_enc_write(ti__pb_enc *e, const ti__pb_msg *m, const void *obj, uint8_t *p) {
+  int i;
+  uint32_t has = *(const uint32_t *)obj;
+  for (i = 0; i < m->n_fields; i++) {
+    const ti__pb_field *f = &m->fields[i];
+    uint64_t tag = (uint64_t)f->number << 3;
+    switch (f->kind) {
+    case TI__K_INT32:
+      if (has & f->has) { p = ti__pb_put(p, tag); p = ti__pb_put(p, (uint64_t)(int64_t)*TI__CAT(obj, f->off, int32_t)); }
+      break;
+    case TI__K_INT64:
+      if (has & f->has) { p = ti__pb_put(p, tag); p = ti__pb_put(p, (uint64_t)*TI__CAT(obj, f->off, int64_t)); }
+      break;
+    case TI__K_BOOL:
+      if (has & f->has) { p = ti__pb_put(p, tag); *p++ = *TI__CAT(obj, f->off, int32_t) ? 1 : 0; }
+      break;
+    case TI__K_FLOAT:
+      if (has & f->has) {
+        uint32_t w;
+        memcpy(&w, TI__CAT(obj, f->off, float), 4);
+        p = ti__pb_put(p, tag | TI_PB_FIXED32);
+        p[0] = (uint8_t)w; p[1] = (uint8_t)(w >> 8); p[2] = (uint8_t)(w >> 16); p[3] = (uint8_t)(w >> 24);
+        p += 4;
+      }
+      break;
+    case TI__K_ENUM:
+      if (has & f->has) {
+        int32_t w = 0;
+        ti__pb_enum_to_wire(f->aux, ti__pb_get_enum(obj, f->off), &w);
+        p = ti__pb_put(p, tag);
+        p = ti__pb_put(p, (uint64_t)(int64_t)w);
+      }
+      break;
+    case TI__K_STRING:
+      if (has & f->has) {
+        int32_t n = *TI__CAT(obj, f->off_n, int32_t);
+        p = ti__pb_put(p, tag | TI_PB_LEN);
+        p = ti__pb_put(p, (uint64_t)n);
+        if (n) memcpy(p, *TI__CAT(obj, f->off, char *), (size_t)n);
+        p += n;
+      }
+      break;
+    case TI__K_MSG:
+      if (has & f->has) {
+        p = ti__pb_put(p, tag | TI_PB_LEN);
+        p = ti__pb_put(p, e->sz[e->next++]);
+        p = ti__pb_enc_write(e, f->sub, TI__CAT(obj, f->off, char), p);
+      }
+      break;
+    case TI__K_REP_MSG: {
+      int32_t n = *TI__CAT(obj, f->off_n, int32_t), k;
+      const char *arr = *TI__CAT(obj, f->off, char *);
+      for (k = 0; k < n; k++) {
+        p = ti__pb_put(p, tag | TI_PB_LEN);
+        p = ti__pb_put(p, e->sz[e->next++]);
+        p = ti__pb_enc_write(e, f->sub, arr + (size_t)k * f->sub->size, p);
+      }
+      break;
+    }
+    case TI__K_REP_INT32: {
+      int32_t n = *TI__CAT(obj, f->off_n, int32_t), k;
+      const int32_t *arr = *TI__CAT(obj, f->off, int32_t *);
+      for (k = 0; k < n; k++) { p = ti__pb_put(p, tag); p = ti__pb_put(p, (uint64_t)(int64_t)arr[k]); }
+      break;
+    }
+    case TI__K_VALUES: {
+      const ti_task_values *v = TI__CAT(obj, f->off, ti_task_values);
+      if (!v->count) break;
+      p = ti__pb_put(p, tag | TI_PB_LEN);
+      p = ti__pb_put(p, e->sz[e->next++]);
+      p = ti__pb_put_ints(p, v);
+      break;
+    }
+    }
+  }
+  return p;
+}
+
+static ti_status ti__pb_encode(const ti_task_graph *g, ti_buffer *out, void *dst, size_t cap, size_t *len, ti_error *err) {
+  ti__pb_enc e;
+  size_t total;
+  ti_status st;
+  uint8_t *p, *q;
+  if (!g) return ti_error_set(err, TI_STATUS_BAD_PARAM, "protobuf encode: NULL graph");
+  memset(&e, 0, sizeof e);
+  e.alloc_user = out ? out->alloc_user : g->arena.alloc_user;
+  e.err = err;
+  st = ti__pb_enc_size(&e, &ti__pbm_graph, g, &total);
+  if (len) *len = st == TI_STATUS_SUCCESS ? total : 0;
+  if (st == TI_STATUS_SUCCESS) {
+    if (out) {
+      st = ti_buffer_reserve(out, total);
+      if (st != TI_STATUS_SUCCESS) ti_error_set(err, st, "protobuf encode: out of memory for %lu bytes", (unsigned long)total);
+      p = out && st == TI_STATUS_SUCCESS ? out->data + out->len : NULL;
+    } else if (!dst) p = NULL;
+    else if (cap < total) {
+      st = ti_error_set(err, TI_STATUS_LIMIT, "protobuf encode: buffer of %lu bytes, %lu needed", (unsigned long)cap,
+                        (unsigned long)total);
+      p = NULL;
+    } else p = (uint8_t *)dst;
+    if (p) {
+      q = ti__pb_enc_write(&e, &ti__pbm_graph, g, p);
+      TASKIR_ASSERT((size_t)(q - p) == total && e.next == e.n);
+      if (out) out->len += total;
+    }
+  }
+  if (e.sz) TASKIR_FREE(e.alloc_user, e.sz);
+  return st;
+}
+
+TASKIR_API ti_status ti_task_encode(const ti_task_graph *g, ti_buffer *out, ti_error *err) {
+  if (!out) return ti_error_set(err, TI_STATUS_BAD_PARAM, "ti_task_encode: NULL buffer");
+  return ti__pb_encode(g, out, NULL, 0, NULL, err);
+}
+
+TASKIR_API ti_status ti_task_encode_into(const ti_task_graph *g, void *dst, size_t cap, size_t *len, ti_error *err) {
+  return ti__pb_encode(g, NULL, dst, cap, len, err);
+}
+
+/* >>impl.proto.text.write -------------------------------------------------- */
+
+/* protobuf's SimpleFtoa: the shorter of %.6g and %.9g that reads back. */
+static void ti__pb_ftoa(float v, char *buf, size_t cap) {
+  if (v != v) { snprintf(buf, cap, "nan"); return; }
+  if (v > 3.402823466e38f) { snprintf(buf, cap, "inf"); return; }
+  if (v < -3.402823466e38f) { snprintf(buf, cap, "-inf"); return; }
+  snprintf(buf, cap, "%.6g", (double)v);
+  if (strtof(buf, NULL) != v) snprintf(buf, cap, "%.9g", (double)v);
+}
+
+static char *ti__pb_itoa(char *p, int64_t v) {
+  char tmp[24];
+  int n = 0;
+  uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+  do { tmp[n++] = (char)('0' + u % 10); u /= 10; } while (u);
+  if (v < 0) *p++ = '-';
+  while (n) *p++ = tmp[--n];
+  return p;
+}
+
+/* Starts a line "<indent>name" with room for `extra` more bytes. */
+static char *ti__pb_tf_line(ti_buffer *b, int indent, const char *name, size_t extra) {
+  size_t nl = strlen(name);
+  char *p;
+  if (ti_buffer_reserve(b, (size_t)indent + nl + extra + 8) != TI_STATUS_SUCCESS) return NULL;
+  p = (char *)b->data + b->len;
+  memset(p, ' ', (size_t)indent);
+  memcpy(p + indent, name, nl);
+  return p + indent + nl;
+}
+
+#define TI__PB_TF_END(b, p) ((b)->len = (size_t)((unsigned char *)(p) - (b)->data))
+
+static ti_status ti__pb_tf_msg(ti_buffer *b, const ti__pb_msg *m, const void *obj, int indent, ti_error *err);
+
+static ti_status ti__pb_tf_sub(ti_buffer *b, const ti__pb_field *f, const void *sub, int indent, ti_error *err) {
+  char *p = ti__pb_tf_line(b, indent, f->name, 3);
+  if (!p) return ti_error_set(err, TI_STATUS_NO_MEMORY, "text format: out of memory");
+  memcpy(p, " {\n", 3);
+  TI__PB_TF_END(b, p + 3);
+  TI__PB_TRY(ti__pb_tf_msg(b, f->sub, sub, indent + 2, err));
+  p = ti__pb_tf_line(b, indent, "", 2);
+  if (!p) return ti_error_set(err, TI_STATUS_NO_MEMORY, "text format: out of memory");
+  memcpy(p, "}\n", 2);
+  TI__PB_TF_END(b, p + 2);
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__pb_tf_msg(ti_buffer *b, const ti__pb_msg *m, const void *obj, int indent, ti_error *err) {
+  int i;
+  uint32_t has = *(const uint32_t *)obj;
+  for (i = 0; i < m->n_fields; i++) {
+    const ti__pb_field *f = &m->fields[i];
+    char *p;
+    switch (f->kind) {
+    case TI__K_INT32: case TI__K_INT64: case TI__K_BOOL: case TI__K_FLOAT: case TI__K_ENUM:
+      if (!(has & f->has)) break;
+      if (!(p = ti__pb_tf_line(b, indent, f->name, 64))) goto oom;
+      *p++ = ':';
+      *p++ = ' ';
+      if (f->kind == TI__K_INT32) p = ti__pb_itoa(p, *TI__CAT(obj, f->off, int32_t));
+      else if (f->kind == TI__K_INT64) p = ti__pb_itoa(p, *TI__CAT(obj, f->off, int64_t));
+      else if (f->kind == TI__K_BOOL) {
+        const char *s = *TI__CAT(obj, f->off, int32_t) ? "true" : "false";
+        memcpy(p, s, strlen(s));
+        p += strlen(s);
+      } else if (f->kind == TI__K_FLOAT) {
+        char tmp[40];
+        ti__pb_ftoa(*TI__CAT(obj, f->off, float), tmp, sizeof tmp);
+        memcpy(p, tmp, strlen(tmp));
+        p += strlen(tmp);
+      } else {
+        const char *s = ti__pb_enum_name(f->aux, ti__pb_get_enum(obj, f->off));
+        if (!s)
+          return ti_error_set(err, TI_STATUS_BAD_PARAM, "text format: %s.%s holds %d, not a %s", m->name, f->name,
+                              ti__pb_get_enum(obj, f->off), ti__pb_enum_type(f->aux));
+        memcpy(p, s, strlen(s));
+        p += strlen(s);
+      }
+      *p++ = '\n';
+      TI__PB_TF_END(b, p);
+      break;
+    case TI__K_STRING: {
+      int32_t n = *TI__CAT(obj, f->off_n, int32_t), k;
+      const unsigned char *s = (const unsigned char *)*TI__CAT(obj, f->off, char *);
+      if (!(has & f->has)) break;
+      if (n < 0 || (n && !s)) return ti_error_set(err, TI_STATUS_BAD_PARAM, "text format: %s.%s has length %ld", m->name, f->name, (long)n);
+      if (!(p = ti__pb_tf_line(b, indent, f->name, 4 * (size_t)n + 8))) goto oom;
+      *p++ = ':'; *p++ = ' '; *p++ = '"';
+      for (k = 0; k < n; k++) {   /* protobuf's CEscape */
+        unsigned char c = s[k];
+        switch (c) {
+        case '\n': *p++ = '\\'; *p++ = 'n'; break;
+        case '\r': *p++ = '\\'; *p++ = 'r'; break;
+        case '\t': *p++ = '\\'; *p++ = 't'; break;
+        case '"': *p++ = '\\'; *p++ = '"'; break;
+        case '\'': *p++ = '\\'; *p++ = '\''; break;
+        case '\\': *p++ = '\\'; *p++ = '\\'; break;
+        default:
+          if (c < 0x20 || c >= 0x7F) {
+            *p++ = '\\'; *p++ = (char)('0' + (c >> 6)); *p++ = (char)('0' + ((c >> 3) & 7)); *p++ = (char)('0' + (c & 7));
+          } else *p++ = (char)c;
+        }
+      }
+      *p++ = '"'; *p++ = '\n';
+      TI__PB_TF_END(b, p);
+      break;
+    }
+    case TI__K_MSG:
+      if (has & f->has) TI__PB_TRY(ti__pb_tf_sub(b, f, TI__CAT(obj, f->off, char), indent, err));
+      break;
+    case TI__K_REP_MSG: {
+      int32_t n = *TI__CAT(obj, f->off_n, int32_t), k;
+      const char *arr = *TI__CAT(obj, f->off, char *);
+      if (n < 0 || (n && !arr)) return ti_error_set(err, TI_STATUS_BAD_PARAM, "text format: %s.%s has count %ld", m->name, f->name, (long)n);
+      for (k = 0; k < n; k++) TI__PB_TRY(ti__pb_tf_sub(b, f, arr + (size_t)k * f->sub->size, indent, err));
+      break;
+    }
+    case TI__K_REP_INT32: {
+      int32_t n = *TI__CAT(obj, f->off_n, int32_t), k;
+      const int32_t *arr = *TI__CAT(obj, f->off, int32_t *);
+      if (n < 0 || (n && !arr)) return ti_error_set(err, TI_STATUS_BAD_PARAM, "text format: %s.%s has count %ld", m->name, f->name, (long)n);
+      for (k = 0; k < n; k++) {
+        if (!(p = ti__pb_tf_line(b, indent, f->name, 16))) goto oom;
+        *p++ = ':'; *p++ = ' ';
+        p = ti__pb_itoa(p, arr[k]);
+        *p++ = '\n';
+        TI__PB_TF_END(b, p);
+      }
+      break;
+    }
+    case TI__K_VALUES: {
+      const ti_task_values *v = TI__CAT(obj, f->off, ti_task_values);
+      int64_t k;
+      if (!v->count) continue;
+      if (v->count < 0 || !v->data || !ti__pb_storage_ok(f->aux, v->storage))
+        return ti_error_set(err, TI_STATUS_BAD_PARAM, "text format: %s.%s has count %lld, storage %d", m->name, f->name,
+                            (long long)v->count, (int)v->storage);
+      for (k = 0; k < v->count; k++) {
+        if (!(p = ti__pb_tf_line(b, indent, f->name, 48))) goto oom;
+        *p++ = ':'; *p++ = ' ';
+        if (f->aux == TI__V_FLOAT) {
+          char tmp[40];
+          ti__pb_ftoa(((const float *)v->data)[k], tmp, sizeof tmp);
+          memcpy(p, tmp, strlen(tmp));
+          p += strlen(tmp);
+        } else p = ti__pb_itoa(p, ti_task_values_get_i64(v, k));
+        *p++ = '\n';
+        TI__PB_TF_END(b, p);
+      }
+      break;
+    }
+    }
+  }
+  return TI_STATUS_SUCCESS;
+oom:
+  return ti_error_set(err, TI_STATUS_NO_MEMORY, "text format: out of memory");
+}
+
+TASKIR_API ti_status ti_task_format_text(const ti_task_graph *g, ti_buffer *out, ti_error *err) {
+  if (!g || !out) return ti_error_set(err, TI_STATUS_BAD_PARAM, "ti_task_format_text: NULL graph or buffer");
+  return ti__pb_tf_msg(out, &ti__pbm_graph, g, 0, err);
+}
+
+/* >>impl.proto.text.read --------------------------------------------------- */
+
+typedef struct ti__pb_tp {
+  const char *s, *p, *end;
+  ti_error *err;
+  ti_arena *a;
+  int depth;
+  struct { uint32_t *d; int64_t n, cap; } scr[3];   /* float, int32, uint32 values of a Tensor */
+} ti__pb_tp;
+
+static ti_status ti__pb_tp_fail(ti__pb_tp *t, ti_status st, const char *at, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+static ti_status ti__pb_tp_fail(ti__pb_tp *t, ti_status st, const char *at, const char *fmt, ...) {
+  ti_error *err = t->err;
+  if (err && err->status == TI_STATUS_SUCCESS) {
+    char what[200];
+    const char *q, *bol = t->s;
+    int32_t line = 1;
+    va_list ap;
+    for (q = t->s; q < at; q++) if (*q == '\n') { line++; bol = q + 1; }
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    ti_error_set(err, st, "text format: %s at line %ld column %ld", what, (long)line, (long)(at - bol + 1));
+    err->line = line;
+    err->column = (int32_t)(at - bol + 1);
+    err->offset = (int64_t)(at - t->s);
+  }
+  return st;
+}
+
+static int ti__pb_isid0(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+static int ti__pb_isdig(int c) { return c >= '0' && c <= '9'; }
+static int ti__pb_isid(int c) { return ti__pb_isid0(c) || ti__pb_isdig(c); }
+static int ti__pb_hexval(int c) {
+  return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+static int ti__pb_tp_peek(ti__pb_tp *t) {
+  while (t->p < t->end) {
+    char c = *t->p;
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') t->p++;
+    else if (c == '#') { while (t->p < t->end && *t->p != '\n') t->p++; }
+    else return (unsigned char)c;
+  }
+  return -1;
+}
+
+static size_t ti__pb_tp_ident(ti__pb_tp *t) {
+  const char *q = t->p;
+  while (q < t->end && ti__pb_isid((unsigned char)*q)) q++;
+  return (size_t)(q - t->p);
+}
+
+static int ti__pb_ieq(const char *a, size_t n, const char *b) {
+  size_t i;
+  for (i = 0; i < n; i++) {
+    int x = (unsigned char)a[i], y = (unsigned char)b[i];
+    if (!y) return 0;
+    if (x >= 'A' && x <= 'Z') x += 32;
+    if (x != y) return 0;
+  }
+  return b[n] == 0;
+}
+
+static int ti__pb_eq(const char *a, size_t n, const char *b) { return strlen(b) == n && memcmp(a, b, n) == 0; }
+
+/* One scalar token: [-] number, or [-] identifier. */
+typedef struct ti__pb_tok {
+  const char *at;      /* start, including the sign */
+  int neg, kind;       /* kind: 0 integer, 1 float, 2 identifier */
+  uint64_t u;          /* integer magnitude */
+  int overflow;
+  double d;            /* float value (sign applied) */
+  const char *id;
+  size_t idn;
+} ti__pb_tok;
+
+static ti_status ti__pb_tp_token(ti__pb_tp *t, ti__pb_tok *k, const char *what) {
+  int c = ti__pb_tp_peek(t);
+  const char *q;
+  memset(k, 0, sizeof *k);
+  k->at = t->p;
+  if (c == '-') { t->p++; k->neg = 1; c = ti__pb_tp_peek(t); }
+  q = t->p;
+  if (ti__pb_isid0(c)) {
+    k->kind = 2;
+    k->id = t->p;
+    k->idn = ti__pb_tp_ident(t);
+    t->p += k->idn;
+    return TI_STATUS_SUCCESS;
+  }
+  if (!(ti__pb_isdig(c) || (c == '.' && t->end - t->p > 1 && ti__pb_isdig((unsigned char)t->p[1]))))
+    return ti__pb_tp_fail(t, TI_STATUS_PARSE_ERROR, c < 0 ? t->end : t->p, "expected %s, found %s", what,
+                          c < 0 ? "end of input" : "something else");
+  if (c == '0' && t->end - q > 1 && (q[1] == 'x' || q[1] == 'X')) {
+    q += 2;
+    if (q >= t->end || ti__pb_hexval((unsigned char)*q) < 0)
+      return ti__pb_tp_fail(t, TI_STATUS_PARSE_ERROR, t->p, "\"0x\" must be followed by hex digits");
+    for (; q < t->end && ti__pb_hexval((unsigned char)*q) >= 0; q++) {
+      if (k->u >> 60) k->overflow = 1;
+      k->u = k->u << 4 | (uint64_t)ti__pb_hexval((unsigned char)*q);
+    }
+  } else {
+    const char *s = q;
+    int is_float = 0;
+    while (q < t->end && ti__pb_isdig((unsigned char)*q)) q++;
+    if (q < t->end && *q == '.') { is_float = 1; q++; while (q < t->end && ti__pb_isdig((unsigned char)*q)) q++; }
+    if (q < t->end && (*q == 'e' || *q == 'E')) {
+      is_float = 1;
+      q++;
+      if (q < t->end && (*q == '+' || *q == '-')) q++;
+      if (q >= t->end || !ti__pb_isdig((unsigned char)*q))
+        return ti__pb_tp_fail(t, TI_STATUS_PARSE_ERROR, q, "\"e\" must be followed by an exponent");
+      while (q < t->end && ti__pb_isdig((unsigned char)*q)) q++;
+    }
+    if (is_float || (q < t->end && (*q == 'f' || *q == 'F'))) {
+      char buf[128];
+      size_t n = (size_t)(q - s);
+      if (n >= sizeof buf) return ti__pb_tp_fail(t, TI_STATUS_PARSE_ERROR, s, "number too long");
+      memcpy(buf, s, n);
+      buf[n] = 0;
+      k->kind = 1;
+      k->d = strtod(buf, NULL);
+      if (k->neg) k->d = -k->d;
+      if (q < t->end && (*q == 'f' || *q == 'F')) q++;
+    } else if (*s == '0' && q - s > 1) {
+      const char *o;
+      for (o = s + 1; o < q; o++) {
+        if (*o > '7') return ti__pb_tp_fail(t, TI_STATUS_PARSE_ERROR, o, "numbers starting with 0 are octal: digit %c", *o);
+        if (k->u >> 61) k->overflow = 1;
+        k->u = k->u << 3 | (uint64_t)(*o - '0');
+      }
+    } else {
+      const char *o;
+      for (o = s; o < q; o++) {
+        uint64_t dgt = (uint64_t)(*o - '0');
+        if (k->u > (UINT64_MAX - dgt) / 10) k->overflow = 1;
+        k->u = k->u * 10 + dgt;
+      }
+    }
+  }
+  if (q < t->end && ti__pb_isid((unsigned char)*q))
+    return ti__pb_tp_fail(t, TI_STATUS_PARSE_ERROR, q, "need space between number and identifier");
+  t->p = q;
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__pb_tp_int(ti__pb_tp *t, const ti__pb_tok *k, int64_t lo, uint64_t hi, int64_t *out, const char *fname) {
+  if (k->kind != 0)
+    return ti__pb_tp_fail(t, TI_STATUS_PARSE_ERROR, k->at, "expected an integer for field \"%s\"", fname);
+  if (k->neg) {
+    if (lo == 0 && k->u) return ti__pb_tp_fail(t, TI_STATUS_PARSE_ERROR, k->at, "negative value for unsigned field \"%s\"", fname);
+    if (k->overflow || k->u > (uint64_t)0 - (uint64_t)lo)
+      return ti__pb_tp_fail(t, TI_STATUS_PARSE_ERROR, k->at, "integer out of range for field \"%s\"", fname);
+    *out = (int64_t)((uint64_t)0 - k->u);
+  } else {
+    if (k->overflow || k->u > hi)
+      return ti__pb_tp_fail(t, TI_STATUS_PARSE_ERROR, k->at, "integer out of range for field \"%s\"", fname);
+    *out = (int64_t)k->u;
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__pb_tp_float(ti__pb_tp *t, const ti__pb_tok *k, float *out, const char *fname) {
+  if (k->kind == 0) {
+    if (k->overflow) return ti__pb_tp_fail(t, TI_STATUS_PARSE_ERROR, k->at, "integer out of range for field \"%s\"", fname);
+    *out = (float)(k->neg ? -(double)k->u : (double)k->u);
+  } else if (k->kind == 1) *out = (float)k->d;
+  else if (ti__pb_ieq(k->id, k->idn, "inf") || ti__pb_ieq(k->id, k->idn, "infinity")) {
+    float inf = (float)(1e300 * 1e10);
+    *out = k->neg ? -inf : inf;
+  } else if (ti__pb_ieq(k->id, k->idn, "nan")) {
+    uint32_t w = k->neg ? 0xFFC00000u : 0x7FC00000u;   /* the quiet NaN protoc writes */
+    memcpy(out, &w, 4);
+  } else
+    return ti__pb_tp_fail(t, TI_STATUS_PARSE_ERROR, k->at, "expected a number for field \"%s\", found \"%.*s\"", fname,
+                          (int)k->idn, k->id);
+  return TI_STATUS_SUCCESS;
+}
+
+/* One or more adjacent string literals, C escapes decoded, into the arena. */
+static ti_status ti__pb_tp_string(ti__pb_tp *t, char **out, int32_t *out_len, const char *fname) {
+  const char *start = t->p, *q;
+  size_t raw = 0, n = 0;
+  char *d;
+  int c = ti__pb_tp_peek(t);
+  if (c != '"' && c != '\'')
+    return ti__pb_tp_fail(t, TI_STATUS_PARSE_ERROR, c < 0 ? t->end : t->p, "expected a string for field \"%s\"", fname);
+  start = t->p;
+  /* Pass 1: find the extent of each literal. */
+  while ((c = ti__pb_tp_peek(t)) == '"' || c == '\'') {
+    const char *open = t->p;
+    for (q = t->p + 1;; q++) {
+      if (q >= t->end || *q == '\n') return ti__pb_tp_fail(t, TI_STATUS_PARSE_ERROR, open, "unterminated string");
+      if (*q == '\\') { q++; if (q >= t->end || *q == '\n') return ti__pb_tp_fail(t, TI_STATUS_PARSE_ERROR, open, "unterminated string"); continue; }
+      if (*q == (char)c) break;
+    }
+    raw += (size_t)(q - t->p);
+    t->p = q + 1;
+  }
+  d = (char *)ti_arena_alloc(t->a, raw + 1, 1);
+  if (!d) return ti__pb_tp_fail(t, TI_STATUS_NO_MEMORY, start, "out of memory");
+  /* Pass 2: decode. */
+  t->p = start;
+  while ((c = ti__pb_tp_peek(t)) == '"' || c == '\'') {
+    for (q = t->p + 1; *q != (char)c; q++) {
+      const char *esc = q;
+      unsigned long cp;
+      int i, h;
+      if (*q != '\\') { d[n++] = *q; continue; }
+      q++;
+      switch (*q) {
+      case 'a': d[n++] = '\a'; break;
+      case 'b': d[n++] = '\b'; break;
+      case 'f': d[n++] = '\f'; break;
+      case 'n': d[n++] = '\n'; break;
+      case 'r': d[n++] = '\r'; break;
+      case 't': d[n++] = '\t'; break;
+      case 'v': d[n++] = '\v'; break;
+      case '\\': case '?': case '\'': case '"': d[n++] = *q; break;
+      case 'x': case 'X':
+        if (q + 1 >= t->end || ti__pb_hexval((unsigned char)q[1]) < 0)
+          return ti__pb_tp_fail(t, TI_STATUS_PARSE_ERROR, esc, "\\x must be followed by hex digits");
+        cp = 0;
+        for (i = 0; i < 2 && q + 1 < t->end && (h = ti__pb_hexval((unsigned char)q[1])) >= 0; i++, q++) cp = cp * 16 + (unsigned long)h;
+        d[n++] = (char)cp;
+        break;
+      case 'u': case 'U': {
+        int len = *q == 'u' ? 4 : 8;
+        cp = 0;
+        for (i = 0; i < len; i++) {
+          if (q + 1 >= t->end || (h = ti__pb_hexval((unsigned char)q[1])) < 0)
+            return ti__pb_tp_fail(t, TI_STATUS_PARSE_ERROR, esc, "\\%c needs %d hex digits", len == 4 ? 'u' : 'U', len);
+          cp = cp * 16 + (unsigned long)h;
+          q++;
+        }
+        if (cp > 0x10FFFF) return ti__pb_tp_fail(t, TI_STATUS_PARSE_ERROR, esc, "code point past U+10FFFF");
+        if (cp < 0x80) d[n++] = (char)cp;
+        else if (cp < 0x800) { d[n++] = (char)(0xC0 | (cp >> 6)); d[n++] = (char)(0x80 | (cp & 0x3F)); }
+        else if (cp < 0x10000) {
+          d[n++] = (char)(0xE0 | (cp >> 12)); d[n++] = (char)(0x80 | ((cp >> 6) & 0x3F)); d[n++] = (char)(0x80 | (cp & 0x3F));
+        } else {
+          d[n++] = (char)(0xF0 | (cp >> 18)); d[n++] = (char)(0x80 | ((cp >> 12) & 0x3F));
+          d[n++] = (char)(0x80 | ((cp >> 6) & 0x3F)); d[n++] = (char)(0x80 | (cp & 0x3F));
+        }
+        break;
+      }
+      default:
+        if (*q >= '0' && *q <= '7') {
+          cp = (unsigned long)(*q - '0');
+          for (i = 1; i < 3 && q + 1 < t->end && q[1] >= '0' && q[1] <= '7'; i++) cp = cp * 8 + (unsigned long)(*++q - '0');
+          d[n++] = (char)(cp & 0xFF);
+        } else
+          return ti__pb_tp_fail(t, TI_STATUS_PARSE_ERROR, esc, "invalid escape sequence in string");
+      }
+    }
+    t->p = q + 1;
+  }
+  if (n > (size_t)INT32_MAX) return ti__pb_tp_fail(t, TI_STATUS_LIMIT, start, "string over 2^31-1 bytes");
+  d[n] = 0;
+  *out = d;
+  *out_len = (int32_t)n;
+  return TI_STATUS_SUCCESS;
+}
+
+/* Room for one more element of a repeated field (arena, doubling). */
+static void *ti__pb_tp_grow(ti__pb_tp *t, void **arr, int32_t n, int64_t *cap, size_t es) {
+  if (n >= *cap) {
+    int64_t nc = *cap ? *cap * 2 : 4;
+    char *na;
+    if (nc > INT32_MAX) nc = INT32_MAX;
+    if (n >= nc) return NULL;
+    na = (char *)ti_arena_array(t->a, (size_t)nc, es, 8);
+    if (!na) return NULL;
+    if (n) memcpy(na, *arr, (size_t)n * es);
+    *arr = na;
+    *cap = nc;
+  }
+  return (char *)*arr + (size_t)n * es;
+}
+
+static ti_status ti__pb_tp_scalar(ti__pb_tp *t, const ti__pb_msg *m, const ti__pb_field *f, void *obj, int64_t *cap) {
+  ti__pb_tok k;
+  int64_t iv;
+  uint32_t *has = (uint32_t *)obj;
+  if (f->kind == TI__K_STRING) {
+    TI__PB_TRY(ti__pb_tp_string(t, TI__AT(obj, f->off, char *), TI__AT(obj, f->off_n, int32_t), f->name));
+    *has |= f->has;
+    return TI_STATUS_SUCCESS;
+  }
+  TI__PB_TRY(ti__pb_tp_token(t, &k, "a value"));
+  switch (f->kind) {
+  case TI__K_INT32:
+    TI__PB_TRY(ti__pb_tp_int(t, &k, INT32_MIN, INT32_MAX, &iv, f->name));
+    *TI__AT(obj, f->off, int32_t) = (int32_t)iv;
+    break;
+  case TI__K_INT64:
+    TI__PB_TRY(ti__pb_tp_int(t, &k, INT64_MIN, INT64_MAX, &iv, f->name));
+    *TI__AT(obj, f->off, int64_t) = iv;
+    break;
+  case TI__K_BOOL:
+    if (k.kind == 2 && !k.neg && (ti__pb_eq(k.id, k.idn, "true") || ti__pb_eq(k.id, k.idn, "True") || ti__pb_eq(k.id, k.idn, "t")))
+      iv = 1;
+    else if (k.kind == 2 && !k.neg && (ti__pb_eq(k.id, k.idn, "false") || ti__pb_eq(k.id, k.idn, "False") || ti__pb_eq(k.id, k.idn, "f")))
+      iv = 0;
+    else if (k.kind == 0) TI__PB_TRY(ti__pb_tp_int(t, &k, 0, 1, &iv, f->name));
+    else return ti__pb_tp_fail(t, TI_STATUS_PARSE_ERROR, k.at, "expected true or false for field \"%s\"", f->name);
+    *TI__AT(obj, f->off, int32_t) = (int32_t)iv;
+    break;
+  case TI__K_FLOAT:
+    TI__PB_TRY(ti__pb_tp_float(t, &k, TI__AT(obj, f->off, float), f->name));
+    break;
+  case TI__K_ENUM: {
+    int e = -1, v;
+    if (k.kind == 2 && !k.neg) {
+      for (v = 0; v <= ti__pb_enum_max(f->aux); v++) {
+        const char *nm = ti__pb_enum_name(f->aux, v);
+        if (nm && ti__pb_eq(k.id, k.idn, nm)) { e = v; break; }
+      }
+      if (e < 0 && f->aux == TI__E_ATTR && ti__pb_eq(k.id, k.idn, "BIT_SHIFT_NUM")) e = TI_ATTR_BIT_SHIFT_NUM;
+      if (e < 0)
+        return ti__pb_tp_fail(t, TI_STATUS_PARSE_ERROR, k.at, "unknown %s value \"%.*s\" for field \"%s\"",
+                              ti__pb_enum_type(f->aux), (int)k.idn, k.id, f->name);
+    } else if (k.kind == 0) {
+      TI__PB_TRY(ti__pb_tp_int(t, &k, INT32_MIN, INT32_MAX, &iv, f->name));
+      if (ti__pb_enum_from_wire(f->aux, (int32_t)iv, &e))
+        return ti__pb_tp_fail(t, TI_STATUS_PARSE_ERROR, k.at, "unknown %s value %lld for field \"%s\"", ti__pb_enum_type(f->aux),
+                              (long long)iv, f->name);
+    } else
+      return ti__pb_tp_fail(t, TI_STATUS_PARSE_ERROR, k.at, "expected a %s name or number for field \"%s\"",
+                            ti__pb_enum_type(f->aux), f->name);
+    ti__pb_set_enum(obj, f->off, e);
+    break;
+  }
+  case TI__K_REP_INT32: {
+    int32_t *n = TI__AT(obj, f->off_n, int32_t), *slot;
+    TI__PB_TRY(ti__pb_tp_int(t, &k, INT32_MIN, INT32_MAX, &iv, f->name));
+    slot = (int32_t *)ti__pb_tp_grow(t, TI__AT(obj, f->off, void *), *n, cap, sizeof(int32_t));
+    if (!slot) return ti__pb_tp_fail(t, TI_STATUS_NO_MEMORY, k.at, "out of memory");
+    *slot = (int32_t)iv;
+    (*n)++;
+    return TI_STATUS_SUCCESS;
+  }
+  case TI__K_VALUES: {
+    uint32_t w;
+    if (f->aux == TI__V_FLOAT) { float x; TI__PB_TRY(ti__pb_tp_float(t, &k, &x, f->name)); memcpy(&w, &x, 4); }
+    else if (f->aux == TI__V_INT32) { TI__PB_TRY(ti__pb_tp_int(t, &k, INT32_MIN, INT32_MAX, &iv, f->name)); w = (uint32_t)iv; }
+    else { TI__PB_TRY(ti__pb_tp_int(t, &k, 0, UINT32_MAX, &iv, f->name)); w = (uint32_t)iv; }
+    if (t->scr[f->aux].n == t->scr[f->aux].cap) {
+      int64_t nc = t->scr[f->aux].cap ? t->scr[f->aux].cap * 2 : 1024;
+      uint32_t *nd = (uint32_t *)TASKIR_REALLOC(t->a->alloc_user, t->scr[f->aux].d, (size_t)nc * 4);
+      if (!nd) return ti__pb_tp_fail(t, TI_STATUS_NO_MEMORY, k.at, "out of memory");
+      t->scr[f->aux].d = nd;
+      t->scr[f->aux].cap = nc;
+    }
+    t->scr[f->aux].d[t->scr[f->aux].n++] = w;
+    return TI_STATUS_SUCCESS;
+  }
+  default: break;
+  }
+  (void)m;
+  *has |= f->has;
+  return TI_STATUS_SUCCESS;
+}
+
+/* Moves a Tensor's collected values into the arena at natural width. */
+static ti_status ti__pb_tp_commit(ti__pb_tp *t, const ti__pb_msg *m, void *obj, const char *at) {
+  int i;
+  for (i = 0; i < m->n_fields; i++) {
+    const ti__pb_field *f = &m->fields[i];
+    ti_task_values *v;
+    uint32_t *s;
+    int64_t n, k, base;
+    ti_dtype st;
+    if (f->kind != TI__K_VALUES || !t->scr[f->aux].n) continue;
+    v = TI__AT(obj, f->off, ti_task_values);
+    s = t->scr[f->aux].d;
+    n = t->scr[f->aux].n;
+    t->scr[f->aux].n = 0;
+    st = v->count ? v->storage
+                  : ti__pb_storage_hint(f->aux, (((ti_task_tensor *)obj)->has & TI_TENSOR_HAS_PRECISION)
+                                                    ? (int)((ti_task_tensor *)obj)->precision : -1);
+    for (k = 0; k < n; k++) {
+      uint32_t u = s[k];
+      int fits = st == TI_DTYPE_I8 ? u + 128u < 256u : st == TI_DTYPE_I16 ? u + 32768u < 65536u
+               : st == TI_DTYPE_U8 ? u < 256u : st == TI_DTYPE_U16 ? u < 65536u : 1;
+      if (!fits) { st = ti__pb_widest(f->aux); break; }
+    }
+    base = v->count;
+    if (n > INT64_MAX / 8 - base || ti__pb_values_realloc(t->a, v, base + n, st))
+      return ti__pb_tp_fail(t, TI_STATUS_NO_MEMORY, at, "out of memory for %lld values", (long long)(base + n));
+    switch (st) {
+    case TI_DTYPE_I8: for (k = 0; k < n; k++) ((int8_t *)v->data)[base + k] = (int8_t)(int32_t)s[k]; break;
+    case TI_DTYPE_I16: for (k = 0; k < n; k++) ((int16_t *)v->data)[base + k] = (int16_t)(int32_t)s[k]; break;
+    case TI_DTYPE_U8: for (k = 0; k < n; k++) ((uint8_t *)v->data)[base + k] = (uint8_t)s[k]; break;
+    case TI_DTYPE_U16: for (k = 0; k < n; k++) ((uint16_t *)v->data)[base + k] = (uint16_t)s[k]; break;
+    default: memcpy((uint32_t *)v->data + base, s, (size_t)n * 4); break;   /* I32, U32, F32: same bits */
+    }
+    v->count = base + n;
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__pb_tp_body(ti__pb_tp *t, const ti__pb_msg *m, void *obj, int close, const char *open);
+
+static ti_status ti__pb_tp_msgval(ti__pb_tp *t, const ti__pb_field *f, void *obj, int64_t *cap, const char *name_at) {
+  int c = ti__pb_tp_peek(t), close;
+  const char *open = t->p;
+  void *sub;
+  uint32_t *has = (uint32_t *)obj;
+  if (c == '{') close = '}';
+  else if (c == '<') close = '>';
+  else return ti__pb_tp_fail(t, TI_STATUS_PARSE_ERROR, c < 0 ? t->end : t->p, "expected '{' or '<' after \"%s\"", f->name);
+  if (t->depth >= TASKIR_PROTO_MAX_DEPTH)
+    return ti__pb_tp_fail(t, TI_STATUS_LIMIT, t->p, "messages nested deeper than TASKIR_PROTO_MAX_DEPTH (%d)", TASKIR_PROTO_MAX_DEPTH);
+  if (f->kind == TI__K_MSG) {
+    if (*has & f->has) return ti__pb_tp_fail(t, TI_STATUS_PARSE_ERROR, name_at, "non-repeated field \"%s\" given twice", f->name);
+    sub = TI__AT(obj, f->off, char);
+  } else {
+    int32_t *n = TI__AT(obj, f->off_n, int32_t);
+    sub = ti__pb_tp_grow(t, TI__AT(obj, f->off, void *), *n, cap, f->sub->size);
+    if (!sub) return ti__pb_tp_fail(t, TI_STATUS_NO_MEMORY, t->p, "out of memory");
+    memset(sub, 0, f->sub->size);
+    ti__pb_msg_init(f->sub, sub);
+    (*n)++;
+  }
+  t->p++;
+  t->depth++;
+  TI__PB_TRY(ti__pb_tp_body(t, f->sub, sub, close, open));
+  t->depth--;
+  *has |= f->has;
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__pb_tp_body(ti__pb_tp *t, const ti__pb_msg *m, void *obj, int close, const char *open) {
+  int64_t cap[TI__PB_MAXF];
+  int i, c;
+  for (i = 0; i < m->n_fields; i++)
+    cap[i] = (m->fields[i].kind == TI__K_REP_MSG || m->fields[i].kind == TI__K_REP_INT32) ? *TI__AT(obj, m->fields[i].off_n, int32_t) : 0;
+  for (;;) {
+    const char *name_at;
+    size_t n;
+    int fi, colon = 0;
+    const ti__pb_field *f;
+    c = ti__pb_tp_peek(t);
+    if (c < 0) {
+      if (!close) break;
+      {
+        const char *q, *bol = t->s;
+        long line = 1;
+        for (q = t->s; q < open; q++) if (*q == '\n') { line++; bol = q + 1; }
+        return ti__pb_tp_fail(t, TI_STATUS_PARSE_ERROR, t->end, "missing '%c' at end of input (the %s opened at line %ld column %ld)",
+                              close, m->name, line, (long)(open - bol + 1));
+      }
+    }
+    if (close && c == close) { t->p++; break; }
+    name_at = t->p;
+    if (!ti__pb_isid0(c)) {
+      if (c == '}' || c == '>') return ti__pb_tp_fail(t, TI_STATUS_PARSE_ERROR, t->p, "unexpected '%c'%s", c, close ? "" : " (no message is open)");
+      return ti__pb_tp_fail(t, TI_STATUS_PARSE_ERROR, t->p, "expected a field name of %s", m->name);
+    }
+    n = ti__pb_tp_ident(t);
+    for (fi = 0; fi < m->n_fields; fi++) if (ti__pb_eq(t->p, n, m->fields[fi].name)) break;
+    if (fi == m->n_fields)
+      return ti__pb_tp_fail(t, TI_STATUS_PARSE_ERROR, t->p, "unknown field \"%.*s\" in %s", (int)(n > 64 ? 64 : n), t->p, m->name);
+    f = &m->fields[fi];
+    t->p += n;
+    c = ti__pb_tp_peek(t);
+    if (c == ':') { colon = 1; t->p++; c = ti__pb_tp_peek(t); }
+    if (f->kind == TI__K_MSG || f->kind == TI__K_REP_MSG) {
+      if (c == '[') {
+        if (f->kind != TI__K_REP_MSG) return ti__pb_tp_fail(t, TI_STATUS_PARSE_ERROR, t->p, "field \"%s\" is not repeated", f->name);
+        t->p++;
+        if (ti__pb_tp_peek(t) == ']') t->p++;
+        else for (;;) {
+          TI__PB_TRY(ti__pb_tp_msgval(t, f, obj, &cap[fi], name_at));
+          c = ti__pb_tp_peek(t);
+          if (c == ',') { t->p++; continue; }
+          if (c == ']') { t->p++; break; }
+          return ti__pb_tp_fail(t, TI_STATUS_PARSE_ERROR, c < 0 ? t->end : t->p, "expected ',' or ']' in the list of \"%s\"", f->name);
+        }
+      } else
+        TI__PB_TRY(ti__pb_tp_msgval(t, f, obj, &cap[fi], name_at));
+    } else {
+      int rep = f->kind == TI__K_REP_INT32 || f->kind == TI__K_VALUES;
+      if (!colon) return ti__pb_tp_fail(t, TI_STATUS_PARSE_ERROR, c < 0 ? t->end : t->p, "expected ':' after \"%s\"", f->name);
+      if (!rep && (*(uint32_t *)obj & f->has))
+        return ti__pb_tp_fail(t, TI_STATUS_PARSE_ERROR, name_at, "non-repeated field \"%s\" given twice", f->name);
+      if (c == '[') {
+        if (!rep) return ti__pb_tp_fail(t, TI_STATUS_PARSE_ERROR, t->p, "field \"%s\" is not repeated", f->name);
+        t->p++;
+        if (ti__pb_tp_peek(t) == ']') t->p++;
+        else for (;;) {
+          TI__PB_TRY(ti__pb_tp_scalar(t, m, f, obj, &cap[fi]));
+          c = ti__pb_tp_peek(t);
+          if (c == ',') { t->p++; continue; }
+          if (c == ']') { t->p++; break; }
+          return ti__pb_tp_fail(t, TI_STATUS_PARSE_ERROR, c < 0 ? t->end : t->p, "expected ',' or ']' in the list of \"%s\"", f->name);
+        }
+      } else
+        TI__PB_TRY(ti__pb_tp_scalar(t, m, f, obj, &cap[fi]));
+    }
+    c = ti__pb_tp_peek(t);
+    if (c == ';' || c == ',') t->p++;
+  }
+  if (m == &ti__pbm_tensor) return ti__pb_tp_commit(t, m, obj, t->p);
+  return TI_STATUS_SUCCESS;
+}
+
+TASKIR_API ti_status ti_task_parse_text(ti_task_graph *g, const char *text, size_t len, ti_error *err) {
+  ti__pb_tp t;
+  ti_status st;
+  int i;
+  if (!g || (!text && len)) return ti_error_set(err, TI_STATUS_BAD_PARAM, "ti_task_parse_text: NULL graph or text");
+  memset(&t, 0, sizeof t);
+  t.s = t.p = text ? text : "";
+  t.end = t.s + len;
+  t.err = err;
+  t.a = &g->arena;
+  st = ti__pb_tp_body(&t, &ti__pbm_graph, g, 0, t.s);
+  for (i = 0; i < 3; i++) if (t.scr[i].d) TASKIR_FREE(g->arena.alloc_user, t.scr[i].d);
+  return st;
+}
+
+/* >>impl.proto.files ------------------------------------------------------- */
+
+static int ti__pb_is_text_path(const char *path) {
+  const char *dot = strrchr(path, '.');
+  return dot && (strcmp(dot, ".txt") == 0 || strcmp(dot, ".pbtxt") == 0 || strcmp(dot, ".prototxt") == 0 ||
+                 strcmp(dot, ".textproto") == 0);
+}
+
+TASKIR_API ti_status ti_task_read_file(const char *path, ti_task_graph *g, ti_error *err) {
+  FILE *f;
+  ti_buffer b;
+  ti_status st = TI_STATUS_SUCCESS;
+  if (!path || !g) return ti_error_set(err, TI_STATUS_BAD_PARAM, "ti_task_read_file: NULL path or graph");
+  f = fopen(path, "rb");
+  if (!f) return ti_error_set(err, TI_STATUS_IO_ERROR, "cannot open %s: %s", path, strerror(errno));
+  ti_buffer_init(&b, g->arena.alloc_user);
+  for (;;) {
+    size_t got;
+    if (ti_buffer_reserve(&b, b.cap - b.len < 4096 ? (b.cap ? b.cap : 65536) : 1) != TI_STATUS_SUCCESS) {
+      st = ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory reading %s (%lu bytes so far)", path, (unsigned long)b.len);
+      break;
+    }
+    got = fread(b.data + b.len, 1, b.cap - b.len, f);
+    b.len += got;
+    if (got == 0) {
+      if (ferror(f)) st = ti_error_set(err, TI_STATUS_IO_ERROR, "cannot read %s: %s", path, strerror(errno));
+      break;
+    }
+  }
+  fclose(f);
+  if (st == TI_STATUS_SUCCESS) {
+    if (ti__pb_is_text_path(path)) st = ti_task_parse_text(g, (const char *)b.data, b.len, err);
+    else st = ti_task_decode(g, b.data, b.len, err);
+    if (st != TI_STATUS_SUCCESS && err && strlen(err->message) + strlen(path) + 3 < sizeof err->message) {
+      size_t pl = strlen(path), ml = strlen(err->message);
+      memmove(err->message + pl + 2, err->message, ml + 1);   /* prefix the path */
+      memcpy(err->message, path, pl);
+      err->message[pl] = ':';
+      err->message[pl + 1] = ' ';
+    }
+  }
+  ti_buffer_free(&b);
+  return st;
+}
+
+TASKIR_API ti_status ti_task_write_file(const char *path, const ti_task_graph *g, ti_error *err) {
+  FILE *f;
+  ti_buffer b;
+  ti_status st;
+  if (!path || !g) return ti_error_set(err, TI_STATUS_BAD_PARAM, "ti_task_write_file: NULL path or graph");
+  ti_buffer_init(&b, g->arena.alloc_user);
+  st = ti__pb_is_text_path(path) ? ti_task_format_text(g, &b, err) : ti_task_encode(g, &b, err);
+  if (st == TI_STATUS_SUCCESS) {
+    f = fopen(path, "wb");
+    if (!f) st = ti_error_set(err, TI_STATUS_IO_ERROR, "cannot create %s: %s", path, strerror(errno));
+    else {
+      size_t put = b.len ? fwrite(b.data, 1, b.len, f) : 0;
+      int bad = put != b.len;
+      if (fclose(f) != 0) bad = 1;
+      if (bad) st = ti_error_set(err, TI_STATUS_IO_ERROR, "cannot write %s: %s", path, strerror(errno));
+    }
+  }
+  ti_buffer_free(&b);
+  return st;
+}
+
+#undef TI__PB_TRY
+#undef TI__PB_MAXF
+#undef TI__PB_STATIC_ASSERT
+#undef TI__PB_LE
+#undef TI__PB_FITS32
+#undef TI__AT
+#undef TI__CAT
+#undef TI__PB_TF_END
+#endif /* TASKIR_IMPLEMENTATION */
+/*
+MIT License
+
+Copyright (c) 2026 the taskir authors
+
+Permission is hereby granted, free of charge, to any person obtaining a copy of
+this software and associated documentation files (the "Software"), to deal in
+the Software without restriction, including without limitation the rights to
+use, copy, modify, merge, publish, distribute, sublicense, and/or sell copies
+of the Software, and to permit persons to whom the Software is furnished to do
+so, subject to the following conditions:
+
+The above copyright notice and this permission notice shall be included in all
+copies or substantial portions of the Software.
+
+THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
+OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE
+SOFTWARE.
+*/

@@ -1,0 +1,191 @@
+/* The task dialect: builder, import into a graph program, text form, export. */
+#define TASKIR_IMPLEMENTATION
+#include "taskir.h"
+#include "tt.h"
+
+static ti_task_shape shape3(int32_t ny, int32_t nx, int32_t nf) {
+  ti_task_shape s;
+  memset(&s, 0, sizeof s);
+  ti_task_shape_set(&s, TI_SHAPE_HAS_NY, ny);
+  ti_task_shape_set(&s, TI_SHAPE_HAS_NX, nx);
+  ti_task_shape_set(&s, TI_SHAPE_HAS_NF, nf);
+  return s;
+}
+
+/* SI(2x2x3) -> CVS -> SI -> OUTPUT, plus SB bias; one edge with a RESHAPE. */
+static void build_small(ti_task_graph *g) {
+  int32_t dims[3] = {2, 2, 3}, bdims[1] = {3}, perm[3] = {2, 1, 0};
+  int32_t vals[12], bias[3] = {100, -200, 70000};
+  ti_task_shape s = shape3(2, 2, 3), sb;
+  ti_task_block *in, *b, *c, *o, *out;
+  ti_task_edge *e;
+  int i;
+  for (i = 0; i < 12; i++) vals[i] = i - 6;
+  memset(&sb, 0, sizeof sb);
+  ti_task_shape_set(&sb, TI_SHAPE_HAS_NF, 3);
+  ti_task_graph_init(g, NULL);
+  in = ti_task_add_block(g, 0, TI_BLOCK_SI, TI_DTYPE_I8, &s);
+  TT_EQ_INT(ti_task_set_data(g, in, TI_DTYPE_I8, 3, dims, vals), TI_STATUS_SUCCESS);
+  b = ti_task_add_block(g, 1, TI_BLOCK_SB, TI_DTYPE_I32, &sb);
+  TT_EQ_INT(ti_task_set_data(g, b, TI_DTYPE_I32, 1, bdims, bias), TI_STATUS_SUCCESS);
+  c = ti_task_add_block(g, 2, TI_BLOCK_CVS, TI_DTYPE_I32, &s);
+  TT_EQ_INT(ti_task_add_attr(g, c, TI_ATTR_CONSTANT_A, 3), TI_STATUS_SUCCESS);
+  c->has |= TI_BLOCK_HAS_BIAS_TYPE; c->bias_type = TI_BIAS_TYPE_VECTOR;
+  o = ti_task_add_block(g, 3, TI_BLOCK_SI, TI_DTYPE_I32, &s);
+  out = ti_task_add_block(g, 4, TI_BLOCK_OUTPUT, TI_DTYPE_I32, &s);
+  out->has |= TI_BLOCK_HAS_SOCKET_ID; out->socket_id = 7;
+  /* the builder's pointers stay valid only until the next add_block */
+  in = &g->blocks[0]; b = &g->blocks[1]; c = &g->blocks[2]; o = &g->blocks[3]; out = &g->blocks[4];
+  e = ti_task_connect(g, in, 0, NULL, NULL, c, 0, NULL, NULL);
+  TT_CHECK(e != NULL);
+  TT_EQ_INT(ti_task_add_rearrange(g, e, TI_REARRANGE_RESHAPE, 1, (int32_t[]){3}, perm, 3), TI_STATUS_SUCCESS);
+  TT_CHECK(ti_task_connect(g, b, 0, NULL, NULL, c, 1, NULL, NULL) != NULL);
+  TT_CHECK(ti_task_connect(g, c, 0, NULL, NULL, o, 0, NULL, NULL) != NULL);
+  TT_CHECK(ti_task_connect(g, o, 0, NULL, NULL, out, 0, NULL, NULL) != NULL);
+}
+
+static char *print(const ti_program *p) {
+  ti_buffer b;
+  ti_buffer_init(&b, NULL);
+  TT_EQ_INT(ti_print_program(p, &b, NULL), TI_STATUS_SUCCESS);
+  return (char *)b.data;
+}
+
+/* Field-by-field equality of what matters for a round trip. */
+static int same_graph(const ti_task_graph *a, const ti_task_graph *b) {
+  int32_t i, c, f;
+  if (a->n_blocks != b->n_blocks || a->n_edges != b->n_edges) return 0;
+  for (i = 0; i < a->n_blocks; i++) {
+    const ti_task_block *x = &a->blocks[i], *y = &b->blocks[i];
+    const ti_task_values *vx = ti_task_tensor_values(&x->data), *vy = ti_task_tensor_values(&y->data);
+    if (x->has != y->has || x->id != y->id || x->type != y->type || x->precision != y->precision) return 0;
+    if (memcmp(&x->shape, &y->shape, offsetof(ti_task_shape, n_extra)) != 0) return 0;
+    if (x->n_inputs != y->n_inputs || x->n_outputs != y->n_outputs || x->n_attrs != y->n_attrs) return 0;
+    for (c = 0; c < x->n_inputs; c++)
+      for (f = 0; f < x->inputs[c].n_interfaces; f++)
+        if (x->inputs[c].interfaces[f].edge_id != y->inputs[c].interfaces[f].edge_id) return 0;
+    if (x->n_attrs && memcmp(x->attrs, y->attrs, (size_t)x->n_attrs * sizeof *x->attrs) != 0) return 0;
+    if (!vx != !vy) return 0;
+    if (vx && (vx->count != vy->count || vx->storage != vy->storage ||
+               memcmp(vx->data, vy->data, (size_t)vx->count * ti_dtype_size(vx->storage)) != 0)) return 0;
+    if (x->socket_id != y->socket_id || x->bias_type != y->bias_type) return 0;
+  }
+  for (i = 0; i < a->n_edges; i++) {
+    const ti_task_edge *x = &a->edges[i], *y = &b->edges[i];
+    if (x->id != y->id || x->src_block_id != y->src_block_id || x->dst_block_id != y->dst_block_id) return 0;
+    if (x->n_rearrange != y->n_rearrange) return 0;
+    for (c = 0; c < x->n_rearrange; c++) {
+      const ti_task_values *vx = ti_task_tensor_values(&x->rearrange[c].matrix[0]);
+      const ti_task_values *vy = ti_task_tensor_values(&y->rearrange[c].matrix[0]);
+      if (x->rearrange[c].type != y->rearrange[c].type || vx->count != vy->count) return 0;
+      for (f = 0; f < vx->count; f++) if (ti_task_values_get_i64(vx, f) != ti_task_values_get_i64(vy, f)) return 0;
+    }
+  }
+  return 1;
+}
+
+TT_TEST(import_builds_a_graph_program) {
+  ti_context *ctx = ti_context_create(NULL);
+  ti_task_graph g;
+  ti_program *p = NULL;
+  ti_error err;
+  ti_op **order;
+  int64_t n;
+  build_small(&g);
+  ti_error_clear(&err);
+  TT_EQ_INT(ti_task_import(ctx, &g, &p, &err), TI_STATUS_SUCCESS);
+  if (!p) { fprintf(stderr, "%s\n", err.message); ti_task_graph_free(&g); ti_context_destroy(ctx); return; }
+  TT_EQ_INT(p->kind, TI_PROGRAM_GRAPH);
+  TT_EQ_INT(p->n_ops, 9);   /* 5 blocks + 4 edges */
+  TT_EQ_INT(ti_verify(p, &err), TI_STATUS_SUCCESS);
+  TT_EQ_INT(ti_walk_topo(p, &order, &n, &err), TI_STATUS_SUCCESS);
+  TT_EQ_INT(n, 9);
+  TT_CHECK(ti_op_is(order[n - 1], "task.output"));
+  TT_EQ_INT(ti_task_block_of(order[n - 1])->socket_id, 7);
+  ti_ops_free(p, order);
+  {
+    const ti_op *cvs = p->first->next->next;
+    TT_CHECK(ti_op_is(cvs, "task.cvs"));
+    TT_EQ_INT(cvs->n_operands, 2);
+    TT_EQ_INT(ti_task_attr_int(ti_task_block_of(cvs), TI_ATTR_CONSTANT_A, 0), 3);
+    TT_EQ_INT(ti_task_edge_of(cvs->operands[0].value->def)->n_rearrange, 1);
+  }
+  ti_program_destroy(p);
+  ti_task_graph_free(&g);
+  ti_context_destroy(ctx);
+}
+
+TT_TEST(text_form_and_export_round_trip) {
+  ti_context *ctx = ti_context_create(NULL);
+  ti_task_graph g, g2, g3;
+  ti_program *p = NULL, *q = NULL;
+  ti_error err;
+  char *a, *b = NULL;
+  build_small(&g);
+  ti_error_clear(&err);
+  TT_EQ_INT(ti_task_import(ctx, &g, &p, &err), TI_STATUS_SUCCESS);
+  a = print(p);
+  TT_CHECK(strstr(a, "task.cvs(") != NULL && strstr(a, "type = \"RESHAPE\"") != NULL);
+  TT_EQ_INT(ti_parse_program(ctx, a, strlen(a), &q, &err), TI_STATUS_SUCCESS);
+  if (!q) { fprintf(stderr, "%s\n%s\n", err.message, a); goto out; }
+  b = print(q);
+  TT_EQ_STR(a, b);
+  TT_EQ_INT(ti_verify(q, &err), TI_STATUS_SUCCESS);
+  /* export from the imported program and from the parsed one: same message */
+  TT_EQ_INT(ti_task_export(p, &g2, &err), TI_STATUS_SUCCESS);
+  TT_EQ_INT(ti_task_export(q, &g3, &err), TI_STATUS_SUCCESS);
+  TT_CHECK(same_graph(&g, &g2));
+  TT_CHECK(same_graph(&g, &g3));
+  ti_task_graph_free(&g2);
+  ti_task_graph_free(&g3);
+out:
+  free(a); free(b);
+  ti_program_destroy(p); ti_program_destroy(q);
+  ti_task_graph_free(&g);
+  ti_context_destroy(ctx);
+}
+
+TT_TEST(import_rejects_dangling_edges_with_ids) {
+  ti_context *ctx = ti_context_create(NULL);
+  ti_task_graph g;
+  ti_program *p = NULL;
+  ti_error err;
+  build_small(&g);
+  g.blocks[2].inputs[0].interfaces[0].edge_id = 99;
+  ti_error_clear(&err);
+  TT_EQ_INT(ti_task_import(ctx, &g, &p, &err), TI_STATUS_INVALID);
+  TT_CHECK(p == NULL);
+  TT_CHECK_MSG(strstr(err.message, "block 2") && strstr(err.message, "edge 99"), "%s", err.message);
+  ti_task_graph_free(&g);
+  build_small(&g);
+  g.edges[1].id = g.edges[0].id;
+  ti_error_clear(&err);
+  TT_EQ_INT(ti_task_import(ctx, &g, &p, &err), TI_STATUS_INVALID);
+  TT_CHECK_MSG(strstr(err.message, "used twice") != NULL, "%s", err.message);
+  ti_task_graph_free(&g);
+  ti_context_destroy(ctx);
+}
+
+TT_TEST(block_dims_follow_storage_layouts) {
+  ti_task_block b;
+  int64_t d[4];
+  memset(&b, 0, sizeof b);
+  b.type = TI_BLOCK_SW; b.shape.nf = 4; b.shape.nr = 3; b.shape.nky = 2; b.shape.nkx = 5;
+  TT_EQ_INT(ti_task_block_dims(&b, d), 4);
+  TT_CHECK(d[0] == 4 && d[1] == 3 && d[2] == 2 && d[3] == 5);
+  b.type = TI_BLOCK_SIC; b.shape.ny = 8; b.shape.nx = 8; b.shape.nr = 32;
+  TT_EQ_INT(ti_task_block_dims(&b, d), 3);
+  TT_CHECK(d[0] == 8 && d[2] == 32);
+  memset(&b.shape, 0, sizeof b.shape);
+  b.type = TI_BLOCK_SI; b.shape.nf = 32;
+  TT_EQ_INT(ti_task_block_dims(&b, d), 1);
+  TT_EQ_INT(d[0], 32);
+}
+
+int main(void) {
+  TT_RUN(import_builds_a_graph_program);
+  TT_RUN(text_form_and_export_round_trip);
+  TT_RUN(import_rejects_dangling_edges_with_ids);
+  TT_RUN(block_dims_follow_storage_layouts);
+  return tt_finish();
+}
