@@ -1146,13 +1146,13 @@ static const char *const ti__attrs_value[] = { "value", NULL };
 /* name, dialect, required attrs, traits, min/max operands, results,
    verify, infer_shape, layout, fold, eval, dialect_data */
 static const ti_op_info ti__builtin_ops[] = {
-  { "builtin.return", "builtin", NULL, TI_TRAIT_TERMINATOR, 0, -1, 0, ti__verify_return, NULL, NULL, NULL, NULL, NULL },
-  { "builtin.get_parameter", "builtin", ti__attrs_name, TI_TRAIT_READ_ONLY, 0, 0, 1, ti__verify_get_parameter, NULL, NULL, NULL, NULL, NULL },
-  { "builtin.set_parameter", "builtin", ti__attrs_name, 0, 1, 1, 0, ti__verify_set_parameter, NULL, NULL, NULL, NULL, NULL },
+  { "builtin.return", "builtin", NULL, TI_TRAIT_TERMINATOR, 0, -1, 0, ti__verify_return, NULL, NULL, NULL, ti__builtin_eval_return, NULL },
+  { "builtin.get_parameter", "builtin", ti__attrs_name, TI_TRAIT_READ_ONLY, 0, 0, 1, ti__verify_get_parameter, NULL, NULL, NULL, ti__builtin_eval_get_parameter, NULL },
+  { "builtin.set_parameter", "builtin", ti__attrs_name, 0, 1, 1, 0, ti__verify_set_parameter, NULL, NULL, NULL, ti__builtin_eval_set_parameter, NULL },
   { "builtin.constant", "builtin", ti__attrs_value, TI_TRAIT_PURE | TI_TRAIT_CONSTANT_LIKE | TI_TRAIT_VALUE_SEMANTICS | TI_TRAIT_READ_ONLY,
-    0, 0, 1, NULL, NULL, NULL, NULL, NULL, NULL },
-  { "builtin.to_tensor", "builtin", NULL, TI_TRAIT_READ_ONLY, 1, 1, 1, ti__verify_to_tensor, NULL, NULL, NULL, NULL, NULL },
-  { "builtin.to_vtensor", "builtin", NULL, TI_TRAIT_READ_ONLY, 1, 1, 1, ti__verify_to_vtensor, NULL, NULL, NULL, NULL, NULL }
+    0, 0, 1, NULL, NULL, NULL, NULL, ti__builtin_eval_constant, NULL },
+  { "builtin.to_tensor", "builtin", NULL, TI_TRAIT_READ_ONLY, 1, 1, 1, ti__verify_to_tensor, NULL, NULL, NULL, ti__builtin_eval_to_tensor, NULL },
+  { "builtin.to_vtensor", "builtin", NULL, TI_TRAIT_READ_ONLY, 1, 1, 1, ti__verify_to_vtensor, NULL, NULL, NULL, ti__builtin_eval_to_vtensor, NULL }
 };
 static const int32_t ti__builtin_op_count = (int32_t)(sizeof ti__builtin_ops / sizeof *ti__builtin_ops);
 
