@@ -4068,7 +4068,8 @@ TASKIR_API ti_tensor_value *ti_tensor_to_layout(const ti_tensor_value *t, ti_lay
     return NULL;
   }
   if (t->layout == layout || !ti_layout_is_cnn(layout)) return ti_tensor_copy(t, err);
-  if (t->rank != 4 || !ti__nn_layout_perm(ti__nn_eff(t->layout, layout), layout, perm)) {
+  if (t->rank != 4 || (ti_layout_is_cnn(t->layout) && ti__nn_is_wgt(t->layout) != ti__nn_is_wgt(layout)) ||
+      !ti__nn_layout_perm(ti__nn_eff(t->layout, layout), layout, perm)) {
     ti_error_set(err, TI_STATUS_BAD_PARAM, "tensor to_layout: cannot store %s data of rank %d as %s",
                  ti_layout_name(t->layout), (int)t->rank, ti_layout_name(layout));
     return NULL;
@@ -4470,7 +4471,7 @@ static ti_status ti__nn_shape_same(const ti_op *op, const ti__nn_desc *in, int32
 }
 
 static ti_status ti__nn_shape_clip(const ti_op *op, const ti__nn_desc *in, int32_t n, ti__nn_desc *out, ti_error *err) {
-  double lo, hi;
+  double lo = 0, hi = 0;
   TI__NN_TRY(ti__nn_num(op, "min", 0, 1, &lo, err));
   TI__NN_TRY(ti__nn_num(op, "max", 0, 1, &hi, err));
   if (!(lo <= hi)) return TI__NN_FAIL(op, err, "min %g exceeds max %g", lo, hi);
@@ -5137,7 +5138,7 @@ static ti_status ti__nn_eval_relu_(const ti_op *op, const ti_tensor_value *const
 
 static ti_status ti__nn_eval_clip(const ti_op *op, const ti_tensor_value *const *in, ti_tensor_value **out, ti_error *err) {
   ti__nn_desc od[2];
-  double lo, hi;
+  double lo = 0, hi = 0;
   int64_t i;
   TI__NN_TRY(ti__nn_prep(op, in, out, od, err));
   TI__NN_TRY(ti__nn_num(op, "min", 0, 1, &lo, err));
