@@ -3932,6 +3932,9 @@ TASKIR_API double ti_tensor_get(const ti_tensor_value *t, int64_t i) {
   }
 }
 
+/* f16 is stored but not computed on. */
+static int ti__nn_dtype_ok(ti_dtype t) { return t != TI_DTYPE_F16 && ti_dtype_size(t) != 0; }
+
 static double ti__nn_sat(double v, double lo, double hi) {
   if (v != v) return 0;
   return v < lo ? lo : v > hi ? hi : v;
@@ -4844,6 +4847,9 @@ static ti_status ti__nn_prep(const ti_op *op, const ti_tensor_value *const *in, 
     return TI__NN_FAIL(op, err, "cannot evaluate this op shape");
   for (i = 0; i < op->n_operands; i++) {
     if (!in[i]) return TI__NN_FAIL(op, err, "operand %d has no value", (int)i);
+    if (!ti__nn_dtype_ok(in[i]->dtype))
+      return ti__nn_fail(op, TI_STATUS_NOT_SUPPORTED, err, "the interpreter has no %s arithmetic",
+                         ti_dtype_name(in[i]->dtype) ? ti_dtype_name(in[i]->dtype) : "?");
     ti__nn_desc_of(in[i], &id[i]);
   }
   TI__NN_TRY(def->shape(op, id, op->n_operands, od, err));
@@ -6093,9 +6099,14 @@ static int ti__nn_stable(const ti_value *v) {
   return 1;
 }
 
+/* Pure ops, and get_parameter (a read of the weights table). */
+static int ti__nn_pure(const ti_op *op) {
+  return (ti_op_has_trait(op, TI_TRAIT_PURE) || ti_op_is(op, "builtin.get_parameter")) &&
+         !ti_op_has_trait(op, TI_TRAIT_TERMINATOR);
+}
 static int ti__nn_removable(const ti_op *op) {
   int32_t i;
-  if (!ti_op_has_trait(op, TI_TRAIT_PURE) || ti_op_has_trait(op, TI_TRAIT_TERMINATOR)) return 0;
+  if (!ti__nn_pure(op)) return 0;
   for (i = 0; i < op->n_results; i++) if (op->results[i].first_use) return 0;
   return 1;
 }
@@ -6137,7 +6148,7 @@ static int ti__nn_cse_eq(const ti_op *a, const ti_op *b) {
 }
 static int ti__nn_cse_ok(const ti_program *p, const ti_op *op) {
   int32_t i;
-  if (!ti_op_has_trait(op, TI_TRAIT_PURE) || ti_op_has_trait(op, TI_TRAIT_TERMINATOR) || op->n_results < 1 || op->props)
+  if (!ti__nn_pure(op) || op->n_results < 1 || op->props)
     return 0;
   if (ti_op_is(op, "builtin.get_parameter")) {
     const ti_variable *v = ti_program_find_var(p, ti_dict_string(op->attrs, "name", ""));
