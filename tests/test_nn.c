@@ -1026,6 +1026,140 @@ TT_TEST(tensor_values) {
   ti_tensor_free(a); ti_tensor_free(n); ti_tensor_free(b);
 }
 
+
+/* Random ops with random operands and attributes: creation (infer_shape)
+   and verification either fail with a message or the interpreter runs the
+   op and its result matches the inferred type; nothing crashes. */
+static const ti_attr *rand_ints(ti_context *c, tt_rng *r, int n, int lo, int hi) {
+  int64_t v[8];
+  int i;
+  for (i = 0; i < n; i++) v[i] = tt_range(r, lo, hi);
+  return ti_attr_int_array(c, v, n);
+}
+TT_TEST(random_ops_agree_with_their_types) {
+  static const char *const ops[] = {"conv2d", "quant_conv2d", "conv2d_backprop_input", "conv2d_backprop_filter",
+                                    "gemm", "quant_gemm", "matmul", "add", "sub", "mul", "relu", "relu_", "clip",
+                                    "max_pool", "avg_pool", "global_avg_pool", "reshape", "flatten", "broadcast",
+                                    "transpose", "concat", "pad", "img2col", "unpool", "maskunpool", "mirror", "rotate",
+                                    "nchw2nhwc", "nhwc2nchw", "tensornorm", "bilinear", "tin_shift", "lif", "lut"};
+  static const ti_layout lays[] = {TI_LAYOUT_ANY, TI_LAYOUT_NCHW, TI_LAYOUT_NHWC, TI_LAYOUT_OIHW, TI_LAYOUT_HWOI,
+                                   TI_LAYOUT_TENSOR};
+  static const ti_dtype dts[] = {TI_DTYPE_F32, TI_DTYPE_F32, TI_DTYPE_F32, TI_DTYPE_I8, TI_DTYPE_I32};
+  ti_context *c = nu_ctx();
+  tt_rng r = {99};
+  int it, created = 0, ran = 0;
+  for (it = 0; it < 4000; it++) {
+    const char *name = ops[tt_range(&r, 0, (int64_t)(sizeof ops / sizeof *ops) - 1)];
+    char full[64];
+    const ti_op_info *info;
+    ti_tensor_value *in[4], *out[2] = {NULL, NULL};
+    ti_named_attr at[6];
+    int n_in, n_at = 0, i, k, rank0 = (int)tt_range(&r, 1, 4);
+    int64_t d0[4];
+    ti_error e;
+    ti_status st;
+    snprintf(full, sizeof full, "nn.%s", name);
+    info = ti_lookup_op(c, full);
+    n_in = info->min_operands + (int)tt_range(&r, 0, info->max_operands < 0 ? 2 : info->max_operands - info->min_operands);
+    for (k = 0; k < 4; k++) d0[k] = tt_range(&r, 1, 4);
+    if (tt_range(&r, 0, 1)) {
+      /* plausible operands: a 4-D activation, weights [O, C/g, k, k] with
+         matching channels, per-channel vectors, 2-D matrices */
+      int64_t C = d0[1], O = tt_range(&r, 1, 3), K = tt_range(&r, 1, 2);
+      int q = strncmp(name, "quant", 5) == 0;
+      for (i = 0; i < n_in; i++) {
+        int64_t d[4];
+        int rank = 4;
+        ti_dtype dt = q ? TI_DTYPE_I8 : TI_DTYPE_F32;
+        ti_layout l = tt_range(&r, 0, 1) ? TI_LAYOUT_NHWC : TI_LAYOUT_NCHW;
+        memcpy(d, d0, sizeof d);
+        if (!strncmp(name, "gemm", 4) || !strcmp(name, "quant_gemm") || !strcmp(name, "matmul")) {
+          rank = i == 2 ? 1 : 2;
+          d[0] = i == 0 ? d0[0] : d0[1]; d[1] = i == 0 ? d0[1] : O;
+          if (i == 2) { d[0] = O; dt = q ? TI_DTYPE_I32 : TI_DTYPE_F32; }
+          l = TI_LAYOUT_TENSOR;
+        } else if (i == 1 && (strstr(name, "conv") && !strstr(name, "filter"))) {
+          d[0] = strstr(name, "input") ? C : O; d[1] = strstr(name, "input") ? d0[1] : C; d[2] = d[3] = K;
+          l = tt_range(&r, 0, 1) ? TI_LAYOUT_HWOI : TI_LAYOUT_OIHW;
+          if (l == TI_LAYOUT_HWOI) { int64_t a = d[0], b = d[1]; d[0] = K; d[1] = K; d[2] = a; d[3] = b; }
+        } else if (i == 2 || (i >= 1 && !strcmp(name, "tensornorm"))) {
+          rank = 1; d[0] = strstr(name, "conv") ? O : C; l = TI_LAYOUT_TENSOR;
+          if (q) dt = TI_DTYPE_I32;
+        } else if (i == 1 && !strcmp(name, "tin_shift")) {
+          rank = 2; d[0] = d0[0]; d[1] = 1; dt = TI_DTYPE_I32; l = TI_LAYOUT_TENSOR;
+        } else if (i == 1 && !strcmp(name, "lut")) {
+          rank = 1; d[0] = 256; l = TI_LAYOUT_TENSOR;
+        } else if (i == 0 && !strcmp(name, "lut")) {
+          dt = TI_DTYPE_I8;
+        } else if (i > 0) {
+          memcpy(d, in[0]->dims, sizeof d);
+          l = in[0]->layout;
+        }
+        if (l == TI_LAYOUT_NHWC && rank == 4 && i == 0) { int64_t t = d[1]; d[1] = d[2]; d[2] = d[3]; d[3] = t; }
+        in[i] = nu_rand(dt, rank == 4 ? l : TI_LAYOUT_TENSOR, rank, d, &r, -3, 3);
+      }
+    } else
+    for (i = 0; i < n_in; i++) {
+      /* mostly shapes related to operand 0, sometimes unrelated */
+      int rank = tt_range(&r, 0, 3) ? rank0 : (int)tt_range(&r, 1, 4);
+      int64_t d[4];
+      ti_dtype dt = dts[tt_range(&r, 0, 4)];
+      if (i > 0 && tt_range(&r, 0, 1)) dt = in[0]->dtype;
+      for (k = 0; k < rank; k++) d[k] = tt_range(&r, 0, 3) ? d0[k] : tt_range(&r, 1, 4);
+      in[i] = nu_rand(dt, rank == 4 ? lays[tt_range(&r, 0, 5)] : TI_LAYOUT_TENSOR, rank, d, &r, -3, 3);
+    }
+    for (k = 0; k < 6; k++) {
+      static const char *const keys[] = {"strides", "pads", "dilations", "group", "kernel_shape", "shape", "perm",
+                                         "axis", "min", "max", "size", "scales", "k", "shift", "offset", "input_size",
+                                         "trans_a", "trans_b", "transpose_b", "alpha"};
+      const char *key = keys[tt_range(&r, 0, 19)];
+      if (tt_range(&r, 0, 2)) {
+        /* keys the op knows */
+        static const char *const conv_keys[] = {"strides", "pads", "dilations", "kernel_shape", "input_size", "shift"};
+        static const char *const misc_keys[] = {"shape", "perm", "axis", "size", "scales", "k", "offset"};
+        key = strstr(name, "conv") || strstr(name, "pool") || strstr(name, "img2col") ? conv_keys[tt_range(&r, 0, 5)]
+                                                                                      : misc_keys[tt_range(&r, 0, 6)];
+      }
+      const ti_attr *v;
+      int j, dup = 0;
+      if (!strcmp(key, "pads")) v = rand_ints(c, &r, (int)tt_range(&r, 3, 4), -1, 2);
+      else if (!strcmp(key, "perm")) {
+        int64_t pv[4] = {0, 1, 2, 3}, t;
+        int a = (int)tt_range(&r, 0, 3), b2 = (int)tt_range(&r, 0, 3);
+        t = pv[a]; pv[a] = pv[b2]; pv[b2] = t;
+        v = ti_attr_int_array(c, pv, in[0]->rank);
+      } else if (!strcmp(key, "shape")) v = rand_ints(c, &r, (int)tt_range(&r, 1, 4), -1, 3);
+      else if (!strcmp(key, "kernel_shape") || !strcmp(key, "strides") || !strcmp(key, "dilations") ||
+               !strcmp(key, "scales") || !strcmp(key, "size") || !strcmp(key, "input_size"))
+        v = rand_ints(c, &r, tt_range(&r, 0, 5) ? 2 : 1, 1, 3);
+      else if (!strcmp(key, "axis") || !strcmp(key, "group") || !strcmp(key, "k") || !strcmp(key, "shift") ||
+               !strcmp(key, "offset") || !strcmp(key, "trans_a") || !strcmp(key, "trans_b"))
+        v = ti_attr_int(c, tt_range(&r, -1, 3));
+      else if (!strcmp(key, "min") || !strcmp(key, "max") || !strcmp(key, "alpha")) v = ti_attr_float(c, (double)tt_range(&r, -2, 2));
+      else if (!strcmp(key, "transpose_b")) v = ti_attr_bool(c, (int)tt_range(&r, 0, 1));
+      else v = rand_ints(c, &r, (int)tt_range(&r, 1, 2), 0, 3);
+      for (j = 0; j < n_at; j++) if (at[j].name == ti_attr_string(c, key, -1)) dup = 1;
+      if (!dup && tt_range(&r, 0, 1)) at[n_at++] = ti_named(c, key, v);
+    }
+    st = nu_run(c, full, n_in, in, ti_attr_dict(c, at, n_at), info->num_results, out, &e);
+    if (st == TI_STATUS_SUCCESS) {
+      ran++;
+      for (k = 0; k < info->num_results; k++) TT_CHECK_MSG(out[k] != NULL, "%s", full);
+    } else {
+      /* a failure says which op, unless the op was never created */
+      TT_CHECK_MSG(e.message[0] != 0, "%s failed without a message", full);
+      if (strstr(e.message, "nn.")) created++;
+      /* once created and verified, only data-dependent errors remain */
+      TT_CHECK_MSG(!strstr(e.message, "ti_interpret") || strstr(e.message, "lut"), "%s: %s", full, e.message);
+    }
+    nu_free_all(info->num_results, out);
+    nu_free_all(n_in, in);
+  }
+  TT_CHECK(ran > 1000);
+  (void)created;
+  ti_context_destroy(c);
+}
+
 int main(void) {
   TT_RUN(conv2d_matches_naive_and_honours_layouts);
   TT_RUN(quant_conv2d_accumulates_and_shifts);
@@ -1047,5 +1181,6 @@ int main(void) {
   TT_RUN(interpreter_checks_result_types);
   TT_RUN(fold_interface);
   TT_RUN(tensor_values);
+  TT_RUN(random_ops_agree_with_their_types);
   return tt_finish();
 }
