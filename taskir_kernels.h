@@ -562,20 +562,8 @@ TASKIR_API ti_status ti_clif_ref(const ti_prim_desc *d, const ti_lif_params *p,
 
    ROTATE, SHEAR, AFFINE and PROJECT need ndim >= 2. Volumes (in bytes) must
    stay below 2^62. Input and output buffers must not overlap. */
-typedef enum ti_rearrange_kind {
-  TI_REARRANGE_IDENTITY = 0,
-  TI_REARRANGE_RESHAPE = 1,
-  TI_REARRANGE_PERMUTE = 2,
-  TI_REARRANGE_ROTATE = 3,
-  TI_REARRANGE_SHIFT = 4,
-  TI_REARRANGE_SCALE = 5,
-  TI_REARRANGE_SHEAR = 6,
-  TI_REARRANGE_REFLECT = 7,
-  TI_REARRANGE_AFFINE = 8,
-  TI_REARRANGE_PROJECT = 9,
-  TI_REARRANGE_SHUFFLE = 10,
-  TI_REARRANGE_COUNT
-} ti_rearrange_kind;
+/* (ti_rearrange_kind, the kinds with their wire values, is in the shared
+   types at the top of this header.) */
 
 enum { TI_SHIFT_ZERO = 0, TI_SHIFT_CYCLIC = 1 };  /* SHIFT m[1] modes */
 

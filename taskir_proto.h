@@ -664,7 +664,7 @@ static const char *ti__pb_enum_name(int e, int v) {
   case TI__E_BIAS: return ti_bias_type_name((ti_bias_type)v);
   case TI__E_MODE: return ti_test_mode_name((ti_test_mode)v);
   case TI__E_ATTR: return v == TI_ATTR_BIT_SHIFT_NUM ? "BIT_SHIGT_NUM" : ti_attr_type_name((ti_attr_type)v);
-  default: return ti_rearrange_name((ti_rearrange_kind)v);
+  default: return ti_rearrange_kind_name((int)v);
   }
 }
 
