@@ -178,7 +178,8 @@ typedef struct ti_prim_desc {
        int8 kernels (same sums, exactly), else the wide path.
      CVM: row dots straight from [nf][nr] (bandwidth bound, no packing):
        int8 types as above, I32 x I32 with wrapping multiplies; F32 and
-       other mixes use the reference.
+       other mixes use the reference in ti_cvm, and the wide CC path
+       through ti_cvm_as_cc + ti_cc_packed.
    Pack once at plan time and run many times:
 
      size_t pb, sb;
@@ -230,6 +231,11 @@ TASKIR_API ti_status ti_cvm(const ti_kernel_ctx *ctx, const ti_prim_desc *d, con
                             void *scratch, size_t scratch_bytes);
 TASKIR_API ti_status ti_cvm_ref(const ti_prim_desc *d, const void *in, const void *w,
                                 const void *bias, void *out);
+/* The CVM as the identical 1x1 CC on a 1x1 image with nr channels (same
+   buffers). Use it to run a CVM on packed weights through ti_cc_packed:
+   worth it for F32 (vectorised over channels in the reference's order) and
+   for the other types ti_cvm leaves to the reference. */
+TASKIR_API ti_status ti_cvm_as_cc(const ti_prim_desc *cvm, ti_prim_desc *cc);
 
 /* >>kernels.eltwise: CADD, CAVG, CVVH, CAX, CVS, CCMPB, CCMPS, CLUT, CLIF -- */
 
@@ -1556,6 +1562,18 @@ TASKIR_API ti_status ti_cvm_ref(const ti_prim_desc *d, const void *in, const voi
   if (!in || !w || !out) return TI_STATUS_BAD_PARAM;
   if ((s = ti__cc_check_bias(d, bias)) != TI_STATUS_SUCCESS) return s;
   ti__cvm_ref_run(d, &g, in, w, bias, out);
+  return TI_STATUS_SUCCESS;
+}
+
+TASKIR_API ti_status ti_cvm_as_cc(const ti_prim_desc *cvm, ti_prim_desc *cc) {
+  ti__cc_geo g;
+  ti_status s = ti__cvm_geom(cvm, &g);
+  if (s) return s;
+  if (!cc) return TI_STATUS_BAD_PARAM;
+  *cc = *cvm;
+  cc->ny = cc->nx = cc->niy = cc->nix = cc->nky = cc->nkx = 1;
+  cc->stride_y = cc->stride_x = cc->dilation_y = cc->dilation_x = 1;
+  cc->pad_up = cc->pad_down = cc->pad_left = cc->pad_right = 0;
   return TI_STATUS_SUCCESS;
 }
 
