@@ -223,8 +223,10 @@ TASKIR_API ti_status ti_cc2d_packed(const ti_kernel_ctx *ctx, const ti_prim_desc
 TASKIR_API ti_status ti_cc2d_ref(const ti_prim_desc *d, const void *in, const void *w,
                                  const void *bias, void *out);
 
-/* CVM scratch: nr bytes for I32 input with I8/TERNARY weights (the input
-   is narrowed there when it fits 8 bits), else 0 (scratch may be NULL). */
+/* CVM scratch is optional: with the bytes ti_cvm_scratch_size gives (nr for
+   I32 input with I8/TERNARY weights, else 0), I32 input that fits 8 bits is
+   narrowed there and takes the int8 kernels; with less (or NULL) the same
+   results come from the reference loops. */
 TASKIR_API ti_status ti_cvm_scratch_size(const ti_prim_desc *d, size_t *bytes);
 TASKIR_API ti_status ti_cvm(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const void *in,
                             const void *w, const void *bias, void *out,
@@ -1598,11 +1600,10 @@ TASKIR_API ti_status ti_cvm(const ti_kernel_ctx *ctx, const ti_prim_desc *d, con
   if (s) return s;
   if (!in || !w || !out) return TI_STATUS_BAD_PARAM;
   if ((s = ti__cc_check_bias(d, bias)) != TI_STATUS_SUCCESS) return s;
-  if (g.dual && (!scratch || (uint64_t)scratch_bytes < (uint64_t)g.nr)) return TI_STATUS_BAD_PARAM;
   cpu = ti__cpu(ctx);
   j.xt = d->in_dtype;
   j.x = (const uint8_t *)in;
-  if (g.dual && cpu) {
+  if (g.dual && cpu && scratch && (uint64_t)scratch_bytes >= (uint64_t)g.nr) {
     /* I32 input that fits 8 bits: narrow it and take the int8 kernels. */
     int64_t off = ti__cc_narrow_off((const int32_t *)in, g.nr);
     if (off >= 0) {

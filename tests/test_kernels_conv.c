@@ -701,12 +701,19 @@ TT_TEST(bad_params) {
     v.nr = 8; v.nf = -3; TT_EQ_INT(ti_cvm_ref(&v, in, w, bias, out), TI_STATUS_BAD_PARAM);
     v.nf = 2; v.w_dtype = TI_DTYPE_F32; TT_EQ_INT(ti_cvm(&ctx, &v, in, w, bias, out, NULL, 0), TI_STATUS_NOT_SUPPORTED);
     v.w_dtype = TI_DTYPE_I8;
-    v.in_dtype = TI_DTYPE_I32;      /* narrowing needs nr bytes of scratch */
-    TT_EQ_INT(ti_cvm(&ctx, &v, bias, w, bias, out, NULL, 0), TI_STATUS_BAD_PARAM);
-    TT_EQ_INT(ti_cvm(&ctx, &v, bias, w, bias, out, scratch, 7), TI_STATUS_BAD_PARAM);
+    v.in_dtype = TI_DTYPE_I32;      /* narrowing wants nr bytes of scratch, else reference */
     TT_EQ_INT(ti_cvm_scratch_size(&v, &sz), TI_STATUS_SUCCESS);
     TT_EQ_INT(sz, 8);
-    TT_EQ_INT(ti_cvm(&ctx, &v, bias, w, bias, out, scratch, 8), TI_STATUS_SUCCESS);
+    {
+      int32_t x[8] = {1, -2, 3, -4, 5, -6, 7, -128}, o1[2], o2[2], o3[2];
+      int8_t wv[16] = {1, 2, 3, 4, 5, 6, 7, 8, -1, -1, -1, -1, 127, -128, 0, 2};
+      TT_EQ_INT(ti_cvm(&ctx, &v, x, wv, bias, o1, NULL, 0), TI_STATUS_SUCCESS);
+      TT_EQ_INT(ti_cvm(&ctx, &v, x, wv, bias, o2, scratch, 7), TI_STATUS_SUCCESS);
+      TT_EQ_INT(ti_cvm(&ctx, &v, x, wv, bias, o3, scratch, 8), TI_STATUS_SUCCESS);
+      /* 1 - 4 + 9 - 16 + 25 - 36 + 49 - 1024 and -1 + 2 - 3 + 4 + 635 + 768 + 0 - 256 */
+      TT_EQ_INT(o1[0], -996); TT_EQ_INT(o1[1], 1149);
+      TT_CHECK(o1[0] == o2[0] && o1[1] == o2[1] && o1[0] == o3[0] && o1[1] == o3[1]);
+    }
     v.in_dtype = TI_DTYPE_I8;
     v.bias_mode = TI_BIAS_CONSTANT; v.constant_b = 5;
     TT_EQ_INT(ti_cvm(&ctx, &v, in, w, NULL, out, NULL, 0), TI_STATUS_SUCCESS);
