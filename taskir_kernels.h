@@ -1364,6 +1364,13 @@ TASKIR_API ti_status ti_cc2d_ref(const ti_prim_desc *d, const void *in, const vo
 typedef void (*ti__cv_kfn)(const uint8_t *w, const uint8_t *x, int64_t nr, int64_t nm,
                            int64_t f0, int64_t f1, int flip, uint32_t *s);
 
+/* Four row streams at once: prefetching 1 KiB ahead keeps them all in flight
+   (a prefetch never faults, so running past a row's end is harmless). */
+#if defined(TI__CC_X86)
+#define TI__CV_PF(p) _mm_prefetch((const char *)(p) + 1024, _MM_HINT_T0)
+#else
+#define TI__CV_PF(p) ((void)0)
+#endif
 #define TI__CV_HSUM(v, n, res) { uint32_t t_[16]; int i_; TI__CV_STV(t_, v); \
   res = 0; for (i_ = 0; i_ < (n); i_++) res += t_[i_]; }
 #define TI__CV_KERNEL(NAME, TGT, VB) \
@@ -1377,6 +1384,7 @@ TGT static void NAME(const uint8_t *w, const uint8_t *x, int64_t nr, int64_t nm,
     if (flip) { \
       for (r = 0; r < nm; r += VB) { \
         TI__CC_V v = TI__CC_LD(x + r); \
+        TI__CV_PF(w0 + r); TI__CV_PF(w1 + r); TI__CV_PF(w2 + r); TI__CV_PF(w3 + r); \
         a0 = TI__CC_DOT(a0, TI__CV_XOR(TI__CC_LD(w0 + r), k80), v); \
         a1 = TI__CC_DOT(a1, TI__CV_XOR(TI__CC_LD(w1 + r), k80), v); \
         a2 = TI__CC_DOT(a2, TI__CV_XOR(TI__CC_LD(w2 + r), k80), v); \
@@ -1385,6 +1393,7 @@ TGT static void NAME(const uint8_t *w, const uint8_t *x, int64_t nr, int64_t nm,
     } else { \
       for (r = 0; r < nm; r += VB) { \
         TI__CC_V v = TI__CC_LD(x + r); \
+        TI__CV_PF(w0 + r); TI__CV_PF(w1 + r); TI__CV_PF(w2 + r); TI__CV_PF(w3 + r); \
         a0 = TI__CC_DOT(a0, v, TI__CC_LD(w0 + r)); \
         a1 = TI__CC_DOT(a1, v, TI__CC_LD(w1 + r)); \
         a2 = TI__CC_DOT(a2, v, TI__CC_LD(w2 + r)); \
@@ -1663,6 +1672,7 @@ TASKIR_API ti_status ti_cvm(const ti_kernel_ctx *ctx, const ti_prim_desc *d, con
 #undef TI__CC_OUT
 #undef TI__CC_KERNEL
 #undef TI__CV_HSUM
+#undef TI__CV_PF
 #undef TI__CW_KERNEL
 #undef TI__CV_KERNEL
 #undef TI__CC_LIMIT
