@@ -272,7 +272,8 @@ TASKIR_API ti_status ti_tinshift_ex(const ti_kernel_ctx *ctx, ti_tinshift_mode m
        int8 kernels (same sums, exactly), else the wide path.
      CVM: row dots straight from [nf][nr] (bandwidth bound, no packing):
        int8 types as above, I32 x I32 with wrapping multiplies; F32 and
-       other mixes use the reference.
+       other mixes use the reference in ti_cvm, and the wide CC path
+       through ti_cvm_as_cc + ti_cc_packed.
    Pack once at plan time and run many times:
 
      size_t pb, sb;
@@ -316,14 +317,21 @@ TASKIR_API ti_status ti_cc2d_packed(const ti_kernel_ctx *ctx, const ti_prim_desc
 TASKIR_API ti_status ti_cc2d_ref(const ti_prim_desc *d, const void *in, const void *w,
                                  const void *bias, void *out);
 
-/* CVM scratch: nr bytes for I32 input with I8/TERNARY weights (the input
-   is narrowed there when it fits 8 bits), else 0 (scratch may be NULL). */
+/* CVM scratch is optional: with the bytes ti_cvm_scratch_size gives (nr for
+   I32 input with I8/TERNARY weights, else 0), I32 input that fits 8 bits is
+   narrowed there and takes the int8 kernels; with less (or NULL) the same
+   results come from the reference loops. */
 TASKIR_API ti_status ti_cvm_scratch_size(const ti_prim_desc *d, size_t *bytes);
 TASKIR_API ti_status ti_cvm(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const void *in,
                             const void *w, const void *bias, void *out,
                             void *scratch, size_t scratch_bytes);
 TASKIR_API ti_status ti_cvm_ref(const ti_prim_desc *d, const void *in, const void *w,
                                 const void *bias, void *out);
+/* The CVM as the identical 1x1 CC on a 1x1 image with nr channels (same
+   buffers). Use it to run a CVM on packed weights through ti_cc_packed:
+   worth it for F32 (vectorised over channels in the reference's order) and
+   for the other types ti_cvm leaves to the reference. */
+TASKIR_API ti_status ti_cvm_as_cc(const ti_prim_desc *cvm, ti_prim_desc *cc);
 
 /* >>kernels.eltwise: CADD, CAVG, CVVH, CAX, CVS, CCMPB, CCMPS, CLUT, CLIF -- */
 
@@ -2167,6 +2175,13 @@ TASKIR_API ti_status ti_cc2d_ref(const ti_prim_desc *d, const void *in, const vo
 typedef void (*ti__cv_kfn)(const uint8_t *w, const uint8_t *x, int64_t nr, int64_t nm,
                            int64_t f0, int64_t f1, int flip, uint32_t *s);
 
+/* Four row streams at once: prefetching 1 KiB ahead keeps them all in flight
+   (a prefetch never faults, so running past a row's end is harmless). */
+#if defined(TI__CC_X86)
+#define TI__CV_PF(p) _mm_prefetch((const char *)(p) + 1024, _MM_HINT_T0)
+#else
+#define TI__CV_PF(p) ((void)0)
+#endif
 #define TI__CV_HSUM(v, n, res) { uint32_t t_[16]; int i_; TI__CV_STV(t_, v); \
   res = 0; for (i_ = 0; i_ < (n); i_++) res += t_[i_]; }
 #define TI__CV_KERNEL(NAME, TGT, VB) \
@@ -2180,6 +2195,7 @@ TGT static void NAME(const uint8_t *w, const uint8_t *x, int64_t nr, int64_t nm,
     if (flip) { \
       for (r = 0; r < nm; r += VB) { \
         TI__CC_V v = TI__CC_LD(x + r); \
+        TI__CV_PF(w0 + r); TI__CV_PF(w1 + r); TI__CV_PF(w2 + r); TI__CV_PF(w3 + r); \
         a0 = TI__CC_DOT(a0, TI__CV_XOR(TI__CC_LD(w0 + r), k80), v); \
         a1 = TI__CC_DOT(a1, TI__CV_XOR(TI__CC_LD(w1 + r), k80), v); \
         a2 = TI__CC_DOT(a2, TI__CV_XOR(TI__CC_LD(w2 + r), k80), v); \
@@ -2188,6 +2204,7 @@ TGT static void NAME(const uint8_t *w, const uint8_t *x, int64_t nr, int64_t nm,
     } else { \
       for (r = 0; r < nm; r += VB) { \
         TI__CC_V v = TI__CC_LD(x + r); \
+        TI__CV_PF(w0 + r); TI__CV_PF(w1 + r); TI__CV_PF(w2 + r); TI__CV_PF(w3 + r); \
         a0 = TI__CC_DOT(a0, v, TI__CC_LD(w0 + r)); \
         a1 = TI__CC_DOT(a1, v, TI__CC_LD(w1 + r)); \
         a2 = TI__CC_DOT(a2, v, TI__CC_LD(w2 + r)); \
@@ -2370,6 +2387,18 @@ TASKIR_API ti_status ti_cvm_ref(const ti_prim_desc *d, const void *in, const voi
   return TI_STATUS_SUCCESS;
 }
 
+TASKIR_API ti_status ti_cvm_as_cc(const ti_prim_desc *cvm, ti_prim_desc *cc) {
+  ti__cc_geo g;
+  ti_status s = ti__cvm_geom(cvm, &g);
+  if (s) return s;
+  if (!cc) return TI_STATUS_BAD_PARAM;
+  *cc = *cvm;
+  cc->ny = cc->nx = cc->niy = cc->nix = cc->nky = cc->nkx = 1;
+  cc->stride_y = cc->stride_x = cc->dilation_y = cc->dilation_x = 1;
+  cc->pad_up = cc->pad_down = cc->pad_left = cc->pad_right = 0;
+  return TI_STATUS_SUCCESS;
+}
+
 TASKIR_API ti_status ti_cvm_scratch_size(const ti_prim_desc *d, size_t *bytes) {
   ti__cc_geo g;
   ti_status s = ti__cvm_geom(d, &g);
@@ -2391,11 +2420,10 @@ TASKIR_API ti_status ti_cvm(const ti_kernel_ctx *ctx, const ti_prim_desc *d, con
   if (s) return s;
   if (!in || !w || !out) return TI_STATUS_BAD_PARAM;
   if ((s = ti__cc_check_bias(d, bias)) != TI_STATUS_SUCCESS) return s;
-  if (g.dual && (!scratch || (uint64_t)scratch_bytes < (uint64_t)g.nr)) return TI_STATUS_BAD_PARAM;
   cpu = ti__cpu(ctx);
   j.xt = d->in_dtype;
   j.x = (const uint8_t *)in;
-  if (g.dual && cpu) {
+  if (g.dual && cpu && scratch && (uint64_t)scratch_bytes >= (uint64_t)g.nr) {
     /* I32 input that fits 8 bits: narrow it and take the int8 kernels. */
     int64_t off = ti__cc_narrow_off((const int32_t *)in, g.nr);
     if (off >= 0) {
@@ -2455,6 +2483,7 @@ TASKIR_API ti_status ti_cvm(const ti_kernel_ctx *ctx, const ti_prim_desc *d, con
 #undef TI__CC_OUT
 #undef TI__CC_KERNEL
 #undef TI__CV_HSUM
+#undef TI__CV_PF
 #undef TI__CW_KERNEL
 #undef TI__CV_KERNEL
 #undef TI__CC_LIMIT
