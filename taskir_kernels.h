@@ -738,6 +738,64 @@ static void ti__ts_cols(const ti__ts_job *j, int64_t n, int64_t ta, int64_t tb, 
 }
 #undef TI__TS_COLS
 
+#if defined(TI__X86)
+/* n bytes from s (zeros when s is NULL) to d with non-temporal stores for
+   the 16-byte-aligned middle and normal stores for the ends. */
+static void ti__nt_put(unsigned char *d, const unsigned char *s, size_t n) {
+  size_t h = (size_t)(-(intptr_t)d) & 15, i;
+  const __m128i z = _mm_setzero_si128();
+  if (n < 64) {
+    if (s) ti__mv_copy(d, s, n); else ti__mv_zero(d, n);
+    return;
+  }
+  if (h) {
+    if (s) { ti__mv_copy(d, s, h); s += h; } else ti__mv_zero(d, h);
+    d += h; n -= h;
+  }
+  for (i = 0; i + 16 <= n; i += 16)
+    _mm_stream_si128((__m128i *)(void *)(d + i),
+                     s ? _mm_loadu_si128((const __m128i *)(const void *)(s + i)) : z);
+  if (i < n) {
+    if (s) ti__mv_copy(d + i, s + i, n - i); else ti__mv_zero(d + i, n - i);
+  }
+}
+
+/* Large outputs with pieces of 64 bytes to 16 KiB, in source order: each
+   input row is read once, front to back, and its pieces are streamed to
+   their output rows, so the reads are the sequential streams the hardware
+   prefetchers follow best (output order would start a new short stream at
+   every piece). Output rows [r0, r1) only, so parallel ranges stay apart. */
+static void ti__ts_scatter(const ti__ts_job *j, int64_t r0, int64_t r1) {
+  const int64_t T = j->T, G = j->G, sign = j->sign;
+  const size_t piece = j->piece, row = j->row;
+  int64_t r = r0;
+  while (r < r1) {
+    const int64_t n = r / T, ta = r % T, tb = T - ta < r1 - r ? T : ta + (r1 - r);
+    const int32_t *sh = j->shifts + n * G;
+    const unsigned char *src = j->src + (size_t)(n * T) * row;
+    unsigned char *dst = j->dst + (size_t)(n * T) * row;
+    int64_t g, g1, t, ts;
+    for (ts = 0; ts < T; ++ts)
+      for (g = 0; g < G; g = g1) {
+        const int64_t s = sign * sh[g];
+        for (g1 = g + 1; g1 < G && sh[g1] == sh[g]; ++g1) {}
+        t = ts + s;
+        if (t >= ta && t < tb)
+          ti__nt_put(dst + (size_t)t * row + (size_t)g * piece,
+                     src + (size_t)ts * row + (size_t)g * piece, (size_t)(g1 - g) * piece);
+      }
+    for (g = 0; g < G; ++g) {  /* rows with no source: t - s outside [0, T) */
+      const int64_t s = sign * sh[g];
+      for (t = ta; t < tb; ++t)
+        if ((uint64_t)(t - s) >= (uint64_t)T)
+          ti__nt_put(dst + (size_t)t * row + (size_t)g * piece, 0, piece);
+    }
+    r += tb - ta;
+  }
+  _mm_sfence();
+}
+#endif
+
 /* Output rows r = n*T + t in [r0, r1). */
 static void ti__ts_rows(void *arg, int64_t r0, int64_t r1) {
   const ti__ts_job *j = (const ti__ts_job *)arg;
@@ -768,6 +826,14 @@ static void ti__ts_rows(void *arg, int64_t r0, int64_t r1) {
     for (r = r0; r < r1;) {
       const int64_t ta = r % T, tb = T - ta < r1 - r ? T : ta + (r1 - r);
       n = r / T;
+      /* the columns are read in a strided order: fetch the next image's
+         block (contiguous) ahead so that memory sees one forward stream */
+      if (ta == 0 && (n + 1) * T < r1) {
+        const unsigned char *nx = j->src + (size_t)((n + 1) * T) * row;
+        const size_t nb = (size_t)T * row < 16384 ? (size_t)T * row : 16384;
+        size_t o;
+        for (o = 0; o < nb; o += 64) TI__MV_PREFETCH(nx + o);
+      }
       if (!j->stream) {
         ti__ts_cols(j, n, ta, tb, j->dst + (size_t)r * row);
       } else {
@@ -786,6 +852,12 @@ static void ti__ts_rows(void *arg, int64_t r0, int64_t r1) {
      shifts) or that are both zero-filled into one run. Pieces shorter than a
      page start a new stream at every row, which the hardware prefetchers pick
      up late: prefetch the next row's sources while copying this one. */
+#if defined(TI__X86)
+  if (j->stream && piece < 16384) {
+    ti__ts_scatter(j, r0, r1);
+    return;
+  }
+#endif
   ti__wr_init(&w, j->dst + (size_t)r0 * row, j->stream);
   n = r0 / T; t = r0 % T;
   for (r = r0; r < r1; ++r) {
