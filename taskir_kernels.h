@@ -520,6 +520,18 @@ TI__PRIVATE void ti__mv_zero(unsigned char *d, size_t n) {
   else memset(d, 0, n);
 }
 
+/* Whether a kernel may take its x86 SSE2 paths (streaming stores, SIMD
+   transposes): SSE2 is part of x86-64, so a NULL ctx needs no cpuid; a ctx
+   with cpu == 0 asks for the plain C reference. */
+TI__PRIVATE int ti__mv_simd(const ti_kernel_ctx *ctx) {
+#if defined(TI__X86)
+  return ctx ? (ctx->cpu & TI_CPU_SSE2) != 0 : 1;
+#else
+  (void)ctx;
+  return 0;
+#endif
+}
+
 /* Sequential output writer. Normal mode stores directly. Streaming mode
    (x86-64) writes whole aligned 64-byte lines with non-temporal stores;
    pieces shorter than a line are gathered in a small buffer first so that no
@@ -956,7 +968,7 @@ TASKIR_API ti_status ti_tinshift_ex(const ti_kernel_ctx *ctx, ti_tinshift_mode m
   job.piece = (size_t)(C / G) * (size_t)HW * es;
   job.row = (size_t)C * (size_t)HW * es;
   job.sign = mode == TI_TINSHIFT_BACKWARD ? -1 : 1;
-  job.stream = (size_t)count * es >= TASKIR_KERNELS_STREAM_BYTES;
+  job.stream = ti__mv_simd(ctx) && (size_t)count * es >= TASKIR_KERNELS_STREAM_BYTES;
   ti__parallel(ctx, N * T, ti__ts_rows, &job);
   return TI_STATUS_SUCCESS;
 }
@@ -1028,6 +1040,7 @@ typedef struct ti__tr_job {
   int64_t ostr[TI_TENSOR_MAX_DIMS];   /* output stride (elements) per output axis */
   int64_t nbi, nbj;    /* tiled: blocks along the output's (i) and input's (j) innermost axes */
   int stream;          /* output large enough for non-temporal stores */
+  int simd;            /* SSE2 blocks allowed */
 } ti__tr_job;
 
 /* Two levels of blocking for the 2-D core: a block of TI__TR_BLOCK x
@@ -1127,7 +1140,8 @@ static void ti__tr_block(size_t es, const unsigned char *s, size_t sp, unsigned 
    strides that are multiples of 4 KiB every output line of a tile falls in
    one cache set, and filling them piecewise in place would thrash L1. */
 static void ti__tr2d(size_t es, const unsigned char *in, int64_t sp, unsigned char *out,
-                     int64_t so, int64_t ia, int64_t ib, int64_t ja, int64_t jb, int stream) {
+                     int64_t so, int64_t ia, int64_t ib, int64_t ja, int64_t jb, int simd,
+                     int stream) {
   const int64_t TT = 64 / (int64_t)es;
   int64_t i0, j0;
   for (i0 = ia; i0 < ib; i0 += TT) {
@@ -1135,7 +1149,7 @@ static void ti__tr2d(size_t es, const unsigned char *in, int64_t sp, unsigned ch
     for (j0 = ja; j0 < jb; j0 += TT) {
       const int64_t j1 = jb - j0 < TT ? jb : j0 + TT;
 #if defined(TI__X86)
-      if (i1 - i0 == TT && j1 - j0 == TT) {
+      if (simd && i1 - i0 == TT && j1 - j0 == TT) {
         const int64_t K = es == 1 ? 8 : 16 / (int64_t)es;
         unsigned char buf[64 * 64];
         int64_t i, j;
@@ -1168,6 +1182,7 @@ static void ti__tr2d(size_t es, const unsigned char *in, int64_t sp, unsigned ch
   if (stream) _mm_sfence();
 #else
   (void)stream;
+  (void)simd;
 #endif
 }
 
@@ -1212,7 +1227,7 @@ static void ti__tr_range(void *arg, int64_t u0, int64_t u1) {
     int64_t ioff, ooff;
     ti__tr_outer(j, o, &ioff, &ooff);
     ti__tr2d(es, j->in + (size_t)ioff * es, j->istr[j->m - 1], j->out + (size_t)ooff * es,
-             j->ostr[j->r], ia, ib, ja, jb, j->stream);
+             j->ostr[j->r], ia, ib, ja, jb, j->simd, j->stream);
   }
 }
 
@@ -1278,7 +1293,8 @@ TASKIR_API ti_status ti_transpose_ex(const ti_kernel_ctx *ctx, size_t es, int nd
   j.in = (const unsigned char *)in;
   j.out = (unsigned char *)out;
   j.es = es;
-  j.stream = (size_t)vol * es >= TASKIR_KERNELS_STREAM_BYTES;
+  j.simd = ti__mv_simd(ctx);
+  j.stream = j.simd && (size_t)vol * es >= TASKIR_KERNELS_STREAM_BYTES;
   for (;;) {
     j.m = ng;
     for (i = 0; i < ng; ++i) { j.odim[i] = md[mp[i]]; j.istr[i] = istride[mp[i]]; }
