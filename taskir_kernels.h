@@ -520,12 +520,14 @@ TI__PRIVATE void ti__mv_zero(unsigned char *d, size_t n) {
   else memset(d, 0, n);
 }
 
-/* Whether a kernel may take its x86 SSE2 paths (streaming stores, SIMD
-   transposes): SSE2 is part of x86-64, so a NULL ctx needs no cpuid; a ctx
-   with cpu == 0 asks for the plain C reference. */
+/* Whether a kernel may take its SIMD paths (x86-64: SSE2 blocks and
+   streaming stores; aarch64: NEON blocks). Both are part of their base ISA,
+   so a NULL ctx needs no cpuid; a ctx with cpu == 0 asks for plain C. */
 TI__PRIVATE int ti__mv_simd(const ti_kernel_ctx *ctx) {
 #if defined(TI__X86)
   return ctx ? (ctx->cpu & TI_CPU_SSE2) != 0 : 1;
+#elif defined(TI__NEON)
+  return ctx ? (ctx->cpu & TI_CPU_NEON) != 0 : 1;
 #else
   (void)ctx;
   return 0;
@@ -968,7 +970,11 @@ TASKIR_API ti_status ti_tinshift_ex(const ti_kernel_ctx *ctx, ti_tinshift_mode m
   job.piece = (size_t)(C / G) * (size_t)HW * es;
   job.row = (size_t)C * (size_t)HW * es;
   job.sign = mode == TI_TINSHIFT_BACKWARD ? -1 : 1;
+#if defined(TI__X86)
   job.stream = ti__mv_simd(ctx) && (size_t)count * es >= TASKIR_KERNELS_STREAM_BYTES;
+#else
+  job.stream = 0;  /* streaming stores are an x86 path */
+#endif
   ti__parallel(ctx, N * T, ti__ts_rows, &job);
   return TI_STATUS_SUCCESS;
 }
@@ -1132,6 +1138,30 @@ static void ti__tr_block(size_t es, const unsigned char *s, size_t sp, unsigned 
 }
 #undef TI__LD
 #undef TI__ST
+#define TI__TR_HAS_BLOCK(es) 1
+#elif defined(TI__NEON)
+/* 4 x 4 (4-byte) and 2 x 2 (8-byte) blocks with NEON; 1- and 2-byte
+   elements take the scalar tiles. */
+static void ti__tr_block(size_t es, const unsigned char *s, size_t sp, unsigned char *d,
+                         size_t so) {
+  if (es == 4) {
+    const uint32x4_t r0 = vld1q_u32((const uint32_t *)(const void *)s);
+    const uint32x4_t r1 = vld1q_u32((const uint32_t *)(const void *)(s + sp));
+    const uint32x4_t r2 = vld1q_u32((const uint32_t *)(const void *)(s + 2 * sp));
+    const uint32x4_t r3 = vld1q_u32((const uint32_t *)(const void *)(s + 3 * sp));
+    const uint32x4x2_t a = vtrnq_u32(r0, r1), b = vtrnq_u32(r2, r3);
+    vst1q_u32((uint32_t *)(void *)d, vcombine_u32(vget_low_u32(a.val[0]), vget_low_u32(b.val[0])));
+    vst1q_u32((uint32_t *)(void *)(d + so), vcombine_u32(vget_low_u32(a.val[1]), vget_low_u32(b.val[1])));
+    vst1q_u32((uint32_t *)(void *)(d + 2 * so), vcombine_u32(vget_high_u32(a.val[0]), vget_high_u32(b.val[0])));
+    vst1q_u32((uint32_t *)(void *)(d + 3 * so), vcombine_u32(vget_high_u32(a.val[1]), vget_high_u32(b.val[1])));
+  } else {
+    const uint64x2_t r0 = vld1q_u64((const uint64_t *)(const void *)s);
+    const uint64x2_t r1 = vld1q_u64((const uint64_t *)(const void *)(s + sp));
+    vst1q_u64((uint64_t *)(void *)d, vcombine_u64(vget_low_u64(r0), vget_low_u64(r1)));
+    vst1q_u64((uint64_t *)(void *)(d + so), vcombine_u64(vget_high_u64(r0), vget_high_u64(r1)));
+  }
+}
+#define TI__TR_HAS_BLOCK(es) ((es) >= 4)
 #endif
 
 /* Block [ia, ib) x [ja, jb) of the 2-D problem out[j*so + i] = in[i*sp + j],
@@ -1148,8 +1178,8 @@ static void ti__tr2d(size_t es, const unsigned char *in, int64_t sp, unsigned ch
     const int64_t i1 = ib - i0 < TT ? ib : i0 + TT;
     for (j0 = ja; j0 < jb; j0 += TT) {
       const int64_t j1 = jb - j0 < TT ? jb : j0 + TT;
-#if defined(TI__X86)
-      if (simd && i1 - i0 == TT && j1 - j0 == TT) {
+#if defined(TI__X86) || defined(TI__NEON)
+      if (simd && TI__TR_HAS_BLOCK(es) && i1 - i0 == TT && j1 - j0 == TT) {
         const int64_t K = es == 1 ? 8 : 16 / (int64_t)es;
         unsigned char buf[64 * 64];
         int64_t i, j;
@@ -1161,6 +1191,7 @@ static void ti__tr2d(size_t es, const unsigned char *in, int64_t sp, unsigned ch
                          buf + (size_t)(j * TT + i) * es, 64);
         for (j = 0; j < TT; ++j) {
           unsigned char *d = out + (size_t)((j0 + j) * so + i0) * es;
+#if defined(TI__X86)
           if (stream && ((uintptr_t)d & 15) == 0) {
             /* large outputs bypass the caches, as in TinShift */
             const unsigned char *q = buf + 64 * j;
@@ -1168,9 +1199,10 @@ static void ti__tr2d(size_t es, const unsigned char *in, int64_t sp, unsigned ch
             _mm_stream_si128((__m128i *)(void *)(d + 16), _mm_loadu_si128((const __m128i *)(const void *)(q + 16)));
             _mm_stream_si128((__m128i *)(void *)(d + 32), _mm_loadu_si128((const __m128i *)(const void *)(q + 32)));
             _mm_stream_si128((__m128i *)(void *)(d + 48), _mm_loadu_si128((const __m128i *)(const void *)(q + 48)));
-          } else {
-            memcpy(d, buf + 64 * j, 64);
+            continue;
           }
+#endif
+          memcpy(d, buf + 64 * j, 64);
         }
         continue;
       }
@@ -1182,7 +1214,9 @@ static void ti__tr2d(size_t es, const unsigned char *in, int64_t sp, unsigned ch
   if (stream) _mm_sfence();
 #else
   (void)stream;
+#if !defined(TI__NEON)
   (void)simd;
+#endif
 #endif
 }
 
@@ -1294,7 +1328,11 @@ TASKIR_API ti_status ti_transpose_ex(const ti_kernel_ctx *ctx, size_t es, int nd
   j.out = (unsigned char *)out;
   j.es = es;
   j.simd = ti__mv_simd(ctx);
+#if defined(TI__X86)
   j.stream = j.simd && (size_t)vol * es >= TASKIR_KERNELS_STREAM_BYTES;
+#else
+  j.stream = 0;
+#endif
   for (;;) {
     j.m = ng;
     for (i = 0; i < ng; ++i) { j.odim[i] = md[mp[i]]; j.istr[i] = istride[mp[i]]; }
