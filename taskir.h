@@ -4219,7 +4219,7 @@ static int ti__check_iface_box(const ti_task_shape *ext, const ti_task_interface
 static void ti__check_clusters(ti__check *c) {
   const ti_task_graph *g = c->g;
   int32_t i, j, k;
-  char why[128];
+  char why[192];
   for (i = 0; i < g->n_blocks; i++) {
     const ti_task_block *b = &g->blocks[i];
     ti_block_class cls;
@@ -4432,7 +4432,7 @@ static int ti__check_rearranged(const ti_task_edge *e, const int64_t *in, int n_
 static void ti__check_sizes(ti__check *c) {
   const ti_task_graph *g = c->g;
   int32_t i;
-  char why[128], sa[80], sb[80];
+  char why[192], sa[80], sb[80];
   for (i = 0; i < g->n_edges; i++) {
     const ti_task_edge *e = &g->edges[i];
     const ti__check_edge_info *x = &c->einfo[i];
@@ -4454,6 +4454,7 @@ static void ti__check_sizes(ti__check *c) {
     if (st == 0) continue;
     vs = ti__check_volume(rs, nr);
     vd = ti__check_volume(bd, nd);
+    if (vs == vd && (!exact || ti__check_same_squeezed(rs, nr, bd, nd))) continue;
     ti__check_fmt_dims(sa, sizeof sa, rs, nr);
     ti__check_fmt_dims(sb, sizeof sb, bd, nd);
     if (vs != vd)
@@ -4470,6 +4471,39 @@ static void ti__check_sizes(ti__check *c) {
 
 #define ti__check_feeds(c, bi) ((c)->adj_start[bi] > 0)
 #define ti__check_is_written(c, bi) ((c)->in_deg[bi] > 0)
+
+/* Values of v outside lo..hi: their count, the first one and its index.
+   Nothing to read when the storage width cannot leave the range (int8
+   values of an INT_8 tensor, anything of an INT_32 one). */
+static int64_t ti__check_outside(const ti_task_values *v, int64_t lo, int64_t hi, int64_t *first, int64_t *fv) {
+  int64_t slo, shi, q, n_bad = 0;
+  if (v->storage != TI_DTYPE_F32 && ti__check_int_range(v->storage, &slo, &shi) && slo >= lo && shi <= hi) return 0;
+#define TI__OUTSIDE(T)                                              \
+  for (q = 0; q < v->count; q++) {                                  \
+    int64_t x = ((const T *)v->data)[q];                            \
+    if (x < lo || x > hi) {                                         \
+      if (!n_bad++) { *first = q; *fv = x; }                        \
+    }                                                               \
+  }
+  switch (v->storage) {
+  case TI_DTYPE_I8: TI__OUTSIDE(int8_t) break;
+  case TI_DTYPE_U8: TI__OUTSIDE(uint8_t) break;
+  case TI_DTYPE_I16: TI__OUTSIDE(int16_t) break;
+  case TI_DTYPE_U16: TI__OUTSIDE(uint16_t) break;
+  case TI_DTYPE_I32: TI__OUTSIDE(int32_t) break;
+  case TI_DTYPE_U32: TI__OUTSIDE(uint32_t) break;
+  default:
+    for (q = 0; q < v->count; q++) {
+      int64_t x = ti_task_values_get_i64(v, q);
+      if (x < lo || x > hi) {
+        if (!n_bad++) { *first = q; *fv = x; }
+      }
+    }
+    break;
+  }
+#undef TI__OUTSIDE
+  return n_bad;
+}
 
 static void ti__check_data(ti__check *c) {
   const ti_task_graph *g = c->g;
@@ -4578,13 +4612,7 @@ static void ti__check_data(ti__check *c) {
                          ti_precision_name(p), (long long)first);
       } else if (ti__check_int_range(p, &lo, &hi)) {
         int64_t fv = 0;
-        for (q = 0; q < count; q++) {
-          int64_t x = ti_task_values_get_i64(v, q);
-          if (x < lo || x > hi) {
-            if (first < 0) { first = q; fv = x; }
-            n_bad++;
-          }
-        }
+        n_bad = ti__check_outside(v, lo, hi, &first, &fv);
         if (n_bad)
           ti__check_diag(c, TI_DIAG_ERROR, "data", b->id, -1,
                          "%lld values lie outside %s range %lld..%lld, the first is %lld at index %lld",
@@ -4949,7 +4977,7 @@ TASKIR_API ti_status ti_task_statistics(const ti_task_graph *g, ti_task_stats *s
     const ti_task_block *b;
     int64_t elems = -1, box[6];
     ti_task_block_stats tmp;
-    char why[64];
+    char why[192];
     if (si < 0) continue;
     b = &g->blocks[si];
     for (cl = 0; cl < b->n_outputs && elems < 0; cl++)
