@@ -292,6 +292,7 @@ struct ti_program {
   ti_context *ctx;
   const char *name;
   ti_program_kind kind;
+  const ti_attr *attrs;       /* program-level dictionary (e.g. Task IR groups) */
   ti_op *first, *last;
   int64_t n_ops;
   int32_t n_args;
@@ -1441,7 +1442,8 @@ TASKIR_API ti_program *ti_program_create(ti_context *ctx, const char *name, ti_p
   p->kind = kind;
   ti_arena_init(&p->arena, ctx->alloc_user);
   p->name = ti_arena_strndup(&p->arena, name ? name : "main", strlen(name ? name : "main"));
-  if (!p->name) { ti_program_destroy(p); return NULL; }
+  p->attrs = ti_attr_dict(ctx, NULL, 0);
+  if (!p->name || !p->attrs) { ti_program_destroy(p); return NULL; }
   return p;
 }
 
@@ -2057,6 +2059,7 @@ TASKIR_API ti_status ti_print_program(const ti_program *p, ti_buffer *b, ti_erro
     }
     TI__PUTS(b, ")");
   }
+  if (p->attrs->u.dict.n) { TI__PUTS(b, " attributes "); ti_print_attr(p->attrs, b); }
   TI__PUTS(b, " {\n");
   for (op = p->first; op; op = op->next) {
     TI__PUTS(b, "  ");
@@ -2482,6 +2485,12 @@ TASKIR_API ti_status ti_parse_program(ti_context *ctx, const char *text, size_t 
       vt.v[k] = v;
     } while (ti__accept(&ps, ','));
     if (!ti__expect(&ps, ')')) goto fail;
+  }
+  if (ti__accept_word(&ps, "attributes")) {
+    const ti_attr *pa;
+    if (!ti__peek(&ps, '{')) { ti__perr(&ps, "expected a dictionary after 'attributes'", NULL); goto fail; }
+    if (!(pa = ti__parse_attr(&ps))) goto fail;
+    p->attrs = pa;
   }
   if (!ti__expect(&ps, '{')) goto fail;
   while (!ti__accept(&ps, '}')) {
@@ -3321,6 +3330,86 @@ static ti_status ti__op_to_edge(ti__unpack *u, const ti_op *op, ti_task_edge *e)
   return ok ? TI_STATUS_SUCCESS : ti__bad(u, "edge id out of int32 range");
 }
 
+/* Groups and the test config travel as program attributes. */
+static const ti_attr *ti__graph_to_attr(ti_context *ctx, const ti_task_graph *g) {
+  ti_named_attr kv[2];
+  int n = 0;
+  int32_t i, j;
+  if (g->n_groups) {
+    const ti_attr **items = (const ti_attr **)TASKIR_MALLOC(ctx->alloc_user, (size_t)g->n_groups * sizeof *items);
+    if (!items) return NULL;
+    for (i = 0; i < g->n_groups; i++) {
+      const ti_task_group *gr = &g->groups[i];
+      ti_named_attr gkv[2];
+      int m = 0;
+      int64_t *ids = (int64_t *)TASKIR_MALLOC(ctx->alloc_user, ((size_t)gr->n_block_ids + 1) * sizeof *ids);
+      if (!ids) { TASKIR_FREE(ctx->alloc_user, (void *)items); return NULL; }
+      for (j = 0; j < gr->n_block_ids; j++) ids[j] = gr->block_ids[j];
+      if (gr->has & TI_GROUP_HAS_ID) gkv[m++] = ti_named(ctx, "group_id", ti_attr_int(ctx, gr->group_id));
+      gkv[m++] = ti_named(ctx, "block_ids", ti_attr_int_array(ctx, ids, gr->n_block_ids));
+      TASKIR_FREE(ctx->alloc_user, ids);
+      items[i] = ti_attr_dict(ctx, gkv, m);
+    }
+    kv[n++] = ti_named(ctx, "groups", ti_attr_array(ctx, items, g->n_groups));
+    TASKIR_FREE(ctx->alloc_user, (void *)items);
+  }
+  if (g->has & TI_GRAPH_HAS_TEST_CONFIG) {
+    const ti_task_test_config *tc = &g->test_config;
+    ti_named_attr tkv[3];
+    int m = 0;
+    if (tc->has & TI_TCFG_HAS_SEED) tkv[m++] = ti_named(ctx, "random_seed", ti_attr_int(ctx, tc->random_seed));
+    if (tc->has & TI_TCFG_HAS_NAME) tkv[m++] = ti_named(ctx, "test_case_name", ti_attr_string(ctx, tc->test_case_name, tc->name_len));
+    if (tc->has & TI_TCFG_HAS_MODE) tkv[m++] = ti_named(ctx, "test_mode", ti__str(ctx, ti_test_mode_name(tc->test_mode)));
+    kv[n++] = ti_named(ctx, "test_config", ti_attr_dict(ctx, tkv, m));
+  }
+  for (i = 0; i < n; i++) if (!kv[i].value) return NULL;
+  return ti_attr_dict(ctx, kv, n);
+}
+
+static const char *ti__mode_name_i(int i) { return ti_test_mode_name((ti_test_mode)i); }
+
+static ti_status ti__attr_to_graph(ti__unpack *u, const ti_attr *d, ti_task_graph *g) {
+  const ti_attr *a = ti_dict_get(d, "groups"), *tc;
+  int ok = 1;
+  int64_t i, j;
+  if (a) {
+    if (a->kind != TI_ATTR_ARRAY) return ti__bad(u, "groups must be an array");
+    g->n_groups = (int32_t)a->u.array.n;
+    if (!(g->groups = (ti_task_group *)ti_arena_array(u->arena, (size_t)g->n_groups, sizeof *g->groups, 8)))
+      return ti_error_set(u->err, TI_STATUS_NO_MEMORY, "out of memory");
+    for (i = 0; i < a->u.array.n; i++) {
+      const ti_attr *gr = a->u.array.items[i], *x;
+      ti_task_group *dg = &g->groups[i];
+      if ((x = ti_dict_get(gr, "group_id")) != NULL) { dg->group_id = ti__i32(x, &ok); dg->has |= TI_GROUP_HAS_ID; }
+      if ((x = ti_dict_get(gr, "block_ids")) != NULL) {
+        if (x->kind != TI_ATTR_ARRAY) return ti__bad(u, "group block_ids must be an array");
+        dg->n_block_ids = (int32_t)x->u.array.n;
+        if (!(dg->block_ids = (int32_t *)ti_arena_array(u->arena, (size_t)dg->n_block_ids, 4, 4)))
+          return ti_error_set(u->err, TI_STATUS_NO_MEMORY, "out of memory");
+        for (j = 0; j < x->u.array.n; j++) dg->block_ids[j] = ti__i32(x->u.array.items[j], &ok);
+      }
+    }
+  }
+  if ((tc = ti_dict_get(d, "test_config")) != NULL) {
+    const ti_attr *x;
+    g->has |= TI_GRAPH_HAS_TEST_CONFIG;
+    if ((x = ti_dict_get(tc, "random_seed")) != NULL && x->kind == TI_ATTR_INT) {
+      g->test_config.random_seed = x->u.i; g->test_config.has |= TI_TCFG_HAS_SEED;
+    }
+    if ((x = ti_dict_get(tc, "test_case_name")) != NULL && x->kind == TI_ATTR_STRING) {
+      g->test_config.test_case_name = ti_arena_strndup(u->arena, x->u.s.data, (size_t)x->u.s.len);
+      g->test_config.name_len = (int32_t)x->u.s.len;
+      g->test_config.has |= TI_TCFG_HAS_NAME;
+    }
+    if ((x = ti_dict_get(tc, "test_mode")) != NULL) {
+      int v = x->kind == TI_ATTR_STRING ? ti__enum_from_name(x->u.s.data, ti__mode_name_i, TI_TEST_MODE_COUNT) : -1;
+      if (v < 0) return ti__bad(u, "unknown test_mode");
+      g->test_config.test_mode = (ti_test_mode)v; g->test_config.has |= TI_TCFG_HAS_MODE;
+    }
+  }
+  return ok ? TI_STATUS_SUCCESS : ti__bad(u, "group field out of int32 range");
+}
+
 /* --- import / export --------------------------------------------------------- */
 
 static const ti_type *ti__task_value_type(ti_context *ctx, const ti_task_block *b) {
@@ -3357,8 +3446,8 @@ TASKIR_API ti_status ti_task_import(ti_context *ctx, const ti_task_graph *g, ti_
   int32_t i, c, f, k;
   *out = NULL;
   if ((s = ti_task_register(ctx, err)) != TI_STATUS_SUCCESS) return s;
-  p = ti_program_create(ctx, g->has & TI_GRAPH_HAS_TEST_CONFIG && g->test_config.test_case_name ? g->test_config.test_case_name : "task",
-                        TI_PROGRAM_GRAPH);
+  p = ti_program_create(ctx, "task", TI_PROGRAM_GRAPH);
+  if (p && !(p->attrs = ti__graph_to_attr(ctx, g))) { s = ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory importing the graph"); goto done; }
   block_ops = (ti_op **)TASKIR_MALLOC(u, ((size_t)g->n_blocks + 1) * sizeof *block_ops);
   edge_ops = (ti_op **)TASKIR_MALLOC(u, ((size_t)g->n_edges + 1) * sizeof *edge_ops);
   eidx = (ti__idx *)TASKIR_MALLOC(u, ((size_t)g->n_edges + 1) * sizeof *eidx);
@@ -3497,7 +3586,12 @@ TASKIR_API ti_status ti_task_export(const ti_program *p, ti_task_graph *g, ti_er
   g->blocks = (ti_task_block *)ti_arena_array(&g->arena, (size_t)nb, sizeof *g->blocks, 8);
   g->edges = (ti_task_edge *)ti_arena_array(&g->arena, (size_t)ne, sizeof *g->edges, 8);
   if (!g->blocks || !g->edges) return ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory exporting the graph");
-  u.arena = &g->arena; u.p = p; u.err = err; u.where = where;
+  u.arena = &g->arena; u.p = p; u.err = err; u.where = "program attributes";
+  {
+    ti_status s = ti__attr_to_graph(&u, p->attrs, g);
+    if (s != TI_STATUS_SUCCESS) { ti_task_graph_free(g); return s; }
+  }
+  u.where = where;
   for (op = p->first; op; op = op->next) {
     ti_status s;
     snprintf(where, sizeof where, "%s id %lld", op->info->name, (long long)ti_dict_int(op->attrs, "id", -1));
