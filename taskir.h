@@ -4466,7 +4466,7 @@ static int ti__check_iface_box(const ti_task_shape *ext, const ti_task_interface
 static void ti__check_clusters(ti__check *c) {
   const ti_task_graph *g = c->g;
   int32_t i, j, k;
-  char why[128];
+  char why[192];
   for (i = 0; i < g->n_blocks; i++) {
     const ti_task_block *b = &g->blocks[i];
     ti_block_class cls;
@@ -4623,53 +4623,59 @@ static void ti__check_edges(ti__check *c) {
   }
 }
 
-/* Shape of the data after an edge's rearrangements, from the source box.
-   Returns 1 with the dims in out (rank *n_out; *exact = 0 when only the
-   element count is known, then out[0] holds it), 0 when the shape cannot
-   be inferred, -1 for malformed parameters (why). */
-static int ti__check_rearranged(const ti_task_edge *e, const int64_t *in, int n_in, int64_t *out, int *n_out,
-                                int *exact, char *why, size_t why_cap) {
+/* Shape of the data after an edge's rearrangements, from the source box,
+   by the kernels' shape inference (ti_rearrange_infer_ex). Returns 1 with
+   the dims in out (rank *n_out, out holds TI_TENSOR_MAX_DIMS), -1 for
+   malformed parameters (why), -2 when out of memory. */
+static int ti__check_rearranged(ti__check *c, const ti_task_edge *e, const int64_t *in, int n_in, int64_t *out,
+                                int *n_out, char *why, size_t why_cap) {
   int32_t r;
-  int k, n = n_in;
-  int64_t cur[8];
-  for (k = 0; k < n_in; k++) cur[k] = in[k];
-  *exact = 1;
+  int k, n = n_in > 0 ? n_in : 1;
+  int64_t cur[TI_TENSOR_MAX_DIMS];
+  void *au = c->out->alloc_user;
+  for (k = 0; k < TI_TENSOR_MAX_DIMS; k++) cur[k] = k < n_in ? in[k] : 1;
   for (r = 0; r < e->n_rearrange; r++) {
     const ti_task_rearrange *ra = &e->rearrange[r];
-    int64_t vol = ti__check_volume(cur, n);
-    switch (ra->type) {
-    case TI_REARRANGE_IDENTITY: break;
-    case TI_REARRANGE_RESHAPE: {
-      /* matrix[0].int32_data: the source axes, fastest- to slowest-varying;
-         the result is flat */
-      if (*exact && ra->n_matrix > 0 && ra->matrix[0].int32_data.count > 0) {
-        const ti_task_values *v = &ra->matrix[0].int32_data;
-        unsigned seen = 0;
-        int64_t q;
-        if (v->count != n) {
-          snprintf(why, why_cap, "RESHAPE #%d lists %lld axes, the data has %d", (int)r, (long long)v->count, n);
-          return -1;
-        }
-        for (q = 0; q < v->count; q++) {
-          int64_t a = ti_task_values_get_i64(v, q);
-          if (a < 0 || a >= n || (seen >> a) & 1u) {
-            snprintf(why, why_cap, "RESHAPE #%d axis list is not a permutation of 0..%d", (int)r, n - 1);
-            return -1;
-          }
-          seen |= 1u << a;
-        }
+    ti_rearrange_param prm[4];
+    int32_t *tmp[4];
+    int np = ra->n_matrix < 4 ? (int)ra->n_matrix : 4, on = 0, q, failed = 0;
+    int64_t od[TI_TENSOR_MAX_DIMS];
+    const char *reason = NULL;
+    ti_status st;
+    /* the parameters as int32 / float arrays (values are kept narrow) */
+    for (q = 0; q < np; q++) {
+      const ti_task_tensor *t = &ra->matrix[q];
+      const ti_task_values *iv = &t->int32_data;
+      tmp[q] = NULL;
+      memset(&prm[q], 0, sizeof prm[q]);
+      prm[q].ndims = t->n_dims; prm[q].dims = t->dims;
+      if (t->float_data.count > 0 && t->float_data.storage == TI_DTYPE_F32) {
+        prm[q].f32 = (const float *)t->float_data.data; prm[q].n_f32 = t->float_data.count;
       }
-      cur[0] = vol; n = 1;
-      break;
+      if (iv->count > 0) {
+        if (iv->storage == TI_DTYPE_I32) prm[q].i32 = (const int32_t *)iv->data;
+        else {
+          int64_t x;
+          if ((uint64_t)iv->count > (uint64_t)((size_t)-1 / 4) ||
+              !(tmp[q] = (int32_t *)TASKIR_MALLOC(au, (size_t)iv->count * 4))) { failed = 1; continue; }
+          for (x = 0; x < iv->count; x++) tmp[q][x] = (int32_t)ti_task_values_get_i64(iv, x);
+          prm[q].i32 = tmp[q];
+        }
+        prm[q].n_i32 = iv->count;
+      }
     }
-    case TI_REARRANGE_PERMUTE: case TI_REARRANGE_ROTATE: case TI_REARRANGE_SHIFT: case TI_REARRANGE_REFLECT:
-    case TI_REARRANGE_SHUFFLE:
-      /* moves elements around, keeps their count */
-      *exact = 0; cur[0] = vol; n = 1;
-      break;
-    default:
-      return 0;
+    st = failed ? TI_STATUS_NO_MEMORY
+                : ti_rearrange_infer_ex((int)ra->type, np ? prm : NULL, np, n, cur, &on, od, &reason);
+    for (q = 0; q < np; q++) if (tmp[q]) TASKIR_FREE(au, tmp[q]);
+    if (st == TI_STATUS_NO_MEMORY) return -2;
+    if (st != TI_STATUS_SUCCESS) {
+      const char *kn = ti_rearrange_name(ra->type);
+      if (kn) snprintf(why, why_cap, "rearrangement #%d (%s): %s", (int)r, kn, reason ? reason : "malformed");
+      else snprintf(why, why_cap, "rearrangement #%d has unknown type %d", (int)r, (int)ra->type);
+      return -1;
     }
+    n = on;
+    for (k = 0; k < on && k < TI_TENSOR_MAX_DIMS; k++) cur[k] = od[k];
   }
   for (k = 0; k < n; k++) out[k] = cur[k];
   *n_out = n;
@@ -4679,14 +4685,14 @@ static int ti__check_rearranged(const ti_task_edge *e, const int64_t *in, int n_
 static void ti__check_sizes(ti__check *c) {
   const ti_task_graph *g = c->g;
   int32_t i;
-  char why[128], sa[80], sb[80];
+  char why[192], sa[80], sb[80];
   for (i = 0; i < g->n_edges; i++) {
     const ti_task_edge *e = &g->edges[i];
     const ti__check_edge_info *x = &c->einfo[i];
     const ti_task_block *s, *d;
     ti_task_shape es, ed;
-    int64_t bs[6], bd[6], rs[8], vs, vd;
-    int ns, nd, nr, exact, st;
+    int64_t bs[6], bd[6], rs[TI_TENSOR_MAX_DIMS], vs, vd;
+    int ns, nd, nr, st, said;
     if (x->n_out != 1 || x->n_in != 1 || x->src < 0 || x->dst < 0 || TI__BID(c, x->out_blk) != e->src_block_id ||
         TI__BID(c, x->in_blk) != e->dst_block_id)
       continue;
@@ -4696,11 +4702,18 @@ static void ti__check_sizes(ti__check *c) {
     ns = ti__check_iface_box(&es, &s->outputs[x->out_cl].interfaces[x->out_if], bs, why, sizeof why);
     nd = ti__check_iface_box(&ed, &d->inputs[x->in_cl].interfaces[x->in_if], bd, why, sizeof why);
     if (ns < 0 || nd < 0) continue;   /* reported by interface-box */
-    st = ti__check_rearranged(e, bs, ns, rs, &nr, &exact, why, sizeof why);
+    st = ti__check_rearranged(c, e, bs, ns, rs, &nr, why, sizeof why);
+    if (st == -2) {
+      c->oom = 1;
+      ti_error_set(c->err, TI_STATUS_NO_MEMORY, "checker: out of memory reading rearrangement parameters");
+      return;
+    }
     if (st < 0) { ti__check_diag(c, TI_DIAG_ERROR, "rearrange", -1, e->id, "%s", why); continue; }
-    if (st == 0) continue;
     vs = ti__check_volume(rs, nr);
     vd = ti__check_volume(bd, nd);
+    /* a RESHAPE last says the data is meant to be reshaped */
+    said = e->n_rearrange > 0 && e->rearrange[e->n_rearrange - 1].type == TI_REARRANGE_RESHAPE;
+    if (vs == vd && (said || ti__check_same_squeezed(rs, nr, bd, nd))) continue;
     ti__check_fmt_dims(sa, sizeof sa, rs, nr);
     ti__check_fmt_dims(sb, sizeof sb, bd, nd);
     if (vs != vd)
@@ -4708,7 +4721,7 @@ static void ti__check_sizes(ti__check *c) {
                      "block %d sends %s%s = %lld elements, block %d receives %s = %lld",
                      (int)s->id, sa, e->n_rearrange ? " after rearrangement" : "", (long long)vs, (int)d->id, sb,
                      (long long)vd);
-    else if (exact && !ti__check_same_squeezed(rs, nr, bd, nd))
+    else
       ti__check_diag(c, TI_DIAG_WARNING, "edge-size", -1, e->id,
                      "block %d sends %s, block %d receives %s: an implicit row-major reshape; "
                      "add a RESHAPE rearrangement to say so", (int)s->id, sa, (int)d->id, sb);
@@ -4717,6 +4730,39 @@ static void ti__check_sizes(ti__check *c) {
 
 #define ti__check_feeds(c, bi) ((c)->adj_start[bi] > 0)
 #define ti__check_is_written(c, bi) ((c)->in_deg[bi] > 0)
+
+/* Values of v outside lo..hi: their count, the first one and its index.
+   Nothing to read when the storage width cannot leave the range (int8
+   values of an INT_8 tensor, anything of an INT_32 one). */
+static int64_t ti__check_outside(const ti_task_values *v, int64_t lo, int64_t hi, int64_t *first, int64_t *fv) {
+  int64_t slo, shi, q, n_bad = 0;
+  if (v->storage != TI_DTYPE_F32 && ti__check_int_range(v->storage, &slo, &shi) && slo >= lo && shi <= hi) return 0;
+#define TI__OUTSIDE(T)                                              \
+  for (q = 0; q < v->count; q++) {                                  \
+    int64_t x = ((const T *)v->data)[q];                            \
+    if (x < lo || x > hi) {                                         \
+      if (!n_bad++) { *first = q; *fv = x; }                        \
+    }                                                               \
+  }
+  switch (v->storage) {
+  case TI_DTYPE_I8: TI__OUTSIDE(int8_t) break;
+  case TI_DTYPE_U8: TI__OUTSIDE(uint8_t) break;
+  case TI_DTYPE_I16: TI__OUTSIDE(int16_t) break;
+  case TI_DTYPE_U16: TI__OUTSIDE(uint16_t) break;
+  case TI_DTYPE_I32: TI__OUTSIDE(int32_t) break;
+  case TI_DTYPE_U32: TI__OUTSIDE(uint32_t) break;
+  default:
+    for (q = 0; q < v->count; q++) {
+      int64_t x = ti_task_values_get_i64(v, q);
+      if (x < lo || x > hi) {
+        if (!n_bad++) { *first = q; *fv = x; }
+      }
+    }
+    break;
+  }
+#undef TI__OUTSIDE
+  return n_bad;
+}
 
 static void ti__check_data(ti__check *c) {
   const ti_task_graph *g = c->g;
@@ -4825,13 +4871,7 @@ static void ti__check_data(ti__check *c) {
                          ti_precision_name(p), (long long)first);
       } else if (ti__check_int_range(p, &lo, &hi)) {
         int64_t fv = 0;
-        for (q = 0; q < count; q++) {
-          int64_t x = ti_task_values_get_i64(v, q);
-          if (x < lo || x > hi) {
-            if (first < 0) { first = q; fv = x; }
-            n_bad++;
-          }
-        }
+        n_bad = ti__check_outside(v, lo, hi, &first, &fv);
         if (n_bad)
           ti__check_diag(c, TI_DIAG_ERROR, "data", b->id, -1,
                          "%lld values lie outside %s range %lld..%lld, the first is %lld at index %lld",
@@ -5196,7 +5236,7 @@ TASKIR_API ti_status ti_task_statistics(const ti_task_graph *g, ti_task_stats *s
     const ti_task_block *b;
     int64_t elems = -1, box[6];
     ti_task_block_stats tmp;
-    char why[64];
+    char why[192];
     if (si < 0) continue;
     b = &g->blocks[si];
     for (cl = 0; cl < b->n_outputs && elems < 0; cl++)

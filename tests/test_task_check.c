@@ -446,6 +446,50 @@ TT_TEST(rule_rearrange) {
   edg(&g, 4)->n_rearrange = 0;  /* [4,4,3] into [48] without saying how */
   expect(&g, TI_DIAG_WARNING, "edge-size", -1, 4, "implicit row-major reshape");
   ti_task_graph_free(&g);
+  build_lenet(&g);
+  edg(&g, 4)->rearrange[0].type = (ti_rearrange_kind)23;
+  expect(&g, TI_DIAG_ERROR, "rearrange", -1, 4, "rearrangement #0 has unknown type 23");
+  ti_task_graph_free(&g);
+}
+
+TT_TEST(rule_edge_size_after_rearrangement) {
+  ti_task_graph g;
+  int32_t perm[3] = {2, 0, 1}, scale[2] = {2, 2}, two[1] = {2}, three[1] = {3}, flat[3] = {2, 1, 0}, to[1] = {48};
+  /* PERMUTE then RESHAPE with explicit output dims: [4,4,3] -> [3,4,4] -> [48] */
+  build_lenet(&g);
+  edg(&g, 4)->n_rearrange = 0;
+  TT_EQ_INT(ti_task_add_rearrange(&g, edg(&g, 4), TI_REARRANGE_PERMUTE, 1, three, perm, 3), TI_STATUS_SUCCESS);
+  TT_EQ_INT(ti_task_add_rearrange(&g, edg(&g, 4), TI_REARRANGE_RESHAPE, 1, three, flat, 3), TI_STATUS_SUCCESS);
+  TT_EQ_INT(n_diags(&g, NULL, NULL), 0);
+  ti_task_graph_free(&g);
+  /* PERMUTE alone: [3,4,4] lands in [48] by an implicit reshape */
+  build_lenet(&g);
+  edg(&g, 4)->n_rearrange = 0;
+  TT_EQ_INT(ti_task_add_rearrange(&g, edg(&g, 4), TI_REARRANGE_PERMUTE, 1, three, perm, 3), TI_STATUS_SUCCESS);
+  expect(&g, TI_DIAG_WARNING, "edge-size", -1, 4, "block 4 sends [3,4,4], block 7 receives [48]");
+  ti_task_graph_free(&g);
+  /* SCALE x2 in y and x: 4 times the elements */
+  build_lenet(&g);
+  edg(&g, 4)->n_rearrange = 0;
+  TT_EQ_INT(ti_task_add_rearrange(&g, edg(&g, 4), TI_REARRANGE_SCALE, 1, two, scale, 2), TI_STATUS_SUCCESS);
+  expect(&g, TI_DIAG_ERROR, "edge-size", -1, 4, "block 4 sends [8,8,3] after rearrangement = 192 elements, "
+                                                "block 7 receives [48] = 48");
+  ti_task_graph_free(&g);
+  /* RESHAPE whose explicit output dims (matrix[1]) do not hold the data */
+  build_lenet(&g);
+  {
+    ti_task_rearrange *ra = &edg(&g, 4)->rearrange[0];
+    ti_task_tensor *m = (ti_task_tensor *)ti_arena_array(&g.arena, 2, sizeof *m, 8);
+    TT_CHECK(m != NULL);
+    if (m) {
+      m[0] = ra->matrix[0];
+      to[0] = 47;
+      m[1].int32_data.count = 1; m[1].int32_data.storage = TI_DTYPE_I32; m[1].int32_data.data = to;
+      ra->matrix = m; ra->n_matrix = 2;
+    }
+  }
+  expect(&g, TI_DIAG_ERROR, "rearrange", -1, 4, "rearrangement #0 (RESHAPE): RESHAPE m[1] dims do not have");
+  ti_task_graph_free(&g);
 }
 
 TT_TEST(rule_data) {
@@ -691,8 +735,9 @@ TT_TEST(out_of_memory_is_reported) {
   build_lenet(&g);
   blk(&g, 6)->id = 5; blk(&g, 7)->shape.ny = 2; blk(&g, 3)->attrs[2].int_value = 0;
   for (k = 0; k < 20; k++) ti_task_add_attr(&g, blk(&g, 3), TI_ATTR_CMP, 0);   /* 19 duplicates: > 16 problems */
-  /* 3 scratch arrays, then the list: 16 entries, grown once to 32 */
-  for (k = 0; k < 5; k++) {
+  /* 3 scratch arrays, the list (16 entries), a copy of the RESHAPE
+     parameters, the list grown to 32 */
+  for (k = 0; k < 6; k++) {
     budget.left = k;
     ti_diag_list_init(&l, &budget);
     ti_error_clear(&err);
@@ -703,7 +748,7 @@ TT_TEST(out_of_memory_is_reported) {
     ti_diag_list_free(&l);
   }
   TT_CHECK(saw_list_oom);
-  budget.left = 5;
+  budget.left = 6;
   ti_diag_list_init(&l, &budget);
   TT_EQ_INT(ti_task_check(&g, &l, NULL), TI_STATUS_INVALID);
   TT_CHECK(l.n > 16);
@@ -826,6 +871,7 @@ int main(void) {
   TT_RUN(rule_edge_size);
   TT_RUN(rule_edge_size_implicit_reshape_warns);
   TT_RUN(rule_rearrange);
+  TT_RUN(rule_edge_size_after_rearrangement);
   TT_RUN(rule_data);
   TT_RUN(rule_cycle);
   TT_RUN(rule_io);
