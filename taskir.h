@@ -7546,7 +7546,7 @@ TASKIR_API ti_status ti_interpret(const ti_program *p, const ti_tensor_value *co
 static int ti__nn_stable(const ti_value *v) {
   const ti_use *u;
   if (v->type && v->type->kind == TI_TYPE_VTENSOR) return 1;
-  if (v->def && ti_op_has_trait(v->def, TI_TRAIT_VIEW_LIKE | TI_TRAIT_INPLACE)) return 0;
+  if (v->def && (ti_op_has_trait(v->def, TI_TRAIT_VIEW_LIKE) || ti_op_has_trait(v->def, TI_TRAIT_INPLACE))) return 0;
   for (u = v->first_use; u; u = u->next) {
     const ti_op *o = u->owner;
     if (ti_op_has_trait(o, TI_TRAIT_INPLACE)) return 0;
@@ -7638,6 +7638,10 @@ TASKIR_API ti_status ti_pass_cse(ti_program *p, void *user, ti_error *err) {
     h = (size_t)ti__nn_cse_hash(op) & (size_t)(cap - 1);
     while (tab[h] && !ti__nn_cse_eq(tab[h], op)) h = (h + 1) & (size_t)(cap - 1);
     if (!tab[h]) { tab[h] = op; continue; }
+    /* Two buffers become one: only when neither is written or aliased. */
+    for (i = 0; i < op->n_results; i++)
+      if (!ti__nn_stable(&op->results[i]) || !ti__nn_stable(&tab[h]->results[i])) break;
+    if (i < op->n_results) continue;
     /* program order: tab[h] comes first and its operands are op's. */
     for (i = 0; i < op->n_results; i++) ti_value_replace_all_uses(&op->results[i], &tab[h]->results[i]);
     if (ti_op_erase(op, err) != TI_STATUS_SUCCESS) { TASKIR_FREE(au, tab); return err ? err->status : TI_STATUS_INVALID; }
@@ -7647,10 +7651,12 @@ TASKIR_API ti_status ti_pass_cse(ti_program *p, void *user, ti_error *err) {
 }
 
 /* The constant attribute behind v: a builtin.constant's value, or the data
-   of an immutable variable read by get_parameter. NULL otherwise. */
+   of an immutable variable read by get_parameter, when nothing mutates or
+   aliases v. NULL otherwise. */
 static const ti_attr *ti__nn_const_attr(ti_program *p, const ti_value *v) {
   const ti_op *d = v->def;
-  if (!d) return NULL;
+  /* A tensor that an in-place op writes is no constant for its readers. */
+  if (!d || !ti__nn_stable(v)) return NULL;
   if (ti_op_is(d, "builtin.constant")) return ti_op_attr(d, "value");
   if (ti_op_is(d, "builtin.get_parameter")) {
     const ti_variable *var = ti_program_find_var(p, ti_dict_string(d->attrs, "name", ""));

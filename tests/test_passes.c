@@ -335,6 +335,122 @@ TT_TEST(pass_table) {
   TT_CHECK(strstr(e.message, "bogus") != NULL);
 }
 
+
+/* Property: random programs over [4] tensors and vtensors with aliasing
+   (relu_ on tensors, reshape views), constants and frozen weights compute
+   the same outputs after every pass and after the whole pipeline. */
+static ti_program *random_program(ti_context *c, tt_rng *r) {
+  ti_program *p = ti_program_create(c, "r", TI_PROGRAM_SSA);
+  ti_builder b;
+  ti_error e;
+  ti_value *pool[64], *outs[4];
+  int64_t d4[1] = {4}, d22[2] = {2, 2};
+  const ti_type *t4 = ti_type_get(c, TI_TYPE_TENSOR, TI_DTYPE_F32, 1, d4, TI_LAYOUT_ANY);
+  const ti_type *v4 = ti_type_get(c, TI_TYPE_VTENSOR, TI_DTYPE_F32, 1, d4, TI_LAYOUT_ANY);
+  float w[4] = {0.5f, -1.0f, 2.0f, 0.25f};
+  int n = 0, i, steps = (int)tt_range(r, 4, 24);
+  ti_error_clear(&e);
+  ti_builder_init(&b, p, &e);
+  pool[n++] = ti_program_add_arg(p, t4);
+  pool[n++] = ti_program_add_arg(p, t4);
+  pool[n++] = ti_program_add_arg(p, v4);
+  ti_program_add_var(p, "w", t4, w, 0, &e);
+  for (i = 0; i < steps && n < 60; i++) {
+    int k = (int)tt_range(r, 0, 9);
+    ti_value *a = pool[tt_range(r, 0, n - 1)], *bv = pool[tt_range(r, 0, n - 1)], *ops[2], *res = NULL;
+    ops[0] = a; ops[1] = bv;
+    if (a->type->rank != 1) { /* a [2,2] view: flatten it back */
+      res = ti_build1(&b, "nn.reshape", 1, ops, NULL, nu_dict(c, 1, "shape", nu_ints(c, 1, 4)));
+      pool[n++] = res;
+      continue;
+    }
+    if (bv->type->rank != 1) ops[1] = bv = a;
+    switch (k) {
+    case 0: res = ti_build1(&b, "nn.relu", 1, ops, NULL, NULL); break;
+    case 1: res = ti_build1(&b, "nn.add", 2, ops, NULL, NULL); break;
+    case 2: res = ti_build1(&b, "nn.mul", 2, ops, NULL, NULL); break;
+    case 3: res = ti_build1(&b, "nn.sub", 2, ops, NULL, NULL); break;
+    case 4: case 5:
+      if (a->type->kind == TI_TYPE_TENSOR) res = ti_build1(&b, "nn.relu_", 1, ops, NULL, NULL);
+      else res = ti_build1(&b, "nn.clip", 1, ops, NULL, nu_dict(c, 2, "min", ti_attr_float(c, -1), "max", ti_attr_float(c, 1)));
+      break;
+    case 6: res = ti_build1(&b, "nn.reshape", 1, ops, NULL, nu_dict(c, 1, "shape", nu_ints(c, 2, 2, 2))); break;
+    case 7: res = ti_build1(&b, "builtin.get_parameter", 0, NULL, tt_range(r, 0, 1) ? t4 : v4,
+                            nu_dict(c, 1, "name", ti_attr_string(c, "w", -1))); break;
+    case 8: res = ti_build1(&b, "builtin.constant", 0, NULL, tt_range(r, 0, 1) ? t4 : v4,
+                            nu_dict(c, 1, "value", ti_attr_float(c, (double)tt_range(r, -2, 2)))); break;
+    default: res = ti_build1(&b, "nn.add", 2, ops, NULL, NULL); break;
+    }
+    if (res) pool[n++] = res;
+  }
+  (void)d22;
+  for (i = 0; i < 4; i++) {
+    ti_value *v = pool[i < 2 ? n - 1 - i : tt_range(r, 0, n - 1)];
+    outs[i] = v;
+  }
+  ti_build(&b, "builtin.return", 4, outs, 0, NULL, NULL);
+  if (b.status != TI_STATUS_SUCCESS || ti_verify(p, &e) != TI_STATUS_SUCCESS) {
+    fprintf(stderr, "    random program: %s\n", e.message);
+    ti_program_destroy(p);
+    return NULL;
+  }
+  ti_program_freeze_weights(p);
+  return p;
+}
+
+static int same_outputs(const ti_program *a, const ti_program *b, tt_rng *r) {
+  ti_tensor_value *in[3], *o1[8], *o2[8];
+  int i, n1, n2, ok = 1;
+  int64_t d4[1] = {4};
+  for (i = 0; i < 3; i++) in[i] = nu_rand(TI_DTYPE_F32, TI_LAYOUT_ANY, 1, d4, r, -2, 2);
+  n1 = run(a, in, o1);
+  n2 = run(b, in, o2);
+  if (n1 < 0 || n1 != n2) ok = 0;
+  for (i = 0; ok && i < n1; i++) {
+    double d = ti_tensor_max_diff(o1[i], o2[i], NULL);
+    if (!(d >= 0 && d < 1e-5)) ok = 0;
+  }
+  if (n1 > 0) nu_free_all(n1, o1);
+  if (n2 > 0) nu_free_all(n2, o2);
+  nu_free_all(3, in);
+  return ok;
+}
+
+TT_TEST(random_programs_keep_their_outputs) {
+  static const char *const pipelines[] = {"dce", "cse", "constant-fold", "maximize-value-semantics",
+                                          "inplace-to-outofplace",
+                                          "inplace-to-outofplace,maximize-value-semantics,cse,constant-fold,dce"};
+  ti_context *c = nu_ctx();
+  tt_rng r = {4242};
+  int it, k, fails = 0;
+  for (it = 0; it < 150; it++) {
+    uint64_t seed = r.s;
+    for (k = 0; k < 6; k++) {
+      tt_rng g = {seed}, g2 = {seed};
+      ti_program *ref = random_program(c, &g), *p = random_program(c, &g2);
+      ti_pass_manager pm;
+      ti_error e;
+      ti_error_clear(&e);
+      TT_CHECK(ref && p);
+      if (ref && p) {
+        ti_pass_manager_init(&pm);
+        ti_pass_manager_add_named(&pm, pipelines[k], &e);
+        TT_EQ_INT(ti_pass_manager_run(&pm, p, &e), TI_STATUS_SUCCESS);
+        if (!same_outputs(ref, p, &g) && fails++ < 2) {
+          char *t1 = print(ref), *t2 = print(p);
+          TT_CHECK_MSG(0, "%s changed the outputs of\n%s--- into\n%s", pipelines[k], t1, t2);
+          free(t1); free(t2);
+        }
+      }
+      if (ref) ti_program_destroy(ref);
+      if (p) ti_program_destroy(p);
+    }
+    tt_next(&r);
+  }
+  TT_EQ_INT(fails, 0);
+  ti_context_destroy(c);
+}
+
 int main(void) {
   TT_RUN(dce_removes_unused_pure_ops);
   TT_RUN(cse_merges_equal_pure_ops);
@@ -345,5 +461,6 @@ int main(void) {
   TT_RUN(inplace_to_outofplace);
   TT_RUN(inplace_then_value_semantics_makes_chain_fusable);
   TT_RUN(pass_table);
+  TT_RUN(random_programs_keep_their_outputs);
   return tt_finish();
 }
