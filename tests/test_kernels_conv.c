@@ -1,0 +1,560 @@
+/* Tests of CC, CC2D and CVM in taskir_kernels.h: hand-computed answers, every
+   SIMD path on this machine bit-identical to the reference (and to an
+   independent oracle) on random data, and the argument checks. */
+#define TASKIR_IMPLEMENTATION
+#include "taskir_kernels.h"
+#include "tt.h"
+
+/* ---- helpers ------------------------------------------------------------ */
+
+static ti_prim_desc conv_desc(int niy, int nix, int nr, int nf, int nky, int nkx, int sy, int sx,
+                              int dy, int dx, int pu, int pd, int pl, int pr,
+                              ti_dtype in, ti_dtype w) {
+  ti_prim_desc d;
+  int sy1 = sy ? sy : 1, sx1 = sx ? sx : 1, dy1 = dy ? dy : 1, dx1 = dx ? dx : 1;
+  memset(&d, 0, sizeof d);
+  d.niy = niy; d.nix = nix; d.nr = nr; d.nf = nf; d.nky = nky; d.nkx = nkx;
+  d.stride_y = sy; d.stride_x = sx; d.dilation_y = dy; d.dilation_x = dx;
+  d.pad_up = pu; d.pad_down = pd; d.pad_left = pl; d.pad_right = pr;
+  d.ny = (niy + pu + pd - (nky - 1) * dy1 - 1) / sy1 + 1;
+  d.nx = (nix + pl + pr - (nkx - 1) * dx1 - 1) / sx1 + 1;
+  d.in_dtype = in; d.w_dtype = w;
+  d.out_dtype = (in == TI_DTYPE_F32) ? TI_DTYPE_F32 : TI_DTYPE_I32;
+  d.bias_mode = TI_BIAS_VECTOR;
+  return d;
+}
+
+static ti_prim_desc cvm_desc(int nr, int nf, ti_dtype in, ti_dtype w) {
+  ti_prim_desc d;
+  memset(&d, 0, sizeof d);
+  d.ny = d.nx = 1; d.nr = nr; d.nf = nf;
+  d.in_dtype = in; d.w_dtype = w;
+  d.out_dtype = (in == TI_DTYPE_F32) ? TI_DTYPE_F32 : TI_DTYPE_I32;
+  d.bias_mode = TI_BIAS_VECTOR;
+  return d;
+}
+
+/* Random element of a dtype, with the extremes often. fill_extreme 1 gives
+   only the maximum, 2 only the minimum of signed types and the maximum of
+   unsigned ones, so that long int8 reductions wrap. */
+static int fill_extreme;
+static void fill(tt_rng *rng, void *p, ti_dtype t, size_t n) {
+  size_t i;
+  for (i = 0; i < n; i++) {
+    int64_t k = fill_extreme == 1 ? 1 : fill_extreme == 2 ? (t == TI_DTYPE_U8 ? 1 : 0) :
+                tt_range(rng, 0, 9);
+    switch (t) {
+    case TI_DTYPE_I8:
+      ((int8_t *)p)[i] = (int8_t)(k == 0 ? -128 : k == 1 ? 127 : tt_range(rng, -128, 127)); break;
+    case TI_DTYPE_U8:
+      ((uint8_t *)p)[i] = (uint8_t)(k == 0 ? 0 : k == 1 ? 255 : tt_range(rng, 0, 255)); break;
+    case TI_DTYPE_TERNARY: ((int8_t *)p)[i] = (int8_t)tt_range(rng, -1, 1); break;
+    case TI_DTYPE_I32:
+      ((int32_t *)p)[i] = (int32_t)(k == 0 ? INT32_MIN : k == 1 ? INT32_MAX :
+                                    (int64_t)(uint32_t)tt_next(rng) - 2147483648LL); break;
+    case TI_DTYPE_F32: ((float *)p)[i] = (float)tt_range(rng, -1000, 1000) / 64.0f; break;
+    default: break;
+    }
+  }
+}
+
+/* Integer element widened to int64 (independent of the header's helpers). */
+static int64_t elem(const void *p, ti_dtype t, size_t i) {
+  switch (t) {
+  case TI_DTYPE_U8: return ((const uint8_t *)p)[i];
+  case TI_DTYPE_I32: return ((const int32_t *)p)[i];
+  default: return ((const int8_t *)p)[i];
+  }
+}
+
+/* Oracle: explicit zero-padded copy of the input, int64 products, sums taken
+   modulo 2^64 and then 2^32 (same residue as modulo 2^32 throughout). */
+static void oracle_cc(const ti_prim_desc *d, const void *in, const void *w, const int32_t *bias,
+                      int32_t *out) {
+  int sy = d->stride_y ? d->stride_y : 1, sx = d->stride_x ? d->stride_x : 1;
+  int dy = d->dilation_y ? d->dilation_y : 1, dx = d->dilation_x ? d->dilation_x : 1;
+  int hp = d->niy + d->pad_up + d->pad_down, wp = d->nix + d->pad_left + d->pad_right;
+  int64_t *pad = (int64_t *)calloc((size_t)hp * wp * d->nr, sizeof(int64_t));
+  int y, x, f, r, ky, kx;
+  for (y = 0; y < d->niy; y++)
+    for (x = 0; x < d->nix; x++)
+      for (r = 0; r < d->nr; r++)
+        pad[((size_t)(y + d->pad_up) * wp + x + d->pad_left) * d->nr + r] =
+            elem(in, d->in_dtype, ((size_t)y * d->nix + x) * d->nr + r);
+  for (f = 0; f < d->nf; f++)
+    for (y = 0; y < d->ny; y++)
+      for (x = 0; x < d->nx; x++) {
+        uint64_t acc = (uint64_t)(int64_t)(d->bias_mode == TI_BIAS_VECTOR ? bias[f] :
+                                           d->bias_mode == TI_BIAS_CONSTANT ? d->constant_b : 0);
+        for (r = 0; r < d->nr; r++)
+          for (ky = 0; ky < d->nky; ky++)
+            for (kx = 0; kx < d->nkx; kx++) {
+              int64_t a = pad[((size_t)(y * sy + ky * dy) * wp + x * sx + kx * dx) * d->nr + r];
+              int64_t b = elem(w, d->w_dtype, (((size_t)f * d->nr + r) * d->nky + ky) * d->nkx + kx);
+              acc += (uint64_t)(a * b);
+            }
+        {
+          uint32_t u = (uint32_t)acc;
+          int32_t v;
+          memcpy(&v, &u, 4);
+          out[((size_t)y * d->nx + x) * d->nf + f] = v;
+        }
+      }
+  free(pad);
+}
+
+/* The cpu masks that force each path this machine (or build) has: the
+   reference, then each SIMD path as the best allowed one. */
+static int cpu_paths(unsigned *m) {
+  unsigned det = ti_cpu_detect(), cand[8];
+  int n = 0, i, k, nc = 0;
+  cand[nc++] = 0;
+  cand[nc++] = TI_CPU_SSE2;
+  cand[nc++] = TI_CPU_SSE2 | TI_CPU_SSSE3 | TI_CPU_SSE41 | TI_CPU_AVX2;
+  cand[nc++] = TI_CPU_SSE2 | TI_CPU_SSSE3 | TI_CPU_SSE41 | TI_CPU_AVX2 | TI_CPU_AVX512;
+  cand[nc++] = TI_CPU_SSE2 | TI_CPU_SSSE3 | TI_CPU_SSE41 | TI_CPU_AVX2 | TI_CPU_AVXVNNI;
+  cand[nc++] = ~0u;
+  cand[nc++] = TI_CPU_NEON;
+  for (i = 0; i < nc; i++) {
+    unsigned c = cand[i] & det;
+    for (k = 0; k < n; k++) if (m[k] == c) break;
+    if (k == n) m[n++] = c;
+  }
+  return n;
+}
+
+/* A parallel_for that runs the range in uneven chunks, last chunk first. */
+static void chunky_for(void *user, int64_t n, ti_range_fn fn, void *arg) {
+  int64_t step = 3, b;
+  (void)user;
+  for (b = ((n - 1) / step) * step; b >= 0; b -= step) fn(arg, b, b + step < n ? b + step : n);
+}
+
+static size_t count_in(const ti_prim_desc *d) { return (size_t)d->niy * d->nix * d->nr; }
+static size_t count_w(const ti_prim_desc *d) { return (size_t)d->nf * d->nr * d->nky * d->nkx; }
+static size_t count_out(const ti_prim_desc *d) { return (size_t)d->ny * d->nx * d->nf; }
+
+/* Runs every entry point and path on one descriptor with random data and
+   compares all outputs with the oracle. Returns the number of mismatches. */
+static int check_conv(const ti_prim_desc *d, uint64_t seed) {
+  tt_rng rng;
+  unsigned paths[8];
+  int np = cpu_paths(paths), i, bad = 0, par;
+  size_t ni = count_in(d), nw = count_w(d), no = count_out(d), pb = 0, sb0 = 0, sb1 = 0;
+  void *in = malloc(ni * ti_dtype_size(d->in_dtype));
+  void *w = malloc(nw * ti_dtype_size(d->w_dtype));
+  int32_t *bias = (int32_t *)malloc((size_t)d->nf * 4);
+  int32_t *want = (int32_t *)malloc(no * 4), *got = (int32_t *)malloc(no * 4);
+  void *packed, *s0, *s1;
+  rng.s = seed;
+  fill(&rng, in, d->in_dtype, ni);
+  fill(&rng, w, d->w_dtype, nw);
+  fill(&rng, bias, TI_DTYPE_I32, (size_t)d->nf);
+  TT_EQ_INT(ti_cc_pack_size(d, &pb), TI_STATUS_SUCCESS);
+  TT_EQ_INT(ti_cc_scratch_size(d, 0, &sb0), TI_STATUS_SUCCESS);
+  TT_EQ_INT(ti_cc_scratch_size(d, 1, &sb1), TI_STATUS_SUCCESS);
+  packed = malloc(pb); s0 = malloc(sb0 ? sb0 : 1); s1 = malloc(sb1 ? sb1 : 1);
+  TT_EQ_INT(ti_cc_pack_weights(d, w, packed, pb), TI_STATUS_SUCCESS);
+  oracle_cc(d, in, w, bias, want);
+  memset(got, 0x5a, no * 4);
+  TT_EQ_INT(ti_cc_ref(d, in, w, bias, got), TI_STATUS_SUCCESS);
+  bad += memcmp(got, want, no * 4) != 0;
+  for (par = 0; par < 2; par++)
+    for (i = 0; i < np; i++) {
+      ti_kernel_ctx ctx;
+      ti_kernel_ctx_init(&ctx);
+      ctx.cpu = paths[i];
+      if (par) ctx.parallel_for = chunky_for;
+      memset(got, 0x5a, no * 4);
+      TT_EQ_INT(ti_cc_packed(&ctx, d, in, packed, pb, bias, got, s1, sb1), TI_STATUS_SUCCESS);
+      if (memcmp(got, want, no * 4) != 0) {
+        bad++;
+        fprintf(stderr, "    ti_cc_packed mismatch, cpu 0x%x\n", paths[i]);
+      }
+      memset(got, 0x5a, no * 4);
+      TT_EQ_INT(ti_cc(&ctx, d, in, w, bias, got, s0, sb0), TI_STATUS_SUCCESS);
+      if (memcmp(got, want, no * 4) != 0) {
+        bad++;
+        fprintf(stderr, "    ti_cc mismatch, cpu 0x%x\n", paths[i]);
+      }
+      memset(got, 0x5a, no * 4);
+      TT_EQ_INT(ti_cc2d_packed(&ctx, d, in, packed, pb, bias, got, s1, sb1), TI_STATUS_SUCCESS);
+      bad += memcmp(got, want, no * 4) != 0;
+    }
+  free(in); free(w); free(bias); free(want); free(got); free(packed); free(s0); free(s1);
+  return bad;
+}
+
+static int check_cvm(int nr, int nf, ti_dtype tin, ti_dtype tw, ti_bias_mode bm, uint64_t seed) {
+  ti_prim_desc d = cvm_desc(nr, nf, tin, tw), c;
+  tt_rng rng;
+  unsigned paths[8];
+  int np = cpu_paths(paths), i, bad = 0, par;
+  void *in = malloc((size_t)nr * ti_dtype_size(tin)), *w = malloc((size_t)nr * nf * ti_dtype_size(tw));
+  int32_t *bias = (int32_t *)malloc((size_t)nf * 4);
+  int32_t *want = (int32_t *)malloc((size_t)nf * 4), *got = (int32_t *)malloc((size_t)nf * 4);
+  d.bias_mode = bm; d.constant_b = -77777;
+  rng.s = seed;
+  fill(&rng, in, tin, (size_t)nr);
+  fill(&rng, w, tw, (size_t)nr * nf);
+  fill(&rng, bias, TI_DTYPE_I32, (size_t)nf);
+  /* CVM is the 1x1 convolution of a 1x1 image with nr channels. */
+  c = conv_desc(1, 1, nr, nf, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, tin, tw);
+  c.bias_mode = bm; c.constant_b = d.constant_b;
+  oracle_cc(&c, in, w, bias, want);
+  TT_EQ_INT(ti_cvm_ref(&d, in, w, bias, got), TI_STATUS_SUCCESS);
+  bad += memcmp(got, want, (size_t)nf * 4) != 0;
+  for (par = 0; par < 2; par++)
+    for (i = 0; i < np; i++) {
+      ti_kernel_ctx ctx;
+      ti_kernel_ctx_init(&ctx);
+      ctx.cpu = paths[i];
+      if (par) ctx.parallel_for = chunky_for;
+      memset(got, 0x5a, (size_t)nf * 4);
+      TT_EQ_INT(ti_cvm(&ctx, &d, in, w, bias, got), TI_STATUS_SUCCESS);
+      if (memcmp(got, want, (size_t)nf * 4) != 0) {
+        bad++;
+        fprintf(stderr, "    ti_cvm mismatch nr %d nf %d cpu 0x%x\n", nr, nf, paths[i]);
+      }
+    }
+  free(in); free(w); free(bias); free(want); free(got);
+  return bad;
+}
+
+/* ---- known answers ---------------------------------------------------------- */
+
+/* Runs ti_cc_ref and ti_cc (detected cpu) and checks both against want. */
+static void run_cc_both(const ti_prim_desc *d, const void *in, const void *w, const void *bias,
+                        const int32_t *want) {
+  int32_t got[64];
+  size_t sb = 0, n = count_out(d);
+  void *s;
+  TT_CHECK(n <= 64);
+  TT_EQ_INT(ti_cc_ref(d, in, w, bias, got), TI_STATUS_SUCCESS);
+  TT_CHECK(memcmp(got, want, n * 4) == 0);
+  TT_EQ_INT(ti_cc_scratch_size(d, 0, &sb), TI_STATUS_SUCCESS);
+  s = malloc(sb ? sb : 1);
+  memset(got, 0, sizeof got);
+  TT_EQ_INT(ti_cc(NULL, d, in, w, bias, got, s, sb), TI_STATUS_SUCCESS);
+  TT_CHECK(memcmp(got, want, n * 4) == 0);
+  free(s);
+}
+
+TT_TEST(known_cc_2x2) {
+  int8_t in[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9}, w[4] = {1, 2, 3, 4};
+  int32_t want[4] = {137, 147, 167, 177};
+  ti_prim_desc d = conv_desc(3, 3, 1, 1, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, TI_DTYPE_I8, TI_DTYPE_I8);
+  TT_EQ_INT(d.ny, 2);
+  d.bias_mode = TI_BIAS_CONSTANT; d.constant_b = 100;
+  run_cc_both(&d, in, w, NULL, want);
+}
+
+TT_TEST(known_cc_pad_stride) {
+  /* 3x3 ones window, stride 2, pad 1 on 1..9: windows clipped to 2x2 corners. */
+  uint8_t in[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+  int8_t w[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
+  int32_t want[4] = {12, 16, 24, 28};
+  ti_prim_desc d = conv_desc(3, 3, 1, 1, 3, 3, 2, 2, 0, 0, 1, 1, 1, 1, TI_DTYPE_U8, TI_DTYPE_I8);
+  TT_EQ_INT(d.ny, 2); TT_EQ_INT(d.nx, 2);
+  d.bias_mode = TI_BIAS_NONE;
+  run_cc_both(&d, in, w, NULL, want);
+}
+
+TT_TEST(known_cc_dilation_asym_pad) {
+  /* in[y][x] = 10y + x on 5x5, 2x2 taps 2 apart, weights 1, 10, 100, 1000. */
+  int32_t in[25], w[4] = {1, 10, 100, 1000}, got[16];
+  int y, x;
+  ti_prim_desc d = conv_desc(5, 5, 1, 1, 2, 2, 0, 0, 2, 2, 0, 0, 0, 0, TI_DTYPE_I32, TI_DTYPE_I32);
+  for (y = 0; y < 5; y++) for (x = 0; x < 5; x++) in[y * 5 + x] = 10 * y + x;
+  d.bias_mode = TI_BIAS_NONE;
+  TT_EQ_INT(d.ny, 3);
+  TT_EQ_INT(ti_cc_ref(&d, in, w, NULL, got), TI_STATUS_SUCCESS);
+  TT_EQ_INT(got[0], 24020);
+  TT_EQ_INT(got[1 * 3 + 2], 37352);
+  /* Pad only left by 1: column 0 of the output sees zeros at x = -1. */
+  d = conv_desc(5, 5, 1, 1, 2, 2, 0, 0, 2, 2, 0, 0, 1, 0, TI_DTYPE_I32, TI_DTYPE_I32);
+  d.bias_mode = TI_BIAS_NONE;
+  TT_EQ_INT(d.nx, 4);
+  TT_EQ_INT(ti_cc_ref(&d, in, w, NULL, got), TI_STATUS_SUCCESS);
+  TT_EQ_INT(got[0], 10 * 1 + 1000 * 21);   /* in[0][1]*10 + in[2][1]*1000 */
+}
+
+TT_TEST(known_cc_channels) {
+  int8_t in[2] = {3, -2}, w[4] = {1, 2, -1, 5};
+  int32_t bias[2] = {10, -10}, want[2] = {9, -23};
+  ti_prim_desc d = conv_desc(1, 1, 2, 2, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, TI_DTYPE_I8, TI_DTYPE_TERNARY);
+  w[3] = 1; want[1] = -3 - 2 - 10;    /* TERNARY weights: -1/0/1 only */
+  run_cc_both(&d, in, w, bias, want);
+}
+
+TT_TEST(known_cvm) {
+  int8_t w[6] = {1, 2, 3, -1, 0, 1}, in[3] = {4, 5, -6};
+  int32_t got[2];
+  ti_prim_desc d = cvm_desc(3, 2, TI_DTYPE_I8, TI_DTYPE_I8);
+  d.bias_mode = TI_BIAS_CONSTANT; d.constant_b = 7;
+  TT_EQ_INT(ti_cvm_ref(&d, in, w, NULL, got), TI_STATUS_SUCCESS);
+  TT_EQ_INT(got[0], 3); TT_EQ_INT(got[1], -3);
+  memset(got, 0, sizeof got);
+  TT_EQ_INT(ti_cvm(NULL, &d, in, w, NULL, got), TI_STATUS_SUCCESS);
+  TT_EQ_INT(got[0], 3); TT_EQ_INT(got[1], -3);
+}
+
+TT_TEST(known_int32_wrap) {
+  int32_t in[2] = {INT32_MAX, 1}, w[2] = {1, 1}, got[1], w2[1] = {65536}, in2[1] = {65536};
+  int32_t bias[1] = {INT32_MIN};
+  ti_prim_desc d = cvm_desc(2, 1, TI_DTYPE_I32, TI_DTYPE_I32);
+  d.bias_mode = TI_BIAS_NONE;
+  TT_EQ_INT(ti_cvm(NULL, &d, in, w, NULL, got), TI_STATUS_SUCCESS);
+  TT_EQ_INT(got[0], INT32_MIN);
+  d = cvm_desc(1, 1, TI_DTYPE_I32, TI_DTYPE_I32);
+  TT_EQ_INT(ti_cvm(NULL, &d, in2, w2, bias, got), TI_STATUS_SUCCESS);
+  TT_EQ_INT(got[0], INT32_MIN);                         /* 2^32 wraps to 0 */
+}
+
+TT_TEST(known_float) {
+  float in[2] = {0.5f, 2.0f}, w[2] = {2.0f, 0.25f}, bias[1] = {1.0f}, got[1];
+  float cin[4] = {1, 2, 3, 4}, cw[1] = {-1.5f}, cgot[4];
+  size_t sb = 0;
+  ti_prim_desc d = cvm_desc(2, 1, TI_DTYPE_F32, TI_DTYPE_F32);
+  TT_EQ_INT(ti_cvm(NULL, &d, in, w, bias, got), TI_STATUS_SUCCESS);
+  TT_CHECK(got[0] == 2.5f);
+  d = conv_desc(2, 2, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, TI_DTYPE_F32, TI_DTYPE_F32);
+  d.bias_mode = TI_BIAS_CONSTANT; d.constant_b = 3;
+  TT_EQ_INT(ti_cc_scratch_size(&d, 0, &sb), TI_STATUS_SUCCESS);
+  TT_EQ_INT(ti_cc(NULL, &d, cin, cw, NULL, cgot, NULL, sb), TI_STATUS_SUCCESS);
+  TT_CHECK(cgot[0] == 1.5f && cgot[1] == 0.0f && cgot[2] == -1.5f && cgot[3] == -3.0f);
+}
+
+/* ---- random comparisons against the oracle ------------------------------------ */
+
+TT_TEST(random_shapes_int8) {
+  /* niy nix nr nf ky kx sy sx dy dx pu pd pl pr */
+  static const int cases[][14] = {
+    {5, 7, 3, 5, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0},      /* 1x1 */
+    {8, 8, 16, 33, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},    /* 3x3 pad 1, nf not a multiple of 16 */
+    {15, 13, 3, 17, 7, 7, 2, 2, 1, 1, 3, 3, 3, 3},   /* 7x7 stride 2 */
+    {27, 27, 3, 8, 11, 11, 4, 4, 1, 1, 2, 2, 2, 2},  /* 11x11 stride 4 */
+    {9, 11, 5, 7, 2, 2, 3, 3, 1, 1, 0, 0, 0, 0},     /* stride > kernel */
+    {10, 9, 6, 9, 3, 3, 1, 1, 2, 2, 0, 2, 1, 0},     /* dilation, asymmetric pads */
+    {6, 5, 1, 1, 3, 2, 1, 2, 1, 1, 1, 0, 0, 1},      /* nr = nf = 1 */
+    {7, 6, 13, 70, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},    /* two channel tiles + tail */
+    {4, 4, 64, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},    /* full tiles */
+    {3, 3, 2, 3, 3, 3, 1, 1, 3, 3, 5, 4, 6, 3},      /* pads wider than the input */
+    {13, 1, 7, 20, 3, 1, 2, 1, 2, 1, 1, 1, 0, 0},    /* one column */
+    {5, 6, 4, 31, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},     /* nf % 16 == 15 */
+    {4, 5, 9, 47, 2, 2, 1, 1, 1, 1, 0, 1, 0, 1},     /* nf % 32 == 15 */
+  };
+  static const ti_dtype types[][2] = {
+    {TI_DTYPE_I8, TI_DTYPE_I8}, {TI_DTYPE_U8, TI_DTYPE_I8}, {TI_DTYPE_TERNARY, TI_DTYPE_TERNARY},
+    {TI_DTYPE_U8, TI_DTYPE_TERNARY}, {TI_DTYPE_I8, TI_DTYPE_TERNARY}, {TI_DTYPE_TERNARY, TI_DTYPE_I8},
+  };
+  size_t c, t;
+  for (c = 0; c < sizeof cases / sizeof cases[0]; c++)
+    for (t = 0; t < sizeof types / sizeof types[0]; t++) {
+      const int *k = cases[c];
+      ti_prim_desc d = conv_desc(k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[7], k[8], k[9], k[10],
+                                 k[11], k[12], k[13], types[t][0], types[t][1]);
+      int bad;
+      if (t == 2) d.bias_mode = TI_BIAS_NONE;
+      if (t == 3) { d.bias_mode = TI_BIAS_CONSTANT; d.constant_b = INT32_MAX; }
+      bad = check_conv(&d, 1000 + c * 16 + t);
+      TT_CHECK_MSG(bad == 0, "case %d dtypes %d: %d mismatches", (int)c, (int)t, bad);
+    }
+}
+
+TT_TEST(random_shapes_other_types) {
+  /* I32 (wrapping), U8 weights and mixed widths take the reference path;
+     the oracle checks them all the same. */
+  static const ti_dtype types[][2] = {
+    {TI_DTYPE_I32, TI_DTYPE_I32}, {TI_DTYPE_I32, TI_DTYPE_I8}, {TI_DTYPE_I8, TI_DTYPE_I32},
+    {TI_DTYPE_U8, TI_DTYPE_U8}, {TI_DTYPE_I8, TI_DTYPE_U8},
+  };
+  size_t t;
+  for (t = 0; t < sizeof types / sizeof types[0]; t++) {
+    ti_prim_desc d = conv_desc(7, 6, 5, 9, 3, 3, 2, 1, 1, 2, 1, 2, 2, 1, types[t][0], types[t][1]);
+    int bad = check_conv(&d, 77 + t);
+    TT_CHECK_MSG(bad == 0, "dtypes %d: %d mismatches", (int)t, bad);
+    TT_CHECK_MSG(check_cvm(37, 11, types[t][0], types[t][1], TI_BIAS_VECTOR, 5 + t) == 0, "cvm %d", (int)t);
+  }
+}
+
+TT_TEST(random_int8_wrap) {
+  /* -128 * -128 * 140000 > 2^31: int8 reductions this long wrap. */
+  int8_t *in = (int8_t *)malloc(140000), *w = (int8_t *)malloc(140000 * 3);
+  int32_t got[3];
+  ti_prim_desc d = cvm_desc(140000, 3, TI_DTYPE_I8, TI_DTYPE_I8);
+  unsigned paths[8];
+  int np = cpu_paths(paths), i;
+  memset(in, 0x80, 140000); memset(w, 0x80, 140000 * 3);
+  w[140000 + 5] = 1;                    /* row 1 differs from row 0 */
+  d.bias_mode = TI_BIAS_NONE;
+  for (i = 0; i < np; i++) {
+    ti_kernel_ctx ctx;
+    ti_kernel_ctx_init(&ctx);
+    ctx.cpu = paths[i];
+    TT_EQ_INT(ti_cvm(&ctx, &d, in, w, NULL, got), TI_STATUS_SUCCESS);
+    TT_EQ_INT(got[0], (int32_t)(uint32_t)(16384u * 140000u));
+    TT_EQ_INT(got[1], (int32_t)(uint32_t)(16384u * 139999u - 128u));
+  }
+  free(in); free(w);
+  {
+    /* 3x3 taps x 16000 channels of 127 (255 * 127 per product once offset
+       for vpdpbusd), then 255 x -128: partial sums pass 2^31 up and down. */
+    ti_prim_desc c = conv_desc(3, 4, 16000, 18, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, TI_DTYPE_I8, TI_DTYPE_I8);
+    fill_extreme = 1;
+    TT_EQ_INT(check_conv(&c, 4242), 0);
+    c = conv_desc(1, 2, 140000, 3, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, TI_DTYPE_U8, TI_DTYPE_I8);
+    fill_extreme = 2;
+    TT_EQ_INT(check_conv(&c, 4243), 0);
+    TT_EQ_INT(check_cvm(140000, 5, TI_DTYPE_U8, TI_DTYPE_I8, TI_BIAS_NONE, 4244), 0);
+    fill_extreme = 1;
+    TT_EQ_INT(check_cvm(140000, 5, TI_DTYPE_I8, TI_DTYPE_I8, TI_BIAS_NONE, 4245), 0);
+    fill_extreme = 0;
+  }
+  TT_EQ_INT(check_cvm(140001, 5, TI_DTYPE_I8, TI_DTYPE_I8, TI_BIAS_NONE, 9), 0);
+}
+
+TT_TEST(random_cvm_int8) {
+  static const int sizes[][2] = {{1, 1}, {3, 5}, {16, 4}, {63, 9}, {64, 16}, {65, 17}, {200, 33},
+                                 {1000, 7}, {4099, 13}};
+  size_t s;
+  for (s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+    int nr = sizes[s][0], nf = sizes[s][1];
+    TT_EQ_INT(check_cvm(nr, nf, TI_DTYPE_I8, TI_DTYPE_I8, TI_BIAS_VECTOR, 10 + s), 0);
+    TT_EQ_INT(check_cvm(nr, nf, TI_DTYPE_U8, TI_DTYPE_I8, TI_BIAS_CONSTANT, 20 + s), 0);
+    TT_EQ_INT(check_cvm(nr, nf, TI_DTYPE_TERNARY, TI_DTYPE_TERNARY, TI_BIAS_NONE, 30 + s), 0);
+    TT_EQ_INT(check_cvm(nr, nf, TI_DTYPE_U8, TI_DTYPE_TERNARY, TI_BIAS_VECTOR, 40 + s), 0);
+  }
+}
+
+TT_TEST(random_float_paths) {
+  /* Float runs the reference loops everywhere: the dispatching entry points
+     equal ti_cc_ref exactly. */
+  ti_prim_desc d = conv_desc(6, 7, 5, 9, 3, 3, 1, 2, 2, 1, 2, 0, 1, 1, TI_DTYPE_F32, TI_DTYPE_F32);
+  tt_rng rng;
+  size_t ni = count_in(&d), nw = count_w(&d), no = count_out(&d), pb, sb;
+  float *in = (float *)malloc(ni * 4), *w = (float *)malloc(nw * 4), *bias = (float *)malloc(d.nf * 4);
+  float *a = (float *)malloc(no * 4), *b = (float *)malloc(no * 4);
+  void *packed, *s;
+  rng.s = 99;
+  fill(&rng, in, TI_DTYPE_F32, ni); fill(&rng, w, TI_DTYPE_F32, nw); fill(&rng, bias, TI_DTYPE_F32, d.nf);
+  TT_EQ_INT(ti_cc_ref(&d, in, w, bias, a), TI_STATUS_SUCCESS);
+  TT_EQ_INT(ti_cc_pack_size(&d, &pb), TI_STATUS_SUCCESS);
+  TT_EQ_INT(ti_cc_scratch_size(&d, 1, &sb), TI_STATUS_SUCCESS);
+  packed = malloc(pb); s = malloc(sb ? sb : 1);
+  TT_EQ_INT(ti_cc_pack_weights(&d, w, packed, pb), TI_STATUS_SUCCESS);
+  TT_EQ_INT(ti_cc_packed(NULL, &d, in, packed, pb, bias, b, s, sb), TI_STATUS_SUCCESS);
+  TT_CHECK(memcmp(a, b, no * 4) == 0);
+  /* One output by hand: y = 1, x = 2, f = 4. */
+  {
+    int ky, kx, r;
+    float acc = bias[4];
+    for (ky = 0; ky < 3; ky++)
+      for (kx = 0; kx < 3; kx++) {
+        int iy = 1 + 2 * ky - 2, ix = 2 * 2 + kx - 1;
+        if (iy < 0 || iy >= 6 || ix < 0 || ix >= 7) continue;
+        for (r = 0; r < 5; r++) acc += in[(iy * 7 + ix) * 5 + r] * w[((4 * 5 + r) * 3 + ky) * 3 + kx];
+      }
+    TT_CHECK(a[(1 * d.nx + 2) * 9 + 4] == acc);
+  }
+  free(in); free(w); free(bias); free(a); free(b); free(packed); free(s);
+}
+
+/* ---- argument checks ------------------------------------------------------------ */
+
+TT_TEST(bad_params) {
+  int8_t in[64] = {0}, w[64] = {0};
+  int32_t out[64], bias[8] = {0};
+  uint8_t packed[4096], scratch[4096];
+  size_t sz = 0, pb = 0, sb = 0;
+  ti_prim_desc d = conv_desc(4, 4, 2, 2, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, TI_DTYPE_I8, TI_DTYPE_I8), e;
+  ti_kernel_ctx ctx;
+  ti_kernel_ctx_init(&ctx);
+  TT_EQ_INT(ti_cc_pack_size(&d, &pb), TI_STATUS_SUCCESS);
+  TT_EQ_INT(ti_cc_scratch_size(&d, 1, &sb), TI_STATUS_SUCCESS);
+  TT_CHECK(pb <= sizeof packed && sb <= sizeof scratch);
+  TT_EQ_INT(ti_cc_pack_weights(&d, w, packed, pb), TI_STATUS_SUCCESS);
+  TT_EQ_INT(ti_cc_packed(&ctx, &d, in, packed, pb, bias, out, scratch, sb), TI_STATUS_SUCCESS);
+
+  TT_EQ_INT(ti_cc_ref(NULL, in, w, bias, out), TI_STATUS_BAD_PARAM);
+  TT_EQ_INT(ti_cc_ref(&d, NULL, w, bias, out), TI_STATUS_BAD_PARAM);
+  TT_EQ_INT(ti_cc_ref(&d, in, NULL, bias, out), TI_STATUS_BAD_PARAM);
+  TT_EQ_INT(ti_cc_ref(&d, in, w, bias, NULL), TI_STATUS_BAD_PARAM);
+  TT_EQ_INT(ti_cc_ref(&d, in, w, NULL, out), TI_STATUS_BAD_PARAM);      /* VECTOR bias missing */
+  TT_EQ_INT(ti_cc_scratch_size(&d, 0, NULL), TI_STATUS_BAD_PARAM);
+  TT_EQ_INT(ti_cc(&ctx, &d, in, w, bias, out, NULL, 0), TI_STATUS_BAD_PARAM);
+  TT_EQ_INT(ti_cc(&ctx, &d, in, w, bias, out, scratch, 10), TI_STATUS_BAD_PARAM);
+  TT_EQ_INT(ti_cc_packed(&ctx, &d, in, packed, pb - 1, bias, out, scratch, sb), TI_STATUS_BAD_PARAM);
+  TT_EQ_INT(ti_cc_packed(&ctx, &d, in, packed, pb, bias, out, scratch, sb - 1), TI_STATUS_BAD_PARAM);
+  TT_EQ_INT(ti_cc_pack_weights(&d, w, packed, pb - 1), TI_STATUS_BAD_PARAM);
+  e = d; e.nf = 1;                    /* packed for nf = 2 */
+  TT_EQ_INT(ti_cc_packed(&ctx, &e, in, packed, sizeof packed, bias, out, scratch, sizeof scratch),
+            TI_STATUS_BAD_PARAM);
+  e = d; e.in_dtype = TI_DTYPE_I32;   /* packing differs by dtype */
+  TT_EQ_INT(ti_cc_packed(&ctx, &e, in, packed, sizeof packed, bias, out, scratch, sizeof scratch),
+            TI_STATUS_BAD_PARAM);
+  packed[0] ^= 1;
+  TT_EQ_INT(ti_cc_packed(&ctx, &d, in, packed, pb, bias, out, scratch, sb), TI_STATUS_BAD_PARAM);
+
+  e = d; e.ny = 5; TT_EQ_INT(ti_cc_ref(&e, in, w, bias, out), TI_STATUS_BAD_PARAM);
+  e = d; e.nx = 3; TT_EQ_INT(ti_cc_scratch_size(&e, 0, &sz), TI_STATUS_BAD_PARAM);
+  e = d; e.nf = 0; TT_EQ_INT(ti_cc_ref(&e, in, w, bias, out), TI_STATUS_BAD_PARAM);
+  e = d; e.nr = -1; TT_EQ_INT(ti_cc_ref(&e, in, w, bias, out), TI_STATUS_BAD_PARAM);
+  e = d; e.nky = 0; TT_EQ_INT(ti_cc_ref(&e, in, w, bias, out), TI_STATUS_BAD_PARAM);
+  e = d; e.stride_x = -2; TT_EQ_INT(ti_cc_ref(&e, in, w, bias, out), TI_STATUS_BAD_PARAM);
+  e = d; e.dilation_y = -1; TT_EQ_INT(ti_cc_ref(&e, in, w, bias, out), TI_STATUS_BAD_PARAM);
+  e = d; e.pad_left = -1; TT_EQ_INT(ti_cc_ref(&e, in, w, bias, out), TI_STATUS_BAD_PARAM);
+  e = d; e.nky = 9; e.ny = 1;     /* window longer than the padded input */
+  TT_EQ_INT(ti_cc_ref(&e, in, w, bias, out), TI_STATUS_BAD_PARAM);
+  e = d; e.bias_mode = (ti_bias_mode)7; TT_EQ_INT(ti_cc_ref(&e, in, w, bias, out), TI_STATUS_BAD_PARAM);
+  e = d; e.in_dtype = (ti_dtype)99; TT_EQ_INT(ti_cc_ref(&e, in, w, bias, out), TI_STATUS_BAD_PARAM);
+  /* Sizes past what int64 byte counts hold. */
+  e = conv_desc(2000000000, 2000000000, 2000000000, 2000000000, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0,
+                TI_DTYPE_I8, TI_DTYPE_I8);
+  TT_EQ_INT(ti_cc_pack_size(&e, &sz), TI_STATUS_BAD_PARAM);
+  TT_EQ_INT(ti_cc_scratch_size(&e, 1, &sz), TI_STATUS_BAD_PARAM);
+  e = d; e.pad_up = e.pad_down = 2000000000; e.ny = INT32_MAX;   /* true ny is past int32 */
+  TT_EQ_INT(ti_cc_ref(&e, in, w, bias, out), TI_STATUS_BAD_PARAM);
+
+  e = d; e.in_dtype = TI_DTYPE_F16; TT_EQ_INT(ti_cc_ref(&e, in, w, bias, out), TI_STATUS_NOT_SUPPORTED);
+  e = d; e.in_dtype = TI_DTYPE_F32; TT_EQ_INT(ti_cc_ref(&e, in, w, bias, out), TI_STATUS_NOT_SUPPORTED);
+  e = d; e.w_dtype = TI_DTYPE_I16; TT_EQ_INT(ti_cc(&ctx, &e, in, w, bias, out, scratch, sizeof scratch),
+                                              TI_STATUS_NOT_SUPPORTED);
+  e = d; e.out_dtype = TI_DTYPE_F32; TT_EQ_INT(ti_cc_pack_size(&e, &sz), TI_STATUS_NOT_SUPPORTED);
+
+  {
+    ti_prim_desc v = cvm_desc(8, 2, TI_DTYPE_I8, TI_DTYPE_I8);
+    TT_EQ_INT(ti_cvm(&ctx, NULL, in, w, bias, out), TI_STATUS_BAD_PARAM);
+    TT_EQ_INT(ti_cvm(&ctx, &v, NULL, w, bias, out), TI_STATUS_BAD_PARAM);
+    TT_EQ_INT(ti_cvm(&ctx, &v, in, w, NULL, out), TI_STATUS_BAD_PARAM);
+    TT_EQ_INT(ti_cvm_ref(&v, in, w, bias, NULL), TI_STATUS_BAD_PARAM);
+    v.nr = 0; TT_EQ_INT(ti_cvm(&ctx, &v, in, w, bias, out), TI_STATUS_BAD_PARAM);
+    v.nr = 8; v.nf = -3; TT_EQ_INT(ti_cvm_ref(&v, in, w, bias, out), TI_STATUS_BAD_PARAM);
+    v.nf = 2; v.w_dtype = TI_DTYPE_F32; TT_EQ_INT(ti_cvm(&ctx, &v, in, w, bias, out), TI_STATUS_NOT_SUPPORTED);
+    v.w_dtype = TI_DTYPE_I8; v.bias_mode = TI_BIAS_CONSTANT; v.constant_b = 5;
+    TT_EQ_INT(ti_cvm(&ctx, &v, in, w, NULL, out), TI_STATUS_SUCCESS);
+    TT_EQ_INT(out[0], 5); TT_EQ_INT(out[1], 5);
+  }
+}
+
+int main(void) {
+  unsigned paths[8];
+  int i, n = cpu_paths(paths);
+  printf("cpu paths:");
+  for (i = 0; i < n; i++) printf(" 0x%x", paths[i]);
+  printf("\n");
+  TT_RUN(known_cc_2x2);
+  TT_RUN(known_cc_pad_stride);
+  TT_RUN(known_cc_dilation_asym_pad);
+  TT_RUN(known_cc_channels);
+  TT_RUN(known_cvm);
+  TT_RUN(known_int32_wrap);
+  TT_RUN(known_float);
+  TT_RUN(random_shapes_int8);
+  TT_RUN(random_shapes_other_types);
+  TT_RUN(random_int8_wrap);
+  TT_RUN(random_cvm_int8);
+  TT_RUN(random_float_paths);
+  TT_RUN(bad_params);
+  return tt_finish();
+}
