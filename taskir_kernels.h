@@ -145,6 +145,85 @@ typedef struct ti_prim_desc {
 
 /* >>kernels.tinshift ----------------------------------------------------- */
 
+/* TinShift (temporal interlaced shift; mmcv tin_shift, Cambricon mlu-ops
+   mluOpTinShiftForward/Backward).
+
+     input   [N][T][C][HW]  f32 or f16     shifts [N][G] int32, C % G == 0
+     group of channel c:  g = c / (C / G)
+     forward   out[n][t][c][hw] = in[n][t - s][c][hw]  if 0 <= t - s < T, else 0
+     backward  gin[n][t][c][hw] = gout[n][t + s][c][hw] if 0 <= t + s < T, else 0
+               (s = shifts[n][g]; the true adjoint of forward:
+                <forward(x), y> == <x, backward(y)>)
+
+   Both are pure data movement: f16 is a 16-bit move and f32 a 32-bit move, so
+   every bit pattern (NaN payloads, -0, Inf) comes out unchanged. |s| >= T
+   gives zeros for that group. Input and output must not overlap.
+
+   Compatibility: mmcv and mlu-ops compute the backward pass by running the
+   forward again with +s (their tests encode it). ti_tinshift_backward_compat
+   (or TI_TINSHIFT_BACKWARD_COMPAT) gives that result, so gradients can be
+   compared with theirs; it is NOT the adjoint of forward.
+
+   Checks, in this order (the first failing rule decides the status):
+     1  a NULL descriptor                                       BAD_PARAM
+        (ti_tinshift_ex: an unknown mode first)
+     2  input ndim != 4, shifts ndim != 2, output ndim != input ndim,
+        C <= 0, G <= 0, C % G != 0, an input/output dim differs,
+        shifts dims[0] != N                                     BAD_PARAM
+     3  shifts dtype not I32, input dtype not F16/F32,
+        output dtype != input dtype                             BAD_PARAM
+     4  N <= 0, HW <= 0 or T < 0                                BAD_PARAM
+     5  N*T*C*HW >= 2^31                                        NOT_SUPPORTED
+     6  T == 0: nothing to do                                   SUCCESS
+     7  a NULL data pointer                                     BAD_PARAM
+
+   Speed: the work is a sequence of contiguous runs of (C/G)*HW elements
+   (groups with equal shifts merged), written in output order; outputs of at
+   least TASKIR_KERNELS_STREAM_BYTES (default 16 MiB) are written with
+   non-temporal stores on x86-64. */
+#define TI_TENSOR_MAX_DIMS 8
+
+/* A dense row-major tensor: dims[0] slowest, dims[ndim - 1] fastest. */
+typedef struct ti_tensor_desc {
+  ti_dtype dtype;
+  int32_t ndim;                       /* 0..TI_TENSOR_MAX_DIMS */
+  int64_t dims[TI_TENSOR_MAX_DIMS];
+} ti_tensor_desc;
+
+/* Fills d (dims beyond ndim zeroed; at most TI_TENSOR_MAX_DIMS copied, the
+   ndim given is kept so a bad one is reported by the kernel). */
+TASKIR_API void ti_tensor_desc_set(ti_tensor_desc *d, ti_dtype dtype, int32_t ndim,
+                                   const int64_t *dims);
+
+typedef enum ti_tinshift_mode {
+  TI_TINSHIFT_FORWARD = 0,       /* out[t] = in[t - s] */
+  TI_TINSHIFT_BACKWARD,          /* adjoint: grad_in[t] = grad_out[t + s] */
+  TI_TINSHIFT_BACKWARD_COMPAT,   /* mmcv / mlu-ops: grad_in[t] = grad_out[t - s] */
+  TI_TINSHIFT_MODE_COUNT
+} ti_tinshift_mode;
+
+TASKIR_API ti_status ti_tinshift_forward(const ti_tensor_desc *input_desc, const void *input,
+                                         const ti_tensor_desc *shifts_desc, const void *shifts,
+                                         const ti_tensor_desc *output_desc, void *output);
+TASKIR_API ti_status ti_tinshift_backward(const ti_tensor_desc *grad_output_desc,
+                                          const void *grad_output,
+                                          const ti_tensor_desc *shifts_desc, const void *shifts,
+                                          const ti_tensor_desc *grad_input_desc, void *grad_input);
+/* Backward as mmcv / mlu-ops compute it (forward with +s); for validation. */
+TASKIR_API ti_status ti_tinshift_backward_compat(const ti_tensor_desc *grad_output_desc,
+                                                 const void *grad_output,
+                                                 const ti_tensor_desc *shifts_desc,
+                                                 const void *shifts,
+                                                 const ti_tensor_desc *grad_input_desc,
+                                                 void *grad_input);
+/* All three, with a kernel context (parallel_for splits the N*T output rows;
+   NULL ctx = single-threaded). src/dst are input/output (forward) or
+   grad_output/grad_input (backward). */
+TASKIR_API ti_status ti_tinshift_ex(const ti_kernel_ctx *ctx, ti_tinshift_mode mode,
+                                    const ti_tensor_desc *src_desc, const void *src,
+                                    const ti_tensor_desc *shifts_desc, const void *shifts,
+                                    const ti_tensor_desc *dst_desc, void *dst);
+
 /* >>kernels.conv: CC, CC2D, CVM ------------------------------------------ */
 
 /* Dot-product primitives. Semantics (SPEC section 2), integer case:
@@ -491,6 +570,451 @@ TI__PRIVATE unsigned ti__cpu(const ti_kernel_ctx *ctx) {
 
 
 /* >>kernels.impl.tinshift ------------------------------------------------ */
+
+#include <string.h>
+
+#ifndef TASKIR_KERNELS_STREAM_BYTES
+/* Outputs this large bypass the caches (non-temporal stores) on x86-64:
+   below it the written data is likely reused from cache, above it the
+   read-for-ownership of normal stores costs more than it saves. */
+#define TASKIR_KERNELS_STREAM_BYTES ((size_t)16 << 20)
+#endif
+
+/* Read-only zeros: the source of zero-filled runs of up to 64 bytes. */
+static const unsigned char ti__mv_zeros[64] = {0};
+
+/* memcpy for byte counts that are often small: overlapping fixed-size moves,
+   which compile to a few loads and stores instead of a library call. */
+TI__PRIVATE void ti__mv_copy(unsigned char *d, const unsigned char *s, size_t n) {
+  if (n <= 16) {
+    if (n >= 8) {
+      uint64_t a, b; memcpy(&a, s, 8); memcpy(&b, s + n - 8, 8);
+      memcpy(d, &a, 8); memcpy(d + n - 8, &b, 8);
+    } else if (n >= 4) {
+      uint32_t a, b; memcpy(&a, s, 4); memcpy(&b, s + n - 4, 4);
+      memcpy(d, &a, 4); memcpy(d + n - 4, &b, 4);
+    } else if (n >= 2) {
+      uint16_t a, b; memcpy(&a, s, 2); memcpy(&b, s + n - 2, 2);
+      memcpy(d, &a, 2); memcpy(d + n - 2, &b, 2);
+    } else if (n) {
+      d[0] = s[0];
+    }
+  } else if (n <= 32) {
+    unsigned char a[16], b[16]; memcpy(a, s, 16); memcpy(b, s + n - 16, 16);
+    memcpy(d, a, 16); memcpy(d + n - 16, b, 16);
+  } else if (n <= 64) {
+    unsigned char a[32], b[32]; memcpy(a, s, 32); memcpy(b, s + n - 32, 32);
+    memcpy(d, a, 32); memcpy(d + n - 32, b, 32);
+  } else if (n < 4096) {
+    /* 64-byte moves and an overlapping last one: cheaper than a library
+       call for the short runs the shift kernels make */
+    unsigned char a[64];
+    size_t i;
+    for (i = 0; i + 64 <= n; i += 64) { memcpy(a, s + i, 64); memcpy(d + i, a, 64); }
+    if (i < n) { memcpy(a, s + n - 64, 64); memcpy(d + n - 64, a, 64); }
+  } else {
+    memcpy(d, s, n);
+  }
+}
+
+TI__PRIVATE void ti__mv_zero(unsigned char *d, size_t n) {
+  if (n <= 64) ti__mv_copy(d, ti__mv_zeros, n);
+  else memset(d, 0, n);
+}
+
+/* Sequential output writer. Normal mode stores directly. Streaming mode
+   (x86-64) writes whole aligned 64-byte lines with non-temporal stores;
+   pieces shorter than a line are gathered in a small buffer first so that no
+   line is written half by normal and half by streaming stores. */
+#define TI__WR_CAP 2048
+typedef struct ti__wr {
+  unsigned char *out;   /* where buf[0] (or the next direct byte) goes */
+  size_t head;          /* bytes still written directly until out is aligned */
+  size_t fill;          /* bytes gathered in buf */
+  int stream;
+  unsigned char buf[TI__WR_CAP + 256];
+} ti__wr;
+
+#if defined(TI__X86)
+static void ti__wr_lines(unsigned char *d, const unsigned char *s, size_t n) {
+  size_t i;
+  if (s) {
+    for (i = 0; i < n; i += 64) {
+      __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+      __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(s + i + 16));
+      __m128i c = _mm_loadu_si128((const __m128i *)(const void *)(s + i + 32));
+      __m128i e = _mm_loadu_si128((const __m128i *)(const void *)(s + i + 48));
+      _mm_stream_si128((__m128i *)(void *)(d + i), a);
+      _mm_stream_si128((__m128i *)(void *)(d + i + 16), b);
+      _mm_stream_si128((__m128i *)(void *)(d + i + 32), c);
+      _mm_stream_si128((__m128i *)(void *)(d + i + 48), e);
+    }
+  } else {
+    __m128i z = _mm_setzero_si128();
+    for (i = 0; i < n; i += 64) {
+      _mm_stream_si128((__m128i *)(void *)(d + i), z);
+      _mm_stream_si128((__m128i *)(void *)(d + i + 16), z);
+      _mm_stream_si128((__m128i *)(void *)(d + i + 32), z);
+      _mm_stream_si128((__m128i *)(void *)(d + i + 48), z);
+    }
+  }
+}
+#endif
+
+static void ti__wr_init(ti__wr *w, unsigned char *out, int stream) {
+  w->out = out; w->fill = 0; w->head = 0; w->stream = 0;
+#if defined(TI__X86)
+  if (stream) {
+    w->stream = 1;
+    w->head = (size_t)(-(intptr_t)out) & 63;
+  }
+#else
+  (void)stream;
+#endif
+}
+
+/* Appends n bytes from s, or n zero bytes when s is NULL. */
+static void ti__wr_put(ti__wr *w, const unsigned char *s, size_t n) {
+  if (!w->stream) {
+    if (s) ti__mv_copy(w->out, s, n); else ti__mv_zero(w->out, n);
+    w->out += n;
+    return;
+  }
+#if defined(TI__X86)
+  if (w->head) {
+    size_t k = n < w->head ? n : w->head;
+    if (s) { ti__mv_copy(w->out, s, k); s += k; } else ti__mv_zero(w->out, k);
+    w->out += k; w->head -= k; n -= k;
+    if (!n) return;
+  }
+  if (n < 256) {
+    if (w->fill + n > TI__WR_CAP) {
+      size_t k = w->fill & ~(size_t)63;
+      ti__wr_lines(w->out, w->buf, k);
+      w->out += k;
+      memmove(w->buf, w->buf + k, w->fill - k);
+      w->fill -= k;
+    }
+    if (s) ti__mv_copy(w->buf + w->fill, s, n); else ti__mv_zero(w->buf + w->fill, n);
+    w->fill += n;
+    return;
+  }
+  if (w->fill) {  /* top the buffer up to a line boundary and flush it */
+    size_t k = (64 - (w->fill & 63)) & 63;
+    if (s) { ti__mv_copy(w->buf + w->fill, s, k); s += k; } else ti__mv_zero(w->buf + w->fill, k);
+    w->fill += k; n -= k;
+    ti__wr_lines(w->out, w->buf, w->fill);
+    w->out += w->fill; w->fill = 0;
+  }
+  {
+    size_t k = n & ~(size_t)63;
+    ti__wr_lines(w->out, s, k);
+    w->out += k; n -= k;
+    if (s) s += k;
+  }
+  if (n) {
+    if (s) ti__mv_copy(w->buf, s, n); else ti__mv_zero(w->buf, n);
+    w->fill = n;
+  }
+#endif
+}
+
+static void ti__wr_finish(ti__wr *w) {
+#if defined(TI__X86)
+  if (w->stream) {
+    size_t k = w->fill & ~(size_t)63;
+    ti__wr_lines(w->out, w->buf, k);
+    ti__mv_copy(w->out + k, w->buf + k, w->fill - k);
+    w->out += w->fill; w->fill = 0;
+    _mm_sfence();  /* streaming stores are weakly ordered */
+  }
+#else
+  (void)w;
+#endif
+}
+
+typedef struct ti__ts_job {
+  const unsigned char *src;
+  unsigned char *dst;
+  const int32_t *shifts;
+  int64_t T, G;
+  size_t piece;     /* bytes of one group in one row: (C/G)*HW*elem */
+  size_t row;       /* bytes of one (n, t) row: C*HW*elem */
+  int sign;         /* +1: t - s; -1: t + s */
+  int stream;       /* the whole output is large enough to stream */
+} ti__ts_job;
+
+#if defined(__GNUC__) || defined(__clang__)
+#define TI__MV_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define TI__MV_PREFETCH(p) ((void)(p))
+#endif
+
+/* The pieces of groups [g0, g1) of rows [r0, r1), written one after another
+   from d. One fixed-size move per piece for the common small sizes, so the
+   inner loop is the address arithmetic, a load and a store; zero-filled
+   pieces read a constant block, so the loop has no data-dependent branch. */
+#define TI__TS_GATHER(BYTES)                                                     \
+  for (r = r0; r < r1; ++r) {                                                    \
+    const int32_t *sh = j->shifts + n * G;                                       \
+    const unsigned char *base = j->src + (size_t)(n * T) * row + (size_t)g0 * (BYTES); \
+    for (g = g0; g < g1; ++g, base += (BYTES), d += (BYTES)) {                   \
+      const int64_t st = t - sign * sh[g];                                       \
+      memcpy(d, (uint64_t)st < (uint64_t)T ? base + (size_t)st * row : ti__mv_zeros, \
+             (BYTES));                                                           \
+    }                                                                            \
+    if (++t == T) { t = 0; ++n; }                                                \
+  }
+static void ti__ts_gather(const ti__ts_job *j, int64_t r0, int64_t r1, int64_t g0, int64_t g1,
+                          unsigned char *d) {
+  const int64_t T = j->T, G = j->G, sign = j->sign;
+  const size_t row = j->row, piece = j->piece;
+  int64_t n = r0 / T, t = r0 % T, r, g;
+  switch (piece) {
+  case 2: TI__TS_GATHER(2) break;
+  case 4: TI__TS_GATHER(4) break;
+  case 8: TI__TS_GATHER(8) break;
+  case 16: TI__TS_GATHER(16) break;
+  case 32: TI__TS_GATHER(32) break;
+  case 64: TI__TS_GATHER(64) break;
+  default:
+    for (r = r0; r < r1; ++r) {
+      const int32_t *sh = j->shifts + n * G;
+      const unsigned char *base = j->src + (size_t)(n * T) * row + (size_t)g0 * piece;
+      for (g = g0; g < g1; ++g, base += piece, d += piece) {
+        const int64_t st = t - sign * sh[g];
+        ti__mv_copy(d, (uint64_t)st < (uint64_t)T ? base + (size_t)st * row : ti__mv_zeros,
+                    piece);
+      }
+      if (++t == T) { t = 0; ++n; }
+    }
+  }
+}
+#undef TI__TS_GATHER
+
+/* Rows (n, ta..tb) into d, group by group: a group is a zero run, a run of
+   copies at the row stride and a zero run, with no per-piece index math.
+   The block stays in L1 while its columns are filled. */
+#define TI__TS_COLS(BYTES)                                                       \
+  for (g = 0; g < G; ++g) {                                                      \
+    const int64_t s = sign * sh[g];                                              \
+    const int64_t lo = s > ta ? (s < tb ? s : tb) : ta;                          \
+    const int64_t hi = T + s < tb ? (T + s > lo ? T + s : lo) : tb;              \
+    unsigned char *q = d + (size_t)g * (BYTES);                                  \
+    int64_t t;                                                                   \
+    for (t = ta; t < lo; ++t, q += row) memset(q, 0, (BYTES));                   \
+    if (lo < hi) {                                                               \
+      const unsigned char *p = srcn + (size_t)(lo - s) * row + (size_t)g * (BYTES); \
+      for (; t < hi; ++t, q += row, p += row) memcpy(q, p, (BYTES));             \
+    }                                                                            \
+    for (; t < tb; ++t, q += row) memset(q, 0, (BYTES));                         \
+  }
+static void ti__ts_cols(const ti__ts_job *j, int64_t n, int64_t ta, int64_t tb, unsigned char *d) {
+  const int64_t T = j->T, G = j->G, sign = j->sign;
+  const size_t row = j->row, piece = j->piece;
+  const int32_t *sh = j->shifts + n * G;
+  const unsigned char *srcn = j->src + (size_t)(n * T) * row;
+  int64_t g;
+  switch (piece) {
+  case 2: TI__TS_COLS(2) break;
+  case 4: TI__TS_COLS(4) break;
+  case 8: TI__TS_COLS(8) break;
+  case 16: TI__TS_COLS(16) break;
+  case 32: TI__TS_COLS(32) break;
+  case 64: TI__TS_COLS(64) break;
+  default:
+    for (g = 0; g < G; ++g) {
+      const int64_t s = sign * sh[g];
+      const int64_t lo = s > ta ? (s < tb ? s : tb) : ta;
+      const int64_t hi = T + s < tb ? (T + s > lo ? T + s : lo) : tb;
+      unsigned char *q = d + (size_t)g * piece;
+      int64_t t;
+      for (t = ta; t < lo; ++t, q += row) ti__mv_zero(q, piece);
+      if (lo < hi) {
+        const unsigned char *p = srcn + (size_t)(lo - s) * row + (size_t)g * piece;
+        for (; t < hi; ++t, q += row, p += row) ti__mv_copy(q, p, piece);
+      }
+      for (; t < tb; ++t, q += row) ti__mv_zero(q, piece);
+    }
+  }
+}
+#undef TI__TS_COLS
+
+/* Output rows r = n*T + t in [r0, r1). */
+static void ti__ts_rows(void *arg, int64_t r0, int64_t r1) {
+  const ti__ts_job *j = (const ti__ts_job *)arg;
+  const int64_t T = j->T, G = j->G, sign = j->sign;
+  const size_t piece = j->piece, row = j->row;
+  int64_t r, n, t;
+  ti__wr w;
+  if (piece <= 64) {
+    /* Small pieces: column by column within each image n. Streaming: build
+       whole rows in an L1-resident block and stream the block out. */
+    unsigned char stage[4096];
+    const int64_t k = (int64_t)(sizeof stage / row);
+    if (j->stream && k == 0) {
+      /* rows longer than the block: gather row pieces in segments */
+      const int64_t kg = (int64_t)(sizeof stage / piece);
+      int64_t g;
+      ti__wr_init(&w, j->dst + (size_t)r0 * row, 1);
+      for (r = r0; r < r1; ++r)
+        for (g = 0; g < G; g += kg) {
+          const int64_t e = G - g < kg ? G : g + kg;
+          ti__ts_gather(j, r, r + 1, g, e, stage);
+          ti__wr_put(&w, stage, (size_t)(e - g) * piece);
+        }
+      ti__wr_finish(&w);
+      return;
+    }
+    ti__wr_init(&w, j->dst + (size_t)r0 * row, j->stream);
+    for (r = r0; r < r1;) {
+      const int64_t ta = r % T, tb = T - ta < r1 - r ? T : ta + (r1 - r);
+      n = r / T;
+      if (!j->stream) {
+        ti__ts_cols(j, n, ta, tb, j->dst + (size_t)r * row);
+      } else {
+        for (t = ta; t < tb; t += k) {
+          const int64_t e = tb - t < k ? tb : t + k;
+          ti__ts_cols(j, n, t, e, stage);
+          ti__wr_put(&w, stage, (size_t)(e - t) * row);
+        }
+      }
+      r += tb - ta;
+    }
+    if (j->stream) ti__wr_finish(&w);
+    return;
+  }
+  /* Longer pieces: merge neighbouring groups with the same source row (equal
+     shifts) or that are both zero-filled into one run. Pieces shorter than a
+     page start a new stream at every row, which the hardware prefetchers pick
+     up late: prefetch the next row's sources while copying this one. */
+  ti__wr_init(&w, j->dst + (size_t)r0 * row, j->stream);
+  n = r0 / T; t = r0 % T;
+  for (r = r0; r < r1; ++r) {
+    const int32_t *sh = j->shifts + n * G;
+    const unsigned char *base = j->src + (size_t)(n * T) * row;
+    int64_t g = 0;
+    if (piece < 4096 && r + 1 < r1) {
+      const int64_t t1 = t + 1 == T ? 0 : t + 1;
+      const int32_t *sh1 = t1 ? sh : sh + G;
+      const unsigned char *base1 = t1 ? base : base + (size_t)T * row;
+      for (g = 0; g < G; ++g) {
+        const int64_t st = t1 - sign * sh1[g];
+        if ((uint64_t)st < (uint64_t)T) {
+          const unsigned char *p = base1 + (size_t)st * row + (size_t)g * piece;
+          size_t o;
+          for (o = 0; o < piece; o += 64) TI__MV_PREFETCH(p + o);
+        }
+      }
+      g = 0;
+    }
+    while (g < G) {
+      const int64_t st = t - sign * sh[g];
+      const int valid = (uint64_t)st < (uint64_t)T;
+      int64_t g1 = g + 1;
+      if (valid) {
+        while (g1 < G && sh[g1] == sh[g]) ++g1;
+      } else {
+        while (g1 < G && (uint64_t)(t - sign * sh[g1]) >= (uint64_t)T) ++g1;
+      }
+      ti__wr_put(&w, valid ? base + (size_t)st * row + (size_t)g * piece : 0,
+                 (size_t)(g1 - g) * piece);
+      g = g1;
+    }
+    if (++t == T) { t = 0; ++n; }
+  }
+  ti__wr_finish(&w);
+}
+
+TASKIR_API void ti_tensor_desc_set(ti_tensor_desc *d, ti_dtype dtype, int32_t ndim,
+                                   const int64_t *dims) {
+  int32_t i;
+  if (!d) return;
+  d->dtype = dtype;
+  d->ndim = ndim;
+  for (i = 0; i < TI_TENSOR_MAX_DIMS; ++i)
+    d->dims[i] = (dims && i < ndim) ? dims[i] : 0;
+}
+
+TASKIR_API ti_status ti_tinshift_ex(const ti_kernel_ctx *ctx, ti_tinshift_mode mode,
+                                    const ti_tensor_desc *xd, const void *x,
+                                    const ti_tensor_desc *sd, const void *shifts,
+                                    const ti_tensor_desc *yd, void *y) {
+  int64_t N, T, C, HW, G, count;
+  size_t es;
+  int i;
+  ti__ts_job job;
+  if ((unsigned)mode >= (unsigned)TI_TINSHIFT_MODE_COUNT) return TI_STATUS_BAD_PARAM;
+  /* 1: descriptors */
+  if (!xd || !sd || !yd) return TI_STATUS_BAD_PARAM;
+  /* 2: ranks and shapes */
+  if (xd->ndim != 4 || sd->ndim != 2 || yd->ndim != xd->ndim) return TI_STATUS_BAD_PARAM;
+  N = xd->dims[0]; T = xd->dims[1]; C = xd->dims[2]; HW = xd->dims[3]; G = sd->dims[1];
+  if (C <= 0 || G <= 0 || C % G != 0) return TI_STATUS_BAD_PARAM;
+  for (i = 0; i < 4; ++i)
+    if (xd->dims[i] != yd->dims[i]) return TI_STATUS_BAD_PARAM;
+  if (sd->dims[0] != N) return TI_STATUS_BAD_PARAM;
+  /* 3: dtypes */
+  if (sd->dtype != TI_DTYPE_I32) return TI_STATUS_BAD_PARAM;
+  if (xd->dtype != TI_DTYPE_F16 && xd->dtype != TI_DTYPE_F32) return TI_STATUS_BAD_PARAM;
+  if (yd->dtype != xd->dtype) return TI_STATUS_BAD_PARAM;
+  /* 4: zero elements in a dimension other than T */
+  if (N <= 0 || HW <= 0 || T < 0) return TI_STATUS_BAD_PARAM;
+  /* 5: size limit (counted without overflow: every factor is now >= 0) */
+  {
+    const int64_t lim = (int64_t)1 << 31;
+    int64_t f[4];
+    f[0] = N; f[1] = T; f[2] = C; f[3] = HW;
+    count = 1;
+    for (i = 0; i < 4; ++i) {
+      if (f[i] == 0) { count = 0; break; }
+      if (count > lim / f[i]) { count = lim; }
+      else count *= f[i];
+    }
+    if (count >= lim) return TI_STATUS_NOT_SUPPORTED;
+  }
+  /* 6: an empty time axis is a valid no-op */
+  if (T == 0) return TI_STATUS_SUCCESS;
+  /* 7: data */
+  if (!x || !shifts || !y) return TI_STATUS_BAD_PARAM;
+
+  es = ti_dtype_size(xd->dtype);
+  job.src = (const unsigned char *)x;
+  job.dst = (unsigned char *)y;
+  job.shifts = (const int32_t *)shifts;
+  job.T = T; job.G = G;
+  job.piece = (size_t)(C / G) * (size_t)HW * es;
+  job.row = (size_t)C * (size_t)HW * es;
+  job.sign = mode == TI_TINSHIFT_BACKWARD ? -1 : 1;
+  job.stream = (size_t)count * es >= TASKIR_KERNELS_STREAM_BYTES;
+  ti__parallel(ctx, N * T, ti__ts_rows, &job);
+  return TI_STATUS_SUCCESS;
+}
+
+TASKIR_API ti_status ti_tinshift_forward(const ti_tensor_desc *input_desc, const void *input,
+                                         const ti_tensor_desc *shifts_desc, const void *shifts,
+                                         const ti_tensor_desc *output_desc, void *output) {
+  return ti_tinshift_ex(0, TI_TINSHIFT_FORWARD, input_desc, input, shifts_desc, shifts,
+                        output_desc, output);
+}
+
+TASKIR_API ti_status ti_tinshift_backward(const ti_tensor_desc *grad_output_desc,
+                                          const void *grad_output,
+                                          const ti_tensor_desc *shifts_desc, const void *shifts,
+                                          const ti_tensor_desc *grad_input_desc, void *grad_input) {
+  return ti_tinshift_ex(0, TI_TINSHIFT_BACKWARD, grad_output_desc, grad_output, shifts_desc,
+                        shifts, grad_input_desc, grad_input);
+}
+
+TASKIR_API ti_status ti_tinshift_backward_compat(const ti_tensor_desc *grad_output_desc,
+                                                 const void *grad_output,
+                                                 const ti_tensor_desc *shifts_desc,
+                                                 const void *shifts,
+                                                 const ti_tensor_desc *grad_input_desc,
+                                                 void *grad_input) {
+  return ti_tinshift_ex(0, TI_TINSHIFT_BACKWARD_COMPAT, grad_output_desc, grad_output,
+                        shifts_desc, shifts, grad_input_desc, grad_input);
+}
 
 /* >>kernels.impl.conv ---------------------------------------------------- */
 

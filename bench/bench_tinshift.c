@@ -1,0 +1,110 @@
+/* TinShift forward/backward throughput as a ratio to memcpy of the same
+   bytes, measured in the same run. Every ratio is time(memcpy of the output
+   size) / time(kernel); 1.0 means memcpy speed. Shapes from L2-sized to
+   >= 200 MB; the largest are skipped when free memory is short. */
+#define _POSIX_C_SOURCE 200809L
+#define TASKIR_IMPLEMENTATION
+#include "taskir_kernels.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static size_t avail_bytes(void) {
+  long p = sysconf(_SC_AVPHYS_PAGES), s = sysconf(_SC_PAGESIZE);
+  return (p > 0 && s > 0) ? (size_t)p * (size_t)s : (size_t)1 << 30;
+}
+
+typedef struct shape { long long N, T, C, HW, G; int large; const char *what; } shape;
+
+static volatile unsigned char sink;
+
+int main(int argc, char **argv) {
+  const char *only = argc > 1 ? argv[1] : NULL;  /* substring of the shapes to run */
+  static const shape shapes[] = {
+    {8, 8, 2048, 1, 8, 0, "HW=1 C=2048 G=8"},
+    {256, 8, 64, 1, 8, 0, "HW=1 C=64 G=8"},
+    {16, 8, 256, 1, 32, 0, "HW=1 C=256 G=32"},
+    {4, 8, 512, 49, 8, 0, "7x7 C=512 G=8"},
+    {2, 8, 256, 196, 4, 0, "14x14 C=256 G=4"},
+    {1, 8, 64, 3136, 2, 0, "56x56 C=64 G=2"},
+    {4096, 8, 2048, 1, 16, 1, "HW=1 C=2048 G=16"},
+    {102400, 8, 64, 1, 8, 1, "HW=1 C=64 G=8"},
+    {64, 8, 2048, 49, 8, 1, "7x7 C=2048 G=8"},
+    {32, 8, 1024, 196, 8, 1, "14x14 C=1024 G=8"},
+    {8, 8, 256, 3136, 4, 1, "56x56 C=256 G=4"},
+  };
+  const double budget = 0.12;  /* seconds per measured variant */
+  double worst = 1e9, t_start = now();
+  size_t k;
+  printf("%-24s %5s %9s %8s | %9s %6s | %9s %6s\n", "shape", "dtype", "MB", "memcpy",
+         "fwd GB/s", "ratio", "bwd GB/s", "ratio");
+  for (k = 0; k < sizeof shapes / sizeof shapes[0]; ++k) {
+    int di;
+    for (di = 0; di < 2; ++di) {
+      const shape *s = &shapes[k];
+      if (only && !strstr(s->what, only)) continue;
+      ti_dtype dt = di ? TI_DTYPE_F16 : TI_DTYPE_F32;
+      size_t es = ti_dtype_size(dt);
+      long long N = s->N * (di && s->large ? 2 : 1);  /* f16 large: keep >= 200 MB */
+      size_t n = (size_t)(N * s->T * s->C * s->HW), bytes = n * es, i;
+      unsigned char *in, *out, *ref;
+      int32_t *sh;
+      ti_tensor_desc x, sd;
+      int64_t dims[4];
+      double best[3] = {1e30, 1e30, 1e30};
+      int trial, which;
+      if (3 * bytes + ((size_t)1 << 30) > avail_bytes()) {
+        printf("%-24s %5s %9.1f  skipped: not enough free memory\n", s->what,
+               di ? "f16" : "f32", (double)bytes / 1e6);
+        continue;
+      }
+      in = (unsigned char *)malloc(bytes);
+      out = (unsigned char *)malloc(bytes);
+      ref = (unsigned char *)malloc(bytes);
+      sh = (int32_t *)malloc((size_t)(N * s->G) * sizeof(int32_t));
+      if (!in || !out || !ref || !sh) { printf("allocation failed\n"); return 1; }
+      for (i = 0; i < bytes; ++i) in[i] = (unsigned char)(i * 131u + 7u);
+      memset(out, 1, bytes);
+      memset(ref, 1, bytes);
+      for (i = 0; i < (size_t)(N * s->G); ++i) sh[i] = (int32_t)(i % 5) - 2;  /* -2..2 */
+      dims[0] = N; dims[1] = s->T; dims[2] = s->C; dims[3] = s->HW;
+      ti_tensor_desc_set(&x, dt, 4, dims);
+      dims[0] = N; dims[1] = s->G;
+      ti_tensor_desc_set(&sd, TI_DTYPE_I32, 2, dims);
+      for (trial = 0; trial < 5; ++trial)
+        for (which = 0; which < 3; ++which) {
+          int reps = 0;
+          double t0 = now(), t1;
+          do {
+            if (which == 0) memcpy(ref, in, bytes);
+            else if (which == 1) ti_tinshift_forward(&x, in, &sd, sh, &x, out);
+            else ti_tinshift_backward(&x, in, &sd, sh, &x, out);
+            ++reps;
+            t1 = now();
+          } while (t1 - t0 < budget / 5);
+          if ((t1 - t0) / reps < best[which]) best[which] = (t1 - t0) / reps;
+          sink ^= ref[reps % bytes] ^ out[reps % bytes];
+        }
+      {
+        double gb = 2.0 * (double)bytes / 1e9;  /* read + write */
+        double r1 = best[0] / best[1], r2 = best[0] / best[2];
+        printf("%-24s %5s %9.1f %8.1f | %9.1f %6.2f | %9.1f %6.2f\n", s->what,
+               di ? "f16" : "f32", (double)bytes / 1e6, gb / best[0], gb / best[1], r1,
+               gb / best[2], r2);
+        if (r1 < worst) worst = r1;
+        if (r2 < worst) worst = r2;
+      }
+      free(in); free(out); free(ref); free(sh);
+    }
+  }
+  printf("worst ratio to memcpy: %.2f (target >= 0.90); %.1f s\n", worst, now() - t_start);
+  return 0;
+}
