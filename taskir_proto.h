@@ -181,7 +181,8 @@ TASKIR_API ti_status ti_task_write_file(const char *path, const ti_task_graph *g
 /* >>impl.proto.wire -------------------------------------------------------- */
 
 TASKIR_API void ti_pb_reader_init(ti_pb_reader *r, const void *buf, size_t len, ti_error *err) {
-  r->base = r->p = (const uint8_t *)buf;
+  static const uint8_t empty[1] = { 0 };
+  r->base = r->p = buf ? (const uint8_t *)buf : empty;   /* no arithmetic on NULL */
   r->end = r->base + (buf ? len : 0);
   r->depth = 0;
   r->err = err;
@@ -266,12 +267,15 @@ static inline const uint8_t *ti__pb_varint_slow(const uint8_t *p, const uint8_t 
 
 static inline ti_status ti__pb_varint(ti_pb_reader *r, uint64_t *v) {
   const uint8_t *p = r->p, *q;
+  uint64_t x = 0;
   int trunc;
+  *v = 0;
   if (p < r->end && *p < 0x80) { *v = *p; r->p = p + 1; return TI_STATUS_SUCCESS; }
-  if (r->end - p >= 10) { q = ti__pb_varint10(p, v); trunc = 0; }
-  else q = ti__pb_varint_slow(p, r->end, v, &trunc);
+  if (r->end - p >= 10) { q = ti__pb_varint10(p, &x); trunc = 0; }
+  else q = ti__pb_varint_slow(p, r->end, &x, &trunc);
   if (!q)
     return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, p, trunc ? "truncated varint" : "varint longer than 10 bytes or over 64 bits");
+  *v = x;
   r->p = q;
   return TI_STATUS_SUCCESS;
 }
@@ -283,6 +287,7 @@ static inline ti_status ti__pb_varint(ti_pb_reader *r, uint64_t *v) {
 static inline ti_status ti__pb_varint32(ti_pb_reader *r, uint32_t *v) {
   const uint8_t *p = r->p;
   uint64_t x;
+  *v = 0;
   TI__PB_TRY(ti__pb_varint(r, &x));
   if (!TI__PB_FITS32(x)) return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, p, "varint too large for a 32-bit field");
   *v = (uint32_t)x;
@@ -294,6 +299,7 @@ TASKIR_API ti_status ti_pb_read_varint32(ti_pb_reader *r, uint32_t *v) { return 
 
 TASKIR_API ti_status ti_pb_read_fixed32(ti_pb_reader *r, uint32_t *v) {
   const uint8_t *p = r->p;
+  *v = 0;
   if (r->end - p < 4) return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, p, "truncated fixed32 (%ld bytes left)", (long)(r->end - p));
   *v = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
   r->p = p + 4;
@@ -304,6 +310,7 @@ TASKIR_API ti_status ti_pb_read_fixed64(ti_pb_reader *r, uint64_t *v) {
   const uint8_t *p = r->p;
   uint64_t x = 0;
   int i;
+  *v = 0;
   if (r->end - p < 8) return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, p, "truncated fixed64 (%ld bytes left)", (long)(r->end - p));
   for (i = 7; i >= 0; i--) x = x << 8 | p[i];
   *v = x;
@@ -314,6 +321,7 @@ TASKIR_API ti_status ti_pb_read_fixed64(ti_pb_reader *r, uint64_t *v) {
 static inline ti_status ti__pb_tag(ti_pb_reader *r, uint32_t *field, uint32_t *wt) {
   const uint8_t *p = r->p;
   uint32_t t;
+  *field = *wt = 0;
   if (p < r->end && *p < 0x80) t = *p, r->p = p + 1;
   else {
     uint64_t x;
@@ -335,6 +343,7 @@ TASKIR_API ti_status ti_pb_read_tag(ti_pb_reader *r, uint32_t *field, uint32_t *
 static inline ti_status ti__pb_len(ti_pb_reader *r, size_t *len) {
   const uint8_t *p = r->p;
   uint64_t x;
+  *len = 0;
   TI__PB_TRY(ti__pb_varint(r, &x));
   if (x > (uint64_t)(r->end - r->p))
     return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, p, "length %llu past the end of the enclosing message (%ld bytes left)",
@@ -344,13 +353,15 @@ static inline ti_status ti__pb_len(ti_pb_reader *r, size_t *len) {
 }
 
 TASKIR_API ti_status ti_pb_read_bytes(ti_pb_reader *r, const uint8_t **data, size_t *len) {
+  *data = NULL;
   TI__PB_TRY(ti__pb_len(r, len));
   *data = r->p;
   r->p += *len;
   return TI_STATUS_SUCCESS;
 }
 
-TASKIR_API ti_status ti_pb_skip_field(ti_pb_reader *r, uint32_t field, uint32_t wt) {
+/* tagp: where the field's tag starts, for group errors. */
+static ti_status ti__pb_skip(ti_pb_reader *r, uint32_t field, uint32_t wt, const uint8_t *tagp) {
   const uint8_t *p = r->p;
   uint64_t x;
   size_t n;
@@ -370,7 +381,7 @@ TASKIR_API ti_status ti_pb_skip_field(ti_pb_reader *r, uint32_t field, uint32_t 
     return TI_STATUS_SUCCESS;
   case TI_PB_SGROUP:
     if (r->depth >= TASKIR_PROTO_MAX_DEPTH)
-      return ti_pb_fail(r, TI_STATUS_LIMIT, p, "groups nested deeper than TASKIR_PROTO_MAX_DEPTH (%d)", TASKIR_PROTO_MAX_DEPTH);
+      return ti_pb_fail(r, TI_STATUS_LIMIT, tagp, "groups nested deeper than TASKIR_PROTO_MAX_DEPTH (%d)", TASKIR_PROTO_MAX_DEPTH);
     r->depth++;
     r->path[r->depth].name = NULL;
     for (;;) {
@@ -378,7 +389,7 @@ TASKIR_API ti_status ti_pb_skip_field(ti_pb_reader *r, uint32_t field, uint32_t 
       ti_status st;
       if (r->p >= r->end) {
         r->depth--;
-        return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, p, "group %lu not terminated", (unsigned long)field);
+        return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, tagp, "group %lu not terminated", (unsigned long)field);
       }
       p = r->p;
       st = ti__pb_tag(r, &f, &w);
@@ -388,14 +399,18 @@ TASKIR_API ti_status ti_pb_skip_field(ti_pb_reader *r, uint32_t field, uint32_t 
                                           (unsigned long)f, (unsigned long)field);
         return TI_STATUS_SUCCESS;
       }
-      if (st == TI_STATUS_SUCCESS) st = ti_pb_skip_field(r, f, w);
+      if (st == TI_STATUS_SUCCESS) st = ti__pb_skip(r, f, w, p);
       if (st != TI_STATUS_SUCCESS) { r->depth--; return st; }
     }
   case TI_PB_EGROUP:
-    return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, p, "end-group tag without a start-group");
+    return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, tagp, "end-group tag without a start-group");
   default:
-    return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, p, "invalid wire type %lu", (unsigned long)wt);
+    return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, tagp, "invalid wire type %lu", (unsigned long)wt);
   }
+}
+
+TASKIR_API ti_status ti_pb_skip_field(ti_pb_reader *r, uint32_t field, uint32_t wt) {
+  return ti__pb_skip(r, field, wt, r->p);
 }
 
 TASKIR_API ti_status ti_pb_push(ti_pb_reader *r, const char *name, int32_t index, size_t len, const uint8_t **saved_end) {
@@ -797,7 +812,7 @@ static ti_status ti__pb_dec_msg(ti__pb_dec *d, const ti__pb_msg *m, void *obj);
 static ti_status ti__pb_dec_sub(ti__pb_dec *d, const ti__pb_field *f, int32_t index, void *sub) {
   ti_pb_reader *r = &d->r;
   const uint8_t *saved;
-  size_t len;
+  size_t len = 0;
   ti_status st;
   TI__PB_TRY(ti__pb_len(r, &len));
   TI__PB_TRY(ti_pb_push(r, f->name, index, len, &saved));
@@ -812,7 +827,7 @@ static ti_status ti__pb_dec_msg(ti__pb_dec *d, const ti__pb_msg *m, void *obj) {
   const uint8_t *start = r->p;
   int64_t cnt[TI__PB_MAXF], cap[TI__PB_MAXF];
   int hint = -1, i;
-  uint32_t num, wt;
+  uint32_t num = 0, wt = 0;
   memset(cnt, 0, sizeof cnt);
 
   /* Pass 1: count the repeated fields (payloads of nested messages are
@@ -820,13 +835,13 @@ static ti_status ti__pb_dec_msg(ti__pb_dec *d, const ti__pb_msg *m, void *obj) {
   while (r->p < r->end) {
     int fi;
     const ti__pb_field *f;
-    const uint8_t *q;
-    size_t len;
+    const uint8_t *q, *tagp = r->p;
+    size_t len = 0;
     r->field = NULL;
     r->field_num = 0;
     TI__PB_TRY(ti__pb_tag(r, &num, &wt));
     fi = ti__pb_find(m, num);
-    if (fi < 0) { r->field_num = num; TI__PB_TRY(ti_pb_skip_field(r, num, wt)); continue; }
+    if (fi < 0) { r->field_num = num; TI__PB_TRY(ti__pb_skip(r, num, wt, tagp)); continue; }
     f = &m->fields[fi];
     r->field = f->name;
     if (fi == m->hint_field && wt == TI_PB_VARINT) {
@@ -839,7 +854,7 @@ static ti_status ti__pb_dec_msg(ti__pb_dec *d, const ti__pb_msg *m, void *obj) {
         ((f->kind == TI__K_REP_INT32 || (f->kind == TI__K_VALUES && f->aux != TI__V_FLOAT)) && wt == TI_PB_VARINT) ||
         (f->kind == TI__K_VALUES && f->aux == TI__V_FLOAT && wt == TI_PB_FIXED32)) {
       cnt[fi]++;
-      TI__PB_TRY(ti_pb_skip_field(r, num, wt));
+      TI__PB_TRY(ti__pb_skip(r, num, wt, tagp));
     } else if ((f->kind == TI__K_REP_INT32 || f->kind == TI__K_VALUES) && wt == TI_PB_LEN) {
       int64_t c;
       q = r->p;
@@ -852,7 +867,7 @@ static ti_status ti__pb_dec_msg(ti__pb_dec *d, const ti__pb_msg *m, void *obj) {
       cnt[fi] += c;
       r->p += len;
     } else
-      TI__PB_TRY(ti_pb_skip_field(r, num, wt));
+      TI__PB_TRY(ti__pb_skip(r, num, wt, tagp));
   }
 
   /* Allocate: grow existing arrays (a merged message) by the counts. */
@@ -892,14 +907,14 @@ static ti_status ti__pb_dec_msg(ti__pb_dec *d, const ti__pb_msg *m, void *obj) {
     const ti__pb_field *f;
     const uint8_t *tagp = r->p, *q;
     uint32_t *has = (uint32_t *)obj;  /* every message struct starts with `has` */
-    uint32_t u;
-    uint64_t x;
-    size_t len;
+    uint32_t u = 0;
+    uint64_t x = 0;
+    size_t len = 0;
     r->field = NULL;
     r->field_num = 0;
     TI__PB_TRY(ti__pb_tag(r, &num, &wt));
     fi = ti__pb_find(m, num);
-    if (fi < 0) { r->field_num = num; TI__PB_TRY(ti_pb_skip_field(r, num, wt)); continue; }
+    if (fi < 0) { r->field_num = num; TI__PB_TRY(ti__pb_skip(r, num, wt, tagp)); continue; }
     f = &m->fields[fi];
     r->field = f->name;
 #define TI__PB_WANT(w)                                                                                       \
@@ -1309,7 +1324,7 @@ static uint8_t *ti__pb_enc_write(ti__pb_enc *e, const ti__pb_msg *m, const void 
 
 static ti_status ti__pb_encode(const ti_task_graph *g, ti_buffer *out, void *dst, size_t cap, size_t *len, ti_error *err) {
   ti__pb_enc e;
-  size_t total;
+  size_t total = 0;
   ti_status st;
   uint8_t *p, *q;
   if (!g) return ti_error_set(err, TI_STATUS_BAD_PARAM, "protobuf encode: NULL graph");
@@ -1322,8 +1337,8 @@ static ti_status ti__pb_encode(const ti_task_graph *g, ti_buffer *out, void *dst
     if (out) {
       st = ti_buffer_reserve(out, total);
       if (st != TI_STATUS_SUCCESS) ti_error_set(err, st, "protobuf encode: out of memory for %lu bytes", (unsigned long)total);
-      p = out && st == TI_STATUS_SUCCESS ? out->data + out->len : NULL;
-    } else if (!dst) p = NULL;
+      p = st == TI_STATUS_SUCCESS && total ? out->data + out->len : NULL;
+    } else if (!dst || !total) p = NULL;
     else if (cap < total) {
       st = ti_error_set(err, TI_STATUS_LIMIT, "protobuf encode: buffer of %lu bytes, %lu needed", (unsigned long)cap,
                         (unsigned long)total);
@@ -1332,6 +1347,7 @@ static ti_status ti__pb_encode(const ti_task_graph *g, ti_buffer *out, void *dst
     if (p) {
       q = ti__pb_enc_write(&e, &ti__pbm_graph, g, p);
       TASKIR_ASSERT((size_t)(q - p) == total && e.next == e.n);
+      (void)q;
       if (out) out->len += total;
     }
   }
@@ -1356,7 +1372,8 @@ static void ti__pb_ftoa(float v, char *buf, size_t cap) {
   if (v > 3.402823466e38f) { snprintf(buf, cap, "inf"); return; }
   if (v < -3.402823466e38f) { snprintf(buf, cap, "-inf"); return; }
   snprintf(buf, cap, "%.6g", (double)v);
-  if (strtof(buf, NULL) != v) snprintf(buf, cap, "%.9g", (double)v);
+  /* protobuf's safe_strtof also fails on underflow: subnormals get %.9g */
+  if ((v != 0 && v > -1.17549435e-38f && v < 1.17549435e-38f) || strtof(buf, NULL) != v) snprintf(buf, cap, "%.9g", (double)v);
 }
 
 static char *ti__pb_itoa(char *p, int64_t v) {
@@ -1509,8 +1526,13 @@ oom:
 }
 
 TASKIR_API ti_status ti_task_format_text(const ti_task_graph *g, ti_buffer *out, ti_error *err) {
+  size_t len0;
+  ti_status st;
   if (!g || !out) return ti_error_set(err, TI_STATUS_BAD_PARAM, "ti_task_format_text: NULL graph or buffer");
-  return ti__pb_tf_msg(out, &ti__pbm_graph, g, 0, err);
+  len0 = out->len;
+  st = ti__pb_tf_msg(out, &ti__pbm_graph, g, 0, err);
+  if (st != TI_STATUS_SUCCESS) out->len = len0;   /* nothing half-written */
+  return st;
 }
 
 /* >>impl.proto.text.read --------------------------------------------------- */
@@ -1609,7 +1631,7 @@ static ti_status ti__pb_tp_token(ti__pb_tp *t, ti__pb_tok *k, const char *what) 
     return TI_STATUS_SUCCESS;
   }
   if (!(ti__pb_isdig(c) || (c == '.' && t->end - t->p > 1 && ti__pb_isdig((unsigned char)t->p[1]))))
-    return ti__pb_tp_fail(t, TI_STATUS_PARSE_ERROR, c < 0 ? t->end : t->p, "expected %s, found %s", what,
+    return ti__pb_tp_fail(t, TI_STATUS_PARSE_ERROR, c < 0 ? t->end : t->p, "expected a value for field \"%s\", found %s", what,
                           c < 0 ? "end of input" : "something else");
   if (c == '0' && t->end - q > 1 && (q[1] == 'x' || q[1] == 'X')) {
     q += 2;
@@ -1807,7 +1829,7 @@ static ti_status ti__pb_tp_scalar(ti__pb_tp *t, const ti__pb_msg *m, const ti__p
     *has |= f->has;
     return TI_STATUS_SUCCESS;
   }
-  TI__PB_TRY(ti__pb_tp_token(t, &k, "a value"));
+  TI__PB_TRY(ti__pb_tp_token(t, &k, f->name));
   switch (f->kind) {
   case TI__K_INT32:
     TI__PB_TRY(ti__pb_tp_int(t, &k, INT32_MIN, INT32_MAX, &iv, f->name));
