@@ -35,8 +35,9 @@
          CC/CC2D in, W [, bias]                CAX   in, alpha [, bias]
          CVS    in [, bias]                    CCMPB, CCMPS  in
          CLUT   in, lut                        CLIF  in [, v_prev]
-       A last cluster fed by an SB block is the bias vector (bias_type
-       VECTOR); bias_type CONSTANT (or no SB cluster) adds CONSTANT_B.
+       A cluster past the data clusters is the bias vector (CADD: a last
+       cluster fed by an SB block); without one, bias_type CONSTANT or a
+       nonzero CONSTANT_B adds CONSTANT_B.
        Operand data: conv input [niy][nix][nr], weights [nf][nr][nky][nkx],
        FC input [nr], FC weights [nf][nr], bias/alpha/lut [n], others
        [ny][nx][nf] (windowed blocks [niy][nix][nf]), [nf] for 1-D forms.
@@ -933,11 +934,17 @@ static ti_status ti__x_plan_compute(ti__xplan *P, int32_t bi) {
   if (d.out_dtype == TI_DTYPE_F32 && !isf) d.out_dtype = TI_DTYPE_I32;
   if (isf && (b->type == TI_BLOCK_CLUT || b->type == TI_BLOCK_CLIF))
     return ti_error_set(P->err, TI_STATUS_NOT_SUPPORTED, "block %d (%s): float precision is not supported", (int)b->id, ti__x_tname(b->type));
-  /* bias: a last cluster fed by an SB block */
+  /* bias: one cluster past the data clusters (CADD, whose data clusters
+     vary in number: a last cluster fed by an SB block) */
   n_data = b->n_inputs;
-  if (ti__x_has_bias(b->type) && b->n_inputs >= 2 && b->inputs[b->n_inputs - 1].n_interfaces == 1) {
-    int32_t e = ti__x_edge_index(P, b->inputs[b->n_inputs - 1].interfaces[0].edge_id);
-    if (e >= 0 && P->g->blocks[P->esrc[e]].type == TI_BLOCK_SB) { has_bias = 1; n_data--; }
+  if (ti__x_has_bias(b->type)) {
+    int32_t fixed = b->type == TI_BLOCK_CAVG || b->type == TI_BLOCK_CVS ? 1 : b->type == TI_BLOCK_CADD ? 0 : 2;
+    if (fixed && b->n_inputs == fixed + 1) has_bias = 1;
+    else if (!fixed && b->n_inputs >= 2 && b->inputs[b->n_inputs - 1].n_interfaces == 1) {
+      int32_t e = ti__x_edge_index(P, b->inputs[b->n_inputs - 1].interfaces[0].edge_id);
+      if (e >= 0 && P->g->blocks[P->esrc[e]].type == TI_BLOCK_SB) has_bias = 1;
+    }
+    if (has_bias) n_data--;
   }
   d.bias_mode = has_bias ? TI_BIAS_VECTOR
               : ((b->has & TI_BLOCK_HAS_BIAS_TYPE) && b->bias_type == TI_BIAS_TYPE_CONSTANT) || d.constant_b ? TI_BIAS_CONSTANT
