@@ -236,7 +236,7 @@ typedef struct ti__xstep {
   int32_t w, bias, out, state, packed;   /* buffer ids or -1 */
   size_t packed_bytes;
   int64_t macs;
-  ti_lif_params lif, lif0;
+  int32_t lif;                 /* CLIF: index into x->lif / x->lif0 */
 } ti__xstep;
 
 typedef struct ti__xblk {
@@ -275,6 +275,8 @@ struct ti_exec {
   int64_t edge_bytes_per_run, macs_per_run, block_bytes, buffer_bytes;
   ti_exec_profile prof;
   int32_t n_packed;
+  int32_t n_lif, cap_lif;
+  ti_lif_params *lif, *lif0;   /* CLIF parameters now / at t = 0 */
 };
 
 static double ti__x_clock_default(void *u) { (void)u; return (double)clock() / CLOCKS_PER_SEC; }
@@ -622,12 +624,8 @@ static const char *ti__x_tname(ti_block_type t) {
   return n ? n : "?";
 }
 
-/* Is the edge a plain move of the whole source into the whole destination? */
-static int ti__x_simple(const ti__xplan *P, int32_t e, const ti__xview *dv) {
-  const ti_task_edge *ed = &P->g->edges[e];
-  const ti_task_block *sb = &P->g->blocks[P->esrc[e]];
-  ti__xview sv;
-  int64_t pos[4], size[4];
+/* Do the edge's rearrangements leave the data as it is? */
+static int ti__x_unchanged(const ti_task_edge *ed) {
   int32_t i;
   for (i = 0; i < ed->n_rearrange; i++) {
     const ti_task_rearrange *r = &ed->rearrange[i];
@@ -642,6 +640,17 @@ static int ti__x_simple(const ti__xplan *P, int32_t e, const ti__xview *dv) {
     if (r->type == TI_REARRANGE_RESHAPE && !v) continue;
     return 0;
   }
+  return 1;
+}
+
+/* Is the edge a plain move of the whole source into the whole destination? */
+static int ti__x_simple(const ti__xplan *P, int32_t e, const ti__xview *dv) {
+  const ti_task_edge *ed = &P->g->edges[e];
+  const ti_task_block *sb = &P->g->blocks[P->esrc[e]];
+  ti__xview sv;
+  int64_t pos[4], size[4];
+  int32_t i;
+  if (!ti__x_unchanged(ed)) return 0;
   ti__x_block_view(sb, &sv);
   if (ti__x_box(&sv, P->esif[e], pos, size, sb->id, ed->id, NULL) != TI_STATUS_SUCCESS) return 0;
   for (i = 0; i < sv.rank; i++) if (pos[i] != 0 || size[i] != sv.dims[i]) return 0;
@@ -681,6 +690,14 @@ static ti_status ti__x_edge_copy(ti__xplan *P, int32_t e, int32_t dst, const ti_
   if ((s = ti__x_box(&sv, P->esif[e], spos, ssz, sb->id, ed->id, P->err)) != TI_STATUS_SUCCESS) return s;
   if ((s = ti__x_box(dv, P->edif[e], dpos, dsz, dst_id, ed->id, P->err)) != TI_STATUS_SUCCESS) return s;
   for (i = 0; i < sv.rank; i++) n *= ssz[i];
+  if (ti__x_simple(P, e, dv)) {   /* one contiguous run */
+    st->src = x->blk[P->esrc[e]].buf; st->dst = dst; st->run0 = x->n_run; st->nrun = 0; st->elems = n;
+    if (ti__x_add_run(x, &st->nrun, 0, 0) != TI_STATUS_SUCCESS) return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory");
+    x->run[x->n_run - 1].n = n;
+    if (cover) memset(cover, 1, (size_t)n);
+    x->edge_bytes_per_run += n * (int64_t)ti_dtype_size(x->buf[st->src].dt);
+    return TI_STATUS_SUCCESS;
+  }
   memset(&t, 0, sizeof t);
   t.r = sv.rank;
   for (i = 0; i < sv.rank; i++) t.d[i] = ssz[i];
@@ -688,10 +705,15 @@ static ti_status ti__x_edge_copy(ti__xplan *P, int32_t e, int32_t dst, const ti_
   if (!t.v) return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory");
   sst[sv.rank - 1] = 1;
   for (i = sv.rank - 2; i >= 0; i--) sst[i] = sst[i + 1] * sv.dims[i + 1];
-  for (k = 0; k < n; k++) {
-    int64_t rem = k, off = 0;
-    for (i = sv.rank - 1; i >= 0; i--) { off += (spos[i] + rem % ssz[i]) * sst[i]; rem /= ssz[i]; }
-    t.v[k] = off;
+  {   /* offsets of the box's elements in row-major order, by counters */
+    int64_t idx[4] = {0, 0, 0, 0}, base = 0;
+    for (i = 0; i < sv.rank; i++) base += spos[i] * sst[i];
+    for (k = 0; k < n; k++) {
+      int64_t off = base;
+      for (i = 0; i < sv.rank; i++) off += idx[i] * sst[i];
+      t.v[k] = off;
+      for (i = sv.rank - 1; i >= 0; i--) { if (++idx[i] < ssz[i]) break; idx[i] = 0; }
+    }
   }
   for (i = 0; i < ed->n_rearrange; i++)
     if ((s = ti__x_rearrange(x, &t, &ed->rearrange[i], ed->id, P->err)) != TI_STATUS_SUCCESS) { TASKIR_FREE(x->u, t.v); return s; }
@@ -706,14 +728,19 @@ static ti_status ti__x_edge_copy(ti__xplan *P, int32_t e, int32_t dst, const ti_
   dst_st[dv->rank - 1] = 1;
   for (i = dv->rank - 2; i >= 0; i--) dst_st[i] = dst_st[i + 1] * dv->dims[i + 1];
   st->src = x->blk[P->esrc[e]].buf; st->dst = dst; st->run0 = x->n_run; st->nrun = 0; st->elems = n;
+  {
+    int64_t idx[4] = {0, 0, 0, 0}, base = 0;
+    for (i = 0; i < dv->rank; i++) base += dpos[i] * dst_st[i];
   for (k = 0; k < n; k++) {
-    int64_t rem = k, off = 0;
-    for (i = dv->rank - 1; i >= 0; i--) { off += (dpos[i] + rem % dsz[i]) * dst_st[i]; rem /= dsz[i]; }
+    int64_t off = base;
+    for (i = 0; i < dv->rank; i++) off += idx[i] * dst_st[i];
+    for (i = dv->rank - 1; i >= 0; i--) { if (++idx[i] < dsz[i]) break; idx[i] = 0; }
     if (cover) cover[off] = 1;
     if (ti__x_add_run(x, &st->nrun, off, t.v[k]) != TI_STATUS_SUCCESS) {
       TASKIR_FREE(x->u, t.v);
       return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory");
     }
+  }
   }
   TASKIR_FREE(x->u, t.v);
   x->edge_bytes_per_run += n * (int64_t)ti_dtype_size(x->buf[st->src].dt);
@@ -1008,7 +1035,18 @@ static ti_status ti__x_plan_compute(ti__xplan *P, int32_t bi) {
   }
   st.out = out;
   if (b->type == TI_BLOCK_CLIF) {
-    ti__x_lif_from_block(b, &st.lif);
+    ti_lif_params lp;
+    int64_t cap = x->cap_lif;
+    ti_lif_params *nl = (ti_lif_params *)ti__x_grow(x, x->lif, x->n_lif, &cap, sizeof *nl);
+    if (!nl) return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory");
+    x->lif = nl;
+    cap = x->cap_lif;
+    nl = (ti_lif_params *)ti__x_grow(x, x->lif0, x->n_lif, &cap, sizeof *nl);
+    if (!nl) return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory");
+    x->lif0 = nl; x->cap_lif = (int32_t)cap;
+    ti__x_lif_from_block(b, &lp);
+    st.lif = x->n_lif++;
+    x->lif[st.lif] = x->lif0[st.lif] = lp;
     if (n_data == 2) {
       const ti_task_cluster *cl = &b->inputs[1];
       int32_t e = cl->n_interfaces == 1 ? ti__x_edge_index(P, cl->interfaces[0].edge_id) : -1;
@@ -1025,12 +1063,11 @@ static ti_status ti__x_plan_compute(ti__xplan *P, int32_t bi) {
       int64_t k;
       st.state = ti__x_newbuf(x, (int64_t)d.ny * d.nx * d.nf, TI_DTYPE_I32, 1);
       if (st.state < 0) return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory");
-      for (k = 0; k < x->buf[st.state].count; k++) ((int32_t *)x->buf[st.state].p)[k] = st.lif.vinit;
+      for (k = 0; k < x->buf[st.state].count; k++) ((int32_t *)x->buf[st.state].p)[k] = lp.vinit;
       x->buf[st.state].init = TASKIR_MALLOC(x->u, x->buf[st.state].bytes);
       if (!x->buf[st.state].init) return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory");
       memcpy(x->buf[st.state].init, x->buf[st.state].p, x->buf[st.state].bytes);
     }
-    st.lif0 = st.lif;
   }
   /* CC: pack constant weights once */
   if ((b->type == TI_BLOCK_CC || b->type == TI_BLOCK_CC2D) && x->buf[st.w].constant) {
@@ -1089,28 +1126,7 @@ static int32_t ti__x_n_out_ifaces(const ti_task_block *b) {
 static ti_status ti__x_index(ti__xplan *P) {
   ti_exec *x = P->x;
   const ti_task_graph *g = P->g;
-  ti_context *ctx;
-  ti_program *prog = NULL;
-  ti_op **ops = NULL;
-  int64_t nops = 0, k;
-  int32_t i, c, f, n = 0;
-  ti_status s;
-  /* topological order from the task dialect */
-  ctx = ti_context_create(x->u);
-  if (!ctx) return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory");
-  s = ti_task_import(ctx, g, &prog, P->err);
-  if (!s) s = ti_walk_topo(prog, &ops, &nops, P->err);
-  if (!s) {
-    for (k = 0; k < nops; k++) {
-      const ti_task_block *b = ti_task_block_of(ops[k]);
-      if (b && b >= g->blocks && b < g->blocks + g->n_blocks && n < g->n_blocks) P->order[n++] = (int32_t)(b - g->blocks);
-    }
-    if (n != g->n_blocks) s = ti_error_set(P->err, TI_STATUS_INVALID, "the block graph has a cycle or stray blocks");
-  }
-  if (ops) ti_ops_free(prog, ops);
-  if (prog) ti_program_destroy(prog);
-  ti_context_destroy(ctx);
-  if (s) return s;
+  int32_t i, c, f, n = 0, head = 0, *indeg, *adj0, *adj;
   /* edges by id, and their two interfaces */
   for (i = 0; i < g->n_edges; i++) { P->eid_sorted[i] = ti__x_key(g->edges[i].id, i); P->esrc[i] = P->edst[i] = -1; }
   qsort(P->eid_sorted, (size_t)g->n_edges, sizeof *P->eid_sorted, ti__x_cmp64);
@@ -1122,6 +1138,7 @@ static ti_status ti__x_index(ti__xplan *P) {
         if (e < 0) return ti_error_set(P->err, TI_STATUS_INVALID, "block %d names edge %d, which does not exist", (int)b->id, (int)b->outputs[c].interfaces[f].edge_id);
         if ((g->edges[e].has & TI_EDGE_HAS_SRC) && g->edges[e].src_block_id != b->id)
           return ti_error_set(P->err, TI_STATUS_INVALID, "edge %d: src_block_id is %d but it leaves block %d", (int)g->edges[e].id, (int)g->edges[e].src_block_id, (int)b->id);
+        if (P->esrc[e] >= 0) return ti_error_set(P->err, TI_STATUS_INVALID, "edge %d leaves from two output interfaces", (int)g->edges[e].id);
         P->esrc[e] = i; P->esif[e] = &b->outputs[c].interfaces[f];
       }
     for (c = 0; c < b->n_inputs; c++)
@@ -1130,12 +1147,36 @@ static ti_status ti__x_index(ti__xplan *P) {
         if (e < 0) return ti_error_set(P->err, TI_STATUS_INVALID, "block %d names edge %d, which does not exist", (int)b->id, (int)b->inputs[c].interfaces[f].edge_id);
         if ((g->edges[e].has & TI_EDGE_HAS_DST) && g->edges[e].dst_block_id != b->id)
           return ti_error_set(P->err, TI_STATUS_INVALID, "edge %d: dst_block_id is %d but it enters block %d", (int)g->edges[e].id, (int)g->edges[e].dst_block_id, (int)b->id);
+        if (P->edst[e] >= 0) return ti_error_set(P->err, TI_STATUS_INVALID, "edge %d arrives at two input interfaces", (int)g->edges[e].id);
         P->edst[e] = i; P->edif[e] = &b->inputs[c].interfaces[f];
       }
   }
   for (i = 0; i < g->n_edges; i++)
     if (P->esrc[i] < 0 || P->edst[i] < 0)
       return ti_error_set(P->err, TI_STATUS_INVALID, "edge %d is not attached at both ends", (int)g->edges[i].id);
+  /* topological order of the blocks (Kahn, ties in graph order), on the
+     message itself: importing into the task dialect for ti_walk_topo would
+     copy every weight, which costs more than the rest of planning */
+  indeg = (int32_t *)TASKIR_MALLOC(x->u, ((size_t)g->n_blocks * 2 + (size_t)g->n_edges + 2) * sizeof *indeg);
+  if (!indeg) return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory");
+  adj0 = indeg + g->n_blocks; adj = adj0 + g->n_blocks + 1;
+  memset(indeg, 0, ((size_t)g->n_blocks * 2 + 1) * sizeof *indeg);
+  for (i = 0; i < g->n_edges; i++) { indeg[P->edst[i]]++; adj0[P->esrc[i] + 1]++; }
+  for (i = 0; i < g->n_blocks; i++) adj0[i + 1] += adj0[i];
+  {
+    int32_t *fill = P->order;   /* borrowed as a cursor array */
+    for (i = 0; i < g->n_blocks; i++) fill[i] = adj0[i];
+    for (i = 0; i < g->n_edges; i++) adj[fill[P->esrc[i]]++] = P->edst[i];
+  }
+  for (i = 0; i < g->n_blocks; i++) if (!indeg[i]) P->order[n++] = i;
+  while (head < n) {
+    int32_t v = P->order[head++], k;
+    for (k = adj0[v]; k < adj0[v + 1]; k++) if (--indeg[adj[k]] == 0) P->order[n++] = adj[k];
+  }
+  TASKIR_FREE(x->u, indeg);
+  if (n != g->n_blocks)
+    return ti_error_set(P->err, TI_STATUS_INVALID, "the block graph has a cycle (%d of %d blocks on or after it)",
+                        (int)(g->n_blocks - n), (int)g->n_blocks);
   return TI_STATUS_SUCCESS;
 }
 
@@ -1219,7 +1260,10 @@ static ti_status ti__x_classify(ti__xplan *P) {
         int64_t k;
         P->sdt[i] = TI_DTYPE_I8;
         if (v && v->storage == TI_DTYPE_F32) P->sdt[i] = TI_DTYPE_I32;
-        else if (v) for (k = 0; k < v->count; k++) {
+        else if (v && v->storage == TI_DTYPE_I32) {
+          const int32_t *q = (const int32_t *)v->data;
+          for (k = 0; k < v->count; k++) if (q[k] < -128 || q[k] > 127) { P->sdt[i] = TI_DTYPE_I32; break; }
+        } else if (v && v->storage != TI_DTYPE_I8) for (k = 0; k < v->count; k++) {
           int64_t val = ti_task_values_get_i64(v, k);
           if (val < -128 || val > 127) { P->sdt[i] = TI_DTYPE_I32; break; }
         }
@@ -1230,6 +1274,17 @@ static ti_status ti__x_classify(ti__xplan *P) {
             int32_t e = ti__x_edge_index(P, b->inputs[c].interfaces[f].edge_id);
             if (e < 0 || !P->range8[P->esrc[e]]) all8 = 0;
           }
+        /* narrow only for a compute consumer: an OUTPUT reads the
+           producer's int32 buffer in place instead */
+        if (all8) {
+          int feeds_compute = 0;
+          for (c = 0; c < b->n_outputs; c++)
+            for (f = 0; f < b->outputs[c].n_interfaces; f++) {
+              int32_t e = ti__x_edge_index(P, b->outputs[c].interfaces[f].edge_id);
+              if (e >= 0 && ti_block_class_of(g->blocks[P->edst[e]].type) == TI_CLASS_COMPUTE) feeds_compute = 1;
+            }
+          all8 = feeds_compute;
+        }
         P->sdt[i] = all8 ? TI_DTYPE_I8 : TI_DTYPE_I32;
       }
       P->range8[i] = P->sdt[i] == TI_DTYPE_I8;
@@ -1281,7 +1336,10 @@ static ti_status ti__x_plan_storage(ti__xplan *P, int32_t bi) {
     if (vals && vals->count != xb->count)
       return ti_error_set(P->err, TI_STATUS_INVALID, "block %d (%s): data holds %lld values, its shape needs %lld",
                           (int)b->id, ti__x_tname(b->type), (long long)vals->count, (long long)xb->count);
-    if (vals) {
+    if (vals && vals->storage == P->sdt[bi]) memcpy(x->buf[buf].p, vals->data, x->buf[buf].bytes);
+    else if (vals && vals->storage == TI_DTYPE_I8 && P->sdt[bi] == TI_DTYPE_I32)
+      ti__x_convert(x->buf[buf].p, TI_DTYPE_I32, vals->data, TI_DTYPE_I8, xb->count);
+    else if (vals) {
       void *p = x->buf[buf].p;
       for (k = 0; k < xb->count; k++) {
         switch (P->sdt[bi]) {
@@ -1553,6 +1611,8 @@ TASKIR_API void ti_exec_free(ti_exec *x) {
   if (x->in_set) TASKIR_FREE(u, x->in_set);
   if (x->arena) TASKIR_FREE(u, x->arena);
   if (x->scratch) TASKIR_FREE(u, x->scratch);
+  if (x->lif) TASKIR_FREE(u, x->lif);
+  if (x->lif0) TASKIR_FREE(u, x->lif0);
   TASKIR_FREE(u, x);
 }
 
@@ -1580,8 +1640,8 @@ static ti_status ti__x_kernel(ti_exec *x, ti__xstep *s) {
   case TI_BLOCK_CCMPS: return ti_ccmps(k, d, in[0], out);
   case TI_BLOCK_CLUT: return ti_clut(k, d, in[0], (const int32_t *)TI__XP(s->w), (int32_t *)out);
   case TI_BLOCK_CLIF: {
-    ti_status st = ti_clif(k, d, &s->lif, in[0], (int32_t *)TI__XP(s->state), (int32_t *)out);
-    if (!st) ti_lif_params_next_step(&s->lif);
+    ti_status st = ti_clif(k, d, &x->lif[s->lif], in[0], (int32_t *)TI__XP(s->state), (int32_t *)out);
+    if (!st) ti_lif_params_next_step(&x->lif[s->lif]);
     return st;
   }
   default: return TI_STATUS_NOT_SUPPORTED;
@@ -1638,7 +1698,7 @@ TASKIR_API void ti_exec_reset(ti_exec *x) {
   int32_t i;
   if (!x) return;
   for (i = 0; i < x->n_buf; i++) if (x->buf[i].init && x->buf[i].p) memcpy(x->buf[i].p, x->buf[i].init, x->buf[i].bytes);
-  for (i = 0; i < x->n_step; i++) if (x->step[i].kind == TI__XS_KERNEL) x->step[i].lif = x->step[i].lif0;
+  for (i = 0; i < x->n_lif; i++) x->lif[i] = x->lif0[i];
 }
 
 static int32_t ti__x_find_input(const ti_exec *x, int32_t socket) {
@@ -1754,6 +1814,7 @@ TASKIR_API void ti_exec_get_info(const ti_exec *x, ti_exec_info *info) {
   info->persistent_bytes -= info->packed_bytes;
   info->scratch_bytes = (int64_t)x->scratch_bytes;
   info->map_bytes = x->n_run * (int64_t)sizeof(ti__xrun) + (int64_t)x->n_step * (int64_t)sizeof(ti__xstep) +
+                    (int64_t)x->n_lif * 2 * (int64_t)sizeof(ti_lif_params) +
                     (int64_t)x->n_opnd * (int64_t)(sizeof(int32_t) + sizeof(void *));
   info->plan_bytes = info->arena_bytes + info->persistent_bytes + info->packed_bytes + info->scratch_bytes + info->map_bytes +
                      (int64_t)x->n_buf * (int64_t)sizeof(ti__xbuf) + (int64_t)x->n_blk * (int64_t)sizeof(ti__xblk) + (int64_t)sizeof *x;
