@@ -292,6 +292,7 @@ struct ti_program {
   ti_context *ctx;
   const char *name;
   ti_program_kind kind;
+  const ti_attr *attrs;       /* program-level dictionary (e.g. Task IR groups) */
   ti_op *first, *last;
   int64_t n_ops;
   int32_t n_args;
@@ -676,17 +677,77 @@ TASKIR_API void ti_diag_list_free(ti_diag_list *l);
 
 /* Runs every rule of SPEC §2 and lists every problem. Returns SUCCESS when
    there is no error (warnings allowed), TI_STATUS_INVALID otherwise (err
-   gets the first error), NO_MEMORY if the list cannot grow. */
+   gets the first error), NO_MEMORY if the list cannot grow. Problems are
+   appended to out (NULL: only the status and err); its memory comes from
+   out->alloc_user. Any message the decoder can produce is safe to check.
+
+   Rules (ti_diag.rule):
+     unique-ids     block ids unique, edge ids unique
+     block-type     a known type, not TASK_NULL
+     precision      the block precision is a Task IR precision
+     dims           per-type required/absent dims (seed 000; absent = 0),
+                    1-D forms ([nf]; SIFC [nr]), CADD nky = nkx = 1, no
+                    negative dim, volume <= TASKIR_CHECK_MAX_ELEMS (2^40)
+     clusters       input/output cluster counts per type (compute: inputs...,
+                    weight/alpha/LUT, bias when bias_type is VECTOR; absent
+                    bias_type accepts either; CLIF: optional state input and
+                    write-back output), a cluster's shape matches the block
+                    (compute: dim for dim; storage, io: element count),
+                    every cluster has an interface
+     interface-box  each interface's position/size box lies in its cluster
+                    (absent position = 0, absent size = the rest)
+     edge-ends      ends exist; each edge named by exactly one output
+                    interface (on its source) and one input interface (on
+                    its destination); every interface names an existing edge
+     alternation    storage -> compute -> storage; INPUT -> storage;
+                    storage -> OUTPUT
+     edge-size      the source box after the edge's rearrangements holds as
+                    many elements as the destination box; equal counts with
+                    different dims and no saying how: WARNING (implicit
+                    row-major reshape)
+     rearrange      malformed rearrangement parameters
+     data           one values field, the one of the precision; length =
+                    product of dims; dims = the storage dims; data precision
+                    = block precision; values in range (INT_8 -128..127,
+                    TERNARY -1..1, ...); SW/SWFC/SW2D/SB that feed something
+                    carry data unless an edge writes them
+     io             INPUT (OUTPUT) socket ids distinct and >= 0; without
+                    one a block is addressed by its (unique) id
+     attributes     known types, none twice, KERNEL/STRIDE/DILATION >= 1,
+                    PAD >= 0, LUT_DW 1..16 (required on CLUT), BIT_SHIFT_NUM
+                    0..31; CC/CC2D/CAVG/CCMPB/CCMPS: ny, nx = (niy + pads -
+                    dilation*(k-1) - 1) / stride + 1 and KERNEL = nky/nkx
+     cycle          acyclic (Kahn, iterative), except a CLIF's membrane
+                    write-back (its second output), read at the next step */
 TASKIR_API ti_status ti_task_check(const ti_task_graph *g, ti_diag_list *out, ti_error *err);
 
 /* >>task.stats ------------------------------------------------------------- */
 
+/* Conventions (absent dims count as 1):
+     params     compute: elements of its non-activation operands as its
+                shape sizes them (CC weight nf*nr*nky*nkx, CVM nf*nr, CAX
+                alpha nf, CLUT table 2^LUT_DW, bias nf when bias_type is
+                VECTOR); storage: the values its data carries
+     macs       CC/CC2D ny*nx*nf*nr*nky*nkx; CVM nf*nr; CAVG, CCMPB, CCMPS
+                ny*nx*nf*nky*nkx (window adds / compares); CADD, CVVH,
+                CAX, CVS, CLUT, CLIF ny*nx*nf (one op per output element)
+     out_elems  compute: its output (CVM nf); storage: the elements it
+                holds; INPUT its shape; OUTPUT 0
+     storage_bytes  storage blocks: elements held * bytes of the precision
+                (TERNARY, UINT_4 1; INT_9 2; INT_28 4), also for blocks
+                that carry no data (intermediates)
+     edge_bytes per edge: the source interface's box (the whole source
+                output when no interface names the edge) * bytes of the
+                source block's precision (a CC with INT_32 output moves 4
+                bytes per element)
+   Totals: params, macs and out_elems over compute blocks (so weights count
+   once), data_elems and storage bytes over storage blocks. */
 typedef struct ti_task_block_stats {
   int32_t block_id;
   ti_block_type type;
   int64_t params;            /* weight + bias elements read by a compute block / data of a storage block */
   int64_t macs;              /* multiply-accumulates (or ops for non-MAC blocks) */
-  int64_t out_elems;         /* elements produced */
+  int64_t out_elems;         /* elements produced (storage: held) */
   int64_t storage_bytes;     /* storage blocks: bytes at their precision */
 } ti_task_block_stats;
 typedef struct ti_task_stats {
@@ -698,7 +759,9 @@ typedef struct ti_task_stats {
   int32_t n_blocks;
   ti_task_block_stats *per_block;          /* n_blocks entries, TASKIR_MALLOC'd; NULL if not asked */
 } ti_task_stats;
-/* per_block: 1 to fill s->per_block (free with ti_task_stats_free). */
+/* per_block: 1 to fill s->per_block (free with ti_task_stats_free, with
+   the graph's alloc_user). Safe on graphs that fail the checker; LIMIT when
+   a count exceeds int64 (the totals are then clamped). */
 TASKIR_API ti_status ti_task_statistics(const ti_task_graph *g, ti_task_stats *s, int per_block, ti_error *err);
 TASKIR_API void ti_task_stats_free(ti_task_stats *s, void *alloc_user);
 
@@ -1379,7 +1442,8 @@ TASKIR_API ti_program *ti_program_create(ti_context *ctx, const char *name, ti_p
   p->kind = kind;
   ti_arena_init(&p->arena, ctx->alloc_user);
   p->name = ti_arena_strndup(&p->arena, name ? name : "main", strlen(name ? name : "main"));
-  if (!p->name) { ti_program_destroy(p); return NULL; }
+  p->attrs = ti_attr_dict(ctx, NULL, 0);
+  if (!p->name || !p->attrs) { ti_program_destroy(p); return NULL; }
   return p;
 }
 
@@ -1995,6 +2059,7 @@ TASKIR_API ti_status ti_print_program(const ti_program *p, ti_buffer *b, ti_erro
     }
     TI__PUTS(b, ")");
   }
+  if (p->attrs->u.dict.n) { TI__PUTS(b, " attributes "); ti_print_attr(p->attrs, b); }
   TI__PUTS(b, " {\n");
   for (op = p->first; op; op = op->next) {
     TI__PUTS(b, "  ");
@@ -2420,6 +2485,12 @@ TASKIR_API ti_status ti_parse_program(ti_context *ctx, const char *text, size_t 
       vt.v[k] = v;
     } while (ti__accept(&ps, ','));
     if (!ti__expect(&ps, ')')) goto fail;
+  }
+  if (ti__accept_word(&ps, "attributes")) {
+    const ti_attr *pa;
+    if (!ti__peek(&ps, '{')) { ti__perr(&ps, "expected a dictionary after 'attributes'", NULL); goto fail; }
+    if (!(pa = ti__parse_attr(&ps))) goto fail;
+    p->attrs = pa;
   }
   if (!ti__expect(&ps, '{')) goto fail;
   while (!ti__accept(&ps, '}')) {
@@ -3259,6 +3330,86 @@ static ti_status ti__op_to_edge(ti__unpack *u, const ti_op *op, ti_task_edge *e)
   return ok ? TI_STATUS_SUCCESS : ti__bad(u, "edge id out of int32 range");
 }
 
+/* Groups and the test config travel as program attributes. */
+static const ti_attr *ti__graph_to_attr(ti_context *ctx, const ti_task_graph *g) {
+  ti_named_attr kv[2];
+  int n = 0;
+  int32_t i, j;
+  if (g->n_groups) {
+    const ti_attr **items = (const ti_attr **)TASKIR_MALLOC(ctx->alloc_user, (size_t)g->n_groups * sizeof *items);
+    if (!items) return NULL;
+    for (i = 0; i < g->n_groups; i++) {
+      const ti_task_group *gr = &g->groups[i];
+      ti_named_attr gkv[2];
+      int m = 0;
+      int64_t *ids = (int64_t *)TASKIR_MALLOC(ctx->alloc_user, ((size_t)gr->n_block_ids + 1) * sizeof *ids);
+      if (!ids) { TASKIR_FREE(ctx->alloc_user, (void *)items); return NULL; }
+      for (j = 0; j < gr->n_block_ids; j++) ids[j] = gr->block_ids[j];
+      if (gr->has & TI_GROUP_HAS_ID) gkv[m++] = ti_named(ctx, "group_id", ti_attr_int(ctx, gr->group_id));
+      gkv[m++] = ti_named(ctx, "block_ids", ti_attr_int_array(ctx, ids, gr->n_block_ids));
+      TASKIR_FREE(ctx->alloc_user, ids);
+      items[i] = ti_attr_dict(ctx, gkv, m);
+    }
+    kv[n++] = ti_named(ctx, "groups", ti_attr_array(ctx, items, g->n_groups));
+    TASKIR_FREE(ctx->alloc_user, (void *)items);
+  }
+  if (g->has & TI_GRAPH_HAS_TEST_CONFIG) {
+    const ti_task_test_config *tc = &g->test_config;
+    ti_named_attr tkv[3];
+    int m = 0;
+    if (tc->has & TI_TCFG_HAS_SEED) tkv[m++] = ti_named(ctx, "random_seed", ti_attr_int(ctx, tc->random_seed));
+    if (tc->has & TI_TCFG_HAS_NAME) tkv[m++] = ti_named(ctx, "test_case_name", ti_attr_string(ctx, tc->test_case_name, tc->name_len));
+    if (tc->has & TI_TCFG_HAS_MODE) tkv[m++] = ti_named(ctx, "test_mode", ti__str(ctx, ti_test_mode_name(tc->test_mode)));
+    kv[n++] = ti_named(ctx, "test_config", ti_attr_dict(ctx, tkv, m));
+  }
+  for (i = 0; i < n; i++) if (!kv[i].value) return NULL;
+  return ti_attr_dict(ctx, kv, n);
+}
+
+static const char *ti__mode_name_i(int i) { return ti_test_mode_name((ti_test_mode)i); }
+
+static ti_status ti__attr_to_graph(ti__unpack *u, const ti_attr *d, ti_task_graph *g) {
+  const ti_attr *a = ti_dict_get(d, "groups"), *tc;
+  int ok = 1;
+  int64_t i, j;
+  if (a) {
+    if (a->kind != TI_ATTR_ARRAY) return ti__bad(u, "groups must be an array");
+    g->n_groups = (int32_t)a->u.array.n;
+    if (!(g->groups = (ti_task_group *)ti_arena_array(u->arena, (size_t)g->n_groups, sizeof *g->groups, 8)))
+      return ti_error_set(u->err, TI_STATUS_NO_MEMORY, "out of memory");
+    for (i = 0; i < a->u.array.n; i++) {
+      const ti_attr *gr = a->u.array.items[i], *x;
+      ti_task_group *dg = &g->groups[i];
+      if ((x = ti_dict_get(gr, "group_id")) != NULL) { dg->group_id = ti__i32(x, &ok); dg->has |= TI_GROUP_HAS_ID; }
+      if ((x = ti_dict_get(gr, "block_ids")) != NULL) {
+        if (x->kind != TI_ATTR_ARRAY) return ti__bad(u, "group block_ids must be an array");
+        dg->n_block_ids = (int32_t)x->u.array.n;
+        if (!(dg->block_ids = (int32_t *)ti_arena_array(u->arena, (size_t)dg->n_block_ids, 4, 4)))
+          return ti_error_set(u->err, TI_STATUS_NO_MEMORY, "out of memory");
+        for (j = 0; j < x->u.array.n; j++) dg->block_ids[j] = ti__i32(x->u.array.items[j], &ok);
+      }
+    }
+  }
+  if ((tc = ti_dict_get(d, "test_config")) != NULL) {
+    const ti_attr *x;
+    g->has |= TI_GRAPH_HAS_TEST_CONFIG;
+    if ((x = ti_dict_get(tc, "random_seed")) != NULL && x->kind == TI_ATTR_INT) {
+      g->test_config.random_seed = x->u.i; g->test_config.has |= TI_TCFG_HAS_SEED;
+    }
+    if ((x = ti_dict_get(tc, "test_case_name")) != NULL && x->kind == TI_ATTR_STRING) {
+      g->test_config.test_case_name = ti_arena_strndup(u->arena, x->u.s.data, (size_t)x->u.s.len);
+      g->test_config.name_len = (int32_t)x->u.s.len;
+      g->test_config.has |= TI_TCFG_HAS_NAME;
+    }
+    if ((x = ti_dict_get(tc, "test_mode")) != NULL) {
+      int v = x->kind == TI_ATTR_STRING ? ti__enum_from_name(x->u.s.data, ti__mode_name_i, TI_TEST_MODE_COUNT) : -1;
+      if (v < 0) return ti__bad(u, "unknown test_mode");
+      g->test_config.test_mode = (ti_test_mode)v; g->test_config.has |= TI_TCFG_HAS_MODE;
+    }
+  }
+  return ok ? TI_STATUS_SUCCESS : ti__bad(u, "group field out of int32 range");
+}
+
 /* --- import / export --------------------------------------------------------- */
 
 static const ti_type *ti__task_value_type(ti_context *ctx, const ti_task_block *b) {
@@ -3295,8 +3446,8 @@ TASKIR_API ti_status ti_task_import(ti_context *ctx, const ti_task_graph *g, ti_
   int32_t i, c, f, k;
   *out = NULL;
   if ((s = ti_task_register(ctx, err)) != TI_STATUS_SUCCESS) return s;
-  p = ti_program_create(ctx, g->has & TI_GRAPH_HAS_TEST_CONFIG && g->test_config.test_case_name ? g->test_config.test_case_name : "task",
-                        TI_PROGRAM_GRAPH);
+  p = ti_program_create(ctx, "task", TI_PROGRAM_GRAPH);
+  if (p && !(p->attrs = ti__graph_to_attr(ctx, g))) { s = ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory importing the graph"); goto done; }
   block_ops = (ti_op **)TASKIR_MALLOC(u, ((size_t)g->n_blocks + 1) * sizeof *block_ops);
   edge_ops = (ti_op **)TASKIR_MALLOC(u, ((size_t)g->n_edges + 1) * sizeof *edge_ops);
   eidx = (ti__idx *)TASKIR_MALLOC(u, ((size_t)g->n_edges + 1) * sizeof *eidx);
@@ -3435,7 +3586,12 @@ TASKIR_API ti_status ti_task_export(const ti_program *p, ti_task_graph *g, ti_er
   g->blocks = (ti_task_block *)ti_arena_array(&g->arena, (size_t)nb, sizeof *g->blocks, 8);
   g->edges = (ti_task_edge *)ti_arena_array(&g->arena, (size_t)ne, sizeof *g->edges, 8);
   if (!g->blocks || !g->edges) return ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory exporting the graph");
-  u.arena = &g->arena; u.p = p; u.err = err; u.where = where;
+  u.arena = &g->arena; u.p = p; u.err = err; u.where = "program attributes";
+  {
+    ti_status s = ti__attr_to_graph(&u, p->attrs, g);
+    if (s != TI_STATUS_SUCCESS) { ti_task_graph_free(g); return s; }
+  }
+  u.where = where;
   for (op = p->first; op; op = op->next) {
     ti_status s;
     snprintf(where, sizeof where, "%s id %lld", op->info->name, (long long)ti_dict_int(op->attrs, "id", -1));
@@ -3809,6 +3965,20 @@ static int ti__check_roles_of(const ti_task_block *b, ti__check_roles *r) {
   return 1;
 }
 
+static const char *ti__check_roles_text(ti_block_type t) {
+  switch (t) {
+  case TI_BLOCK_CADD: return " (n_branch inputs, then the bias when bias_type is VECTOR)";
+  case TI_BLOCK_CAVG: case TI_BLOCK_CVS: return " (input, then the bias when bias_type is VECTOR)";
+  case TI_BLOCK_CVVH: return " (two inputs, then the bias when bias_type is VECTOR)";
+  case TI_BLOCK_CVM: case TI_BLOCK_CC: case TI_BLOCK_CC2D:
+    return " (input, weight, then the bias when bias_type is VECTOR)";
+  case TI_BLOCK_CAX: return " (input, alpha, then the bias when bias_type is VECTOR)";
+  case TI_BLOCK_CLUT: return " (input, lookup table)";
+  case TI_BLOCK_CCMPB: case TI_BLOCK_CCMPS: return " (input)";
+  default: return "";
+  }
+}
+
 static void ti__check_shape_only(ti_task_shape *s) { memset(s, 0, sizeof *s); }
 static void ti__check_shape_put(ti_task_shape *s, uint32_t bit, int32_t v) {
   if (!v) return;
@@ -3906,25 +4076,6 @@ static int ti__check_expected_cluster(const ti_task_block *b, int is_output, int
   default: return 0;
   }
   return 1;
-}
-
-/* Storage dims of a block, outermost first (SPEC §2 "Storage"); rank. */
-static int ti__check_storage_dims(const ti_task_block *b, int64_t dims[4]) {
-  const ti_task_shape *s = &b->shape;
-  int n = 0;
-  switch (b->type) {
-  case TI_BLOCK_SIC: case TI_BLOCK_SIC2D: dims[0] = s->ny; dims[1] = s->nx; dims[2] = s->nr; return 3;
-  case TI_BLOCK_SIFC: dims[0] = s->nr; return 1;
-  case TI_BLOCK_SW: case TI_BLOCK_SW2D: dims[0] = s->nf; dims[1] = s->nr; dims[2] = s->nky; dims[3] = s->nkx; return 4;
-  case TI_BLOCK_SWFC: dims[0] = s->nf; dims[1] = s->nr; return 2;
-  case TI_BLOCK_SB: dims[0] = s->nf; return 1;
-  case TI_BLOCK_CVM: dims[0] = s->nf; return 1;
-  default:
-    if ((unsigned)b->type >= TI_BLOCK_COUNT || b->type == TI_BLOCK_NULL) return 0;
-    if (s->ny || s->nx) { dims[n++] = s->ny; dims[n++] = s->nx; }
-    dims[n++] = s->nf;
-    return n;
-  }
 }
 
 /* Dims lists equal once extents of 1 (and absent dims) are dropped: then
@@ -4180,8 +4331,7 @@ static void ti__check_clusters(ti__check *c) {
       if (min_in == max_in)
         ti__check_diag(c, TI_DIAG_ERROR, "clusters", b->id, -1,
                        "%s block has %d input clusters, expected %d%s", TI__BNAME(b), (int)b->n_inputs, (int)min_in,
-                       b->type == TI_BLOCK_CADD ? " (n_branch inputs, then the bias when bias_type is VECTOR)"
-                       : cls == TI_CLASS_COMPUTE ? " (inputs..., weight, bias when bias_type is VECTOR)" : "");
+                       ti__check_roles_text(b->type));
       else
         ti__check_diag(c, TI_DIAG_ERROR, "clusters", b->id, -1, "%s block has %d input clusters, expected %d..%d",
                        TI__BNAME(b), (int)b->n_inputs, (int)min_in, (int)max_in);
@@ -4289,14 +4439,14 @@ static void ti__check_edges(ti__check *c) {
     if (x->n_out != 1)
       ti__check_diag(c, TI_DIAG_ERROR, "edge-ends", x->out_blk >= 0 ? TI__BID(c, x->out_blk) : -1, e->id,
                      "edge is named by %d output interfaces, expected exactly 1 (on its source block)", (int)x->n_out);
-    else if (x->src >= 0 && x->out_blk != x->src)
+    else if (x->src >= 0 && TI__BID(c, x->out_blk) != e->src_block_id)
       ti__check_diag(c, TI_DIAG_ERROR, "edge-ends", TI__BID(c, x->out_blk), e->id,
                      "the output interface naming the edge is on block %d, but the edge's source is block %d",
                      (int)TI__BID(c, x->out_blk), (int)e->src_block_id);
     if (x->n_in != 1)
       ti__check_diag(c, TI_DIAG_ERROR, "edge-ends", x->in_blk >= 0 ? TI__BID(c, x->in_blk) : -1, e->id,
                      "edge is named by %d input interfaces, expected exactly 1 (on its destination block)", (int)x->n_in);
-    else if (x->dst >= 0 && x->in_blk != x->dst)
+    else if (x->dst >= 0 && TI__BID(c, x->in_blk) != e->dst_block_id)
       ti__check_diag(c, TI_DIAG_ERROR, "edge-ends", TI__BID(c, x->in_blk), e->id,
                      "the input interface naming the edge is on block %d, but the edge's destination is block %d",
                      (int)TI__BID(c, x->in_blk), (int)e->dst_block_id);
@@ -4384,9 +4534,11 @@ static void ti__check_sizes(ti__check *c) {
     ti_task_shape es, ed;
     int64_t bs[6], bd[6], rs[8], vs, vd;
     int ns, nd, nr, exact, st;
-    if (x->n_out != 1 || x->n_in != 1 || x->src < 0 || x->dst < 0 || x->out_blk != x->src || x->in_blk != x->dst)
+    if (x->n_out != 1 || x->n_in != 1 || x->src < 0 || x->dst < 0 || TI__BID(c, x->out_blk) != e->src_block_id ||
+        TI__BID(c, x->in_blk) != e->dst_block_id)
       continue;
-    s = &g->blocks[x->src]; d = &g->blocks[x->dst];
+    /* the blocks holding the interfaces (ids may be duplicated) */
+    s = &g->blocks[x->out_blk]; d = &g->blocks[x->in_blk];
     if (!ti__check_cluster_extent(s, 1, x->out_cl, &es) || !ti__check_cluster_extent(d, 0, x->in_cl, &ed)) continue;
     ns = ti__check_iface_box(&es, &s->outputs[x->out_cl].interfaces[x->out_if], bs, why, sizeof why);
     nd = ti__check_iface_box(&ed, &d->inputs[x->in_cl].interfaces[x->in_if], bd, why, sizeof why);
@@ -4430,7 +4582,8 @@ static void ti__check_data(ti__check *c) {
     ti_block_class cls;
     int n_fields = (t->int32_data.count > 0) + (t->uint32_data.count > 0) + (t->float_data.count > 0);
     int64_t count, prod = 1, sdims[4], ddims[8];
-    int nsd, bad_dims = 0;
+    int32_t nsd;
+  int bad_dims = 0;
     ti_dtype p;
     if ((unsigned)b->type >= TI_BLOCK_COUNT || b->type == TI_BLOCK_NULL) continue;
     cls = ti_block_class_of(b->type);
@@ -4479,7 +4632,7 @@ static void ti__check_data(ti__check *c) {
       else if (prod != count)
         ti__check_diag(c, TI_DIAG_ERROR, "data", b->id, -1,
                        "data holds %lld values, its dims multiply to %lld", (long long)count, (long long)prod);
-      nsd = ti__check_storage_dims(b, sdims);
+      nsd = ti_task_block_dims(b, sdims);
       if (!bad_dims && nsd > 0 && (t->n_dims > 8 || !ti__check_same_squeezed(ddims, t->n_dims, sdims, nsd))) {
         ti__check_fmt_dims(sa, sizeof sa, ddims, t->n_dims > 8 ? 8 : t->n_dims);
         ti__check_fmt_dims(sb, sizeof sb, sdims, nsd);
@@ -4639,7 +4792,7 @@ static void ti__check_attrs(ti__check *c) {
 static int ti__check_dag_edge(const ti__check *c, int32_t i) {
   const ti__check_edge_info *x = &c->einfo[i];
   if (x->src < 0 || x->dst < 0) return 0;
-  if (c->g->blocks[x->src].type == TI_BLOCK_CLIF && x->out_blk == x->src && x->out_cl >= 1) return 0;
+  if (c->g->blocks[x->src].type == TI_BLOCK_CLIF && x->n_out == 1 && x->out_blk == x->src && x->out_cl >= 1) return 0;
   return 1;
 }
 
@@ -4704,8 +4857,10 @@ TASKIR_API ti_status ti_task_check(const ti_task_graph *g, ti_diag_list *out, ti
   int32_t nb, ne, n_err0;
   size_t need_idx, need_int;
   void *au;
+  int err_was_clear;
   if (!g || g->n_blocks < 0 || g->n_edges < 0 || (g->n_blocks && !g->blocks) || (g->n_edges && !g->edges))
     return ti_error_set(err, TI_STATUS_BAD_PARAM, "ti_task_check: no graph or a malformed one");
+  err_was_clear = !err || err->status == TI_STATUS_SUCCESS;
   if (!out) { ti_diag_list_init(&local, g->arena.alloc_user); out = &local; }
   memset(&c, 0, sizeof c);
   c.g = g; c.out = out; c.err = err;
@@ -4747,7 +4902,14 @@ TASKIR_API ti_status ti_task_check(const ti_task_graph *g, ti_diag_list *out, ti
   {
     int oom = c.oom, bad = out->n_errors > n_err0;
     if (out == &local) ti_diag_list_free(&local);
-    if (oom) return TI_STATUS_NO_MEMORY;
+    if (oom) {
+      /* the status the caller gets wins over problems recorded before */
+      if (err_was_clear) {
+        ti_error_clear(err);
+        ti_error_set(err, TI_STATUS_NO_MEMORY, "ti_task_check: out of memory growing the problem list");
+      }
+      return TI_STATUS_NO_MEMORY;
+    }
     return bad ? TI_STATUS_INVALID : TI_STATUS_SUCCESS;
   }
 }
@@ -4792,7 +4954,7 @@ static void ti__stats_block(const ti_task_block *b, ti_task_block_stats *bs, int
   switch (ti_block_class_of(b->type)) {
   case TI_CLASS_STORAGE: {
     const ti_task_values *v = ti_task_tensor_values(&b->data);
-    n = ti__check_storage_dims(b, dims);
+    n = (int)ti_task_block_dims(b, dims);
     bs->params = v ? v->count : 0;
     bs->out_elems = ti__stats_prod(dims, n, sat);
     bs->storage_bytes = ti__stats_mul(bs->out_elems, (int64_t)ti_dtype_size(b->precision), sat);

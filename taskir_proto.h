@@ -51,6 +51,28 @@
        as int8, and so on, unless a value does not fit. Graph-level checks
        (duplicate ids, dangling edges) are the checker's, not the decoder's.
 
+   TEXT FORMAT
+       ti_task_parse_text accepts what protoc accepts for these messages:
+       fields in any order, `f: v`, `f { }` / `f < >` (':' optional before a
+       message), `[a, b]` lists, '#' comments, ';' or ',' separators, enums
+       by name or number, decimal/hex/octal integers, floats with exponent,
+       'f' suffix, inf/infinity/nan, strings in '' or "" with C escapes
+       (\n \x41 \101 \u00e9 ...) and adjacent literals concatenated. A
+       singular field given twice is an error, as in protoc. Errors name
+       line:column (err->line, err->column). Floats are read and written
+       with strtod/snprintf: keep the C locale's '.' as the decimal point.
+
+   GENERIC LAYER (for other schemas)
+       ti_pb_reader r; uint32_t field, wt; uint64_t v;
+       ti_pb_reader_init(&r, buf, len, &err);
+       while (r.p < r.end) {
+         if (ti_pb_read_tag(&r, &field, &wt)) break;
+         if (field == 1 && wt == TI_PB_VARINT) ti_pb_read_varint(&r, &v);
+         else if (ti_pb_skip_field(&r, field, wt)) break;
+       }
+       Nested messages: ti_pb_read_varint for the length, then ti_pb_push /
+       ti_pb_pop around the body. Writers: ti_pb_write_tag/_varint/_fixed32.
+
    LICENSE: MIT, see the end of this file.
 */
 #ifndef TASKIR_PROTO_H
@@ -414,6 +436,7 @@ TASKIR_API ti_status ti_pb_skip_field(ti_pb_reader *r, uint32_t field, uint32_t 
 }
 
 TASKIR_API ti_status ti_pb_push(ti_pb_reader *r, const char *name, int32_t index, size_t len, const uint8_t **saved_end) {
+  *saved_end = r->end;
   if (len > (size_t)(r->end - r->p))
     return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, r->p, "message of %lu bytes past the end of the enclosing message", (unsigned long)len);
   if (r->depth >= TASKIR_PROTO_MAX_DEPTH)
@@ -771,13 +794,32 @@ static int64_t ti__pb_count_varints(const uint8_t *p, size_t n) {
     *pi = i;                                                                                     \
     return p;                                                                                    \
   }
-TI__PB_DEC_PACKED(ti__pb_dec_i8, int8_t, u + 128u < 256u)
+TI__PB_DEC_PACKED(ti__pb_dec_i8_any, int8_t, u + 128u < 256u)
 TI__PB_DEC_PACKED(ti__pb_dec_i16, int16_t, u + 32768u < 65536u)
 TI__PB_DEC_PACKED(ti__pb_dec_i32, int32_t, 1)
 TI__PB_DEC_PACKED(ti__pb_dec_u8, uint8_t, u < 256u)
 TI__PB_DEC_PACKED(ti__pb_dec_u16, uint16_t, u < 65536u)
 TI__PB_DEC_PACKED(ti__pb_dec_u32, uint32_t, 1)
 #undef TI__PB_DEC_PACKED
+
+/* int8 data (most weights): on the wire each value is 1 byte (0..127) or 10
+   bytes (-128..-1 sign-extended: b0, eight 0xFF, 0x01), and the low byte is
+   the value either way. This loop takes both forms without a data-dependent
+   branch (signs are random, a branch would mispredict half the time); any
+   other form falls through to the general loop. */
+static const uint8_t *ti__pb_dec_i8(const uint8_t *p, const uint8_t *end, int8_t *out, int64_t *pi, int64_t cap, int *why) {
+  int64_t i = *pi;
+  while (end - p >= 10 && i < cap) {
+    uint64_t mid;
+    unsigned b0 = p[0], neg = b0 >> 7;
+    memcpy(&mid, p + 1, 8);
+    if (neg & ((mid != ~(uint64_t)0) | (p[9] != 1))) break;
+    out[i++] = (int8_t)(b0 - ((b0 & 0x80u) << 1));
+    p += 1 + 9 * neg;
+  }
+  *pi = i;
+  return ti__pb_dec_i8_any(p, end, out, pi, cap, why);
+}
 
 /* Decodes the varints in [p, end) onto v (capacity cap), widening the
    storage when a value does not fit. */
@@ -811,7 +853,7 @@ static ti_status ti__pb_dec_msg(ti__pb_dec *d, const ti__pb_msg *m, void *obj);
 
 static ti_status ti__pb_dec_sub(ti__pb_dec *d, const ti__pb_field *f, int32_t index, void *sub) {
   ti_pb_reader *r = &d->r;
-  const uint8_t *saved;
+  const uint8_t *saved = NULL;
   size_t len = 0;
   ti_status st;
   TI__PB_TRY(ti__pb_len(r, &len));
@@ -1073,6 +1115,7 @@ typedef struct ti__pb_enc {
 } ti__pb_enc;
 
 static ti_status ti__pb_enc_slot(ti__pb_enc *e, size_t *slot) {
+  *slot = 0;
   if (e->n == e->cap) {
     size_t nc = e->cap ? e->cap * 2 : 256;
     size_t *ns = (size_t *)TASKIR_REALLOC(e->alloc_user, e->sz, nc * sizeof *ns);
@@ -1144,7 +1187,7 @@ static ti_status ti__pb_enc_size(ti__pb_enc *e, const ti__pb_msg *m, const void 
       break;
     case TI__K_MSG:
       if (has & f->has) {
-        size_t slot, s;
+        size_t slot = 0, s = 0;
         TI__PB_TRY(ti__pb_enc_slot(e, &slot));
         TI__PB_TRY(ti__pb_enc_size(e, f->sub, TI__CAT(obj, f->off, char), &s));
         e->sz[slot] = s;
@@ -1157,7 +1200,7 @@ static ti_status ti__pb_enc_size(ti__pb_enc *e, const ti__pb_msg *m, const void 
       if (n < 0 || (n && !arr))
         return ti_error_set(e->err, TI_STATUS_BAD_PARAM, "protobuf encode: %s.%s has count %ld", m->name, f->name, (long)n);
       for (k = 0; k < n; k++) {
-        size_t slot, s;
+        size_t slot = 0, s = 0;
         TI__PB_TRY(ti__pb_enc_slot(e, &slot));
         TI__PB_TRY(ti__pb_enc_size(e, f->sub, arr + (size_t)k * f->sub->size, &s));
         e->sz[slot] = s;
@@ -1175,7 +1218,7 @@ static ti_status ti__pb_enc_size(ti__pb_enc *e, const ti__pb_msg *m, const void 
     }
     case TI__K_VALUES: {
       const ti_task_values *v = TI__CAT(obj, f->off, ti_task_values);
-      size_t slot, s;
+      size_t slot = 0, s = 0;
       if (!v->count) break;
       if (v->count < 0 || !v->data || !ti__pb_storage_ok(f->aux, v->storage))
         return ti_error_set(e->err, TI_STATUS_BAD_PARAM, "protobuf encode: %s.%s has count %lld, storage %s", m->name,
@@ -1198,7 +1241,20 @@ static uint8_t *ti__pb_put_ints(uint8_t *p, const ti_task_values *v) {
   switch (v->storage) {
   case TI_DTYPE_I8: {
     const int8_t *a = (const int8_t *)v->data;
-    for (i = 0; i < n; i++) {
+    i = 0;
+#if TI__PB_LE
+    /* Branch-free while 10 values remain (so at least 10 bytes of room):
+       write the 10-byte negative form, keep 1 or 10 of its bytes. */
+    for (; i + 10 <= n; i++) {
+      uint8_t x = (uint8_t)a[i];
+      uint64_t w = 0xFFFFFFFFFFFFFF00ull | x;
+      memcpy(p, &w, 8);
+      p[8] = 0xFF;
+      p[9] = 0x01;
+      p += 1 + 9 * (x >> 7);
+    }
+#endif
+    for (; i < n; i++) {
       int8_t x = a[i];
       if (x >= 0) *p++ = (uint8_t)x;
       else { memcpy(p, neg, 10); p[0] = (uint8_t)(0x80 | ((uint8_t)x & 0x7F)); p += 10; }
@@ -2075,6 +2131,7 @@ TASKIR_API ti_status ti_task_read_file(const char *path, ti_task_graph *g, ti_er
   FILE *f;
   ti_buffer b;
   ti_status st = TI_STATUS_SUCCESS;
+  int fresh = err && err->status == TI_STATUS_SUCCESS;   /* only our own message gets the path */
   if (!path || !g) return ti_error_set(err, TI_STATUS_BAD_PARAM, "ti_task_read_file: NULL path or graph");
   f = fopen(path, "rb");
   if (!f) return ti_error_set(err, TI_STATUS_IO_ERROR, "cannot open %s: %s", path, strerror(errno));
@@ -2096,7 +2153,7 @@ TASKIR_API ti_status ti_task_read_file(const char *path, ti_task_graph *g, ti_er
   if (st == TI_STATUS_SUCCESS) {
     if (ti__pb_is_text_path(path)) st = ti_task_parse_text(g, (const char *)b.data, b.len, err);
     else st = ti_task_decode(g, b.data, b.len, err);
-    if (st != TI_STATUS_SUCCESS && err && strlen(err->message) + strlen(path) + 3 < sizeof err->message) {
+    if (st != TI_STATUS_SUCCESS && fresh && strlen(err->message) + strlen(path) + 3 < sizeof err->message) {
       size_t pl = strlen(path), ml = strlen(err->message);
       memmove(err->message + pl + 2, err->message, ml + 1);   /* prefix the path */
       memcpy(err->message, path, pl);

@@ -4,6 +4,7 @@
 #define TASKIR_IMPLEMENTATION
 #include "taskir_proto.h"
 #include "tt.h"
+#include "bench/proto_synth.h"
 #include <math.h>
 #include <unistd.h>
 
@@ -684,6 +685,76 @@ TT_TEST(wire_graph_level_nonsense_still_decodes) {
   ti_task_graph_free(&g);
 }
 
+
+TT_TEST(int8_packed_fast_path_edges) {
+  /* An INT_8 tensor whose packed values mix the two canonical forms with
+     non-canonical ones (overlong 0, overlong -1 with a 0x7F top), near the
+     start, the middle and the last 10 bytes. */
+  uint8_t buf[400];
+  size_t n = 0, body, k;
+  int32_t want[64];
+  int nw = 0, i;
+  ti_task_graph g;
+  ti_error err;
+  static const uint8_t neg1[] = { 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01 };
+  uint8_t vals[300];
+  size_t nv = 0;
+  for (i = 0; i < 40; i++) {
+    int form = i % 7;
+    if (form == 0) { vals[nv++] = 0x80; vals[nv++] = 0x00; want[nw++] = 0; }          /* overlong 0 */
+    else if (form == 1) { memcpy(vals + nv, neg1, 10); nv += 10; want[nw++] = -1; }
+    else if (form == 2) { vals[nv++] = 0x7F; want[nw++] = 127; }
+    else if (form == 3) { memcpy(vals + nv, neg1, 10); vals[nv] = 0x80; nv += 10; want[nw++] = -128; }
+    else if (form == 4) { vals[nv++] = 0x81; vals[nv++] = 0x00; want[nw++] = 1; }     /* overlong 1 */
+    else { vals[nv++] = (uint8_t)i; want[nw++] = i; }
+  }
+  body = 2 + 1 + 2 + nv;   /* precision, tag, 2-byte length, values */
+  buf[n++] = 0x0A; buf[n++] = (uint8_t)(0x80 | ((body + 3) & 0x7F)); buf[n++] = (uint8_t)((body + 3) >> 7);
+  buf[n++] = 0x3A; buf[n++] = (uint8_t)(0x80 | (body & 0x7F)); buf[n++] = (uint8_t)(body >> 7);
+  buf[n++] = 0x10; buf[n++] = 0x00;
+  buf[n++] = 0x22; buf[n++] = (uint8_t)(0x80 | (nv & 0x7F)); buf[n++] = (uint8_t)(nv >> 7);
+  TT_CHECK(nv >= 128 && body + 3 < 16384);
+  memcpy(buf + n, vals, nv);
+  n += nv;
+  if (dec(buf, n, &g, &err) != TI_STATUS_SUCCESS) {
+    TT_CHECK_MSG(0, "%s", err.message);
+    ti_task_graph_free(&g);
+    return;
+  }
+  TT_EQ_INT(g.blocks[0].data.int32_data.storage, TI_DTYPE_I8);
+  TT_EQ_INT(g.blocks[0].data.int32_data.count, nw);
+  for (k = 0; k < (size_t)nw; k++)
+    if (ti_task_values_get_i64(&g.blocks[0].data.int32_data, (int64_t)k) != want[k]) {
+      TT_CHECK_MSG(0, "value %lu: %lld, want %ld", (unsigned long)k,
+                   (long long)ti_task_values_get_i64(&g.blocks[0].data.int32_data, (int64_t)k), (long)want[k]);
+      break;
+    }
+  ti_task_graph_free(&g);
+}
+
+TT_TEST(decoded_memory_within_2x_of_data) {
+  /* A few MB of int8 weights: the decoded graph costs about the values at
+     natural width (1 byte per int8), not 4 bytes per value, nor the file. */
+  ti_task_graph g, g2;
+  ti_buffer b;
+  ti_error err;
+  size_t data;
+  synth_resnet(&g, (size_t)4 << 20);
+  ti_buffer_init(&b, NULL);
+  ti_error_clear(&err);
+  TT_EQ_INT(ti_task_encode(&g, &b, &err), TI_STATUS_SUCCESS);
+  ti_task_graph_init(&g2, NULL);
+  TT_EQ_INT(ti_task_decode(&g2, b.data, b.len, &err), TI_STATUS_SUCCESS);
+  data = synth_data_bytes(&g2);
+  TT_CHECK(data > ((size_t)1 << 20));
+  TT_CHECK_MSG(g2.arena.total <= 2 * data, "arena %lu bytes for %lu bytes of data", (unsigned long)g2.arena.total,
+               (unsigned long)data);
+  TT_CHECK(b.len > 4 * data);   /* the wire form is much bigger */
+  ti_buffer_free(&b);
+  ti_task_graph_free(&g);
+  ti_task_graph_free(&g2);
+}
+
 /* ---- malformed binary ------------------------------------------------------ */
 
 typedef struct bad_case {
@@ -1132,6 +1203,8 @@ int main(void) {
   TT_RUN(wire_unknown_fields_and_groups_skipped);
   TT_RUN(wire_singular_message_twice_is_merged);
   TT_RUN(wire_graph_level_nonsense_still_decodes);
+  TT_RUN(int8_packed_fast_path_edges);
+  TT_RUN(decoded_memory_within_2x_of_data);
   TT_RUN(malformed_binary_named_by_offset_and_path);
   TT_RUN(malformed_binary_nesting_deeper_than_limit);
   TT_RUN(malformed_binary_every_prefix_and_byte_flip);
