@@ -89,6 +89,9 @@ CHECKS += $(FUZZERS:%="$(BUILD)/fuzzloop/%")
 endif
 CHECKS += $(wildcard tests/cli_*.sh)
 
+demo: $(BUILD)/taskir
+	$(BUILD)/taskir demo
+
 test: all $(TEST_BINS)
 	@tests/run.sh $(CHECKS)
 
@@ -103,5 +106,5 @@ install:
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all test bench install clean
+.PHONY: all demo test bench install clean
 .SECONDARY:

@@ -292,6 +292,7 @@ struct ti_program {
   ti_context *ctx;
   const char *name;
   ti_program_kind kind;
+  const ti_attr *attrs;       /* program-level dictionary (e.g. Task IR groups) */
   ti_op *first, *last;
   int64_t n_ops;
   int32_t n_args;
@@ -454,7 +455,6 @@ typedef enum ti_test_mode {
 TASKIR_API const char *ti_block_type_name(ti_block_type t);
 TASKIR_API const char *ti_precision_name(ti_dtype p);   /* I8 -> "INT_8"; NULL if not a precision */
 TASKIR_API const char *ti_attr_type_name(ti_attr_type t);
-TASKIR_API const char *ti_rearrange_name(ti_rearrange_kind k);
 TASKIR_API const char *ti_bias_type_name(ti_bias_type b);
 TASKIR_API const char *ti_test_mode_name(ti_test_mode m);
 TASKIR_API ti_block_class ti_block_class_of(ti_block_type t);
@@ -676,29 +676,256 @@ TASKIR_API void ti_diag_list_free(ti_diag_list *l);
 
 /* Runs every rule of SPEC §2 and lists every problem. Returns SUCCESS when
    there is no error (warnings allowed), TI_STATUS_INVALID otherwise (err
-   gets the first error), NO_MEMORY if the list cannot grow. */
+   gets the first error), NO_MEMORY if the list cannot grow. Problems are
+   appended to out (NULL: only the status and err); its memory comes from
+   out->alloc_user. Any message the decoder can produce is safe to check.
+
+   Rules (ti_diag.rule):
+     unique-ids     block ids unique, edge ids unique
+     block-type     a known type, not TASK_NULL
+     precision      the block precision is a Task IR precision
+     dims           per-type required/absent dims (seed 000; absent = 0),
+                    1-D forms ([nf]; SIFC [nr]), CADD nky = nkx = 1, no
+                    negative dim, volume <= TASKIR_CHECK_MAX_ELEMS (2^40)
+     clusters       input/output cluster counts per type (compute: inputs...,
+                    weight/alpha/LUT, bias when bias_type is VECTOR; absent
+                    bias_type accepts either; CLIF: optional state input and
+                    write-back output), a cluster's shape matches the block
+                    (compute: dim for dim; storage, io: element count),
+                    every cluster has an interface
+     interface-box  each interface's position/size box lies in its cluster
+                    (absent position = 0, absent size = the rest)
+     edge-ends      ends exist; each edge named by exactly one output
+                    interface (on its source) and one input interface (on
+                    its destination); every interface names an existing edge
+     alternation    storage -> compute -> storage; INPUT -> storage;
+                    storage -> OUTPUT
+     edge-size      the source box after the edge's rearrangements holds as
+                    many elements as the destination box; equal counts with
+                    different dims and no saying how: WARNING (implicit
+                    row-major reshape)
+     rearrange      malformed rearrangement parameters
+     data           one values field, the one of the precision; length =
+                    product of dims; dims = the storage dims; data precision
+                    = block precision; values in range (INT_8 -128..127,
+                    TERNARY -1..1, ...); SW/SWFC/SW2D/SB that feed something
+                    carry data unless an edge writes them
+     io             INPUT (OUTPUT) socket ids distinct and >= 0; without
+                    one a block is addressed by its (unique) id
+     attributes     known types, none twice, KERNEL/STRIDE/DILATION >= 1,
+                    PAD >= 0, LUT_DW 1..16 (required on CLUT), BIT_SHIFT_NUM
+                    0..31; CC/CC2D/CAVG/CCMPB/CCMPS: ny, nx = (niy + pads -
+                    dilation*(k-1) - 1) / stride + 1 and KERNEL = nky/nkx
+     cycle          acyclic (Kahn, iterative), except a CLIF's membrane
+                    write-back (its second output), read at the next step */
 TASKIR_API ti_status ti_task_check(const ti_task_graph *g, ti_diag_list *out, ti_error *err);
 
 /* >>task.stats ------------------------------------------------------------- */
 
+/* Conventions (absent dims count as 1):
+     params     compute: elements of its non-activation operands as its
+                shape sizes them (CC weight nf*nr*nky*nkx, CVM nf*nr, CAX
+                alpha nf, CLUT table 2^LUT_DW, bias nf when bias_type is
+                VECTOR); storage: the values its data carries
+     macs       CC/CC2D ny*nx*nf*nr*nky*nkx; CVM nf*nr; CAVG, CCMPB, CCMPS
+                ny*nx*nf*nky*nkx (window adds / compares); CADD, CVVH,
+                CAX, CVS, CLUT, CLIF ny*nx*nf (one op per output element)
+     out_elems  compute: its output (CVM nf); storage: the elements it
+                holds; INPUT its shape; OUTPUT 0
+     storage_bytes  storage blocks: elements held * bytes of the precision
+                (TERNARY, UINT_4 1; INT_9 2; INT_28 4), also for blocks
+                that carry no data (intermediates)
+     edge_bytes per edge: the source interface's box (the whole source
+                output when no interface names the edge) * bytes of the
+                source block's precision (a CC with INT_32 output moves 4
+                bytes per element)
+   Totals: params, macs and out_elems over compute blocks (so weights count
+   once), data_elems and storage bytes over storage blocks. */
 typedef struct ti_task_block_stats {
   int32_t block_id;
   ti_block_type type;
   int64_t params;            /* weight + bias elements read by a compute block / data of a storage block */
   int64_t macs;              /* multiply-accumulates (or ops for non-MAC blocks) */
-  int64_t out_elems;         /* elements produced */
+  int64_t out_elems;         /* elements produced (storage: held) */
   int64_t storage_bytes;     /* storage blocks: bytes at their precision */
 } ti_task_block_stats;
 typedef struct ti_task_stats {
   int64_t params, macs, edge_bytes, blocks, edges;
+  int64_t out_elems;                       /* elements produced by compute blocks */
+  int64_t data_elems;                      /* values carried by storage blocks */
   int64_t storage_bytes[TI_DTYPE_COUNT];   /* by precision */
   int64_t storage_total;
   int32_t n_blocks;
   ti_task_block_stats *per_block;          /* n_blocks entries, TASKIR_MALLOC'd; NULL if not asked */
 } ti_task_stats;
-/* per_block: 1 to fill s->per_block (free with ti_task_stats_free). */
+/* per_block: 1 to fill s->per_block (free with ti_task_stats_free, with
+   the graph's alloc_user). Safe on graphs that fail the checker; LIMIT when
+   a count exceeds int64 (the totals are then clamped). */
 TASKIR_API ti_status ti_task_statistics(const ti_task_graph *g, ti_task_stats *s, int per_block, ti_error *err);
 TASKIR_API void ti_task_stats_free(ti_task_stats *s, void *alloc_user);
+
+/* >>nn: the algorithm-level dialect and its reference interpreter ---------- */
+
+/* The `nn` dialect: algorithm-level ops, each a static ti_op_info registered
+   by ti_nn_register (idempotent). Every op has verify, infer_shape, a layout
+   interface and eval; pure ones fold (through eval). Conventions:
+
+   Layouts. A value's dims are in *storage* order: an NHWC value has dims
+   [N,H,W,C], an HWOI weight [KH,KW,O,I]. Ops with layout semantics read each
+   operand through its layout (NCHW or NHWC activations, OIHW or HWOI
+   weights; ANY/TENSOR 4-D data counts as NCHW / OIHW), so a transpose that
+   changes a layout (perm [0,2,3,1] turns NCHW into NHWC) keeps results.
+   Axis attributes of such ops (concat axis, pad pads, mirror axis) are
+   *logical*: counted in NCHW / OIHW order whatever the storage order. Data
+   movement ops without layout semantics (reshape, flatten, broadcast,
+   transpose, tin_shift, elementwise broadcasting) work in storage order.
+   Results of conv-class ops take the layout of their activation operand
+   (NHWC stays NHWC, anything else gives NCHW).
+
+   Ops (operands; attributes with defaults; * = required):
+     conv2d(x, w[, b])   strides=[1,1] [sy,sx], pads=[0,0,0,0] [top,left,
+                         bottom,right], dilations=[1,1] [dy,dx], group=1;
+                         w is [O, C/group, KH, KW] (OIHW) or HWOI; b [O]
+     quant_conv2d(x:i8, w:i8[, b:i32])  as conv2d with int32 accumulation;
+                         shift=s (optional): result i8 = saturate(acc >> s)
+                         (arithmetic shift), else the i32 accumulator
+     conv2d_backprop_input(dy, w)   (BPA) conv2d attrs + input_size=[H,W]
+                         (default: the smallest input giving dy)
+     conv2d_backprop_filter(x, dy)  (BPW) conv2d attrs + *kernel_shape=[KH,KW];
+                         result OIHW (x NCHW) or HWOI (x NHWC)
+     gemm(a, b[, c])     alpha=1.0, beta=1.0, trans_a=0, trans_b=0;
+                         alpha*op(a)@op(b) + beta*c (c broadcast to [M,N])
+     quant_gemm(a:i8, b:i8[, c:i32])  trans_a, trans_b, shift as quant_conv2d
+     matmul(a, b)        transpose_a=false, transpose_b=false; [..,M,K]@[..,K,N],
+                         batch dims equal or b 2-D
+     add, sub, mul (a, b)  numpy broadcasting in storage order; a 4-D operand
+                         whose CNN layout differs from a's is first converted
+     relu(x), relu_(x)   relu_ writes x in place (its result aliases x)
+     clip(x)             *min, *max
+     max_pool(x), avg_pool(x)  *kernel_shape=[KH,KW], strides=[1,1],
+                         pads=[0,0,0,0]; avg_pool count_include_pad=0
+     global_avg_pool(x)  mean over H,W -> [N,C,1,1] in x's layout
+     reshape(x)          *shape (one -1 allowed); layout="NCHW"... optional
+                         result layout (default TENSOR)
+     flatten(x)          axis=1 -> [prod(d<axis), prod(d>=axis)]
+     broadcast(x)        *shape: numpy broadcast
+     transpose(x)        *perm: result dim i = operand dim perm[i]; the
+                         layout letters move along (NCHW + [0,2,3,1] = NHWC)
+     concat(x0, x1, ...) *axis (logical)
+     pad(x)              *pads: 2*rank [begin..., end...] (logical), or for
+                         4-D data [top,left,bottom,right] on H,W; value=0.0
+     img2col(x)          *kernel_shape, strides, pads, dilations: logical
+                         result [N, C*KH*KW, OH, OW], channel (c*KH+kh)*KW+kw
+     unpool(x)           scales=[2,2]: nearest up-sampling of H,W
+     maskunpool(x, mask) scales=[2,2]: mask has the result shape; result =
+                         mask != 0 ? x[n][c][h/sy][w/sx] : 0
+     mirror(x)           axis=3 (logical): reverse along axis
+     rotate(x)           k=1: numpy.rot90 k times on the H,W plane
+                         (counter-clockwise; odd k swaps H and W)
+     nchw2nhwc(x), nhwc2nchw(x)  result stored NHWC / NCHW (same logical data)
+     tensornorm(x[, scale[, bias]])  epsilon=1e-5: per (n,h,w), normalise
+                         over C; then * scale[c] + bias[c]
+     bilinear(x)         *size=[OH,OW], align_corners=0 (half-pixel centres)
+     tin_shift(x, shifts:i32)  mmcv tin_shift: x [N,T,C,HW], shifts [N,G]
+     lif(x, v)           vth=1.0, v_reset=0.0, decay=1.0 -> (spike, v_new):
+                         u = v*decay + x; spike = u > vth; v_new = spike ?
+                         v_reset : u
+     lut(x:int, table)   offset (default 128 for i8 x, else 0): result =
+                         table[x + offset], dtype of table
+   Elementwise arithmetic computes in double and converts to the result
+   dtype (integers saturate). f16 data is not supported by the interpreter. */
+
+/* A dense tensor of the interpreter: numel elements in row-major order of
+   dims (storage order of `layout`). Aliases (relu_, reshape, flatten in
+   tensor form) share refcounted storage. */
+typedef struct ti_tensor_storage ti_tensor_storage;
+struct ti_tensor_value {
+  ti_dtype dtype;
+  ti_layout layout;
+  int32_t rank;
+  int64_t dims[TI_MAX_RANK];
+  int64_t numel;
+  void *data;
+  void *alloc_user;
+  ti_tensor_storage *storage;
+};
+
+TASKIR_API ti_status ti_nn_register(ti_context *ctx, ti_error *err);
+
+/* A new tensor; data copied (numel * ti_dtype_size bytes) or zeros when
+   NULL. NULL and err filled on bad dims or out of memory. */
+TASKIR_API ti_tensor_value *ti_tensor_create(void *alloc_user, ti_dtype dtype, int32_t rank, const int64_t *dims,
+                                             ti_layout layout, const void *data, ti_error *err);
+/* Same storage, other dims/layout (numel must match). */
+TASKIR_API ti_tensor_value *ti_tensor_alias(const ti_tensor_value *t, int32_t rank, const int64_t *dims,
+                                            ti_layout layout, ti_error *err);
+TASKIR_API ti_tensor_value *ti_tensor_copy(const ti_tensor_value *t, ti_error *err);
+/* Result dim i = t dim perm[i], data moved accordingly. */
+TASKIR_API ti_tensor_value *ti_tensor_permute(const ti_tensor_value *t, const int32_t *perm, ti_layout layout,
+                                              ti_error *err);
+/* The same logical data stored in another layout of its family (NCHW<->NHWC,
+   OIHW<->HWOI); a copy when the layout is already right or t's is not CNN. */
+TASKIR_API ti_tensor_value *ti_tensor_to_layout(const ti_tensor_value *t, ti_layout layout, ti_error *err);
+TASKIR_API void ti_tensor_free(ti_tensor_value *t);
+TASKIR_API double ti_tensor_get(const ti_tensor_value *t, int64_t i);
+TASKIR_API void ti_tensor_set(ti_tensor_value *t, int64_t i, double v);   /* integers saturate */
+/* Largest |a-b| over the logical data (b converted to a's layout when both
+   are CNN layouts of one family); -1 if shapes differ. */
+TASKIR_API double ti_tensor_max_diff(const ti_tensor_value *a, const ti_tensor_value *b, ti_error *err);
+
+/* Runs an SSA program on the CPU. inputs[i] feeds program argument i (a
+   CNN-layout input of the other layout of its family is converted; dims must
+   match the argument's static dims). Ops run in program order through their
+   eval; get_parameter reads the weights table, set_parameter writes it (the
+   program's variable data changes). On entry *n_outputs is the capacity of
+   outputs; on success it holds the number of builtin.return operands and
+   outputs[i] are new tensors (free with ti_tensor_free). Intermediates are
+   freed after their last use. */
+TASKIR_API ti_status ti_interpret(const ti_program *p, const ti_tensor_value *const *inputs, int32_t n_inputs,
+                                  ti_tensor_value **outputs, int32_t *n_outputs, ti_error *err);
+/* The eval of an op kind: info->eval, or the interpreter's own eval for a
+   builtin op whose table entry has none. NULL if none. */
+TASKIR_API ti_eval_fn ti_eval_of(const ti_op_info *info);
+
+/* Evals of the builtin ops (referenced by the core's builtin op table). */
+TASKIR_API ti_status ti__builtin_eval_get_parameter(const ti_op *op, const ti_tensor_value *const *operands,
+                                                    ti_tensor_value **results, ti_error *err);
+TASKIR_API ti_status ti__builtin_eval_set_parameter(const ti_op *op, const ti_tensor_value *const *operands,
+                                                    ti_tensor_value **results, ti_error *err);
+TASKIR_API ti_status ti__builtin_eval_to_tensor(const ti_op *op, const ti_tensor_value *const *operands,
+                                                ti_tensor_value **results, ti_error *err);
+TASKIR_API ti_status ti__builtin_eval_to_vtensor(const ti_op *op, const ti_tensor_value *const *operands,
+                                                 ti_tensor_value **results, ti_error *err);
+TASKIR_API ti_status ti__builtin_eval_constant(const ti_op *op, const ti_tensor_value *const *operands,
+                                               ti_tensor_value **results, ti_error *err);
+TASKIR_API ti_status ti__builtin_eval_return(const ti_op *op, const ti_tensor_value *const *operands,
+                                             ti_tensor_value **results, ti_error *err);
+
+/* >>passes: generic passes (SPEC §1, seed 003 §2.5) ------------------------- */
+
+/* Each is a ti_pass_fn (user unused) and has a public name:
+     "dce"      dead-code elimination: pure ops whose results are unused
+     "cse"      common-subexpression elimination: pure ops with the same
+                name, operands (commutative: in any order), attributes and
+                result types, whose operands are vtensors or never mutated
+     "constant-fold"   ops with a fold interface whose operands are all
+                builtin.constant or get_parameter of an immutable variable
+                (see ti_program_freeze_weights) become builtin.constant ops
+     "maximize-value-semantics"   seed 003 §2.5.1: to_vtensor/to_tensor
+                around value-semantic ops on tensors, then removal of the
+                pairs whose tensor is never mutated or aliased
+     "inplace-to-outofplace"   seed 003 §2.5.2: `x_` ops become `x`, later
+                uses of the mutated operand use the new result */
+TASKIR_API ti_status ti_pass_dce(ti_program *p, void *user, ti_error *err);
+TASKIR_API ti_status ti_pass_cse(ti_program *p, void *user, ti_error *err);
+TASKIR_API ti_status ti_pass_constant_fold(ti_program *p, void *user, ti_error *err);
+TASKIR_API ti_status ti_pass_maximize_value_semantics(ti_program *p, void *user, ti_error *err);
+TASKIR_API ti_status ti_pass_inplace_to_outofplace(ti_program *p, void *user, ti_error *err);
+/* The name table of the passes above. */
+TASKIR_API const ti_pass *ti_generic_passes(int32_t *n);
+TASKIR_API const ti_pass *ti_find_pass(const char *name);   /* NULL if unknown */
+/* Adds passes by name, comma-separated ("cse,dce"); NOT_FOUND names one. */
+TASKIR_API ti_status ti_pass_manager_add_named(ti_pass_manager *pm, const char *names, ti_error *err);
 
 #ifdef __cplusplus
 }
@@ -983,13 +1210,13 @@ static const char *const ti__attrs_value[] = { "value", NULL };
 /* name, dialect, required attrs, traits, min/max operands, results,
    verify, infer_shape, layout, fold, eval, dialect_data */
 static const ti_op_info ti__builtin_ops[] = {
-  { "builtin.return", "builtin", NULL, TI_TRAIT_TERMINATOR, 0, -1, 0, ti__verify_return, NULL, NULL, NULL, NULL, NULL },
-  { "builtin.get_parameter", "builtin", ti__attrs_name, TI_TRAIT_READ_ONLY, 0, 0, 1, ti__verify_get_parameter, NULL, NULL, NULL, NULL, NULL },
-  { "builtin.set_parameter", "builtin", ti__attrs_name, 0, 1, 1, 0, ti__verify_set_parameter, NULL, NULL, NULL, NULL, NULL },
+  { "builtin.return", "builtin", NULL, TI_TRAIT_TERMINATOR, 0, -1, 0, ti__verify_return, NULL, NULL, NULL, ti__builtin_eval_return, NULL },
+  { "builtin.get_parameter", "builtin", ti__attrs_name, TI_TRAIT_READ_ONLY, 0, 0, 1, ti__verify_get_parameter, NULL, NULL, NULL, ti__builtin_eval_get_parameter, NULL },
+  { "builtin.set_parameter", "builtin", ti__attrs_name, 0, 1, 1, 0, ti__verify_set_parameter, NULL, NULL, NULL, ti__builtin_eval_set_parameter, NULL },
   { "builtin.constant", "builtin", ti__attrs_value, TI_TRAIT_PURE | TI_TRAIT_CONSTANT_LIKE | TI_TRAIT_VALUE_SEMANTICS | TI_TRAIT_READ_ONLY,
-    0, 0, 1, NULL, NULL, NULL, NULL, NULL, NULL },
-  { "builtin.to_tensor", "builtin", NULL, TI_TRAIT_READ_ONLY, 1, 1, 1, ti__verify_to_tensor, NULL, NULL, NULL, NULL, NULL },
-  { "builtin.to_vtensor", "builtin", NULL, TI_TRAIT_READ_ONLY, 1, 1, 1, ti__verify_to_vtensor, NULL, NULL, NULL, NULL, NULL }
+    0, 0, 1, NULL, NULL, NULL, NULL, ti__builtin_eval_constant, NULL },
+  { "builtin.to_tensor", "builtin", NULL, TI_TRAIT_READ_ONLY, 1, 1, 1, ti__verify_to_tensor, NULL, NULL, NULL, ti__builtin_eval_to_tensor, NULL },
+  { "builtin.to_vtensor", "builtin", NULL, TI_TRAIT_READ_ONLY, 1, 1, 1, ti__verify_to_vtensor, NULL, NULL, NULL, ti__builtin_eval_to_vtensor, NULL }
 };
 static const int32_t ti__builtin_op_count = (int32_t)(sizeof ti__builtin_ops / sizeof *ti__builtin_ops);
 
@@ -1377,7 +1604,8 @@ TASKIR_API ti_program *ti_program_create(ti_context *ctx, const char *name, ti_p
   p->kind = kind;
   ti_arena_init(&p->arena, ctx->alloc_user);
   p->name = ti_arena_strndup(&p->arena, name ? name : "main", strlen(name ? name : "main"));
-  if (!p->name) { ti_program_destroy(p); return NULL; }
+  p->attrs = ti_attr_dict(ctx, NULL, 0);
+  if (!p->name || !p->attrs) { ti_program_destroy(p); return NULL; }
   return p;
 }
 
@@ -1993,6 +2221,7 @@ TASKIR_API ti_status ti_print_program(const ti_program *p, ti_buffer *b, ti_erro
     }
     TI__PUTS(b, ")");
   }
+  if (p->attrs->u.dict.n) { TI__PUTS(b, " attributes "); ti_print_attr(p->attrs, b); }
   TI__PUTS(b, " {\n");
   for (op = p->first; op; op = op->next) {
     TI__PUTS(b, "  ");
@@ -2419,6 +2648,12 @@ TASKIR_API ti_status ti_parse_program(ti_context *ctx, const char *text, size_t 
     } while (ti__accept(&ps, ','));
     if (!ti__expect(&ps, ')')) goto fail;
   }
+  if (ti__accept_word(&ps, "attributes")) {
+    const ti_attr *pa;
+    if (!ti__peek(&ps, '{')) { ti__perr(&ps, "expected a dictionary after 'attributes'", NULL); goto fail; }
+    if (!(pa = ti__parse_attr(&ps))) goto fail;
+    p->attrs = pa;
+  }
   if (!ti__expect(&ps, '{')) goto fail;
   while (!ti__accept(&ps, '}')) {
     int64_t results[64], nres = 0, nops = 0, nrt = 0;
@@ -2647,12 +2882,6 @@ static const char *const ti__attr_type_names[] = {
 };
 TI__STATIC_ASSERT(sizeof ti__attr_type_names / sizeof *ti__attr_type_names == TI_ATTR_COUNT, attr_names);
 
-static const char *const ti__rearrange_names[] = {
-  "IDENTITY", "RESHAPE", "PERMUTE", "ROTATE", "SHIFT", "SCALE", "SHEAR", "REFLECT",
-  "AFFINE", "PROJECT", "SHUFFLE"
-};
-TI__STATIC_ASSERT(sizeof ti__rearrange_names / sizeof *ti__rearrange_names == TI_REARRANGE_COUNT, rearrange_names);
-
 static const char *const ti__test_mode_names[] = { "MEMORY_STATE", "PRIM_OUTPUT", "CASE_OUTPUT" };
 TI__STATIC_ASSERT(sizeof ti__test_mode_names / sizeof *ti__test_mode_names == TI_TEST_MODE_COUNT, test_mode_names);
 
@@ -2664,9 +2893,6 @@ TASKIR_API const char *ti_precision_name(ti_dtype p) {
 }
 TASKIR_API const char *ti_attr_type_name(ti_attr_type t) {
   return (unsigned)t < TI_ATTR_COUNT ? ti__attr_type_names[t] : NULL;
-}
-TASKIR_API const char *ti_rearrange_name(ti_rearrange_kind k) {
-  return (unsigned)k < TI_REARRANGE_COUNT ? ti__rearrange_names[k] : NULL;
 }
 TASKIR_API const char *ti_bias_type_name(ti_bias_type b) {
   return b == TI_BIAS_TYPE_VECTOR ? "VECTOR" : b == TI_BIAS_TYPE_CONSTANT ? "CONSTANT" : NULL;
@@ -2931,7 +3157,7 @@ static const ti_attr *ti__edge_to_attr(ti_context *ctx, const ti_task_edge *e) {
         return NULL;
       }
       for (j = 0; j < r->n_matrix; j++) mats[j] = ti__tensor_to_attr(ctx, &r->matrix[j], NULL);
-      if (r->has & TI_REARR_HAS_TYPE) rkv[m++] = ti_named(ctx, "type", ti__str(ctx, ti_rearrange_name(r->type)));
+      if (r->has & TI_REARR_HAS_TYPE) rkv[m++] = ti_named(ctx, "type", ti__str(ctx, ti_rearrange_kind_name(r->type)));
       if (r->n_matrix) rkv[m++] = ti_named(ctx, "matrix", ti_attr_array(ctx, mats, r->n_matrix));
       items[i] = ti_attr_dict(ctx, rkv, m);
       if (mats != small) TASKIR_FREE(ctx->alloc_user, (void *)mats);
@@ -2964,7 +3190,7 @@ static int ti__enum_from_name(const char *s, const char *(*name_of)(int), int n)
 }
 static const char *ti__prec_name_i(int i) { return ti_precision_name((ti_dtype)i); }
 static const char *ti__attr_name_i(int i) { return ti_attr_type_name((ti_attr_type)i); }
-static const char *ti__rearr_name_i(int i) { return ti_rearrange_name((ti_rearrange_kind)i); }
+static const char *ti__rearr_name_i(int i) { return ti_rearrange_kind_name((ti_rearrange_kind)i); }
 static const char *ti__bias_name_i(int i) { return ti_bias_type_name((ti_bias_type)i); }
 
 static int ti__get_precision(const ti_attr *d, const char *key, ti_dtype *out) {
@@ -3077,9 +3303,12 @@ static ti_status ti__attr_to_tensor(ti__unpack *u, const ti_attr *d, ti_task_ten
     ti_task_values *v;
     if (!var) return ti__bad(u, "tensor values name a variable missing from the weights table");
     v = strcmp(cont, "float_data") == 0 ? &t->float_data : strcmp(cont, "uint32_data") == 0 ? &t->uint32_data : &t->int32_data;
+    /* the message owns its data: it may outlive the program */
     v->count = ti_type_numel(var->type);
     v->storage = var->type->dtype;
-    v->data = var->data;
+    v->data = ti_arena_alloc(u->arena, (size_t)var->bytes, 16);
+    if (!v->data) return ti_error_set(u->err, TI_STATUS_NO_MEMORY, "out of memory");
+    memcpy(v->data, var->data, (size_t)var->bytes);
     return TI_STATUS_SUCCESS;
   }
   for (k = 0; k < 3; k++)
@@ -3257,6 +3486,86 @@ static ti_status ti__op_to_edge(ti__unpack *u, const ti_op *op, ti_task_edge *e)
   return ok ? TI_STATUS_SUCCESS : ti__bad(u, "edge id out of int32 range");
 }
 
+/* Groups and the test config travel as program attributes. */
+static const ti_attr *ti__graph_to_attr(ti_context *ctx, const ti_task_graph *g) {
+  ti_named_attr kv[2];
+  int n = 0;
+  int32_t i, j;
+  if (g->n_groups) {
+    const ti_attr **items = (const ti_attr **)TASKIR_MALLOC(ctx->alloc_user, (size_t)g->n_groups * sizeof *items);
+    if (!items) return NULL;
+    for (i = 0; i < g->n_groups; i++) {
+      const ti_task_group *gr = &g->groups[i];
+      ti_named_attr gkv[2];
+      int m = 0;
+      int64_t *ids = (int64_t *)TASKIR_MALLOC(ctx->alloc_user, ((size_t)gr->n_block_ids + 1) * sizeof *ids);
+      if (!ids) { TASKIR_FREE(ctx->alloc_user, (void *)items); return NULL; }
+      for (j = 0; j < gr->n_block_ids; j++) ids[j] = gr->block_ids[j];
+      if (gr->has & TI_GROUP_HAS_ID) gkv[m++] = ti_named(ctx, "group_id", ti_attr_int(ctx, gr->group_id));
+      gkv[m++] = ti_named(ctx, "block_ids", ti_attr_int_array(ctx, ids, gr->n_block_ids));
+      TASKIR_FREE(ctx->alloc_user, ids);
+      items[i] = ti_attr_dict(ctx, gkv, m);
+    }
+    kv[n++] = ti_named(ctx, "groups", ti_attr_array(ctx, items, g->n_groups));
+    TASKIR_FREE(ctx->alloc_user, (void *)items);
+  }
+  if (g->has & TI_GRAPH_HAS_TEST_CONFIG) {
+    const ti_task_test_config *tc = &g->test_config;
+    ti_named_attr tkv[3];
+    int m = 0;
+    if (tc->has & TI_TCFG_HAS_SEED) tkv[m++] = ti_named(ctx, "random_seed", ti_attr_int(ctx, tc->random_seed));
+    if (tc->has & TI_TCFG_HAS_NAME) tkv[m++] = ti_named(ctx, "test_case_name", ti_attr_string(ctx, tc->test_case_name, tc->name_len));
+    if (tc->has & TI_TCFG_HAS_MODE) tkv[m++] = ti_named(ctx, "test_mode", ti__str(ctx, ti_test_mode_name(tc->test_mode)));
+    kv[n++] = ti_named(ctx, "test_config", ti_attr_dict(ctx, tkv, m));
+  }
+  for (i = 0; i < n; i++) if (!kv[i].value) return NULL;
+  return ti_attr_dict(ctx, kv, n);
+}
+
+static const char *ti__mode_name_i(int i) { return ti_test_mode_name((ti_test_mode)i); }
+
+static ti_status ti__attr_to_graph(ti__unpack *u, const ti_attr *d, ti_task_graph *g) {
+  const ti_attr *a = ti_dict_get(d, "groups"), *tc;
+  int ok = 1;
+  int64_t i, j;
+  if (a) {
+    if (a->kind != TI_ATTR_ARRAY) return ti__bad(u, "groups must be an array");
+    g->n_groups = (int32_t)a->u.array.n;
+    if (!(g->groups = (ti_task_group *)ti_arena_array(u->arena, (size_t)g->n_groups, sizeof *g->groups, 8)))
+      return ti_error_set(u->err, TI_STATUS_NO_MEMORY, "out of memory");
+    for (i = 0; i < a->u.array.n; i++) {
+      const ti_attr *gr = a->u.array.items[i], *x;
+      ti_task_group *dg = &g->groups[i];
+      if ((x = ti_dict_get(gr, "group_id")) != NULL) { dg->group_id = ti__i32(x, &ok); dg->has |= TI_GROUP_HAS_ID; }
+      if ((x = ti_dict_get(gr, "block_ids")) != NULL) {
+        if (x->kind != TI_ATTR_ARRAY) return ti__bad(u, "group block_ids must be an array");
+        dg->n_block_ids = (int32_t)x->u.array.n;
+        if (!(dg->block_ids = (int32_t *)ti_arena_array(u->arena, (size_t)dg->n_block_ids, 4, 4)))
+          return ti_error_set(u->err, TI_STATUS_NO_MEMORY, "out of memory");
+        for (j = 0; j < x->u.array.n; j++) dg->block_ids[j] = ti__i32(x->u.array.items[j], &ok);
+      }
+    }
+  }
+  if ((tc = ti_dict_get(d, "test_config")) != NULL) {
+    const ti_attr *x;
+    g->has |= TI_GRAPH_HAS_TEST_CONFIG;
+    if ((x = ti_dict_get(tc, "random_seed")) != NULL && x->kind == TI_ATTR_INT) {
+      g->test_config.random_seed = x->u.i; g->test_config.has |= TI_TCFG_HAS_SEED;
+    }
+    if ((x = ti_dict_get(tc, "test_case_name")) != NULL && x->kind == TI_ATTR_STRING) {
+      g->test_config.test_case_name = ti_arena_strndup(u->arena, x->u.s.data, (size_t)x->u.s.len);
+      g->test_config.name_len = (int32_t)x->u.s.len;
+      g->test_config.has |= TI_TCFG_HAS_NAME;
+    }
+    if ((x = ti_dict_get(tc, "test_mode")) != NULL) {
+      int v = x->kind == TI_ATTR_STRING ? ti__enum_from_name(x->u.s.data, ti__mode_name_i, TI_TEST_MODE_COUNT) : -1;
+      if (v < 0) return ti__bad(u, "unknown test_mode");
+      g->test_config.test_mode = (ti_test_mode)v; g->test_config.has |= TI_TCFG_HAS_MODE;
+    }
+  }
+  return ok ? TI_STATUS_SUCCESS : ti__bad(u, "group field out of int32 range");
+}
+
 /* --- import / export --------------------------------------------------------- */
 
 static const ti_type *ti__task_value_type(ti_context *ctx, const ti_task_block *b) {
@@ -3293,8 +3602,8 @@ TASKIR_API ti_status ti_task_import(ti_context *ctx, const ti_task_graph *g, ti_
   int32_t i, c, f, k;
   *out = NULL;
   if ((s = ti_task_register(ctx, err)) != TI_STATUS_SUCCESS) return s;
-  p = ti_program_create(ctx, g->has & TI_GRAPH_HAS_TEST_CONFIG && g->test_config.test_case_name ? g->test_config.test_case_name : "task",
-                        TI_PROGRAM_GRAPH);
+  p = ti_program_create(ctx, "task", TI_PROGRAM_GRAPH);
+  if (p && !(p->attrs = ti__graph_to_attr(ctx, g))) { s = ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory importing the graph"); goto done; }
   block_ops = (ti_op **)TASKIR_MALLOC(u, ((size_t)g->n_blocks + 1) * sizeof *block_ops);
   edge_ops = (ti_op **)TASKIR_MALLOC(u, ((size_t)g->n_edges + 1) * sizeof *edge_ops);
   eidx = (ti__idx *)TASKIR_MALLOC(u, ((size_t)g->n_edges + 1) * sizeof *eidx);
@@ -3433,7 +3742,12 @@ TASKIR_API ti_status ti_task_export(const ti_program *p, ti_task_graph *g, ti_er
   g->blocks = (ti_task_block *)ti_arena_array(&g->arena, (size_t)nb, sizeof *g->blocks, 8);
   g->edges = (ti_task_edge *)ti_arena_array(&g->arena, (size_t)ne, sizeof *g->edges, 8);
   if (!g->blocks || !g->edges) return ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory exporting the graph");
-  u.arena = &g->arena; u.p = p; u.err = err; u.where = where;
+  u.arena = &g->arena; u.p = p; u.err = err; u.where = "program attributes";
+  {
+    ti_status s = ti__attr_to_graph(&u, p->attrs, g);
+    if (s != TI_STATUS_SUCCESS) { ti_task_graph_free(g); return s; }
+  }
+  u.where = where;
   for (op = p->first; op; op = op->next) {
     ti_status s;
     snprintf(where, sizeof where, "%s id %lld", op->info->name, (long long)ti_dict_int(op->attrs, "id", -1));
@@ -3654,7 +3968,3948 @@ TASKIR_API ti_status ti_task_add_rearrange(ti_task_graph *g, ti_task_edge *e, ti
 
 /* >>impl.task.check -------------------------------------------------------- */
 
+/* Largest element count the checker accepts for one block, cluster or
+   tensor (2^40 by default): beyond it no chip or host holds the data, and
+   products of such dims stay far from int64 overflow. */
+#ifndef TASKIR_CHECK_MAX_ELEMS
+#define TASKIR_CHECK_MAX_ELEMS ((int64_t)1 << 40)
+#endif
+
+TASKIR_API void ti_diag_list_init(ti_diag_list *l, void *alloc_user) {
+  memset(l, 0, sizeof *l);
+  l->alloc_user = alloc_user;
+}
+
+TASKIR_API void ti_diag_list_free(ti_diag_list *l) {
+  if (l->items) TASKIR_FREE(l->alloc_user, l->items);
+  l->items = NULL;
+  l->n = l->cap = l->n_errors = l->n_warnings = 0;
+}
+
+/* Dim bits, reusing TI_SHAPE_HAS_* as names of the shape fields. */
+#define TI__D_Y TI_SHAPE_HAS_NY
+#define TI__D_X TI_SHAPE_HAS_NX
+#define TI__D_F TI_SHAPE_HAS_NF
+#define TI__D_R TI_SHAPE_HAS_NR
+#define TI__D_KY TI_SHAPE_HAS_NKY
+#define TI__D_KX TI_SHAPE_HAS_NKX
+#define TI__D_IY TI_SHAPE_HAS_NIY
+#define TI__D_IX TI_SHAPE_HAS_NIX
+#define TI__D_NB TI_SHAPE_HAS_N_BRANCH
+#define TI__D_WIN (TI__D_KY | TI__D_KX | TI__D_IY | TI__D_IX)
+
+/* Per-type dims (seed 000 tables, absent = 0 on the wire). `req` must be
+   >= 1, `opt` may be absent, everything else must be absent. `one_d`: the
+   1-D form over [nf] (or [nr]) is allowed, i.e. ny and nx (and the window)
+   may all be absent. `must1`: dims that, when present, must be 1. */
+typedef struct ti__check_dimrule { uint32_t req, opt, must1; int one_d; } ti__check_dimrule;
+
+static ti__check_dimrule ti__check_dimrule_of(ti_block_type t) {
+  ti__check_dimrule r;
+  uint32_t yxf = TI__D_Y | TI__D_X | TI__D_F;
+  r.req = 0; r.opt = 0; r.must1 = 0; r.one_d = 0;
+  switch (t) {
+  case TI_BLOCK_SI: case TI_BLOCK_INPUT: case TI_BLOCK_OUTPUT: r.req = yxf; r.one_d = 1; break;
+  case TI_BLOCK_SIC: case TI_BLOCK_SIC2D: r.req = TI__D_Y | TI__D_X | TI__D_R; break;
+  case TI_BLOCK_SIFC: r.req = TI__D_R; break;
+  case TI_BLOCK_SW: case TI_BLOCK_SW2D: r.req = TI__D_F | TI__D_R | TI__D_KY | TI__D_KX; break;
+  case TI_BLOCK_SWFC: r.req = TI__D_F | TI__D_R; break;
+  case TI_BLOCK_SB: r.req = TI__D_F; break;
+  case TI_BLOCK_CADD:
+    r.req = yxf; r.opt = TI__D_KY | TI__D_KX | TI__D_NB; r.must1 = TI__D_KY | TI__D_KX; r.one_d = 1; break;
+  case TI_BLOCK_CAVG: case TI_BLOCK_CCMPB: case TI_BLOCK_CCMPS:
+    r.req = yxf | TI__D_WIN; r.one_d = 1; break;
+  case TI_BLOCK_CVVH: case TI_BLOCK_CAX: case TI_BLOCK_CVS: case TI_BLOCK_CLUT: case TI_BLOCK_CLIF:
+    r.req = yxf; r.one_d = 1; break;
+  case TI_BLOCK_CVM: r.req = TI__D_F | TI__D_R; break;
+  case TI_BLOCK_CC: case TI_BLOCK_CC2D: r.req = yxf | TI__D_R | TI__D_WIN; break;
+  default: break;
+  }
+  return r;
+}
+
+static const char *const ti__check_dim_names[9] = { "nx", "ny", "nf", "nr", "nkx", "nky", "niy", "nix", "n_branch" };
+
+static int32_t ti__check_dim_get(const ti_task_shape *s, int bit) {
+  switch (bit) {
+  case 0: return s->nx; case 1: return s->ny; case 2: return s->nf; case 3: return s->nr;
+  case 4: return s->nkx; case 5: return s->nky; case 6: return s->niy; case 7: return s->nix;
+  default: return s->n_branch;
+  }
+}
+
+/* Box dims of a shape in storage order: ny, nx, nf, nr, nky, nkx (niy/nix
+   and n_branch describe blocks, not data). */
+static void ti__check_dims6(const ti_task_shape *s, int64_t d[6]) {
+  d[0] = s->ny; d[1] = s->nx; d[2] = s->nf; d[3] = s->nr; d[4] = s->nky; d[5] = s->nkx;
+}
+
+/* Product with absent (0) dims counted as 1. -1 when a dim is negative or
+   the product exceeds TASKIR_CHECK_MAX_ELEMS (never overflows). */
+static int64_t ti__check_volume(const int64_t *d, int n) {
+  int64_t v = 1;
+  int i;
+  for (i = 0; i < n; i++) {
+    int64_t x = d[i] ? d[i] : 1;
+    if (x < 0 || x > TASKIR_CHECK_MAX_ELEMS || v > TASKIR_CHECK_MAX_ELEMS / x) return -1;
+    v *= x;
+  }
+  return v;
+}
+
+/* Precision sanity: one of the Task IR precisions. */
+static int ti__check_is_precision(ti_dtype p) { return (unsigned)p <= (unsigned)TI_DTYPE_I9; }
+
+/* Value range of an integer precision; 0 for float or unknown. */
+static int ti__check_int_range(ti_dtype p, int64_t *lo, int64_t *hi) {
+  switch (p) {
+  case TI_DTYPE_I8: *lo = -128; *hi = 127; return 1;
+  case TI_DTYPE_U8: *lo = 0; *hi = 255; return 1;
+  case TI_DTYPE_I16: *lo = -32768; *hi = 32767; return 1;
+  case TI_DTYPE_U16: *lo = 0; *hi = 65535; return 1;
+  case TI_DTYPE_I32: *lo = INT32_MIN; *hi = INT32_MAX; return 1;
+  case TI_DTYPE_U32: *lo = 0; *hi = UINT32_MAX; return 1;
+  case TI_DTYPE_TERNARY: *lo = -1; *hi = 1; return 1;
+  case TI_DTYPE_I28: *lo = -((int64_t)1 << 27); *hi = ((int64_t)1 << 27) - 1; return 1;
+  case TI_DTYPE_U4: *lo = 0; *hi = 15; return 1;
+  case TI_DTYPE_I9: *lo = -256; *hi = 255; return 1;
+  default: return 0;
+  }
+}
+
+/* Roles of a compute block's input clusters, in order: n_act activations,
+   n_mid operands (weight, alpha, LUT or CLIF state), then the bias when
+   has_bias. min_in..max_in is the count the type allows. */
+typedef struct ti__check_roles {
+  int32_t n_act, n_mid, has_bias, min_in, max_in;
+  int32_t min_out, max_out;
+} ti__check_roles;
+
+/* 1: bias cluster, 0: none, -1: bias_type absent (either is accepted). */
+static int ti__check_bias_of(const ti_task_block *b) {
+  if (!(b->has & TI_BLOCK_HAS_BIAS_TYPE)) return -1;
+  return b->bias_type == TI_BIAS_TYPE_VECTOR ? 1 : 0;
+}
+
+static int ti__check_roles_of(const ti_task_block *b, ti__check_roles *r) {
+  int bias = ti__check_bias_of(b), takes_bias = 1;
+  int32_t n = b->n_inputs;
+  memset(r, 0, sizeof *r);
+  r->min_out = r->max_out = 1;
+  switch (b->type) {
+  case TI_BLOCK_CADD:
+    if ((b->shape.has & TI_SHAPE_HAS_N_BRANCH) && b->shape.n_branch > 0) r->n_act = b->shape.n_branch;
+    else r->n_act = n - (bias == 1 ? 1 : 0) > 0 ? n - (bias == 1 ? 1 : 0) : 1;
+    break;
+  case TI_BLOCK_CAVG: case TI_BLOCK_CVS: r->n_act = 1; break;
+  case TI_BLOCK_CVVH: r->n_act = 2; break;
+  case TI_BLOCK_CVM: case TI_BLOCK_CC: case TI_BLOCK_CC2D: case TI_BLOCK_CAX: r->n_act = 1; r->n_mid = 1; break;
+  case TI_BLOCK_CCMPB: case TI_BLOCK_CCMPS: r->n_act = 1; takes_bias = 0; break;
+  case TI_BLOCK_CLUT: r->n_act = 1; r->n_mid = 1; takes_bias = 0; break;
+  case TI_BLOCK_CLIF:
+    /* optional second input: the membrane state; optional second output:
+       its write-back */
+    r->n_act = 1; r->n_mid = n >= 2 ? 1 : 0; takes_bias = 0; r->max_out = 2;
+    r->min_in = 1; r->max_in = 2;
+    return 1;
+  default: return 0;
+  }
+  if (!takes_bias) r->has_bias = 0;
+  else if (bias >= 0) r->has_bias = bias;
+  else r->has_bias = n > r->n_act + r->n_mid;   /* absent bias_type: judge by the count */
+  r->min_in = r->max_in = r->n_act + r->n_mid + r->has_bias;
+  return 1;
+}
+
+static const char *ti__check_roles_text(ti_block_type t) {
+  switch (t) {
+  case TI_BLOCK_CADD: return " (n_branch inputs, then the bias when bias_type is VECTOR)";
+  case TI_BLOCK_CAVG: case TI_BLOCK_CVS: return " (input, then the bias when bias_type is VECTOR)";
+  case TI_BLOCK_CVVH: return " (two inputs, then the bias when bias_type is VECTOR)";
+  case TI_BLOCK_CVM: case TI_BLOCK_CC: case TI_BLOCK_CC2D:
+    return " (input, weight, then the bias when bias_type is VECTOR)";
+  case TI_BLOCK_CAX: return " (input, alpha, then the bias when bias_type is VECTOR)";
+  case TI_BLOCK_CLUT: return " (input, lookup table)";
+  case TI_BLOCK_CCMPB: case TI_BLOCK_CCMPS: return " (input)";
+  default: return "";
+  }
+}
+
+static void ti__check_shape_only(ti_task_shape *s) { memset(s, 0, sizeof *s); }
+static void ti__check_shape_put(ti_task_shape *s, uint32_t bit, int32_t v) {
+  if (!v) return;
+  s->has |= bit;
+  switch (bit) {
+  case TI_SHAPE_HAS_NX: s->nx = v; break; case TI_SHAPE_HAS_NY: s->ny = v; break;
+  case TI_SHAPE_HAS_NF: s->nf = v; break; case TI_SHAPE_HAS_NR: s->nr = v; break;
+  case TI_SHAPE_HAS_NKX: s->nkx = v; break; case TI_SHAPE_HAS_NKY: s->nky = v; break;
+  default: break;
+  }
+}
+
+static int32_t ti__check_attr(const ti_task_block *b, ti_attr_type t, int32_t dflt) {
+  int32_t i;
+  for (i = 0; i < b->n_attrs; i++)
+    if (b->attrs[i].type == t) return b->attrs[i].int_value;
+  return dflt;
+}
+static int ti__check_has_attr(const ti_task_block *b, ti_attr_type t) {
+  int32_t i;
+  for (i = 0; i < b->n_attrs; i++)
+    if (b->attrs[i].type == t) return 1;
+  return 0;
+}
+
+/* The shape a cluster of block b should have (seed 000 cluster tables).
+   Returns 0 when the type says nothing (unknown type, cluster beyond the
+   type's count). */
+static int ti__check_expected_cluster(const ti_task_block *b, int is_output, int32_t idx, ti_task_shape *out) {
+  const ti_task_shape *s = &b->shape;
+  ti__check_shape_only(out);
+  if ((unsigned)b->type >= TI_BLOCK_COUNT) return 0;
+  if (ti_block_class_of(b->type) == TI_CLASS_COMPUTE) {
+    ti__check_roles r;
+    if (!ti__check_roles_of(b, &r)) return 0;
+    if (is_output) {
+      if (idx >= r.max_out) return 0;
+      if (b->type != TI_BLOCK_CVM) { ti__check_shape_put(out, TI__D_Y, s->ny); ti__check_shape_put(out, TI__D_X, s->nx); }
+      ti__check_shape_put(out, TI__D_F, s->nf);
+      return 1;
+    }
+    if (idx < r.n_act) {
+      switch (b->type) {
+      case TI_BLOCK_CVM: ti__check_shape_put(out, TI__D_R, s->nr); break;
+      case TI_BLOCK_CC: case TI_BLOCK_CC2D:
+        ti__check_shape_put(out, TI__D_Y, s->niy); ti__check_shape_put(out, TI__D_X, s->nix);
+        ti__check_shape_put(out, TI__D_R, s->nr); break;
+      case TI_BLOCK_CAVG: case TI_BLOCK_CCMPB: case TI_BLOCK_CCMPS:
+        ti__check_shape_put(out, TI__D_Y, s->niy); ti__check_shape_put(out, TI__D_X, s->nix);
+        ti__check_shape_put(out, TI__D_F, s->nf); break;
+      default:
+        ti__check_shape_put(out, TI__D_Y, s->ny); ti__check_shape_put(out, TI__D_X, s->nx);
+        ti__check_shape_put(out, TI__D_F, s->nf); break;
+      }
+      return 1;
+    }
+    if (idx < r.n_act + r.n_mid) {
+      switch (b->type) {
+      case TI_BLOCK_CVM: ti__check_shape_put(out, TI__D_F, s->nf); ti__check_shape_put(out, TI__D_R, s->nr); break;
+      case TI_BLOCK_CC: case TI_BLOCK_CC2D:
+        ti__check_shape_put(out, TI__D_F, s->nf); ti__check_shape_put(out, TI__D_R, s->nr);
+        ti__check_shape_put(out, TI__D_KY, s->nky); ti__check_shape_put(out, TI__D_KX, s->nkx); break;
+      case TI_BLOCK_CAX: ti__check_shape_put(out, TI__D_F, s->nf); break;
+      case TI_BLOCK_CLUT: {
+        int32_t dw = ti__check_attr(b, TI_ATTR_LUT_DW, 0);
+        if (dw < 1 || dw > 16) return 0;
+        ti__check_shape_put(out, TI__D_F, (int32_t)1 << dw);
+        break;
+      }
+      case TI_BLOCK_CLIF:
+        ti__check_shape_put(out, TI__D_Y, s->ny); ti__check_shape_put(out, TI__D_X, s->nx);
+        ti__check_shape_put(out, TI__D_F, s->nf); break;
+      default: return 0;
+      }
+      return 1;
+    }
+    if (r.has_bias && idx == r.n_act + r.n_mid) { ti__check_shape_put(out, TI__D_F, s->nf); return 1; }
+    return 0;
+  }
+  if (idx != 0) return 0;
+  switch (b->type) {
+  case TI_BLOCK_SI: case TI_BLOCK_INPUT: case TI_BLOCK_OUTPUT:
+    ti__check_shape_put(out, TI__D_Y, s->ny); ti__check_shape_put(out, TI__D_X, s->nx);
+    ti__check_shape_put(out, TI__D_F, s->nf); break;
+  case TI_BLOCK_SIC: case TI_BLOCK_SIC2D:
+    ti__check_shape_put(out, TI__D_Y, s->ny); ti__check_shape_put(out, TI__D_X, s->nx);
+    /* written as [ny][nx][nf] by the producer, read as [ny][nx][nr] */
+    ti__check_shape_put(out, is_output ? TI__D_R : TI__D_F, s->nr); break;
+  case TI_BLOCK_SIFC: ti__check_shape_put(out, is_output ? TI__D_R : TI__D_F, s->nr); break;
+  case TI_BLOCK_SW: case TI_BLOCK_SW2D:
+    ti__check_shape_put(out, TI__D_F, s->nf); ti__check_shape_put(out, TI__D_R, s->nr);
+    ti__check_shape_put(out, TI__D_KY, s->nky); ti__check_shape_put(out, TI__D_KX, s->nkx); break;
+  case TI_BLOCK_SWFC: ti__check_shape_put(out, TI__D_F, s->nf); ti__check_shape_put(out, TI__D_R, s->nr); break;
+  case TI_BLOCK_SB: ti__check_shape_put(out, TI__D_F, s->nf); break;
+  default: return 0;
+  }
+  return 1;
+}
+
+/* Dims lists equal once extents of 1 (and absent dims) are dropped: then
+   the row-major bytes are the same. */
+static int ti__check_same_squeezed(const int64_t *a, int na, const int64_t *b, int nb) {
+  int i = 0, j = 0;
+  for (;;) {
+    while (i < na && (a[i] == 1 || a[i] == 0)) i++;
+    while (j < nb && (b[j] == 1 || b[j] == 0)) j++;
+    if (i == na || j == nb) return i == na && j == nb;
+    if (a[i] != b[j]) return 0;
+    i++; j++;
+  }
+}
+
+static void ti__check_fmt_dims(char *buf, size_t cap, const int64_t *d, int n) {
+  size_t len = 0;
+  int i;
+  buf[0] = 0;
+  for (i = 0; i < n && len + 24 < cap; i++)
+    len += (size_t)snprintf(buf + len, cap - len, "%s%lld", i ? "," : "[", (long long)d[i]);
+  if (len + 2 < cap) snprintf(buf + len, cap - len, "%s", n ? "]" : "[]");
+}
+
+/* ---- the run ----------------------------------------------------------- */
+
+typedef struct ti__check_idx { int32_t id, idx; } ti__check_idx;
+
+typedef struct ti__check_edge_info {
+  int32_t src, dst;                      /* block indices, -1 if none */
+  int32_t n_out, n_in;                   /* interfaces naming the edge */
+  int32_t out_blk, out_cl, out_if;       /* first output interface naming it */
+  int32_t in_blk, in_cl, in_if;          /* first input interface naming it */
+} ti__check_edge_info;
+
+typedef struct ti__check {
+  const ti_task_graph *g;
+  ti_diag_list *out;
+  ti_error *err;
+  int oom;
+  int32_t n_err_before;
+  ti__check_idx *bsorted, *esorted;      /* ids sorted, for lookups */
+  ti__check_edge_info *einfo;
+  int32_t *in_deg, *adj_start, *adj;     /* cycle search */
+} ti__check;
+
+static void ti__check_diag(ti__check *c, ti_diag_severity sev, const char *rule, int32_t block_id, int32_t edge_id,
+                           const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+static void ti__check_diag(ti__check *c, ti_diag_severity sev, const char *rule, int32_t block_id, int32_t edge_id,
+                           const char *fmt, ...) {
+  ti_diag_list *l = c->out;
+  ti_diag *d;
+  va_list ap;
+  if (c->oom) return;
+  if (l->n == l->cap) {
+    int32_t ncap = l->cap ? l->cap * 2 : 16;
+    ti_diag *ni;
+    if (l->cap > INT32_MAX / 2 - 1 ||
+        !(ni = (ti_diag *)TASKIR_REALLOC(l->alloc_user, l->items, (size_t)ncap * sizeof *ni))) {
+      c->oom = 1;
+      ti_error_set(c->err, TI_STATUS_NO_MEMORY, "checker: out of memory growing the problem list");
+      return;
+    }
+    l->items = ni; l->cap = ncap;
+  }
+  d = &l->items[l->n++];
+  d->severity = sev; d->rule = rule; d->block_id = block_id; d->edge_id = edge_id;
+  va_start(ap, fmt);
+#ifdef TASKIR_NO_ERRMSG
+  (void)fmt; d->message[0] = 0;
+#else
+  vsnprintf(d->message, sizeof d->message, fmt, ap);
+#endif
+  va_end(ap);
+  if (sev == TI_DIAG_ERROR) {
+    l->n_errors++;
+    if (block_id >= 0 || edge_id < 0)
+      ti_error_set(c->err, TI_STATUS_INVALID, "%s: block %d: %s", rule, (int)block_id, d->message);
+    else
+      ti_error_set(c->err, TI_STATUS_INVALID, "%s: edge %d: %s", rule, (int)edge_id, d->message);
+  } else {
+    l->n_warnings++;
+  }
+}
+
+static int ti__check_idx_cmp(const void *a, const void *b) {
+  const ti__check_idx *x = (const ti__check_idx *)a, *y = (const ti__check_idx *)b;
+  if (x->id != y->id) return x->id < y->id ? -1 : 1;
+  return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* Index of the first block / edge with this id, or -1. */
+static int32_t ti__check_lookup(const ti__check_idx *s, int32_t n, int32_t id) {
+  int32_t lo = 0, hi = n;
+  while (lo < hi) {
+    int32_t mid = lo + (hi - lo) / 2;
+    if (s[mid].id < id) lo = mid + 1; else hi = mid;
+  }
+  return lo < n && s[lo].id == id ? s[lo].idx : -1;
+}
+
+#define TI__BID(c, i) ((c)->g->blocks[i].id)
+#define TI__BNAME(b) ((unsigned)(b)->type < TI_BLOCK_COUNT ? ti__block_type_names[(b)->type] : "?")
+
+static void ti__check_ids(ti__check *c) {
+  const ti_task_graph *g = c->g;
+  int32_t i;
+  for (i = 0; i < g->n_blocks; i++) { c->bsorted[i].id = g->blocks[i].id; c->bsorted[i].idx = i; }
+  for (i = 0; i < g->n_edges; i++) { c->esorted[i].id = g->edges[i].id; c->esorted[i].idx = i; }
+  if (g->n_blocks) qsort(c->bsorted, (size_t)g->n_blocks, sizeof *c->bsorted, ti__check_idx_cmp);
+  if (g->n_edges) qsort(c->esorted, (size_t)g->n_edges, sizeof *c->esorted, ti__check_idx_cmp);
+  for (i = 1; i < g->n_blocks; i++)
+    if (c->bsorted[i].id == c->bsorted[i - 1].id)
+      ti__check_diag(c, TI_DIAG_ERROR, "unique-ids", c->bsorted[i].id, -1,
+                     "block id %d is used by blocks #%d and #%d; give each block its own id",
+                     (int)c->bsorted[i].id, (int)c->bsorted[i - 1].idx, (int)c->bsorted[i].idx);
+  for (i = 1; i < g->n_edges; i++)
+    if (c->esorted[i].id == c->esorted[i - 1].id)
+      ti__check_diag(c, TI_DIAG_ERROR, "unique-ids", -1, c->esorted[i].id,
+                     "edge id %d is used by edges #%d and #%d; give each edge its own id",
+                     (int)c->esorted[i].id, (int)c->esorted[i - 1].idx, (int)c->esorted[i].idx);
+}
+
+static void ti__check_types(ti__check *c) {
+  const ti_task_graph *g = c->g;
+  int32_t i;
+  for (i = 0; i < g->n_blocks; i++) {
+    const ti_task_block *b = &g->blocks[i];
+    if ((unsigned)b->type >= TI_BLOCK_COUNT)
+      ti__check_diag(c, TI_DIAG_ERROR, "block-type", b->id, -1, "unknown block type %d", (int)b->type);
+    else if (b->type == TI_BLOCK_NULL)
+      ti__check_diag(c, TI_DIAG_ERROR, "block-type", b->id, -1,
+                     "block type TASK_NULL does nothing; give the block a storage, compute or io type");
+    if (!ti__check_is_precision(b->precision))
+      ti__check_diag(c, TI_DIAG_ERROR, "precision", b->id, -1, "unknown precision %d", (int)b->precision);
+  }
+}
+
+static void ti__check_dims(ti__check *c) {
+  const ti_task_graph *g = c->g;
+  int32_t i;
+  for (i = 0; i < g->n_blocks; i++) {
+    const ti_task_block *b = &g->blocks[i];
+    const ti_task_shape *s = &b->shape;
+    ti__check_dimrule r;
+    uint32_t req, allowed, bit;
+    int k, one_d;
+    int64_t d[9];
+    if ((unsigned)b->type >= TI_BLOCK_COUNT || b->type == TI_BLOCK_NULL) continue;
+    r = ti__check_dimrule_of(b->type);
+    req = r.req;
+    one_d = r.one_d && s->ny == 0 && s->nx == 0;
+    if (r.one_d && ((s->ny == 0) != (s->nx == 0)))
+      ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, -1,
+                     "%s block has %s but not %s; give both (2-D form) or neither (1-D form over nf)",
+                     TI__BNAME(b), s->ny ? "ny" : "nx", s->ny ? "nx" : "ny");
+    if (one_d) req &= ~(uint32_t)(TI__D_Y | TI__D_X | TI__D_WIN);
+    allowed = r.req | r.opt;
+    for (k = 0; k < 9; k++) {
+      int32_t v = ti__check_dim_get(s, k);
+      bit = 1u << k;
+      d[k] = v;
+      if (v < 0)
+        ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, -1, "%s = %d is negative; dims are counts (absent = 0)",
+                       ti__check_dim_names[k], (int)v);
+      else if (v == 0 && (req & bit))
+        ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, -1, "%s block needs %s >= 1, it is absent",
+                       TI__BNAME(b), ti__check_dim_names[k]);
+      else if (v != 0 && !(allowed & bit) && !(one_d && (r.req & bit) && v == 1))
+        ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, -1,
+                       "%s block has %s = %d, which this type does not have; leave it absent",
+                       TI__BNAME(b), ti__check_dim_names[k], (int)v);
+      else if (v > 1 && (r.must1 & bit))
+        ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, -1, "%s block has %s = %d, it must be 1 (or absent)",
+                       TI__BNAME(b), ti__check_dim_names[k], (int)v);
+    }
+    /* niy/nix are input extents, not separate loops: the volume is that of
+       the 6 loop dims, and the input box is checked on its own */
+    if (ti__check_volume(d, 6) < 0 || ti__check_volume(d + 6, 2) < 0) {
+      int neg = 0;
+      for (k = 0; k < 8; k++) neg |= d[k] < 0;
+      if (!neg)
+        ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, -1,
+                       "the product of the dims exceeds %lld elements; the shape is not plausible",
+                       (long long)TASKIR_CHECK_MAX_ELEMS);
+    }
+    for (k = 0; k < s->n_extra && s->extra; k++)
+      if (s->extra[k] < 0) {
+        ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, -1, "extra_dimensions[%d] = %d is negative", k,
+                       (int)s->extra[k]);
+        break;
+      }
+  }
+}
+
+/* The extent of cluster cl of block b: its shape, or the one its type
+   implies. 0 when neither is known. */
+static int ti__check_cluster_extent(const ti_task_block *b, int is_output, int32_t idx, ti_task_shape *ext) {
+  const ti_task_cluster *cl = is_output ? &b->outputs[idx] : &b->inputs[idx];
+  if (cl->has & TI_CLUSTER_HAS_SHAPE) { *ext = cl->shape; return 1; }
+  return ti__check_expected_cluster(b, is_output, idx, ext);
+}
+
+/* The box of an interface inside its cluster: dims (in ny, nx, nf, nr, nky,
+   nkx order, only those the cluster or the box has), returns the rank, or
+   -1 when the box does not fit (why in `why`). */
+static int ti__check_iface_box(const ti_task_shape *ext, const ti_task_interface *f, int64_t out[6], char *why,
+                               size_t why_cap) {
+  int64_t e[6], p[6], z[6];
+  int k, n = 0;
+  static const char *const nm[6] = { "ny", "nx", "nf", "nr", "nky", "nkx" };
+  ti__check_dims6(ext, e);
+  if (f->has & TI_IFACE_HAS_POSITION) ti__check_dims6(&f->position, p); else memset(p, 0, sizeof p);
+  if (f->has & TI_IFACE_HAS_SIZE) ti__check_dims6(&f->size, z); else memset(z, 0, sizeof z);
+  for (k = 0; k < 6; k++) {
+    int64_t ek = e[k] ? e[k] : 1, sk;
+    if (e[k] < 0) { snprintf(why, why_cap, "cluster %s = %lld is negative", nm[k], (long long)e[k]); return -1; }
+    if (p[k] < 0) { snprintf(why, why_cap, "position %s = %lld is negative", nm[k], (long long)p[k]); return -1; }
+    if (z[k] < 0) { snprintf(why, why_cap, "size %s = %lld is negative", nm[k], (long long)z[k]); return -1; }
+    sk = z[k] ? z[k] : ek - p[k];
+    if (p[k] + sk > ek || sk < 1) {
+      snprintf(why, why_cap, "box %s [%lld, %lld) leaves the cluster's extent %lld", nm[k], (long long)p[k],
+               (long long)(p[k] + sk), (long long)ek);
+      return -1;
+    }
+    if (e[k] || z[k]) out[n++] = sk;
+  }
+  return n;
+}
+
+static void ti__check_clusters(ti__check *c) {
+  const ti_task_graph *g = c->g;
+  int32_t i, j, k;
+  char why[192];
+  for (i = 0; i < g->n_blocks; i++) {
+    const ti_task_block *b = &g->blocks[i];
+    ti_block_class cls;
+    int32_t min_in = 0, max_in = 0, min_out = 0, max_out = 0;
+    if ((unsigned)b->type >= TI_BLOCK_COUNT || b->type == TI_BLOCK_NULL) continue;
+    cls = ti_block_class_of(b->type);
+    if (cls == TI_CLASS_COMPUTE) {
+      ti__check_roles r;
+      ti__check_roles_of(b, &r);
+      min_in = r.min_in; max_in = r.max_in; min_out = r.min_out; max_out = r.max_out;
+    } else if (b->type == TI_BLOCK_INPUT) { min_out = max_out = 1; }
+    else if (b->type == TI_BLOCK_OUTPUT) { min_in = max_in = 1; }
+    else { max_in = 1; max_out = 1; }
+    if (b->n_inputs < min_in || b->n_inputs > max_in) {
+      if (min_in == max_in)
+        ti__check_diag(c, TI_DIAG_ERROR, "clusters", b->id, -1,
+                       "%s block has %d input clusters, expected %d%s", TI__BNAME(b), (int)b->n_inputs, (int)min_in,
+                       ti__check_roles_text(b->type));
+      else
+        ti__check_diag(c, TI_DIAG_ERROR, "clusters", b->id, -1, "%s block has %d input clusters, expected %d..%d",
+                       TI__BNAME(b), (int)b->n_inputs, (int)min_in, (int)max_in);
+    }
+    if (b->n_outputs < min_out || b->n_outputs > max_out)
+      ti__check_diag(c, TI_DIAG_ERROR, "clusters", b->id, -1, "%s block has %d output clusters, expected %d%s%d",
+                     TI__BNAME(b), (int)b->n_outputs, (int)min_out, min_out == max_out ? "" : "..",
+                     min_out == max_out ? -1 : (int)max_out);
+    for (j = 0; j < b->n_inputs + b->n_outputs; j++) {
+      int is_out = j >= b->n_inputs;
+      int32_t ci = is_out ? j - b->n_inputs : j;
+      const ti_task_cluster *cl = is_out ? &b->outputs[ci] : &b->inputs[ci];
+      ti_task_shape exp, ext;
+      int has_exp = ti__check_expected_cluster(b, is_out, ci, &exp);
+      if ((cl->has & TI_CLUSTER_HAS_SHAPE) && has_exp) {
+        int64_t a[6], e[6];
+        int same = 1;
+        ti__check_dims6(&cl->shape, a);
+        ti__check_dims6(&exp, e);
+        if (cls == TI_CLASS_COMPUTE) {
+          for (k = 0; k < 6; k++) same &= (a[k] ? a[k] : 1) == (e[k] ? e[k] : 1);
+        } else {
+          same = ti__check_volume(a, 6) == ti__check_volume(e, 6);
+        }
+        if (!same) {
+          char sa[80], se[80];
+          ti__check_fmt_dims(sa, sizeof sa, a, 6);
+          ti__check_fmt_dims(se, sizeof se, e, 6);
+          ti__check_diag(c, TI_DIAG_ERROR, "clusters", b->id, -1,
+                         "%s cluster %d has shape %s (ny,nx,nf,nr,nky,nkx), the block implies %s",
+                         is_out ? "output" : "input", (int)ci, sa, se);
+        }
+      }
+      if (cl->n_interfaces == 0)
+        ti__check_diag(c, TI_DIAG_ERROR, "clusters", b->id, -1,
+                       "%s cluster %d has no interface, so nothing %s it", is_out ? "output" : "input", (int)ci,
+                       is_out ? "reads" : "writes");
+      if (!ti__check_cluster_extent(b, is_out, ci, &ext)) continue;
+      for (k = 0; k < cl->n_interfaces; k++) {
+        int64_t box[6];
+        if (ti__check_iface_box(&ext, &cl->interfaces[k], box, why, sizeof why) < 0)
+          ti__check_diag(c, TI_DIAG_ERROR, "interface-box", b->id,
+                         (cl->interfaces[k].has & TI_IFACE_HAS_EDGE_ID) ? cl->interfaces[k].edge_id : -1,
+                         "%s cluster %d interface %d: %s", is_out ? "output" : "input", (int)ci, (int)k, why);
+      }
+    }
+  }
+}
+
+/* Interfaces <-> edges, and S/C alternation. */
+static void ti__check_edges(ti__check *c) {
+  const ti_task_graph *g = c->g;
+  int32_t i, j, k;
+  for (i = 0; i < g->n_edges; i++) {
+    ti__check_edge_info *x = &c->einfo[i];
+    const ti_task_edge *e = &g->edges[i];
+    x->src = ti__check_lookup(c->bsorted, g->n_blocks, e->src_block_id);
+    x->dst = ti__check_lookup(c->bsorted, g->n_blocks, e->dst_block_id);
+    x->n_out = x->n_in = 0;
+    x->out_blk = x->in_blk = -1;
+    if (!(e->has & TI_EDGE_HAS_SRC) && x->src < 0)
+      ti__check_diag(c, TI_DIAG_ERROR, "edge-ends", -1, e->id, "edge has no src_block_id");
+    else if (x->src < 0)
+      ti__check_diag(c, TI_DIAG_ERROR, "edge-ends", -1, e->id, "src_block_id %d names no block", (int)e->src_block_id);
+    if (!(e->has & TI_EDGE_HAS_DST) && x->dst < 0)
+      ti__check_diag(c, TI_DIAG_ERROR, "edge-ends", -1, e->id, "edge has no dst_block_id");
+    else if (x->dst < 0)
+      ti__check_diag(c, TI_DIAG_ERROR, "edge-ends", -1, e->id, "dst_block_id %d names no block", (int)e->dst_block_id);
+  }
+  for (i = 0; i < g->n_blocks; i++) {
+    const ti_task_block *b = &g->blocks[i];
+    for (j = 0; j < b->n_inputs + b->n_outputs; j++) {
+      int is_out = j >= b->n_inputs;
+      int32_t ci = is_out ? j - b->n_inputs : j;
+      const ti_task_cluster *cl = is_out ? &b->outputs[ci] : &b->inputs[ci];
+      for (k = 0; k < cl->n_interfaces; k++) {
+        const ti_task_interface *f = &cl->interfaces[k];
+        int32_t ei;
+        ti__check_edge_info *x;
+        if (!(f->has & TI_IFACE_HAS_EDGE_ID) && ti__check_lookup(c->esorted, g->n_edges, f->edge_id) < 0) {
+          ti__check_diag(c, TI_DIAG_ERROR, "edge-ends", b->id, -1, "%s cluster %d interface %d names no edge",
+                         is_out ? "output" : "input", (int)ci, (int)k);
+          continue;
+        }
+        ei = ti__check_lookup(c->esorted, g->n_edges, f->edge_id);
+        if (ei < 0) {
+          ti__check_diag(c, TI_DIAG_ERROR, "edge-ends", b->id, f->edge_id,
+                         "%s cluster %d interface %d names edge %d, which does not exist",
+                         is_out ? "output" : "input", (int)ci, (int)k, (int)f->edge_id);
+          continue;
+        }
+        x = &c->einfo[ei];
+        if (is_out) {
+          if (x->n_out++ == 0) { x->out_blk = i; x->out_cl = ci; x->out_if = k; }
+        } else {
+          if (x->n_in++ == 0) { x->in_blk = i; x->in_cl = ci; x->in_if = k; }
+        }
+      }
+    }
+  }
+  for (i = 0; i < g->n_edges; i++) {
+    const ti_task_edge *e = &g->edges[i];
+    ti__check_edge_info *x = &c->einfo[i];
+    if (ti__check_lookup(c->esorted, g->n_edges, e->id) != i) continue;   /* duplicate id: reported */
+    if (x->n_out != 1)
+      ti__check_diag(c, TI_DIAG_ERROR, "edge-ends", x->out_blk >= 0 ? TI__BID(c, x->out_blk) : -1, e->id,
+                     "edge is named by %d output interfaces, expected exactly 1 (on its source block)", (int)x->n_out);
+    else if (x->src >= 0 && TI__BID(c, x->out_blk) != e->src_block_id)
+      ti__check_diag(c, TI_DIAG_ERROR, "edge-ends", TI__BID(c, x->out_blk), e->id,
+                     "the output interface naming the edge is on block %d, but the edge's source is block %d",
+                     (int)TI__BID(c, x->out_blk), (int)e->src_block_id);
+    if (x->n_in != 1)
+      ti__check_diag(c, TI_DIAG_ERROR, "edge-ends", x->in_blk >= 0 ? TI__BID(c, x->in_blk) : -1, e->id,
+                     "edge is named by %d input interfaces, expected exactly 1 (on its destination block)", (int)x->n_in);
+    else if (x->dst >= 0 && TI__BID(c, x->in_blk) != e->dst_block_id)
+      ti__check_diag(c, TI_DIAG_ERROR, "edge-ends", TI__BID(c, x->in_blk), e->id,
+                     "the input interface naming the edge is on block %d, but the edge's destination is block %d",
+                     (int)TI__BID(c, x->in_blk), (int)e->dst_block_id);
+    if (x->src >= 0 && x->dst >= 0) {
+      const ti_task_block *s = &g->blocks[x->src], *d = &g->blocks[x->dst];
+      ti_block_class cs, cd;
+      int ok;
+      if ((unsigned)s->type >= TI_BLOCK_COUNT || (unsigned)d->type >= TI_BLOCK_COUNT) continue;
+      cs = ti_block_class_of(s->type); cd = ti_block_class_of(d->type);
+      if (cs == TI_CLASS_NULL || cd == TI_CLASS_NULL) continue;
+      if (cs == TI_CLASS_STORAGE) ok = cd == TI_CLASS_COMPUTE || d->type == TI_BLOCK_OUTPUT;
+      else if (cs == TI_CLASS_COMPUTE) ok = cd == TI_CLASS_STORAGE;
+      else ok = s->type == TI_BLOCK_INPUT && cd == TI_CLASS_STORAGE;
+      if (!ok)
+        ti__check_diag(c, TI_DIAG_ERROR, "alternation", s->id, e->id,
+                       "edge %s %d -> %s %d breaks the storage -> compute -> storage alternation "
+                       "(INPUT -> storage, storage -> OUTPUT); put a %s block between them",
+                       TI__BNAME(s), (int)s->id, TI__BNAME(d), (int)d->id,
+                       cs == TI_CLASS_COMPUTE ? "storage" : cs == TI_CLASS_STORAGE && cd == TI_CLASS_STORAGE ? "compute" : "suitable");
+    }
+  }
+}
+
+/* Shape of the data after an edge's rearrangements, from the source box,
+   by the kernels' shape inference (ti_rearrange_infer_ex). Returns 1 with
+   the dims in out (rank *n_out, out holds TI_TENSOR_MAX_DIMS), -1 for
+   malformed parameters (why), -2 when out of memory. */
+static int ti__check_rearranged(ti__check *c, const ti_task_edge *e, const int64_t *in, int n_in, int64_t *out,
+                                int *n_out, char *why, size_t why_cap) {
+  int32_t r;
+  int k, n = n_in > 0 ? n_in : 1;
+  int64_t cur[TI_TENSOR_MAX_DIMS];
+  void *au = c->out->alloc_user;
+  for (k = 0; k < TI_TENSOR_MAX_DIMS; k++) cur[k] = k < n_in ? in[k] : 1;
+  for (r = 0; r < e->n_rearrange; r++) {
+    const ti_task_rearrange *ra = &e->rearrange[r];
+    ti_rearrange_param prm[4];
+    int32_t *tmp[4];
+    int np = ra->n_matrix < 4 ? (int)ra->n_matrix : 4, on = 0, q, failed = 0;
+    int64_t od[TI_TENSOR_MAX_DIMS];
+    const char *reason = NULL;
+    ti_status st;
+    /* the parameters as int32 / float arrays (values are kept narrow) */
+    for (q = 0; q < np; q++) {
+      const ti_task_tensor *t = &ra->matrix[q];
+      const ti_task_values *iv = &t->int32_data;
+      tmp[q] = NULL;
+      memset(&prm[q], 0, sizeof prm[q]);
+      prm[q].ndims = t->n_dims; prm[q].dims = t->dims;
+      if (t->float_data.count > 0 && t->float_data.storage == TI_DTYPE_F32) {
+        prm[q].f32 = (const float *)t->float_data.data; prm[q].n_f32 = t->float_data.count;
+      }
+      if (iv->count > 0) {
+        if (iv->storage == TI_DTYPE_I32) prm[q].i32 = (const int32_t *)iv->data;
+        else {
+          int64_t x;
+          if ((uint64_t)iv->count > (uint64_t)((size_t)-1 / 4) ||
+              !(tmp[q] = (int32_t *)TASKIR_MALLOC(au, (size_t)iv->count * 4))) { failed = 1; continue; }
+          for (x = 0; x < iv->count; x++) tmp[q][x] = (int32_t)ti_task_values_get_i64(iv, x);
+          prm[q].i32 = tmp[q];
+        }
+        prm[q].n_i32 = iv->count;
+      }
+    }
+    st = failed ? TI_STATUS_NO_MEMORY
+                : ti_rearrange_infer_ex((int)ra->type, np ? prm : NULL, np, n, cur, &on, od, &reason);
+    for (q = 0; q < np; q++) if (tmp[q]) TASKIR_FREE(au, tmp[q]);
+    if (st == TI_STATUS_NO_MEMORY) return -2;
+    if (st != TI_STATUS_SUCCESS) {
+      const char *kn = ti_rearrange_kind_name((int)(ra->type));
+      if (kn) snprintf(why, why_cap, "rearrangement #%d (%s): %s", (int)r, kn, reason ? reason : "malformed");
+      else snprintf(why, why_cap, "rearrangement #%d has unknown type %d", (int)r, (int)ra->type);
+      return -1;
+    }
+    n = on;
+    for (k = 0; k < on && k < TI_TENSOR_MAX_DIMS; k++) cur[k] = od[k];
+  }
+  for (k = 0; k < n; k++) out[k] = cur[k];
+  *n_out = n;
+  return 1;
+}
+
+static void ti__check_sizes(ti__check *c) {
+  const ti_task_graph *g = c->g;
+  int32_t i;
+  char why[192], sa[80], sb[80];
+  for (i = 0; i < g->n_edges; i++) {
+    const ti_task_edge *e = &g->edges[i];
+    const ti__check_edge_info *x = &c->einfo[i];
+    const ti_task_block *s, *d;
+    ti_task_shape es, ed;
+    int64_t bs[6], bd[6], rs[TI_TENSOR_MAX_DIMS], vs, vd;
+    int ns, nd, nr, st, said;
+    if (x->n_out != 1 || x->n_in != 1 || x->src < 0 || x->dst < 0 || TI__BID(c, x->out_blk) != e->src_block_id ||
+        TI__BID(c, x->in_blk) != e->dst_block_id)
+      continue;
+    /* the blocks holding the interfaces (ids may be duplicated) */
+    s = &g->blocks[x->out_blk]; d = &g->blocks[x->in_blk];
+    if (!ti__check_cluster_extent(s, 1, x->out_cl, &es) || !ti__check_cluster_extent(d, 0, x->in_cl, &ed)) continue;
+    ns = ti__check_iface_box(&es, &s->outputs[x->out_cl].interfaces[x->out_if], bs, why, sizeof why);
+    nd = ti__check_iface_box(&ed, &d->inputs[x->in_cl].interfaces[x->in_if], bd, why, sizeof why);
+    if (ns < 0 || nd < 0) continue;   /* reported by interface-box */
+    st = ti__check_rearranged(c, e, bs, ns, rs, &nr, why, sizeof why);
+    if (st == -2) {
+      c->oom = 1;
+      ti_error_set(c->err, TI_STATUS_NO_MEMORY, "checker: out of memory reading rearrangement parameters");
+      return;
+    }
+    if (st < 0) { ti__check_diag(c, TI_DIAG_ERROR, "rearrange", -1, e->id, "%s", why); continue; }
+    vs = ti__check_volume(rs, nr);
+    vd = ti__check_volume(bd, nd);
+    /* a RESHAPE last says the data is meant to be reshaped */
+    said = e->n_rearrange > 0 && e->rearrange[e->n_rearrange - 1].type == TI_REARRANGE_RESHAPE;
+    if (vs == vd && (said || ti__check_same_squeezed(rs, nr, bd, nd))) continue;
+    ti__check_fmt_dims(sa, sizeof sa, rs, nr);
+    ti__check_fmt_dims(sb, sizeof sb, bd, nd);
+    if (vs != vd)
+      ti__check_diag(c, TI_DIAG_ERROR, "edge-size", -1, e->id,
+                     "block %d sends %s%s = %lld elements, block %d receives %s = %lld",
+                     (int)s->id, sa, e->n_rearrange ? " after rearrangement" : "", (long long)vs, (int)d->id, sb,
+                     (long long)vd);
+    else
+      ti__check_diag(c, TI_DIAG_WARNING, "edge-size", -1, e->id,
+                     "block %d sends %s, block %d receives %s: an implicit row-major reshape; "
+                     "add a RESHAPE rearrangement to say so", (int)s->id, sa, (int)d->id, sb);
+  }
+}
+
+#define ti__check_feeds(c, bi) ((c)->adj_start[bi] > 0)
+#define ti__check_is_written(c, bi) ((c)->in_deg[bi] > 0)
+
+/* Values of v outside lo..hi: their count, the first one and its index.
+   Nothing to read when the storage width cannot leave the range (int8
+   values of an INT_8 tensor, anything of an INT_32 one). */
+static int64_t ti__check_outside(const ti_task_values *v, int64_t lo, int64_t hi, int64_t *first, int64_t *fv) {
+  int64_t slo, shi, q, n_bad = 0;
+  if (v->storage != TI_DTYPE_F32 && ti__check_int_range(v->storage, &slo, &shi) && slo >= lo && shi <= hi) return 0;
+#define TI__OUTSIDE(T)                                              \
+  for (q = 0; q < v->count; q++) {                                  \
+    int64_t x = ((const T *)v->data)[q];                            \
+    if (x < lo || x > hi) {                                         \
+      if (!n_bad++) { *first = q; *fv = x; }                        \
+    }                                                               \
+  }
+  switch (v->storage) {
+  case TI_DTYPE_I8: TI__OUTSIDE(int8_t) break;
+  case TI_DTYPE_U8: TI__OUTSIDE(uint8_t) break;
+  case TI_DTYPE_I16: TI__OUTSIDE(int16_t) break;
+  case TI_DTYPE_U16: TI__OUTSIDE(uint16_t) break;
+  case TI_DTYPE_I32: TI__OUTSIDE(int32_t) break;
+  case TI_DTYPE_U32: TI__OUTSIDE(uint32_t) break;
+  default:
+    for (q = 0; q < v->count; q++) {
+      int64_t x = ti_task_values_get_i64(v, q);
+      if (x < lo || x > hi) {
+        if (!n_bad++) { *first = q; *fv = x; }
+      }
+    }
+    break;
+  }
+#undef TI__OUTSIDE
+  return n_bad;
+}
+
+static void ti__check_data(ti__check *c) {
+  const ti_task_graph *g = c->g;
+  int32_t i, k;
+  char sa[80], sb[80];
+  /* edges leaving / entering each block (the cycle search reuses the arrays) */
+  for (i = 0; i < g->n_blocks; i++) c->in_deg[i] = c->adj_start[i] = 0;
+  for (i = 0; i < g->n_edges; i++) {
+    if (c->einfo[i].src >= 0) c->adj_start[c->einfo[i].src]++;
+    if (c->einfo[i].dst >= 0) c->in_deg[c->einfo[i].dst]++;
+  }
+  for (i = 0; i < g->n_blocks; i++) {
+    const ti_task_block *b = &g->blocks[i];
+    const ti_task_tensor *t = &b->data;
+    const ti_task_values *v = NULL;
+    ti_block_class cls;
+    int n_fields = (t->int32_data.count > 0) + (t->uint32_data.count > 0) + (t->float_data.count > 0);
+    int64_t count, prod = 1, sdims[4], ddims[8];
+    int32_t nsd;
+  int bad_dims = 0;
+    ti_dtype p;
+    if ((unsigned)b->type >= TI_BLOCK_COUNT || b->type == TI_BLOCK_NULL) continue;
+    cls = ti_block_class_of(b->type);
+    if (n_fields == 0) {
+      if ((b->type == TI_BLOCK_SW || b->type == TI_BLOCK_SWFC || b->type == TI_BLOCK_SW2D || b->type == TI_BLOCK_SB) &&
+          ti__check_feeds(c, i) && !ti__check_is_written(c, i))
+        ti__check_diag(c, TI_DIAG_ERROR, "data", b->id, -1,
+                       "%s block feeds a compute block but carries no data and nothing writes it; "
+                       "give it its weights/bias", TI__BNAME(b));
+      else if (cls == TI_CLASS_STORAGE && b->n_inputs == 0 && !ti__check_is_written(c, i) && ti__check_feeds(c, i))
+        ti__check_diag(c, TI_DIAG_WARNING, "data", b->id, -1,
+                       "%s block is read but holds no data and nothing writes it; it reads as zeros", TI__BNAME(b));
+      if (t->n_dims > 0) {
+        for (k = 0; k < t->n_dims && prod >= 0; k++) {
+          int64_t dk = t->dims[k];
+          prod = (dk < 0 || (dk && prod > TASKIR_CHECK_MAX_ELEMS / dk)) ? -1 : prod * dk;
+        }
+        if (prod != 0)
+          ti__check_diag(c, TI_DIAG_ERROR, "data", b->id, -1, "data has %d dims but no values", (int)t->n_dims);
+      }
+      continue;
+    }
+    if (cls != TI_CLASS_STORAGE) {
+      ti__check_diag(c, TI_DIAG_WARNING, "data", b->id, -1, "%s block carries data, which only storage blocks use",
+                     TI__BNAME(b));
+      continue;
+    }
+    if (n_fields > 1)
+      ti__check_diag(c, TI_DIAG_ERROR, "data", b->id, -1,
+                     "data fills %d of float_data/int32_data/uint32_data; exactly one holds the values", n_fields);
+    v = ti_task_tensor_values(t);
+    count = v->count;
+    if (t->n_dims <= 0) {
+      ti__check_diag(c, TI_DIAG_ERROR, "data", b->id, -1, "data has %lld values but no dims", (long long)count);
+    } else {
+      for (k = 0; k < t->n_dims; k++) {
+        int64_t dk = t->dims[k];
+        if (dk < 0) { bad_dims = 1; break; }
+        if (dk && prod > TASKIR_CHECK_MAX_ELEMS / dk) { bad_dims = 2; break; }
+        prod *= dk;
+        if (k < 8) ddims[k] = dk;
+      }
+      if (bad_dims)
+        ti__check_diag(c, TI_DIAG_ERROR, "data", b->id, -1, "data dim %d = %d is %s", (int)k, (int)t->dims[k],
+                       bad_dims == 1 ? "negative" : "too large: the product overflows");
+      else if (prod != count)
+        ti__check_diag(c, TI_DIAG_ERROR, "data", b->id, -1,
+                       "data holds %lld values, its dims multiply to %lld", (long long)count, (long long)prod);
+      nsd = ti_task_block_dims(b, sdims);
+      if (!bad_dims && nsd > 0 && (t->n_dims > 8 || !ti__check_same_squeezed(ddims, t->n_dims, sdims, nsd))) {
+        ti__check_fmt_dims(sa, sizeof sa, ddims, t->n_dims > 8 ? 8 : t->n_dims);
+        ti__check_fmt_dims(sb, sizeof sb, sdims, nsd);
+        ti__check_diag(c, TI_DIAG_ERROR, "data", b->id, -1, "data dims %s do not match the %s block's storage dims %s",
+                       sa, TI__BNAME(b), sb);
+      }
+    }
+    p = (t->has & TI_TENSOR_HAS_PRECISION) ? t->precision : b->precision;
+    if ((t->has & TI_TENSOR_HAS_PRECISION) && t->precision != b->precision)
+      ti__check_diag(c, TI_DIAG_ERROR, "data", b->id, -1,
+                     "data precision %s differs from the block precision %s (storage precision is that of its data)",
+                     ti_precision_name(t->precision) ? ti_precision_name(t->precision) : "?",
+                     ti_precision_name(b->precision) ? ti_precision_name(b->precision) : "?");
+    if (!ti__check_is_precision(p)) continue;
+    {
+      int is_float = p == TI_DTYPE_F16 || p == TI_DTYPE_F32;
+      int is_uint = p == TI_DTYPE_U8 || p == TI_DTYPE_U16 || p == TI_DTYPE_U32 || p == TI_DTYPE_U4;
+      const ti_task_values *want = is_float ? &t->float_data : is_uint ? &t->uint32_data : &t->int32_data;
+      const char *want_name = is_float ? "float_data" : is_uint ? "uint32_data" : "int32_data";
+      int64_t lo = 0, hi = 0, q, n_bad = 0, first = -1;
+      if (v != want) {
+        ti__check_diag(c, TI_DIAG_ERROR, "data", b->id, -1, "%s data belongs in %s", ti_precision_name(p), want_name);
+        continue;
+      }
+      if (is_float) {
+        for (q = 0; q < count; q++) {
+          double x = ti_task_values_get_f64(v, q);
+          if (x != x || x > 3.4028234663852886e38 || x < -3.4028234663852886e38 ||
+              (p == TI_DTYPE_F16 && (x > 65504.0 || x < -65504.0))) {
+            if (first < 0) first = q;
+            n_bad++;
+          }
+        }
+        if (n_bad)
+          ti__check_diag(c, TI_DIAG_ERROR, "data", b->id, -1,
+                         "%lld values are NaN, infinite or beyond %s, the first at index %lld", (long long)n_bad,
+                         ti_precision_name(p), (long long)first);
+      } else if (ti__check_int_range(p, &lo, &hi)) {
+        int64_t fv = 0;
+        n_bad = ti__check_outside(v, lo, hi, &first, &fv);
+        if (n_bad)
+          ti__check_diag(c, TI_DIAG_ERROR, "data", b->id, -1,
+                         "%lld values lie outside %s range %lld..%lld, the first is %lld at index %lld",
+                         (long long)n_bad, ti_precision_name(p), (long long)lo, (long long)hi, (long long)fv,
+                         (long long)first);
+      }
+    }
+  }
+}
+
+static void ti__check_io(ti__check *c) {
+  const ti_task_graph *g = c->g;
+  int32_t i, j;
+  for (i = 0; i < g->n_blocks; i++) {
+    const ti_task_block *b = &g->blocks[i];
+    if ((b->type != TI_BLOCK_INPUT && b->type != TI_BLOCK_OUTPUT) || !(b->has & TI_BLOCK_HAS_SOCKET_ID)) continue;
+    if (b->socket_id < 0)
+      ti__check_diag(c, TI_DIAG_ERROR, "io", b->id, -1, "socket_id %d is negative", (int)b->socket_id);
+    /* quadratic, but io blocks are few */
+    for (j = 0; j < i; j++) {
+      const ti_task_block *o = &g->blocks[j];
+      if (o->type == b->type && (o->has & TI_BLOCK_HAS_SOCKET_ID) && o->socket_id == b->socket_id) {
+        ti__check_diag(c, TI_DIAG_ERROR, "io", b->id, -1, "%s blocks %d and %d share socket_id %d; sockets must differ",
+                       TI__BNAME(b), (int)o->id, (int)b->id, (int)b->socket_id);
+        break;
+      }
+    }
+  }
+}
+
+static void ti__check_attrs(ti__check *c) {
+  const ti_task_graph *g = c->g;
+  int32_t i, j, k;
+  for (i = 0; i < g->n_blocks; i++) {
+    const ti_task_block *b = &g->blocks[i];
+    ti_block_class cls;
+    if ((unsigned)b->type >= TI_BLOCK_COUNT || b->type == TI_BLOCK_NULL) continue;
+    cls = ti_block_class_of(b->type);
+    if (cls != TI_CLASS_COMPUTE && b->n_attrs > 0)
+      ti__check_diag(c, TI_DIAG_WARNING, "attributes", b->id, -1, "%s block has %d attributes; only compute blocks use them",
+                     TI__BNAME(b), (int)b->n_attrs);
+    for (j = 0; j < b->n_attrs; j++) {
+      const ti_task_attr *a = &b->attrs[j];
+      const char *nm;
+      int32_t v = a->int_value;
+      if ((unsigned)a->type >= TI_ATTR_COUNT) {
+        ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, -1, "attribute #%d has unknown type %d", (int)j, (int)a->type);
+        continue;
+      }
+      nm = ti__attr_type_names[a->type];
+      for (k = 0; k < j; k++)
+        if (b->attrs[k].type == a->type) {
+          ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, -1, "attribute %s is given twice (#%d and #%d)", nm,
+                         (int)k, (int)j);
+          break;
+        }
+      switch (a->type) {
+      case TI_ATTR_KERNEL_X: case TI_ATTR_KERNEL_Y: case TI_ATTR_STRIDE_X: case TI_ATTR_STRIDE_Y:
+      case TI_ATTR_DILATION_X: case TI_ATTR_DILATION_Y:
+        if (v < 1) ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, -1, "%s = %d, it must be >= 1", nm, (int)v);
+        break;
+      case TI_ATTR_PAD_UP: case TI_ATTR_PAD_DOWN: case TI_ATTR_PAD_LEFT: case TI_ATTR_PAD_RIGHT:
+        if (v < 0) ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, -1, "%s = %d, it must be >= 0", nm, (int)v);
+        break;
+      case TI_ATTR_LUT_DW:
+        if (v < 1 || v > 16) ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, -1, "LUT_DW = %d, it must be 1..16", (int)v);
+        break;
+      case TI_ATTR_BIT_SHIFT_NUM:
+        if (v < 0 || v > 31)
+          ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, -1, "BIT_SHIFT_NUM = %d, it must be 0..31", (int)v);
+        break;
+      default: break;
+      }
+    }
+    if (b->type == TI_BLOCK_CLUT && !ti__check_has_attr(b, TI_ATTR_LUT_DW))
+      ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, -1,
+                     "CLUT block has no LUT_DW; it sets the index width and the table size 2^LUT_DW");
+    /* windowed blocks: the output size follows from the input, the window,
+       stride, padding and dilation */
+    if ((b->type == TI_BLOCK_CC || b->type == TI_BLOCK_CC2D || b->type == TI_BLOCK_CAVG || b->type == TI_BLOCK_CCMPB ||
+         b->type == TI_BLOCK_CCMPS) && b->shape.niy > 0 && b->shape.nix > 0) {
+      int axis;
+      for (axis = 0; axis < 2; axis++) {
+        int32_t n_in = axis ? b->shape.nix : b->shape.niy, n_out = axis ? b->shape.nx : b->shape.ny;
+        int32_t kk = axis ? b->shape.nkx : b->shape.nky;
+        int32_t ka = ti__check_attr(b, axis ? TI_ATTR_KERNEL_X : TI_ATTR_KERNEL_Y, kk);
+        int32_t st = ti__check_attr(b, axis ? TI_ATTR_STRIDE_X : TI_ATTR_STRIDE_Y, 1);
+        int32_t dl = ti__check_attr(b, axis ? TI_ATTR_DILATION_X : TI_ATTR_DILATION_Y, 1);
+        int32_t p0 = ti__check_attr(b, axis ? TI_ATTR_PAD_LEFT : TI_ATTR_PAD_UP, 0);
+        int32_t p1 = ti__check_attr(b, axis ? TI_ATTR_PAD_RIGHT : TI_ATTR_PAD_DOWN, 0);
+        int64_t span, want;
+        if (kk > 0 && ka != kk)
+          ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, -1, "%s = %d but the shape's %s = %d",
+                         axis ? "KERNEL_X" : "KERNEL_Y", (int)ka, axis ? "nkx" : "nky", (int)kk);
+        if (kk < 1 || st < 1 || dl < 1 || p0 < 0 || p1 < 0 || n_out < 1) continue;   /* reported elsewhere */
+        span = (int64_t)dl * (kk - 1) + 1;
+        want = (int64_t)n_in + p0 + p1 >= span ? ((int64_t)n_in + p0 + p1 - span) / st + 1 : 0;
+        if (want != n_out)
+          ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, -1,
+                         "%s = %d, but %s = %d with kernel %d, stride %d, pads %d+%d, dilation %d gives %lld",
+                         axis ? "nx" : "ny", (int)n_out, axis ? "nix" : "niy", (int)n_in, (int)kk, (int)st, (int)p0,
+                         (int)p1, (int)dl, (long long)want);
+      }
+    }
+  }
+}
+
+/* Edges that count for the cycle search: both ends exist, and not the
+   membrane write-back of a CLIF (its second output), which feeds the next
+   time step. */
+static int ti__check_dag_edge(const ti__check *c, int32_t i) {
+  const ti__check_edge_info *x = &c->einfo[i];
+  if (x->src < 0 || x->dst < 0) return 0;
+  if (c->g->blocks[x->src].type == TI_BLOCK_CLIF && x->n_out == 1 && x->out_blk == x->src && x->out_cl >= 1) return 0;
+  return 1;
+}
+
+/* Kahn's algorithm (iterative); on a cycle, walks predecessors among the
+   leftover blocks until one repeats, to name the blocks on it. */
+static void ti__check_cycles(ti__check *c) {
+  const ti_task_graph *g = c->g;
+  int32_t nb = g->n_blocks, i, head = 0, tail = 0, left;
+  int32_t *deg = c->in_deg, *start = c->adj_start, *adj = c->adj, *queue, *pred;
+  for (i = 0; i <= nb; i++) start[i] = 0;
+  for (i = 0; i < nb; i++) deg[i] = 0;
+  for (i = 0; i < g->n_edges; i++)
+    if (ti__check_dag_edge(c, i)) { start[c->einfo[i].src + 1]++; deg[c->einfo[i].dst]++; }
+  for (i = 0; i < nb; i++) start[i + 1] += start[i];
+  /* queue and pred share adj's tail: adj holds n_edges, queue nb, pred nb */
+  queue = adj + g->n_edges;
+  pred = queue + nb;
+  {
+    int32_t *fill = pred;   /* temporary cursor per block */
+    for (i = 0; i < nb; i++) fill[i] = start[i];
+    for (i = 0; i < g->n_edges; i++)
+      if (ti__check_dag_edge(c, i)) adj[fill[c->einfo[i].src]++] = c->einfo[i].dst;
+  }
+  for (i = 0; i < nb; i++) if (deg[i] == 0) queue[tail++] = i;
+  while (head < tail) {
+    int32_t u = queue[head++], k;
+    for (k = start[u]; k < start[u + 1]; k++) if (--deg[adj[k]] == 0) queue[tail++] = adj[k];
+  }
+  left = nb - tail;
+  if (left == 0) return;
+  /* pred[v] = some leftover predecessor of leftover v */
+  for (i = 0; i < nb; i++) pred[i] = -1;
+  for (i = 0; i < g->n_edges; i++) {
+    const ti__check_edge_info *x = &c->einfo[i];
+    if (ti__check_dag_edge(c, i) && deg[x->src] > 0 && deg[x->dst] > 0) pred[x->dst] = x->src;
+  }
+  {
+    int32_t v = -1, steps, k, n_on = 0;
+    char path[160];
+    size_t len = 0;
+    for (i = 0; i < nb; i++) if (deg[i] > 0) { v = i; break; }
+    /* after nb steps back we are surely on the cycle */
+    for (steps = 0; steps < nb && v >= 0 && pred[v] >= 0; steps++) v = pred[v];
+    path[0] = 0;
+    if (v >= 0) {
+      k = v;
+      do {
+        if (len + 16 < sizeof path) len += (size_t)snprintf(path + len, sizeof path - len, "%d <- ", (int)TI__BID(c, k));
+        n_on++;
+        k = pred[k];
+      } while (k >= 0 && k != v && n_on <= nb);
+      if (len + 16 < sizeof path) snprintf(path + len, sizeof path - len, "%d", (int)TI__BID(c, v));
+    }
+    ti__check_diag(c, TI_DIAG_ERROR, "cycle", v >= 0 ? TI__BID(c, v) : -1, -1,
+                   "the graph has a cycle (%d blocks on or after it): %s; Task IR graphs are acyclic", (int)left, path);
+  }
+}
+
+TASKIR_API ti_status ti_task_check(const ti_task_graph *g, ti_diag_list *out, ti_error *err) {
+  ti__check c;
+  ti_diag_list local;
+  int32_t nb, ne, n_err0;
+  size_t need_idx, need_int;
+  void *au;
+  int err_was_clear;
+  if (!g || g->n_blocks < 0 || g->n_edges < 0 || (g->n_blocks && !g->blocks) || (g->n_edges && !g->edges))
+    return ti_error_set(err, TI_STATUS_BAD_PARAM, "ti_task_check: no graph or a malformed one");
+  err_was_clear = !err || err->status == TI_STATUS_SUCCESS;
+  if (!out) { ti_diag_list_init(&local, g->arena.alloc_user); out = &local; }
+  memset(&c, 0, sizeof c);
+  c.g = g; c.out = out; c.err = err;
+  au = out->alloc_user;
+  nb = g->n_blocks; ne = g->n_edges;
+  n_err0 = out->n_errors;
+  need_idx = ((size_t)nb + (size_t)ne + 2) * sizeof(ti__check_idx);
+  /* in_deg nb, adj_start nb+1, adj ne + queue nb + pred nb */
+  need_int = ((size_t)nb * 4 + (size_t)ne + 2) * sizeof(int32_t);
+  c.bsorted = (ti__check_idx *)TASKIR_MALLOC(au, need_idx);
+  c.einfo = (ti__check_edge_info *)TASKIR_MALLOC(au, ((size_t)ne + 1) * sizeof(ti__check_edge_info));
+  c.in_deg = (int32_t *)TASKIR_MALLOC(au, need_int);
+  if (!c.bsorted || !c.einfo || !c.in_deg) {
+    if (c.bsorted) TASKIR_FREE(au, c.bsorted);
+    if (c.einfo) TASKIR_FREE(au, c.einfo);
+    if (c.in_deg) TASKIR_FREE(au, c.in_deg);
+    if (out == &local) ti_diag_list_free(&local);
+    return ti_error_set(err, TI_STATUS_NO_MEMORY, "ti_task_check: out of memory for %d blocks and %d edges", (int)nb,
+                        (int)ne);
+  }
+  c.esorted = c.bsorted + nb;
+  c.adj_start = c.in_deg + nb;
+  c.adj = c.adj_start + nb + 1;
+  ti__check_ids(&c);
+  ti__check_types(&c);
+  ti__check_dims(&c);
+  ti__check_clusters(&c);
+  ti__check_edges(&c);
+  ti__check_sizes(&c);
+  ti__check_data(&c);
+  ti__check_io(&c);
+  ti__check_attrs(&c);
+  ti__check_cycles(&c);
+#undef ti__check_feeds
+#undef ti__check_is_written
+  TASKIR_FREE(au, c.bsorted);
+  TASKIR_FREE(au, c.einfo);
+  TASKIR_FREE(au, c.in_deg);
+  {
+    int oom = c.oom, bad = out->n_errors > n_err0;
+    if (out == &local) ti_diag_list_free(&local);
+    if (oom) {
+      /* the status the caller gets wins over problems recorded before */
+      if (err_was_clear) {
+        ti_error_clear(err);
+        ti_error_set(err, TI_STATUS_NO_MEMORY, "ti_task_check: out of memory growing the problem list");
+      }
+      return TI_STATUS_NO_MEMORY;
+    }
+    return bad ? TI_STATUS_INVALID : TI_STATUS_SUCCESS;
+  }
+}
+
 /* >>impl.task.stats -------------------------------------------------------- */
+
+/* Saturating product of counts: absent (0) dims count as 1, negative ones
+   as 0 (the checker reports them); *sat is set when INT64_MAX is hit. */
+static int64_t ti__stats_mul(int64_t a, int64_t b, int *sat) {
+  if (a <= 0 || b <= 0) return 0;
+  if (a > INT64_MAX / b) { *sat = 1; return INT64_MAX; }
+  return a * b;
+}
+static int64_t ti__stats_add(int64_t a, int64_t b, int *sat) {
+  if (a > INT64_MAX - b) { *sat = 1; return INT64_MAX; }
+  return a + b;
+}
+static int64_t ti__stats_dim(int64_t v) { return v == 0 ? 1 : v < 0 ? 0 : v; }
+static int64_t ti__stats_prod(const int64_t *d, int n, int *sat) {
+  int64_t v = 1;
+  int i;
+  for (i = 0; i < n; i++) v = ti__stats_mul(v, ti__stats_dim(d[i]), sat);
+  return v;
+}
+static int64_t ti__stats_shape(const ti_task_shape *s, int *sat) {
+  int64_t d[6];
+  ti__check_dims6(s, d);
+  return ti__stats_prod(d, 6, sat);
+}
+
+static void ti__stats_block(const ti_task_block *b, ti_task_block_stats *bs, int *sat) {
+  const ti_task_shape *s = &b->shape;
+  int64_t ny = ti__stats_dim(s->ny), nx = ti__stats_dim(s->nx), nf = ti__stats_dim(s->nf);
+  int64_t nr = ti__stats_dim(s->nr), nky = ti__stats_dim(s->nky), nkx = ti__stats_dim(s->nkx);
+  int64_t out = ti__stats_mul(ti__stats_mul(ny, nx, sat), nf, sat);
+  int64_t dims[4];
+  int n;
+  memset(bs, 0, sizeof *bs);
+  bs->block_id = b->id;
+  bs->type = b->type;
+  if ((unsigned)b->type >= TI_BLOCK_COUNT) return;
+  switch (ti_block_class_of(b->type)) {
+  case TI_CLASS_STORAGE: {
+    const ti_task_values *v = ti_task_tensor_values(&b->data);
+    n = (int)ti_task_block_dims(b, dims);
+    bs->params = v ? v->count : 0;
+    bs->out_elems = ti__stats_prod(dims, n, sat);
+    bs->storage_bytes = ti__stats_mul(bs->out_elems, (int64_t)ti_dtype_size(b->precision), sat);
+    if (!ti__check_is_precision(b->precision)) bs->storage_bytes = 0;
+    break;
+  }
+  case TI_CLASS_COMPUTE: {
+    ti__check_roles r;
+    int32_t i;
+    ti__check_roles_of(b, &r);
+    /* parameters: the operands that are not activations, as the block's
+       shape sizes them (weight, alpha, LUT, bias) */
+    for (i = r.n_act; i < b->n_inputs && i < r.n_act + r.n_mid + r.has_bias; i++) {
+      ti_task_shape e;
+      if (b->type == TI_BLOCK_CLIF) break;   /* its second input is state, not a parameter */
+      if (ti__check_expected_cluster(b, 0, i, &e)) bs->params = ti__stats_add(bs->params, ti__stats_shape(&e, sat), sat);
+    }
+    switch (b->type) {
+    case TI_BLOCK_CC: case TI_BLOCK_CC2D:
+      bs->macs = ti__stats_mul(ti__stats_mul(ti__stats_mul(out, nr, sat), nky, sat), nkx, sat);
+      break;
+    case TI_BLOCK_CVM:
+      out = nf;
+      bs->macs = ti__stats_mul(nf, nr, sat);
+      break;
+    case TI_BLOCK_CAVG: case TI_BLOCK_CCMPB: case TI_BLOCK_CCMPS:
+      bs->macs = ti__stats_mul(ti__stats_mul(out, nky, sat), nkx, sat);
+      break;
+    default:
+      bs->macs = out;
+      break;
+    }
+    bs->out_elems = out;
+    break;
+  }
+  case TI_CLASS_IO:
+    if (b->type == TI_BLOCK_INPUT) bs->out_elems = out;
+    break;
+  default: break;
+  }
+}
+
+TASKIR_API ti_status ti_task_statistics(const ti_task_graph *g, ti_task_stats *s, int per_block, ti_error *err) {
+  ti__check_idx *idx = NULL;
+  ti_task_block_stats *pb = NULL, one;
+  void *au;
+  int sat = 0;
+  int32_t i;
+  if (!s) return ti_error_set(err, TI_STATUS_BAD_PARAM, "ti_task_statistics: no result struct");
+  memset(s, 0, sizeof *s);
+  if (!g || g->n_blocks < 0 || g->n_edges < 0 || (g->n_blocks && !g->blocks) || (g->n_edges && !g->edges))
+    return ti_error_set(err, TI_STATUS_BAD_PARAM, "ti_task_statistics: no graph or a malformed one");
+  au = g->arena.alloc_user;
+  idx = (ti__check_idx *)TASKIR_MALLOC(au, ((size_t)g->n_blocks + 1) * sizeof *idx);
+  if (per_block) pb = (ti_task_block_stats *)TASKIR_MALLOC(au, ((size_t)g->n_blocks + 1) * sizeof *pb);
+  if (!idx || (per_block && !pb)) {
+    if (idx) TASKIR_FREE(au, idx);
+    if (pb) TASKIR_FREE(au, pb);
+    return ti_error_set(err, TI_STATUS_NO_MEMORY, "ti_task_statistics: out of memory for %d blocks", (int)g->n_blocks);
+  }
+  s->blocks = g->n_blocks;
+  s->edges = g->n_edges;
+  for (i = 0; i < g->n_blocks; i++) {
+    const ti_task_block *b = &g->blocks[i];
+    ti_task_block_stats *bs = pb ? &pb[i] : &one;
+    idx[i].id = b->id; idx[i].idx = i;
+    ti__stats_block(b, bs, &sat);
+    if ((unsigned)b->type < TI_BLOCK_COUNT && ti_block_class_of(b->type) == TI_CLASS_STORAGE) {
+      s->data_elems = ti__stats_add(s->data_elems, bs->params, &sat);
+      if (ti__check_is_precision(b->precision))
+        s->storage_bytes[b->precision] = ti__stats_add(s->storage_bytes[b->precision], bs->storage_bytes, &sat);
+      s->storage_total = ti__stats_add(s->storage_total, bs->storage_bytes, &sat);
+    } else {
+      s->params = ti__stats_add(s->params, bs->params, &sat);
+      s->macs = ti__stats_add(s->macs, bs->macs, &sat);
+      if ((unsigned)b->type < TI_BLOCK_COUNT && ti_block_class_of(b->type) == TI_CLASS_COMPUTE)
+        s->out_elems = ti__stats_add(s->out_elems, bs->out_elems, &sat);
+    }
+  }
+  if (g->n_blocks) qsort(idx, (size_t)g->n_blocks, sizeof *idx, ti__check_idx_cmp);
+  /* traffic: what the source interface's box holds, at the source's
+     precision; the whole source output when no interface names the edge */
+  for (i = 0; i < g->n_edges; i++) {
+    const ti_task_edge *e = &g->edges[i];
+    int32_t si = ti__check_lookup(idx, g->n_blocks, e->src_block_id), cl, k;
+    const ti_task_block *b;
+    int64_t elems = -1, box[6];
+    ti_task_block_stats tmp;
+    char why[192];
+    if (si < 0) continue;
+    b = &g->blocks[si];
+    for (cl = 0; cl < b->n_outputs && elems < 0; cl++)
+      for (k = 0; k < b->outputs[cl].n_interfaces; k++)
+        if (b->outputs[cl].interfaces[k].edge_id == e->id) {
+          ti_task_shape ext;
+          int n;
+          if (ti__check_cluster_extent(b, 1, cl, &ext) &&
+              (n = ti__check_iface_box(&ext, &b->outputs[cl].interfaces[k], box, why, sizeof why)) >= 0)
+            elems = ti__stats_prod(box, n, &sat);
+          break;
+        }
+    if (elems < 0) {
+      ti__stats_block(b, &tmp, &sat);
+      elems = tmp.out_elems;
+    }
+    if (ti__check_is_precision(b->precision))
+      s->edge_bytes = ti__stats_add(s->edge_bytes, ti__stats_mul(elems, (int64_t)ti_dtype_size(b->precision), &sat), &sat);
+  }
+  TASKIR_FREE(au, idx);
+  if (pb) { s->per_block = pb; s->n_blocks = g->n_blocks; }
+  if (sat)
+    return ti_error_set(err, TI_STATUS_LIMIT, "ti_task_statistics: a count exceeds int64; the totals are clamped");
+  return TI_STATUS_SUCCESS;
+}
+
+TASKIR_API void ti_task_stats_free(ti_task_stats *s, void *alloc_user) {
+  (void)alloc_user;
+  if (s->per_block) TASKIR_FREE(alloc_user, s->per_block);
+  s->per_block = NULL;
+  s->n_blocks = 0;
+}
+
+#undef TI__D_Y
+#undef TI__D_X
+#undef TI__D_F
+#undef TI__D_R
+#undef TI__D_KY
+#undef TI__D_KX
+#undef TI__D_IY
+#undef TI__D_IX
+#undef TI__D_NB
+#undef TI__D_WIN
+#undef TI__BID
+#undef TI__BNAME
+
+/* >>impl.nn ---------------------------------------------------------------- */
+
+#include <math.h>
+
+struct ti_tensor_storage { int64_t refs; void *alloc_user; };
+#define TI__STORAGE_HDR ((sizeof(ti_tensor_storage) + 15u) & ~(size_t)15u)
+
+static int ti__nn_numel(int32_t rank, const int64_t *dims, int64_t *numel) {
+  int64_t n = 1;
+  int32_t i;
+  if (rank < 0 || rank > TI_MAX_RANK) return 0;
+  for (i = 0; i < rank; i++) {
+    if (dims[i] < 0) return 0;
+    if (dims[i] && n > INT64_MAX / dims[i]) return 0;
+    n *= dims[i];
+  }
+  *numel = n;
+  return 1;
+}
+
+TASKIR_API ti_tensor_value *ti_tensor_create(void *alloc_user, ti_dtype dtype, int32_t rank, const int64_t *dims,
+                                             ti_layout layout, const void *data, ti_error *err) {
+  int64_t numel;
+  size_t es = ti_dtype_size(dtype), bytes;
+  ti_tensor_value *t;
+  ti_tensor_storage *s;
+  if (!es || (rank && !dims) || !ti__nn_numel(rank, dims, &numel)) {
+    ti_error_set(err, TI_STATUS_BAD_PARAM, "tensor: bad dtype or dims (rank %d)", (int)rank);
+    return NULL;
+  }
+  if ((uint64_t)numel > (uint64_t)(((size_t)-1 - TI__STORAGE_HDR) / es) || (uint64_t)numel > ((uint64_t)1 << 40)) {
+    ti_error_set(err, TI_STATUS_LIMIT, "tensor: %lld elements are too many", (long long)numel);
+    return NULL;
+  }
+  bytes = (size_t)numel * es;
+  t = (ti_tensor_value *)TASKIR_MALLOC(alloc_user, sizeof *t);
+  s = (ti_tensor_storage *)TASKIR_MALLOC(alloc_user, TI__STORAGE_HDR + (bytes ? bytes : 1));
+  if (!t || !s) {
+    if (t) TASKIR_FREE(alloc_user, t);
+    if (s) TASKIR_FREE(alloc_user, s);
+    ti_error_set(err, TI_STATUS_NO_MEMORY, "tensor: out of memory (%lld bytes)", (long long)bytes);
+    return NULL;
+  }
+  memset(t, 0, sizeof *t);
+  s->refs = 1;
+  s->alloc_user = alloc_user;
+  t->dtype = dtype;
+  t->layout = layout;
+  t->rank = rank;
+  if (rank) memcpy(t->dims, dims, (size_t)rank * sizeof *dims);
+  t->numel = numel;
+  t->data = (unsigned char *)s + TI__STORAGE_HDR;
+  t->alloc_user = alloc_user;
+  t->storage = s;
+  if (data && bytes) memcpy(t->data, data, bytes);
+  else if (bytes) memset(t->data, 0, bytes);
+  return t;
+}
+
+TASKIR_API ti_tensor_value *ti_tensor_alias(const ti_tensor_value *t, int32_t rank, const int64_t *dims,
+                                            ti_layout layout, ti_error *err) {
+  int64_t numel;
+  ti_tensor_value *a;
+  if (!t || (rank && !dims) || !ti__nn_numel(rank, dims, &numel) || numel != t->numel) {
+    ti_error_set(err, TI_STATUS_BAD_PARAM, "tensor alias: element count differs from the source");
+    return NULL;
+  }
+  a = (ti_tensor_value *)TASKIR_MALLOC(t->alloc_user, sizeof *a);
+  if (!a) {
+    ti_error_set(err, TI_STATUS_NO_MEMORY, "tensor alias: out of memory");
+    return NULL;
+  }
+  *a = *t;
+  a->rank = rank;
+  memset(a->dims, 0, sizeof a->dims);
+  if (rank) memcpy(a->dims, dims, (size_t)rank * sizeof *dims);
+  a->layout = layout;
+  t->storage->refs++;
+  return a;
+}
+
+TASKIR_API ti_tensor_value *ti_tensor_copy(const ti_tensor_value *t, ti_error *err) {
+  if (!t) {
+    ti_error_set(err, TI_STATUS_BAD_PARAM, "tensor copy: NULL tensor");
+    return NULL;
+  }
+  return ti_tensor_create(t->alloc_user, t->dtype, t->rank, t->dims, t->layout, t->data, err);
+}
+
+TASKIR_API void ti_tensor_free(ti_tensor_value *t) {
+  void *au;
+  if (!t) return;
+  au = t->alloc_user;
+  if (t->storage && --t->storage->refs == 0) TASKIR_FREE(t->storage->alloc_user, t->storage);
+  TASKIR_FREE(au, t);
+}
+
+TASKIR_API double ti_tensor_get(const ti_tensor_value *t, int64_t i) {
+  const void *d = t->data;
+  switch (t->dtype) {
+  case TI_DTYPE_F32: return ((const float *)d)[i];
+  case TI_DTYPE_F64: return ((const double *)d)[i];
+  case TI_DTYPE_I8: case TI_DTYPE_TERNARY: return ((const int8_t *)d)[i];
+  case TI_DTYPE_U8: case TI_DTYPE_U4: case TI_DTYPE_BOOL: return ((const uint8_t *)d)[i];
+  case TI_DTYPE_I16: case TI_DTYPE_I9: return ((const int16_t *)d)[i];
+  case TI_DTYPE_U16: return ((const uint16_t *)d)[i];
+  case TI_DTYPE_I32: case TI_DTYPE_I28: return ((const int32_t *)d)[i];
+  case TI_DTYPE_U32: return ((const uint32_t *)d)[i];
+  case TI_DTYPE_I64: return (double)((const int64_t *)d)[i];
+  default: return 0;
+  }
+}
+
+/* f16 is stored but not computed on. */
+static int ti__nn_dtype_ok(ti_dtype t) { return t != TI_DTYPE_F16 && ti_dtype_size(t) != 0; }
+
+static double ti__nn_sat(double v, double lo, double hi) {
+  if (v != v) return 0;
+  return v < lo ? lo : v > hi ? hi : v;
+}
+
+TASKIR_API void ti_tensor_set(ti_tensor_value *t, int64_t i, double v) {
+  void *d = t->data;
+  switch (t->dtype) {
+  case TI_DTYPE_F32: ((float *)d)[i] = (float)v; break;
+  case TI_DTYPE_F64: ((double *)d)[i] = v; break;
+  case TI_DTYPE_I8: ((int8_t *)d)[i] = (int8_t)ti__nn_sat(v, -128, 127); break;
+  case TI_DTYPE_TERNARY: ((int8_t *)d)[i] = (int8_t)ti__nn_sat(v, -1, 1); break;
+  case TI_DTYPE_U8: ((uint8_t *)d)[i] = (uint8_t)ti__nn_sat(v, 0, 255); break;
+  case TI_DTYPE_U4: ((uint8_t *)d)[i] = (uint8_t)ti__nn_sat(v, 0, 15); break;
+  case TI_DTYPE_BOOL: ((uint8_t *)d)[i] = (uint8_t)(v != 0); break;
+  case TI_DTYPE_I16: ((int16_t *)d)[i] = (int16_t)ti__nn_sat(v, -32768, 32767); break;
+  case TI_DTYPE_I9: ((int16_t *)d)[i] = (int16_t)ti__nn_sat(v, -256, 255); break;
+  case TI_DTYPE_U16: ((uint16_t *)d)[i] = (uint16_t)ti__nn_sat(v, 0, 65535); break;
+  case TI_DTYPE_I32: ((int32_t *)d)[i] = (int32_t)ti__nn_sat(v, -2147483648.0, 2147483647.0); break;
+  case TI_DTYPE_I28: ((int32_t *)d)[i] = (int32_t)ti__nn_sat(v, -134217728.0, 134217727.0); break;
+  case TI_DTYPE_U32: ((uint32_t *)d)[i] = (uint32_t)ti__nn_sat(v, 0, 4294967295.0); break;
+  case TI_DTYPE_I64: ((int64_t *)d)[i] = (int64_t)ti__nn_sat(v, -9223372036854775808.0, 9223372036854774784.0); break;
+  default: break;
+  }
+}
+
+/* Row-major strides of dims. */
+static void ti__nn_strides(int32_t rank, const int64_t *dims, int64_t *str) {
+  int64_t s = 1;
+  int32_t i;
+  for (i = rank - 1; i >= 0; i--) { str[i] = s; s *= dims[i]; }
+}
+
+static int ti__nn_is_perm(const int32_t *perm, int32_t rank) {
+  int seen[TI_MAX_RANK] = {0};
+  int32_t i;
+  if (rank < 0 || rank > TI_MAX_RANK) return 0;
+  for (i = 0; i < rank; i++) {
+    if (perm[i] < 0 || perm[i] >= rank || seen[perm[i]]) return 0;
+    seen[perm[i]] = 1;
+  }
+  return 1;
+}
+
+/* dst (dims sdims permuted) <- src; es bytes per element. */
+static void ti__nn_permute_raw(const unsigned char *src, unsigned char *dst, size_t es, int32_t rank,
+                            const int64_t *sdims, const int32_t *perm) {
+  int64_t sstr[TI_MAX_RANK], istr[TI_MAX_RANK], odims[TI_MAX_RANK], idx[TI_MAX_RANK], numel = 1, k, off = 0;
+  int32_t i;
+  ti__nn_strides(rank, sdims, sstr);
+  for (i = 0; i < rank; i++) {
+    odims[i] = sdims[perm[i]];
+    istr[i] = sstr[perm[i]];
+    idx[i] = 0;
+    numel *= odims[i];
+  }
+  for (k = 0; k < numel; k++) {
+    memcpy(dst + (size_t)k * es, src + (size_t)off * es, es);
+    for (i = rank - 1; i >= 0; i--) {
+      off += istr[i];
+      if (++idx[i] < odims[i]) break;
+      off -= istr[i] * odims[i];
+      idx[i] = 0;
+    }
+  }
+}
+
+TASKIR_API ti_tensor_value *ti_tensor_permute(const ti_tensor_value *t, const int32_t *perm, ti_layout layout,
+                                              ti_error *err) {
+  int64_t odims[TI_MAX_RANK];
+  int32_t i;
+  ti_tensor_value *r;
+  if (!t || !perm || !ti__nn_is_perm(perm, t->rank)) {
+    ti_error_set(err, TI_STATUS_BAD_PARAM, "tensor permute: not a permutation of %d axes", t ? (int)t->rank : 0);
+    return NULL;
+  }
+  for (i = 0; i < t->rank; i++) odims[i] = t->dims[perm[i]];
+  r = ti_tensor_create(t->alloc_user, t->dtype, t->rank, odims, layout, NULL, err);
+  if (r && r->numel)
+    ti__nn_permute_raw((const unsigned char *)t->data, (unsigned char *)r->data, ti_dtype_size(t->dtype), t->rank,
+                    t->dims, perm);
+  return r;
+}
+
+/* Layout letters: which logical axis each storage axis holds. */
+static const char *ti__nn_letters(ti_layout l) {
+  switch (l) {
+  case TI_LAYOUT_NCHW: return "NCHW";
+  case TI_LAYOUT_NHWC: return "NHWC";
+  case TI_LAYOUT_OIHW: return "OIHW";
+  case TI_LAYOUT_HWOI: return "HWOI";
+  default: return NULL;
+  }
+}
+static ti_layout ti__nn_from_letters(const char *s) {
+  ti_layout l;
+  for (l = TI_LAYOUT_NCHW; l <= TI_LAYOUT_HWOI; l = (ti_layout)(l + 1))
+    if (memcmp(ti__nn_letters(l), s, 4) == 0) return l;
+  return TI_LAYOUT_ANY;
+}
+static int ti__nn_is_wgt(ti_layout l) { return l == TI_LAYOUT_OIHW || l == TI_LAYOUT_HWOI; }
+static int ti__nn_is_act(ti_layout l) { return l == TI_LAYOUT_NCHW || l == TI_LAYOUT_NHWC; }
+/* The CNN layout data of layout l is read as, in the family of `like`:
+   ANY/TENSOR data counts as NCHW (activations) or OIHW (weights). */
+static ti_layout ti__nn_eff(ti_layout l, ti_layout like) {
+  if (ti__nn_is_wgt(like)) return ti__nn_is_wgt(l) ? l : TI_LAYOUT_OIHW;
+  return ti__nn_is_act(l) ? l : TI_LAYOUT_NCHW;
+}
+/* perm taking data stored in layout `from` to layout `to` (same family). */
+static int ti__nn_layout_perm(ti_layout from, ti_layout to, int32_t perm[4]) {
+  const char *f = ti__nn_letters(from), *t = ti__nn_letters(to);
+  int32_t i, j;
+  if (!f || !t) return 0;
+  for (i = 0; i < 4; i++) {
+    for (j = 0; j < 4 && f[j] != t[i]; j++) {}
+    if (j == 4) return 0;
+    perm[i] = j;
+  }
+  return 1;
+}
+/* Storage axis of a logical axis (NCHW / OIHW order) for rank-4 data. */
+static int32_t ti__nn_phys_axis(ti_layout l, int32_t rank, int32_t logical) {
+  const char *s = ti__nn_letters(l), *canon = ti__nn_is_wgt(l) ? "OIHW" : "NCHW";
+  int32_t j;
+  if (!s || rank != 4) return logical;
+  for (j = 0; j < 4; j++) if (s[j] == canon[logical]) return j;
+  return logical;
+}
+
+TASKIR_API ti_tensor_value *ti_tensor_to_layout(const ti_tensor_value *t, ti_layout layout, ti_error *err) {
+  int32_t perm[4];
+  if (!t) {
+    ti_error_set(err, TI_STATUS_BAD_PARAM, "tensor to_layout: NULL tensor");
+    return NULL;
+  }
+  if (t->layout == layout || !ti_layout_is_cnn(layout)) return ti_tensor_copy(t, err);
+  if (t->rank != 4 || (ti_layout_is_cnn(t->layout) && ti__nn_is_wgt(t->layout) != ti__nn_is_wgt(layout)) ||
+      !ti__nn_layout_perm(ti__nn_eff(t->layout, layout), layout, perm)) {
+    ti_error_set(err, TI_STATUS_BAD_PARAM, "tensor to_layout: cannot store %s data of rank %d as %s",
+                 ti_layout_name(t->layout), (int)t->rank, ti_layout_name(layout));
+    return NULL;
+  }
+  return ti_tensor_permute(t, perm, layout, err);
+}
+
+TASKIR_API double ti_tensor_max_diff(const ti_tensor_value *a, const ti_tensor_value *b, ti_error *err) {
+  ti_tensor_value *c = NULL;
+  double m = 0;
+  int64_t i;
+  int32_t k;
+  if (!a || !b) return -1;
+  if (a->rank == 4 && b->rank == 4 && a->layout != b->layout && ti_layout_is_cnn(a->layout) &&
+      ti_layout_is_cnn(b->layout)) {
+    c = ti_tensor_to_layout(b, a->layout, err);
+    if (!c) return -1;
+    b = c;
+  }
+  if (a->rank != b->rank) m = -1;
+  for (k = 0; m == 0 && k < a->rank; k++)
+    if (a->dims[k] != b->dims[k]) m = -1;
+  for (i = 0; m >= 0 && i < a->numel; i++) {
+    double x = ti_tensor_get(a, i), y = ti_tensor_get(b, i), d = fabs(x - y);
+    if (x != x || y != y) d = (x != x && y != y) ? 0 : HUGE_VAL;
+    if (d > m) m = d;
+  }
+  ti_tensor_free(c);
+  return m;
+}
+
+/* Pointer -> int64 map (open addressing), for value slots and passes. */
+typedef struct ti__nn_ptrmap { const void **keys; int64_t *vals; int64_t cap, n; void *au; } ti__nn_ptrmap;
+static size_t ti__nn_ptrhash(const void *p) {
+  uint64_t x = (uint64_t)(uintptr_t)p;
+  x ^= x >> 33; x *= 0xff51afd7ed558ccdULL; x ^= x >> 33;
+  return (size_t)x;
+}
+static int ti__nn_ptrmap_init(ti__nn_ptrmap *m, int64_t n, void *au) {
+  int64_t cap = 16;
+  while (cap < 2 * n + 2) cap *= 2;
+  m->au = au;
+  m->cap = cap;
+  m->n = 0;
+  m->keys = (const void **)TASKIR_MALLOC(au, (size_t)cap * sizeof *m->keys);
+  m->vals = (int64_t *)TASKIR_MALLOC(au, (size_t)cap * sizeof *m->vals);
+  if (!m->keys || !m->vals) {
+    if (m->keys) TASKIR_FREE(au, (void *)m->keys);
+    if (m->vals) TASKIR_FREE(au, m->vals);
+    m->keys = NULL; m->vals = NULL;
+    return 0;
+  }
+  memset((void *)m->keys, 0, (size_t)cap * sizeof *m->keys);
+  return 1;
+}
+static void ti__nn_ptrmap_free(ti__nn_ptrmap *m) {
+  if (m->keys) TASKIR_FREE(m->au, (void *)m->keys);
+  if (m->vals) TASKIR_FREE(m->au, m->vals);
+  m->keys = NULL; m->vals = NULL;
+}
+/* Capacity is fixed at init (2n+2 slots): callers insert at most n keys. */
+static void ti__nn_ptrmap_put(ti__nn_ptrmap *m, const void *k, int64_t v) {
+  size_t i = ti__nn_ptrhash(k) & (size_t)(m->cap - 1);
+  while (m->keys[i] && m->keys[i] != k) i = (i + 1) & (size_t)(m->cap - 1);
+  if (!m->keys[i]) m->n++;
+  m->keys[i] = k;
+  m->vals[i] = v;
+}
+static int64_t ti__nn_ptrmap_get(const ti__nn_ptrmap *m, const void *k, int64_t dflt) {
+  size_t i = ti__nn_ptrhash(k) & (size_t)(m->cap - 1);
+  while (m->keys[i]) {
+    if (m->keys[i] == k) return m->vals[i];
+    i = (i + 1) & (size_t)(m->cap - 1);
+  }
+  return dflt;
+}
+
+/* Shape descriptors: the part of a type or tensor that shape rules read. */
+typedef struct ti__nn_desc { ti_dtype dtype; ti_layout layout; int32_t rank; int64_t dims[TI_MAX_RANK]; } ti__nn_desc;
+typedef ti_status (*ti__nn_shape_fn)(const ti_op *op, const ti__nn_desc *in, int32_t n_in, ti__nn_desc *out,
+                                     ti_error *err);
+/* dialect_data of every nn op. */
+typedef struct ti__nn_def { ti__nn_shape_fn shape; } ti__nn_def;
+
+#define TI__NN_FAIL(op, ...) ti__nn_fail((op), TI_STATUS_INVALID, __VA_ARGS__)
+static ti_status ti__nn_fail(const ti_op *op, ti_status st, ti_error *err, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+static ti_status ti__nn_fail(const ti_op *op, ti_status st, ti_error *err, const char *fmt, ...) {
+  char msg[200];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  return ti_error_set(err, st, "%s: %s", op && op->info ? op->info->name : "nn op", msg);
+}
+
+/* Reads an int array attribute of exactly n ints (default dflt when absent). */
+static ti_status ti__nn_ints(const ti_op *op, const char *name, int64_t *out, int64_t n, const int64_t *dflt,
+                             int64_t min, ti_error *err) {
+  const ti_attr *a = ti_dict_get(op->attrs, name);
+  int64_t i;
+  if (!a) {
+    if (!dflt) return TI__NN_FAIL(op, err, "attribute '%s' is required", name);
+    for (i = 0; i < n; i++) out[i] = dflt[i];
+    return TI_STATUS_SUCCESS;
+  }
+  if (a->kind != TI_ATTR_ARRAY || a->u.array.n != n)
+    return TI__NN_FAIL(op, err, "attribute '%s' must be an array of %d ints", name, (int)n);
+  for (i = 0; i < n; i++) {
+    const ti_attr *e = a->u.array.items[i];
+    if (e->kind != TI_ATTR_INT) return TI__NN_FAIL(op, err, "attribute '%s' must be an array of %d ints", name, (int)n);
+    if (e->u.i < min) return TI__NN_FAIL(op, err, "attribute '%s'[%d] = %lld is below %lld", name, (int)i,
+                                         (long long)e->u.i, (long long)min);
+    out[i] = e->u.i;
+  }
+  return TI_STATUS_SUCCESS;
+}
+/* A number attribute (int, float or bool); required when have is NULL. */
+static ti_status ti__nn_num(const ti_op *op, const char *name, double dflt, int required, double *out, ti_error *err) {
+  const ti_attr *a = ti_dict_get(op->attrs, name);
+  if (!a) {
+    if (required) return TI__NN_FAIL(op, err, "attribute '%s' is required", name);
+    *out = dflt;
+    return TI_STATUS_SUCCESS;
+  }
+  if (a->kind == TI_ATTR_FLOAT) *out = a->u.f;
+  else if (a->kind == TI_ATTR_INT || a->kind == TI_ATTR_BOOL) *out = (double)a->u.i;
+  else return TI__NN_FAIL(op, err, "attribute '%s' must be a number", name);
+  return TI_STATUS_SUCCESS;
+}
+
+/* Activation (N,C,H,W) and weight (O,I,KH,KW) views of 4-D data. */
+typedef struct ti__nn_act { int64_t n, c, h, w, sn, sc, sh, sw; } ti__nn_act;
+typedef struct ti__nn_wgt { int64_t o, i, kh, kw, so, si, sh, sw; } ti__nn_wgt;
+static void ti__nn_act_of(ti_layout l, const int64_t *d, ti__nn_act *a) {
+  if (ti__nn_eff(l, TI_LAYOUT_NCHW) == TI_LAYOUT_NHWC) {
+    a->n = d[0]; a->h = d[1]; a->w = d[2]; a->c = d[3];
+    a->sc = 1; a->sw = a->c; a->sh = a->w * a->c; a->sn = a->h * a->sh;
+  } else {
+    a->n = d[0]; a->c = d[1]; a->h = d[2]; a->w = d[3];
+    a->sw = 1; a->sh = a->w; a->sc = a->h * a->w; a->sn = a->c * a->sc;
+  }
+}
+static void ti__nn_act_dims(ti_layout l, int64_t n, int64_t c, int64_t h, int64_t w, int64_t *d) {
+  if (ti__nn_eff(l, TI_LAYOUT_NCHW) == TI_LAYOUT_NHWC) { d[0] = n; d[1] = h; d[2] = w; d[3] = c; }
+  else { d[0] = n; d[1] = c; d[2] = h; d[3] = w; }
+}
+static void ti__nn_wgt_of(ti_layout l, const int64_t *d, ti__nn_wgt *k) {
+  if (ti__nn_eff(l, TI_LAYOUT_OIHW) == TI_LAYOUT_HWOI) {
+    k->kh = d[0]; k->kw = d[1]; k->o = d[2]; k->i = d[3];
+    k->si = 1; k->so = k->i; k->sw = k->o * k->i; k->sh = k->kw * k->sw;
+  } else {
+    k->o = d[0]; k->i = d[1]; k->kh = d[2]; k->kw = d[3];
+    k->sw = 1; k->sh = k->kw; k->si = k->kh * k->kw; k->so = k->i * k->si;
+  }
+}
+static void ti__nn_wgt_dims(ti_layout l, int64_t o, int64_t i, int64_t kh, int64_t kw, int64_t *d) {
+  if (ti__nn_eff(l, TI_LAYOUT_OIHW) == TI_LAYOUT_HWOI) { d[0] = kh; d[1] = kw; d[2] = o; d[3] = i; }
+  else { d[0] = o; d[1] = i; d[2] = kh; d[3] = kw; }
+}
+/* Result layout of conv-class ops from the activation operand's layout. */
+static ti_layout ti__nn_act_out(ti_layout l) { return l == TI_LAYOUT_NHWC ? TI_LAYOUT_NHWC : TI_LAYOUT_NCHW; }
+
+typedef struct ti__nn_conv_p { int64_t s[2], p[4], d[2], group, k[2]; } ti__nn_conv_p;
+static const int64_t ti__nn_one2[2] = {1, 1}, ti__nn_two2[2] = {2, 2}, ti__nn_zero4[4] = {0, 0, 0, 0};
+static ti_status ti__nn_conv_params(const ti_op *op, ti__nn_conv_p *p, int want_kernel, ti_error *err) {
+  ti_status st;
+  double g;
+  if ((st = ti__nn_ints(op, "strides", p->s, 2, ti__nn_one2, 1, err)) != TI_STATUS_SUCCESS) return st;
+  if ((st = ti__nn_ints(op, "pads", p->p, 4, ti__nn_zero4, 0, err)) != TI_STATUS_SUCCESS) return st;
+  if ((st = ti__nn_ints(op, "dilations", p->d, 2, ti__nn_one2, 1, err)) != TI_STATUS_SUCCESS) return st;
+  if ((st = ti__nn_num(op, "group", 1, 0, &g, err)) != TI_STATUS_SUCCESS) return st;
+  if (g < 1 || g > 1e9 || g != floor(g)) return TI__NN_FAIL(op, err, "attribute 'group' must be a positive int");
+  p->group = (int64_t)g;
+  p->k[0] = p->k[1] = 0;
+  if (want_kernel && (st = ti__nn_ints(op, "kernel_shape", p->k, 2, NULL, 1, err)) != TI_STATUS_SUCCESS) return st;
+  return TI_STATUS_SUCCESS;
+}
+/* Output size of a window op along one axis; -1 if dynamic, -2 if empty. */
+static int64_t ti__nn_out_dim(int64_t in, int64_t k, int64_t s, int64_t pb, int64_t pe, int64_t d) {
+  int64_t span;
+  if (in < 0) return -1;
+  span = d * (k - 1) + 1;
+  if (in + pb + pe < span) return -2;
+  return (in + pb + pe - span) / s + 1;
+}
+static int ti__nn_dim_eq(int64_t a, int64_t b) { return a < 0 || b < 0 || a == b; }
+static int ti__nn_is_int(ti_dtype t) {
+  return t != TI_DTYPE_F32 && t != TI_DTYPE_F16 && t != TI_DTYPE_F64;
+}
+
+static ti_status ti__nn_need(const ti_op *op, const ti__nn_desc *d, int32_t idx, int32_t rank, ti_error *err) {
+  if (rank >= 0 && d->rank != rank)
+    return TI__NN_FAIL(op, err, "operand %d must have rank %d, has %d", (int)idx, (int)rank, (int)d->rank);
+  return TI_STATUS_SUCCESS;
+}
+#define TI__NN_TRY(x) do { ti_status ti__st_ = (x); if (ti__st_ != TI_STATUS_SUCCESS) return ti__st_; } while (0)
+
+/* ---- shape rules ---- */
+
+static ti_status ti__nn_shape_conv(const ti_op *op, const ti__nn_desc *in, int32_t n, ti__nn_desc *out, ti_error *err) {
+  ti__nn_conv_p p;
+  ti__nn_act a;
+  ti__nn_wgt k;
+  int64_t oh, ow;
+  int quant = strcmp(op->info->name, "nn.quant_conv2d") == 0;
+  TI__NN_TRY(ti__nn_conv_params(op, &p, 0, err));
+  TI__NN_TRY(ti__nn_need(op, &in[0], 0, 4, err));
+  TI__NN_TRY(ti__nn_need(op, &in[1], 1, 4, err));
+  ti__nn_act_of(in[0].layout, in[0].dims, &a);
+  ti__nn_wgt_of(in[1].layout, in[1].dims, &k);
+  if (quant ? (in[0].dtype != TI_DTYPE_I8 || in[1].dtype != TI_DTYPE_I8) : in[0].dtype != in[1].dtype)
+    return TI__NN_FAIL(op, err, quant ? "x and w must be i8" : "x and w must have one dtype");
+  if (k.o >= 0 && k.o % p.group) return TI__NN_FAIL(op, err, "%lld output channels are not divisible by group %lld",
+                                                  (long long)k.o, (long long)p.group);
+  if (!ti__nn_dim_eq(a.c, k.i < 0 ? -1 : k.i * p.group))
+    return TI__NN_FAIL(op, err, "x has %lld channels, w expects %lld (I %lld x group %lld)", (long long)a.c,
+                       (long long)(k.i * p.group), (long long)k.i, (long long)p.group);
+  if (n == 3) {
+    TI__NN_TRY(ti__nn_need(op, &in[2], 2, 1, err));
+    if (!ti__nn_dim_eq(in[2].dims[0], k.o)) return TI__NN_FAIL(op, err, "bias has %lld entries, w has %lld outputs",
+                                                             (long long)in[2].dims[0], (long long)k.o);
+    if (quant ? in[2].dtype != TI_DTYPE_I32 : in[2].dtype != in[0].dtype)
+      return TI__NN_FAIL(op, err, quant ? "bias must be i32" : "bias dtype differs from x");
+  }
+  oh = k.kh < 0 ? -1 : ti__nn_out_dim(a.h, k.kh, p.s[0], p.p[0], p.p[2], p.d[0]);
+  ow = k.kw < 0 ? -1 : ti__nn_out_dim(a.w, k.kw, p.s[1], p.p[1], p.p[3], p.d[1]);
+  if (oh == -2 || ow == -2) return TI__NN_FAIL(op, err, "the kernel does not fit the padded input");
+  out[0].dtype = quant ? (ti_dict_get(op->attrs, "shift") ? TI_DTYPE_I8 : TI_DTYPE_I32) : in[0].dtype;
+  out[0].layout = ti__nn_act_out(in[0].layout);
+  out[0].rank = 4;
+  ti__nn_act_dims(out[0].layout, a.n, k.o, oh, ow, out[0].dims);
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__nn_shape_bpa(const ti_op *op, const ti__nn_desc *in, int32_t n, ti__nn_desc *out, ti_error *err) {
+  ti__nn_conv_p p;
+  ti__nn_act a;
+  ti__nn_wgt k;
+  int64_t hw[2], i;
+  (void)n;
+  TI__NN_TRY(ti__nn_conv_params(op, &p, 0, err));
+  TI__NN_TRY(ti__nn_need(op, &in[0], 0, 4, err));
+  TI__NN_TRY(ti__nn_need(op, &in[1], 1, 4, err));
+  if (in[0].dtype != in[1].dtype) return TI__NN_FAIL(op, err, "dy and w must have one dtype");
+  ti__nn_act_of(in[0].layout, in[0].dims, &a);
+  ti__nn_wgt_of(in[1].layout, in[1].dims, &k);
+  if (!ti__nn_dim_eq(a.c, k.o)) return TI__NN_FAIL(op, err, "dy has %lld channels, w has %lld outputs",
+                                                 (long long)a.c, (long long)k.o);
+  if (k.o >= 0 && k.o % p.group) return TI__NN_FAIL(op, err, "outputs not divisible by group");
+  if (ti_dict_get(op->attrs, "input_size")) {
+    TI__NN_TRY(ti__nn_ints(op, "input_size", hw, 2, NULL, 1, err));
+  } else {
+    hw[0] = (a.h < 0 || k.kh < 0) ? -1 : (a.h - 1) * p.s[0] - p.p[0] - p.p[2] + p.d[0] * (k.kh - 1) + 1;
+    hw[1] = (a.w < 0 || k.kw < 0) ? -1 : (a.w - 1) * p.s[1] - p.p[1] - p.p[3] + p.d[1] * (k.kw - 1) + 1;
+  }
+  for (i = 0; i < 2; i++) {
+    int64_t o = ti__nn_out_dim(hw[i], i ? k.kw : k.kh, p.s[i], p.p[i], p.p[i + 2], p.d[i]);
+    if (hw[i] != -1 && (hw[i] < 1 || !ti__nn_dim_eq(o, i ? a.w : a.h)))
+      return TI__NN_FAIL(op, err, "input size %lld does not give dy's size %lld", (long long)hw[i],
+                         (long long)(i ? a.w : a.h));
+  }
+  out[0].dtype = in[0].dtype;
+  out[0].layout = ti__nn_act_out(in[0].layout);
+  out[0].rank = 4;
+  ti__nn_act_dims(out[0].layout, a.n, k.i < 0 ? -1 : k.i * p.group, hw[0], hw[1], out[0].dims);
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__nn_shape_bpw(const ti_op *op, const ti__nn_desc *in, int32_t n, ti__nn_desc *out, ti_error *err) {
+  ti__nn_conv_p p;
+  ti__nn_act x, dy;
+  (void)n;
+  TI__NN_TRY(ti__nn_conv_params(op, &p, 1, err));
+  TI__NN_TRY(ti__nn_need(op, &in[0], 0, 4, err));
+  TI__NN_TRY(ti__nn_need(op, &in[1], 1, 4, err));
+  if (in[0].dtype != in[1].dtype) return TI__NN_FAIL(op, err, "x and dy must have one dtype");
+  ti__nn_act_of(in[0].layout, in[0].dims, &x);
+  ti__nn_act_of(in[1].layout, in[1].dims, &dy);
+  if (!ti__nn_dim_eq(x.n, dy.n)) return TI__NN_FAIL(op, err, "x and dy batch sizes differ");
+  if ((x.c >= 0 && x.c % p.group) || (dy.c >= 0 && dy.c % p.group))
+    return TI__NN_FAIL(op, err, "channels not divisible by group");
+  if (!ti__nn_dim_eq(ti__nn_out_dim(x.h, p.k[0], p.s[0], p.p[0], p.p[2], p.d[0]), dy.h) ||
+      !ti__nn_dim_eq(ti__nn_out_dim(x.w, p.k[1], p.s[1], p.p[1], p.p[3], p.d[1]), dy.w))
+    return TI__NN_FAIL(op, err, "dy's spatial size does not match x, kernel_shape, strides and pads");
+  out[0].dtype = in[0].dtype;
+  out[0].layout = in[0].layout == TI_LAYOUT_NHWC ? TI_LAYOUT_HWOI : TI_LAYOUT_OIHW;
+  out[0].rank = 4;
+  ti__nn_wgt_dims(out[0].layout, dy.c, x.c < 0 ? -1 : x.c / p.group, p.k[0], p.k[1], out[0].dims);
+  return TI_STATUS_SUCCESS;
+}
+
+/* Numpy broadcasting of b's dims into out (rank = max). */
+static int ti__nn_bcast(const int64_t *a, int32_t ra, const int64_t *b, int32_t rb, int64_t *o, int32_t *ro) {
+  int32_t r = ra > rb ? ra : rb, i;
+  for (i = 0; i < r; i++) {
+    int64_t x = i < r - ra ? 1 : a[i - (r - ra)], y = i < r - rb ? 1 : b[i - (r - rb)];
+    if (x == 1) o[i] = y;
+    else if (y == 1) o[i] = x;
+    else if (x < 0) o[i] = y;
+    else if (y < 0 || x == y) o[i] = x;
+    else return 0;
+  }
+  *ro = r;
+  return 1;
+}
+
+static ti_status ti__nn_shape_gemm(const ti_op *op, const ti__nn_desc *in, int32_t n, ti__nn_desc *out, ti_error *err) {
+  double ta, tb;
+  int64_t m, k1, k2, nn, mn[2], tmp[TI_MAX_RANK];
+  int32_t rt;
+  int quant = strcmp(op->info->name, "nn.quant_gemm") == 0;
+  TI__NN_TRY(ti__nn_num(op, "trans_a", 0, 0, &ta, err));
+  TI__NN_TRY(ti__nn_num(op, "trans_b", 0, 0, &tb, err));
+  TI__NN_TRY(ti__nn_need(op, &in[0], 0, 2, err));
+  TI__NN_TRY(ti__nn_need(op, &in[1], 1, 2, err));
+  if (quant ? (in[0].dtype != TI_DTYPE_I8 || in[1].dtype != TI_DTYPE_I8) : in[0].dtype != in[1].dtype)
+    return TI__NN_FAIL(op, err, quant ? "a and b must be i8" : "a and b must have one dtype");
+  m = in[0].dims[ta != 0 ? 1 : 0]; k1 = in[0].dims[ta != 0 ? 0 : 1];
+  k2 = in[1].dims[tb != 0 ? 1 : 0]; nn = in[1].dims[tb != 0 ? 0 : 1];
+  if (!ti__nn_dim_eq(k1, k2)) return TI__NN_FAIL(op, err, "inner dims differ (%lld vs %lld)", (long long)k1, (long long)k2);
+  mn[0] = m; mn[1] = nn;
+  if (n == 3) {
+    if (in[2].rank > 2 || !ti__nn_bcast(mn, 2, in[2].dims, in[2].rank, tmp, &rt) || rt != 2 ||
+        !ti__nn_dim_eq(tmp[0], m) || !ti__nn_dim_eq(tmp[1], nn))
+      return TI__NN_FAIL(op, err, "c does not broadcast to [%lld,%lld]", (long long)m, (long long)nn);
+    if (quant ? in[2].dtype != TI_DTYPE_I32 : in[2].dtype != in[0].dtype)
+      return TI__NN_FAIL(op, err, quant ? "c must be i32" : "c dtype differs from a");
+  }
+  out[0].dtype = quant ? (ti_dict_get(op->attrs, "shift") ? TI_DTYPE_I8 : TI_DTYPE_I32) : in[0].dtype;
+  out[0].layout = TI_LAYOUT_NTENSOR;
+  out[0].rank = 2;
+  out[0].dims[0] = m; out[0].dims[1] = nn;
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__nn_shape_matmul(const ti_op *op, const ti__nn_desc *in, int32_t n, ti__nn_desc *out, ti_error *err) {
+  double ta, tb;
+  int32_t ra = in[0].rank, rb = in[1].rank, i;
+  int64_t m, k1, k2, nn;
+  (void)n;
+  TI__NN_TRY(ti__nn_num(op, "transpose_a", 0, 0, &ta, err));
+  TI__NN_TRY(ti__nn_num(op, "transpose_b", 0, 0, &tb, err));
+  if (ra < 2 || rb < 2) return TI__NN_FAIL(op, err, "operands must have rank >= 2");
+  if (rb != 2 && rb != ra) return TI__NN_FAIL(op, err, "b must be 2-D or have a's rank");
+  if (in[0].dtype != in[1].dtype) return TI__NN_FAIL(op, err, "a and b must have one dtype");
+  m = in[0].dims[ra - (ta != 0 ? 1 : 2)]; k1 = in[0].dims[ra - (ta != 0 ? 2 : 1)];
+  k2 = in[1].dims[rb - (tb != 0 ? 1 : 2)]; nn = in[1].dims[rb - (tb != 0 ? 2 : 1)];
+  if (!ti__nn_dim_eq(k1, k2)) return TI__NN_FAIL(op, err, "inner dims differ (%lld vs %lld)", (long long)k1, (long long)k2);
+  for (i = 0; rb == ra && i < ra - 2; i++)
+    if (!ti__nn_dim_eq(in[0].dims[i], in[1].dims[i])) return TI__NN_FAIL(op, err, "batch dim %d differs", (int)i);
+  out[0] = in[0];
+  out[0].layout = TI_LAYOUT_NTENSOR;
+  out[0].dims[ra - 2] = m;
+  out[0].dims[ra - 1] = nn;
+  return TI_STATUS_SUCCESS;
+}
+
+/* Layout of a multi-operand op's result: the first CNN one, else the first known. */
+static ti_layout ti__nn_join_layout(const ti_layout *ls, const int32_t *ranks, int32_t n, int32_t rank) {
+  int32_t i;
+  for (i = 0; i < n; i++) if (ti_layout_is_cnn(ls[i]) && ranks[i] == rank) return ls[i];
+  for (i = 0; i < n; i++) if (ls[i] != TI_LAYOUT_ANY && ranks[i] == rank) return ls[i];
+  return n ? ls[0] : TI_LAYOUT_ANY;
+}
+/* dims of d as stored in layout `to` (when both are CNN of one family). */
+static void ti__nn_dims_in(const ti__nn_desc *d, ti_layout to, int64_t *dims) {
+  int32_t perm[4], i;
+  memcpy(dims, d->dims, sizeof d->dims);
+  if (d->rank == 4 && ti_layout_is_cnn(d->layout) && ti_layout_is_cnn(to) && d->layout != to &&
+      ti__nn_layout_perm(d->layout, to, perm))
+    for (i = 0; i < 4; i++) dims[i] = d->dims[perm[i]];
+}
+
+static ti_status ti__nn_shape_binary(const ti_op *op, const ti__nn_desc *in, int32_t n, ti__nn_desc *out, ti_error *err) {
+  ti_layout ls[2];
+  int32_t ranks[2], r;
+  int64_t da[TI_MAX_RANK], db[TI_MAX_RANK];
+  (void)n;
+  if (in[0].dtype != in[1].dtype) return TI__NN_FAIL(op, err, "operands must have one dtype");
+  ls[0] = in[0].layout; ls[1] = in[1].layout; ranks[0] = in[0].rank; ranks[1] = in[1].rank;
+  r = in[0].rank > in[1].rank ? in[0].rank : in[1].rank;
+  out[0].layout = ti__nn_join_layout(ls, ranks, 2, r);
+  ti__nn_dims_in(&in[0], out[0].layout, da);
+  ti__nn_dims_in(&in[1], out[0].layout, db);
+  if (!ti__nn_bcast(da, in[0].rank, db, in[1].rank, out[0].dims, &out[0].rank))
+    return TI__NN_FAIL(op, err, "operand shapes do not broadcast");
+  out[0].dtype = in[0].dtype;
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__nn_shape_same(const ti_op *op, const ti__nn_desc *in, int32_t n, ti__nn_desc *out, ti_error *err) {
+  (void)op; (void)n; (void)err;
+  out[0] = in[0];
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__nn_shape_clip(const ti_op *op, const ti__nn_desc *in, int32_t n, ti__nn_desc *out, ti_error *err) {
+  double lo = 0, hi = 0;
+  TI__NN_TRY(ti__nn_num(op, "min", 0, 1, &lo, err));
+  TI__NN_TRY(ti__nn_num(op, "max", 0, 1, &hi, err));
+  if (!(lo <= hi)) return TI__NN_FAIL(op, err, "min %g exceeds max %g", lo, hi);
+  return ti__nn_shape_same(op, in, n, out, err);
+}
+
+static ti_status ti__nn_shape_pool(const ti_op *op, const ti__nn_desc *in, int32_t n, ti__nn_desc *out, ti_error *err) {
+  ti__nn_conv_p p;
+  ti__nn_act a;
+  int64_t oh, ow;
+  (void)n;
+  TI__NN_TRY(ti__nn_conv_params(op, &p, 1, err));
+  TI__NN_TRY(ti__nn_need(op, &in[0], 0, 4, err));
+  ti__nn_act_of(in[0].layout, in[0].dims, &a);
+  oh = ti__nn_out_dim(a.h, p.k[0], p.s[0], p.p[0], p.p[2], p.d[0]);
+  ow = ti__nn_out_dim(a.w, p.k[1], p.s[1], p.p[1], p.p[3], p.d[1]);
+  if (oh == -2 || ow == -2) return TI__NN_FAIL(op, err, "the window does not fit the padded input");
+  out[0] = in[0];
+  if (strcmp(op->info->name, "nn.img2col") == 0)
+    ti__nn_act_dims(in[0].layout, a.n, a.c < 0 ? -1 : a.c * p.k[0] * p.k[1], oh, ow, out[0].dims);
+  else
+    ti__nn_act_dims(in[0].layout, a.n, a.c, oh, ow, out[0].dims);
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__nn_shape_gap(const ti_op *op, const ti__nn_desc *in, int32_t n, ti__nn_desc *out, ti_error *err) {
+  ti__nn_act a;
+  (void)n;
+  TI__NN_TRY(ti__nn_need(op, &in[0], 0, 4, err));
+  ti__nn_act_of(in[0].layout, in[0].dims, &a);
+  out[0] = in[0];
+  ti__nn_act_dims(in[0].layout, a.n, a.c, 1, 1, out[0].dims);
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_layout ti__nn_parse_layout(const char *s) {
+  ti_layout l;
+  for (l = TI_LAYOUT_ANY; l < TI_LAYOUT_COUNT; l = (ti_layout)(l + 1)) {
+    const char *a = ti_layout_name(l), *b = s;
+    while (a && *a && *b && (*a | 32) == (*b | 32)) { a++; b++; }
+    if (a && !*a && !*b) return l;
+  }
+  return TI_LAYOUT_COUNT;
+}
+
+static ti_status ti__nn_shape_reshape(const ti_op *op, const ti__nn_desc *in, int32_t n, ti__nn_desc *out, ti_error *err) {
+  const ti_attr *a = ti_dict_get(op->attrs, "shape");
+  int64_t known = 1, numel = 1, i, neg = -1, r;
+  const char *ls = ti_dict_string(op->attrs, "layout", NULL);
+  int dyn = 0;
+  (void)n;
+  if (!a || a->kind != TI_ATTR_ARRAY || a->u.array.n > TI_MAX_RANK)
+    return TI__NN_FAIL(op, err, "attribute 'shape' must be an array of at most %d ints", TI_MAX_RANK);
+  r = a->u.array.n;
+  for (i = 0; i < in[0].rank; i++) {
+    if (in[0].dims[i] < 0) dyn = 1;
+    else if (in[0].dims[i] && numel > INT64_MAX / in[0].dims[i]) return TI__NN_FAIL(op, err, "too many elements");
+    else numel *= in[0].dims[i];
+  }
+  for (i = 0; i < r; i++) {
+    const ti_attr *e = a->u.array.items[i];
+    if (e->kind != TI_ATTR_INT || e->u.i < -1) return TI__NN_FAIL(op, err, "attribute 'shape' must hold ints >= -1");
+    out[0].dims[i] = e->u.i;
+    if (e->u.i == -1) {
+      if (neg >= 0) return TI__NN_FAIL(op, err, "attribute 'shape' has more than one -1");
+      neg = i;
+    } else {
+      if (e->u.i && known > INT64_MAX / e->u.i) return TI__NN_FAIL(op, err, "too many elements");
+      known *= e->u.i;
+    }
+  }
+  if (!dyn) {
+    if (neg >= 0) {
+      if (known == 0 || numel % known) return TI__NN_FAIL(op, err, "cannot infer the -1 dim of 'shape'");
+      out[0].dims[neg] = numel / known;
+    } else if (known != numel) {
+      return TI__NN_FAIL(op, err, "shape has %lld elements, the operand %lld", (long long)known, (long long)numel);
+    }
+  }
+  out[0].dtype = in[0].dtype;
+  out[0].rank = (int32_t)r;
+  out[0].layout = TI_LAYOUT_TENSOR;
+  if (ls) {
+    out[0].layout = ti__nn_parse_layout(ls);
+    if (out[0].layout == TI_LAYOUT_COUNT) return TI__NN_FAIL(op, err, "unknown layout '%s'", ls);
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__nn_shape_flatten(const ti_op *op, const ti__nn_desc *in, int32_t n, ti__nn_desc *out, ti_error *err) {
+  double ax;
+  int64_t a = 1, b = 1;
+  int32_t i, axis;
+  (void)n;
+  TI__NN_TRY(ti__nn_num(op, "axis", 1, 0, &ax, err));
+  if (ax < 0) ax += in[0].rank;
+  if (ax < 0 || ax > in[0].rank) return TI__NN_FAIL(op, err, "axis %g out of range for rank %d", ax, (int)in[0].rank);
+  axis = (int32_t)ax;
+  for (i = 0; i < in[0].rank; i++) {
+    int64_t *p = i < axis ? &a : &b;
+    if (*p < 0 || in[0].dims[i] < 0) *p = -1;
+    else *p *= in[0].dims[i];
+  }
+  out[0].dtype = in[0].dtype;
+  out[0].layout = TI_LAYOUT_TENSOR;
+  out[0].rank = 2;
+  out[0].dims[0] = a; out[0].dims[1] = b;
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__nn_shape_broadcast(const ti_op *op, const ti__nn_desc *in, int32_t n, ti__nn_desc *out, ti_error *err) {
+  int64_t shape[TI_MAX_RANK], o[TI_MAX_RANK];
+  int64_t r = ti_dict_ints(op->attrs, "shape", shape, TI_MAX_RANK);
+  int32_t ro, i;
+  (void)n;
+  if (r < 0 || r > TI_MAX_RANK) return TI__NN_FAIL(op, err, "attribute 'shape' must be an array of at most 8 ints");
+  for (i = 0; i < r; i++) if (shape[i] < 0) return TI__NN_FAIL(op, err, "attribute 'shape' must hold dims >= 0");
+  if (in[0].rank > r || !ti__nn_bcast(shape, (int32_t)r, in[0].dims, in[0].rank, o, &ro))
+    return TI__NN_FAIL(op, err, "operand does not broadcast to 'shape'");
+  for (i = 0; i < r; i++) if (o[i] != shape[i] && o[i] >= 0) return TI__NN_FAIL(op, err, "operand does not broadcast to 'shape'");
+  out[0].dtype = in[0].dtype;
+  out[0].layout = TI_LAYOUT_TENSOR;
+  out[0].rank = (int32_t)r;
+  memcpy(out[0].dims, shape, sizeof shape);
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__nn_perm_attr(const ti_op *op, int32_t rank, int32_t *perm, ti_error *err) {
+  int64_t p[TI_MAX_RANK];
+  int64_t r = ti_dict_ints(op->attrs, "perm", p, TI_MAX_RANK);
+  int32_t i;
+  if (r != rank) return TI__NN_FAIL(op, err, "attribute 'perm' must list the %d axes", (int)rank);
+  for (i = 0; i < rank; i++) perm[i] = (p[i] < 0 || p[i] >= rank) ? -1 : (int32_t)p[i];
+  if (!ti__nn_is_perm(perm, rank)) return TI__NN_FAIL(op, err, "attribute 'perm' is not a permutation");
+  return TI_STATUS_SUCCESS;
+}
+/* Layout after moving the axes of l by perm (letters move along). */
+static ti_layout ti__nn_perm_layout(ti_layout l, int32_t rank, const int32_t *perm) {
+  const char *s = ti__nn_letters(l);
+  char t[4];
+  int32_t i;
+  if (!s || rank != 4) return l;
+  for (i = 0; i < 4; i++) t[i] = s[perm[i]];
+  l = ti__nn_from_letters(t);
+  return l == TI_LAYOUT_ANY ? TI_LAYOUT_TENSOR : l;
+}
+
+static ti_status ti__nn_shape_transpose(const ti_op *op, const ti__nn_desc *in, int32_t n, ti__nn_desc *out, ti_error *err) {
+  int32_t perm[TI_MAX_RANK], i;
+  (void)n;
+  TI__NN_TRY(ti__nn_perm_attr(op, in[0].rank, perm, err));
+  out[0] = in[0];
+  for (i = 0; i < in[0].rank; i++) out[0].dims[i] = in[0].dims[perm[i]];
+  out[0].layout = ti__nn_perm_layout(in[0].layout, in[0].rank, perm);
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__nn_axis_attr(const ti_op *op, const char *name, int32_t rank, double dflt, int req, int32_t *axis,
+                                  ti_error *err) {
+  double a;
+  TI__NN_TRY(ti__nn_num(op, name, dflt, req, &a, err));
+  if (a < 0) a += rank;
+  if (a < 0 || a >= rank || a != floor(a)) return TI__NN_FAIL(op, err, "attribute '%s' out of range for rank %d", name, (int)rank);
+  *axis = (int32_t)a;
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__nn_shape_concat(const ti_op *op, const ti__nn_desc *in, int32_t n, ti__nn_desc *out, ti_error *err) {
+  ti_layout ls[64];
+  int32_t ranks[64], i, j, axis, pax;
+  int64_t d[TI_MAX_RANK];
+  if (n < 1 || n > 64) return TI__NN_FAIL(op, err, "concat takes 1 to 64 operands");
+  for (i = 0; i < n; i++) { ls[i] = in[i].layout; ranks[i] = in[i].rank; }
+  TI__NN_TRY(ti__nn_axis_attr(op, "axis", in[0].rank, 0, 1, &axis, err));
+  out[0] = in[0];
+  out[0].layout = ti__nn_join_layout(ls, ranks, n, in[0].rank);
+  pax = ti__nn_phys_axis(out[0].layout, in[0].rank, axis);
+  ti__nn_dims_in(&in[0], out[0].layout, out[0].dims);
+  for (i = 1; i < n; i++) {
+    if (in[i].rank != in[0].rank || in[i].dtype != in[0].dtype)
+      return TI__NN_FAIL(op, err, "operand %d differs from operand 0 in rank or dtype", (int)i);
+    ti__nn_dims_in(&in[i], out[0].layout, d);
+    for (j = 0; j < in[0].rank; j++) {
+      if (j == pax) out[0].dims[j] = (out[0].dims[j] < 0 || d[j] < 0) ? -1 : out[0].dims[j] + d[j];
+      else if (!ti__nn_dim_eq(out[0].dims[j], d[j]))
+        return TI__NN_FAIL(op, err, "operand %d differs in dim %d", (int)i, (int)j);
+    }
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+/* Physical begin/end pads of pad(): 2*rank logical, or [t,l,b,r] on H,W. */
+static ti_status ti__nn_pads(const ti_op *op, const ti__nn_desc *x, int64_t *beg, int64_t *end, ti_error *err) {
+  int64_t p[2 * TI_MAX_RANK];
+  int64_t n = ti_dict_ints(op->attrs, "pads", p, 2 * TI_MAX_RANK);
+  int32_t r = x->rank, i;
+  for (i = 0; i < r; i++) beg[i] = end[i] = 0;
+  if (n == 2 * r) {
+    for (i = 0; i < r; i++) {
+      int32_t ph = ti__nn_phys_axis(x->layout, r, i);
+      beg[ph] = p[i]; end[ph] = p[r + i];
+    }
+  } else if (n == 4 && r == 4) {
+    int32_t ph = ti__nn_phys_axis(x->layout, 4, 2), pw = ti__nn_phys_axis(x->layout, 4, 3);
+    beg[ph] = p[0]; beg[pw] = p[1]; end[ph] = p[2]; end[pw] = p[3];
+  } else {
+    return TI__NN_FAIL(op, err, "attribute 'pads' must hold 2*rank (%d) ints, or 4 for 4-D data", (int)(2 * r));
+  }
+  for (i = 0; i < n; i++) if (p[i] < 0) return TI__NN_FAIL(op, err, "negative pad");
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__nn_shape_pad(const ti_op *op, const ti__nn_desc *in, int32_t n, ti__nn_desc *out, ti_error *err) {
+  int64_t b[TI_MAX_RANK], e[TI_MAX_RANK];
+  double v;
+  int32_t i;
+  (void)n;
+  TI__NN_TRY(ti__nn_num(op, "value", 0, 0, &v, err));
+  TI__NN_TRY(ti__nn_pads(op, &in[0], b, e, err));
+  out[0] = in[0];
+  for (i = 0; i < in[0].rank; i++) out[0].dims[i] = in[0].dims[i] < 0 ? -1 : in[0].dims[i] + b[i] + e[i];
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__nn_shape_unpool(const ti_op *op, const ti__nn_desc *in, int32_t n, ti__nn_desc *out, ti_error *err) {
+  int64_t s[2];
+  ti__nn_act a, m;
+  TI__NN_TRY(ti__nn_ints(op, "scales", s, 2, ti__nn_two2, 1, err));
+  TI__NN_TRY(ti__nn_need(op, &in[0], 0, 4, err));
+  ti__nn_act_of(in[0].layout, in[0].dims, &a);
+  out[0] = in[0];
+  ti__nn_act_dims(in[0].layout, a.n, a.c, a.h < 0 ? -1 : a.h * s[0], a.w < 0 ? -1 : a.w * s[1], out[0].dims);
+  if (n == 2) {
+    TI__NN_TRY(ti__nn_need(op, &in[1], 1, 4, err));
+    ti__nn_act_of(in[1].layout, in[1].dims, &m);
+    if (!ti__nn_dim_eq(m.n, a.n) || !ti__nn_dim_eq(m.c, a.c) || !ti__nn_dim_eq(m.h, a.h < 0 ? -1 : a.h * s[0]) ||
+        !ti__nn_dim_eq(m.w, a.w < 0 ? -1 : a.w * s[1]))
+      return TI__NN_FAIL(op, err, "mask must have the result's shape");
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__nn_shape_mirror(const ti_op *op, const ti__nn_desc *in, int32_t n, ti__nn_desc *out, ti_error *err) {
+  int32_t axis;
+  (void)n;
+  TI__NN_TRY(ti__nn_axis_attr(op, "axis", in[0].rank, 3, 0, &axis, err));
+  out[0] = in[0];
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__nn_shape_rotate(const ti_op *op, const ti__nn_desc *in, int32_t n, ti__nn_desc *out, ti_error *err) {
+  double k;
+  ti__nn_act a;
+  (void)n;
+  TI__NN_TRY(ti__nn_num(op, "k", 1, 0, &k, err));
+  TI__NN_TRY(ti__nn_need(op, &in[0], 0, 4, err));
+  if (k != floor(k) || fabs(k) > 1e9) return TI__NN_FAIL(op, err, "attribute 'k' must be an int");
+  ti__nn_act_of(in[0].layout, in[0].dims, &a);
+  out[0] = in[0];
+  if (((int64_t)k % 2 + 2) % 2 == 1) ti__nn_act_dims(in[0].layout, a.n, a.c, a.w, a.h, out[0].dims);
+  return TI_STATUS_SUCCESS;
+}
+
+/* nchw2nhwc / nhwc2nchw: plain data counts as the layout the name says. */
+static ti_layout ti__nn_cvt_src(const ti_op *op, ti_layout l) {
+  if (ti__nn_is_act(l)) return l;
+  return strcmp(op->info->name, "nn.nhwc2nchw") == 0 ? TI_LAYOUT_NHWC : TI_LAYOUT_NCHW;
+}
+static ti_status ti__nn_shape_cvt(const ti_op *op, const ti__nn_desc *in, int32_t n, ti__nn_desc *out, ti_error *err) {
+  ti__nn_act a;
+  (void)n;
+  TI__NN_TRY(ti__nn_need(op, &in[0], 0, 4, err));
+  ti__nn_act_of(ti__nn_cvt_src(op, in[0].layout), in[0].dims, &a);
+  out[0] = in[0];
+  out[0].layout = strcmp(op->info->name, "nn.nhwc2nchw") == 0 ? TI_LAYOUT_NCHW : TI_LAYOUT_NHWC;
+  ti__nn_act_dims(out[0].layout, a.n, a.c, a.h, a.w, out[0].dims);
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__nn_shape_tnorm(const ti_op *op, const ti__nn_desc *in, int32_t n, ti__nn_desc *out, ti_error *err) {
+  ti__nn_act a;
+  double eps;
+  int32_t i;
+  TI__NN_TRY(ti__nn_num(op, "epsilon", 1e-5, 0, &eps, err));
+  TI__NN_TRY(ti__nn_need(op, &in[0], 0, 4, err));
+  if (in[0].dtype != TI_DTYPE_F32) return TI__NN_FAIL(op, err, "x must be f32");
+  ti__nn_act_of(in[0].layout, in[0].dims, &a);
+  for (i = 1; i < n; i++) {
+    TI__NN_TRY(ti__nn_need(op, &in[i], i, 1, err));
+    if (!ti__nn_dim_eq(in[i].dims[0], a.c) || in[i].dtype != TI_DTYPE_F32)
+      return TI__NN_FAIL(op, err, "operand %d must be f32 [C]", (int)i);
+  }
+  out[0] = in[0];
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__nn_shape_bilinear(const ti_op *op, const ti__nn_desc *in, int32_t n, ti__nn_desc *out, ti_error *err) {
+  int64_t sz[2];
+  double ac;
+  ti__nn_act a;
+  (void)n;
+  TI__NN_TRY(ti__nn_ints(op, "size", sz, 2, NULL, 1, err));
+  TI__NN_TRY(ti__nn_num(op, "align_corners", 0, 0, &ac, err));
+  TI__NN_TRY(ti__nn_need(op, &in[0], 0, 4, err));
+  if (in[0].dtype != TI_DTYPE_F32) return TI__NN_FAIL(op, err, "x must be f32");
+  ti__nn_act_of(in[0].layout, in[0].dims, &a);
+  if (a.h == 0 || a.w == 0) return TI__NN_FAIL(op, err, "x has an empty spatial dim");
+  out[0] = in[0];
+  ti__nn_act_dims(in[0].layout, a.n, a.c, sz[0], sz[1], out[0].dims);
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__nn_shape_tin(const ti_op *op, const ti__nn_desc *in, int32_t n, ti__nn_desc *out, ti_error *err) {
+  (void)n;
+  TI__NN_TRY(ti__nn_need(op, &in[0], 0, 4, err));
+  TI__NN_TRY(ti__nn_need(op, &in[1], 1, 2, err));
+  if (in[1].dtype != TI_DTYPE_I32) return TI__NN_FAIL(op, err, "shifts must be i32");
+  if (!ti__nn_dim_eq(in[0].dims[0], in[1].dims[0])) return TI__NN_FAIL(op, err, "shifts' batch differs from x's");
+  if (in[1].dims[1] == 0 || (in[1].dims[1] > 0 && in[0].dims[2] >= 0 && in[0].dims[2] % in[1].dims[1]))
+    return TI__NN_FAIL(op, err, "channels (%lld) not divisible by the %lld groups", (long long)in[0].dims[2],
+                       (long long)in[1].dims[1]);
+  out[0] = in[0];
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__nn_shape_lif(const ti_op *op, const ti__nn_desc *in, int32_t n, ti__nn_desc *out, ti_error *err) {
+  int32_t i;
+  double v;
+  (void)n;
+  TI__NN_TRY(ti__nn_num(op, "vth", 1, 0, &v, err));
+  TI__NN_TRY(ti__nn_num(op, "v_reset", 0, 0, &v, err));
+  TI__NN_TRY(ti__nn_num(op, "decay", 1, 0, &v, err));
+  if (in[0].rank != in[1].rank) return TI__NN_FAIL(op, err, "x and v must have one shape");
+  for (i = 0; i < in[0].rank; i++)
+    if (!ti__nn_dim_eq(in[0].dims[i], in[1].dims[i])) return TI__NN_FAIL(op, err, "x and v must have one shape");
+  out[0] = in[0];
+  out[1] = in[1];
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__nn_shape_lut(const ti_op *op, const ti__nn_desc *in, int32_t n, ti__nn_desc *out, ti_error *err) {
+  double off;
+  (void)n;
+  TI__NN_TRY(ti__nn_num(op, "offset", 0, 0, &off, err));
+  if (!ti__nn_is_int(in[0].dtype)) return TI__NN_FAIL(op, err, "x must be an integer tensor");
+  TI__NN_TRY(ti__nn_need(op, &in[1], 1, 1, err));
+  out[0] = in[0];
+  out[0].dtype = in[1].dtype;
+  return TI_STATUS_SUCCESS;
+}
+
+/* ---- evaluation (reference semantics) ---- */
+
+static void *ti__nn_au(const ti_op *op) { return op && op->program ? op->program->arena.alloc_user : NULL; }
+static void ti__nn_desc_of(const ti_tensor_value *t, ti__nn_desc *d) {
+  memset(d, 0, sizeof *d);
+  d->dtype = t->dtype;
+  d->layout = t->layout;
+  d->rank = t->rank;
+  memcpy(d->dims, t->dims, sizeof d->dims);
+}
+/* Runs the op's shape rule on the operand tensors and allocates the results
+   (zeroed). On failure the caller frees the results that are not NULL. */
+static ti_status ti__nn_prep(const ti_op *op, const ti_tensor_value *const *in, ti_tensor_value **out, ti__nn_desc *od,
+                             ti_error *err) {
+  const ti__nn_def *def = (const ti__nn_def *)op->info->dialect_data;
+  ti__nn_desc id[64];
+  int32_t i;
+  if (op->n_operands > 64 || op->n_results > 2 || !def || !def->shape)
+    return TI__NN_FAIL(op, err, "cannot evaluate this op shape");
+  for (i = 0; i < op->n_operands; i++) {
+    if (!in[i]) return TI__NN_FAIL(op, err, "operand %d has no value", (int)i);
+    if (!ti__nn_dtype_ok(in[i]->dtype))
+      return ti__nn_fail(op, TI_STATUS_NOT_SUPPORTED, err, "the interpreter has no %s arithmetic",
+                         ti_dtype_name(in[i]->dtype) ? ti_dtype_name(in[i]->dtype) : "?");
+    ti__nn_desc_of(in[i], &id[i]);
+  }
+  TI__NN_TRY(def->shape(op, id, op->n_operands, od, err));
+  for (i = 0; i < op->n_results; i++) {
+    out[i] = ti_tensor_create(ti__nn_au(op), od[i].dtype, od[i].rank, od[i].dims, od[i].layout, NULL, err);
+    if (!out[i]) return err ? err->status : TI_STATUS_NO_MEMORY;
+  }
+  return TI_STATUS_SUCCESS;
+}
+#define TI__NN_GET(t, f, i) ((f) ? (double)(f)[i] : ti_tensor_get((t), (i)))
+static const float *ti__nn_f32(const ti_tensor_value *t) {
+  return t->dtype == TI_DTYPE_F32 ? (const float *)t->data : NULL;
+}
+/* Arithmetic shift right (rounds towards minus infinity) without relying on
+   the implementation's >> of negative numbers. */
+static int64_t ti__nn_asr(int64_t v, int64_t s) {
+  if (s <= 0) return v;
+  if (s > 62) return v < 0 ? -1 : 0;
+  return v >= 0 ? (v >> s) : -((-(v + 1)) >> s) - 1;
+}
+/* Stores an accumulator of a quantised op: i8 after shift, else i32 (wraps). */
+static void ti__nn_qstore(ti_tensor_value *t, int64_t i, double acc, int64_t shift) {
+  int64_t v = (int64_t)acc;
+  if (t->dtype == TI_DTYPE_I8) {
+    v = ti__nn_asr(v, shift);
+    ((int8_t *)t->data)[i] = (int8_t)(v < -128 ? -128 : v > 127 ? 127 : v);
+  } else {
+    ((int32_t *)t->data)[i] = (int32_t)(uint32_t)(uint64_t)v;
+  }
+}
+
+static ti_status ti__nn_eval_conv(const ti_op *op, const ti_tensor_value *const *in, ti_tensor_value **out, ti_error *err) {
+  ti__nn_desc od[2];
+  ti__nn_conv_p p;
+  ti__nn_act a, y;
+  ti__nn_wgt k;
+  const float *xf, *wf, *bf;
+  double sh = 0;
+  int64_t n, o, oh, ow, ci, kh, kw, og;
+  int quant = strcmp(op->info->name, "nn.quant_conv2d") == 0;
+  TI__NN_TRY(ti__nn_prep(op, in, out, od, err));
+  TI__NN_TRY(ti__nn_conv_params(op, &p, 0, err));
+  if (quant) TI__NN_TRY(ti__nn_num(op, "shift", 0, 0, &sh, err));
+  ti__nn_act_of(in[0]->layout, in[0]->dims, &a);
+  ti__nn_wgt_of(in[1]->layout, in[1]->dims, &k);
+  ti__nn_act_of(out[0]->layout, out[0]->dims, &y);
+  xf = ti__nn_f32(in[0]); wf = ti__nn_f32(in[1]);
+  bf = op->n_operands > 2 ? ti__nn_f32(in[2]) : NULL;
+  og = k.o / p.group;
+  for (n = 0; n < y.n; n++)
+    for (o = 0; o < y.c; o++) {
+      int64_t g = o / og;
+      double b0 = op->n_operands > 2 ? TI__NN_GET(in[2], bf, o) : 0;
+      for (oh = 0; oh < y.h; oh++)
+        for (ow = 0; ow < y.w; ow++) {
+          double acc = b0;
+          for (ci = 0; ci < k.i; ci++) {
+            int64_t c = g * k.i + ci;
+            for (kh = 0; kh < k.kh; kh++) {
+              int64_t ih = oh * p.s[0] - p.p[0] + kh * p.d[0];
+              if (ih < 0 || ih >= a.h) continue;
+              for (kw = 0; kw < k.kw; kw++) {
+                int64_t iw = ow * p.s[1] - p.p[1] + kw * p.d[1];
+                if (iw < 0 || iw >= a.w) continue;
+                acc += TI__NN_GET(in[0], xf, n * a.sn + c * a.sc + ih * a.sh + iw * a.sw) *
+                       TI__NN_GET(in[1], wf, o * k.so + ci * k.si + kh * k.sh + kw * k.sw);
+              }
+            }
+          }
+          if (quant) ti__nn_qstore(out[0], n * y.sn + o * y.sc + oh * y.sh + ow * y.sw, acc, (int64_t)sh);
+          else ti_tensor_set(out[0], n * y.sn + o * y.sc + oh * y.sh + ow * y.sw, acc);
+        }
+    }
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__nn_eval_bpa(const ti_op *op, const ti_tensor_value *const *in, ti_tensor_value **out, ti_error *err) {
+  ti__nn_desc od[2];
+  ti__nn_conv_p p;
+  ti__nn_act d, x;
+  ti__nn_wgt k;
+  double *acc;
+  int64_t n, o, oh, ow, ci, kh, kw, og, i;
+  TI__NN_TRY(ti__nn_prep(op, in, out, od, err));
+  TI__NN_TRY(ti__nn_conv_params(op, &p, 0, err));
+  ti__nn_act_of(in[0]->layout, in[0]->dims, &d);
+  ti__nn_wgt_of(in[1]->layout, in[1]->dims, &k);
+  ti__nn_act_of(out[0]->layout, out[0]->dims, &x);
+  og = k.o / p.group;
+  acc = (double *)TASKIR_MALLOC(ti__nn_au(op), (size_t)(out[0]->numel ? out[0]->numel : 1) * sizeof(double));
+  if (!acc) return ti__nn_fail(op, TI_STATUS_NO_MEMORY, err, "out of memory");
+  for (i = 0; i < out[0]->numel; i++) acc[i] = 0;
+  /* Scatter: each dy element adds w times itself to the inputs it read. */
+  for (n = 0; n < d.n; n++)
+    for (o = 0; o < d.c; o++) {
+      int64_t g = o / og;
+      for (oh = 0; oh < d.h; oh++)
+        for (ow = 0; ow < d.w; ow++) {
+          double v = ti_tensor_get(in[0], n * d.sn + o * d.sc + oh * d.sh + ow * d.sw);
+          for (ci = 0; ci < k.i; ci++)
+            for (kh = 0; kh < k.kh; kh++) {
+              int64_t ih = oh * p.s[0] - p.p[0] + kh * p.d[0];
+              if (ih < 0 || ih >= x.h) continue;
+              for (kw = 0; kw < k.kw; kw++) {
+                int64_t iw = ow * p.s[1] - p.p[1] + kw * p.d[1];
+                if (iw < 0 || iw >= x.w) continue;
+                acc[n * x.sn + (g * k.i + ci) * x.sc + ih * x.sh + iw * x.sw] +=
+                    v * ti_tensor_get(in[1], o * k.so + ci * k.si + kh * k.sh + kw * k.sw);
+              }
+            }
+        }
+    }
+  for (i = 0; i < out[0]->numel; i++) ti_tensor_set(out[0], i, acc[i]);
+  TASKIR_FREE(ti__nn_au(op), acc);
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__nn_eval_bpw(const ti_op *op, const ti_tensor_value *const *in, ti_tensor_value **out, ti_error *err) {
+  ti__nn_desc od[2];
+  ti__nn_conv_p p;
+  ti__nn_act x, d;
+  ti__nn_wgt k;
+  int64_t n, o, oh, ow, ci, kh, kw, og;
+  TI__NN_TRY(ti__nn_prep(op, in, out, od, err));
+  TI__NN_TRY(ti__nn_conv_params(op, &p, 1, err));
+  ti__nn_act_of(in[0]->layout, in[0]->dims, &x);
+  ti__nn_act_of(in[1]->layout, in[1]->dims, &d);
+  ti__nn_wgt_of(out[0]->layout, out[0]->dims, &k);
+  og = k.o / p.group;
+  for (o = 0; o < k.o; o++)
+    for (ci = 0; ci < k.i; ci++)
+      for (kh = 0; kh < k.kh; kh++)
+        for (kw = 0; kw < k.kw; kw++) {
+          int64_t c = (o / og) * k.i + ci;
+          double acc = 0;
+          for (n = 0; n < d.n; n++)
+            for (oh = 0; oh < d.h; oh++) {
+              int64_t ih = oh * p.s[0] - p.p[0] + kh * p.d[0];
+              if (ih < 0 || ih >= x.h) continue;
+              for (ow = 0; ow < d.w; ow++) {
+                int64_t iw = ow * p.s[1] - p.p[1] + kw * p.d[1];
+                if (iw < 0 || iw >= x.w) continue;
+                acc += ti_tensor_get(in[1], n * d.sn + o * d.sc + oh * d.sh + ow * d.sw) *
+                       ti_tensor_get(in[0], n * x.sn + c * x.sc + ih * x.sh + iw * x.sw);
+              }
+            }
+          ti_tensor_set(out[0], o * k.so + ci * k.si + kh * k.sh + kw * k.sw, acc);
+        }
+  return TI_STATUS_SUCCESS;
+}
+
+/* Strides of a (rank ra, dims d) operand broadcast into an output of rank r. */
+static void ti__nn_bstr(const int64_t *d, int32_t ra, int32_t r, int64_t *str) {
+  int64_t s[TI_MAX_RANK];
+  int32_t i;
+  ti__nn_strides(ra, d, s);
+  for (i = 0; i < r; i++) {
+    int32_t j = i - (r - ra);
+    str[i] = (j < 0 || d[j] == 1) ? 0 : s[j];
+  }
+}
+
+static ti_status ti__nn_eval_gemm(const ti_op *op, const ti_tensor_value *const *in, ti_tensor_value **out, ti_error *err) {
+  ti__nn_desc od[2];
+  double ta, tb, alpha = 1, beta = 1, sh = 0;
+  int64_t m, nn, kk, i, j, l, cs[2] = {0, 0};
+  const float *af, *bf;
+  int quant = strcmp(op->info->name, "nn.quant_gemm") == 0;
+  TI__NN_TRY(ti__nn_prep(op, in, out, od, err));
+  TI__NN_TRY(ti__nn_num(op, "trans_a", 0, 0, &ta, err));
+  TI__NN_TRY(ti__nn_num(op, "trans_b", 0, 0, &tb, err));
+  if (quant) TI__NN_TRY(ti__nn_num(op, "shift", 0, 0, &sh, err));
+  else {
+    TI__NN_TRY(ti__nn_num(op, "alpha", 1, 0, &alpha, err));
+    TI__NN_TRY(ti__nn_num(op, "beta", 1, 0, &beta, err));
+  }
+  m = out[0]->dims[0]; nn = out[0]->dims[1];
+  kk = in[0]->dims[ta != 0 ? 0 : 1];
+  if (op->n_operands > 2) ti__nn_bstr(in[2]->dims, in[2]->rank, 2, cs);
+  af = ti__nn_f32(in[0]); bf = ti__nn_f32(in[1]);
+  for (i = 0; i < m; i++)
+    for (j = 0; j < nn; j++) {
+      double acc = 0;
+      for (l = 0; l < kk; l++)
+        acc += TI__NN_GET(in[0], af, ta != 0 ? l * m + i : i * kk + l) *
+               TI__NN_GET(in[1], bf, tb != 0 ? j * kk + l : l * nn + j);
+      acc *= alpha;
+      if (op->n_operands > 2) acc += beta * ti_tensor_get(in[2], i * cs[0] + j * cs[1]);
+      if (quant) ti__nn_qstore(out[0], i * nn + j, acc, (int64_t)sh);
+      else ti_tensor_set(out[0], i * nn + j, acc);
+    }
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__nn_eval_matmul(const ti_op *op, const ti_tensor_value *const *in, ti_tensor_value **out, ti_error *err) {
+  ti__nn_desc od[2];
+  double ta, tb;
+  int64_t m, nn, kk, batch = 1, bi, i, j, l, abase, bbase;
+  int32_t r, q;
+  TI__NN_TRY(ti__nn_prep(op, in, out, od, err));
+  TI__NN_TRY(ti__nn_num(op, "transpose_a", 0, 0, &ta, err));
+  TI__NN_TRY(ti__nn_num(op, "transpose_b", 0, 0, &tb, err));
+  r = out[0]->rank;
+  m = out[0]->dims[r - 2]; nn = out[0]->dims[r - 1];
+  kk = in[0]->dims[r - (ta != 0 ? 2 : 1)];
+  for (q = 0; q < r - 2; q++) batch *= out[0]->dims[q];
+  for (bi = 0; bi < batch; bi++) {
+    abase = bi * m * kk;
+    bbase = in[1]->rank == 2 ? 0 : bi * kk * nn;
+    for (i = 0; i < m; i++)
+      for (j = 0; j < nn; j++) {
+        double acc = 0;
+        for (l = 0; l < kk; l++)
+          acc += ti_tensor_get(in[0], abase + (ta != 0 ? l * m + i : i * kk + l)) *
+                 ti_tensor_get(in[1], bbase + (tb != 0 ? j * kk + l : l * nn + j));
+        ti_tensor_set(out[0], bi * m * nn + i * nn + j, acc);
+      }
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+/* A 4-D CNN operand stored in another layout of the result's family is
+   brought to the result's layout first (logical semantics). */
+static ti_status ti__nn_conform(const ti_op *op, const ti_tensor_value *t, ti_layout l, ti_tensor_value **tmp,
+                                const ti_tensor_value **use, ti_error *err) {
+  *tmp = NULL;
+  *use = t;
+  if (t->rank == 4 && ti_layout_is_cnn(t->layout) && ti_layout_is_cnn(l) && t->layout != l &&
+      ti__nn_is_wgt(t->layout) == ti__nn_is_wgt(l)) {
+    *tmp = ti_tensor_to_layout(t, l, err);
+    if (!*tmp) return TI__NN_FAIL(op, err, "cannot convert an operand to %s", ti_layout_name(l));
+    *use = *tmp;
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__nn_eval_binary(const ti_op *op, const ti_tensor_value *const *in, ti_tensor_value **out, ti_error *err) {
+  ti__nn_desc od[2];
+  ti_tensor_value *ta = NULL, *tb = NULL;
+  const ti_tensor_value *a, *b;
+  int64_t sa[TI_MAX_RANK], sb[TI_MAX_RANK], idx[TI_MAX_RANK] = {0}, oa = 0, ob = 0, k;
+  int32_t r, i;
+  char kind = op->info->name[3]; /* a(dd), s(ub), m(ul) */
+  ti_status st;
+  TI__NN_TRY(ti__nn_prep(op, in, out, od, err));
+  st = ti__nn_conform(op, in[0], out[0]->layout, &ta, &a, err);
+  if (st == TI_STATUS_SUCCESS) st = ti__nn_conform(op, in[1], out[0]->layout, &tb, &b, err);
+  if (st != TI_STATUS_SUCCESS) { ti_tensor_free(ta); return st; }
+  r = out[0]->rank;
+  ti__nn_bstr(a->dims, a->rank, r, sa);
+  ti__nn_bstr(b->dims, b->rank, r, sb);
+  for (k = 0; k < out[0]->numel; k++) {
+    double x = ti_tensor_get(a, oa), y = ti_tensor_get(b, ob);
+    ti_tensor_set(out[0], k, kind == 'a' ? x + y : kind == 's' ? x - y : x * y);
+    for (i = r - 1; i >= 0; i--) {
+      oa += sa[i]; ob += sb[i];
+      if (++idx[i] < out[0]->dims[i]) break;
+      oa -= sa[i] * out[0]->dims[i]; ob -= sb[i] * out[0]->dims[i];
+      idx[i] = 0;
+    }
+  }
+  ti_tensor_free(ta);
+  ti_tensor_free(tb);
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__nn_eval_relu(const ti_op *op, const ti_tensor_value *const *in, ti_tensor_value **out, ti_error *err) {
+  ti__nn_desc od[2];
+  int64_t i;
+  TI__NN_TRY(ti__nn_prep(op, in, out, od, err));
+  for (i = 0; i < in[0]->numel; i++) {
+    double v = ti_tensor_get(in[0], i);
+    ti_tensor_set(out[0], i, v > 0 ? v : 0);
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+/* relu_: the result is the operand itself (same storage), rectified. */
+static ti_status ti__nn_eval_relu_(const ti_op *op, const ti_tensor_value *const *in, ti_tensor_value **out, ti_error *err) {
+  int64_t i;
+  ti_tensor_value *t;
+  if (!in[0]) return TI__NN_FAIL(op, err, "operand 0 has no value");
+  t = ti_tensor_alias(in[0], in[0]->rank, in[0]->dims, in[0]->layout, err);
+  if (!t) return err ? err->status : TI_STATUS_NO_MEMORY;
+  out[0] = t;
+  for (i = 0; i < t->numel; i++) {
+    double v = ti_tensor_get(t, i);
+    if (!(v > 0) && v == v) ti_tensor_set(t, i, 0);
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__nn_eval_clip(const ti_op *op, const ti_tensor_value *const *in, ti_tensor_value **out, ti_error *err) {
+  ti__nn_desc od[2];
+  double lo = 0, hi = 0;
+  int64_t i;
+  TI__NN_TRY(ti__nn_prep(op, in, out, od, err));
+  TI__NN_TRY(ti__nn_num(op, "min", 0, 1, &lo, err));
+  TI__NN_TRY(ti__nn_num(op, "max", 0, 1, &hi, err));
+  for (i = 0; i < in[0]->numel; i++) {
+    double v = ti_tensor_get(in[0], i);
+    ti_tensor_set(out[0], i, v < lo ? lo : v > hi ? hi : v);
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+/* max_pool, avg_pool and img2col share the window walk. */
+static ti_status ti__nn_eval_window(const ti_op *op, const ti_tensor_value *const *in, ti_tensor_value **out, ti_error *err) {
+  ti__nn_desc od[2];
+  ti__nn_conv_p p;
+  ti__nn_act a, y;
+  double cip = 0;
+  int64_t n, c, oh, ow, kh, kw;
+  char kind = op->info->name[3]; /* m(ax_pool), a(vg_pool), i(mg2col) */
+  TI__NN_TRY(ti__nn_prep(op, in, out, od, err));
+  TI__NN_TRY(ti__nn_conv_params(op, &p, 1, err));
+  if (kind == 'a') TI__NN_TRY(ti__nn_num(op, "count_include_pad", 0, 0, &cip, err));
+  ti__nn_act_of(in[0]->layout, in[0]->dims, &a);
+  ti__nn_act_of(out[0]->layout, out[0]->dims, &y);
+  for (n = 0; n < a.n; n++)
+    for (c = 0; c < a.c; c++)
+      for (oh = 0; oh < y.h; oh++)
+        for (ow = 0; ow < y.w; ow++) {
+          double acc = kind == 'm' ? -HUGE_VAL : 0;
+          int64_t cnt = 0;
+          for (kh = 0; kh < p.k[0]; kh++)
+            for (kw = 0; kw < p.k[1]; kw++) {
+              int64_t ih = oh * p.s[0] - p.p[0] + kh * p.d[0], iw = ow * p.s[1] - p.p[1] + kw * p.d[1];
+              int inside = ih >= 0 && ih < a.h && iw >= 0 && iw < a.w;
+              double v = inside ? ti_tensor_get(in[0], n * a.sn + c * a.sc + ih * a.sh + iw * a.sw) : 0;
+              if (kind == 'i') {
+                int64_t ch = (c * p.k[0] + kh) * p.k[1] + kw;
+                ti_tensor_set(out[0], n * y.sn + ch * y.sc + oh * y.sh + ow * y.sw, v);
+              } else if (inside) {
+                if (kind == 'm') { if (v > acc || v != v) acc = v; }
+                else acc += v;
+                cnt++;
+              }
+            }
+          if (kind == 'i') continue;
+          if (kind == 'a') acc /= (cip != 0 ? (double)(p.k[0] * p.k[1]) : (cnt ? (double)cnt : 1.0));
+          ti_tensor_set(out[0], n * y.sn + c * y.sc + oh * y.sh + ow * y.sw, acc);
+        }
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__nn_eval_gap(const ti_op *op, const ti_tensor_value *const *in, ti_tensor_value **out, ti_error *err) {
+  ti__nn_desc od[2];
+  ti__nn_act a, y;
+  int64_t n, c, h, w;
+  TI__NN_TRY(ti__nn_prep(op, in, out, od, err));
+  ti__nn_act_of(in[0]->layout, in[0]->dims, &a);
+  ti__nn_act_of(out[0]->layout, out[0]->dims, &y);
+  for (n = 0; n < a.n; n++)
+    for (c = 0; c < a.c; c++) {
+      double acc = 0;
+      for (h = 0; h < a.h; h++)
+        for (w = 0; w < a.w; w++) acc += ti_tensor_get(in[0], n * a.sn + c * a.sc + h * a.sh + w * a.sw);
+      ti_tensor_set(out[0], n * y.sn + c * y.sc, (a.h > 0 && a.w > 0) ? acc / (double)(a.h * a.w) : 0);
+    }
+  return TI_STATUS_SUCCESS;
+}
+
+/* reshape / flatten: the result aliases the operand's storage. */
+static ti_status ti__nn_eval_view(const ti_op *op, const ti_tensor_value *const *in, ti_tensor_value **out, ti_error *err) {
+  const ti__nn_def *def = (const ti__nn_def *)op->info->dialect_data;
+  ti__nn_desc id, od[2];
+  if (!in[0]) return TI__NN_FAIL(op, err, "operand 0 has no value");
+  ti__nn_desc_of(in[0], &id);
+  TI__NN_TRY(def->shape(op, &id, 1, od, err));
+  out[0] = ti_tensor_alias(in[0], od[0].rank, od[0].dims, od[0].layout, err);
+  return out[0] ? TI_STATUS_SUCCESS : TI__NN_FAIL(op, err, "cannot view the operand with the result's shape");
+}
+
+static ti_status ti__nn_eval_broadcast(const ti_op *op, const ti_tensor_value *const *in, ti_tensor_value **out, ti_error *err) {
+  ti__nn_desc od[2];
+  int64_t s[TI_MAX_RANK], idx[TI_MAX_RANK] = {0}, off = 0, k;
+  size_t es = ti_dtype_size(in[0]->dtype);
+  int32_t r, i;
+  TI__NN_TRY(ti__nn_prep(op, in, out, od, err));
+  r = out[0]->rank;
+  ti__nn_bstr(in[0]->dims, in[0]->rank, r, s);
+  for (k = 0; k < out[0]->numel; k++) {
+    memcpy((unsigned char *)out[0]->data + (size_t)k * es, (const unsigned char *)in[0]->data + (size_t)off * es, es);
+    for (i = r - 1; i >= 0; i--) {
+      off += s[i];
+      if (++idx[i] < out[0]->dims[i]) break;
+      off -= s[i] * out[0]->dims[i];
+      idx[i] = 0;
+    }
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__nn_eval_transpose(const ti_op *op, const ti_tensor_value *const *in, ti_tensor_value **out, ti_error *err) {
+  ti__nn_desc id, od[2];
+  int32_t perm[TI_MAX_RANK];
+  if (!in[0]) return TI__NN_FAIL(op, err, "operand 0 has no value");
+  ti__nn_desc_of(in[0], &id);
+  TI__NN_TRY(ti__nn_shape_transpose(op, &id, 1, od, err));
+  TI__NN_TRY(ti__nn_perm_attr(op, in[0]->rank, perm, err));
+  out[0] = ti_tensor_permute(in[0], perm, od[0].layout, err);
+  return out[0] ? TI_STATUS_SUCCESS : (err ? err->status : TI_STATUS_NO_MEMORY);
+}
+
+static ti_status ti__nn_eval_concat(const ti_op *op, const ti_tensor_value *const *in, ti_tensor_value **out, ti_error *err) {
+  ti__nn_desc od[2];
+  int32_t axis, pax, i, j;
+  int64_t outer = 1, inner, pos = 0, o;
+  size_t es;
+  TI__NN_TRY(ti__nn_prep(op, in, out, od, err));
+  TI__NN_TRY(ti__nn_axis_attr(op, "axis", in[0]->rank, 0, 1, &axis, err));
+  pax = ti__nn_phys_axis(out[0]->layout, out[0]->rank, axis);
+  es = ti_dtype_size(out[0]->dtype);
+  for (j = 0; j < pax; j++) outer *= out[0]->dims[j];
+  for (i = 0; i < op->n_operands; i++) {
+    ti_tensor_value *tmp;
+    const ti_tensor_value *t;
+    int64_t chunk;
+    TI__NN_TRY(ti__nn_conform(op, in[i], out[0]->layout, &tmp, &t, err));
+    inner = 1;
+    for (j = pax + 1; j < t->rank; j++) inner *= t->dims[j];
+    chunk = t->dims[pax] * inner;
+    for (o = 0; o < outer; o++)
+      memcpy((unsigned char *)out[0]->data + (size_t)((o * out[0]->dims[pax]) * inner + pos) * es,
+             (const unsigned char *)t->data + (size_t)(o * chunk) * es, (size_t)chunk * es);
+    pos += chunk;
+    ti_tensor_free(tmp);
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__nn_eval_pad(const ti_op *op, const ti_tensor_value *const *in, ti_tensor_value **out, ti_error *err) {
+  ti__nn_desc od[2], id;
+  int64_t b[TI_MAX_RANK], e[TI_MAX_RANK], os[TI_MAX_RANK], idx[TI_MAX_RANK] = {0}, off = 0, k;
+  double v;
+  size_t es = ti_dtype_size(in[0] ? in[0]->dtype : TI_DTYPE_F32);
+  int32_t r, i;
+  TI__NN_TRY(ti__nn_prep(op, in, out, od, err));
+  TI__NN_TRY(ti__nn_num(op, "value", 0, 0, &v, err));
+  ti__nn_desc_of(in[0], &id);
+  TI__NN_TRY(ti__nn_pads(op, &id, b, e, err));
+  for (k = 0; k < out[0]->numel; k++) ti_tensor_set(out[0], k, v);
+  r = in[0]->rank;
+  ti__nn_strides(r, out[0]->dims, os);
+  for (i = 0; i < r; i++) off += b[i] * os[i];
+  for (k = 0; k < in[0]->numel; k++) {
+    memcpy((unsigned char *)out[0]->data + (size_t)off * es, (const unsigned char *)in[0]->data + (size_t)k * es, es);
+    for (i = r - 1; i >= 0; i--) {
+      off += os[i];
+      if (++idx[i] < in[0]->dims[i]) break;
+      off -= os[i] * in[0]->dims[i];
+      idx[i] = 0;
+    }
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__nn_eval_unpool(const ti_op *op, const ti_tensor_value *const *in, ti_tensor_value **out, ti_error *err) {
+  ti__nn_desc od[2];
+  ti__nn_act a, y, m;
+  int64_t s[2], n, c, h, w;
+  TI__NN_TRY(ti__nn_prep(op, in, out, od, err));
+  TI__NN_TRY(ti__nn_ints(op, "scales", s, 2, ti__nn_two2, 1, err));
+  ti__nn_act_of(in[0]->layout, in[0]->dims, &a);
+  ti__nn_act_of(out[0]->layout, out[0]->dims, &y);
+  if (op->n_operands > 1) ti__nn_act_of(in[1]->layout, in[1]->dims, &m);
+  for (n = 0; n < y.n; n++)
+    for (c = 0; c < y.c; c++)
+      for (h = 0; h < y.h; h++)
+        for (w = 0; w < y.w; w++) {
+          double v = ti_tensor_get(in[0], n * a.sn + c * a.sc + (h / s[0]) * a.sh + (w / s[1]) * a.sw);
+          if (op->n_operands > 1 && ti_tensor_get(in[1], n * m.sn + c * m.sc + h * m.sh + w * m.sw) == 0) v = 0;
+          ti_tensor_set(out[0], n * y.sn + c * y.sc + h * y.sh + w * y.sw, v);
+        }
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__nn_eval_mirror(const ti_op *op, const ti_tensor_value *const *in, ti_tensor_value **out, ti_error *err) {
+  ti__nn_desc od[2];
+  int64_t st[TI_MAX_RANK], idx[TI_MAX_RANK] = {0}, k, src, n;
+  int32_t axis, pax, r, i;
+  size_t es;
+  TI__NN_TRY(ti__nn_prep(op, in, out, od, err));
+  TI__NN_TRY(ti__nn_axis_attr(op, "axis", in[0]->rank, 3, 0, &axis, err));
+  r = in[0]->rank;
+  pax = ti__nn_phys_axis(in[0]->layout, r, axis);
+  ti__nn_strides(r, in[0]->dims, st);
+  es = ti_dtype_size(in[0]->dtype);
+  n = in[0]->dims[pax];
+  for (k = 0; k < in[0]->numel; k++) {
+    src = k + (n - 1 - 2 * idx[pax]) * st[pax];
+    memcpy((unsigned char *)out[0]->data + (size_t)k * es, (const unsigned char *)in[0]->data + (size_t)src * es, es);
+    for (i = r - 1; i >= 0; i--) {
+      if (++idx[i] < in[0]->dims[i]) break;
+      idx[i] = 0;
+    }
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__nn_eval_rotate(const ti_op *op, const ti_tensor_value *const *in, ti_tensor_value **out, ti_error *err) {
+  ti__nn_desc od[2];
+  ti__nn_act a, y;
+  double kd;
+  int64_t k, n, c, i, j;
+  TI__NN_TRY(ti__nn_prep(op, in, out, od, err));
+  TI__NN_TRY(ti__nn_num(op, "k", 1, 0, &kd, err));
+  k = (((int64_t)kd) % 4 + 4) % 4;
+  ti__nn_act_of(in[0]->layout, in[0]->dims, &a);
+  ti__nn_act_of(out[0]->layout, out[0]->dims, &y);
+  for (n = 0; n < y.n; n++)
+    for (c = 0; c < y.c; c++)
+      for (i = 0; i < y.h; i++)
+        for (j = 0; j < y.w; j++) {
+          /* numpy.rot90: k=1 out[i][j] = in[j][W-1-i]; k=2 in[H-1-i][W-1-j]; k=3 in[H-1-j][i] */
+          int64_t si = k == 0 ? i : k == 1 ? j : k == 2 ? a.h - 1 - i : a.h - 1 - j;
+          int64_t sj = k == 0 ? j : k == 1 ? a.w - 1 - i : k == 2 ? a.w - 1 - j : i;
+          ti_tensor_set(out[0], n * y.sn + c * y.sc + i * y.sh + j * y.sw,
+                        ti_tensor_get(in[0], n * a.sn + c * a.sc + si * a.sh + sj * a.sw));
+        }
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__nn_eval_cvt(const ti_op *op, const ti_tensor_value *const *in, ti_tensor_value **out, ti_error *err) {
+  ti__nn_desc od[2];
+  int32_t perm[4];
+  TI__NN_TRY(ti__nn_prep(op, in, out, od, err));
+  if (!ti__nn_layout_perm(ti__nn_cvt_src(op, in[0]->layout), out[0]->layout, perm))
+    return TI__NN_FAIL(op, err, "cannot convert %s data", ti_layout_name(in[0]->layout));
+  if (out[0]->numel)
+    ti__nn_permute_raw((const unsigned char *)in[0]->data, (unsigned char *)out[0]->data, ti_dtype_size(in[0]->dtype), 4,
+                       in[0]->dims, perm);
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__nn_eval_tnorm(const ti_op *op, const ti_tensor_value *const *in, ti_tensor_value **out, ti_error *err) {
+  ti__nn_desc od[2];
+  ti__nn_act a;
+  double eps;
+  int64_t n, c, h, w;
+  TI__NN_TRY(ti__nn_prep(op, in, out, od, err));
+  TI__NN_TRY(ti__nn_num(op, "epsilon", 1e-5, 0, &eps, err));
+  ti__nn_act_of(in[0]->layout, in[0]->dims, &a);
+  for (n = 0; n < a.n; n++)
+    for (h = 0; h < a.h; h++)
+      for (w = 0; w < a.w; w++) {
+        int64_t base = n * a.sn + h * a.sh + w * a.sw;
+        double mean = 0, var = 0, inv;
+        for (c = 0; c < a.c; c++) mean += ti_tensor_get(in[0], base + c * a.sc);
+        mean /= (double)(a.c ? a.c : 1);
+        for (c = 0; c < a.c; c++) {
+          double d = ti_tensor_get(in[0], base + c * a.sc) - mean;
+          var += d * d;
+        }
+        var /= (double)(a.c ? a.c : 1);
+        inv = 1.0 / sqrt(var + eps);
+        for (c = 0; c < a.c; c++) {
+          double v = (ti_tensor_get(in[0], base + c * a.sc) - mean) * inv;
+          if (op->n_operands > 1) v *= ti_tensor_get(in[1], c);
+          if (op->n_operands > 2) v += ti_tensor_get(in[2], c);
+          ti_tensor_set(out[0], base + c * a.sc, v);
+        }
+      }
+  return TI_STATUS_SUCCESS;
+}
+
+static void ti__nn_lin(int64_t o, int64_t out_n, int64_t in_n, int ac, int64_t *i0, int64_t *i1, double *f) {
+  double s = ac ? (out_n > 1 ? (double)o * (double)(in_n - 1) / (double)(out_n - 1) : 0)
+                : ((double)o + 0.5) * (double)in_n / (double)out_n - 0.5;
+  if (s < 0) s = 0;
+  if (s > (double)(in_n - 1)) s = (double)(in_n - 1);
+  *i0 = (int64_t)floor(s);
+  *i1 = *i0 + 1 < in_n ? *i0 + 1 : in_n - 1;
+  *f = s - (double)*i0;
+}
+
+static ti_status ti__nn_eval_bilinear(const ti_op *op, const ti_tensor_value *const *in, ti_tensor_value **out, ti_error *err) {
+  ti__nn_desc od[2];
+  ti__nn_act a, y;
+  double ac;
+  int64_t n, c, i, j;
+  TI__NN_TRY(ti__nn_prep(op, in, out, od, err));
+  TI__NN_TRY(ti__nn_num(op, "align_corners", 0, 0, &ac, err));
+  ti__nn_act_of(in[0]->layout, in[0]->dims, &a);
+  ti__nn_act_of(out[0]->layout, out[0]->dims, &y);
+  for (n = 0; n < y.n; n++)
+    for (c = 0; c < y.c; c++)
+      for (i = 0; i < y.h; i++)
+        for (j = 0; j < y.w; j++) {
+          int64_t y0, y1, x0, x1, base = n * a.sn + c * a.sc;
+          double fy, fx, v;
+          ti__nn_lin(i, y.h, a.h, ac != 0, &y0, &y1, &fy);
+          ti__nn_lin(j, y.w, a.w, ac != 0, &x0, &x1, &fx);
+          v = (1 - fy) * ((1 - fx) * ti_tensor_get(in[0], base + y0 * a.sh + x0 * a.sw) +
+                          fx * ti_tensor_get(in[0], base + y0 * a.sh + x1 * a.sw)) +
+              fy * ((1 - fx) * ti_tensor_get(in[0], base + y1 * a.sh + x0 * a.sw) +
+                    fx * ti_tensor_get(in[0], base + y1 * a.sh + x1 * a.sw));
+          ti_tensor_set(out[0], n * y.sn + c * y.sc + i * y.sh + j * y.sw, v);
+        }
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__nn_eval_tin(const ti_op *op, const ti_tensor_value *const *in, ti_tensor_value **out, ti_error *err) {
+  ti__nn_desc od[2];
+  int64_t N, T, C, HW, G, n, t, c;
+  size_t es;
+  TI__NN_TRY(ti__nn_prep(op, in, out, od, err));
+  N = in[0]->dims[0]; T = in[0]->dims[1]; C = in[0]->dims[2]; HW = in[0]->dims[3]; G = in[1]->dims[1];
+  es = ti_dtype_size(in[0]->dtype);
+  for (n = 0; n < N; n++)
+    for (c = 0; c < C; c++) {
+      int64_t sh = ((const int32_t *)in[1]->data)[n * G + c / (C / G)];
+      for (t = 0; t < T; t++) {
+        int64_t src = t - sh;
+        if (src < 0 || src >= T) continue; /* zero-filled by prep */
+        memcpy((unsigned char *)out[0]->data + (size_t)(((n * T + t) * C + c) * HW) * es,
+               (const unsigned char *)in[0]->data + (size_t)(((n * T + src) * C + c) * HW) * es, (size_t)HW * es);
+      }
+    }
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__nn_eval_lif(const ti_op *op, const ti_tensor_value *const *in, ti_tensor_value **out, ti_error *err) {
+  ti__nn_desc od[2];
+  double vth, vr, decay;
+  int64_t i;
+  TI__NN_TRY(ti__nn_prep(op, in, out, od, err));
+  TI__NN_TRY(ti__nn_num(op, "vth", 1, 0, &vth, err));
+  TI__NN_TRY(ti__nn_num(op, "v_reset", 0, 0, &vr, err));
+  TI__NN_TRY(ti__nn_num(op, "decay", 1, 0, &decay, err));
+  for (i = 0; i < in[0]->numel; i++) {
+    double u = ti_tensor_get(in[1], i) * decay + ti_tensor_get(in[0], i);
+    int spike = u > vth;
+    ti_tensor_set(out[0], i, spike ? 1 : 0);
+    ti_tensor_set(out[1], i, spike ? vr : u);
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__nn_eval_lut(const ti_op *op, const ti_tensor_value *const *in, ti_tensor_value **out, ti_error *err) {
+  ti__nn_desc od[2];
+  double off;
+  int64_t i;
+  size_t es;
+  TI__NN_TRY(ti__nn_prep(op, in, out, od, err));
+  TI__NN_TRY(ti__nn_num(op, "offset", in[0]->dtype == TI_DTYPE_I8 ? 128 : 0, 0, &off, err));
+  es = ti_dtype_size(in[1]->dtype);
+  for (i = 0; i < in[0]->numel; i++) {
+    double x = ti_tensor_get(in[0], i) + off;
+    if (x < 0 || x >= (double)in[1]->numel)
+      return ti__nn_fail(op, TI_STATUS_BAD_PARAM, err, "index %g (element %lld) is outside the %lld-entry table", x,
+                         (long long)i, (long long)in[1]->numel);
+    memcpy((unsigned char *)out[0]->data + (size_t)i * es, (const unsigned char *)in[1]->data + (size_t)x * es, es);
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+/* ---- layout interfaces ---- */
+
+static int32_t ti__nn_orank(const ti_op *op, int32_t i) {
+  return i < op->n_operands && op->operands[i].value && op->operands[i].value->type ? op->operands[i].value->type->rank : -1;
+}
+static int32_t ti__nn_rrank(const ti_op *op, int32_t i) {
+  return i < op->n_results && op->results[i].type ? op->results[i].type->rank : -1;
+}
+/* Unary-like ops: results take operand 0's layout; extra operands of the
+   same rank follow it, others (tables, per-channel vectors) are TENSOR. */
+static ti_status ti__nn_lf_same(const ti_op *op, const ti_layout *in, ti_layout *out) {
+  int32_t r;
+  for (r = 0; r < op->n_results; r++) out[r] = in[0];
+  return TI_STATUS_SUCCESS;
+}
+static int ti__nn_lb_same(const ti_op *op, const ti_layout *res, ti_layout *in) {
+  int32_t i;
+  in[0] = res[0];
+  for (i = 1; i < op->n_operands; i++) in[i] = ti__nn_orank(op, i) == ti__nn_orank(op, 0) ? res[0] : TI_LAYOUT_TENSOR;
+  return 1;
+}
+static ti_status ti__nn_lf_join(const ti_op *op, const ti_layout *in, ti_layout *out) {
+  int32_t ranks[64], i, n = op->n_operands < 64 ? op->n_operands : 64;
+  for (i = 0; i < n; i++) ranks[i] = ti__nn_orank(op, i);
+  out[0] = ti__nn_join_layout(in, ranks, n, ti__nn_rrank(op, 0) >= 0 ? ti__nn_rrank(op, 0) : ranks[0]);
+  return TI_STATUS_SUCCESS;
+}
+static int ti__nn_lb_join(const ti_op *op, const ti_layout *res, ti_layout *in) {
+  int32_t i;
+  for (i = 0; i < op->n_operands; i++)
+    in[i] = ti__nn_orank(op, i) == ti__nn_rrank(op, 0) ? res[0] : TI_LAYOUT_TENSOR;
+  return 1;
+}
+static ti_status ti__nn_lf_conv(const ti_op *op, const ti_layout *in, ti_layout *out) {
+  (void)op;
+  out[0] = ti__nn_act_out(in[0]);
+  return TI_STATUS_SUCCESS;
+}
+static int ti__nn_lb_conv(const ti_op *op, const ti_layout *res, ti_layout *in) {
+  in[0] = ti__nn_act_out(res[0]);
+  in[1] = in[0] == TI_LAYOUT_NHWC ? TI_LAYOUT_HWOI : TI_LAYOUT_OIHW;
+  if (op->n_operands > 2) in[2] = TI_LAYOUT_TENSOR;
+  return 1;
+}
+static ti_status ti__nn_lf_bpw(const ti_op *op, const ti_layout *in, ti_layout *out) {
+  (void)op;
+  out[0] = in[0] == TI_LAYOUT_NHWC ? TI_LAYOUT_HWOI : TI_LAYOUT_OIHW;
+  return TI_STATUS_SUCCESS;
+}
+static int ti__nn_lb_bpw(const ti_op *op, const ti_layout *res, ti_layout *in) {
+  (void)op;
+  in[0] = in[1] = res[0] == TI_LAYOUT_HWOI ? TI_LAYOUT_NHWC : TI_LAYOUT_NCHW;
+  return 1;
+}
+static ti_status ti__nn_lf_gemm(const ti_op *op, const ti_layout *in, ti_layout *out) {
+  (void)op; (void)in;
+  out[0] = TI_LAYOUT_NTENSOR;
+  return TI_STATUS_SUCCESS;
+}
+static int ti__nn_lb_gemm(const ti_op *op, const ti_layout *res, ti_layout *in) {
+  (void)res;
+  in[0] = in[1] = TI_LAYOUT_NTENSOR;
+  if (op->n_operands > 2) in[2] = TI_LAYOUT_TENSOR;
+  return 1;
+}
+static ti_status ti__nn_lf_view(const ti_op *op, const ti_layout *in, ti_layout *out) {
+  const char *ls = ti_dict_string(op->attrs, "layout", NULL);
+  (void)in;
+  out[0] = TI_LAYOUT_TENSOR;
+  if (ls && ti_op_is(op, "nn.reshape")) {
+    out[0] = ti__nn_parse_layout(ls);
+    if (out[0] == TI_LAYOUT_COUNT) { out[0] = TI_LAYOUT_TENSOR; return TI_STATUS_BAD_PARAM; }
+  }
+  return TI_STATUS_SUCCESS;
+}
+static int ti__nn_lb_none(const ti_op *op, const ti_layout *res, ti_layout *in) {
+  (void)op; (void)res; (void)in;
+  return 0;
+}
+static ti_status ti__nn_lf_transpose(const ti_op *op, const ti_layout *in, ti_layout *out) {
+  int32_t perm[TI_MAX_RANK], r = ti__nn_orank(op, 0);
+  if (ti__nn_perm_attr(op, r, perm, NULL) != TI_STATUS_SUCCESS) return TI_STATUS_INVALID;
+  out[0] = ti__nn_perm_layout(in[0], r, perm);
+  return TI_STATUS_SUCCESS;
+}
+static int ti__nn_lb_transpose(const ti_op *op, const ti_layout *res, ti_layout *in) {
+  int32_t perm[TI_MAX_RANK], r = ti__nn_orank(op, 0), i;
+  const char *t = ti__nn_letters(res[0]);
+  char s[4];
+  if (r != 4 || !t || ti__nn_perm_attr(op, r, perm, NULL) != TI_STATUS_SUCCESS) return 0;
+  for (i = 0; i < 4; i++) s[perm[i]] = t[i];
+  in[0] = ti__nn_from_letters(s);
+  return in[0] != TI_LAYOUT_ANY;
+}
+static ti_status ti__nn_lf_cvt(const ti_op *op, const ti_layout *in, ti_layout *out) {
+  (void)in;
+  out[0] = ti_op_is(op, "nn.nhwc2nchw") ? TI_LAYOUT_NCHW : TI_LAYOUT_NHWC;
+  return TI_STATUS_SUCCESS;
+}
+static int ti__nn_lb_cvt(const ti_op *op, const ti_layout *res, ti_layout *in) {
+  (void)res;
+  in[0] = ti_op_is(op, "nn.nhwc2nchw") ? TI_LAYOUT_NHWC : TI_LAYOUT_NCHW;
+  return 1;
+}
+static const ti_layout_iface ti__nn_l_same = {ti__nn_lf_same, ti__nn_lb_same};
+static const ti_layout_iface ti__nn_l_join = {ti__nn_lf_join, ti__nn_lb_join};
+static const ti_layout_iface ti__nn_l_conv = {ti__nn_lf_conv, ti__nn_lb_conv};
+static const ti_layout_iface ti__nn_l_bpw = {ti__nn_lf_bpw, ti__nn_lb_bpw};
+static const ti_layout_iface ti__nn_l_gemm = {ti__nn_lf_gemm, ti__nn_lb_gemm};
+static const ti_layout_iface ti__nn_l_view = {ti__nn_lf_view, ti__nn_lb_none};
+static const ti_layout_iface ti__nn_l_transpose = {ti__nn_lf_transpose, ti__nn_lb_transpose};
+static const ti_layout_iface ti__nn_l_cvt = {ti__nn_lf_cvt, ti__nn_lb_cvt};
+
+/* ---- verify, infer_shape, fold: shared by every nn op ---- */
+
+static ti_status ti__nn_type_descs(const ti_op *op, ti__nn_desc *d, ti_error *err) {
+  int32_t i;
+  if (op->n_operands > 64) return TI__NN_FAIL(op, err, "too many operands");
+  for (i = 0; i < op->n_operands; i++) {
+    const ti_type *t = op->operands[i].value ? op->operands[i].value->type : NULL;
+    if (!t) return TI__NN_FAIL(op, err, "operand %d has no type", (int)i);
+    memset(&d[i], 0, sizeof d[i]);
+    d[i].dtype = t->dtype;
+    d[i].layout = t->layout;
+    d[i].rank = t->rank;
+    memcpy(d[i].dims, t->dims, sizeof d[i].dims);
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__nn_infer(ti_context *ctx, const ti_op *op, const ti_type **results, ti_error *err) {
+  const ti__nn_def *def = (const ti__nn_def *)op->info->dialect_data;
+  ti__nn_desc in[64], out[2];
+  ti_type_kind kind = TI_TYPE_VTENSOR;
+  int32_t r;
+  TI__NN_TRY(ti__nn_type_descs(op, in, err));
+  memset(out, 0, sizeof out);
+  TI__NN_TRY(def->shape(op, in, op->n_operands, out, err));
+  if (op->n_operands && op->operands[0].value->type) kind = op->operands[0].value->type->kind;
+  for (r = 0; r < op->info->num_results && r < 2; r++) {
+    results[r] = ti_type_get(ctx, kind, out[r].dtype, out[r].rank, out[r].dims, out[r].layout);
+    if (!results[r]) return ti__nn_fail(op, TI_STATUS_NO_MEMORY, err, "cannot create the result type");
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__nn_verify(const ti_op *op, ti_error *err) {
+  const ti__nn_def *def = (const ti__nn_def *)op->info->dialect_data;
+  ti__nn_desc in[64], out[2];
+  int32_t r, i;
+  TI__NN_TRY(ti__nn_type_descs(op, in, err));
+  memset(out, 0, sizeof out);
+  TI__NN_TRY(def->shape(op, in, op->n_operands, out, err));
+  for (r = 0; r < op->n_results && r < 2; r++) {
+    const ti_type *t = op->results[r].type;
+    int ok = t && t->dtype == out[r].dtype && t->rank == out[r].rank;
+    for (i = 0; ok && i < t->rank; i++) ok = ti__nn_dim_eq(t->dims[i], out[r].dims[i]);
+    if (ok && ti_layout_is_cnn(t->layout) && ti_layout_is_cnn(out[r].layout) && t->layout != out[r].layout) ok = 0;
+    if (!ok) {
+      char want[160];
+      int k = snprintf(want, sizeof want, "%s %s [", ti_dtype_name(out[r].dtype), ti_layout_name(out[r].layout));
+      for (i = 0; i < out[r].rank && k > 0 && k < (int)sizeof want - 24; i++)
+        k += snprintf(want + k, sizeof want - (size_t)k, i ? "x%lld" : "%lld", (long long)out[r].dims[i]);
+      if (k > 0 && k < (int)sizeof want - 2) { want[k] = ']'; want[k + 1] = 0; }
+      return TI__NN_FAIL(op, err, "result %d type disagrees with the operands: expected %s", (int)r, want);
+    }
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+#ifndef TASKIR_FOLD_MAX_ELEMS
+#define TASKIR_FOLD_MAX_ELEMS 65536   /* larger tensors are not folded into attributes */
+#endif
+
+static int ti__nn_attr_fill(const ti_attr *a, ti_tensor_value *t, int64_t *pos) {
+  int64_t i;
+  if (a->kind == TI_ATTR_ARRAY) {
+    for (i = 0; i < a->u.array.n; i++)
+      if (!ti__nn_attr_fill(a->u.array.items[i], t, pos)) return 0;
+    return 1;
+  }
+  if (*pos >= t->numel) return 0;
+  if (a->kind == TI_ATTR_FLOAT) ti_tensor_set(t, (*pos)++, a->u.f);
+  else if (a->kind == TI_ATTR_INT || a->kind == TI_ATTR_BOOL) ti_tensor_set(t, (*pos)++, (double)a->u.i);
+  else return 0;
+  return 1;
+}
+/* A tensor of static type `type` from a constant attribute: a number
+   (splat) or a (nested) array of numel numbers. NULL if it does not fit. */
+static ti_tensor_value *ti__nn_tensor_from_attr(void *au, const ti_type *type, const ti_attr *a, ti_error *err) {
+  ti_tensor_value *t;
+  int64_t pos = 0, i;
+  if (!type || !a || ti_type_numel(type) < 0) {
+    ti_error_set(err, TI_STATUS_BAD_PARAM, "constant: needs a static type and a value");
+    return NULL;
+  }
+  t = ti_tensor_create(au, type->dtype, type->rank, type->dims, type->layout, NULL, err);
+  if (!t) return NULL;
+  if (a->kind != TI_ATTR_ARRAY && t->numel >= 1) {
+    if (!ti__nn_attr_fill(a, t, &pos)) pos = -1;
+    for (i = 1; pos == 1 && i < t->numel; i++) ti_tensor_set(t, i, ti_tensor_get(t, 0));
+    if (pos == 1) return t;
+  } else if (ti__nn_attr_fill(a, t, &pos) && pos == t->numel) {
+    return t;
+  }
+  ti_tensor_free(t);
+  ti_error_set(err, TI_STATUS_BAD_PARAM, "constant: value does not hold %lld numbers", (long long)ti_type_numel(type));
+  return NULL;
+}
+static const ti_attr *ti__nn_attr_from_tensor(ti_context *ctx, const ti_tensor_value *t) {
+  const ti_attr *res = NULL;
+  int64_t i;
+  int ints = ti__nn_is_int(t->dtype);
+  void *mem = TASKIR_MALLOC(t->alloc_user, (size_t)(t->numel ? t->numel : 1) * (ints ? sizeof(int64_t) : sizeof(ti_attr *)));
+  if (!mem) return NULL;
+  if (ints) {
+    int64_t *v = (int64_t *)mem;
+    for (i = 0; i < t->numel; i++) v[i] = (int64_t)ti_tensor_get(t, i);
+    res = ti_attr_int_array(ctx, v, t->numel);
+  } else {
+    const ti_attr **v = (const ti_attr **)mem;
+    for (i = 0; i < t->numel; i++)
+      if (!(v[i] = ti_attr_float(ctx, ti_tensor_get(t, i)))) break;
+    if (i == t->numel) res = ti_attr_array(ctx, v, t->numel);
+  }
+  TASKIR_FREE(t->alloc_user, mem);
+  return res;
+}
+
+/* Fold through eval: constant operands become tensors, the results arrays. */
+static int ti__nn_fold(ti_context *ctx, const ti_op *op, const ti_attr *const *operands, const ti_attr **results) {
+  ti_tensor_value *in[64], *out[2] = {NULL, NULL};
+  ti_eval_fn ev = ti_eval_of(op->info);
+  int32_t i, n = op->n_operands, ok = 1;
+  if (!ev || n > 64 || op->n_results > 2) return 0;
+  for (i = 0; i < n; i++) in[i] = NULL;
+  for (i = 0; ok && i < n; i++) {
+    const ti_type *t = op->operands[i].value ? op->operands[i].value->type : NULL;
+    ok = operands[i] && t && ti_type_numel(t) >= 0 && ti_type_numel(t) <= TASKIR_FOLD_MAX_ELEMS &&
+         (in[i] = ti__nn_tensor_from_attr(ti__nn_au(op), t, operands[i], NULL)) != NULL;
+  }
+  if (ok) ok = ev(op, (const ti_tensor_value *const *)in, out, NULL) == TI_STATUS_SUCCESS;
+  for (i = 0; ok && i < op->n_results; i++)
+    ok = out[i] && out[i]->numel <= TASKIR_FOLD_MAX_ELEMS && (results[i] = ti__nn_attr_from_tensor(ctx, out[i])) != NULL;
+  for (i = 0; i < n; i++) ti_tensor_free(in[i]);
+  for (i = 0; i < 2; i++) ti_tensor_free(out[i]);
+  return ok;
+}
+
+/* ---- the op table ---- */
+
+#define TI__NN_VS (TI_TRAIT_READ_ONLY | TI_TRAIT_VALUE_SEMANTICS | TI_TRAIT_PURE)
+#define TI__NN_VSD (TI__NN_VS | TI_TRAIT_LAYOUT_DEMAND)
+#define TI__NN_VIEW (TI_TRAIT_VIEW_LIKE | TI_TRAIT_READ_ONLY | TI_TRAIT_PURE)
+#define TI__NN_COMM (TI__NN_VS | TI_TRAIT_COMMUTATIVE)
+
+static const ti__nn_def ti__nn_d_conv = {ti__nn_shape_conv}, ti__nn_d_bpa = {ti__nn_shape_bpa},
+    ti__nn_d_bpw = {ti__nn_shape_bpw}, ti__nn_d_gemm = {ti__nn_shape_gemm}, ti__nn_d_matmul = {ti__nn_shape_matmul},
+    ti__nn_d_binary = {ti__nn_shape_binary}, ti__nn_d_same = {ti__nn_shape_same}, ti__nn_d_clip = {ti__nn_shape_clip},
+    ti__nn_d_pool = {ti__nn_shape_pool}, ti__nn_d_gap = {ti__nn_shape_gap}, ti__nn_d_reshape = {ti__nn_shape_reshape},
+    ti__nn_d_flatten = {ti__nn_shape_flatten}, ti__nn_d_broadcast = {ti__nn_shape_broadcast},
+    ti__nn_d_transpose = {ti__nn_shape_transpose}, ti__nn_d_concat = {ti__nn_shape_concat},
+    ti__nn_d_pad = {ti__nn_shape_pad}, ti__nn_d_unpool = {ti__nn_shape_unpool}, ti__nn_d_mirror = {ti__nn_shape_mirror},
+    ti__nn_d_rotate = {ti__nn_shape_rotate}, ti__nn_d_cvt = {ti__nn_shape_cvt}, ti__nn_d_tnorm = {ti__nn_shape_tnorm},
+    ti__nn_d_bilinear = {ti__nn_shape_bilinear}, ti__nn_d_tin = {ti__nn_shape_tin}, ti__nn_d_lif = {ti__nn_shape_lif},
+    ti__nn_d_lut = {ti__nn_shape_lut};
+
+static const char *const ti__nn_req_kernel[] = {"kernel_shape", NULL};
+static const char *const ti__nn_req_minmax[] = {"min", "max", NULL};
+static const char *const ti__nn_req_shape[] = {"shape", NULL};
+static const char *const ti__nn_req_perm[] = {"perm", NULL};
+static const char *const ti__nn_req_axis[] = {"axis", NULL};
+static const char *const ti__nn_req_pads[] = {"pads", NULL};
+static const char *const ti__nn_req_size[] = {"size", NULL};
+
+#define TI__NN_OP(name, req, traits, mn, mx, nr, lay, fold, eval, def) \
+  {"nn." name, "nn", req, traits, mn, mx, nr, ti__nn_verify, ti__nn_infer, lay, fold, eval, def}
+static const ti_op_info ti__nn_ops[] = {
+  TI__NN_OP("conv2d", NULL, TI__NN_VSD, 2, 3, 1, &ti__nn_l_conv, ti__nn_fold, ti__nn_eval_conv, &ti__nn_d_conv),
+  TI__NN_OP("quant_conv2d", NULL, TI__NN_VSD, 2, 3, 1, &ti__nn_l_conv, ti__nn_fold, ti__nn_eval_conv, &ti__nn_d_conv),
+  TI__NN_OP("conv2d_backprop_input", NULL, TI__NN_VSD, 2, 2, 1, &ti__nn_l_conv, ti__nn_fold, ti__nn_eval_bpa, &ti__nn_d_bpa),
+  TI__NN_OP("conv2d_backprop_filter", ti__nn_req_kernel, TI__NN_VSD, 2, 2, 1, &ti__nn_l_bpw, ti__nn_fold, ti__nn_eval_bpw, &ti__nn_d_bpw),
+  TI__NN_OP("gemm", NULL, TI__NN_VS, 2, 3, 1, &ti__nn_l_gemm, ti__nn_fold, ti__nn_eval_gemm, &ti__nn_d_gemm),
+  TI__NN_OP("quant_gemm", NULL, TI__NN_VS, 2, 3, 1, &ti__nn_l_gemm, ti__nn_fold, ti__nn_eval_gemm, &ti__nn_d_gemm),
+  TI__NN_OP("matmul", NULL, TI__NN_VS, 2, 2, 1, &ti__nn_l_gemm, ti__nn_fold, ti__nn_eval_matmul, &ti__nn_d_matmul),
+  TI__NN_OP("add", NULL, TI__NN_COMM, 2, 2, 1, &ti__nn_l_join, ti__nn_fold, ti__nn_eval_binary, &ti__nn_d_binary),
+  TI__NN_OP("sub", NULL, TI__NN_VS, 2, 2, 1, &ti__nn_l_join, ti__nn_fold, ti__nn_eval_binary, &ti__nn_d_binary),
+  TI__NN_OP("mul", NULL, TI__NN_COMM, 2, 2, 1, &ti__nn_l_join, ti__nn_fold, ti__nn_eval_binary, &ti__nn_d_binary),
+  TI__NN_OP("relu", NULL, TI__NN_VS, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_relu, &ti__nn_d_same),
+  TI__NN_OP("relu_", NULL, TI_TRAIT_INPLACE, 1, 1, 1, &ti__nn_l_same, NULL, ti__nn_eval_relu_, &ti__nn_d_same),
+  TI__NN_OP("clip", ti__nn_req_minmax, TI__NN_VS, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_clip, &ti__nn_d_clip),
+  TI__NN_OP("max_pool", ti__nn_req_kernel, TI__NN_VS, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_window, &ti__nn_d_pool),
+  TI__NN_OP("avg_pool", ti__nn_req_kernel, TI__NN_VS, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_window, &ti__nn_d_pool),
+  TI__NN_OP("global_avg_pool", NULL, TI__NN_VS, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_gap, &ti__nn_d_gap),
+  TI__NN_OP("reshape", ti__nn_req_shape, TI__NN_VIEW, 1, 1, 1, &ti__nn_l_view, ti__nn_fold, ti__nn_eval_view, &ti__nn_d_reshape),
+  TI__NN_OP("flatten", NULL, TI__NN_VIEW, 1, 1, 1, &ti__nn_l_view, ti__nn_fold, ti__nn_eval_view, &ti__nn_d_flatten),
+  TI__NN_OP("broadcast", ti__nn_req_shape, TI__NN_VS, 1, 1, 1, &ti__nn_l_view, ti__nn_fold, ti__nn_eval_broadcast, &ti__nn_d_broadcast),
+  TI__NN_OP("transpose", ti__nn_req_perm, TI__NN_VIEW, 1, 1, 1, &ti__nn_l_transpose, ti__nn_fold, ti__nn_eval_transpose, &ti__nn_d_transpose),
+  TI__NN_OP("concat", ti__nn_req_axis, TI__NN_VSD, 1, -1, 1, &ti__nn_l_join, ti__nn_fold, ti__nn_eval_concat, &ti__nn_d_concat),
+  TI__NN_OP("pad", ti__nn_req_pads, TI__NN_VSD, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_pad, &ti__nn_d_pad),
+  TI__NN_OP("img2col", ti__nn_req_kernel, TI__NN_VSD, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_window, &ti__nn_d_pool),
+  TI__NN_OP("unpool", NULL, TI__NN_VSD, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_unpool, &ti__nn_d_unpool),
+  TI__NN_OP("maskunpool", NULL, TI__NN_VSD, 2, 2, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_unpool, &ti__nn_d_unpool),
+  TI__NN_OP("mirror", NULL, TI__NN_VSD, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_mirror, &ti__nn_d_mirror),
+  TI__NN_OP("rotate", NULL, TI__NN_VSD, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_rotate, &ti__nn_d_rotate),
+  TI__NN_OP("nchw2nhwc", NULL, TI__NN_VSD, 1, 1, 1, &ti__nn_l_cvt, ti__nn_fold, ti__nn_eval_cvt, &ti__nn_d_cvt),
+  TI__NN_OP("nhwc2nchw", NULL, TI__NN_VSD, 1, 1, 1, &ti__nn_l_cvt, ti__nn_fold, ti__nn_eval_cvt, &ti__nn_d_cvt),
+  TI__NN_OP("tensornorm", NULL, TI__NN_VSD, 1, 3, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_tnorm, &ti__nn_d_tnorm),
+  TI__NN_OP("bilinear", ti__nn_req_size, TI__NN_VSD, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_bilinear, &ti__nn_d_bilinear),
+  TI__NN_OP("tin_shift", NULL, TI__NN_VS, 2, 2, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_tin, &ti__nn_d_tin),
+  TI__NN_OP("lif", NULL, TI__NN_VS, 2, 2, 2, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_lif, &ti__nn_d_lif),
+  TI__NN_OP("lut", NULL, TI__NN_VS, 2, 2, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_lut, &ti__nn_d_lut)
+};
+#undef TI__NN_OP
+
+TASKIR_API ti_status ti_nn_register(ti_context *ctx, ti_error *err) {
+  const ti_op_info *have;
+  if (!ctx) return ti_error_set(err, TI_STATUS_BAD_PARAM, "ti_nn_register: NULL context");
+  have = ti_lookup_op(ctx, ti__nn_ops[0].name);
+  if (have == &ti__nn_ops[0]) return TI_STATUS_SUCCESS;
+  return ti_register_ops(ctx, ti__nn_ops, (int32_t)(sizeof ti__nn_ops / sizeof *ti__nn_ops), err);
+}
+
+/* ---- builtin evals and the interpreter ---- */
+
+TASKIR_API ti_status ti__builtin_eval_get_parameter(const ti_op *op, const ti_tensor_value *const *operands,
+                                                    ti_tensor_value **results, ti_error *err) {
+  const char *name = ti_dict_string(op->attrs, "name", NULL);
+  const ti_variable *v = name && op->program ? ti_program_find_var(op->program, name) : NULL;
+  (void)operands;
+  if (!v) return ti_error_set(err, TI_STATUS_NOT_FOUND, "builtin.get_parameter: no variable '%s' in the weights table",
+                              name ? name : "(no name attribute)");
+  if (!v->type || (v->data == NULL && v->bytes))
+    return ti_error_set(err, TI_STATUS_INVALID, "builtin.get_parameter: variable '%s' has no type or data", name);
+  results[0] = ti_tensor_create(ti__nn_au(op), v->type->dtype, v->type->rank, v->type->dims, v->type->layout, NULL, err);
+  if (!results[0]) return err ? err->status : TI_STATUS_NO_MEMORY;
+  if ((int64_t)((size_t)results[0]->numel * ti_dtype_size(v->type->dtype)) != v->bytes)
+    return ti_error_set(err, TI_STATUS_INVALID, "builtin.get_parameter: variable '%s' holds %lld bytes, its type %lld",
+                        name, (long long)v->bytes, (long long)((size_t)results[0]->numel * ti_dtype_size(v->type->dtype)));
+  if (v->bytes) memcpy(results[0]->data, v->data, (size_t)v->bytes);
+  return TI_STATUS_SUCCESS;
+}
+
+TASKIR_API ti_status ti__builtin_eval_set_parameter(const ti_op *op, const ti_tensor_value *const *operands,
+                                                    ti_tensor_value **results, ti_error *err) {
+  const char *name = ti_dict_string(op->attrs, "name", NULL);
+  ti_variable *v = name && op->program ? ti_program_find_var(op->program, name) : NULL;
+  const ti_tensor_value *t = op->n_operands ? operands[0] : NULL;
+  (void)results;
+  if (!v) return ti_error_set(err, TI_STATUS_NOT_FOUND, "builtin.set_parameter: no variable '%s' in the weights table",
+                              name ? name : "(no name attribute)");
+  if (!t || !v->type || t->dtype != v->type->dtype ||
+      (int64_t)((size_t)t->numel * ti_dtype_size(t->dtype)) != v->bytes || (v->bytes && !v->data))
+    return ti_error_set(err, TI_STATUS_INVALID, "builtin.set_parameter: the value does not fit variable '%s'", name);
+  if (v->bytes) memcpy(v->data, t->data, (size_t)v->bytes);
+  return TI_STATUS_SUCCESS;
+}
+
+/* to_tensor / to_vtensor are deep copies (seed 003 §2.5). */
+TASKIR_API ti_status ti__builtin_eval_to_tensor(const ti_op *op, const ti_tensor_value *const *operands,
+                                                ti_tensor_value **results, ti_error *err) {
+  if (op->n_operands < 1 || !operands[0]) return ti_error_set(err, TI_STATUS_INVALID, "%s: no operand", op->info->name);
+  results[0] = ti_tensor_copy(operands[0], err);
+  return results[0] ? TI_STATUS_SUCCESS : (err ? err->status : TI_STATUS_NO_MEMORY);
+}
+TASKIR_API ti_status ti__builtin_eval_to_vtensor(const ti_op *op, const ti_tensor_value *const *operands,
+                                                 ti_tensor_value **results, ti_error *err) {
+  return ti__builtin_eval_to_tensor(op, operands, results, err);
+}
+
+TASKIR_API ti_status ti__builtin_eval_constant(const ti_op *op, const ti_tensor_value *const *operands,
+                                               ti_tensor_value **results, ti_error *err) {
+  const ti_attr *a = ti_op_attr(op, "value");
+  (void)operands;
+  if (op->n_results < 1) return ti_error_set(err, TI_STATUS_INVALID, "builtin.constant: no result");
+  results[0] = ti__nn_tensor_from_attr(ti__nn_au(op), op->results[0].type, a, err);
+  return results[0] ? TI_STATUS_SUCCESS : (err ? err->status : TI_STATUS_BAD_PARAM);
+}
+
+TASKIR_API ti_status ti__builtin_eval_return(const ti_op *op, const ti_tensor_value *const *operands,
+                                             ti_tensor_value **results, ti_error *err) {
+  (void)op; (void)operands; (void)results; (void)err;
+  return TI_STATUS_SUCCESS;   /* the interpreter collects return's operands */
+}
+
+TASKIR_API ti_eval_fn ti_eval_of(const ti_op_info *info) {
+  static const char *const names[] = {"builtin.get_parameter", "builtin.set_parameter", "builtin.to_tensor",
+                                      "builtin.to_vtensor", "builtin.constant", "builtin.return"};
+  static const ti_eval_fn fns[] = {ti__builtin_eval_get_parameter, ti__builtin_eval_set_parameter,
+                                   ti__builtin_eval_to_tensor, ti__builtin_eval_to_vtensor,
+                                   ti__builtin_eval_constant, ti__builtin_eval_return};
+  size_t i;
+  if (!info) return NULL;
+  if (info->eval) return info->eval;
+  for (i = 0; info->name && i < sizeof names / sizeof *names; i++)
+    if (strcmp(info->name, names[i]) == 0) return fns[i];
+  return NULL;
+}
+
+/* Whether tensor t may stand for a value of type ty (static dims checked). */
+static int ti__nn_fits(const ti_tensor_value *t, const ti_type *ty) {
+  int32_t i;
+  if (!ty) return 1;
+  if (t->dtype != ty->dtype || t->rank != ty->rank) return 0;
+  for (i = 0; i < t->rank; i++) if (ty->dims[i] >= 0 && ty->dims[i] != t->dims[i]) return 0;
+  if (ti_layout_is_cnn(t->layout) && ti_layout_is_cnn(ty->layout) && t->layout != ty->layout) return 0;
+  return 1;
+}
+static void ti__nn_shape_str(char *buf, size_t n, ti_dtype dt, ti_layout l, int32_t rank, const int64_t *dims) {
+  int k = snprintf(buf, n, "%s %s [", ti_dtype_name(dt) ? ti_dtype_name(dt) : "?", ti_layout_name(l));
+  int32_t i;
+  for (i = 0; i < rank && k > 0 && (size_t)k < n - 24; i++)
+    k += snprintf(buf + k, n - (size_t)k, i ? "x%lld" : "%lld", (long long)dims[i]);
+  if (k > 0 && (size_t)k < n - 2) { buf[k] = ']'; buf[k + 1] = 0; }
+}
+
+typedef struct ti__nn_interp {
+  void *au;
+  int64_t n_slots;
+  ti_tensor_value **vals;
+  int64_t *last;            /* index of the last op using each slot, -1 none */
+  ti__nn_ptrmap base;       /* op -> first slot of its results */
+} ti__nn_interp;
+
+static void ti__nn_interp_free(ti__nn_interp *s) {
+  int64_t i;
+  for (i = 0; s->vals && i < s->n_slots; i++) ti_tensor_free(s->vals[i]);
+  if (s->vals) TASKIR_FREE(s->au, s->vals);
+  if (s->last) TASKIR_FREE(s->au, s->last);
+  ti__nn_ptrmap_free(&s->base);
+}
+static int64_t ti__nn_slot(const ti_program *p, const ti__nn_interp *s, const ti_value *v) {
+  if (!v) return -1;
+  if (!v->def) return v->index >= 0 && v->index < p->n_args && p->args[v->index] == v ? v->index : -1;
+  {
+    int64_t b = ti__nn_ptrmap_get(&s->base, v->def, -1);
+    return b < 0 || v->index < 0 || v->index >= v->def->n_results ? -1 : b + v->index;
+  }
+}
+
+TASKIR_API ti_status ti_interpret(const ti_program *p, const ti_tensor_value *const *inputs, int32_t n_inputs,
+                                  ti_tensor_value **outputs, int32_t *n_outputs, ti_error *err) {
+  ti__nn_interp s;
+  const ti_op *op;
+  const ti_tensor_value *opnds[64];
+  ti_tensor_value *res[8];
+  int64_t n_ops = 0, slots, i, k;
+  int32_t cap, j;
+  ti_status st = TI_STATUS_SUCCESS;
+  if (!p || !n_outputs || (n_inputs && !inputs) || (*n_outputs && !outputs))
+    return ti_error_set(err, TI_STATUS_BAD_PARAM, "ti_interpret: NULL program, inputs or outputs");
+  cap = *n_outputs;
+  *n_outputs = 0;
+  if (p->kind != TI_PROGRAM_SSA)
+    return ti_error_set(err, TI_STATUS_NOT_SUPPORTED, "ti_interpret: only SSA programs run in program order");
+  if (n_inputs != p->n_args)
+    return ti_error_set(err, TI_STATUS_BAD_PARAM, "ti_interpret: program '%s' takes %d inputs, %d given",
+                        p->name ? p->name : "", (int)p->n_args, (int)n_inputs);
+  memset(&s, 0, sizeof s);
+  s.au = p->arena.alloc_user;
+  slots = p->n_args;
+  for (op = p->first; op; op = op->next) { n_ops++; slots += op->n_results; }
+  s.n_slots = slots;
+  s.vals = (ti_tensor_value **)TASKIR_MALLOC(s.au, (size_t)(slots ? slots : 1) * sizeof *s.vals);
+  s.last = (int64_t *)TASKIR_MALLOC(s.au, (size_t)(slots ? slots : 1) * sizeof *s.last);
+  if (!s.vals || !s.last || !ti__nn_ptrmap_init(&s.base, n_ops, s.au)) {
+    ti__nn_interp_free(&s);
+    return ti_error_set(err, TI_STATUS_NO_MEMORY, "ti_interpret: out of memory");
+  }
+  for (i = 0; i < slots; i++) { s.vals[i] = NULL; s.last[i] = -1; }
+  /* Number the values and find each one's last use. */
+  slots = p->n_args;
+  for (op = p->first, i = 0; op; op = op->next, i++) {
+    for (j = 0; j < op->n_operands; j++) {
+      int64_t sl = ti__nn_slot(p, &s, op->operands[j].value);
+      if (sl < 0) {
+        ti__nn_interp_free(&s);
+        return ti_error_set(err, TI_STATUS_INVALID, "ti_interpret: operand %d of op %lld (%s) is not defined before it",
+                            (int)j, (long long)i, op->info ? op->info->name : "?");
+      }
+      s.last[sl] = i;
+    }
+    if (op->n_operands > 64 || op->n_results > 8) {
+      ti__nn_interp_free(&s);
+      return ti_error_set(err, TI_STATUS_NOT_SUPPORTED, "ti_interpret: op %lld (%s) has too many operands or results",
+                          (long long)i, op->info ? op->info->name : "?");
+    }
+    ti__nn_ptrmap_put(&s.base, op, slots);
+    slots += op->n_results;
+  }
+  /* Inputs are copied: in-place ops must not write the caller's tensors. */
+  for (j = 0; j < p->n_args; j++) {
+    const ti_type *ty = p->args[j]->type;
+    const ti_tensor_value *in = inputs[j];
+    char have[96], want[96];
+    if (!in) st = ti_error_set(err, TI_STATUS_BAD_PARAM, "ti_interpret: input %d is NULL", (int)j);
+    else if (ty && in->rank == 4 && ti_layout_is_cnn(ty->layout) && in->layout != ty->layout && ti_layout_is_cnn(in->layout))
+      s.vals[j] = ti_tensor_to_layout(in, ty->layout, err);
+    else {
+      s.vals[j] = ti_tensor_copy(in, err);
+      if (s.vals[j] && ty && ty->layout != TI_LAYOUT_ANY) s.vals[j]->layout = ty->layout;
+    }
+    if (st == TI_STATUS_SUCCESS && !s.vals[j]) st = err ? err->status : TI_STATUS_NO_MEMORY;
+    if (st == TI_STATUS_SUCCESS && !ti__nn_fits(s.vals[j], ty)) {
+      ti__nn_shape_str(have, sizeof have, in->dtype, in->layout, in->rank, in->dims);
+      ti__nn_shape_str(want, sizeof want, ty->dtype, ty->layout, ty->rank, ty->dims);
+      st = ti_error_set(err, TI_STATUS_BAD_PARAM, "ti_interpret: input %d is %s, the program wants %s", (int)j, have, want);
+    }
+    if (st != TI_STATUS_SUCCESS) { ti__nn_interp_free(&s); return st; }
+  }
+  for (op = p->first, i = 0; op; op = op->next, i++) {
+    ti_eval_fn ev;
+    int64_t b = ti__nn_ptrmap_get(&s.base, op, 0);
+    for (j = 0; j < op->n_operands; j++) opnds[j] = s.vals[ti__nn_slot(p, &s, op->operands[j].value)];
+    if (op->info && op->info->traits & TI_TRAIT_TERMINATOR) {
+      if (op->n_operands > cap) {
+        st = ti_error_set(err, TI_STATUS_LIMIT, "ti_interpret: the program returns %d values, room for %d",
+                          (int)op->n_operands, (int)cap);
+        break;
+      }
+      for (j = 0; j < op->n_operands; j++) {
+        outputs[j] = ti_tensor_copy(opnds[j], err);
+        if (!outputs[j]) {
+          while (j-- > 0) { ti_tensor_free(outputs[j]); outputs[j] = NULL; }
+          st = err ? err->status : TI_STATUS_NO_MEMORY;
+          break;
+        }
+      }
+      if (st == TI_STATUS_SUCCESS) *n_outputs = op->n_operands;
+      break;
+    }
+    ev = ti_eval_of(op->info);
+    if (!ev) {
+      st = ti_error_set(err, TI_STATUS_NOT_SUPPORTED, "ti_interpret: op %lld (%s) has no eval", (long long)i,
+                        op->info && op->info->name ? op->info->name : "?");
+      break;
+    }
+    for (j = 0; j < op->n_results; j++) res[j] = NULL;
+    st = ev(op, opnds, res, err);
+    for (j = 0; st == TI_STATUS_SUCCESS && j < op->n_results; j++) {
+      char have[96], want[96];
+      const ti_type *ty = op->results[j].type;
+      if (!res[j]) st = ti_error_set(err, TI_STATUS_INVALID, "ti_interpret: %s gave no result %d", op->info->name, (int)j);
+      else if (!ti__nn_fits(res[j], ty)) {
+        ti__nn_shape_str(have, sizeof have, res[j]->dtype, res[j]->layout, res[j]->rank, res[j]->dims);
+        ti__nn_shape_str(want, sizeof want, ty->dtype, ty->layout, ty->rank, ty->dims);
+        st = ti_error_set(err, TI_STATUS_INVALID, "ti_interpret: op %lld (%s) result %d is %s, its type says %s",
+                          (long long)i, op->info->name, (int)j, have, want);
+      }
+    }
+    if (st != TI_STATUS_SUCCESS) {
+      for (j = 0; j < op->n_results; j++) ti_tensor_free(res[j]);
+      break;
+    }
+    for (j = 0; j < op->n_results; j++) {
+      if (s.last[b + j] < 0) ti_tensor_free(res[j]);   /* unused result */
+      else s.vals[b + j] = res[j];
+    }
+    for (j = 0; j < op->n_operands; j++) {
+      k = ti__nn_slot(p, &s, op->operands[j].value);
+      if (s.last[k] == i && s.vals[k]) { ti_tensor_free(s.vals[k]); s.vals[k] = NULL; }
+    }
+  }
+  ti__nn_interp_free(&s);
+  return st;
+}
+
+/* >>impl.passes ------------------------------------------------------------- */
+
+/* A value nobody mutates or aliases: a vtensor, or a tensor that is not a
+   view and whose users only read it (seed 003 §2.5.1, Pass 2). */
+static int ti__nn_stable(const ti_value *v) {
+  const ti_use *u;
+  if (v->type && v->type->kind == TI_TYPE_VTENSOR) return 1;
+  if (v->def && (ti_op_has_trait(v->def, TI_TRAIT_VIEW_LIKE) || ti_op_has_trait(v->def, TI_TRAIT_INPLACE))) return 0;
+  for (u = v->first_use; u; u = u->next) {
+    const ti_op *o = u->owner;
+    if (ti_op_has_trait(o, TI_TRAIT_INPLACE)) return 0;
+    if (ti_op_has_trait(o, TI_TRAIT_VIEW_LIKE)) {
+      if (o->n_results && o->results[0].type && o->results[0].type->kind == TI_TYPE_VTENSOR) continue;
+      return 0;
+    }
+    if (ti_op_has_trait(o, TI_TRAIT_READ_ONLY)) continue;
+    if (ti_op_is(o, "builtin.to_vtensor") || ti_op_is(o, "builtin.to_tensor") || ti_op_is(o, "builtin.return") ||
+        ti_op_is(o, "builtin.set_parameter"))
+      continue;
+    return 0;
+  }
+  return 1;
+}
+
+/* Pure ops, and get_parameter (a read of the weights table). */
+static int ti__nn_pure(const ti_op *op) {
+  return (ti_op_has_trait(op, TI_TRAIT_PURE) || ti_op_is(op, "builtin.get_parameter")) &&
+         !ti_op_has_trait(op, TI_TRAIT_TERMINATOR);
+}
+static int ti__nn_removable(const ti_op *op) {
+  int32_t i;
+  if (!ti__nn_pure(op)) return 0;
+  for (i = 0; i < op->n_results; i++) if (op->results[i].first_use) return 0;
+  return 1;
+}
+
+TASKIR_API ti_status ti_pass_dce(ti_program *p, void *user, ti_error *err) {
+  ti_op *op, *prev;
+  (void)user;
+  /* Reverse order: an op's producers come earlier and die in the same sweep. */
+  for (op = p->last; op; op = prev) {
+    prev = op->prev;
+    if (ti__nn_removable(op)) TI__NN_TRY(ti_op_erase(op, err));
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+/* Operand i of op in canonical order (commutative ops: first two sorted). */
+static const ti_value *ti__nn_cse_operand(const ti_op *op, int32_t i) {
+  if (op->n_operands >= 2 && i < 2 && ti_op_has_trait(op, TI_TRAIT_COMMUTATIVE)) {
+    const ti_value *a = op->operands[0].value, *b = op->operands[1].value;
+    int swap = (uintptr_t)a > (uintptr_t)b;
+    return (i == 0) != swap ? a : b;
+  }
+  return op->operands[i].value;
+}
+static uint64_t ti__nn_cse_hash(const ti_op *op) {
+  uint64_t h = (uint64_t)ti__nn_ptrhash(op->info) ^ ((uint64_t)ti__nn_ptrhash(op->attrs) * 31u);
+  int32_t i;
+  for (i = 0; i < op->n_operands; i++) h = h * 1000003u ^ (uint64_t)ti__nn_ptrhash(ti__nn_cse_operand(op, i));
+  for (i = 0; i < op->n_results; i++) h = h * 1000003u ^ (uint64_t)ti__nn_ptrhash(op->results[i].type);
+  return h;
+}
+static int ti__nn_cse_eq(const ti_op *a, const ti_op *b) {
+  int32_t i;
+  if (a->info != b->info || a->attrs != b->attrs || a->n_operands != b->n_operands || a->n_results != b->n_results)
+    return 0;
+  for (i = 0; i < a->n_operands; i++) if (ti__nn_cse_operand(a, i) != ti__nn_cse_operand(b, i)) return 0;
+  for (i = 0; i < a->n_results; i++) if (a->results[i].type != b->results[i].type) return 0;
+  return 1;
+}
+static int ti__nn_cse_ok(const ti_program *p, const ti_op *op) {
+  int32_t i;
+  if (!ti__nn_pure(op) || op->n_results < 1 || op->props)
+    return 0;
+  if (ti_op_is(op, "builtin.get_parameter")) {
+    const ti_variable *v = ti_program_find_var(p, ti_dict_string(op->attrs, "name", ""));
+    if (!v || v->is_mutable) return 0;
+  }
+  for (i = 0; i < op->n_operands; i++) if (!ti__nn_stable(op->operands[i].value)) return 0;
+  return 1;
+}
+
+TASKIR_API ti_status ti_pass_cse(ti_program *p, void *user, ti_error *err) {
+  void *au = p->arena.alloc_user;
+  ti_op **tab, *op, *next;
+  int64_t cap = 16, i;
+  (void)user;
+  while (cap < 2 * p->n_ops + 2) cap *= 2;
+  tab = (ti_op **)TASKIR_MALLOC(au, (size_t)cap * sizeof *tab);
+  if (!tab) return ti_error_set(err, TI_STATUS_NO_MEMORY, "cse: out of memory");
+  for (i = 0; i < cap; i++) tab[i] = NULL;
+  for (op = p->first; op; op = next) {
+    size_t h;
+    next = op->next;
+    if (!ti__nn_cse_ok(p, op)) continue;
+    h = (size_t)ti__nn_cse_hash(op) & (size_t)(cap - 1);
+    while (tab[h] && !ti__nn_cse_eq(tab[h], op)) h = (h + 1) & (size_t)(cap - 1);
+    if (!tab[h]) { tab[h] = op; continue; }
+    /* Two buffers become one: only when neither is written or aliased. */
+    for (i = 0; i < op->n_results; i++)
+      if (!ti__nn_stable(&op->results[i]) || !ti__nn_stable(&tab[h]->results[i])) break;
+    if (i < op->n_results) continue;
+    /* program order: tab[h] comes first and its operands are op's. */
+    for (i = 0; i < op->n_results; i++) ti_value_replace_all_uses(&op->results[i], &tab[h]->results[i]);
+    if (ti_op_erase(op, err) != TI_STATUS_SUCCESS) { TASKIR_FREE(au, tab); return err ? err->status : TI_STATUS_INVALID; }
+  }
+  TASKIR_FREE(au, tab);
+  return TI_STATUS_SUCCESS;
+}
+
+/* The constant attribute behind v: a builtin.constant's value, or the data
+   of an immutable variable read by get_parameter, when nothing mutates or
+   aliases v. NULL otherwise. */
+static const ti_attr *ti__nn_const_attr(ti_program *p, const ti_value *v) {
+  const ti_op *d = v->def;
+  /* A tensor that an in-place op writes is no constant for its readers. */
+  if (!d || !ti__nn_stable(v)) return NULL;
+  if (ti_op_is(d, "builtin.constant")) return ti_op_attr(d, "value");
+  if (ti_op_is(d, "builtin.get_parameter")) {
+    const ti_variable *var = ti_program_find_var(p, ti_dict_string(d->attrs, "name", ""));
+    ti_tensor_value *t;
+    const ti_attr *a;
+    if (!var || var->is_mutable || !var->type || ti_type_numel(var->type) < 0 ||
+        ti_type_numel(var->type) > TASKIR_FOLD_MAX_ELEMS || (int64_t)((size_t)ti_type_numel(var->type) * ti_dtype_size(var->type->dtype)) != var->bytes)
+      return NULL;
+    t = ti_tensor_create(p->arena.alloc_user, var->type->dtype, var->type->rank, var->type->dims, var->type->layout,
+                         var->data, NULL);
+    if (!t) return NULL;
+    a = ti__nn_attr_from_tensor(p->ctx, t);
+    ti_tensor_free(t);
+    return a;
+  }
+  return NULL;
+}
+
+TASKIR_API ti_status ti_pass_constant_fold(ti_program *p, void *user, ti_error *err) {
+  ti_op *op, *next;
+  const ti_attr *in[64], *res[8];
+  int32_t i;
+  (void)user;
+  for (op = p->first; op; op = next) {
+    int ok = 1;
+    next = op->next;
+    if (!op->info->fold || op->n_operands == 0 || op->n_operands > 64 || op->n_results > 8 ||
+        ti_op_has_trait(op, TI_TRAIT_CONSTANT_LIKE) || !ti_op_has_trait(op, TI_TRAIT_PURE))
+      continue;
+    for (i = 0; ok && i < op->n_operands; i++) ok = (in[i] = ti__nn_const_attr(p, op->operands[i].value)) != NULL;
+    for (i = 0; i < op->n_results; i++) res[i] = NULL;
+    if (!ok || !op->info->fold(p->ctx, op, in, res)) continue;
+    for (i = 0; i < op->n_results; i++) {
+      ti_named_attr na;
+      const ti_attr *d;
+      ti_op *c;
+      if (!res[i]) return ti_error_set(err, TI_STATUS_INVALID, "constant-fold: %s folded without result %d", op->info->name, (int)i);
+      na = ti_named(p->ctx, "value", res[i]);
+      d = ti_attr_dict(p->ctx, &na, 1);
+      c = d ? ti_op_create(p, "builtin.constant", 0, NULL, 1, &op->results[i].type, d, err) : NULL;
+      if (!c) return err && err->status ? err->status : ti_error_set(err, TI_STATUS_NO_MEMORY, "constant-fold: out of memory");
+      ti_op_insert_before(c, op);
+      ti_value_replace_all_uses(&op->results[i], &c->results[0]);
+    }
+    TI__NN_TRY(ti_op_erase(op, err));
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+/* Ops of the program in order (TASKIR_MALLOC'd), optionally only those
+   named `name` or having `trait`. */
+static ti_op **ti__nn_collect(ti_program *p, const char *name, uint32_t trait, int64_t *n) {
+  ti_op **v = (ti_op **)TASKIR_MALLOC(p->arena.alloc_user, (size_t)(p->n_ops + 1) * sizeof *v);
+  ti_op *op;
+  int64_t k = 0;
+  if (!v) return NULL;
+  for (op = p->first; op && k <= p->n_ops; op = op->next)
+    if ((!name || ti_op_is(op, name)) && (!trait || ti_op_has_trait(op, trait))) v[k++] = op;
+  *n = k;
+  return v;
+}
+
+static ti_op *ti__nn_convert(ti_program *p, const char *name, ti_value *v, ti_type_kind kind, ti_error *err) {
+  const ti_type *t = ti_type_with_kind(p->ctx, v->type, kind);
+  if (!t) { ti_error_set(err, TI_STATUS_NO_MEMORY, "maximize-value-semantics: out of memory"); return NULL; }
+  return ti_op_create(p, name, 1, &v, 1, &t, NULL, err);
+}
+
+TASKIR_API ti_status ti_pass_maximize_value_semantics(ti_program *p, void *user, ti_error *err) {
+  void *au = p->arena.alloc_user;
+  ti_op **ops;
+  int64_t n, k;
+  int32_t i;
+  ti__nn_ptrmap first;
+  (void)user;
+  /* Pass 1: value-semantic ops read and write vtensors; copies keep the
+     surrounding tensor types. */
+  if (!(ops = ti__nn_collect(p, NULL, TI_TRAIT_VALUE_SEMANTICS, &n)))
+    return ti_error_set(err, TI_STATUS_NO_MEMORY, "maximize-value-semantics: out of memory");
+  for (k = 0; k < n; k++) {
+    ti_op *op = ops[k], *after = op;
+    if (ti_op_is(op, "builtin.to_tensor") || ti_op_is(op, "builtin.to_vtensor")) continue;
+    for (i = 0; i < op->n_operands; i++) {
+      ti_value *v = op->operands[i].value;
+      ti_op *c;
+      if (!v->type || v->type->kind != TI_TYPE_TENSOR) continue;
+      if (!(c = ti__nn_convert(p, "builtin.to_vtensor", v, TI_TYPE_VTENSOR, err))) goto fail;
+      ti_op_insert_before(c, op);
+      ti_op_set_operand(op, i, &c->results[0]);
+    }
+    for (i = 0; i < op->n_results; i++) {
+      ti_value *r = &op->results[i];
+      const ti_type *vt;
+      ti_op *c;
+      if (!r->type || r->type->kind != TI_TYPE_TENSOR) continue;
+      if (!(vt = ti_type_with_kind(p->ctx, r->type, TI_TYPE_VTENSOR))) {
+        ti_error_set(err, TI_STATUS_NO_MEMORY, "maximize-value-semantics: out of memory");
+        goto fail;
+      }
+      if (!(c = ti__nn_convert(p, "builtin.to_tensor", r, TI_TYPE_TENSOR, err))) goto fail;
+      r->type = vt;
+      ti_op_insert_after(c, after);
+      after = c;
+      ti_value_replace_uses_except(r, &c->results[0], c);
+    }
+  }
+  TASKIR_FREE(au, ops);
+  /* Pass 2: b = to_tensor(a) whose b nobody mutates or aliases is a itself:
+     to_vtensor(b) becomes a, and b goes when unused. */
+  if (!(ops = ti__nn_collect(p, "builtin.to_tensor", 0, &n)))
+    return ti_error_set(err, TI_STATUS_NO_MEMORY, "maximize-value-semantics: out of memory");
+  for (k = 0; k < n; k++) {
+    ti_op *t = ops[k];
+    ti_value *b = &t->results[0], *a = t->operands[0].value;
+    ti_use *u, *next;
+    if (!ti__nn_stable(b) || !a->type || a->type->kind != TI_TYPE_VTENSOR) continue;
+    for (u = b->first_use; u; u = next) {
+      ti_op *c = u->owner;
+      next = u->next;
+      while (next && next->owner == c) next = next->next;
+      if (!ti_op_is(c, "builtin.to_vtensor") || c->results[0].type != a->type) continue;
+      ti_value_replace_all_uses(&c->results[0], a);
+      if (ti_op_erase(c, err) != TI_STATUS_SUCCESS) goto fail;
+    }
+    if (!b->first_use && ti_op_erase(t, err) != TI_STATUS_SUCCESS) goto fail;
+  }
+  TASKIR_FREE(au, ops);
+  /* Copies of one unmutated tensor are one value. */
+  if (!(ops = ti__nn_collect(p, "builtin.to_vtensor", 0, &n)))
+    return ti_error_set(err, TI_STATUS_NO_MEMORY, "maximize-value-semantics: out of memory");
+  if (!ti__nn_ptrmap_init(&first, n, au)) {
+    ti_error_set(err, TI_STATUS_NO_MEMORY, "maximize-value-semantics: out of memory");
+    goto fail;
+  }
+  for (k = 0; k < n; k++) {
+    ti_op *c = ops[k];
+    ti_value *x = c->operands[0].value;
+    int64_t f;
+    if (!ti__nn_stable(x)) continue;
+    f = ti__nn_ptrmap_get(&first, x, -1);
+    if (f < 0) { ti__nn_ptrmap_put(&first, x, k); continue; }
+    if (ops[f]->results[0].type != c->results[0].type) continue;
+    ti_value_replace_all_uses(&c->results[0], &ops[f]->results[0]);
+    if (ti_op_erase(c, err) != TI_STATUS_SUCCESS) { ti__nn_ptrmap_free(&first); goto fail; }
+  }
+  ti__nn_ptrmap_free(&first);
+  TASKIR_FREE(au, ops);
+  return TI_STATUS_SUCCESS;
+fail:
+  TASKIR_FREE(au, ops);
+  return err && err->status ? err->status : TI_STATUS_NO_MEMORY;
+}
+
+TASKIR_API ti_status ti_pass_inplace_to_outofplace(ti_program *p, void *user, ti_error *err) {
+  void *au = p->arena.alloc_user;
+  ti_op **ops, *op;
+  int64_t n, k, ord = 0;
+  (void)user;
+  for (op = p->first; op; op = op->next) op->order = ord++;
+  if (!(ops = ti__nn_collect(p, NULL, TI_TRAIT_INPLACE, &n)))
+    return ti_error_set(err, TI_STATUS_NO_MEMORY, "inplace-to-outofplace: out of memory");
+  for (k = 0; k < n; k++) {
+    ti_op *ip = ops[k], *nw;
+    char name[128];
+    size_t len = strlen(ip->info->name);
+    ti_value *a, *vals[64];
+    const ti_type *types[8];
+    ti_use *u, *next;
+    int32_t i, aliased = 0;
+    if (len < 2 || len >= sizeof name || ip->info->name[len - 1] != '_' || ip->n_operands < 1 ||
+        ip->n_operands > 64 || ip->n_results > 8)
+      continue;
+    memcpy(name, ip->info->name, len - 1);
+    name[len - 1] = 0;
+    if (!ti_lookup_op(p->ctx, name)) continue;
+    a = ip->operands[0].value;
+    /* Another alias of a would see the write too: leave those alone. */
+    if (a->def && ti_op_has_trait(a->def, TI_TRAIT_VIEW_LIKE)) continue;
+    for (u = a->first_use; u; u = u->next)
+      if (u->owner != ip && ti_op_has_trait(u->owner, TI_TRAIT_VIEW_LIKE)) aliased = 1;
+    if (aliased) continue;
+    for (i = 0; i < ip->n_operands; i++) vals[i] = ip->operands[i].value;
+    for (i = 0; i < ip->n_results; i++) types[i] = ip->results[i].type;
+    nw = ti_op_create(p, name, ip->n_operands, vals, ip->n_results, types, ip->attrs, err);
+    if (!nw) { TASKIR_FREE(au, ops); return err && err->status ? err->status : TI_STATUS_NO_MEMORY; }
+    ti_op_insert_before(nw, ip);
+    nw->order = ip->order;
+    for (i = 0; i < ip->n_results; i++) ti_value_replace_all_uses(&ip->results[i], &nw->results[i]);
+    /* Later readers of a read the written buffer: the new result. */
+    for (u = a->first_use; u; u = next) {
+      next = u->next;
+      if (u->owner != ip && u->owner != nw && u->owner->order > ip->order) ti_op_set_operand(u->owner, u->index, &nw->results[0]);
+    }
+    if (ti_op_erase(ip, err) != TI_STATUS_SUCCESS) { TASKIR_FREE(au, ops); return err ? err->status : TI_STATUS_INVALID; }
+  }
+  TASKIR_FREE(au, ops);
+  return TI_STATUS_SUCCESS;
+}
+
+static const ti_pass ti__nn_passes[] = {
+  {"dce", ti_pass_dce, NULL},
+  {"cse", ti_pass_cse, NULL},
+  {"constant-fold", ti_pass_constant_fold, NULL},
+  {"maximize-value-semantics", ti_pass_maximize_value_semantics, NULL},
+  {"inplace-to-outofplace", ti_pass_inplace_to_outofplace, NULL}
+};
+
+TASKIR_API const ti_pass *ti_generic_passes(int32_t *n) {
+  if (n) *n = (int32_t)(sizeof ti__nn_passes / sizeof *ti__nn_passes);
+  return ti__nn_passes;
+}
+
+TASKIR_API const ti_pass *ti_find_pass(const char *name) {
+  size_t i;
+  for (i = 0; name && i < sizeof ti__nn_passes / sizeof *ti__nn_passes; i++)
+    if (strcmp(ti__nn_passes[i].name, name) == 0) return &ti__nn_passes[i];
+  return NULL;
+}
+
+TASKIR_API ti_status ti_pass_manager_add_named(ti_pass_manager *pm, const char *names, ti_error *err) {
+  const char *s = names;
+  if (!pm || !names) return ti_error_set(err, TI_STATUS_BAD_PARAM, "pass list: NULL argument");
+  while (*s) {
+    const char *e;
+    char buf[64];
+    size_t len;
+    const ti_pass *ps;
+    while (*s == ',' || *s == ' ') s++;
+    if (!*s) break;
+    for (e = s; *e && *e != ',' && *e != ' '; e++) {}
+    len = (size_t)(e - s);
+    if (len >= sizeof buf) return ti_error_set(err, TI_STATUS_NOT_FOUND, "unknown pass '%.*s'", (int)(len > 60 ? 60 : len), s);
+    memcpy(buf, s, len);
+    buf[len] = 0;
+    if (!(ps = ti_find_pass(buf))) return ti_error_set(err, TI_STATUS_NOT_FOUND, "unknown pass '%s'", buf);
+    if (ti_pass_manager_add(pm, ps->name, ps->run, ps->user) != TI_STATUS_SUCCESS)
+      return ti_error_set(err, TI_STATUS_LIMIT, "pass list: cannot add '%s' (the manager is full)", buf);
+    s = e;
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+#undef TI__NN_TRY
+#undef TI__NN_FAIL
+#undef TI__NN_GET
+#undef TI__NN_VS
+#undef TI__NN_VSD
+#undef TI__NN_VIEW
+#undef TI__NN_COMM
+#undef TI__STORAGE_HDR
 
 #undef TI__STATIC_ASSERT
 #undef TI__UNUSED

@@ -42,6 +42,19 @@ static void build_small(ti_task_graph *g) {
   TT_CHECK(ti_task_connect(g, b, 0, NULL, NULL, c, 1, NULL, NULL) != NULL);
   TT_CHECK(ti_task_connect(g, c, 0, NULL, NULL, o, 0, NULL, NULL) != NULL);
   TT_CHECK(ti_task_connect(g, o, 0, NULL, NULL, out, 0, NULL, NULL) != NULL);
+  {
+    static int32_t ids[2] = {0, 2};
+    g->groups = (ti_task_group *)ti_arena_alloc(&g->arena, sizeof *g->groups, 8);
+    g->n_groups = 1;
+    g->groups[0].has = TI_GROUP_HAS_ID; g->groups[0].group_id = 5;
+    g->groups[0].n_block_ids = 2; g->groups[0].block_ids = ids;
+    g->has |= TI_GRAPH_HAS_TEST_CONFIG;
+    g->test_config.has = TI_TCFG_HAS_SEED | TI_TCFG_HAS_NAME | TI_TCFG_HAS_MODE;
+    g->test_config.random_seed = -1234567890123LL;
+    g->test_config.test_case_name = ti_arena_strndup(&g->arena, "small", 5);
+    g->test_config.name_len = 5;
+    g->test_config.test_mode = TI_TEST_CASE_OUTPUT;
+  }
 }
 
 static char *print(const ti_program *p) {
@@ -54,7 +67,14 @@ static char *print(const ti_program *p) {
 /* Field-by-field equality of what matters for a round trip. */
 static int same_graph(const ti_task_graph *a, const ti_task_graph *b) {
   int32_t i, c, f;
-  if (a->n_blocks != b->n_blocks || a->n_edges != b->n_edges) return 0;
+  if (a->n_blocks != b->n_blocks || a->n_edges != b->n_edges || a->n_groups != b->n_groups) return 0;
+  for (i = 0; i < a->n_groups; i++)
+    if (a->groups[i].group_id != b->groups[i].group_id || a->groups[i].n_block_ids != b->groups[i].n_block_ids ||
+        memcmp(a->groups[i].block_ids, b->groups[i].block_ids, (size_t)a->groups[i].n_block_ids * 4) != 0)
+      return 0;
+  if (a->has != b->has || a->test_config.has != b->test_config.has || a->test_config.random_seed != b->test_config.random_seed ||
+      a->test_config.test_mode != b->test_config.test_mode || strcmp(a->test_config.test_case_name, b->test_config.test_case_name) != 0)
+    return 0;
   for (i = 0; i < a->n_blocks; i++) {
     const ti_task_block *x = &a->blocks[i], *y = &b->blocks[i];
     const ti_task_values *vx = ti_task_tensor_values(&x->data), *vy = ti_task_tensor_values(&y->data);
