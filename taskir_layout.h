@@ -719,7 +719,20 @@ static int ti__lp_choose(ti__lp *c, int64_t k, int strategy) {
       if (c->est[sl] >= 2) bad_est = 1;
     }
   }
-  if (!changed) return 0;   /* never start a change on a path without a demanding op */
+  if (!changed) {
+    /* start a change only towards a demanding op, and only when it is free:
+       every operand already exists in NPU layout (a sibling demanding op
+       asked for it) */
+    int free1 = (int32_t)(c->ix.base[k + 1] - c->ix.base[k]) > 0 && c->want[c->ix.base[k]], any = 0;
+    for (i = 0; free1 && i < n; i++) {
+      int64_t u = c->ix.ustart[k] + i, sl = c->ix.uslot[u];
+      ti_layout o = (ti_layout)c->ol[sl];
+      if (!c->cnn[sl] || ti_layout_npu(o) == o) continue;
+      any = 1;
+      if (ti__lp_get(c, c->src[u], ti_layout_npu(o), 0) < 0) free1 = 0;
+    }
+    return free1 && any;
+  }
   for (i = 0; i < n; i++) {
     int64_t u = c->ix.ustart[k] + i, sl = c->ix.uslot[u], v = c->src[u];
     ti_layout cur, o;
