@@ -38,7 +38,11 @@
 
 #ifndef TASKIR_API
 #ifdef TASKIR_STATIC
+#if defined(__GNUC__) || defined(__clang__)
+#define TASKIR_API static __attribute__((unused))   /* the unused ones are fine */
+#else
 #define TASKIR_API static
+#endif
 #else
 #define TASKIR_API extern
 #endif

@@ -7,17 +7,49 @@
    DO THIS in *one* C or C++ file:
        #define TASKIR_IMPLEMENTATION
        #include "taskir_kernels.h"
-   Other files include it without the define.
+   Other files include it without the define. (taskir.h includes this header,
+   so one TASKIR_IMPLEMENTATION implements both.)
+
+   EXAMPLE: a 3x3 int8 convolution
+       ti_kernel_ctx ctx;
+       ti_kernel_ctx_init(&ctx);            // detect SIMD once (cpuid)
+       ti_prim_desc d = {0};
+       d.niy = d.nix = 56; d.nr = 64; d.nf = 64; d.nky = d.nkx = 3;
+       d.pad_up = d.pad_down = d.pad_left = d.pad_right = 1;
+       d.ny = d.nx = 56;
+       d.in_dtype = d.w_dtype = TI_DTYPE_I8; d.out_dtype = TI_DTYPE_I32;
+       d.bias_mode = TI_BIAS_VECTOR;
+       ti_cc_scratch_size(&d, 0, &bytes);   // then allocate scratch yourself
+       ti_status s = ti_cc(&ctx, &d, in, w, bias, out, scratch, bytes);
+
+   WHAT IS INSIDE (grep the >>anchors)
+       >>kernels.common     ti_status, ti_dtype, cpu detection, ti_kernel_ctx
+                            (SIMD paths + optional parallel-for hook),
+                            ti_prim_desc (shape/attributes of a block)
+       >>kernels.tinshift   TinShift forward, adjoint backward, mmcv-compatible
+                            backward
+       >>kernels.conv       CC, CC2D, CVM: packed int8 (VNNI) and wide paths
+       >>kernels.eltwise    CADD, CAVG, CVVH, CAX, CVS, CCMPB, CCMPS, CLUT, CLIF
+       >>kernels.rearrange  the eleven edge rearrangements (parameter encoding
+                            table), shape inference, N-d transpose
+   Every kernel has a plain C reference twin (`_ref`); SIMD results equal it
+   bit for bit. x86-64 paths (SSE2, AVX2, AVX-512, AVX-512 VNNI, AVX-VNNI)
+   are chosen at run time from ctx->cpu; NEON on aarch64 at compile time.
 
    OPTIONS (define before the implementing include)
-       TASKIR_NO_SIMD      use the plain C reference for everything (global)
-       TASKIR_STATIC       make every function static (per translation unit)
-       TASKIR_ASSERT(x)    programmer-error checks; default assert(x)
+       TASKIR_NO_SIMD               the plain C reference everywhere (global)
+       TASKIR_STATIC                every function static (per translation unit)
+       TASKIR_ASSERT(x)             programmer-error checks; default assert(x)
+       TASKIR_MAX_WINDOW            largest pooling window in positions (65536)
+       TASKIR_KERNELS_STREAM_BYTES  outputs this big use non-temporal stores
+                                    (16 MiB)
 
    ERRORS
-       Every kernel returns a ti_status: TI_STATUS_SUCCESS, or BAD_PARAM for a
-       malformed call, NOT_SUPPORTED for what the kernel does not do. Kernels
-       never abort on bad arguments.
+       Every kernel returns a ti_status: TI_STATUS_SUCCESS, BAD_PARAM for a
+       malformed call (NULL pointer, bad dims, short buffer), NOT_SUPPORTED
+       for a well-formed call the kernel does not do (a dtype, an attribute),
+       LIMIT for work beyond a configured cap. Kernels never abort on bad
+       arguments.
 
    LICENSE: MIT, see the end of this file.
 */
@@ -29,7 +61,11 @@
 
 #ifndef TASKIR_API
 #ifdef TASKIR_STATIC
+#if defined(__GNUC__) || defined(__clang__)
+#define TASKIR_API static __attribute__((unused))   /* the unused ones are fine */
+#else
 #define TASKIR_API static
+#endif
 #else
 #define TASKIR_API extern
 #endif
@@ -97,6 +133,9 @@ enum {
   TI_CPU_NEON = 1u << 8, TI_CPU_NEON_DOTPROD = 1u << 9
 };
 TASKIR_API unsigned ti_cpu_detect(void);
+/* The TI_CPU_* paths this translation unit was compiled to assume
+   (__AVX2__, __AVX512F__, ...; SSE2 on x86-64, NEON on aarch64). */
+TASKIR_API unsigned ti_cpu_compiled(void);
 
 /* Optional parallelism. A kernel cuts its work into the index range [0, n)
    and, when the caller supplied parallel_for, hands it the range; the hook
@@ -111,8 +150,11 @@ typedef struct ti_kernel_ctx {
   void *parallel_user;
 } ti_kernel_ctx;
 
-/* cpu = ti_cpu_detect(), single-threaded. A NULL ctx given to any kernel
-   means the same. */
+/* cpu = ti_cpu_detect(), single-threaded. Detection runs cpuid, which a
+   virtual machine may trap (tens of microseconds): do it once and reuse the
+   ctx. A NULL ctx given to a kernel means single-threaded with the SIMD
+   paths the compiler was told it may use (-mavx2, -march=native, ...: see
+   ti_cpu_compiled()), without detection. */
 TASKIR_API void ti_kernel_ctx_init(ti_kernel_ctx *ctx);
 
 /* Shape and attributes of one Task IR compute block, as the primitives take
@@ -722,9 +764,40 @@ TI__PRIVATE void ti__parallel(const ti_kernel_ctx *ctx, int64_t n, ti_range_fn f
   else fn(arg, 0, n);
 }
 
-/* cpu flags a kernel may use: none under a NULL ctx's default is detection. */
+TASKIR_API unsigned ti_cpu_compiled(void) {
+  unsigned f = 0;
+#if defined(TI__X86)
+  f |= TI_CPU_SSE2;
+#if defined(__SSSE3__)
+  f |= TI_CPU_SSSE3;
+#endif
+#if defined(__SSE4_1__)
+  f |= TI_CPU_SSE41;
+#endif
+#if defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)
+  f |= TI_CPU_AVX2;
+#if defined(__AVXVNNI__)
+  f |= TI_CPU_AVXVNNI;
+#endif
+#endif
+#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512DQ__) && defined(__AVX512VL__)
+  f |= TI_CPU_AVX512;
+#if defined(__AVX512VNNI__)
+  f |= TI_CPU_AVX512VNNI;
+#endif
+#endif
+#elif defined(TI__NEON)
+  f |= TI_CPU_NEON;
+#if defined(__ARM_FEATURE_DOTPROD)
+  f |= TI_CPU_NEON_DOTPROD;
+#endif
+#endif
+  return f;
+}
+
+/* cpu flags a kernel may use (see ti_kernel_ctx_init on a NULL ctx). */
 TI__PRIVATE unsigned ti__cpu(const ti_kernel_ctx *ctx) {
-  return ctx ? ctx->cpu : ti_cpu_detect();
+  return ctx ? ctx->cpu : ti_cpu_compiled();
 }
 
 
