@@ -162,10 +162,14 @@ typedef struct ti_prim_desc {
      6  T == 0: nothing to do                                   SUCCESS
      7  a NULL data pointer                                     BAD_PARAM
 
-   Speed: the work is a sequence of contiguous runs of (C/G)*HW elements
-   (groups with equal shifts merged), written in output order; outputs of at
-   least TASKIR_KERNELS_STREAM_BYTES (default 16 MiB) are written with
-   non-temporal stores on x86-64. */
+   Speed: the work is runs of (C/G)*HW elements, copies or zero fills. Runs
+   of up to 64 bytes go group by group within each image (a fixed-size move
+   per run at the row stride); longer ones go row by row, neighbouring
+   groups with equal shifts merged. Outputs of at least
+   TASKIR_KERNELS_STREAM_BYTES (define before the implementing include;
+   default 16 MiB) are written with non-temporal stores on x86-64, runs under
+   16 KiB then in source order so that reads stay sequential. ctx->cpu == 0
+   (ti_tinshift_ex) keeps to plain C. */
 #define TI_TENSOR_MAX_DIMS 8
 
 /* A dense row-major tensor: dims[0] slowest, dims[ndim - 1] fastest. */
@@ -343,7 +347,9 @@ TASKIR_API ti_status ti_rearrange_apply(int kind, const ti_rearrange_param *p, i
    axes are transposed in cache-sized tiles (SSE2 on x86-64). */
 TASKIR_API ti_status ti_transpose(size_t elem_size, int ndim, const int64_t *in_dims,
                                   const int *perm, const void *in, void *out);
-/* With a kernel context: parallel_for splits the tiles / runs. */
+/* With a kernel context: parallel_for splits the blocks / runs; ctx->cpu
+   == 0 keeps to plain C. Outputs of at least TASKIR_KERNELS_STREAM_BYTES
+   use non-temporal stores on x86-64. */
 TASKIR_API ti_status ti_transpose_ex(const ti_kernel_ctx *ctx, size_t elem_size, int ndim,
                                      const int64_t *in_dims, const int *perm, const void *in,
                                      void *out);
