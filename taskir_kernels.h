@@ -348,7 +348,9 @@ TASKIR_API ti_status ti_rearrange_apply(int kind, const ti_rearrange_param *p, i
 TASKIR_API ti_status ti_transpose(size_t elem_size, int ndim, const int64_t *in_dims,
                                   const int *perm, const void *in, void *out);
 /* With a kernel context: parallel_for splits the blocks / runs; ctx->cpu
-   == 0 keeps to plain C. Outputs of at least TASKIR_KERNELS_STREAM_BYTES
+   == 0 keeps to plain C, TI_CPU_AVX2 in ctx->cpu enables 8 x 8 AVX2 blocks
+   for 4-byte elements (ti_transpose, with no ctx, runs no cpuid and uses
+   the base SIMD of the target: SSE2 or NEON). Outputs of at least TASKIR_KERNELS_STREAM_BYTES
    use non-temporal stores on x86-64. */
 TASKIR_API ti_status ti_transpose_ex(const ti_kernel_ctx *ctx, size_t elem_size, int ndim,
                                      const int64_t *in_dims, const int *perm, const void *in,
@@ -1145,6 +1147,32 @@ static void ti__tr_block(size_t es, const unsigned char *s, size_t sp, unsigned 
 #undef TI__LD
 #undef TI__ST
 #define TI__TR_HAS_BLOCK(es) 1
+#if defined(__GNUC__) || defined(__clang__)
+#define TI__TR_AVX2 1
+/* 8 x 8 block of 4-byte elements with AVX2 (chosen at run time). */
+__attribute__((target("avx2"))) static void ti__tr_block8_avx2(const unsigned char *s, size_t sp,
+                                                              unsigned char *d, size_t so) {
+#define TI__L(k) _mm256_loadu_ps((const float *)(const void *)(s + (k) * sp))
+#define TI__S(k, v) _mm256_storeu_ps((float *)(void *)(d + (k) * so), (v))
+  const __m256 r0 = TI__L(0), r1 = TI__L(1), r2 = TI__L(2), r3 = TI__L(3);
+  const __m256 r4 = TI__L(4), r5 = TI__L(5), r6 = TI__L(6), r7 = TI__L(7);
+  const __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);
+  const __m256 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
+  const __m256 t4 = _mm256_unpacklo_ps(r4, r5), t5 = _mm256_unpackhi_ps(r4, r5);
+  const __m256 t6 = _mm256_unpacklo_ps(r6, r7), t7 = _mm256_unpackhi_ps(r6, r7);
+  const __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+  const __m256 u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xEE);
+  const __m256 u4 = _mm256_shuffle_ps(t4, t6, 0x44), u5 = _mm256_shuffle_ps(t4, t6, 0xEE);
+  const __m256 u6 = _mm256_shuffle_ps(t5, t7, 0x44), u7 = _mm256_shuffle_ps(t5, t7, 0xEE);
+  /* shuffles only: the bits move unchanged, NaN payloads included */
+  TI__S(0, _mm256_permute2f128_ps(u0, u4, 0x20)); TI__S(1, _mm256_permute2f128_ps(u1, u5, 0x20));
+  TI__S(2, _mm256_permute2f128_ps(u2, u6, 0x20)); TI__S(3, _mm256_permute2f128_ps(u3, u7, 0x20));
+  TI__S(4, _mm256_permute2f128_ps(u0, u4, 0x31)); TI__S(5, _mm256_permute2f128_ps(u1, u5, 0x31));
+  TI__S(6, _mm256_permute2f128_ps(u2, u6, 0x31)); TI__S(7, _mm256_permute2f128_ps(u3, u7, 0x31));
+#undef TI__L
+#undef TI__S
+}
+#endif
 #elif defined(TI__NEON)
 /* 4 x 4 (4-byte) and 2 x 2 (8-byte) blocks with NEON; 1- and 2-byte
    elements take the scalar tiles. */
@@ -1178,6 +1206,7 @@ static void ti__tr_block(size_t es, const unsigned char *s, size_t sp, unsigned 
 static void ti__tr2d(size_t es, const unsigned char *in, int64_t sp, unsigned char *out,
                      int64_t so, int64_t ia, int64_t ib, int64_t ja, int64_t jb, int simd,
                      int stream) {
+  /* simd: 0 plain C, 1 base SIMD (SSE2 / NEON), 2 AVX2 as well */
   const int64_t TT = 64 / (int64_t)es;
   int64_t i0, j0;
   for (i0 = ia; i0 < ib; i0 += TT) {
@@ -1187,14 +1216,28 @@ static void ti__tr2d(size_t es, const unsigned char *in, int64_t sp, unsigned ch
 #if defined(TI__X86) || defined(TI__NEON)
       if (simd && TI__TR_HAS_BLOCK(es) && i1 - i0 == TT && j1 - j0 == TT) {
         const int64_t K = es == 1 ? 8 : 16 / (int64_t)es;
+        /* through the line buffer when the output lines of a tile may share
+           cache sets (strides of whole KiBs) or are streamed; else direct */
+        const int via = stream || ((size_t)so * es) % 1024 == 0;
         unsigned char buf[64 * 64];
+        unsigned char *tb = via ? buf : out + (size_t)(j0 * so + i0) * es;
+        const size_t tso = via ? 64 : (size_t)so * es;
         int64_t i, j;
         if (j1 < jb)  /* every input row is a stream of its own: fetch ahead */
           for (i = i0; i < i1; ++i) TI__MV_PREFETCH(in + (size_t)(i * sp + j1) * es);
+#if defined(TI__TR_AVX2)
+        if (simd == 2 && es == 4) {
+          for (i = 0; i < TT; i += 8)
+            for (j = 0; j < TT; j += 8)
+              ti__tr_block8_avx2(in + (size_t)((i0 + i) * sp + j0 + j) * es, (size_t)sp * es,
+                                 tb + (size_t)j * tso + (size_t)i * es, tso);
+        } else
+#endif
         for (i = 0; i < TT; i += K)
           for (j = 0; j < TT; j += K)
             ti__tr_block(es, in + (size_t)((i0 + i) * sp + j0 + j) * es, (size_t)sp * es,
-                         buf + (size_t)(j * TT + i) * es, 64);
+                         tb + (size_t)j * tso + (size_t)i * es, tso);
+        if (!via) continue;
         for (j = 0; j < TT; ++j) {
           unsigned char *d = out + (size_t)((j0 + j) * so + i0) * es;
 #if defined(TI__X86)
@@ -1334,6 +1377,11 @@ TASKIR_API ti_status ti_transpose_ex(const ti_kernel_ctx *ctx, size_t es, int nd
   j.out = (unsigned char *)out;
   j.es = es;
   j.simd = ti__mv_simd(ctx);
+#if defined(TI__TR_AVX2)
+  /* AVX2 only from the ctx's cpu flags: cpuid per call would cost more than
+     most transposes (tens of microseconds under a hypervisor) */
+  if (j.simd && ctx && (ctx->cpu & TI_CPU_AVX2)) j.simd = 2;
+#endif
 #if defined(TI__X86)
   j.stream = j.simd && (size_t)vol * es >= TASKIR_KERNELS_STREAM_BYTES;
 #else

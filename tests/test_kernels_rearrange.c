@@ -140,6 +140,8 @@ TT_TEST(test_transpose_shapes) {
   tt_rng r = {9};
   size_t k;
   int e;
+  ti_kernel_ctx ctx;
+  ti_kernel_ctx_init(&ctx);
   for (k = 0; k < sizeof shapes / sizeof shapes[0]; ++k)
     for (e = 0; e < 4; ++e) {
       size_t es = (size_t)1 << e, bytes = (size_t)vol_of(4, shapes[k]) * es;
@@ -149,6 +151,10 @@ TT_TEST(test_transpose_shapes) {
       naive_transpose(es, 4, shapes[k], perms[k], in, want);
       TT_EQ_INT(ti_transpose(es, 4, shapes[k], perms[k], in, out), TI_STATUS_SUCCESS);
       TT_CHECK_MSG(memcmp(out, want, bytes) == 0, "shape %u es %u", (unsigned)k, (unsigned)es);
+      /* with the detected cpu flags (AVX2 blocks where there are) */
+      memset(out, 0, bytes);
+      TT_EQ_INT(ti_transpose_ex(&ctx, es, 4, shapes[k], perms[k], in, out), TI_STATUS_SUCCESS);
+      TT_CHECK_MSG(memcmp(out, want, bytes) == 0, "ctx: shape %u es %u", (unsigned)k, (unsigned)es);
       free(in); free(want); free(out);
     }
 }
