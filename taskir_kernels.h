@@ -158,7 +158,7 @@ typedef struct ti_prim_desc {
      3  shifts dtype not I32, input dtype not F16/F32,
         output dtype != input dtype                             BAD_PARAM
      4  N <= 0, HW <= 0 or T < 0                                BAD_PARAM
-     5  N*T*C*HW >= 2^31                                        NOT_SUPPORTED
+     5  N*T*C*HW >= 2^31 (or its bytes beyond size_t)        NOT_SUPPORTED
      6  T == 0: nothing to do                                   SUCCESS
      7  a NULL data pointer                                     BAD_PARAM
 
@@ -964,6 +964,9 @@ TASKIR_API ti_status ti_tinshift_ex(const ti_kernel_ctx *ctx, ti_tinshift_mode m
       else count *= f[i];
     }
     if (count >= lim) return TI_STATUS_NOT_SUPPORTED;
+    /* and the bytes must be addressable (32-bit targets) */
+    if ((uint64_t)count * ti_dtype_size(xd->dtype) > (uint64_t)SIZE_MAX)
+      return TI_STATUS_NOT_SUPPORTED;
   }
   /* 6: an empty time axis is a valid no-op */
   if (T == 0) return TI_STATUS_SUCCESS;
@@ -1327,6 +1330,7 @@ static ti_status ti__tr_check(size_t es, int ndim, const int64_t *dims, const in
     if (dims[i] < 0 || !ti__ra_mul(v, dims[i], &v)) return TI_STATUS_BAD_PARAM;
   }
   if (!ti__ra_mul(v, (int64_t)es, &v)) return TI_STATUS_BAD_PARAM;
+  if ((uint64_t)v > (uint64_t)SIZE_MAX) return TI_STATUS_NOT_SUPPORTED;  /* 32-bit targets */
   *vol = v / (int64_t)es;
   return TI_STATUS_SUCCESS;
 }
@@ -1788,7 +1792,8 @@ TASKIR_API ti_status ti_rearrange_apply(int kind, const ti_rearrange_param *p, i
   if (given != ovol) return TI_STATUS_BAD_PARAM;
   {
     int64_t t;
-    if (!ti__ra_mul(ivol, (int64_t)es, &t) || !ti__ra_mul(ovol, (int64_t)es, &t))
+    if (!ti__ra_mul(ivol, (int64_t)es, &t) || (uint64_t)t > (uint64_t)SIZE_MAX ||
+        !ti__ra_mul(ovol, (int64_t)es, &t) || (uint64_t)t > (uint64_t)SIZE_MAX)
       return TI_STATUS_BAD_PARAM;
   }
   if (ovol == 0) return TI_STATUS_SUCCESS;
