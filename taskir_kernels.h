@@ -1966,6 +1966,12 @@ TASKIR_API ti_status ti_rearrange_apply(int kind, const ti_rearrange_param *p, i
 
 #undef TI__RA_LIMIT
 #undef TI__MV_PREFETCH
+#undef TI__WR_CAP
+#undef TI__TR_BLOCK
+#undef TI__TR_HAS_BLOCK
+#ifdef TI__TR_AVX2
+#undef TI__TR_AVX2
+#endif
 
 #undef TI__PRIVATE
 #endif /* TASKIR_IMPLEMENTATION */
