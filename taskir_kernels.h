@@ -546,7 +546,13 @@ TI__PRIVATE int ti__mv_simd(const ti_kernel_ctx *ctx) {
    (x86-64) writes whole aligned 64-byte lines with non-temporal stores;
    pieces shorter than a line are gathered in a small buffer first so that no
    line is written half by normal and half by streaming stores. */
+#if defined(TI__X86)
 #define TI__WR_CAP 2048
+#define TI__TS_STAGE 4096
+#else
+#define TI__WR_CAP 8     /* no streaming here: keep firmware stacks small */
+#define TI__TS_STAGE 64
+#endif
 typedef struct ti__wr {
   unsigned char *out;   /* where buf[0] (or the next direct byte) goes */
   size_t head;          /* bytes still written directly until out is aligned */
@@ -828,7 +834,7 @@ static void ti__ts_rows(void *arg, int64_t r0, int64_t r1) {
   if (piece <= 64) {
     /* Small pieces: column by column within each image n. Streaming: build
        whole rows in an L1-resident block and stream the block out. */
-    unsigned char stage[4096];
+    unsigned char stage[TI__TS_STAGE];
     const int64_t k = (int64_t)(sizeof stage / row);
     if (j->stream && k == 0) {
       /* rows longer than the block: gather row pieces in segments */
@@ -1967,6 +1973,7 @@ TASKIR_API ti_status ti_rearrange_apply(int kind, const ti_rearrange_param *p, i
 #undef TI__RA_LIMIT
 #undef TI__MV_PREFETCH
 #undef TI__WR_CAP
+#undef TI__TS_STAGE
 #undef TI__TR_BLOCK
 #undef TI__TR_HAS_BLOCK
 #ifdef TI__TR_AVX2
