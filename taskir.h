@@ -715,8 +715,10 @@ TASKIR_API void ti_diag_list_free(ti_diag_list *l);
                     one a block is addressed by its (unique) id
      attributes     known types, none twice, KERNEL/STRIDE/DILATION >= 1,
                     PAD >= 0, LUT_DW 1..16 (required on CLUT), BIT_SHIFT_NUM
-                    0..31; CC/CC2D/CAVG/CCMPB/CCMPS: ny, nx = (niy + pads -
+                    0..31, bias_type VECTOR or CONSTANT;
+                    CC/CC2D/CAVG/CCMPB/CCMPS: ny, nx = (niy + pads -
                     dilation*(k-1) - 1) / stride + 1 and KERNEL = nky/nkx
+     groups         group ids unique; a group names existing blocks, once
      cycle          acyclic (Kahn, iterative), except a CLIF's membrane
                     write-back (its second output), read at the next step */
 TASKIR_API ti_status ti_task_check(const ti_task_graph *g, ti_diag_list *out, ti_error *err);
@@ -4793,6 +4795,11 @@ static void ti__check_attrs(ti__check *c) {
       default: break;
       }
     }
+    if ((b->has & TI_BLOCK_HAS_BIAS_TYPE) && b->bias_type != TI_BIAS_TYPE_VECTOR &&
+        b->bias_type != TI_BIAS_TYPE_CONSTANT)
+      ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, -1,
+                     "bias_type %d is unknown; VECTOR (1) reads a bias cluster, CONSTANT (2) adds CONSTANT_B",
+                     (int)b->bias_type);
     if (b->type == TI_BLOCK_CLUT && !ti__check_has_attr(b, TI_ATTR_LUT_DW))
       ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, -1,
                      "CLUT block has no LUT_DW; it sets the index width and the table size 2^LUT_DW");
@@ -4822,6 +4829,32 @@ static void ti__check_attrs(ti__check *c) {
                          axis ? "nx" : "ny", (int)n_out, axis ? "nix" : "niy", (int)n_in, (int)kk, (int)st, (int)p0,
                          (int)p1, (int)dl, (long long)want);
       }
+    }
+  }
+}
+
+/* Groups name existing blocks, once each; group ids are unique. */
+static void ti__check_groups(ti__check *c) {
+  const ti_task_graph *g = c->g;
+  int32_t i, j, *stamp = c->in_deg;   /* scratch until the cycle search */
+  for (i = 0; i < g->n_blocks; i++) stamp[i] = 0;
+  for (i = 0; i < g->n_groups; i++) {
+    const ti_task_group *gr = &g->groups[i];
+    for (j = 0; j < i; j++)
+      if (g->groups[j].group_id == gr->group_id) {
+        ti__check_diag(c, TI_DIAG_ERROR, "groups", -1, -1, "group id %d is used by groups #%d and #%d",
+                       (int)gr->group_id, (int)j, (int)i);
+        break;
+      }
+    for (j = 0; j < gr->n_block_ids; j++) {
+      int32_t id = gr->block_ids[j], bi = ti__check_lookup(c->bsorted, g->n_blocks, id);
+      if (bi < 0)
+        ti__check_diag(c, TI_DIAG_ERROR, "groups", id, -1, "group %d names block %d, which does not exist",
+                       (int)gr->group_id, (int)id);
+      else if (stamp[bi] == i + 1)
+        ti__check_diag(c, TI_DIAG_ERROR, "groups", id, -1, "group %d names block %d twice", (int)gr->group_id, (int)id);
+      else
+        stamp[bi] = i + 1;
     }
   }
 }
@@ -4933,6 +4966,7 @@ TASKIR_API ti_status ti_task_check(const ti_task_graph *g, ti_diag_list *out, ti
   ti__check_data(&c);
   ti__check_io(&c);
   ti__check_attrs(&c);
+  ti__check_groups(&c);
   ti__check_cycles(&c);
 #undef ti__check_feeds
 #undef ti__check_is_written

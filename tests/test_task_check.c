@@ -108,6 +108,16 @@ static void build_lenet(ti_task_graph *g) {
   TT_CHECK(ti_task_connect(g, sb2, 0, NULL, NULL, cvm, 2, NULL, NULL) != NULL);
   TT_CHECK(ti_task_connect(g, cvm, 0, NULL, NULL, si2, 0, NULL, NULL) != NULL);
   TT_CHECK(ti_task_connect(g, si2, 0, NULL, NULL, out, 0, NULL, NULL) != NULL);
+  /* one group of the compute side, as the fixtures have */
+  g->groups = (ti_task_group *)ti_arena_array(&g->arena, 1, sizeof *g->groups, 8);
+  TT_CHECK(g->groups != NULL);
+  if (g->groups) {
+    int32_t *ids = (int32_t *)ti_arena_array(&g->arena, 4, 4, 4);
+    TT_CHECK(ids != NULL);
+    g->n_groups = 1;
+    g->groups[0].has = TI_GROUP_HAS_ID;
+    if (ids) { ids[0] = 0; ids[1] = 1; ids[2] = 2; ids[3] = 3; g->groups[0].block_ids = ids; g->groups[0].n_block_ids = 4; }
+  }
 }
 
 static void dump(const ti_diag_list *l) {
@@ -620,6 +630,28 @@ TT_TEST(rule_attributes) {
   ti_task_graph_free(&g);
 }
 
+TT_TEST(rule_groups_and_bias_type) {
+  ti_task_graph g;
+  int32_t ids[3] = {0, 3, 3};
+  ti_task_group gr[2];
+  build_lenet(&g);
+  memset(gr, 0, sizeof gr);
+  gr[0].has = TI_GROUP_HAS_ID; gr[0].group_id = 0; gr[0].n_block_ids = 3; gr[0].block_ids = ids;
+  gr[1].has = TI_GROUP_HAS_ID; gr[1].group_id = 0;
+  g.groups = gr; g.n_groups = 1;   /* in place of build_lenet's group */
+  expect(&g, TI_DIAG_ERROR, "groups", 3, -1, "group 0 names block 3 twice");
+  ids[2] = 77;
+  expect(&g, TI_DIAG_ERROR, "groups", 77, -1, "group 0 names block 77, which does not exist");
+  ids[2] = 7;
+  TT_EQ_INT(n_diags(&g, NULL, NULL), 0);
+  g.n_groups = 2;
+  expect(&g, TI_DIAG_ERROR, "groups", -1, -1, "group id 0 is used by groups #0 and #1");
+  g.n_groups = 0; g.groups = NULL;
+  blk(&g, 3)->bias_type = (ti_bias_type)5;
+  expect(&g, TI_DIAG_ERROR, "attributes", 3, -1, "bias_type 5 is unknown");
+  ti_task_graph_free(&g);
+}
+
 TT_TEST(every_problem_is_listed) {
   ti_task_graph g;
   ti_diag_list l;
@@ -777,7 +809,12 @@ static void mutate(ti_task_graph *g, tt_rng *r) {
   ti_task_block *b = &g->blocks[tt_range(r, 0, g->n_blocks - 1)];
   ti_task_edge *e = &g->edges[tt_range(r, 0, g->n_edges - 1)];
   int32_t v = wild(r);
-  switch (tt_range(r, 0, 21)) {
+  switch (tt_range(r, 0, 22)) {
+  case 22: if (g->n_groups && g->groups[0].n_block_ids) {
+             if (tt_range(r, 0, 1)) g->groups[0].block_ids[tt_range(r, 0, g->groups[0].n_block_ids - 1)] = v;
+             else g->groups[0].n_block_ids = (int32_t)tt_range(r, 0, g->groups[0].n_block_ids);
+           }
+           break;
   case 0: b->id = v; break;
   case 1: b->type = (ti_block_type)(tt_range(r, 0, 3) ? tt_range(r, 0, TI_BLOCK_COUNT - 1) : v); break;
   case 2: b->precision = (ti_dtype)(tt_range(r, 0, 3) ? tt_range(r, 0, TI_DTYPE_COUNT - 1) : v); break;
@@ -876,6 +913,7 @@ int main(void) {
   TT_RUN(rule_cycle);
   TT_RUN(rule_io);
   TT_RUN(rule_attributes);
+  TT_RUN(rule_groups_and_bias_type);
   TT_RUN(every_problem_is_listed);
   TT_RUN(statistics_by_hand);
   TT_RUN(statistics_of_windows_and_elementwise);
