@@ -272,7 +272,8 @@ TASKIR_API ti_status ti_tinshift_ex(const ti_kernel_ctx *ctx, ti_tinshift_mode m
        int8 kernels (same sums, exactly), else the wide path.
      CVM: row dots straight from [nf][nr] (bandwidth bound, no packing):
        int8 types as above, I32 x I32 with wrapping multiplies; F32 and
-       other mixes use the reference.
+       other mixes use the reference in ti_cvm, and the wide CC path
+       through ti_cvm_as_cc + ti_cc_packed.
    Pack once at plan time and run many times:
 
      size_t pb, sb;
@@ -316,14 +317,21 @@ TASKIR_API ti_status ti_cc2d_packed(const ti_kernel_ctx *ctx, const ti_prim_desc
 TASKIR_API ti_status ti_cc2d_ref(const ti_prim_desc *d, const void *in, const void *w,
                                  const void *bias, void *out);
 
-/* CVM scratch: nr bytes for I32 input with I8/TERNARY weights (the input
-   is narrowed there when it fits 8 bits), else 0 (scratch may be NULL). */
+/* CVM scratch is optional: with the bytes ti_cvm_scratch_size gives (nr for
+   I32 input with I8/TERNARY weights, else 0), I32 input that fits 8 bits is
+   narrowed there and takes the int8 kernels; with less (or NULL) the same
+   results come from the reference loops. */
 TASKIR_API ti_status ti_cvm_scratch_size(const ti_prim_desc *d, size_t *bytes);
 TASKIR_API ti_status ti_cvm(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const void *in,
                             const void *w, const void *bias, void *out,
                             void *scratch, size_t scratch_bytes);
 TASKIR_API ti_status ti_cvm_ref(const ti_prim_desc *d, const void *in, const void *w,
                                 const void *bias, void *out);
+/* The CVM as the identical 1x1 CC on a 1x1 image with nr channels (same
+   buffers). Use it to run a CVM on packed weights through ti_cc_packed:
+   worth it for F32 (vectorised over channels in the reference's order) and
+   for the other types ti_cvm leaves to the reference. */
+TASKIR_API ti_status ti_cvm_as_cc(const ti_prim_desc *cvm, ti_prim_desc *cc);
 
 /* >>kernels.eltwise: CADD, CAVG, CVVH, CAX, CVS, CCMPB, CCMPS, CLUT, CLIF -- */
 
@@ -562,20 +570,8 @@ TASKIR_API ti_status ti_clif_ref(const ti_prim_desc *d, const ti_lif_params *p,
 
    ROTATE, SHEAR, AFFINE and PROJECT need ndim >= 2. Volumes (in bytes) must
    stay below 2^62. Input and output buffers must not overlap. */
-typedef enum ti_rearrange_kind {
-  TI_REARRANGE_IDENTITY = 0,
-  TI_REARRANGE_RESHAPE = 1,
-  TI_REARRANGE_PERMUTE = 2,
-  TI_REARRANGE_ROTATE = 3,
-  TI_REARRANGE_SHIFT = 4,
-  TI_REARRANGE_SCALE = 5,
-  TI_REARRANGE_SHEAR = 6,
-  TI_REARRANGE_REFLECT = 7,
-  TI_REARRANGE_AFFINE = 8,
-  TI_REARRANGE_PROJECT = 9,
-  TI_REARRANGE_SHUFFLE = 10,
-  TI_REARRANGE_COUNT
-} ti_rearrange_kind;
+/* (ti_rearrange_kind, the kinds with their wire values, is in the shared
+   types at the top of this header.) */
 
 enum { TI_SHIFT_ZERO = 0, TI_SHIFT_CYCLIC = 1 };  /* SHIFT m[1] modes */
 
@@ -783,6 +779,20 @@ TI__PRIVATE void ti__mv_copy(unsigned char *d, const unsigned char *s, size_t n)
 TI__PRIVATE void ti__mv_zero(unsigned char *d, size_t n) {
   if (n <= 64) ti__mv_copy(d, ti__mv_zeros, n);
   else memset(d, 0, n);
+}
+
+/* Whether a kernel may take its SIMD paths (x86-64: SSE2 blocks and
+   streaming stores; aarch64: NEON blocks). Both are part of their base ISA,
+   so a NULL ctx needs no cpuid; a ctx with cpu == 0 asks for plain C. */
+TI__PRIVATE int ti__mv_simd(const ti_kernel_ctx *ctx) {
+#if defined(TI__X86)
+  return ctx ? (ctx->cpu & TI_CPU_SSE2) != 0 : 1;
+#elif defined(TI__NEON)
+  return ctx ? (ctx->cpu & TI_CPU_NEON) != 0 : 1;
+#else
+  (void)ctx;
+  return 0;
+#endif
 }
 
 /* Sequential output writer. Normal mode stores directly. Streaming mode
@@ -1003,6 +1013,64 @@ static void ti__ts_cols(const ti__ts_job *j, int64_t n, int64_t ta, int64_t tb, 
 }
 #undef TI__TS_COLS
 
+#if defined(TI__X86)
+/* n bytes from s (zeros when s is NULL) to d with non-temporal stores for
+   the 16-byte-aligned middle and normal stores for the ends. */
+static void ti__nt_put(unsigned char *d, const unsigned char *s, size_t n) {
+  size_t h = (size_t)(-(intptr_t)d) & 15, i;
+  const __m128i z = _mm_setzero_si128();
+  if (n < 64) {
+    if (s) ti__mv_copy(d, s, n); else ti__mv_zero(d, n);
+    return;
+  }
+  if (h) {
+    if (s) { ti__mv_copy(d, s, h); s += h; } else ti__mv_zero(d, h);
+    d += h; n -= h;
+  }
+  for (i = 0; i + 16 <= n; i += 16)
+    _mm_stream_si128((__m128i *)(void *)(d + i),
+                     s ? _mm_loadu_si128((const __m128i *)(const void *)(s + i)) : z);
+  if (i < n) {
+    if (s) ti__mv_copy(d + i, s + i, n - i); else ti__mv_zero(d + i, n - i);
+  }
+}
+
+/* Large outputs with pieces of 64 bytes to 16 KiB, in source order: each
+   input row is read once, front to back, and its pieces are streamed to
+   their output rows, so the reads are the sequential streams the hardware
+   prefetchers follow best (output order would start a new short stream at
+   every piece). Output rows [r0, r1) only, so parallel ranges stay apart. */
+static void ti__ts_scatter(const ti__ts_job *j, int64_t r0, int64_t r1) {
+  const int64_t T = j->T, G = j->G, sign = j->sign;
+  const size_t piece = j->piece, row = j->row;
+  int64_t r = r0;
+  while (r < r1) {
+    const int64_t n = r / T, ta = r % T, tb = T - ta < r1 - r ? T : ta + (r1 - r);
+    const int32_t *sh = j->shifts + n * G;
+    const unsigned char *src = j->src + (size_t)(n * T) * row;
+    unsigned char *dst = j->dst + (size_t)(n * T) * row;
+    int64_t g, g1, t, ts;
+    for (ts = 0; ts < T; ++ts)
+      for (g = 0; g < G; g = g1) {
+        const int64_t s = sign * sh[g];
+        for (g1 = g + 1; g1 < G && sh[g1] == sh[g]; ++g1) {}
+        t = ts + s;
+        if (t >= ta && t < tb)
+          ti__nt_put(dst + (size_t)t * row + (size_t)g * piece,
+                     src + (size_t)ts * row + (size_t)g * piece, (size_t)(g1 - g) * piece);
+      }
+    for (g = 0; g < G; ++g) {  /* rows with no source: t - s outside [0, T) */
+      const int64_t s = sign * sh[g];
+      for (t = ta; t < tb; ++t)
+        if ((uint64_t)(t - s) >= (uint64_t)T)
+          ti__nt_put(dst + (size_t)t * row + (size_t)g * piece, 0, piece);
+    }
+    r += tb - ta;
+  }
+  _mm_sfence();
+}
+#endif
+
 /* Output rows r = n*T + t in [r0, r1). */
 static void ti__ts_rows(void *arg, int64_t r0, int64_t r1) {
   const ti__ts_job *j = (const ti__ts_job *)arg;
@@ -1033,6 +1101,14 @@ static void ti__ts_rows(void *arg, int64_t r0, int64_t r1) {
     for (r = r0; r < r1;) {
       const int64_t ta = r % T, tb = T - ta < r1 - r ? T : ta + (r1 - r);
       n = r / T;
+      /* the columns are read in a strided order: fetch the next image's
+         block (contiguous) ahead so that memory sees one forward stream */
+      if (ta == 0 && (n + 1) * T < r1) {
+        const unsigned char *nx = j->src + (size_t)((n + 1) * T) * row;
+        const size_t nb = (size_t)T * row < 16384 ? (size_t)T * row : 16384;
+        size_t o;
+        for (o = 0; o < nb; o += 64) TI__MV_PREFETCH(nx + o);
+      }
       if (!j->stream) {
         ti__ts_cols(j, n, ta, tb, j->dst + (size_t)r * row);
       } else {
@@ -1051,6 +1127,12 @@ static void ti__ts_rows(void *arg, int64_t r0, int64_t r1) {
      shifts) or that are both zero-filled into one run. Pieces shorter than a
      page start a new stream at every row, which the hardware prefetchers pick
      up late: prefetch the next row's sources while copying this one. */
+#if defined(TI__X86)
+  if (j->stream && piece < 16384) {
+    ti__ts_scatter(j, r0, r1);
+    return;
+  }
+#endif
   ti__wr_init(&w, j->dst + (size_t)r0 * row, j->stream);
   n = r0 / T; t = r0 % T;
   for (r = r0; r < r1; ++r) {
@@ -1149,7 +1231,11 @@ TASKIR_API ti_status ti_tinshift_ex(const ti_kernel_ctx *ctx, ti_tinshift_mode m
   job.piece = (size_t)(C / G) * (size_t)HW * es;
   job.row = (size_t)C * (size_t)HW * es;
   job.sign = mode == TI_TINSHIFT_BACKWARD ? -1 : 1;
-  job.stream = (size_t)count * es >= TASKIR_KERNELS_STREAM_BYTES;
+#if defined(TI__X86)
+  job.stream = ti__mv_simd(ctx) && (size_t)count * es >= TASKIR_KERNELS_STREAM_BYTES;
+#else
+  job.stream = 0;  /* streaming stores are an x86 path */
+#endif
   ti__parallel(ctx, N * T, ti__ts_rows, &job);
   return TI_STATUS_SUCCESS;
 }
@@ -2179,6 +2265,13 @@ TASKIR_API ti_status ti_cc2d_ref(const ti_prim_desc *d, const void *in, const vo
 typedef void (*ti__cv_kfn)(const uint8_t *w, const uint8_t *x, int64_t nr, int64_t nm,
                            int64_t f0, int64_t f1, int flip, uint32_t *s);
 
+/* Four row streams at once: prefetching 1 KiB ahead keeps them all in flight
+   (a prefetch never faults, so running past a row's end is harmless). */
+#if defined(TI__CC_X86)
+#define TI__CV_PF(p) _mm_prefetch((const char *)(p) + 1024, _MM_HINT_T0)
+#else
+#define TI__CV_PF(p) ((void)0)
+#endif
 #define TI__CV_HSUM(v, n, res) { uint32_t t_[16]; int i_; TI__CV_STV(t_, v); \
   res = 0; for (i_ = 0; i_ < (n); i_++) res += t_[i_]; }
 #define TI__CV_KERNEL(NAME, TGT, VB) \
@@ -2192,6 +2285,7 @@ TGT static void NAME(const uint8_t *w, const uint8_t *x, int64_t nr, int64_t nm,
     if (flip) { \
       for (r = 0; r < nm; r += VB) { \
         TI__CC_V v = TI__CC_LD(x + r); \
+        TI__CV_PF(w0 + r); TI__CV_PF(w1 + r); TI__CV_PF(w2 + r); TI__CV_PF(w3 + r); \
         a0 = TI__CC_DOT(a0, TI__CV_XOR(TI__CC_LD(w0 + r), k80), v); \
         a1 = TI__CC_DOT(a1, TI__CV_XOR(TI__CC_LD(w1 + r), k80), v); \
         a2 = TI__CC_DOT(a2, TI__CV_XOR(TI__CC_LD(w2 + r), k80), v); \
@@ -2200,6 +2294,7 @@ TGT static void NAME(const uint8_t *w, const uint8_t *x, int64_t nr, int64_t nm,
     } else { \
       for (r = 0; r < nm; r += VB) { \
         TI__CC_V v = TI__CC_LD(x + r); \
+        TI__CV_PF(w0 + r); TI__CV_PF(w1 + r); TI__CV_PF(w2 + r); TI__CV_PF(w3 + r); \
         a0 = TI__CC_DOT(a0, v, TI__CC_LD(w0 + r)); \
         a1 = TI__CC_DOT(a1, v, TI__CC_LD(w1 + r)); \
         a2 = TI__CC_DOT(a2, v, TI__CC_LD(w2 + r)); \
@@ -2382,6 +2477,18 @@ TASKIR_API ti_status ti_cvm_ref(const ti_prim_desc *d, const void *in, const voi
   return TI_STATUS_SUCCESS;
 }
 
+TASKIR_API ti_status ti_cvm_as_cc(const ti_prim_desc *cvm, ti_prim_desc *cc) {
+  ti__cc_geo g;
+  ti_status s = ti__cvm_geom(cvm, &g);
+  if (s) return s;
+  if (!cc) return TI_STATUS_BAD_PARAM;
+  *cc = *cvm;
+  cc->ny = cc->nx = cc->niy = cc->nix = cc->nky = cc->nkx = 1;
+  cc->stride_y = cc->stride_x = cc->dilation_y = cc->dilation_x = 1;
+  cc->pad_up = cc->pad_down = cc->pad_left = cc->pad_right = 0;
+  return TI_STATUS_SUCCESS;
+}
+
 TASKIR_API ti_status ti_cvm_scratch_size(const ti_prim_desc *d, size_t *bytes) {
   ti__cc_geo g;
   ti_status s = ti__cvm_geom(d, &g);
@@ -2403,11 +2510,10 @@ TASKIR_API ti_status ti_cvm(const ti_kernel_ctx *ctx, const ti_prim_desc *d, con
   if (s) return s;
   if (!in || !w || !out) return TI_STATUS_BAD_PARAM;
   if ((s = ti__cc_check_bias(d, bias)) != TI_STATUS_SUCCESS) return s;
-  if (g.dual && (!scratch || (uint64_t)scratch_bytes < (uint64_t)g.nr)) return TI_STATUS_BAD_PARAM;
   cpu = ti__cpu(ctx);
   j.xt = d->in_dtype;
   j.x = (const uint8_t *)in;
-  if (g.dual && cpu) {
+  if (g.dual && cpu && scratch && (uint64_t)scratch_bytes >= (uint64_t)g.nr) {
     /* I32 input that fits 8 bits: narrow it and take the int8 kernels. */
     int64_t off = ti__cc_narrow_off((const int32_t *)in, g.nr);
     if (off >= 0) {
@@ -2467,6 +2573,7 @@ TASKIR_API ti_status ti_cvm(const ti_kernel_ctx *ctx, const ti_prim_desc *d, con
 #undef TI__CC_OUT
 #undef TI__CC_KERNEL
 #undef TI__CV_HSUM
+#undef TI__CV_PF
 #undef TI__CW_KERNEL
 #undef TI__CV_KERNEL
 #undef TI__CC_LIMIT
@@ -3862,6 +3969,7 @@ typedef struct ti__tr_job {
   int64_t ostr[TI_TENSOR_MAX_DIMS];   /* output stride (elements) per output axis */
   int64_t nbi, nbj;    /* tiled: blocks along the output's (i) and input's (j) innermost axes */
   int stream;          /* output large enough for non-temporal stores */
+  int simd;            /* SSE2 blocks allowed */
 } ti__tr_job;
 
 /* Two levels of blocking for the 2-D core: a block of TI__TR_BLOCK x
@@ -3953,6 +4061,30 @@ static void ti__tr_block(size_t es, const unsigned char *s, size_t sp, unsigned 
 }
 #undef TI__LD
 #undef TI__ST
+#define TI__TR_HAS_BLOCK(es) 1
+#elif defined(TI__NEON)
+/* 4 x 4 (4-byte) and 2 x 2 (8-byte) blocks with NEON; 1- and 2-byte
+   elements take the scalar tiles. */
+static void ti__tr_block(size_t es, const unsigned char *s, size_t sp, unsigned char *d,
+                         size_t so) {
+  if (es == 4) {
+    const uint32x4_t r0 = vld1q_u32((const uint32_t *)(const void *)s);
+    const uint32x4_t r1 = vld1q_u32((const uint32_t *)(const void *)(s + sp));
+    const uint32x4_t r2 = vld1q_u32((const uint32_t *)(const void *)(s + 2 * sp));
+    const uint32x4_t r3 = vld1q_u32((const uint32_t *)(const void *)(s + 3 * sp));
+    const uint32x4x2_t a = vtrnq_u32(r0, r1), b = vtrnq_u32(r2, r3);
+    vst1q_u32((uint32_t *)(void *)d, vcombine_u32(vget_low_u32(a.val[0]), vget_low_u32(b.val[0])));
+    vst1q_u32((uint32_t *)(void *)(d + so), vcombine_u32(vget_low_u32(a.val[1]), vget_low_u32(b.val[1])));
+    vst1q_u32((uint32_t *)(void *)(d + 2 * so), vcombine_u32(vget_high_u32(a.val[0]), vget_high_u32(b.val[0])));
+    vst1q_u32((uint32_t *)(void *)(d + 3 * so), vcombine_u32(vget_high_u32(a.val[1]), vget_high_u32(b.val[1])));
+  } else {
+    const uint64x2_t r0 = vld1q_u64((const uint64_t *)(const void *)s);
+    const uint64x2_t r1 = vld1q_u64((const uint64_t *)(const void *)(s + sp));
+    vst1q_u64((uint64_t *)(void *)d, vcombine_u64(vget_low_u64(r0), vget_low_u64(r1)));
+    vst1q_u64((uint64_t *)(void *)(d + so), vcombine_u64(vget_high_u64(r0), vget_high_u64(r1)));
+  }
+}
+#define TI__TR_HAS_BLOCK(es) ((es) >= 4)
 #endif
 
 /* Block [ia, ib) x [ja, jb) of the 2-D problem out[j*so + i] = in[i*sp + j],
@@ -3961,15 +4093,16 @@ static void ti__tr_block(size_t es, const unsigned char *s, size_t sp, unsigned 
    strides that are multiples of 4 KiB every output line of a tile falls in
    one cache set, and filling them piecewise in place would thrash L1. */
 static void ti__tr2d(size_t es, const unsigned char *in, int64_t sp, unsigned char *out,
-                     int64_t so, int64_t ia, int64_t ib, int64_t ja, int64_t jb, int stream) {
+                     int64_t so, int64_t ia, int64_t ib, int64_t ja, int64_t jb, int simd,
+                     int stream) {
   const int64_t TT = 64 / (int64_t)es;
   int64_t i0, j0;
   for (i0 = ia; i0 < ib; i0 += TT) {
     const int64_t i1 = ib - i0 < TT ? ib : i0 + TT;
     for (j0 = ja; j0 < jb; j0 += TT) {
       const int64_t j1 = jb - j0 < TT ? jb : j0 + TT;
-#if defined(TI__X86)
-      if (i1 - i0 == TT && j1 - j0 == TT) {
+#if defined(TI__X86) || defined(TI__NEON)
+      if (simd && TI__TR_HAS_BLOCK(es) && i1 - i0 == TT && j1 - j0 == TT) {
         const int64_t K = es == 1 ? 8 : 16 / (int64_t)es;
         unsigned char buf[64 * 64];
         int64_t i, j;
@@ -3981,6 +4114,7 @@ static void ti__tr2d(size_t es, const unsigned char *in, int64_t sp, unsigned ch
                          buf + (size_t)(j * TT + i) * es, 64);
         for (j = 0; j < TT; ++j) {
           unsigned char *d = out + (size_t)((j0 + j) * so + i0) * es;
+#if defined(TI__X86)
           if (stream && ((uintptr_t)d & 15) == 0) {
             /* large outputs bypass the caches, as in TinShift */
             const unsigned char *q = buf + 64 * j;
@@ -3988,9 +4122,10 @@ static void ti__tr2d(size_t es, const unsigned char *in, int64_t sp, unsigned ch
             _mm_stream_si128((__m128i *)(void *)(d + 16), _mm_loadu_si128((const __m128i *)(const void *)(q + 16)));
             _mm_stream_si128((__m128i *)(void *)(d + 32), _mm_loadu_si128((const __m128i *)(const void *)(q + 32)));
             _mm_stream_si128((__m128i *)(void *)(d + 48), _mm_loadu_si128((const __m128i *)(const void *)(q + 48)));
-          } else {
-            memcpy(d, buf + 64 * j, 64);
+            continue;
           }
+#endif
+          memcpy(d, buf + 64 * j, 64);
         }
         continue;
       }
@@ -4002,6 +4137,9 @@ static void ti__tr2d(size_t es, const unsigned char *in, int64_t sp, unsigned ch
   if (stream) _mm_sfence();
 #else
   (void)stream;
+#if !defined(TI__NEON)
+  (void)simd;
+#endif
 #endif
 }
 
@@ -4046,7 +4184,7 @@ static void ti__tr_range(void *arg, int64_t u0, int64_t u1) {
     int64_t ioff, ooff;
     ti__tr_outer(j, o, &ioff, &ooff);
     ti__tr2d(es, j->in + (size_t)ioff * es, j->istr[j->m - 1], j->out + (size_t)ooff * es,
-             j->ostr[j->r], ia, ib, ja, jb, j->stream);
+             j->ostr[j->r], ia, ib, ja, jb, j->simd, j->stream);
   }
 }
 
@@ -4112,7 +4250,12 @@ TASKIR_API ti_status ti_transpose_ex(const ti_kernel_ctx *ctx, size_t es, int nd
   j.in = (const unsigned char *)in;
   j.out = (unsigned char *)out;
   j.es = es;
-  j.stream = (size_t)vol * es >= TASKIR_KERNELS_STREAM_BYTES;
+  j.simd = ti__mv_simd(ctx);
+#if defined(TI__X86)
+  j.stream = j.simd && (size_t)vol * es >= TASKIR_KERNELS_STREAM_BYTES;
+#else
+  j.stream = 0;
+#endif
   for (;;) {
     j.m = ng;
     for (i = 0; i < ng; ++i) { j.odim[i] = md[mp[i]]; j.istr[i] = istride[mp[i]]; }

@@ -664,7 +664,7 @@ static const char *ti__pb_enum_name(int e, int v) {
   case TI__E_BIAS: return ti_bias_type_name((ti_bias_type)v);
   case TI__E_MODE: return ti_test_mode_name((ti_test_mode)v);
   case TI__E_ATTR: return v == TI_ATTR_BIT_SHIFT_NUM ? "BIT_SHIGT_NUM" : ti_attr_type_name((ti_attr_type)v);
-  default: return ti_rearrange_name((ti_rearrange_kind)v);
+  default: return ti_rearrange_kind_name((int)v);
   }
 }
 
@@ -803,22 +803,68 @@ TI__PB_DEC_PACKED(ti__pb_dec_u32, uint32_t, 1)
 #undef TI__PB_DEC_PACKED
 
 /* int8 data (most weights): on the wire each value is 1 byte (0..127) or 10
-   bytes (-128..-1 sign-extended: b0, eight 0xFF, 0x01), and the low byte is
-   the value either way. This loop takes both forms without a data-dependent
-   branch (signs are random, a branch would mispredict half the time); any
-   other form falls through to the general loop. */
+   bytes (-128..-1 sign-extended: b0, eight 0xFF, 0x01); the first byte is
+   the value either way. Signs are random, so a branch per value mispredicts
+   half the time, and walking value by value makes each position wait for
+   the previous load. Instead, per 64-byte window: a mask of the bytes that
+   end a varint (< 0x80), then each value is found from its end with ctz,
+   checked branch-free (1 byte, or 10 bytes of the canonical negative form)
+   and stored. A window with any other form is redone one value at a time by
+   the general loop. */
+#if defined(__GNUC__) || defined(__clang__)
+#define TI__PB_CTZ64(x) __builtin_ctzll(x)
+#else
+static int ti__pb_ctz64(uint64_t x) { int n = 0; while (!(x & 1)) { x >>= 1; n++; } return n; }
+#define TI__PB_CTZ64(x) ti__pb_ctz64(x)
+#endif
+
+static inline uint64_t ti__pb_end_mask64(const uint8_t *p) {
+  uint64_t m = 0;
+  int k;
+#if TI__PB_LE
+  for (k = 0; k < 8; k++) {
+    uint64_t x;
+    memcpy(&x, p + 8 * k, 8);
+    x = ~x & 0x8080808080808080ull;                                  /* high bit where byte < 0x80 */
+    m |= (((x >> 7) * 0x0102040810204080ull) >> 56) << (8 * k);   /* gather one bit per byte */
+  }
+#else
+  for (k = 0; k < 64; k++) m |= (uint64_t)(p[k] < 0x80) << k;
+#endif
+  return m;
+}
+
 static const uint8_t *ti__pb_dec_i8(const uint8_t *p, const uint8_t *end, int8_t *out, int64_t *pi, int64_t cap, int *why) {
   int64_t i = *pi;
-  while (end - p >= 10 && i < cap) {
-    uint64_t mid;
-    unsigned b0 = p[0], neg = b0 >> 7;
-    memcpy(&mid, p + 1, 8);
-    if (neg & ((mid != ~(uint64_t)0) | (p[9] != 1))) break;
-    out[i++] = (int8_t)(b0 - ((b0 & 0x80u) << 1));
-    p += 1 + 9 * neg;
+  *why = 0;
+  while (p < end && i < cap) {
+    /* 74 = the window plus the 8-byte check read past a token's first byte */
+    while (end - p >= 74 && cap - i >= 64) {
+      uint64_t m = ti__pb_end_mask64(p), bad = 0;
+      const uint8_t *s = p;
+      int64_t i0 = i;
+      if (!m) break;
+      do {
+        const uint8_t *q = p + TI__PB_CTZ64(m);
+        size_t len = (size_t)(q - s);
+        uint64_t mid;
+        unsigned b0 = s[0];
+        memcpy(&mid, s + 1, 8);
+        out[i++] = (int8_t)((int)b0 - (int)((b0 & 0x80u) << 1));
+        bad |= (uint64_t)((len != 0) & ((len != 9) | (mid != ~(uint64_t)0) | (q[0] != 1)));
+        s = q + 1;
+        m &= m - 1;
+      } while (m);
+      if (bad) { i = i0; break; }
+      p = s;
+    }
+    if (p >= end || i >= cap) break;
+    /* one value the general way (all of the tail when the window is short) */
+    p = ti__pb_dec_i8_any(p, end, out, &i, end - p >= 74 && cap - i >= 64 ? i + 1 : cap, why);
+    if (*why) break;
   }
   *pi = i;
-  return ti__pb_dec_i8_any(p, end, out, pi, cap, why);
+  return p;
 }
 
 /* Decodes the varints in [p, end) onto v (capacity cap), widening the
@@ -2194,6 +2240,7 @@ TASKIR_API ti_status ti_task_write_file(const char *path, const ti_task_graph *g
 #undef TI__AT
 #undef TI__CAT
 #undef TI__PB_TF_END
+#undef TI__PB_CTZ64
 #endif /* TASKIR_IMPLEMENTATION */
 /*
 MIT License

@@ -227,6 +227,20 @@ static int check_cvm(int nr, int nf, ti_dtype tin, ti_dtype tw, ti_bias_mode bm,
         bad++;
         fprintf(stderr, "    ti_cvm mismatch nr %d nf %d cpu 0x%x\n", nr, nf, paths[i]);
       }
+      if (par == 0) {   /* through ti_cvm_as_cc and packed weights */
+        ti_prim_desc e;
+        size_t pb = 0, sb1 = 0;
+        void *packed, *s1;
+        TT_EQ_INT(ti_cvm_as_cc(&d, &e), TI_STATUS_SUCCESS);
+        TT_EQ_INT(ti_cc_pack_size(&e, &pb), TI_STATUS_SUCCESS);
+        TT_EQ_INT(ti_cc_scratch_size(&e, 1, &sb1), TI_STATUS_SUCCESS);
+        packed = malloc(pb); s1 = malloc(sb1);
+        TT_EQ_INT(ti_cc_pack_weights(&e, w, packed, pb), TI_STATUS_SUCCESS);
+        memset(got, 0x5a, (size_t)nf * 4);
+        TT_EQ_INT(ti_cc_packed(&ctx, &e, in, packed, pb, bias, got, s1, sb1), TI_STATUS_SUCCESS);
+        bad += memcmp(got, want, (size_t)nf * 4) != 0;
+        free(packed); free(s1);
+      }
     }
   free(in); free(w); free(bias); free(want); free(got); free(scratch);
   return bad;
@@ -527,6 +541,45 @@ TT_TEST(random_float_paths) {
   }
 }
 
+TT_TEST(float_cvm_as_cc) {
+  /* F32 CVM on packed weights through the CC paths equals ti_cvm_ref exactly. */
+  static const int sizes[][2] = {{1, 1}, {7, 3}, {64, 16}, {300, 70}};
+  size_t c;
+  for (c = 0; c < sizeof sizes / sizeof sizes[0]; c++) {
+    int nr = sizes[c][0], nf = sizes[c][1], i, np;
+    ti_prim_desc d = cvm_desc(nr, nf, TI_DTYPE_F32, TI_DTYPE_F32), e;
+    tt_rng rng;
+    float *in = (float *)malloc((size_t)nr * 4), *w = (float *)malloc((size_t)nr * nf * 4);
+    float *bias = (float *)malloc((size_t)nf * 4), *a = (float *)malloc((size_t)nf * 4);
+    float *b = (float *)malloc((size_t)nf * 4);
+    size_t pb = 0, sb = 0;
+    void *packed, *s;
+    unsigned paths[8];
+    rng.s = 700 + c;
+    fill(&rng, in, TI_DTYPE_F32, (size_t)nr); fill(&rng, w, TI_DTYPE_F32, (size_t)nr * nf);
+    fill(&rng, bias, TI_DTYPE_F32, (size_t)nf);
+    TT_EQ_INT(ti_cvm_ref(&d, in, w, bias, a), TI_STATUS_SUCCESS);
+    memset(b, 0, (size_t)nf * 4);
+    TT_EQ_INT(ti_cvm(NULL, &d, in, w, bias, b, NULL, 0), TI_STATUS_SUCCESS);
+    TT_CHECK(memcmp(a, b, (size_t)nf * 4) == 0);
+    TT_EQ_INT(ti_cvm_as_cc(&d, &e), TI_STATUS_SUCCESS);
+    TT_EQ_INT(ti_cc_pack_size(&e, &pb), TI_STATUS_SUCCESS);
+    TT_EQ_INT(ti_cc_scratch_size(&e, 1, &sb), TI_STATUS_SUCCESS);
+    packed = malloc(pb); s = malloc(sb);
+    TT_EQ_INT(ti_cc_pack_weights(&e, w, packed, pb), TI_STATUS_SUCCESS);
+    np = cpu_paths(paths);
+    for (i = 0; i < np; i++) {
+      ti_kernel_ctx ctx;
+      ti_kernel_ctx_init(&ctx);
+      ctx.cpu = paths[i];
+      memset(b, 0, (size_t)nf * 4);
+      TT_EQ_INT(ti_cc_packed(&ctx, &e, in, packed, pb, bias, b, s, sb), TI_STATUS_SUCCESS);
+      TT_CHECK_MSG(memcmp(a, b, (size_t)nf * 4) == 0, "nr %d nf %d cpu 0x%x", nr, nf, paths[i]);
+    }
+    free(in); free(w); free(bias); free(a); free(b); free(packed); free(s);
+  }
+}
+
 TT_TEST(random_descriptors) {
   /* Random, often malformed descriptors: every entry point agrees on the
      status, none crashes or touches memory past the buffers its sizes imply
@@ -642,16 +695,25 @@ TT_TEST(bad_params) {
     TT_EQ_INT(ti_cvm(&ctx, &v, NULL, w, bias, out, NULL, 0), TI_STATUS_BAD_PARAM);
     TT_EQ_INT(ti_cvm(&ctx, &v, in, w, NULL, out, NULL, 0), TI_STATUS_BAD_PARAM);
     TT_EQ_INT(ti_cvm_ref(&v, in, w, bias, NULL), TI_STATUS_BAD_PARAM);
+    TT_EQ_INT(ti_cvm_as_cc(&v, NULL), TI_STATUS_BAD_PARAM);
     v.nr = 0; TT_EQ_INT(ti_cvm(&ctx, &v, in, w, bias, out, NULL, 0), TI_STATUS_BAD_PARAM);
+    TT_EQ_INT(ti_cvm_as_cc(&v, &e), TI_STATUS_BAD_PARAM);
     v.nr = 8; v.nf = -3; TT_EQ_INT(ti_cvm_ref(&v, in, w, bias, out), TI_STATUS_BAD_PARAM);
     v.nf = 2; v.w_dtype = TI_DTYPE_F32; TT_EQ_INT(ti_cvm(&ctx, &v, in, w, bias, out, NULL, 0), TI_STATUS_NOT_SUPPORTED);
     v.w_dtype = TI_DTYPE_I8;
-    v.in_dtype = TI_DTYPE_I32;      /* narrowing needs nr bytes of scratch */
-    TT_EQ_INT(ti_cvm(&ctx, &v, bias, w, bias, out, NULL, 0), TI_STATUS_BAD_PARAM);
-    TT_EQ_INT(ti_cvm(&ctx, &v, bias, w, bias, out, scratch, 7), TI_STATUS_BAD_PARAM);
+    v.in_dtype = TI_DTYPE_I32;      /* narrowing wants nr bytes of scratch, else reference */
     TT_EQ_INT(ti_cvm_scratch_size(&v, &sz), TI_STATUS_SUCCESS);
     TT_EQ_INT(sz, 8);
-    TT_EQ_INT(ti_cvm(&ctx, &v, bias, w, bias, out, scratch, 8), TI_STATUS_SUCCESS);
+    {
+      int32_t x[8] = {1, -2, 3, -4, 5, -6, 7, -128}, o1[2], o2[2], o3[2];
+      int8_t wv[16] = {1, 2, 3, 4, 5, 6, 7, 8, -1, -1, -1, -1, 127, -128, 0, 2};
+      TT_EQ_INT(ti_cvm(&ctx, &v, x, wv, bias, o1, NULL, 0), TI_STATUS_SUCCESS);
+      TT_EQ_INT(ti_cvm(&ctx, &v, x, wv, bias, o2, scratch, 7), TI_STATUS_SUCCESS);
+      TT_EQ_INT(ti_cvm(&ctx, &v, x, wv, bias, o3, scratch, 8), TI_STATUS_SUCCESS);
+      /* 1 - 4 + 9 - 16 + 25 - 36 + 49 - 1024 and -1 + 2 - 3 + 4 + 635 + 768 + 0 - 256 */
+      TT_EQ_INT(o1[0], -996); TT_EQ_INT(o1[1], 1149);
+      TT_CHECK(o1[0] == o2[0] && o1[1] == o2[1] && o1[0] == o3[0] && o1[1] == o3[1]);
+    }
     v.in_dtype = TI_DTYPE_I8;
     v.bias_mode = TI_BIAS_CONSTANT; v.constant_b = 5;
     TT_EQ_INT(ti_cvm(&ctx, &v, in, w, NULL, out, NULL, 0), TI_STATUS_SUCCESS);
@@ -678,6 +740,7 @@ int main(void) {
   TT_RUN(random_int8_wrap);
   TT_RUN(random_cvm);
   TT_RUN(random_float_paths);
+  TT_RUN(float_cvm_as_cc);
   TT_RUN(random_descriptors);
   TT_RUN(bad_params);
   return tt_finish();

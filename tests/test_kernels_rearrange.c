@@ -177,6 +177,12 @@ TT_TEST(test_transpose_parallel_and_errors) {
   naive_transpose(4, 3, d, perm, in, want);
   TT_EQ_INT(ti_transpose_ex(&ctx, 4, 3, d, perm, in, out), TI_STATUS_SUCCESS);
   TT_CHECK(memcmp(out, want, bytes) == 0);
+  /* cpu = 0: the plain C reference, same result */
+  ctx.cpu = 0;
+  perm[0] = 1; perm[1] = 2; perm[2] = 0;
+  naive_transpose(4, 3, d, perm, in, want);
+  TT_EQ_INT(ti_transpose_ex(&ctx, 4, 3, d, perm, in, out), TI_STATUS_SUCCESS);
+  TT_CHECK(memcmp(out, want, bytes) == 0);
   TT_EQ_INT(ti_transpose(3, 3, d, perm, in, out), TI_STATUS_BAD_PARAM);
   TT_EQ_INT(ti_transpose(4, 0, d, perm, in, out), TI_STATUS_BAD_PARAM);
   TT_EQ_INT(ti_transpose(4, 9, d, perm, in, out), TI_STATUS_BAD_PARAM);

@@ -687,49 +687,90 @@ TT_TEST(wire_graph_level_nonsense_still_decodes) {
 
 
 TT_TEST(int8_packed_fast_path_edges) {
-  /* An INT_8 tensor whose packed values mix the two canonical forms with
-     non-canonical ones (overlong 0, overlong -1 with a 0x7F top), near the
-     start, the middle and the last 10 bytes. */
-  uint8_t buf[400];
-  size_t n = 0, body, k;
-  int32_t want[64];
-  int nw = 0, i;
-  ti_task_graph g;
-  ti_error err;
-  static const uint8_t neg1[] = { 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01 };
-  uint8_t vals[300];
-  size_t nv = 0;
-  for (i = 0; i < 40; i++) {
-    int form = i % 7;
-    if (form == 0) { vals[nv++] = 0x80; vals[nv++] = 0x00; want[nw++] = 0; }          /* overlong 0 */
-    else if (form == 1) { memcpy(vals + nv, neg1, 10); nv += 10; want[nw++] = -1; }
-    else if (form == 2) { vals[nv++] = 0x7F; want[nw++] = 127; }
-    else if (form == 3) { memcpy(vals + nv, neg1, 10); vals[nv] = 0x80; nv += 10; want[nw++] = -128; }
-    else if (form == 4) { vals[nv++] = 0x81; vals[nv++] = 0x00; want[nw++] = 1; }     /* overlong 1 */
-    else { vals[nv++] = (uint8_t)i; want[nw++] = i; }
-  }
-  body = 2 + 1 + 2 + nv;   /* precision, tag, 2-byte length, values */
-  buf[n++] = 0x0A; buf[n++] = (uint8_t)(0x80 | ((body + 3) & 0x7F)); buf[n++] = (uint8_t)((body + 3) >> 7);
-  buf[n++] = 0x3A; buf[n++] = (uint8_t)(0x80 | (body & 0x7F)); buf[n++] = (uint8_t)(body >> 7);
-  buf[n++] = 0x10; buf[n++] = 0x00;
-  buf[n++] = 0x22; buf[n++] = (uint8_t)(0x80 | (nv & 0x7F)); buf[n++] = (uint8_t)(nv >> 7);
-  TT_CHECK(nv >= 128 && body + 3 < 16384);
-  memcpy(buf + n, vals, nv);
-  n += nv;
-  if (dec(buf, n, &g, &err) != TI_STATUS_SUCCESS) {
-    TT_CHECK_MSG(0, "%s", err.message);
-    ti_task_graph_free(&g);
-    return;
-  }
-  TT_EQ_INT(g.blocks[0].data.int32_data.storage, TI_DTYPE_I8);
-  TT_EQ_INT(g.blocks[0].data.int32_data.count, nw);
-  for (k = 0; k < (size_t)nw; k++)
-    if (ti_task_values_get_i64(&g.blocks[0].data.int32_data, (int64_t)k) != want[k]) {
-      TT_CHECK_MSG(0, "value %lu: %lld, want %ld", (unsigned long)k,
-                   (long long)ti_task_values_get_i64(&g.blocks[0].data.int32_data, (int64_t)k), (long)want[k]);
-      break;
+  /* INT_8 tensors whose packed values mix the two canonical forms with other
+     valid ones (overlong 0 and 1, values out of int8 range, negatives below
+     -128 in 10 bytes) and, in some runs, one malformed 10-byte varint (over
+     32 bits) somewhere: the windowed fast path must agree with a plain
+     reading everywhere, including the tail, and fail at the right byte. */
+  tt_rng r = { 77 };
+  int rep;
+  for (rep = 0; rep < 24; rep++) {
+    static uint8_t vals[40000], buf[40100];
+    static int64_t want[4000];
+    static size_t at[4000];
+    static const uint8_t neg1[] = { 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01 };
+    size_t nv = 0, n = 0, k, head, bad_at = 0;
+    int nw = (int)tt_range(&r, 1, 3999), i, odd = rep % 4 == 0 ? 0 : rep % 4 == 1 ? 50 : 3, widened = 0;
+    int malformed = rep % 4 == 3;
+    uint8_t *q;
+    ti_task_graph g;
+    ti_error err;
+    for (i = 0; i < nw; i++) {
+      int form = (int)tt_range(&r, 0, 999) < odd ? (int)tt_range(&r, 0, 3) : 4 + (int)tt_range(&r, 0, 1);
+      int8_t x = (int8_t)tt_next(&r);
+      at[i] = nv;
+      switch (form) {
+      case 0: vals[nv++] = 0x80; vals[nv++] = 0x00; want[i] = 0; break;                 /* overlong 0 */
+      case 1: vals[nv++] = 0x81; vals[nv++] = 0x00; want[i] = 1; break;                 /* overlong 1 */
+      case 2: {  /* 10 bytes, one low continuation byte not 0xFF: below -128 */
+        uint64_t v = 0;
+        int b;
+        memcpy(vals + nv, neg1, 10);
+        vals[nv + 1 + tt_range(&r, 0, 2)] = (uint8_t)(0x80 | tt_range(&r, 0, 0x7E));
+        for (b = 0; b < 10; b++) v |= (uint64_t)(vals[nv + b] & 0x7F) << (7 * b);
+        want[i] = (int32_t)(uint32_t)v;
+        widened = 1;
+        nv += 10;
+        break;
+      }
+      case 3: vals[nv++] = 0xAC; vals[nv++] = 0x02; want[i] = 300; widened = 1; break;  /* does not fit int8 */
+      default:
+        if (x >= 0) vals[nv++] = (uint8_t)x;
+        else { memcpy(vals + nv, neg1, 10); vals[nv] = (uint8_t)x; nv += 10; }
+        want[i] = x;
+      }
     }
-  ti_task_graph_free(&g);
+    if (malformed) {   /* spoil a high continuation byte of some 10-byte value */
+      for (i = (int)tt_range(&r, 0, nw - 1); i < nw; i++)
+        if (vals[at[i]] >= 0x80 && (i + 1 < nw ? at[i + 1] : nv) - at[i] == 10) break;
+      if (i == nw) malformed = 0;
+      else {
+        if (rep % 8 == 3) vals[at[i] + 5 + tt_range(&r, 0, 3)] = 0x80;   /* bits 35..62 not all set */
+        else vals[at[i] + 9] = (uint8_t)(rep % 16 == 7 ? 0x00 : 0x03);     /* bit 63 clear, or past 64 bits */
+        bad_at = at[i];
+      }
+    }
+    /* blocks { data { precision: INT_8 int32_data: [vals] } } */
+    q = buf;
+    *q++ = 0x0A; q = ti_pb_put_varint(q, 1 + ti_pb_varint_size(nv + 3 + ti_pb_varint_size(nv)) + nv + 3 + ti_pb_varint_size(nv));
+    *q++ = 0x3A; q = ti_pb_put_varint(q, nv + 3 + ti_pb_varint_size(nv));
+    *q++ = 0x10; *q++ = 0x00;
+    *q++ = 0x22; q = ti_pb_put_varint(q, nv);
+    head = (size_t)(q - buf);
+    memcpy(q, vals, nv);
+    n = head + nv;
+    if (malformed) {
+      TT_EQ_INT(dec(buf, n, &g, &err), TI_STATUS_PARSE_ERROR);
+      TT_CHECK_MSG(strstr(err.message, "32-bit") || strstr(err.message, "64 bits"), "%s", err.message);
+      TT_EQ_INT(err.offset, (int64_t)(head + bad_at));
+      ti_task_graph_free(&g);
+      continue;
+    }
+    if (dec(buf, n, &g, &err) != TI_STATUS_SUCCESS) {
+      TT_CHECK_MSG(0, "%s", err.message);
+      ti_task_graph_free(&g);
+      continue;
+    }
+    TT_EQ_INT(g.blocks[0].data.int32_data.storage, widened ? TI_DTYPE_I32 : TI_DTYPE_I8);
+    TT_EQ_INT(g.blocks[0].data.int32_data.count, nw);
+    for (k = 0; k < (size_t)nw; k++)
+      if (ti_task_values_get_i64(&g.blocks[0].data.int32_data, (int64_t)k) != want[k]) {
+        TT_CHECK_MSG(0, "rep %d value %lu: %lld, want %lld", rep, (unsigned long)k,
+                     (long long)ti_task_values_get_i64(&g.blocks[0].data.int32_data, (int64_t)k), (long long)want[k]);
+        break;
+      }
+    ti_task_graph_free(&g);
+  }
 }
 
 TT_TEST(decoded_memory_within_2x_of_data) {
