@@ -4671,7 +4671,7 @@ static int ti__check_rearranged(ti__check *c, const ti_task_edge *e, const int64
     for (q = 0; q < np; q++) if (tmp[q]) TASKIR_FREE(au, tmp[q]);
     if (st == TI_STATUS_NO_MEMORY) return -2;
     if (st != TI_STATUS_SUCCESS) {
-      const char *kn = ti_rearrange_name(ra->type);
+      const char *kn = ti_rearrange_kind_name((int)ra->type);
       if (kn) snprintf(why, why_cap, "rearrangement #%d (%s): %s", (int)r, kn, reason ? reason : "malformed");
       else snprintf(why, why_cap, "rearrangement #%d has unknown type %d", (int)r, (int)ra->type);
       return -1;

@@ -11,16 +11,7 @@ static int tt_take(void *u) { return !u || ((tt_budget *)u)->left-- > 0; }
 #define TASKIR_FREE(u, p) ((void)(u), free(p))
 #define TASKIR_IMPLEMENTATION
 #include "taskir.h"
-/* TEMPORARY: taskir_proto.h as merged in main trips -Wmaybe-uninitialized at
-   -O2 in its varint reader; remove once the header is fixed. */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
 #include "taskir_proto.h"
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
 #include "tt.h"
 
 static ti_task_shape shp(int32_t ny, int32_t nx, int32_t nf, int32_t nr, int32_t nky, int32_t nkx, int32_t niy,
