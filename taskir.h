@@ -4097,7 +4097,9 @@ static int ti__check_roles_of(const ti_task_block *b, ti__check_roles *r) {
   r->min_out = r->max_out = 1;
   switch (b->type) {
   case TI_BLOCK_CADD:
-    if ((b->shape.has & TI_SHAPE_HAS_N_BRANCH) && b->shape.n_branch > 0) r->n_act = b->shape.n_branch;
+    /* capped so that counts below never overflow; the dims rule reports it */
+    if ((b->shape.has & TI_SHAPE_HAS_N_BRANCH) && b->shape.n_branch > 0)
+      r->n_act = b->shape.n_branch < 65536 ? b->shape.n_branch : 65536;
     else r->n_act = n - (bias == 1 ? 1 : 0) > 0 ? n - (bias == 1 ? 1 : 0) : 1;
     break;
   case TI_BLOCK_CAVG: case TI_BLOCK_CVS: r->n_act = 1; break;
@@ -4410,6 +4412,12 @@ static void ti__check_dims(ti__check *c) {
       else if (v > 1 && (r.must1 & bit))
         ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, -1, "%s block has %s = %d, it must be 1 (or absent)",
                        TI__BNAME(b), ti__check_dim_names[k], (int)v);
+      else if (v > 1 && one_d && (bit & TI__D_WIN))
+        ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, -1,
+                       "%s block in the 1-D form (no ny, nx) has %s = %d; the window must be 1 (or absent)",
+                       TI__BNAME(b), ti__check_dim_names[k], (int)v);
+      else if (k == 8 && v > 65536)
+        ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, -1, "n_branch = %d is not plausible", (int)v);
     }
     /* niy/nix are input extents, not separate loops: the volume is that of
        the 6 loop dims, and the input box is checked on its own */

@@ -276,6 +276,11 @@ TT_TEST(rule_dims) {
   expect(&g, TI_DIAG_ERROR, "dims", 4, -1, "has ny but not nx");
   ti_task_graph_free(&g);
   build_lenet(&g);
+  blk(&g, 8)->type = TI_BLOCK_CCMPB;   /* SI 8 [5] as a 1-D max: a window of 3 makes no sense there */
+  blk(&g, 8)->shape.nky = 3;
+  expect(&g, TI_DIAG_ERROR, "dims", 8, -1, "1-D form (no ny, nx) has nky = 3");
+  ti_task_graph_free(&g);
+  build_lenet(&g);
   blk(&g, 3)->shape.nf = 2000000000; blk(&g, 3)->shape.nr = 2000000000;
   expect(&g, TI_DIAG_ERROR, "dims", 3, -1, "product of the dims exceeds");
   ti_task_graph_free(&g);
@@ -884,6 +889,44 @@ TT_TEST(random_mutations_never_crash) {
   TT_CHECK(n_invalid > 1000);   /* the mutations do break graphs */
 }
 
+/* The same on the decoded fixtures (binary form: quick to decode). */
+TT_TEST(random_mutations_of_fixtures_never_crash) {
+  static const char *const cases[] = { "cadd", "cavg", "cax", "cc", "ccmpb", "clut", "cvm", "cvs", "cvvh" };
+  char path[1024];
+  size_t i;
+  tt_rng r;
+  FILE *f;
+  snprintf(path, sizeof path, "%s/cvm.task.pb", tt_fixtures());
+  if (!(f = fopen(path, "rb"))) TT_SKIP("fixtures not found; set TASKIR_FIXTURES");
+  fclose(f);
+  r.s = 0x2545f4914f6cdd1dull;
+  for (i = 0; i < sizeof cases / sizeof *cases; i++) {
+    int it, k;
+    snprintf(path, sizeof path, "%s/%s.task.pb", tt_fixtures(), cases[i]);
+    for (it = 0; it < 60; it++) {
+      ti_task_graph g;
+      ti_diag_list l;
+      ti_task_stats s;
+      ti_status st;
+      ti_task_graph_init(&g, NULL);
+      if (ti_task_read_file(path, &g, NULL) != TI_STATUS_SUCCESS || !g.n_blocks || !g.n_edges) {
+        TT_CHECK_MSG(0, "%s does not decode", path);
+        ti_task_graph_free(&g);
+        break;
+      }
+      for (k = 0; k < 1 + it % 4; k++) mutate(&g, &r);
+      ti_diag_list_init(&l, NULL);
+      st = ti_task_check(&g, &l, NULL);
+      TT_CHECK((st == TI_STATUS_INVALID) == (l.n_errors > 0) && (st == TI_STATUS_SUCCESS || st == TI_STATUS_INVALID));
+      ti_diag_list_free(&l);
+      st = ti_task_statistics(&g, &s, 1, NULL);
+      TT_CHECK(st == TI_STATUS_SUCCESS || st == TI_STATUS_LIMIT);
+      ti_task_stats_free(&s, NULL);
+      ti_task_graph_free(&g);
+    }
+  }
+}
+
 int main(void) {
   TT_RUN(valid_graph_is_clean);
   TT_RUN(fixtures_pass);
@@ -910,5 +953,6 @@ int main(void) {
   TT_RUN(statistics_of_windows_and_elementwise);
   TT_RUN(out_of_memory_is_reported);
   TT_RUN(random_mutations_never_crash);
+  TT_RUN(random_mutations_of_fixtures_never_crash);
   return tt_finish();
 }
