@@ -4626,9 +4626,12 @@ static void ti__check_edges(ti__check *c) {
       if (!ok)
         ti__check_diag(c, TI_DIAG_ERROR, "alternation", s->id, e->id,
                        "edge %s %d -> %s %d breaks the storage -> compute -> storage alternation "
-                       "(INPUT -> storage, storage -> OUTPUT); put a %s block between them",
+                       "(INPUT -> storage, storage -> OUTPUT); %s",
                        TI__BNAME(s), (int)s->id, TI__BNAME(d), (int)d->id,
-                       cs == TI_CLASS_COMPUTE ? "storage" : cs == TI_CLASS_STORAGE && cd == TI_CLASS_STORAGE ? "compute" : "suitable");
+                       d->type == TI_BLOCK_INPUT ? "an INPUT block takes no edge"
+                       : s->type == TI_BLOCK_OUTPUT ? "an OUTPUT block feeds nothing"
+                       : cs == TI_CLASS_STORAGE ? "put a compute block between them"
+                       : "put a storage block between them");
     }
   }
 }
