@@ -466,7 +466,7 @@ static ti_status ti__x_rearrange(ti_exec *x, ti__xidx *t, const ti_task_rearrang
   int64_t P[64], Y, X, C, oY, oX, oC, y, xx, c, n = 1, k;
   int64_t *nv;
   const ti_task_values *vals = ra->n_matrix > 0 ? ti_task_tensor_values(&ra->matrix[0]) : NULL;
-  const char *kname = ti_rearrange_name(ra->type);
+  const char *kname = ti_rearrange_kind_name((int)(ra->type));
   memset(P, 0, sizeof P);
   if (vals) {
     if (vals->count > 64) return ti_error_set(err, TI_STATUS_NOT_SUPPORTED, "edge %d: %s with %lld parameters (at most 64)",
@@ -1630,7 +1630,7 @@ static ti_status ti__x_kernel(ti_exec *x, ti__xstep *s) {
   case TI_BLOCK_CADD: return ti_cadd(k, d, in, bias, out);
   case TI_BLOCK_CAVG: return ti_cavg(k, d, in[0], bias, out);
   case TI_BLOCK_CVVH: return ti_cvvh(k, d, in[0], TI__XP(s->w), bias, out);
-  case TI_BLOCK_CVM: return ti_cvm(k, d, in[0], TI__XP(s->w), bias, out);
+  case TI_BLOCK_CVM: return ti_cvm(k, d, in[0], TI__XP(s->w), bias, out, NULL, 0);
   case TI_BLOCK_CC: case TI_BLOCK_CC2D:
     if (s->packed >= 0) return ti_cc_packed(k, d, in[0], TI__XP(s->packed), s->packed_bytes, bias, out, x->scratch, x->scratch_bytes);
     return ti_cc(k, d, in[0], TI__XP(s->w), bias, out, x->scratch, x->scratch_bytes);

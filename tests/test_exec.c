@@ -361,12 +361,12 @@ static void check_rearrange(int kind, const int32_t *P, int np, int Y, int X, in
   link0(&g, 1, 2, 0);
   link0(&g, 2, 3, 0);
   x = plan(&g, 0);
-  TT_CHECK_MSG(x != NULL, "%s", ti_rearrange_name((ti_rearrange_kind)kind));
+  TT_CHECK_MSG(x != NULL, "%s", ti_rearrange_kind_name(kind));
   if (x) {
     ti_error err;
     memset(&err, 0, sizeof err);
     TT_EQ_INT(ti_exec_run(x, &err), 0);
-    TT_CHECK_MSG(output_is(x, 0, want, (int64_t)oy * ox * oc), "%s params[0]=%d", ti_rearrange_name((ti_rearrange_kind)kind), np ? (int)P[0] : 0);
+    TT_CHECK_MSG(output_is(x, 0, want, (int64_t)oy * ox * oc), "%s params[0]=%d", ti_rearrange_kind_name(kind), np ? (int)P[0] : 0);
     ti_exec_free(x);
   }
   free(in);
