@@ -4408,7 +4408,7 @@ static void ti__check_dims(ti__check *c) {
       else if (v == 0 && (req & bit))
         ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, -1, "%s block needs %s >= 1, it is absent",
                        TI__BNAME(b), ti__check_dim_names[k]);
-      else if (v != 0 && !(allowed & bit) && !(one_d && (r.req & bit) && v == 1))
+      else if (v != 0 && !(allowed & bit))
         ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, -1,
                        "%s block has %s = %d, which this type does not have; leave it absent",
                        TI__BNAME(b), ti__check_dim_names[k], (int)v);
