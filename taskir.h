@@ -4502,10 +4502,14 @@ static void ti__check_clusters(ti__check *c) {
         ti__check_diag(c, TI_DIAG_ERROR, "clusters", b->id, -1, "%s block has %d input clusters, expected %d..%d",
                        TI__BNAME(b), (int)b->n_inputs, (int)min_in, (int)max_in);
     }
-    if (b->n_outputs < min_out || b->n_outputs > max_out)
-      ti__check_diag(c, TI_DIAG_ERROR, "clusters", b->id, -1, "%s block has %d output clusters, expected %d%s%d",
-                     TI__BNAME(b), (int)b->n_outputs, (int)min_out, min_out == max_out ? "" : "..",
-                     min_out == max_out ? -1 : (int)max_out);
+    if (b->n_outputs < min_out || b->n_outputs > max_out) {
+      if (min_out == max_out)
+        ti__check_diag(c, TI_DIAG_ERROR, "clusters", b->id, -1, "%s block has %d output clusters, expected %d",
+                       TI__BNAME(b), (int)b->n_outputs, (int)min_out);
+      else
+        ti__check_diag(c, TI_DIAG_ERROR, "clusters", b->id, -1, "%s block has %d output clusters, expected %d..%d",
+                       TI__BNAME(b), (int)b->n_outputs, (int)min_out, (int)max_out);
+    }
     for (j = 0; j < b->n_inputs + b->n_outputs; j++) {
       int is_out = j >= b->n_inputs;
       int32_t ci = is_out ? j - b->n_inputs : j;

@@ -331,6 +331,19 @@ TT_TEST(rule_clusters) {
   }
   ti_task_graph_free(&g);
   build_lenet(&g);
+  blk(&g, 3)->n_outputs = 0;   /* CC writes nothing */
+  {
+    ti_diag_list l;
+    const ti_diag *d;
+    ti_diag_list_init(&l, NULL);
+    ti_task_check(&g, &l, NULL);
+    d = find(&l, "clusters", 3, -1, "output clusters");
+    TT_CHECK(d != NULL);
+    if (d) TT_EQ_STR(d->message, "CC block has 0 output clusters, expected 1");
+    ti_diag_list_free(&l);
+  }
+  ti_task_graph_free(&g);
+  build_lenet(&g);
   blk(&g, 9)->n_inputs = 0;    /* OUTPUT reads nothing */
   expect(&g, TI_DIAG_ERROR, "clusters", 9, -1, "OUTPUT block has 0 input clusters, expected 1");
   ti_task_graph_free(&g);
