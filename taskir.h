@@ -4802,7 +4802,7 @@ static void ti__check_data(ti__check *c) {
     int n_fields = (t->int32_data.count > 0) + (t->uint32_data.count > 0) + (t->float_data.count > 0);
     int64_t count, prod = 1, sdims[4], ddims[8];
     int32_t nsd;
-  int bad_dims = 0;
+    int bad_dims = 0;
     ti_dtype p;
     if ((unsigned)b->type >= TI_BLOCK_COUNT || b->type == TI_BLOCK_NULL) continue;
     cls = ti_block_class_of(b->type);
