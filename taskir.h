@@ -455,7 +455,6 @@ typedef enum ti_test_mode {
 TASKIR_API const char *ti_block_type_name(ti_block_type t);
 TASKIR_API const char *ti_precision_name(ti_dtype p);   /* I8 -> "INT_8"; NULL if not a precision */
 TASKIR_API const char *ti_attr_type_name(ti_attr_type t);
-TASKIR_API const char *ti_rearrange_name(ti_rearrange_kind k);
 TASKIR_API const char *ti_bias_type_name(ti_bias_type b);
 TASKIR_API const char *ti_test_mode_name(ti_test_mode m);
 TASKIR_API ti_block_class ti_block_class_of(ti_block_type t);
@@ -677,27 +676,91 @@ TASKIR_API void ti_diag_list_free(ti_diag_list *l);
 
 /* Runs every rule of SPEC §2 and lists every problem. Returns SUCCESS when
    there is no error (warnings allowed), TI_STATUS_INVALID otherwise (err
-   gets the first error), NO_MEMORY if the list cannot grow. */
+   gets the first error), NO_MEMORY if the list cannot grow. Problems are
+   appended to out (NULL: only the status and err); its memory comes from
+   out->alloc_user. Any message the decoder can produce is safe to check.
+
+   Rules (ti_diag.rule):
+     unique-ids     block ids unique, edge ids unique
+     block-type     a known type, not TASK_NULL
+     precision      the block precision is a Task IR precision
+     dims           per-type required/absent dims (seed 000; absent = 0),
+                    1-D forms ([nf]; SIFC [nr]), CADD nky = nkx = 1, no
+                    negative dim, volume <= TASKIR_CHECK_MAX_ELEMS (2^40)
+     clusters       input/output cluster counts per type (compute: inputs...,
+                    weight/alpha/LUT, bias when bias_type is VECTOR; absent
+                    bias_type accepts either; CLIF: optional state input and
+                    write-back output), a cluster's shape matches the block
+                    (compute: dim for dim; storage, io: element count),
+                    every cluster has an interface
+     interface-box  each interface's position/size box lies in its cluster
+                    (absent position = 0, absent size = the rest)
+     edge-ends      ends exist; each edge named by exactly one output
+                    interface (on its source) and one input interface (on
+                    its destination); every interface names an existing edge
+     alternation    storage -> compute -> storage; INPUT -> storage;
+                    storage -> OUTPUT
+     edge-size      the source box after the edge's rearrangements holds as
+                    many elements as the destination box; equal counts with
+                    different dims and no saying how: WARNING (implicit
+                    row-major reshape)
+     rearrange      malformed rearrangement parameters
+     data           one values field, the one of the precision; length =
+                    product of dims; dims = the storage dims; data precision
+                    = block precision; values in range (INT_8 -128..127,
+                    TERNARY -1..1, ...); SW/SWFC/SW2D/SB that feed something
+                    carry data unless an edge writes them
+     io             INPUT (OUTPUT) socket ids distinct and >= 0; without
+                    one a block is addressed by its (unique) id
+     attributes     known types, none twice, KERNEL/STRIDE/DILATION >= 1,
+                    PAD >= 0, LUT_DW 1..16 (required on CLUT), BIT_SHIFT_NUM
+                    0..31; CC/CC2D/CAVG/CCMPB/CCMPS: ny, nx = (niy + pads -
+                    dilation*(k-1) - 1) / stride + 1 and KERNEL = nky/nkx
+     cycle          acyclic (Kahn, iterative), except a CLIF's membrane
+                    write-back (its second output), read at the next step */
 TASKIR_API ti_status ti_task_check(const ti_task_graph *g, ti_diag_list *out, ti_error *err);
 
 /* >>task.stats ------------------------------------------------------------- */
 
+/* Conventions (absent dims count as 1):
+     params     compute: elements of its non-activation operands as its
+                shape sizes them (CC weight nf*nr*nky*nkx, CVM nf*nr, CAX
+                alpha nf, CLUT table 2^LUT_DW, bias nf when bias_type is
+                VECTOR); storage: the values its data carries
+     macs       CC/CC2D ny*nx*nf*nr*nky*nkx; CVM nf*nr; CAVG, CCMPB, CCMPS
+                ny*nx*nf*nky*nkx (window adds / compares); CADD, CVVH,
+                CAX, CVS, CLUT, CLIF ny*nx*nf (one op per output element)
+     out_elems  compute: its output (CVM nf); storage: the elements it
+                holds; INPUT its shape; OUTPUT 0
+     storage_bytes  storage blocks: elements held * bytes of the precision
+                (TERNARY, UINT_4 1; INT_9 2; INT_28 4), also for blocks
+                that carry no data (intermediates)
+     edge_bytes per edge: the source interface's box (the whole source
+                output when no interface names the edge) * bytes of the
+                source block's precision (a CC with INT_32 output moves 4
+                bytes per element)
+   Totals: params, macs and out_elems over compute blocks (so weights count
+   once), data_elems and storage bytes over storage blocks. */
 typedef struct ti_task_block_stats {
   int32_t block_id;
   ti_block_type type;
   int64_t params;            /* weight + bias elements read by a compute block / data of a storage block */
   int64_t macs;              /* multiply-accumulates (or ops for non-MAC blocks) */
-  int64_t out_elems;         /* elements produced */
+  int64_t out_elems;         /* elements produced (storage: held) */
   int64_t storage_bytes;     /* storage blocks: bytes at their precision */
 } ti_task_block_stats;
 typedef struct ti_task_stats {
   int64_t params, macs, edge_bytes, blocks, edges;
+  int64_t out_elems;                       /* elements produced by compute blocks */
+  int64_t data_elems;                      /* values carried by storage blocks */
   int64_t storage_bytes[TI_DTYPE_COUNT];   /* by precision */
   int64_t storage_total;
   int32_t n_blocks;
   ti_task_block_stats *per_block;          /* n_blocks entries, TASKIR_MALLOC'd; NULL if not asked */
 } ti_task_stats;
-/* per_block: 1 to fill s->per_block (free with ti_task_stats_free). */
+/* per_block: 1 to fill s->per_block (free with ti_task_stats_free, with
+   the graph's alloc_user). Safe on graphs that fail the checker; LIMIT when
+   a count exceeds int64 (the totals are then clamped). */
 TASKIR_API ti_status ti_task_statistics(const ti_task_graph *g, ti_task_stats *s, int per_block, ti_error *err);
 TASKIR_API void ti_task_stats_free(ti_task_stats *s, void *alloc_user);
 
@@ -2819,12 +2882,6 @@ static const char *const ti__attr_type_names[] = {
 };
 TI__STATIC_ASSERT(sizeof ti__attr_type_names / sizeof *ti__attr_type_names == TI_ATTR_COUNT, attr_names);
 
-static const char *const ti__rearrange_names[] = {
-  "IDENTITY", "RESHAPE", "PERMUTE", "ROTATE", "SHIFT", "SCALE", "SHEAR", "REFLECT",
-  "AFFINE", "PROJECT", "SHUFFLE"
-};
-TI__STATIC_ASSERT(sizeof ti__rearrange_names / sizeof *ti__rearrange_names == TI_REARRANGE_COUNT, rearrange_names);
-
 static const char *const ti__test_mode_names[] = { "MEMORY_STATE", "PRIM_OUTPUT", "CASE_OUTPUT" };
 TI__STATIC_ASSERT(sizeof ti__test_mode_names / sizeof *ti__test_mode_names == TI_TEST_MODE_COUNT, test_mode_names);
 
@@ -2836,9 +2893,6 @@ TASKIR_API const char *ti_precision_name(ti_dtype p) {
 }
 TASKIR_API const char *ti_attr_type_name(ti_attr_type t) {
   return (unsigned)t < TI_ATTR_COUNT ? ti__attr_type_names[t] : NULL;
-}
-TASKIR_API const char *ti_rearrange_name(ti_rearrange_kind k) {
-  return (unsigned)k < TI_REARRANGE_COUNT ? ti__rearrange_names[k] : NULL;
 }
 TASKIR_API const char *ti_bias_type_name(ti_bias_type b) {
   return b == TI_BIAS_TYPE_VECTOR ? "VECTOR" : b == TI_BIAS_TYPE_CONSTANT ? "CONSTANT" : NULL;
@@ -3103,7 +3157,7 @@ static const ti_attr *ti__edge_to_attr(ti_context *ctx, const ti_task_edge *e) {
         return NULL;
       }
       for (j = 0; j < r->n_matrix; j++) mats[j] = ti__tensor_to_attr(ctx, &r->matrix[j], NULL);
-      if (r->has & TI_REARR_HAS_TYPE) rkv[m++] = ti_named(ctx, "type", ti__str(ctx, ti_rearrange_name(r->type)));
+      if (r->has & TI_REARR_HAS_TYPE) rkv[m++] = ti_named(ctx, "type", ti__str(ctx, ti_rearrange_kind_name(r->type)));
       if (r->n_matrix) rkv[m++] = ti_named(ctx, "matrix", ti_attr_array(ctx, mats, r->n_matrix));
       items[i] = ti_attr_dict(ctx, rkv, m);
       if (mats != small) TASKIR_FREE(ctx->alloc_user, (void *)mats);
@@ -3136,7 +3190,7 @@ static int ti__enum_from_name(const char *s, const char *(*name_of)(int), int n)
 }
 static const char *ti__prec_name_i(int i) { return ti_precision_name((ti_dtype)i); }
 static const char *ti__attr_name_i(int i) { return ti_attr_type_name((ti_attr_type)i); }
-static const char *ti__rearr_name_i(int i) { return ti_rearrange_name((ti_rearrange_kind)i); }
+static const char *ti__rearr_name_i(int i) { return ti_rearrange_kind_name((ti_rearrange_kind)i); }
 static const char *ti__bias_name_i(int i) { return ti_bias_type_name((ti_bias_type)i); }
 
 static int ti__get_precision(const ti_attr *d, const char *key, ti_dtype *out) {
@@ -3249,9 +3303,12 @@ static ti_status ti__attr_to_tensor(ti__unpack *u, const ti_attr *d, ti_task_ten
     ti_task_values *v;
     if (!var) return ti__bad(u, "tensor values name a variable missing from the weights table");
     v = strcmp(cont, "float_data") == 0 ? &t->float_data : strcmp(cont, "uint32_data") == 0 ? &t->uint32_data : &t->int32_data;
+    /* the message owns its data: it may outlive the program */
     v->count = ti_type_numel(var->type);
     v->storage = var->type->dtype;
-    v->data = var->data;
+    v->data = ti_arena_alloc(u->arena, (size_t)var->bytes, 16);
+    if (!v->data) return ti_error_set(u->err, TI_STATUS_NO_MEMORY, "out of memory");
+    memcpy(v->data, var->data, (size_t)var->bytes);
     return TI_STATUS_SUCCESS;
   }
   for (k = 0; k < 3; k++)
@@ -3911,7 +3968,1323 @@ TASKIR_API ti_status ti_task_add_rearrange(ti_task_graph *g, ti_task_edge *e, ti
 
 /* >>impl.task.check -------------------------------------------------------- */
 
+/* Largest element count the checker accepts for one block, cluster or
+   tensor (2^40 by default): beyond it no chip or host holds the data, and
+   products of such dims stay far from int64 overflow. */
+#ifndef TASKIR_CHECK_MAX_ELEMS
+#define TASKIR_CHECK_MAX_ELEMS ((int64_t)1 << 40)
+#endif
+
+TASKIR_API void ti_diag_list_init(ti_diag_list *l, void *alloc_user) {
+  memset(l, 0, sizeof *l);
+  l->alloc_user = alloc_user;
+}
+
+TASKIR_API void ti_diag_list_free(ti_diag_list *l) {
+  if (l->items) TASKIR_FREE(l->alloc_user, l->items);
+  l->items = NULL;
+  l->n = l->cap = l->n_errors = l->n_warnings = 0;
+}
+
+/* Dim bits, reusing TI_SHAPE_HAS_* as names of the shape fields. */
+#define TI__D_Y TI_SHAPE_HAS_NY
+#define TI__D_X TI_SHAPE_HAS_NX
+#define TI__D_F TI_SHAPE_HAS_NF
+#define TI__D_R TI_SHAPE_HAS_NR
+#define TI__D_KY TI_SHAPE_HAS_NKY
+#define TI__D_KX TI_SHAPE_HAS_NKX
+#define TI__D_IY TI_SHAPE_HAS_NIY
+#define TI__D_IX TI_SHAPE_HAS_NIX
+#define TI__D_NB TI_SHAPE_HAS_N_BRANCH
+#define TI__D_WIN (TI__D_KY | TI__D_KX | TI__D_IY | TI__D_IX)
+
+/* Per-type dims (seed 000 tables, absent = 0 on the wire). `req` must be
+   >= 1, `opt` may be absent, everything else must be absent. `one_d`: the
+   1-D form over [nf] (or [nr]) is allowed, i.e. ny and nx (and the window)
+   may all be absent. `must1`: dims that, when present, must be 1. */
+typedef struct ti__check_dimrule { uint32_t req, opt, must1; int one_d; } ti__check_dimrule;
+
+static ti__check_dimrule ti__check_dimrule_of(ti_block_type t) {
+  ti__check_dimrule r;
+  uint32_t yxf = TI__D_Y | TI__D_X | TI__D_F;
+  r.req = 0; r.opt = 0; r.must1 = 0; r.one_d = 0;
+  switch (t) {
+  case TI_BLOCK_SI: case TI_BLOCK_INPUT: case TI_BLOCK_OUTPUT: r.req = yxf; r.one_d = 1; break;
+  case TI_BLOCK_SIC: case TI_BLOCK_SIC2D: r.req = TI__D_Y | TI__D_X | TI__D_R; break;
+  case TI_BLOCK_SIFC: r.req = TI__D_R; break;
+  case TI_BLOCK_SW: case TI_BLOCK_SW2D: r.req = TI__D_F | TI__D_R | TI__D_KY | TI__D_KX; break;
+  case TI_BLOCK_SWFC: r.req = TI__D_F | TI__D_R; break;
+  case TI_BLOCK_SB: r.req = TI__D_F; break;
+  case TI_BLOCK_CADD:
+    r.req = yxf; r.opt = TI__D_KY | TI__D_KX | TI__D_NB; r.must1 = TI__D_KY | TI__D_KX; r.one_d = 1; break;
+  case TI_BLOCK_CAVG: case TI_BLOCK_CCMPB: case TI_BLOCK_CCMPS:
+    r.req = yxf | TI__D_WIN; r.one_d = 1; break;
+  case TI_BLOCK_CVVH: case TI_BLOCK_CAX: case TI_BLOCK_CVS: case TI_BLOCK_CLUT: case TI_BLOCK_CLIF:
+    r.req = yxf; r.one_d = 1; break;
+  case TI_BLOCK_CVM: r.req = TI__D_F | TI__D_R; break;
+  case TI_BLOCK_CC: case TI_BLOCK_CC2D: r.req = yxf | TI__D_R | TI__D_WIN; break;
+  default: break;
+  }
+  return r;
+}
+
+static const char *const ti__check_dim_names[9] = { "nx", "ny", "nf", "nr", "nkx", "nky", "niy", "nix", "n_branch" };
+
+static int32_t ti__check_dim_get(const ti_task_shape *s, int bit) {
+  switch (bit) {
+  case 0: return s->nx; case 1: return s->ny; case 2: return s->nf; case 3: return s->nr;
+  case 4: return s->nkx; case 5: return s->nky; case 6: return s->niy; case 7: return s->nix;
+  default: return s->n_branch;
+  }
+}
+
+/* Box dims of a shape in storage order: ny, nx, nf, nr, nky, nkx (niy/nix
+   and n_branch describe blocks, not data). */
+static void ti__check_dims6(const ti_task_shape *s, int64_t d[6]) {
+  d[0] = s->ny; d[1] = s->nx; d[2] = s->nf; d[3] = s->nr; d[4] = s->nky; d[5] = s->nkx;
+}
+
+/* Product with absent (0) dims counted as 1. -1 when a dim is negative or
+   the product exceeds TASKIR_CHECK_MAX_ELEMS (never overflows). */
+static int64_t ti__check_volume(const int64_t *d, int n) {
+  int64_t v = 1;
+  int i;
+  for (i = 0; i < n; i++) {
+    int64_t x = d[i] ? d[i] : 1;
+    if (x < 0 || x > TASKIR_CHECK_MAX_ELEMS || v > TASKIR_CHECK_MAX_ELEMS / x) return -1;
+    v *= x;
+  }
+  return v;
+}
+
+/* Precision sanity: one of the Task IR precisions. */
+static int ti__check_is_precision(ti_dtype p) { return (unsigned)p <= (unsigned)TI_DTYPE_I9; }
+
+/* Value range of an integer precision; 0 for float or unknown. */
+static int ti__check_int_range(ti_dtype p, int64_t *lo, int64_t *hi) {
+  switch (p) {
+  case TI_DTYPE_I8: *lo = -128; *hi = 127; return 1;
+  case TI_DTYPE_U8: *lo = 0; *hi = 255; return 1;
+  case TI_DTYPE_I16: *lo = -32768; *hi = 32767; return 1;
+  case TI_DTYPE_U16: *lo = 0; *hi = 65535; return 1;
+  case TI_DTYPE_I32: *lo = INT32_MIN; *hi = INT32_MAX; return 1;
+  case TI_DTYPE_U32: *lo = 0; *hi = UINT32_MAX; return 1;
+  case TI_DTYPE_TERNARY: *lo = -1; *hi = 1; return 1;
+  case TI_DTYPE_I28: *lo = -((int64_t)1 << 27); *hi = ((int64_t)1 << 27) - 1; return 1;
+  case TI_DTYPE_U4: *lo = 0; *hi = 15; return 1;
+  case TI_DTYPE_I9: *lo = -256; *hi = 255; return 1;
+  default: return 0;
+  }
+}
+
+/* Roles of a compute block's input clusters, in order: n_act activations,
+   n_mid operands (weight, alpha, LUT or CLIF state), then the bias when
+   has_bias. min_in..max_in is the count the type allows. */
+typedef struct ti__check_roles {
+  int32_t n_act, n_mid, has_bias, min_in, max_in;
+  int32_t min_out, max_out;
+} ti__check_roles;
+
+/* 1: bias cluster, 0: none, -1: bias_type absent (either is accepted). */
+static int ti__check_bias_of(const ti_task_block *b) {
+  if (!(b->has & TI_BLOCK_HAS_BIAS_TYPE)) return -1;
+  return b->bias_type == TI_BIAS_TYPE_VECTOR ? 1 : 0;
+}
+
+static int ti__check_roles_of(const ti_task_block *b, ti__check_roles *r) {
+  int bias = ti__check_bias_of(b), takes_bias = 1;
+  int32_t n = b->n_inputs;
+  memset(r, 0, sizeof *r);
+  r->min_out = r->max_out = 1;
+  switch (b->type) {
+  case TI_BLOCK_CADD:
+    if ((b->shape.has & TI_SHAPE_HAS_N_BRANCH) && b->shape.n_branch > 0) r->n_act = b->shape.n_branch;
+    else r->n_act = n - (bias == 1 ? 1 : 0) > 0 ? n - (bias == 1 ? 1 : 0) : 1;
+    break;
+  case TI_BLOCK_CAVG: case TI_BLOCK_CVS: r->n_act = 1; break;
+  case TI_BLOCK_CVVH: r->n_act = 2; break;
+  case TI_BLOCK_CVM: case TI_BLOCK_CC: case TI_BLOCK_CC2D: case TI_BLOCK_CAX: r->n_act = 1; r->n_mid = 1; break;
+  case TI_BLOCK_CCMPB: case TI_BLOCK_CCMPS: r->n_act = 1; takes_bias = 0; break;
+  case TI_BLOCK_CLUT: r->n_act = 1; r->n_mid = 1; takes_bias = 0; break;
+  case TI_BLOCK_CLIF:
+    /* optional second input: the membrane state; optional second output:
+       its write-back */
+    r->n_act = 1; r->n_mid = n >= 2 ? 1 : 0; takes_bias = 0; r->max_out = 2;
+    r->min_in = 1; r->max_in = 2;
+    return 1;
+  default: return 0;
+  }
+  if (!takes_bias) r->has_bias = 0;
+  else if (bias >= 0) r->has_bias = bias;
+  else r->has_bias = n > r->n_act + r->n_mid;   /* absent bias_type: judge by the count */
+  r->min_in = r->max_in = r->n_act + r->n_mid + r->has_bias;
+  return 1;
+}
+
+static const char *ti__check_roles_text(ti_block_type t) {
+  switch (t) {
+  case TI_BLOCK_CADD: return " (n_branch inputs, then the bias when bias_type is VECTOR)";
+  case TI_BLOCK_CAVG: case TI_BLOCK_CVS: return " (input, then the bias when bias_type is VECTOR)";
+  case TI_BLOCK_CVVH: return " (two inputs, then the bias when bias_type is VECTOR)";
+  case TI_BLOCK_CVM: case TI_BLOCK_CC: case TI_BLOCK_CC2D:
+    return " (input, weight, then the bias when bias_type is VECTOR)";
+  case TI_BLOCK_CAX: return " (input, alpha, then the bias when bias_type is VECTOR)";
+  case TI_BLOCK_CLUT: return " (input, lookup table)";
+  case TI_BLOCK_CCMPB: case TI_BLOCK_CCMPS: return " (input)";
+  default: return "";
+  }
+}
+
+static void ti__check_shape_only(ti_task_shape *s) { memset(s, 0, sizeof *s); }
+static void ti__check_shape_put(ti_task_shape *s, uint32_t bit, int32_t v) {
+  if (!v) return;
+  s->has |= bit;
+  switch (bit) {
+  case TI_SHAPE_HAS_NX: s->nx = v; break; case TI_SHAPE_HAS_NY: s->ny = v; break;
+  case TI_SHAPE_HAS_NF: s->nf = v; break; case TI_SHAPE_HAS_NR: s->nr = v; break;
+  case TI_SHAPE_HAS_NKX: s->nkx = v; break; case TI_SHAPE_HAS_NKY: s->nky = v; break;
+  default: break;
+  }
+}
+
+static int32_t ti__check_attr(const ti_task_block *b, ti_attr_type t, int32_t dflt) {
+  int32_t i;
+  for (i = 0; i < b->n_attrs; i++)
+    if (b->attrs[i].type == t) return b->attrs[i].int_value;
+  return dflt;
+}
+static int ti__check_has_attr(const ti_task_block *b, ti_attr_type t) {
+  int32_t i;
+  for (i = 0; i < b->n_attrs; i++)
+    if (b->attrs[i].type == t) return 1;
+  return 0;
+}
+
+/* The shape a cluster of block b should have (seed 000 cluster tables).
+   Returns 0 when the type says nothing (unknown type, cluster beyond the
+   type's count). */
+static int ti__check_expected_cluster(const ti_task_block *b, int is_output, int32_t idx, ti_task_shape *out) {
+  const ti_task_shape *s = &b->shape;
+  ti__check_shape_only(out);
+  if ((unsigned)b->type >= TI_BLOCK_COUNT) return 0;
+  if (ti_block_class_of(b->type) == TI_CLASS_COMPUTE) {
+    ti__check_roles r;
+    if (!ti__check_roles_of(b, &r)) return 0;
+    if (is_output) {
+      if (idx >= r.max_out) return 0;
+      if (b->type != TI_BLOCK_CVM) { ti__check_shape_put(out, TI__D_Y, s->ny); ti__check_shape_put(out, TI__D_X, s->nx); }
+      ti__check_shape_put(out, TI__D_F, s->nf);
+      return 1;
+    }
+    if (idx < r.n_act) {
+      switch (b->type) {
+      case TI_BLOCK_CVM: ti__check_shape_put(out, TI__D_R, s->nr); break;
+      case TI_BLOCK_CC: case TI_BLOCK_CC2D:
+        ti__check_shape_put(out, TI__D_Y, s->niy); ti__check_shape_put(out, TI__D_X, s->nix);
+        ti__check_shape_put(out, TI__D_R, s->nr); break;
+      case TI_BLOCK_CAVG: case TI_BLOCK_CCMPB: case TI_BLOCK_CCMPS:
+        ti__check_shape_put(out, TI__D_Y, s->niy); ti__check_shape_put(out, TI__D_X, s->nix);
+        ti__check_shape_put(out, TI__D_F, s->nf); break;
+      default:
+        ti__check_shape_put(out, TI__D_Y, s->ny); ti__check_shape_put(out, TI__D_X, s->nx);
+        ti__check_shape_put(out, TI__D_F, s->nf); break;
+      }
+      return 1;
+    }
+    if (idx < r.n_act + r.n_mid) {
+      switch (b->type) {
+      case TI_BLOCK_CVM: ti__check_shape_put(out, TI__D_F, s->nf); ti__check_shape_put(out, TI__D_R, s->nr); break;
+      case TI_BLOCK_CC: case TI_BLOCK_CC2D:
+        ti__check_shape_put(out, TI__D_F, s->nf); ti__check_shape_put(out, TI__D_R, s->nr);
+        ti__check_shape_put(out, TI__D_KY, s->nky); ti__check_shape_put(out, TI__D_KX, s->nkx); break;
+      case TI_BLOCK_CAX: ti__check_shape_put(out, TI__D_F, s->nf); break;
+      case TI_BLOCK_CLUT: {
+        int32_t dw = ti__check_attr(b, TI_ATTR_LUT_DW, 0);
+        if (dw < 1 || dw > 16) return 0;
+        ti__check_shape_put(out, TI__D_F, (int32_t)1 << dw);
+        break;
+      }
+      case TI_BLOCK_CLIF:
+        ti__check_shape_put(out, TI__D_Y, s->ny); ti__check_shape_put(out, TI__D_X, s->nx);
+        ti__check_shape_put(out, TI__D_F, s->nf); break;
+      default: return 0;
+      }
+      return 1;
+    }
+    if (r.has_bias && idx == r.n_act + r.n_mid) { ti__check_shape_put(out, TI__D_F, s->nf); return 1; }
+    return 0;
+  }
+  if (idx != 0) return 0;
+  switch (b->type) {
+  case TI_BLOCK_SI: case TI_BLOCK_INPUT: case TI_BLOCK_OUTPUT:
+    ti__check_shape_put(out, TI__D_Y, s->ny); ti__check_shape_put(out, TI__D_X, s->nx);
+    ti__check_shape_put(out, TI__D_F, s->nf); break;
+  case TI_BLOCK_SIC: case TI_BLOCK_SIC2D:
+    ti__check_shape_put(out, TI__D_Y, s->ny); ti__check_shape_put(out, TI__D_X, s->nx);
+    /* written as [ny][nx][nf] by the producer, read as [ny][nx][nr] */
+    ti__check_shape_put(out, is_output ? TI__D_R : TI__D_F, s->nr); break;
+  case TI_BLOCK_SIFC: ti__check_shape_put(out, is_output ? TI__D_R : TI__D_F, s->nr); break;
+  case TI_BLOCK_SW: case TI_BLOCK_SW2D:
+    ti__check_shape_put(out, TI__D_F, s->nf); ti__check_shape_put(out, TI__D_R, s->nr);
+    ti__check_shape_put(out, TI__D_KY, s->nky); ti__check_shape_put(out, TI__D_KX, s->nkx); break;
+  case TI_BLOCK_SWFC: ti__check_shape_put(out, TI__D_F, s->nf); ti__check_shape_put(out, TI__D_R, s->nr); break;
+  case TI_BLOCK_SB: ti__check_shape_put(out, TI__D_F, s->nf); break;
+  default: return 0;
+  }
+  return 1;
+}
+
+/* Dims lists equal once extents of 1 (and absent dims) are dropped: then
+   the row-major bytes are the same. */
+static int ti__check_same_squeezed(const int64_t *a, int na, const int64_t *b, int nb) {
+  int i = 0, j = 0;
+  for (;;) {
+    while (i < na && (a[i] == 1 || a[i] == 0)) i++;
+    while (j < nb && (b[j] == 1 || b[j] == 0)) j++;
+    if (i == na || j == nb) return i == na && j == nb;
+    if (a[i] != b[j]) return 0;
+    i++; j++;
+  }
+}
+
+static void ti__check_fmt_dims(char *buf, size_t cap, const int64_t *d, int n) {
+  size_t len = 0;
+  int i;
+  buf[0] = 0;
+  for (i = 0; i < n && len + 24 < cap; i++)
+    len += (size_t)snprintf(buf + len, cap - len, "%s%lld", i ? "," : "[", (long long)d[i]);
+  if (len + 2 < cap) snprintf(buf + len, cap - len, "%s", n ? "]" : "[]");
+}
+
+/* ---- the run ----------------------------------------------------------- */
+
+typedef struct ti__check_idx { int32_t id, idx; } ti__check_idx;
+
+typedef struct ti__check_edge_info {
+  int32_t src, dst;                      /* block indices, -1 if none */
+  int32_t n_out, n_in;                   /* interfaces naming the edge */
+  int32_t out_blk, out_cl, out_if;       /* first output interface naming it */
+  int32_t in_blk, in_cl, in_if;          /* first input interface naming it */
+} ti__check_edge_info;
+
+typedef struct ti__check {
+  const ti_task_graph *g;
+  ti_diag_list *out;
+  ti_error *err;
+  int oom;
+  int32_t n_err_before;
+  ti__check_idx *bsorted, *esorted;      /* ids sorted, for lookups */
+  ti__check_edge_info *einfo;
+  int32_t *in_deg, *adj_start, *adj;     /* cycle search */
+} ti__check;
+
+static void ti__check_diag(ti__check *c, ti_diag_severity sev, const char *rule, int32_t block_id, int32_t edge_id,
+                           const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+static void ti__check_diag(ti__check *c, ti_diag_severity sev, const char *rule, int32_t block_id, int32_t edge_id,
+                           const char *fmt, ...) {
+  ti_diag_list *l = c->out;
+  ti_diag *d;
+  va_list ap;
+  if (c->oom) return;
+  if (l->n == l->cap) {
+    int32_t ncap = l->cap ? l->cap * 2 : 16;
+    ti_diag *ni;
+    if (l->cap > INT32_MAX / 2 - 1 ||
+        !(ni = (ti_diag *)TASKIR_REALLOC(l->alloc_user, l->items, (size_t)ncap * sizeof *ni))) {
+      c->oom = 1;
+      ti_error_set(c->err, TI_STATUS_NO_MEMORY, "checker: out of memory growing the problem list");
+      return;
+    }
+    l->items = ni; l->cap = ncap;
+  }
+  d = &l->items[l->n++];
+  d->severity = sev; d->rule = rule; d->block_id = block_id; d->edge_id = edge_id;
+  va_start(ap, fmt);
+#ifdef TASKIR_NO_ERRMSG
+  (void)fmt; d->message[0] = 0;
+#else
+  vsnprintf(d->message, sizeof d->message, fmt, ap);
+#endif
+  va_end(ap);
+  if (sev == TI_DIAG_ERROR) {
+    l->n_errors++;
+    if (block_id >= 0 || edge_id < 0)
+      ti_error_set(c->err, TI_STATUS_INVALID, "%s: block %d: %s", rule, (int)block_id, d->message);
+    else
+      ti_error_set(c->err, TI_STATUS_INVALID, "%s: edge %d: %s", rule, (int)edge_id, d->message);
+  } else {
+    l->n_warnings++;
+  }
+}
+
+static int ti__check_idx_cmp(const void *a, const void *b) {
+  const ti__check_idx *x = (const ti__check_idx *)a, *y = (const ti__check_idx *)b;
+  if (x->id != y->id) return x->id < y->id ? -1 : 1;
+  return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* Index of the first block / edge with this id, or -1. */
+static int32_t ti__check_lookup(const ti__check_idx *s, int32_t n, int32_t id) {
+  int32_t lo = 0, hi = n;
+  while (lo < hi) {
+    int32_t mid = lo + (hi - lo) / 2;
+    if (s[mid].id < id) lo = mid + 1; else hi = mid;
+  }
+  return lo < n && s[lo].id == id ? s[lo].idx : -1;
+}
+
+#define TI__BID(c, i) ((c)->g->blocks[i].id)
+#define TI__BNAME(b) ((unsigned)(b)->type < TI_BLOCK_COUNT ? ti__block_type_names[(b)->type] : "?")
+
+static void ti__check_ids(ti__check *c) {
+  const ti_task_graph *g = c->g;
+  int32_t i;
+  for (i = 0; i < g->n_blocks; i++) { c->bsorted[i].id = g->blocks[i].id; c->bsorted[i].idx = i; }
+  for (i = 0; i < g->n_edges; i++) { c->esorted[i].id = g->edges[i].id; c->esorted[i].idx = i; }
+  if (g->n_blocks) qsort(c->bsorted, (size_t)g->n_blocks, sizeof *c->bsorted, ti__check_idx_cmp);
+  if (g->n_edges) qsort(c->esorted, (size_t)g->n_edges, sizeof *c->esorted, ti__check_idx_cmp);
+  for (i = 1; i < g->n_blocks; i++)
+    if (c->bsorted[i].id == c->bsorted[i - 1].id)
+      ti__check_diag(c, TI_DIAG_ERROR, "unique-ids", c->bsorted[i].id, -1,
+                     "block id %d is used by blocks #%d and #%d; give each block its own id",
+                     (int)c->bsorted[i].id, (int)c->bsorted[i - 1].idx, (int)c->bsorted[i].idx);
+  for (i = 1; i < g->n_edges; i++)
+    if (c->esorted[i].id == c->esorted[i - 1].id)
+      ti__check_diag(c, TI_DIAG_ERROR, "unique-ids", -1, c->esorted[i].id,
+                     "edge id %d is used by edges #%d and #%d; give each edge its own id",
+                     (int)c->esorted[i].id, (int)c->esorted[i - 1].idx, (int)c->esorted[i].idx);
+}
+
+static void ti__check_types(ti__check *c) {
+  const ti_task_graph *g = c->g;
+  int32_t i;
+  for (i = 0; i < g->n_blocks; i++) {
+    const ti_task_block *b = &g->blocks[i];
+    if ((unsigned)b->type >= TI_BLOCK_COUNT)
+      ti__check_diag(c, TI_DIAG_ERROR, "block-type", b->id, -1, "unknown block type %d", (int)b->type);
+    else if (b->type == TI_BLOCK_NULL)
+      ti__check_diag(c, TI_DIAG_ERROR, "block-type", b->id, -1,
+                     "block type TASK_NULL does nothing; give the block a storage, compute or io type");
+    if (!ti__check_is_precision(b->precision))
+      ti__check_diag(c, TI_DIAG_ERROR, "precision", b->id, -1, "unknown precision %d", (int)b->precision);
+  }
+}
+
+static void ti__check_dims(ti__check *c) {
+  const ti_task_graph *g = c->g;
+  int32_t i;
+  for (i = 0; i < g->n_blocks; i++) {
+    const ti_task_block *b = &g->blocks[i];
+    const ti_task_shape *s = &b->shape;
+    ti__check_dimrule r;
+    uint32_t req, allowed, bit;
+    int k, one_d;
+    int64_t d[9];
+    if ((unsigned)b->type >= TI_BLOCK_COUNT || b->type == TI_BLOCK_NULL) continue;
+    r = ti__check_dimrule_of(b->type);
+    req = r.req;
+    one_d = r.one_d && s->ny == 0 && s->nx == 0;
+    if (r.one_d && ((s->ny == 0) != (s->nx == 0)))
+      ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, -1,
+                     "%s block has %s but not %s; give both (2-D form) or neither (1-D form over nf)",
+                     TI__BNAME(b), s->ny ? "ny" : "nx", s->ny ? "nx" : "ny");
+    if (one_d) req &= ~(uint32_t)(TI__D_Y | TI__D_X | TI__D_WIN);
+    allowed = r.req | r.opt;
+    for (k = 0; k < 9; k++) {
+      int32_t v = ti__check_dim_get(s, k);
+      bit = 1u << k;
+      d[k] = v;
+      if (v < 0)
+        ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, -1, "%s = %d is negative; dims are counts (absent = 0)",
+                       ti__check_dim_names[k], (int)v);
+      else if (v == 0 && (req & bit))
+        ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, -1, "%s block needs %s >= 1, it is absent",
+                       TI__BNAME(b), ti__check_dim_names[k]);
+      else if (v != 0 && !(allowed & bit) && !(one_d && (r.req & bit) && v == 1))
+        ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, -1,
+                       "%s block has %s = %d, which this type does not have; leave it absent",
+                       TI__BNAME(b), ti__check_dim_names[k], (int)v);
+      else if (v > 1 && (r.must1 & bit))
+        ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, -1, "%s block has %s = %d, it must be 1 (or absent)",
+                       TI__BNAME(b), ti__check_dim_names[k], (int)v);
+    }
+    /* niy/nix are input extents, not separate loops: the volume is that of
+       the 6 loop dims, and the input box is checked on its own */
+    if (ti__check_volume(d, 6) < 0 || ti__check_volume(d + 6, 2) < 0) {
+      int neg = 0;
+      for (k = 0; k < 8; k++) neg |= d[k] < 0;
+      if (!neg)
+        ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, -1,
+                       "the product of the dims exceeds %lld elements; the shape is not plausible",
+                       (long long)TASKIR_CHECK_MAX_ELEMS);
+    }
+    for (k = 0; k < s->n_extra && s->extra; k++)
+      if (s->extra[k] < 0) {
+        ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, -1, "extra_dimensions[%d] = %d is negative", k,
+                       (int)s->extra[k]);
+        break;
+      }
+  }
+}
+
+/* The extent of cluster cl of block b: its shape, or the one its type
+   implies. 0 when neither is known. */
+static int ti__check_cluster_extent(const ti_task_block *b, int is_output, int32_t idx, ti_task_shape *ext) {
+  const ti_task_cluster *cl = is_output ? &b->outputs[idx] : &b->inputs[idx];
+  if (cl->has & TI_CLUSTER_HAS_SHAPE) { *ext = cl->shape; return 1; }
+  return ti__check_expected_cluster(b, is_output, idx, ext);
+}
+
+/* The box of an interface inside its cluster: dims (in ny, nx, nf, nr, nky,
+   nkx order, only those the cluster or the box has), returns the rank, or
+   -1 when the box does not fit (why in `why`). */
+static int ti__check_iface_box(const ti_task_shape *ext, const ti_task_interface *f, int64_t out[6], char *why,
+                               size_t why_cap) {
+  int64_t e[6], p[6], z[6];
+  int k, n = 0;
+  static const char *const nm[6] = { "ny", "nx", "nf", "nr", "nky", "nkx" };
+  ti__check_dims6(ext, e);
+  if (f->has & TI_IFACE_HAS_POSITION) ti__check_dims6(&f->position, p); else memset(p, 0, sizeof p);
+  if (f->has & TI_IFACE_HAS_SIZE) ti__check_dims6(&f->size, z); else memset(z, 0, sizeof z);
+  for (k = 0; k < 6; k++) {
+    int64_t ek = e[k] ? e[k] : 1, sk;
+    if (e[k] < 0) { snprintf(why, why_cap, "cluster %s = %lld is negative", nm[k], (long long)e[k]); return -1; }
+    if (p[k] < 0) { snprintf(why, why_cap, "position %s = %lld is negative", nm[k], (long long)p[k]); return -1; }
+    if (z[k] < 0) { snprintf(why, why_cap, "size %s = %lld is negative", nm[k], (long long)z[k]); return -1; }
+    sk = z[k] ? z[k] : ek - p[k];
+    if (p[k] + sk > ek || sk < 1) {
+      snprintf(why, why_cap, "box %s [%lld, %lld) leaves the cluster's extent %lld", nm[k], (long long)p[k],
+               (long long)(p[k] + sk), (long long)ek);
+      return -1;
+    }
+    if (e[k] || z[k]) out[n++] = sk;
+  }
+  return n;
+}
+
+static void ti__check_clusters(ti__check *c) {
+  const ti_task_graph *g = c->g;
+  int32_t i, j, k;
+  char why[192];
+  for (i = 0; i < g->n_blocks; i++) {
+    const ti_task_block *b = &g->blocks[i];
+    ti_block_class cls;
+    int32_t min_in = 0, max_in = 0, min_out = 0, max_out = 0;
+    if ((unsigned)b->type >= TI_BLOCK_COUNT || b->type == TI_BLOCK_NULL) continue;
+    cls = ti_block_class_of(b->type);
+    if (cls == TI_CLASS_COMPUTE) {
+      ti__check_roles r;
+      ti__check_roles_of(b, &r);
+      min_in = r.min_in; max_in = r.max_in; min_out = r.min_out; max_out = r.max_out;
+    } else if (b->type == TI_BLOCK_INPUT) { min_out = max_out = 1; }
+    else if (b->type == TI_BLOCK_OUTPUT) { min_in = max_in = 1; }
+    else { max_in = 1; max_out = 1; }
+    if (b->n_inputs < min_in || b->n_inputs > max_in) {
+      if (min_in == max_in)
+        ti__check_diag(c, TI_DIAG_ERROR, "clusters", b->id, -1,
+                       "%s block has %d input clusters, expected %d%s", TI__BNAME(b), (int)b->n_inputs, (int)min_in,
+                       ti__check_roles_text(b->type));
+      else
+        ti__check_diag(c, TI_DIAG_ERROR, "clusters", b->id, -1, "%s block has %d input clusters, expected %d..%d",
+                       TI__BNAME(b), (int)b->n_inputs, (int)min_in, (int)max_in);
+    }
+    if (b->n_outputs < min_out || b->n_outputs > max_out)
+      ti__check_diag(c, TI_DIAG_ERROR, "clusters", b->id, -1, "%s block has %d output clusters, expected %d%s%d",
+                     TI__BNAME(b), (int)b->n_outputs, (int)min_out, min_out == max_out ? "" : "..",
+                     min_out == max_out ? -1 : (int)max_out);
+    for (j = 0; j < b->n_inputs + b->n_outputs; j++) {
+      int is_out = j >= b->n_inputs;
+      int32_t ci = is_out ? j - b->n_inputs : j;
+      const ti_task_cluster *cl = is_out ? &b->outputs[ci] : &b->inputs[ci];
+      ti_task_shape exp, ext;
+      int has_exp = ti__check_expected_cluster(b, is_out, ci, &exp);
+      if ((cl->has & TI_CLUSTER_HAS_SHAPE) && has_exp) {
+        int64_t a[6], e[6];
+        int same = 1;
+        ti__check_dims6(&cl->shape, a);
+        ti__check_dims6(&exp, e);
+        if (cls == TI_CLASS_COMPUTE) {
+          for (k = 0; k < 6; k++) same &= (a[k] ? a[k] : 1) == (e[k] ? e[k] : 1);
+        } else {
+          same = ti__check_volume(a, 6) == ti__check_volume(e, 6);
+        }
+        if (!same) {
+          char sa[80], se[80];
+          ti__check_fmt_dims(sa, sizeof sa, a, 6);
+          ti__check_fmt_dims(se, sizeof se, e, 6);
+          ti__check_diag(c, TI_DIAG_ERROR, "clusters", b->id, -1,
+                         "%s cluster %d has shape %s (ny,nx,nf,nr,nky,nkx), the block implies %s",
+                         is_out ? "output" : "input", (int)ci, sa, se);
+        }
+      }
+      if (cl->n_interfaces == 0)
+        ti__check_diag(c, TI_DIAG_ERROR, "clusters", b->id, -1,
+                       "%s cluster %d has no interface, so nothing %s it", is_out ? "output" : "input", (int)ci,
+                       is_out ? "reads" : "writes");
+      if (!ti__check_cluster_extent(b, is_out, ci, &ext)) continue;
+      for (k = 0; k < cl->n_interfaces; k++) {
+        int64_t box[6];
+        if (ti__check_iface_box(&ext, &cl->interfaces[k], box, why, sizeof why) < 0)
+          ti__check_diag(c, TI_DIAG_ERROR, "interface-box", b->id,
+                         (cl->interfaces[k].has & TI_IFACE_HAS_EDGE_ID) ? cl->interfaces[k].edge_id : -1,
+                         "%s cluster %d interface %d: %s", is_out ? "output" : "input", (int)ci, (int)k, why);
+      }
+    }
+  }
+}
+
+/* Interfaces <-> edges, and S/C alternation. */
+static void ti__check_edges(ti__check *c) {
+  const ti_task_graph *g = c->g;
+  int32_t i, j, k;
+  for (i = 0; i < g->n_edges; i++) {
+    ti__check_edge_info *x = &c->einfo[i];
+    const ti_task_edge *e = &g->edges[i];
+    x->src = ti__check_lookup(c->bsorted, g->n_blocks, e->src_block_id);
+    x->dst = ti__check_lookup(c->bsorted, g->n_blocks, e->dst_block_id);
+    x->n_out = x->n_in = 0;
+    x->out_blk = x->in_blk = -1;
+    if (!(e->has & TI_EDGE_HAS_SRC) && x->src < 0)
+      ti__check_diag(c, TI_DIAG_ERROR, "edge-ends", -1, e->id, "edge has no src_block_id");
+    else if (x->src < 0)
+      ti__check_diag(c, TI_DIAG_ERROR, "edge-ends", -1, e->id, "src_block_id %d names no block", (int)e->src_block_id);
+    if (!(e->has & TI_EDGE_HAS_DST) && x->dst < 0)
+      ti__check_diag(c, TI_DIAG_ERROR, "edge-ends", -1, e->id, "edge has no dst_block_id");
+    else if (x->dst < 0)
+      ti__check_diag(c, TI_DIAG_ERROR, "edge-ends", -1, e->id, "dst_block_id %d names no block", (int)e->dst_block_id);
+  }
+  for (i = 0; i < g->n_blocks; i++) {
+    const ti_task_block *b = &g->blocks[i];
+    for (j = 0; j < b->n_inputs + b->n_outputs; j++) {
+      int is_out = j >= b->n_inputs;
+      int32_t ci = is_out ? j - b->n_inputs : j;
+      const ti_task_cluster *cl = is_out ? &b->outputs[ci] : &b->inputs[ci];
+      for (k = 0; k < cl->n_interfaces; k++) {
+        const ti_task_interface *f = &cl->interfaces[k];
+        int32_t ei;
+        ti__check_edge_info *x;
+        if (!(f->has & TI_IFACE_HAS_EDGE_ID) && ti__check_lookup(c->esorted, g->n_edges, f->edge_id) < 0) {
+          ti__check_diag(c, TI_DIAG_ERROR, "edge-ends", b->id, -1, "%s cluster %d interface %d names no edge",
+                         is_out ? "output" : "input", (int)ci, (int)k);
+          continue;
+        }
+        ei = ti__check_lookup(c->esorted, g->n_edges, f->edge_id);
+        if (ei < 0) {
+          ti__check_diag(c, TI_DIAG_ERROR, "edge-ends", b->id, f->edge_id,
+                         "%s cluster %d interface %d names edge %d, which does not exist",
+                         is_out ? "output" : "input", (int)ci, (int)k, (int)f->edge_id);
+          continue;
+        }
+        x = &c->einfo[ei];
+        if (is_out) {
+          if (x->n_out++ == 0) { x->out_blk = i; x->out_cl = ci; x->out_if = k; }
+        } else {
+          if (x->n_in++ == 0) { x->in_blk = i; x->in_cl = ci; x->in_if = k; }
+        }
+      }
+    }
+  }
+  for (i = 0; i < g->n_edges; i++) {
+    const ti_task_edge *e = &g->edges[i];
+    ti__check_edge_info *x = &c->einfo[i];
+    if (ti__check_lookup(c->esorted, g->n_edges, e->id) != i) continue;   /* duplicate id: reported */
+    if (x->n_out != 1)
+      ti__check_diag(c, TI_DIAG_ERROR, "edge-ends", x->out_blk >= 0 ? TI__BID(c, x->out_blk) : -1, e->id,
+                     "edge is named by %d output interfaces, expected exactly 1 (on its source block)", (int)x->n_out);
+    else if (x->src >= 0 && TI__BID(c, x->out_blk) != e->src_block_id)
+      ti__check_diag(c, TI_DIAG_ERROR, "edge-ends", TI__BID(c, x->out_blk), e->id,
+                     "the output interface naming the edge is on block %d, but the edge's source is block %d",
+                     (int)TI__BID(c, x->out_blk), (int)e->src_block_id);
+    if (x->n_in != 1)
+      ti__check_diag(c, TI_DIAG_ERROR, "edge-ends", x->in_blk >= 0 ? TI__BID(c, x->in_blk) : -1, e->id,
+                     "edge is named by %d input interfaces, expected exactly 1 (on its destination block)", (int)x->n_in);
+    else if (x->dst >= 0 && TI__BID(c, x->in_blk) != e->dst_block_id)
+      ti__check_diag(c, TI_DIAG_ERROR, "edge-ends", TI__BID(c, x->in_blk), e->id,
+                     "the input interface naming the edge is on block %d, but the edge's destination is block %d",
+                     (int)TI__BID(c, x->in_blk), (int)e->dst_block_id);
+    if (x->src >= 0 && x->dst >= 0) {
+      const ti_task_block *s = &g->blocks[x->src], *d = &g->blocks[x->dst];
+      ti_block_class cs, cd;
+      int ok;
+      if ((unsigned)s->type >= TI_BLOCK_COUNT || (unsigned)d->type >= TI_BLOCK_COUNT) continue;
+      cs = ti_block_class_of(s->type); cd = ti_block_class_of(d->type);
+      if (cs == TI_CLASS_NULL || cd == TI_CLASS_NULL) continue;
+      if (cs == TI_CLASS_STORAGE) ok = cd == TI_CLASS_COMPUTE || d->type == TI_BLOCK_OUTPUT;
+      else if (cs == TI_CLASS_COMPUTE) ok = cd == TI_CLASS_STORAGE;
+      else ok = s->type == TI_BLOCK_INPUT && cd == TI_CLASS_STORAGE;
+      if (!ok)
+        ti__check_diag(c, TI_DIAG_ERROR, "alternation", s->id, e->id,
+                       "edge %s %d -> %s %d breaks the storage -> compute -> storage alternation "
+                       "(INPUT -> storage, storage -> OUTPUT); put a %s block between them",
+                       TI__BNAME(s), (int)s->id, TI__BNAME(d), (int)d->id,
+                       cs == TI_CLASS_COMPUTE ? "storage" : cs == TI_CLASS_STORAGE && cd == TI_CLASS_STORAGE ? "compute" : "suitable");
+    }
+  }
+}
+
+/* Shape of the data after an edge's rearrangements, from the source box,
+   by the kernels' shape inference (ti_rearrange_infer_ex). Returns 1 with
+   the dims in out (rank *n_out, out holds TI_TENSOR_MAX_DIMS), -1 for
+   malformed parameters (why), -2 when out of memory. */
+static int ti__check_rearranged(ti__check *c, const ti_task_edge *e, const int64_t *in, int n_in, int64_t *out,
+                                int *n_out, char *why, size_t why_cap) {
+  int32_t r;
+  int k, n = n_in > 0 ? n_in : 1;
+  int64_t cur[TI_TENSOR_MAX_DIMS];
+  void *au = c->out->alloc_user;
+  for (k = 0; k < TI_TENSOR_MAX_DIMS; k++) cur[k] = k < n_in ? in[k] : 1;
+  for (r = 0; r < e->n_rearrange; r++) {
+    const ti_task_rearrange *ra = &e->rearrange[r];
+    ti_rearrange_param prm[4];
+    int32_t *tmp[4];
+    int np = ra->n_matrix < 4 ? (int)ra->n_matrix : 4, on = 0, q, failed = 0;
+    int64_t od[TI_TENSOR_MAX_DIMS];
+    const char *reason = NULL;
+    ti_status st;
+    /* the parameters as int32 / float arrays (values are kept narrow) */
+    for (q = 0; q < np; q++) {
+      const ti_task_tensor *t = &ra->matrix[q];
+      const ti_task_values *iv = &t->int32_data;
+      tmp[q] = NULL;
+      memset(&prm[q], 0, sizeof prm[q]);
+      prm[q].ndims = t->n_dims; prm[q].dims = t->dims;
+      if (t->float_data.count > 0 && t->float_data.storage == TI_DTYPE_F32) {
+        prm[q].f32 = (const float *)t->float_data.data; prm[q].n_f32 = t->float_data.count;
+      }
+      if (iv->count > 0) {
+        if (iv->storage == TI_DTYPE_I32) prm[q].i32 = (const int32_t *)iv->data;
+        else {
+          int64_t x;
+          if ((uint64_t)iv->count > (uint64_t)((size_t)-1 / 4) ||
+              !(tmp[q] = (int32_t *)TASKIR_MALLOC(au, (size_t)iv->count * 4))) { failed = 1; continue; }
+          for (x = 0; x < iv->count; x++) tmp[q][x] = (int32_t)ti_task_values_get_i64(iv, x);
+          prm[q].i32 = tmp[q];
+        }
+        prm[q].n_i32 = iv->count;
+      }
+    }
+    st = failed ? TI_STATUS_NO_MEMORY
+                : ti_rearrange_infer_ex((int)ra->type, np ? prm : NULL, np, n, cur, &on, od, &reason);
+    for (q = 0; q < np; q++) if (tmp[q]) TASKIR_FREE(au, tmp[q]);
+    if (st == TI_STATUS_NO_MEMORY) return -2;
+    if (st != TI_STATUS_SUCCESS) {
+      const char *kn = ti_rearrange_kind_name((int)(ra->type));
+      if (kn) snprintf(why, why_cap, "rearrangement #%d (%s): %s", (int)r, kn, reason ? reason : "malformed");
+      else snprintf(why, why_cap, "rearrangement #%d has unknown type %d", (int)r, (int)ra->type);
+      return -1;
+    }
+    n = on;
+    for (k = 0; k < on && k < TI_TENSOR_MAX_DIMS; k++) cur[k] = od[k];
+  }
+  for (k = 0; k < n; k++) out[k] = cur[k];
+  *n_out = n;
+  return 1;
+}
+
+static void ti__check_sizes(ti__check *c) {
+  const ti_task_graph *g = c->g;
+  int32_t i;
+  char why[192], sa[80], sb[80];
+  for (i = 0; i < g->n_edges; i++) {
+    const ti_task_edge *e = &g->edges[i];
+    const ti__check_edge_info *x = &c->einfo[i];
+    const ti_task_block *s, *d;
+    ti_task_shape es, ed;
+    int64_t bs[6], bd[6], rs[TI_TENSOR_MAX_DIMS], vs, vd;
+    int ns, nd, nr, st, said;
+    if (x->n_out != 1 || x->n_in != 1 || x->src < 0 || x->dst < 0 || TI__BID(c, x->out_blk) != e->src_block_id ||
+        TI__BID(c, x->in_blk) != e->dst_block_id)
+      continue;
+    /* the blocks holding the interfaces (ids may be duplicated) */
+    s = &g->blocks[x->out_blk]; d = &g->blocks[x->in_blk];
+    if (!ti__check_cluster_extent(s, 1, x->out_cl, &es) || !ti__check_cluster_extent(d, 0, x->in_cl, &ed)) continue;
+    ns = ti__check_iface_box(&es, &s->outputs[x->out_cl].interfaces[x->out_if], bs, why, sizeof why);
+    nd = ti__check_iface_box(&ed, &d->inputs[x->in_cl].interfaces[x->in_if], bd, why, sizeof why);
+    if (ns < 0 || nd < 0) continue;   /* reported by interface-box */
+    st = ti__check_rearranged(c, e, bs, ns, rs, &nr, why, sizeof why);
+    if (st == -2) {
+      c->oom = 1;
+      ti_error_set(c->err, TI_STATUS_NO_MEMORY, "checker: out of memory reading rearrangement parameters");
+      return;
+    }
+    if (st < 0) { ti__check_diag(c, TI_DIAG_ERROR, "rearrange", -1, e->id, "%s", why); continue; }
+    vs = ti__check_volume(rs, nr);
+    vd = ti__check_volume(bd, nd);
+    /* a RESHAPE last says the data is meant to be reshaped */
+    said = e->n_rearrange > 0 && e->rearrange[e->n_rearrange - 1].type == TI_REARRANGE_RESHAPE;
+    if (vs == vd && (said || ti__check_same_squeezed(rs, nr, bd, nd))) continue;
+    ti__check_fmt_dims(sa, sizeof sa, rs, nr);
+    ti__check_fmt_dims(sb, sizeof sb, bd, nd);
+    if (vs != vd)
+      ti__check_diag(c, TI_DIAG_ERROR, "edge-size", -1, e->id,
+                     "block %d sends %s%s = %lld elements, block %d receives %s = %lld",
+                     (int)s->id, sa, e->n_rearrange ? " after rearrangement" : "", (long long)vs, (int)d->id, sb,
+                     (long long)vd);
+    else
+      ti__check_diag(c, TI_DIAG_WARNING, "edge-size", -1, e->id,
+                     "block %d sends %s, block %d receives %s: an implicit row-major reshape; "
+                     "add a RESHAPE rearrangement to say so", (int)s->id, sa, (int)d->id, sb);
+  }
+}
+
+#define ti__check_feeds(c, bi) ((c)->adj_start[bi] > 0)
+#define ti__check_is_written(c, bi) ((c)->in_deg[bi] > 0)
+
+/* Values of v outside lo..hi: their count, the first one and its index.
+   Nothing to read when the storage width cannot leave the range (int8
+   values of an INT_8 tensor, anything of an INT_32 one). */
+static int64_t ti__check_outside(const ti_task_values *v, int64_t lo, int64_t hi, int64_t *first, int64_t *fv) {
+  int64_t slo, shi, q, n_bad = 0;
+  if (v->storage != TI_DTYPE_F32 && ti__check_int_range(v->storage, &slo, &shi) && slo >= lo && shi <= hi) return 0;
+#define TI__OUTSIDE(T)                                              \
+  for (q = 0; q < v->count; q++) {                                  \
+    int64_t x = ((const T *)v->data)[q];                            \
+    if (x < lo || x > hi) {                                         \
+      if (!n_bad++) { *first = q; *fv = x; }                        \
+    }                                                               \
+  }
+  switch (v->storage) {
+  case TI_DTYPE_I8: TI__OUTSIDE(int8_t) break;
+  case TI_DTYPE_U8: TI__OUTSIDE(uint8_t) break;
+  case TI_DTYPE_I16: TI__OUTSIDE(int16_t) break;
+  case TI_DTYPE_U16: TI__OUTSIDE(uint16_t) break;
+  case TI_DTYPE_I32: TI__OUTSIDE(int32_t) break;
+  case TI_DTYPE_U32: TI__OUTSIDE(uint32_t) break;
+  default:
+    for (q = 0; q < v->count; q++) {
+      int64_t x = ti_task_values_get_i64(v, q);
+      if (x < lo || x > hi) {
+        if (!n_bad++) { *first = q; *fv = x; }
+      }
+    }
+    break;
+  }
+#undef TI__OUTSIDE
+  return n_bad;
+}
+
+static void ti__check_data(ti__check *c) {
+  const ti_task_graph *g = c->g;
+  int32_t i, k;
+  char sa[80], sb[80];
+  /* edges leaving / entering each block (the cycle search reuses the arrays) */
+  for (i = 0; i < g->n_blocks; i++) c->in_deg[i] = c->adj_start[i] = 0;
+  for (i = 0; i < g->n_edges; i++) {
+    if (c->einfo[i].src >= 0) c->adj_start[c->einfo[i].src]++;
+    if (c->einfo[i].dst >= 0) c->in_deg[c->einfo[i].dst]++;
+  }
+  for (i = 0; i < g->n_blocks; i++) {
+    const ti_task_block *b = &g->blocks[i];
+    const ti_task_tensor *t = &b->data;
+    const ti_task_values *v = NULL;
+    ti_block_class cls;
+    int n_fields = (t->int32_data.count > 0) + (t->uint32_data.count > 0) + (t->float_data.count > 0);
+    int64_t count, prod = 1, sdims[4], ddims[8];
+    int32_t nsd;
+  int bad_dims = 0;
+    ti_dtype p;
+    if ((unsigned)b->type >= TI_BLOCK_COUNT || b->type == TI_BLOCK_NULL) continue;
+    cls = ti_block_class_of(b->type);
+    if (n_fields == 0) {
+      if ((b->type == TI_BLOCK_SW || b->type == TI_BLOCK_SWFC || b->type == TI_BLOCK_SW2D || b->type == TI_BLOCK_SB) &&
+          ti__check_feeds(c, i) && !ti__check_is_written(c, i))
+        ti__check_diag(c, TI_DIAG_ERROR, "data", b->id, -1,
+                       "%s block feeds a compute block but carries no data and nothing writes it; "
+                       "give it its weights/bias", TI__BNAME(b));
+      else if (cls == TI_CLASS_STORAGE && b->n_inputs == 0 && !ti__check_is_written(c, i) && ti__check_feeds(c, i))
+        ti__check_diag(c, TI_DIAG_WARNING, "data", b->id, -1,
+                       "%s block is read but holds no data and nothing writes it; it reads as zeros", TI__BNAME(b));
+      if (t->n_dims > 0) {
+        for (k = 0; k < t->n_dims && prod >= 0; k++) {
+          int64_t dk = t->dims[k];
+          prod = (dk < 0 || (dk && prod > TASKIR_CHECK_MAX_ELEMS / dk)) ? -1 : prod * dk;
+        }
+        if (prod != 0)
+          ti__check_diag(c, TI_DIAG_ERROR, "data", b->id, -1, "data has %d dims but no values", (int)t->n_dims);
+      }
+      continue;
+    }
+    if (cls != TI_CLASS_STORAGE) {
+      ti__check_diag(c, TI_DIAG_WARNING, "data", b->id, -1, "%s block carries data, which only storage blocks use",
+                     TI__BNAME(b));
+      continue;
+    }
+    if (n_fields > 1)
+      ti__check_diag(c, TI_DIAG_ERROR, "data", b->id, -1,
+                     "data fills %d of float_data/int32_data/uint32_data; exactly one holds the values", n_fields);
+    v = ti_task_tensor_values(t);
+    count = v->count;
+    if (t->n_dims <= 0) {
+      ti__check_diag(c, TI_DIAG_ERROR, "data", b->id, -1, "data has %lld values but no dims", (long long)count);
+    } else {
+      for (k = 0; k < t->n_dims; k++) {
+        int64_t dk = t->dims[k];
+        if (dk < 0) { bad_dims = 1; break; }
+        if (dk && prod > TASKIR_CHECK_MAX_ELEMS / dk) { bad_dims = 2; break; }
+        prod *= dk;
+        if (k < 8) ddims[k] = dk;
+      }
+      if (bad_dims)
+        ti__check_diag(c, TI_DIAG_ERROR, "data", b->id, -1, "data dim %d = %d is %s", (int)k, (int)t->dims[k],
+                       bad_dims == 1 ? "negative" : "too large: the product overflows");
+      else if (prod != count)
+        ti__check_diag(c, TI_DIAG_ERROR, "data", b->id, -1,
+                       "data holds %lld values, its dims multiply to %lld", (long long)count, (long long)prod);
+      nsd = ti_task_block_dims(b, sdims);
+      if (!bad_dims && nsd > 0 && (t->n_dims > 8 || !ti__check_same_squeezed(ddims, t->n_dims, sdims, nsd))) {
+        ti__check_fmt_dims(sa, sizeof sa, ddims, t->n_dims > 8 ? 8 : t->n_dims);
+        ti__check_fmt_dims(sb, sizeof sb, sdims, nsd);
+        ti__check_diag(c, TI_DIAG_ERROR, "data", b->id, -1, "data dims %s do not match the %s block's storage dims %s",
+                       sa, TI__BNAME(b), sb);
+      }
+    }
+    p = (t->has & TI_TENSOR_HAS_PRECISION) ? t->precision : b->precision;
+    if ((t->has & TI_TENSOR_HAS_PRECISION) && t->precision != b->precision)
+      ti__check_diag(c, TI_DIAG_ERROR, "data", b->id, -1,
+                     "data precision %s differs from the block precision %s (storage precision is that of its data)",
+                     ti_precision_name(t->precision) ? ti_precision_name(t->precision) : "?",
+                     ti_precision_name(b->precision) ? ti_precision_name(b->precision) : "?");
+    if (!ti__check_is_precision(p)) continue;
+    {
+      int is_float = p == TI_DTYPE_F16 || p == TI_DTYPE_F32;
+      int is_uint = p == TI_DTYPE_U8 || p == TI_DTYPE_U16 || p == TI_DTYPE_U32 || p == TI_DTYPE_U4;
+      const ti_task_values *want = is_float ? &t->float_data : is_uint ? &t->uint32_data : &t->int32_data;
+      const char *want_name = is_float ? "float_data" : is_uint ? "uint32_data" : "int32_data";
+      int64_t lo = 0, hi = 0, q, n_bad = 0, first = -1;
+      if (v != want) {
+        ti__check_diag(c, TI_DIAG_ERROR, "data", b->id, -1, "%s data belongs in %s", ti_precision_name(p), want_name);
+        continue;
+      }
+      if (is_float) {
+        for (q = 0; q < count; q++) {
+          double x = ti_task_values_get_f64(v, q);
+          if (x != x || x > 3.4028234663852886e38 || x < -3.4028234663852886e38 ||
+              (p == TI_DTYPE_F16 && (x > 65504.0 || x < -65504.0))) {
+            if (first < 0) first = q;
+            n_bad++;
+          }
+        }
+        if (n_bad)
+          ti__check_diag(c, TI_DIAG_ERROR, "data", b->id, -1,
+                         "%lld values are NaN, infinite or beyond %s, the first at index %lld", (long long)n_bad,
+                         ti_precision_name(p), (long long)first);
+      } else if (ti__check_int_range(p, &lo, &hi)) {
+        int64_t fv = 0;
+        n_bad = ti__check_outside(v, lo, hi, &first, &fv);
+        if (n_bad)
+          ti__check_diag(c, TI_DIAG_ERROR, "data", b->id, -1,
+                         "%lld values lie outside %s range %lld..%lld, the first is %lld at index %lld",
+                         (long long)n_bad, ti_precision_name(p), (long long)lo, (long long)hi, (long long)fv,
+                         (long long)first);
+      }
+    }
+  }
+}
+
+static void ti__check_io(ti__check *c) {
+  const ti_task_graph *g = c->g;
+  int32_t i, j;
+  for (i = 0; i < g->n_blocks; i++) {
+    const ti_task_block *b = &g->blocks[i];
+    if ((b->type != TI_BLOCK_INPUT && b->type != TI_BLOCK_OUTPUT) || !(b->has & TI_BLOCK_HAS_SOCKET_ID)) continue;
+    if (b->socket_id < 0)
+      ti__check_diag(c, TI_DIAG_ERROR, "io", b->id, -1, "socket_id %d is negative", (int)b->socket_id);
+    /* quadratic, but io blocks are few */
+    for (j = 0; j < i; j++) {
+      const ti_task_block *o = &g->blocks[j];
+      if (o->type == b->type && (o->has & TI_BLOCK_HAS_SOCKET_ID) && o->socket_id == b->socket_id) {
+        ti__check_diag(c, TI_DIAG_ERROR, "io", b->id, -1, "%s blocks %d and %d share socket_id %d; sockets must differ",
+                       TI__BNAME(b), (int)o->id, (int)b->id, (int)b->socket_id);
+        break;
+      }
+    }
+  }
+}
+
+static void ti__check_attrs(ti__check *c) {
+  const ti_task_graph *g = c->g;
+  int32_t i, j, k;
+  for (i = 0; i < g->n_blocks; i++) {
+    const ti_task_block *b = &g->blocks[i];
+    ti_block_class cls;
+    if ((unsigned)b->type >= TI_BLOCK_COUNT || b->type == TI_BLOCK_NULL) continue;
+    cls = ti_block_class_of(b->type);
+    if (cls != TI_CLASS_COMPUTE && b->n_attrs > 0)
+      ti__check_diag(c, TI_DIAG_WARNING, "attributes", b->id, -1, "%s block has %d attributes; only compute blocks use them",
+                     TI__BNAME(b), (int)b->n_attrs);
+    for (j = 0; j < b->n_attrs; j++) {
+      const ti_task_attr *a = &b->attrs[j];
+      const char *nm;
+      int32_t v = a->int_value;
+      if ((unsigned)a->type >= TI_ATTR_COUNT) {
+        ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, -1, "attribute #%d has unknown type %d", (int)j, (int)a->type);
+        continue;
+      }
+      nm = ti__attr_type_names[a->type];
+      for (k = 0; k < j; k++)
+        if (b->attrs[k].type == a->type) {
+          ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, -1, "attribute %s is given twice (#%d and #%d)", nm,
+                         (int)k, (int)j);
+          break;
+        }
+      switch (a->type) {
+      case TI_ATTR_KERNEL_X: case TI_ATTR_KERNEL_Y: case TI_ATTR_STRIDE_X: case TI_ATTR_STRIDE_Y:
+      case TI_ATTR_DILATION_X: case TI_ATTR_DILATION_Y:
+        if (v < 1) ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, -1, "%s = %d, it must be >= 1", nm, (int)v);
+        break;
+      case TI_ATTR_PAD_UP: case TI_ATTR_PAD_DOWN: case TI_ATTR_PAD_LEFT: case TI_ATTR_PAD_RIGHT:
+        if (v < 0) ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, -1, "%s = %d, it must be >= 0", nm, (int)v);
+        break;
+      case TI_ATTR_LUT_DW:
+        if (v < 1 || v > 16) ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, -1, "LUT_DW = %d, it must be 1..16", (int)v);
+        break;
+      case TI_ATTR_BIT_SHIFT_NUM:
+        if (v < 0 || v > 31)
+          ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, -1, "BIT_SHIFT_NUM = %d, it must be 0..31", (int)v);
+        break;
+      default: break;
+      }
+    }
+    if (b->type == TI_BLOCK_CLUT && !ti__check_has_attr(b, TI_ATTR_LUT_DW))
+      ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, -1,
+                     "CLUT block has no LUT_DW; it sets the index width and the table size 2^LUT_DW");
+    /* windowed blocks: the output size follows from the input, the window,
+       stride, padding and dilation */
+    if ((b->type == TI_BLOCK_CC || b->type == TI_BLOCK_CC2D || b->type == TI_BLOCK_CAVG || b->type == TI_BLOCK_CCMPB ||
+         b->type == TI_BLOCK_CCMPS) && b->shape.niy > 0 && b->shape.nix > 0) {
+      int axis;
+      for (axis = 0; axis < 2; axis++) {
+        int32_t n_in = axis ? b->shape.nix : b->shape.niy, n_out = axis ? b->shape.nx : b->shape.ny;
+        int32_t kk = axis ? b->shape.nkx : b->shape.nky;
+        int32_t ka = ti__check_attr(b, axis ? TI_ATTR_KERNEL_X : TI_ATTR_KERNEL_Y, kk);
+        int32_t st = ti__check_attr(b, axis ? TI_ATTR_STRIDE_X : TI_ATTR_STRIDE_Y, 1);
+        int32_t dl = ti__check_attr(b, axis ? TI_ATTR_DILATION_X : TI_ATTR_DILATION_Y, 1);
+        int32_t p0 = ti__check_attr(b, axis ? TI_ATTR_PAD_LEFT : TI_ATTR_PAD_UP, 0);
+        int32_t p1 = ti__check_attr(b, axis ? TI_ATTR_PAD_RIGHT : TI_ATTR_PAD_DOWN, 0);
+        int64_t span, want;
+        if (kk > 0 && ka != kk)
+          ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, -1, "%s = %d but the shape's %s = %d",
+                         axis ? "KERNEL_X" : "KERNEL_Y", (int)ka, axis ? "nkx" : "nky", (int)kk);
+        if (kk < 1 || st < 1 || dl < 1 || p0 < 0 || p1 < 0 || n_out < 1) continue;   /* reported elsewhere */
+        span = (int64_t)dl * (kk - 1) + 1;
+        want = (int64_t)n_in + p0 + p1 >= span ? ((int64_t)n_in + p0 + p1 - span) / st + 1 : 0;
+        if (want != n_out)
+          ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, -1,
+                         "%s = %d, but %s = %d with kernel %d, stride %d, pads %d+%d, dilation %d gives %lld",
+                         axis ? "nx" : "ny", (int)n_out, axis ? "nix" : "niy", (int)n_in, (int)kk, (int)st, (int)p0,
+                         (int)p1, (int)dl, (long long)want);
+      }
+    }
+  }
+}
+
+/* Edges that count for the cycle search: both ends exist, and not the
+   membrane write-back of a CLIF (its second output), which feeds the next
+   time step. */
+static int ti__check_dag_edge(const ti__check *c, int32_t i) {
+  const ti__check_edge_info *x = &c->einfo[i];
+  if (x->src < 0 || x->dst < 0) return 0;
+  if (c->g->blocks[x->src].type == TI_BLOCK_CLIF && x->n_out == 1 && x->out_blk == x->src && x->out_cl >= 1) return 0;
+  return 1;
+}
+
+/* Kahn's algorithm (iterative); on a cycle, walks predecessors among the
+   leftover blocks until one repeats, to name the blocks on it. */
+static void ti__check_cycles(ti__check *c) {
+  const ti_task_graph *g = c->g;
+  int32_t nb = g->n_blocks, i, head = 0, tail = 0, left;
+  int32_t *deg = c->in_deg, *start = c->adj_start, *adj = c->adj, *queue, *pred;
+  for (i = 0; i <= nb; i++) start[i] = 0;
+  for (i = 0; i < nb; i++) deg[i] = 0;
+  for (i = 0; i < g->n_edges; i++)
+    if (ti__check_dag_edge(c, i)) { start[c->einfo[i].src + 1]++; deg[c->einfo[i].dst]++; }
+  for (i = 0; i < nb; i++) start[i + 1] += start[i];
+  /* queue and pred share adj's tail: adj holds n_edges, queue nb, pred nb */
+  queue = adj + g->n_edges;
+  pred = queue + nb;
+  {
+    int32_t *fill = pred;   /* temporary cursor per block */
+    for (i = 0; i < nb; i++) fill[i] = start[i];
+    for (i = 0; i < g->n_edges; i++)
+      if (ti__check_dag_edge(c, i)) adj[fill[c->einfo[i].src]++] = c->einfo[i].dst;
+  }
+  for (i = 0; i < nb; i++) if (deg[i] == 0) queue[tail++] = i;
+  while (head < tail) {
+    int32_t u = queue[head++], k;
+    for (k = start[u]; k < start[u + 1]; k++) if (--deg[adj[k]] == 0) queue[tail++] = adj[k];
+  }
+  left = nb - tail;
+  if (left == 0) return;
+  /* pred[v] = some leftover predecessor of leftover v */
+  for (i = 0; i < nb; i++) pred[i] = -1;
+  for (i = 0; i < g->n_edges; i++) {
+    const ti__check_edge_info *x = &c->einfo[i];
+    if (ti__check_dag_edge(c, i) && deg[x->src] > 0 && deg[x->dst] > 0) pred[x->dst] = x->src;
+  }
+  {
+    int32_t v = -1, steps, k, n_on = 0;
+    char path[160];
+    size_t len = 0;
+    for (i = 0; i < nb; i++) if (deg[i] > 0) { v = i; break; }
+    /* after nb steps back we are surely on the cycle */
+    for (steps = 0; steps < nb && v >= 0 && pred[v] >= 0; steps++) v = pred[v];
+    path[0] = 0;
+    if (v >= 0) {
+      k = v;
+      do {
+        if (len + 16 < sizeof path) len += (size_t)snprintf(path + len, sizeof path - len, "%d <- ", (int)TI__BID(c, k));
+        n_on++;
+        k = pred[k];
+      } while (k >= 0 && k != v && n_on <= nb);
+      if (len + 16 < sizeof path) snprintf(path + len, sizeof path - len, "%d", (int)TI__BID(c, v));
+    }
+    ti__check_diag(c, TI_DIAG_ERROR, "cycle", v >= 0 ? TI__BID(c, v) : -1, -1,
+                   "the graph has a cycle (%d blocks on or after it): %s; Task IR graphs are acyclic", (int)left, path);
+  }
+}
+
+TASKIR_API ti_status ti_task_check(const ti_task_graph *g, ti_diag_list *out, ti_error *err) {
+  ti__check c;
+  ti_diag_list local;
+  int32_t nb, ne, n_err0;
+  size_t need_idx, need_int;
+  void *au;
+  int err_was_clear;
+  if (!g || g->n_blocks < 0 || g->n_edges < 0 || (g->n_blocks && !g->blocks) || (g->n_edges && !g->edges))
+    return ti_error_set(err, TI_STATUS_BAD_PARAM, "ti_task_check: no graph or a malformed one");
+  err_was_clear = !err || err->status == TI_STATUS_SUCCESS;
+  if (!out) { ti_diag_list_init(&local, g->arena.alloc_user); out = &local; }
+  memset(&c, 0, sizeof c);
+  c.g = g; c.out = out; c.err = err;
+  au = out->alloc_user;
+  nb = g->n_blocks; ne = g->n_edges;
+  n_err0 = out->n_errors;
+  need_idx = ((size_t)nb + (size_t)ne + 2) * sizeof(ti__check_idx);
+  /* in_deg nb, adj_start nb+1, adj ne + queue nb + pred nb */
+  need_int = ((size_t)nb * 4 + (size_t)ne + 2) * sizeof(int32_t);
+  c.bsorted = (ti__check_idx *)TASKIR_MALLOC(au, need_idx);
+  c.einfo = (ti__check_edge_info *)TASKIR_MALLOC(au, ((size_t)ne + 1) * sizeof(ti__check_edge_info));
+  c.in_deg = (int32_t *)TASKIR_MALLOC(au, need_int);
+  if (!c.bsorted || !c.einfo || !c.in_deg) {
+    if (c.bsorted) TASKIR_FREE(au, c.bsorted);
+    if (c.einfo) TASKIR_FREE(au, c.einfo);
+    if (c.in_deg) TASKIR_FREE(au, c.in_deg);
+    if (out == &local) ti_diag_list_free(&local);
+    return ti_error_set(err, TI_STATUS_NO_MEMORY, "ti_task_check: out of memory for %d blocks and %d edges", (int)nb,
+                        (int)ne);
+  }
+  c.esorted = c.bsorted + nb;
+  c.adj_start = c.in_deg + nb;
+  c.adj = c.adj_start + nb + 1;
+  ti__check_ids(&c);
+  ti__check_types(&c);
+  ti__check_dims(&c);
+  ti__check_clusters(&c);
+  ti__check_edges(&c);
+  ti__check_sizes(&c);
+  ti__check_data(&c);
+  ti__check_io(&c);
+  ti__check_attrs(&c);
+  ti__check_cycles(&c);
+#undef ti__check_feeds
+#undef ti__check_is_written
+  TASKIR_FREE(au, c.bsorted);
+  TASKIR_FREE(au, c.einfo);
+  TASKIR_FREE(au, c.in_deg);
+  {
+    int oom = c.oom, bad = out->n_errors > n_err0;
+    if (out == &local) ti_diag_list_free(&local);
+    if (oom) {
+      /* the status the caller gets wins over problems recorded before */
+      if (err_was_clear) {
+        ti_error_clear(err);
+        ti_error_set(err, TI_STATUS_NO_MEMORY, "ti_task_check: out of memory growing the problem list");
+      }
+      return TI_STATUS_NO_MEMORY;
+    }
+    return bad ? TI_STATUS_INVALID : TI_STATUS_SUCCESS;
+  }
+}
+
 /* >>impl.task.stats -------------------------------------------------------- */
+
+/* Saturating product of counts: absent (0) dims count as 1, negative ones
+   as 0 (the checker reports them); *sat is set when INT64_MAX is hit. */
+static int64_t ti__stats_mul(int64_t a, int64_t b, int *sat) {
+  if (a <= 0 || b <= 0) return 0;
+  if (a > INT64_MAX / b) { *sat = 1; return INT64_MAX; }
+  return a * b;
+}
+static int64_t ti__stats_add(int64_t a, int64_t b, int *sat) {
+  if (a > INT64_MAX - b) { *sat = 1; return INT64_MAX; }
+  return a + b;
+}
+static int64_t ti__stats_dim(int64_t v) { return v == 0 ? 1 : v < 0 ? 0 : v; }
+static int64_t ti__stats_prod(const int64_t *d, int n, int *sat) {
+  int64_t v = 1;
+  int i;
+  for (i = 0; i < n; i++) v = ti__stats_mul(v, ti__stats_dim(d[i]), sat);
+  return v;
+}
+static int64_t ti__stats_shape(const ti_task_shape *s, int *sat) {
+  int64_t d[6];
+  ti__check_dims6(s, d);
+  return ti__stats_prod(d, 6, sat);
+}
+
+static void ti__stats_block(const ti_task_block *b, ti_task_block_stats *bs, int *sat) {
+  const ti_task_shape *s = &b->shape;
+  int64_t ny = ti__stats_dim(s->ny), nx = ti__stats_dim(s->nx), nf = ti__stats_dim(s->nf);
+  int64_t nr = ti__stats_dim(s->nr), nky = ti__stats_dim(s->nky), nkx = ti__stats_dim(s->nkx);
+  int64_t out = ti__stats_mul(ti__stats_mul(ny, nx, sat), nf, sat);
+  int64_t dims[4];
+  int n;
+  memset(bs, 0, sizeof *bs);
+  bs->block_id = b->id;
+  bs->type = b->type;
+  if ((unsigned)b->type >= TI_BLOCK_COUNT) return;
+  switch (ti_block_class_of(b->type)) {
+  case TI_CLASS_STORAGE: {
+    const ti_task_values *v = ti_task_tensor_values(&b->data);
+    n = (int)ti_task_block_dims(b, dims);
+    bs->params = v ? v->count : 0;
+    bs->out_elems = ti__stats_prod(dims, n, sat);
+    bs->storage_bytes = ti__stats_mul(bs->out_elems, (int64_t)ti_dtype_size(b->precision), sat);
+    if (!ti__check_is_precision(b->precision)) bs->storage_bytes = 0;
+    break;
+  }
+  case TI_CLASS_COMPUTE: {
+    ti__check_roles r;
+    int32_t i;
+    ti__check_roles_of(b, &r);
+    /* parameters: the operands that are not activations, as the block's
+       shape sizes them (weight, alpha, LUT, bias) */
+    for (i = r.n_act; i < b->n_inputs && i < r.n_act + r.n_mid + r.has_bias; i++) {
+      ti_task_shape e;
+      if (b->type == TI_BLOCK_CLIF) break;   /* its second input is state, not a parameter */
+      if (ti__check_expected_cluster(b, 0, i, &e)) bs->params = ti__stats_add(bs->params, ti__stats_shape(&e, sat), sat);
+    }
+    switch (b->type) {
+    case TI_BLOCK_CC: case TI_BLOCK_CC2D:
+      bs->macs = ti__stats_mul(ti__stats_mul(ti__stats_mul(out, nr, sat), nky, sat), nkx, sat);
+      break;
+    case TI_BLOCK_CVM:
+      out = nf;
+      bs->macs = ti__stats_mul(nf, nr, sat);
+      break;
+    case TI_BLOCK_CAVG: case TI_BLOCK_CCMPB: case TI_BLOCK_CCMPS:
+      bs->macs = ti__stats_mul(ti__stats_mul(out, nky, sat), nkx, sat);
+      break;
+    default:
+      bs->macs = out;
+      break;
+    }
+    bs->out_elems = out;
+    break;
+  }
+  case TI_CLASS_IO:
+    if (b->type == TI_BLOCK_INPUT) bs->out_elems = out;
+    break;
+  default: break;
+  }
+}
+
+TASKIR_API ti_status ti_task_statistics(const ti_task_graph *g, ti_task_stats *s, int per_block, ti_error *err) {
+  ti__check_idx *idx = NULL;
+  ti_task_block_stats *pb = NULL, one;
+  void *au;
+  int sat = 0;
+  int32_t i;
+  if (!s) return ti_error_set(err, TI_STATUS_BAD_PARAM, "ti_task_statistics: no result struct");
+  memset(s, 0, sizeof *s);
+  if (!g || g->n_blocks < 0 || g->n_edges < 0 || (g->n_blocks && !g->blocks) || (g->n_edges && !g->edges))
+    return ti_error_set(err, TI_STATUS_BAD_PARAM, "ti_task_statistics: no graph or a malformed one");
+  au = g->arena.alloc_user;
+  idx = (ti__check_idx *)TASKIR_MALLOC(au, ((size_t)g->n_blocks + 1) * sizeof *idx);
+  if (per_block) pb = (ti_task_block_stats *)TASKIR_MALLOC(au, ((size_t)g->n_blocks + 1) * sizeof *pb);
+  if (!idx || (per_block && !pb)) {
+    if (idx) TASKIR_FREE(au, idx);
+    if (pb) TASKIR_FREE(au, pb);
+    return ti_error_set(err, TI_STATUS_NO_MEMORY, "ti_task_statistics: out of memory for %d blocks", (int)g->n_blocks);
+  }
+  s->blocks = g->n_blocks;
+  s->edges = g->n_edges;
+  for (i = 0; i < g->n_blocks; i++) {
+    const ti_task_block *b = &g->blocks[i];
+    ti_task_block_stats *bs = pb ? &pb[i] : &one;
+    idx[i].id = b->id; idx[i].idx = i;
+    ti__stats_block(b, bs, &sat);
+    if ((unsigned)b->type < TI_BLOCK_COUNT && ti_block_class_of(b->type) == TI_CLASS_STORAGE) {
+      s->data_elems = ti__stats_add(s->data_elems, bs->params, &sat);
+      if (ti__check_is_precision(b->precision))
+        s->storage_bytes[b->precision] = ti__stats_add(s->storage_bytes[b->precision], bs->storage_bytes, &sat);
+      s->storage_total = ti__stats_add(s->storage_total, bs->storage_bytes, &sat);
+    } else {
+      s->params = ti__stats_add(s->params, bs->params, &sat);
+      s->macs = ti__stats_add(s->macs, bs->macs, &sat);
+      if ((unsigned)b->type < TI_BLOCK_COUNT && ti_block_class_of(b->type) == TI_CLASS_COMPUTE)
+        s->out_elems = ti__stats_add(s->out_elems, bs->out_elems, &sat);
+    }
+  }
+  if (g->n_blocks) qsort(idx, (size_t)g->n_blocks, sizeof *idx, ti__check_idx_cmp);
+  /* traffic: what the source interface's box holds, at the source's
+     precision; the whole source output when no interface names the edge */
+  for (i = 0; i < g->n_edges; i++) {
+    const ti_task_edge *e = &g->edges[i];
+    int32_t si = ti__check_lookup(idx, g->n_blocks, e->src_block_id), cl, k;
+    const ti_task_block *b;
+    int64_t elems = -1, box[6];
+    ti_task_block_stats tmp;
+    char why[192];
+    if (si < 0) continue;
+    b = &g->blocks[si];
+    for (cl = 0; cl < b->n_outputs && elems < 0; cl++)
+      for (k = 0; k < b->outputs[cl].n_interfaces; k++)
+        if (b->outputs[cl].interfaces[k].edge_id == e->id) {
+          ti_task_shape ext;
+          int n;
+          if (ti__check_cluster_extent(b, 1, cl, &ext) &&
+              (n = ti__check_iface_box(&ext, &b->outputs[cl].interfaces[k], box, why, sizeof why)) >= 0)
+            elems = ti__stats_prod(box, n, &sat);
+          break;
+        }
+    if (elems < 0) {
+      ti__stats_block(b, &tmp, &sat);
+      elems = tmp.out_elems;
+    }
+    if (ti__check_is_precision(b->precision))
+      s->edge_bytes = ti__stats_add(s->edge_bytes, ti__stats_mul(elems, (int64_t)ti_dtype_size(b->precision), &sat), &sat);
+  }
+  TASKIR_FREE(au, idx);
+  if (pb) { s->per_block = pb; s->n_blocks = g->n_blocks; }
+  if (sat)
+    return ti_error_set(err, TI_STATUS_LIMIT, "ti_task_statistics: a count exceeds int64; the totals are clamped");
+  return TI_STATUS_SUCCESS;
+}
+
+TASKIR_API void ti_task_stats_free(ti_task_stats *s, void *alloc_user) {
+  (void)alloc_user;
+  if (s->per_block) TASKIR_FREE(alloc_user, s->per_block);
+  s->per_block = NULL;
+  s->n_blocks = 0;
+}
+
+#undef TI__D_Y
+#undef TI__D_X
+#undef TI__D_F
+#undef TI__D_R
+#undef TI__D_KY
+#undef TI__D_KX
+#undef TI__D_IY
+#undef TI__D_IX
+#undef TI__D_NB
+#undef TI__D_WIN
+#undef TI__BID
+#undef TI__BNAME
 
 /* >>impl.nn ---------------------------------------------------------------- */
 

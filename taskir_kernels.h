@@ -226,7 +226,7 @@ TASKIR_API ti_status ti_tinshift_ex(const ti_kernel_ctx *ctx, ti_tinshift_mode m
 
 /* >>kernels.conv: CC, CC2D, CVM ------------------------------------------ */
 
-/* Dot-product primitives. Semantics (SPEC section 2), integer case:
+/* Dot-product primitives. Semantics (SPEC section 2):
 
      CC, CC2D   out[y][x][f] = B(f) + sum over ky, kx, r of
                   in[y*sy + ky*dy - pad_up][x*sx + kx*dx - pad_left][r] * W[f][r][ky][kx]
@@ -238,42 +238,56 @@ TASKIR_API ti_status ti_tinshift_ex(const ti_kernel_ctx *ctx, ti_tinshift_mode m
    CC and CC2D compute the same thing; ti_cc2d* are aliases of ti_cc*.
 
    Element types (d->in_dtype, d->w_dtype):
-     integer: each of I8, U8, TERNARY (-1/0/1 stored as int8; any int8 value is
-              taken as is), I32; output and vector bias int32; all arithmetic is
-              two's-complement modulo 2^32, so huge or I32 reductions wrap, and
-              every SIMD path gives bit-identical results to the reference.
-              d->out_dtype may name any integer precision: integers are carried
-              in 32 bits and storage does not saturate (requantise with CCMPB).
-     float:   F32 input, weights, bias and output (out_dtype F32). Taps that
-              fall in the padding are skipped, the sum runs bias first, then
-              ky, kx, r in that order, in every path (no reassociation).
+     integer: any of I8, U8, TERNARY (-1/0/1 stored as int8; any int8 value is
+              taken as is), I32 for each; output and vector bias int32. All
+              arithmetic is two's-complement modulo 2^32: long or I32
+              reductions wrap, identically in every path, so SIMD results are
+              bit-identical to the reference. d->out_dtype may name any
+              integer precision: integers are carried in 32 bits and storage
+              does not saturate (requantise with CCMPB/CCMPS).
+     float:   F32 input, weights, bias and output (out_dtype F32). Taps in
+              the padding are skipped and each output sums bias, then ky, kx,
+              r in that order in every path, so results equal the reference
+              when the compiler does not fuse a*b+c (ISO C mode, e.g.
+              -std=c99, or -ffp-contract=off).
    Other combinations give TI_STATUS_NOT_SUPPORTED.
 
-   Descriptor fields used: CC ny nx nf nr nky nkx niy nix, stride_y/x and
+   Descriptor fields used: CC: ny nx nf nr nky nkx niy nix, stride_y/x and
    dilation_y/x (0 means 1), pad_up/down/left/right (>= 0), dtypes, bias_mode,
    constant_b; ny must equal (niy + pad_up + pad_down - (nky-1)*dy - 1)/sy + 1
-   and likewise nx, else BAD_PARAM. CVM uses nf, nr, dtypes, bias_mode and
-   constant_b only. Non-positive dims, NULL pointers, short buffers: BAD_PARAM.
+   and nx likewise, else BAD_PARAM. CVM: nf, nr, dtypes, bias_mode,
+   constant_b (other fields ignored). Non-positive dims, NULL pointers,
+   short buffers, sizes past 2^48 elements: BAD_PARAM. Buffers of int32 and
+   float elements must be aligned for their type; packed weights and
+   scratch need no alignment.
 
-   Speed: with I8/U8/TERNARY input and I8/TERNARY weights, CC runs an
-   implicit-GEMM micro-kernel (AVX-512 VNNI / AVX-VNNI vpdpbusd, AVX-512BW,
-   AVX2 or SSE2 pmaddwd, NEON sdot or smull) over weights repacked into
-   16-channel blocks. Pack once at plan time and run many times:
+   Paths (ctx->cpu picks at run time on x86-64, NEON is compile-time):
+     CC, 8-bit input x I8/TERNARY weights: implicit GEMM over weights
+       reblocked into 16-channel groups of 4 bytes; AVX-512 VNNI and AVX-VNNI
+       vpdpbusd (input offset by +128 to unsigned, exact per-channel
+       correction), AVX-512BW / AVX2 / SSE2 pmaddwd, NEON sdot or smull.
+     CC, other types: per pixel, channels across lanes (AVX-512, AVX2, NEON).
+     CC and CVM, I32 input x I8/TERNARY weights: the input is scanned; when
+       every value fits -128..127 or 0..255 it is narrowed and takes the
+       int8 kernels (same sums, exactly), else the wide path.
+     CVM: row dots straight from [nf][nr] (bandwidth bound, no packing):
+       int8 types as above, I32 x I32 with wrapping multiplies; F32 and
+       other mixes use the reference in ti_cvm, and the wide CC path
+       through ti_cvm_as_cc + ti_cc_packed.
+   Pack once at plan time and run many times:
 
      size_t pb, sb;
      ti_cc_pack_size(&d, &pb);                 // bytes of the packed weights
-     ti_cc_pack_weights(&d, w, packed, pb);    // any dtype; int8 ones are reblocked
+     ti_cc_pack_weights(&d, w, packed, pb);    // any supported dtype
      ti_cc_scratch_size(&d, 1, &sb);           // 1: scratch for ti_cc_packed
      ti_cc_packed(&ctx, &d, in, packed, pb, bias, out, scratch, sb);
 
    ti_cc does the same from plain weights, packing into its scratch on each
-   call (ti_cc_scratch_size(&d, 0, &sb)). Scratch and packed buffers need no
-   particular alignment; their sizes do not depend on ctx, so one plan fits
-   every CPU. The packed layout is private to this header and may change
-   between versions. CVM streams the plain [nf][nr] weights (it is bound by
-   memory bandwidth) and needs neither packing nor scratch. Work is split
-   over (channel tile x pixel tile) for CC and over output rows for CVM and
-   handed to ctx->parallel_for when set. */
+   call (size from ti_cc_scratch_size(&d, 0, &sb)). Sizes do not depend on
+   ctx, so one plan fits every CPU; the packed layout is private to this
+   header (checked against the descriptor: BAD_PARAM on mismatch). Work is
+   cut into (channel tile x pixel tile) items for CC and 16-row items for CVM
+   and handed to ctx->parallel_for when set. */
 TASKIR_API ti_status ti_cc_scratch_size(const ti_prim_desc *d, int weights_packed, size_t *bytes);
 TASKIR_API ti_status ti_cc_pack_size(const ti_prim_desc *d, size_t *bytes);
 TASKIR_API ti_status ti_cc_pack_weights(const ti_prim_desc *d, const void *w,
@@ -303,14 +317,26 @@ TASKIR_API ti_status ti_cc2d_packed(const ti_kernel_ctx *ctx, const ti_prim_desc
 TASKIR_API ti_status ti_cc2d_ref(const ti_prim_desc *d, const void *in, const void *w,
                                  const void *bias, void *out);
 
+/* CVM scratch is optional: with the bytes ti_cvm_scratch_size gives (nr for
+   I32 input with I8/TERNARY weights, else 0), I32 input that fits 8 bits is
+   narrowed there and takes the int8 kernels; with less (or NULL) the same
+   results come from the reference loops. */
+TASKIR_API ti_status ti_cvm_scratch_size(const ti_prim_desc *d, size_t *bytes);
 TASKIR_API ti_status ti_cvm(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const void *in,
-                            const void *w, const void *bias, void *out);
+                            const void *w, const void *bias, void *out,
+                            void *scratch, size_t scratch_bytes);
 TASKIR_API ti_status ti_cvm_ref(const ti_prim_desc *d, const void *in, const void *w,
                                 const void *bias, void *out);
+/* The CVM as the identical 1x1 CC on a 1x1 image with nr channels (same
+   buffers). Use it to run a CVM on packed weights through ti_cc_packed:
+   worth it for F32 (vectorised over channels in the reference's order) and
+   for the other types ti_cvm leaves to the reference. */
+TASKIR_API ti_status ti_cvm_as_cc(const ti_prim_desc *cvm, ti_prim_desc *cc);
 
 /* >>kernels.eltwise: CADD, CAVG, CVVH, CAX, CVS, CCMPB, CCMPS, CLUT, CLIF -- */
 
-/* Element-wise and window primitives of Task IR (SPEC §2 block table).
+/* Element-wise and window primitives of Task IR (the block table of SPEC
+   section 2).
 
    Layout: activations [y][x][f] row-major (ny, nx, nf of the desc); the 1-D
    forms are [f] with ny = nx = 1. Windowed blocks (CAVG, CCMPB, CCMPS) read
@@ -326,6 +352,11 @@ TASKIR_API ti_status ti_cvm_ref(const ti_prim_desc *d, const void *in, const voi
    precision: any integer dtype for integer inputs (it only selects CCMPB's
    clip bound, storage does not saturate), F32 for F32 inputs.
 
+   Desc fields read, besides ny, nx, nf, in_dtype, out_dtype: CADD n_branch,
+   bias_mode, constant_b; CVVH, CAX also w_dtype; CVS constant_a; CAVG,
+   CCMPB, CCMPS niy, nix, nky, nkx, stride_*, pad_*, dilation_* (0 or 1);
+   CAVG bias_mode, constant_b; CCMPB, CCMPS cmp, bit_shift; CLUT lut_dw.
+
    Float results are deterministic: sums start from the first operand
    (CADD: in_0 + in_1 + ...; CAVG: 0.0f + window elements in ky-major,
    kx-minor order, padding skipped), the bias is added last, a product and
@@ -334,6 +365,8 @@ TASKIR_API ti_status ti_cvm_ref(const ti_prim_desc *d, const void *in, const voi
 
    out never overlaps an input (CLIF: v_state is read and written in place;
    spikes overlaps nothing). No function allocates; stack use is <= 8 KiB.
+   With ctx->parallel_for the work goes out as tiles of up to 512 elements
+   (element-wise blocks) or output rows (windowed blocks).
 
    ti_X() runs the fastest path allowed by ctx->cpu (NULL ctx: detected cpu);
    ti_X_ref() is the plain C reference. Both give bit-identical results.
@@ -341,7 +374,12 @@ TASKIR_API ti_status ti_cvm_ref(const ti_prim_desc *d, const void *in, const voi
    overflows size_t, a window inconsistent with niy/nix/pads/stride,
    negative pads/strides, bit_shift outside 0..31, lut_dw outside 1..16, bad
    enum values; NOT_SUPPORTED for other dtypes or combinations, dilation
-   other than 0/1 on windowed blocks, a nonzero bit_shift with F32. */
+   other than 0/1 on windowed blocks, a nonzero bit_shift with F32; LIMIT
+   for a window of more than TASKIR_MAX_WINDOW (default 65536) positions
+   nky * nkx, so a hostile block cannot ask for hours of padding. */
+#ifndef TASKIR_MAX_WINDOW
+#define TASKIR_MAX_WINDOW 65536
+#endif
 
 /* CADD: out = in_0 + ... + in_{n_branch-1} + bias. All n_branch >= 1 inputs
    share in_dtype. nky/nkx/niy/nix are ignored. */
@@ -418,12 +456,12 @@ TASKIR_API ti_status ti_clut_ref(const ti_prim_desc *d, const void *in,
            : VLEAKY_ADPT_EN ? floor(VLEAKY_ALPHA * u / 256) + VLEAKY_BETA
            : u + VLEAKY_BETA
      v_state = max(clamp28(n), VL)
-     out   = FIRE_TYPE 4 or 5: spike (0/1); 0: v; 1: the new v_state
+     spikes[i] = FIRE_TYPE 4 or 5: spike (0/1); 0: v; 1: the new v_state
    With ti_lif_params_init's defaults (VL = -2^27, VTHETA_CONST_EN = 0,
-   RESET_MODE 0, FIRE_TYPE 4, TW_EN 0) this is exactly SPEC §2:
+   RESET_MODE 0, FIRE_TYPE 4, TW_EN 0) this is exactly SPEC section 2:
    v = clamp28(v_prev + in); spike = v > VTH0; fired -> VR; leak; clamp28.
-   (The one difference from a literal "v > VTH0": a VTH0 below -2^27 acts
-   as -2^27, as the 28-bit hardware register does.)
+   The rest follows the chip's LIF primitive (28-bit registers, VL floor,
+   reset modes, time window).
    Not modelled, NOT_SUPPORTED when they would matter: refractoriness
    (REF_LEN != 0), adaptive threshold (VTH_ADPT_EN, VTH_BETA or VTH_INCRE
    nonzero; VTH_ALPHA is then unused), random threshold noise (VM_CONST_EN
@@ -460,6 +498,127 @@ TASKIR_API ti_status ti_clif_ref(const ti_prim_desc *d, const ti_lif_params *p,
                                  const void *in, int32_t *v_state, int32_t *spikes);
 
 /* >>kernels.rearrange ---------------------------------------------------- */
+
+/* Data rearrangements of Task IR edges, and N-d transpose.
+
+   Data is a dense row-major box of ndim (1..8) axes: axis 0 slowest. For the
+   usual [y][x][f] cluster box, axis 0 = y, 1 = x, 2 = f. The "plane" of the
+   2-D kinds is axes (0, 1) = (y, x); every axis after them is carried along
+   as one pixel (all f of a pixel move together). Elements are 1, 2, 4 or 8
+   bytes and are moved, never converted; filled places get all-zero bytes.
+
+   A rearrangement is a kind (the wire's RearrangeInfoType) and its parameter
+   tensors (RearrangeInfo.matrix, in order: m[0], m[1], ...). A parameter's
+   values are its int32_data (i32) or float_data (f32); its dims are not
+   used. "optional" parameters may be absent or empty.
+
+   kind      params                                   output dims / meaning
+   --------  ---------------------------------------  -----------------------------------------
+   IDENTITY  none (ignored)                           in; a copy
+   RESHAPE   m[0].i32: the source axes listed from    [V] (V = volume), or m[1].i32 when given
+             fastest- to slowest-varying, a           (its product must be V). The source
+             permutation of 0..ndim-1; optional,      transposed to that order and flattened:
+             default ndim-1, ..., 0.                  [2,1,0] on [y][x][f] is the plain
+             m[1].i32: output dims, optional          row-major flatten; [0,1,2] gives f,x,y
+                                                      order (y fastest).
+   PERMUTE   m[0].i32: perm, a permutation of         out dims[i] = in dims[perm[i]];
+             0..ndim-1                                out[..i_k..] = in[..] with input axis
+                                                      perm[k] indexed by i_k (numpy transpose)
+   ROTATE    m[0].i32: [k] or [k, a, b]; k quarter    plane axes (a, b), default (0, 1), H =
+             turns counter-clockwise (any integer,    dims[a], W = dims[b]; k = 1: dims a, b
+             taken mod 4)                             swap, out[i][j] = in[j][W-1-i];
+                                                      k = 2: out[i][j] = in[H-1-i][W-1-j];
+                                                      k = 3: swap, out[i][j] = in[H-1-j][i]
+                                                      (numpy rot90(in, k, axes=(a, b)))
+   SHIFT     m[0].i32: offsets d[0..k-1], k <= ndim   in. out[i] = in[i - d] per axis: content
+             (missing axes: 0). m[1].i32: [mode],     moves towards higher indices for d > 0.
+             optional: 0 zero-fill (default),         Zero-fill: 0 where i - d is outside;
+             1 cyclic                                 cyclic: index (i - d) mod n.
+   SCALE     m[0].i32: integer factors s[0..k-1] >= 1 dims[a] * s[a]; out[i] = in[i / s]
+             (missing axes: 1)                        (nearest up-sampling; down-sampling is
+                                                      pooling, use CAVG / CCMPB blocks)
+   SHEAR     m[0].i32: [a, b], at most one nonzero,   zero-fill shear of the plane (H, W):
+             any sign                                 a: out[y + a*x + oy][x] = in[y][x],
+                                                      H' = H + |a|(W-1), oy = max(0, -a(W-1));
+                                                      b: out[y][x + b*y + ox] = in[y][x],
+                                                      W' = W + |b|(H-1), ox = max(0, -b(H-1));
+                                                      every other place 0
+   REFLECT   m[0].i32: the axes to flip (each at      in; out[..i..] = in[..n-1-i..] on each
+             most once, at least one)                 listed axis
+   AFFINE    m[0]: 6 numbers [a11 a12 b1 a21 a22 b2]  plane (H', W') from m[1].i32 [H', W'],
+             (f32, or i32 when f32 is empty):         default (H, W). Inverse mapping with
+             y' = a11 y + a12 x + b1,                 nearest neighbour: for each (y', x'),
+             x' = a21 y + a22 x + b2.                 v = y' - b1, u = x' - b2,
+             m[1].i32: [H', W'], optional             det = a11 a22 - a12 a21,
+                                                      y = (a22 v - a12 u) / det,
+                                                      x = (a11 u - a21 v) / det (in double),
+                                                      source (floor(y + .5), floor(x + .5))
+                                                      when inside, else 0. det == 0 or a
+                                                      non-finite number: BAD_PARAM
+   PROJECT   m[0]: 9 numbers, H row-major (f32, or    as AFFINE, with the inverse through the
+             i32 when f32 is empty):                  adjugate A of H (A = det(H) H^-1):
+             [Y X Z] = H [y x 1], y' = Y/Z, x' = X/Z  [Y X Z] = A [y' x' 1]; Z == 0 gives 0;
+             m[1].i32: [H', W'], optional             y = Y/Z, x = X/Z, nearest as AFFINE.
+                                                      det(H) == 0: BAD_PARAM
+   SHUFFLE   m[0].i32: index table idx.               with m[1]: gather along axis c,
+             m[1].i32: [c], an axis, optional         dims[c] = len(idx) >= 1,
+                                                      out[..j..] = in[..idx[j]..];
+                                                      without: len(idx) = V,
+                                                      flat out[j] = flat in[idx[j]].
+                                                      idx[j] = -1 gives 0; other values
+                                                      outside the axis: BAD_PARAM
+
+   ROTATE, SHEAR, AFFINE and PROJECT need ndim >= 2. Volumes (in bytes) must
+   stay below 2^62. Input and output buffers must not overlap. */
+/* (ti_rearrange_kind, the kinds with their wire values, is in the shared
+   types at the top of this header.) */
+
+enum { TI_SHIFT_ZERO = 0, TI_SHIFT_CYCLIC = 1 };  /* SHIFT m[1] modes */
+
+/* "IDENTITY", "RESHAPE", ... (the wire names); NULL for an unknown kind. */
+TASKIR_API const char *ti_rearrange_kind_name(int kind);
+
+/* One parameter tensor (a RearrangeInfo.matrix entry), borrowed. */
+typedef struct ti_rearrange_param {
+  int32_t ndims;          /* the tensor's own dims (informational) */
+  const int32_t *dims;
+  const int32_t *i32;     /* int32_data */
+  int64_t n_i32;
+  const float *f32;       /* float_data */
+  int64_t n_f32;
+} ti_rearrange_param;
+
+/* Output dims of kind applied to a box of dims in_dims[0..ndim-1]; out_dims
+   must hold TI_TENSOR_MAX_DIMS. BAD_PARAM for malformed parameters or dims,
+   NOT_SUPPORTED for an unknown kind. */
+TASKIR_API ti_status ti_rearrange_infer(int kind, const ti_rearrange_param *p, int np, int ndim,
+                                        const int64_t *in_dims, int *out_ndim, int64_t *out_dims);
+/* The same; *reason (when reason is not NULL) gets a static message saying
+   what is wrong, or NULL on success. */
+TASKIR_API ti_status ti_rearrange_infer_ex(int kind, const ti_rearrange_param *p, int np,
+                                           int ndim, const int64_t *in_dims, int *out_ndim,
+                                           int64_t *out_dims, const char **reason);
+
+/* Applies one rearrangement. out_dims may be any shape with the volume of
+   the inferred output (the result is the inferred-shape result in row-major
+   order, i.e. an implicit reshape). elem_size is 1, 2, 4 or 8. */
+TASKIR_API ti_status ti_rearrange_apply(int kind, const ti_rearrange_param *p, int np,
+                                        size_t elem_size, int ndim, const int64_t *in_dims,
+                                        const void *in, int out_ndim, const int64_t *out_dims,
+                                        void *out);
+
+/* N-d transpose: out has dims in_dims[perm[0]], ..., in_dims[perm[ndim-1]]
+   and out[i_0]..[i_{ndim-1}] = in[...] with input axis perm[k] indexed by
+   i_k (numpy transpose). ndim 1..8, elem_size 1, 2, 4 or 8. Size-1 axes are
+   dropped and axes adjacent in both orders merged first; a kept innermost
+   axis becomes contiguous runs (memcpy), otherwise the two innermost moved
+   axes are transposed in cache-sized tiles (SSE2 on x86-64). */
+TASKIR_API ti_status ti_transpose(size_t elem_size, int ndim, const int64_t *in_dims,
+                                  const int *perm, const void *in, void *out);
+/* With a kernel context: parallel_for splits the tiles / runs. */
+TASKIR_API ti_status ti_transpose_ex(const ti_kernel_ctx *ctx, size_t elem_size, int ndim,
+                                     const int64_t *in_dims, const int *perm, const void *in,
+                                     void *out);
 
 #ifdef __cplusplus
 }
@@ -620,6 +779,20 @@ TI__PRIVATE void ti__mv_copy(unsigned char *d, const unsigned char *s, size_t n)
 TI__PRIVATE void ti__mv_zero(unsigned char *d, size_t n) {
   if (n <= 64) ti__mv_copy(d, ti__mv_zeros, n);
   else memset(d, 0, n);
+}
+
+/* Whether a kernel may take its SIMD paths (x86-64: SSE2 blocks and
+   streaming stores; aarch64: NEON blocks). Both are part of their base ISA,
+   so a NULL ctx needs no cpuid; a ctx with cpu == 0 asks for plain C. */
+TI__PRIVATE int ti__mv_simd(const ti_kernel_ctx *ctx) {
+#if defined(TI__X86)
+  return ctx ? (ctx->cpu & TI_CPU_SSE2) != 0 : 1;
+#elif defined(TI__NEON)
+  return ctx ? (ctx->cpu & TI_CPU_NEON) != 0 : 1;
+#else
+  (void)ctx;
+  return 0;
+#endif
 }
 
 /* Sequential output writer. Normal mode stores directly. Streaming mode
@@ -840,6 +1013,64 @@ static void ti__ts_cols(const ti__ts_job *j, int64_t n, int64_t ta, int64_t tb, 
 }
 #undef TI__TS_COLS
 
+#if defined(TI__X86)
+/* n bytes from s (zeros when s is NULL) to d with non-temporal stores for
+   the 16-byte-aligned middle and normal stores for the ends. */
+static void ti__nt_put(unsigned char *d, const unsigned char *s, size_t n) {
+  size_t h = (size_t)(-(intptr_t)d) & 15, i;
+  const __m128i z = _mm_setzero_si128();
+  if (n < 64) {
+    if (s) ti__mv_copy(d, s, n); else ti__mv_zero(d, n);
+    return;
+  }
+  if (h) {
+    if (s) { ti__mv_copy(d, s, h); s += h; } else ti__mv_zero(d, h);
+    d += h; n -= h;
+  }
+  for (i = 0; i + 16 <= n; i += 16)
+    _mm_stream_si128((__m128i *)(void *)(d + i),
+                     s ? _mm_loadu_si128((const __m128i *)(const void *)(s + i)) : z);
+  if (i < n) {
+    if (s) ti__mv_copy(d + i, s + i, n - i); else ti__mv_zero(d + i, n - i);
+  }
+}
+
+/* Large outputs with pieces of 64 bytes to 16 KiB, in source order: each
+   input row is read once, front to back, and its pieces are streamed to
+   their output rows, so the reads are the sequential streams the hardware
+   prefetchers follow best (output order would start a new short stream at
+   every piece). Output rows [r0, r1) only, so parallel ranges stay apart. */
+static void ti__ts_scatter(const ti__ts_job *j, int64_t r0, int64_t r1) {
+  const int64_t T = j->T, G = j->G, sign = j->sign;
+  const size_t piece = j->piece, row = j->row;
+  int64_t r = r0;
+  while (r < r1) {
+    const int64_t n = r / T, ta = r % T, tb = T - ta < r1 - r ? T : ta + (r1 - r);
+    const int32_t *sh = j->shifts + n * G;
+    const unsigned char *src = j->src + (size_t)(n * T) * row;
+    unsigned char *dst = j->dst + (size_t)(n * T) * row;
+    int64_t g, g1, t, ts;
+    for (ts = 0; ts < T; ++ts)
+      for (g = 0; g < G; g = g1) {
+        const int64_t s = sign * sh[g];
+        for (g1 = g + 1; g1 < G && sh[g1] == sh[g]; ++g1) {}
+        t = ts + s;
+        if (t >= ta && t < tb)
+          ti__nt_put(dst + (size_t)t * row + (size_t)g * piece,
+                     src + (size_t)ts * row + (size_t)g * piece, (size_t)(g1 - g) * piece);
+      }
+    for (g = 0; g < G; ++g) {  /* rows with no source: t - s outside [0, T) */
+      const int64_t s = sign * sh[g];
+      for (t = ta; t < tb; ++t)
+        if ((uint64_t)(t - s) >= (uint64_t)T)
+          ti__nt_put(dst + (size_t)t * row + (size_t)g * piece, 0, piece);
+    }
+    r += tb - ta;
+  }
+  _mm_sfence();
+}
+#endif
+
 /* Output rows r = n*T + t in [r0, r1). */
 static void ti__ts_rows(void *arg, int64_t r0, int64_t r1) {
   const ti__ts_job *j = (const ti__ts_job *)arg;
@@ -870,6 +1101,14 @@ static void ti__ts_rows(void *arg, int64_t r0, int64_t r1) {
     for (r = r0; r < r1;) {
       const int64_t ta = r % T, tb = T - ta < r1 - r ? T : ta + (r1 - r);
       n = r / T;
+      /* the columns are read in a strided order: fetch the next image's
+         block (contiguous) ahead so that memory sees one forward stream */
+      if (ta == 0 && (n + 1) * T < r1) {
+        const unsigned char *nx = j->src + (size_t)((n + 1) * T) * row;
+        const size_t nb = (size_t)T * row < 16384 ? (size_t)T * row : 16384;
+        size_t o;
+        for (o = 0; o < nb; o += 64) TI__MV_PREFETCH(nx + o);
+      }
       if (!j->stream) {
         ti__ts_cols(j, n, ta, tb, j->dst + (size_t)r * row);
       } else {
@@ -888,6 +1127,12 @@ static void ti__ts_rows(void *arg, int64_t r0, int64_t r1) {
      shifts) or that are both zero-filled into one run. Pieces shorter than a
      page start a new stream at every row, which the hardware prefetchers pick
      up late: prefetch the next row's sources while copying this one. */
+#if defined(TI__X86)
+  if (j->stream && piece < 16384) {
+    ti__ts_scatter(j, r0, r1);
+    return;
+  }
+#endif
   ti__wr_init(&w, j->dst + (size_t)r0 * row, j->stream);
   n = r0 / T; t = r0 % T;
   for (r = r0; r < r1; ++r) {
@@ -986,7 +1231,11 @@ TASKIR_API ti_status ti_tinshift_ex(const ti_kernel_ctx *ctx, ti_tinshift_mode m
   job.piece = (size_t)(C / G) * (size_t)HW * es;
   job.row = (size_t)C * (size_t)HW * es;
   job.sign = mode == TI_TINSHIFT_BACKWARD ? -1 : 1;
-  job.stream = (size_t)count * es >= TASKIR_KERNELS_STREAM_BYTES;
+#if defined(TI__X86)
+  job.stream = ti__mv_simd(ctx) && (size_t)count * es >= TASKIR_KERNELS_STREAM_BYTES;
+#else
+  job.stream = 0;  /* streaming stores are an x86 path */
+#endif
   ti__parallel(ctx, N * T, ti__ts_rows, &job);
   return TI_STATUS_SUCCESS;
 }
@@ -1018,16 +1267,15 @@ TASKIR_API ti_status ti_tinshift_backward_compat(const ti_tensor_desc *grad_outp
 
 /* >>kernels.impl.conv ---------------------------------------------------- */
 
+#include <string.h>   /* memcpy: unaligned and type-punned loads */
 #if defined(TI__X86) && (defined(__GNUC__) || defined(__clang__))
 #define TI__CC_X86 1
-#include <string.h>
 #define TI__CC_T_AVX2 __attribute__((target("avx2")))
 #define TI__CC_T_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq")))
 #define TI__CC_T_VNNI512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512vnni")))
 #define TI__CC_T_AVXVNNI __attribute__((target("avx2,avxvnni")))
 #elif defined(TI__NEON)
 #define TI__CC_NEON 1
-#include <string.h>
 #endif
 
 /* Element counts and byte sizes are kept below this, so every size fits
@@ -1043,6 +1291,8 @@ typedef struct ti__cc_geo {
   int64_t nfb, nf16;       /* 16-channel blocks */
   int is_float;            /* F32 everywhere */
   int int8;                /* I8/U8/TERNARY input with I8/TERNARY weights */
+  int dual;                /* I32 input with I8/TERNARY weights: int8 path when
+                              the input fits 8 bits, else wide */
 } ti__cc_geo;
 
 static int ti__cc_mul(int64_t a, int64_t b, int64_t *r) {
@@ -1078,12 +1328,14 @@ static ti_status ti__cc_common(const ti_prim_desc *d, ti__cc_geo *g) {
   if (!g->is_float && !(ti__cc_int_in(d->in_dtype) && ti__cc_int_in(d->w_dtype) &&
                         ti__cc_int_out(d->out_dtype))) return TI_STATUS_NOT_SUPPORTED;
   g->int8 = ti__cc_b8(d->in_dtype) && (d->w_dtype == TI_DTYPE_I8 || d->w_dtype == TI_DTYPE_TERNARY);
+  g->dual = d->in_dtype == TI_DTYPE_I32 && (d->w_dtype == TI_DTYPE_I8 || d->w_dtype == TI_DTYPE_TERNARY);
   g->nr4 = (g->nr + 3) & ~(int64_t)3;
   g->G = g->nr4 / 4;
   g->nfb = (g->nf + 15) / 16;
   g->nf16 = g->nfb * 16;
   if (!ti__cc_mul(g->nky, g->nkx, &g->T) || !ti__cc_mul(g->T, g->G, &g->K4) ||
       !ti__cc_mul(g->K4, g->nfb * 64, &n) ||                                  /* packed */
+      !ti__cc_mul(g->T, g->nr, &n) || !ti__cc_mul(n, g->nf16 * 4, &n) ||      /* packed wide */
       !ti__cc_mul(g->hn, g->wn, &n) || !ti__cc_mul(n, g->nr4, &n) ||          /* padded in */
       !ti__cc_mul(g->niy, g->nix, &n) || !ti__cc_mul(n, g->nr * 4, &n) ||     /* input */
       !ti__cc_mul(g->T, g->nr, &n) || !ti__cc_mul(n, g->nf * 4, &n) ||        /* weights */
@@ -1127,19 +1379,32 @@ static int ti__cc_fits(int64_t n) { return n >= 0 && (uint64_t)n <= (uint64_t)SI
 
 /* Packed weights: a 64-byte header of little-endian uint32 words
    {magic, format, w_dtype, nf, nr, nky, nkx, size lo, size hi}, then
-   format 0: the weights as given; format 1 (int8 path): sum of weights per
-   channel int32[nf16], then blocks [nfb][K4][16 channels][4 bytes], byte j of
-   channel f in group kg = (ky*nkx + kx)*G + q being W[f][4q + j][ky][kx]
-   (0 past nf or nr). */
+   format 1 (int8 path): sum of weights per channel int32[nf16], then blocks
+   [nfb][K4][16 channels][4 bytes], byte j of channel f in group
+   kg = (ky*nkx + kx)*G + q being W[f][4q + j][ky][kx] (0 past nf or nr);
+   format 2 (wide path: I32, U8 weights, F32): int32 or float
+   [nky*nkx][nr][nf16], channels fastest (0 past nf);
+   format 3 (I32 input, int8 weights): format 1's data, then format 2's at
+   the next multiple of 64. */
 #define TI__CC_MAGIC 0x77634954u
-static int64_t ti__cc_pack_bytes(const ti_prim_desc *d, const ti__cc_geo *g) {
-  if (g->int8) return 64 + ti__cc_al64(g->nf16 * 4) + g->nfb * g->K4 * 64;
-  return 64 + g->nf * g->nr * g->T * (int64_t)ti_dtype_size(d->w_dtype);
+static int64_t ti__cc_pack8_bytes(const ti__cc_geo *g) {
+  return ti__cc_al64(g->nf16 * 4) + g->nfb * g->K4 * 64;
 }
-/* Run scratch of the packed int8 path: corrections, tap offsets, padded input. */
-static int64_t ti__cc_run_bytes(const ti__cc_geo *g) {
-  if (!g->int8) return 0;
-  return 64 + ti__cc_al64(g->nf16 * 4) + ti__cc_al64(g->T * 8) + g->hn * g->wn * g->nr4;
+static int64_t ti__cc_pack_bytes(const ti__cc_geo *g) {
+  if (g->int8) return 64 + ti__cc_pack8_bytes(g);
+  if (g->dual) return 64 + ti__cc_al64(ti__cc_pack8_bytes(g)) + g->T * g->nr * g->nf16 * 4;
+  return 64 + g->T * g->nr * g->nf16 * 4;
+}
+static uint32_t ti__cc_format(const ti__cc_geo *g) { return g->int8 ? 1u : g->dual ? 3u : 2u; }
+/* Run scratch. int8 path: corrections, tap offsets, padded input; wide
+   path: bias per channel, and the input widened to int32 when it is 8-bit. */
+static int64_t ti__cc_run_bytes(const ti_prim_desc *d, const ti__cc_geo *g) {
+  int64_t r8 = 64 + ti__cc_al64(g->nf16 * 4) + ti__cc_al64(g->T * 8) + g->hn * g->wn * g->nr4;
+  int64_t rw = 64 + ti__cc_al64(g->nf16 * 4) +
+               (ti__cc_b8(d->in_dtype) ? g->niy * g->nix * g->nr * 4 : 0);
+  if (g->int8) return r8;
+  if (g->dual) return r8 > rw ? r8 : rw;
+  return rw;
 }
 static void ti__cc_wr32(uint8_t *p, uint32_t v) {
   p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);
@@ -1225,7 +1490,7 @@ TASKIR_API ti_status ti_cc_pack_size(const ti_prim_desc *d, size_t *bytes) {
   int64_t n;
   if (s) return s;
   if (!bytes) return TI_STATUS_BAD_PARAM;
-  n = ti__cc_pack_bytes(d, &g);
+  n = ti__cc_pack_bytes(&g);
   if (!ti__cc_fits(n)) return TI_STATUS_BAD_PARAM;
   *bytes = (size_t)n;
   return TI_STATUS_SUCCESS;
@@ -1237,26 +1502,39 @@ TASKIR_API ti_status ti_cc_scratch_size(const ti_prim_desc *d, int weights_packe
   int64_t n;
   if (s) return s;
   if (!bytes) return TI_STATUS_BAD_PARAM;
-  n = ti__cc_run_bytes(&g);
-  if (!weights_packed && g.int8) n += ti__cc_pack_bytes(d, &g);
+  n = ti__cc_run_bytes(d, &g);
+  if (!weights_packed) n += ti__cc_pack_bytes(&g);
   if (!ti__cc_fits(n)) return TI_STATUS_BAD_PARAM;
   *bytes = (size_t)n;
   return TI_STATUS_SUCCESS;
 }
 
 static void ti__cc_pack(const ti_prim_desc *d, const ti__cc_geo *g, const void *w, uint8_t *p) {
-  int64_t total = ti__cc_pack_bytes(d, g), i;
+  int64_t total = ti__cc_pack_bytes(g), i;
   uint32_t hdr[9];
-  hdr[0] = TI__CC_MAGIC; hdr[1] = (uint32_t)g->int8; hdr[2] = (uint32_t)d->w_dtype;
+  hdr[0] = TI__CC_MAGIC; hdr[1] = ti__cc_format(g); hdr[2] = (uint32_t)d->w_dtype;
   hdr[3] = (uint32_t)g->nf; hdr[4] = (uint32_t)g->nr; hdr[5] = (uint32_t)g->nky;
   hdr[6] = (uint32_t)g->nkx; hdr[7] = (uint32_t)((uint64_t)total & 0xffffffffu);
   hdr[8] = (uint32_t)((uint64_t)total >> 32);
   for (i = 0; i < 64; i++) p[i] = 0;
   for (i = 0; i < 9; i++) ti__cc_wr32(p + 4 * i, hdr[i]);
   if (!g->int8) {
-    const uint8_t *src = (const uint8_t *)w;
-    for (i = 64; i < total; i++) p[i] = src[i - 64];
-  } else {
+    /* Through memcpy: the buffer need not be aligned. */
+    int64_t t, r, f;
+    uint8_t *o = p + 64 + (g->dual ? ti__cc_al64(ti__cc_pack8_bytes(g)) : 0);
+    for (t = 0; t < g->T; t++)
+      for (r = 0; r < g->nr; r++)
+        for (f = 0; f < g->nf16; f++, o += 4) {
+          uint32_t v = 0;
+          int64_t k = (f * g->nr + r) * g->T + t;
+          if (f < g->nf) {
+            if (g->is_float) memcpy(&v, (const float *)w + k, 4);
+            else v = ti__cc_geti(w, d->w_dtype, k);
+          }
+          memcpy(o, &v, 4);
+        }
+  }
+  if (g->int8 || g->dual) {
     const int8_t *ws = (const int8_t *)w;
     uint8_t *sums = p + 64, *blk = p + 64 + ti__cc_al64(g->nf16 * 4);
     int64_t f, kg;
@@ -1283,7 +1561,7 @@ TASKIR_API ti_status ti_cc_pack_weights(const ti_prim_desc *d, const void *w, vo
   ti__cc_geo g;
   ti_status s = ti__cc_geom(d, &g);
   if (s) return s;
-  if (!w || !packed || (uint64_t)packed_bytes < (uint64_t)ti__cc_pack_bytes(d, &g))
+  if (!w || !packed || (uint64_t)packed_bytes < (uint64_t)ti__cc_pack_bytes(&g))
     return TI_STATUS_BAD_PARAM;
   ti__cc_pack(d, &g, w, (uint8_t *)packed);
   return TI_STATUS_SUCCESS;
@@ -1373,7 +1651,7 @@ static void ti__cc_k_c(const ti__cc_job *j, const uint8_t *const *ip, uint32_t *
       for (t = 0; t < j->T; t++) {
         const uint8_t *a = ip[p] + j->tapoff[t];
         for (q = 0; q < j->G; q++, w += 64)
-          for (k = 0; k < 4; k++) acc += (uint32_t)a[4 * q + k] * (uint32_t)(int32_t)(int8_t)w[k];
+          for (k = 0; k < 4; k++) acc += (uint32_t)a[4 * q + k] * (uint32_t)(int32_t)((const int8_t *)w)[k];
       }
       op[p][f] = acc;
     }
@@ -1594,12 +1872,12 @@ static void ti__cc_range(void *arg, int64_t b, int64_t e) {
 }
 
 /* Runs the int8 path on packed weights p (header checked by the caller). */
+/* off: 0 when the input values are in 0..255, 128 when in -128..127. */
 static void ti__cc_run8(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const ti__cc_geo *g,
                         const void *in, const uint8_t *p, const void *bias, void *out,
-                        void *scratch) {
+                        void *scratch, uint32_t off) {
   ti__cc_job j;
   unsigned sub = ti__cc_pick(ti__cpu(ctx), &j);
-  uint32_t off = d->in_dtype == TI_DTYPE_U8 ? 0u : 128u;
   uint8_t *s = (uint8_t *)ti__cc_align(scratch), *pad;
   uint32_t *corr = (uint32_t *)(void *)s;
   int64_t *tapoff = (int64_t *)(void *)(s + ti__cc_al64(g->nf16 * 4));
@@ -1618,8 +1896,11 @@ static void ti__cc_run8(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const t
       if (iy < 0 || iy >= g->niy || ix < 0 || ix >= g->nix) {
         for (r = 0; r < g->nr4; r++) o[r] = (uint8_t)off;
       } else {
-        const uint8_t *i = src + (iy * g->nix + ix) * g->nr;
-        for (r = 0; r < g->nr; r++) o[r] = (uint8_t)(i[r] + off);
+        int64_t e = (iy * g->nix + ix) * g->nr;
+        if (d->in_dtype == TI_DTYPE_I32)
+          for (r = 0; r < g->nr; r++) o[r] = (uint8_t)(((const uint32_t *)in)[e + r] + off);
+        else
+          for (r = 0; r < g->nr; r++) o[r] = (uint8_t)(src[e + r] + off);
         for (; r < g->nr4; r++) o[r] = (uint8_t)off;
       }
     }
@@ -1630,12 +1911,281 @@ static void ti__cc_run8(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const t
                ti__cc_range, &j);
 }
 
+/* ---- wide path: I32, U8 weights and F32 over packed [tap][r][nf16] ----------
+   One output pixel at a time, NV vectors of L channels; each lane sums in the
+   reference's order (bias, then ky, kx, r; taps in the padding skipped), so
+   float results equal the reference too (no fused multiply-add: build in ISO
+   C mode or with -ffp-contract=off, as the reference needs the same). Integer
+   products and sums wrap as the reference's. */
+typedef struct ti__cw_job ti__cw_job;
+typedef void (*ti__cw_kfn)(const ti__cw_job *j, int64_t y, int64_t x, int64_t f0, int64_t nfv);
+struct ti__cw_job {
+  const ti__cc_geo *g;
+  const uint8_t *in, *w, *bias;   /* int32/float elements, native order */
+  uint8_t *out;
+  int64_t tw;                     /* channels per tile */
+  int L;
+  ti__cw_kfn kfn[4];
+};
+
+#define TI__CW_KERNEL(NAME, TGT, NV, L) \
+TGT static void NAME(const ti__cw_job *j, int64_t y, int64_t x, int64_t f0, int64_t nfv) { \
+  const ti__cc_geo *g = j->g; \
+  const int nv_ = NV; const int64_t L_ = L, ws = g->nf16 * 4; \
+  const uint8_t *bz = j->bias + f0 * 4; \
+  uint32_t *o = (uint32_t *)(void *)(j->out + ((y * g->nx + x) * g->nf + f0) * 4); \
+  TI__CW_V a0 = TI__CW_LD(bz); \
+  TI__CW_V a1 = nv_ > 1 ? TI__CW_LD(bz + 4 * L_) : a0; \
+  TI__CW_V a2 = nv_ > 2 ? TI__CW_LD(bz + 8 * L_) : a0; \
+  TI__CW_V a3 = nv_ > 3 ? TI__CW_LD(bz + 12 * L_) : a0; \
+  int64_t ky, kx, r; \
+  for (ky = 0; ky < g->nky; ky++) { \
+    int64_t iy = y * g->sy + ky * g->dy - g->pu; \
+    if (iy < 0 || iy >= g->niy) continue; \
+    for (kx = 0; kx < g->nkx; kx++) { \
+      int64_t ix = x * g->sx + kx * g->dx - g->pl; \
+      const uint8_t *ip, *wp; \
+      if (ix < 0 || ix >= g->nix) continue; \
+      ip = j->in + (iy * g->nix + ix) * g->nr * 4; \
+      wp = j->w + (ky * g->nkx + kx) * g->nr * ws + f0 * 4; \
+      for (r = 0; r < g->nr; r++, ip += 4, wp += ws) { \
+        TI__CW_V b = TI__CW_BC(ip); \
+        a0 = TI__CW_MAC(a0, b, TI__CW_LD(wp)); \
+        if (nv_ > 1) a1 = TI__CW_MAC(a1, b, TI__CW_LD(wp + 4 * L_)); \
+        if (nv_ > 2) a2 = TI__CW_MAC(a2, b, TI__CW_LD(wp + 8 * L_)); \
+        if (nv_ > 3) a3 = TI__CW_MAC(a3, b, TI__CW_LD(wp + 12 * L_)); \
+      } \
+    } \
+  } \
+  TI__CW_ST(o, a0, nfv); \
+  if (nv_ > 1) TI__CW_ST(o + L_, a1, nfv - L_); \
+  if (nv_ > 2) TI__CW_ST(o + 2 * L_, a2, nfv - 2 * L_); \
+  if (nv_ > 3) TI__CW_ST(o + 3 * L_, a3, nfv - 3 * L_); \
+}
+
+/* Portable version (cpu = 0 on packed weights): 16 lanes in arrays, same
+   order per lane; the lane loops are left to the compiler's vectoriser. */
+static void ti__cw_k_c(const ti__cw_job *j, int64_t y, int64_t x, int64_t f0, int64_t nfv) {
+  const ti__cc_geo *g = j->g;
+  uint32_t acc[16];
+  float accf[16];
+  int64_t n = nfv < 16 ? nfv : 16, ky, kx, r;
+  int l;
+  memcpy(acc, j->bias + f0 * 4, 64);
+  memcpy(accf, j->bias + f0 * 4, 64);
+  for (ky = 0; ky < g->nky; ky++) {
+    int64_t iy = y * g->sy + ky * g->dy - g->pu;
+    if (iy < 0 || iy >= g->niy) continue;
+    for (kx = 0; kx < g->nkx; kx++) {
+      int64_t ix = x * g->sx + kx * g->dx - g->pl;
+      const uint8_t *ip, *wp;
+      if (ix < 0 || ix >= g->nix) continue;
+      ip = j->in + (iy * g->nix + ix) * g->nr * 4;
+      wp = j->w + ((ky * g->nkx + kx) * g->nr * g->nf16 + f0) * 4;
+      if (g->is_float)
+        for (r = 0; r < g->nr; r++, ip += 4, wp += g->nf16 * 4) {
+          float a, b[16];
+          memcpy(&a, ip, 4); memcpy(b, wp, 64);
+          for (l = 0; l < 16; l++) accf[l] += a * b[l];
+        }
+      else
+        for (r = 0; r < g->nr; r++, ip += 4, wp += g->nf16 * 4) {
+          uint32_t a, b[16];
+          memcpy(&a, ip, 4); memcpy(b, wp, 64);
+          for (l = 0; l < 16; l++) acc[l] += a * b[l];
+        }
+    }
+  }
+  if (g->is_float) memcpy(j->out + ((y * g->nx + x) * g->nf + f0) * 4, accf, (size_t)n * 4);
+  else memcpy(j->out + ((y * g->nx + x) * g->nf + f0) * 4, acc, (size_t)n * 4);
+}
+
+#if defined(TI__CC_X86)
+TI__CC_T_AVX2 static inline __m256i ti__cw_a2_bc(const uint8_t *p) {
+  int32_t v; memcpy(&v, p, 4); return _mm256_set1_epi32(v);
+}
+#define TI__CW_V __m256i
+#define TI__CW_LD(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
+#define TI__CW_BC(p) ti__cw_a2_bc(p)
+#define TI__CW_ST(o, v, n) ti__cc_a2_st(o, v, n)
+#define TI__CW_MAC(c, a, b) _mm256_add_epi32(c, _mm256_mullo_epi32(a, b))
+TI__CW_KERNEL(ti__cw_k_avx2i_1, TI__CC_T_AVX2, 1, 8)
+TI__CW_KERNEL(ti__cw_k_avx2i_2, TI__CC_T_AVX2, 2, 8)
+TI__CW_KERNEL(ti__cw_k_avx2i_3, TI__CC_T_AVX2, 3, 8)
+TI__CW_KERNEL(ti__cw_k_avx2i_4, TI__CC_T_AVX2, 4, 8)
+#undef TI__CW_MAC
+#define TI__CW_MAC(c, a, b) _mm256_castps_si256(_mm256_add_ps(_mm256_castsi256_ps(c), \
+  _mm256_mul_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b))))
+TI__CW_KERNEL(ti__cw_k_avx2f_1, TI__CC_T_AVX2, 1, 8)
+TI__CW_KERNEL(ti__cw_k_avx2f_2, TI__CC_T_AVX2, 2, 8)
+TI__CW_KERNEL(ti__cw_k_avx2f_3, TI__CC_T_AVX2, 3, 8)
+TI__CW_KERNEL(ti__cw_k_avx2f_4, TI__CC_T_AVX2, 4, 8)
+#undef TI__CW_V
+#undef TI__CW_LD
+#undef TI__CW_BC
+#undef TI__CW_ST
+#undef TI__CW_MAC
+#define TI__CW_V __m512i
+#define TI__CW_LD(p) _mm512_loadu_si512((const void *)(p))
+#define TI__CW_BC(p) ti__cc_z_bc(p)
+#define TI__CW_ST(o, v, n) ti__cc_z_st(o, v, n)
+#define TI__CW_MAC(c, a, b) _mm512_add_epi32(c, _mm512_mullo_epi32(a, b))
+TI__CW_KERNEL(ti__cw_k_avx512i_1, TI__CC_T_AVX512, 1, 16)
+TI__CW_KERNEL(ti__cw_k_avx512i_2, TI__CC_T_AVX512, 2, 16)
+TI__CW_KERNEL(ti__cw_k_avx512i_3, TI__CC_T_AVX512, 3, 16)
+TI__CW_KERNEL(ti__cw_k_avx512i_4, TI__CC_T_AVX512, 4, 16)
+#undef TI__CW_MAC
+#define TI__CW_MAC(c, a, b) _mm512_castps_si512(_mm512_add_ps(_mm512_castsi512_ps(c), \
+  _mm512_mul_ps(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b))))
+TI__CW_KERNEL(ti__cw_k_avx512f_1, TI__CC_T_AVX512, 1, 16)
+TI__CW_KERNEL(ti__cw_k_avx512f_2, TI__CC_T_AVX512, 2, 16)
+TI__CW_KERNEL(ti__cw_k_avx512f_3, TI__CC_T_AVX512, 3, 16)
+TI__CW_KERNEL(ti__cw_k_avx512f_4, TI__CC_T_AVX512, 4, 16)
+#undef TI__CW_V
+#undef TI__CW_LD
+#undef TI__CW_BC
+#undef TI__CW_ST
+#undef TI__CW_MAC
+#endif /* TI__CC_X86 */
+
+#if defined(TI__CC_NEON)
+static inline int32x4_t ti__cw_n_bc(const uint8_t *p) {
+  uint32_t v; memcpy(&v, p, 4); return vreinterpretq_s32_u32(vdupq_n_u32(v));
+}
+#define TI__CW_V int32x4_t
+#define TI__CW_LD(p) vreinterpretq_s32_u8(vld1q_u8(p))
+#define TI__CW_BC(p) ti__cw_n_bc(p)
+#define TI__CW_ST(o, v, n) ti__cc_n_st(o, v, n)
+#define TI__CW_MAC(c, a, b) vaddq_s32(c, vmulq_s32(a, b))
+TI__CW_KERNEL(ti__cw_k_neoni_1, , 1, 4)
+TI__CW_KERNEL(ti__cw_k_neoni_2, , 2, 4)
+TI__CW_KERNEL(ti__cw_k_neoni_3, , 3, 4)
+TI__CW_KERNEL(ti__cw_k_neoni_4, , 4, 4)
+#undef TI__CW_MAC
+#define TI__CW_MAC(c, a, b) vreinterpretq_s32_f32(vaddq_f32(vreinterpretq_f32_s32(c), \
+  vmulq_f32(vreinterpretq_f32_s32(a), vreinterpretq_f32_s32(b))))
+TI__CW_KERNEL(ti__cw_k_neonf_1, , 1, 4)
+TI__CW_KERNEL(ti__cw_k_neonf_2, , 2, 4)
+TI__CW_KERNEL(ti__cw_k_neonf_3, , 3, 4)
+TI__CW_KERNEL(ti__cw_k_neonf_4, , 4, 4)
+#undef TI__CW_V
+#undef TI__CW_LD
+#undef TI__CW_BC
+#undef TI__CW_ST
+#undef TI__CW_MAC
+#endif /* TI__CC_NEON */
+
+static void ti__cw_range(void *arg, int64_t b, int64_t e) {
+  const ti__cw_job *j = (const ti__cw_job *)arg;
+  const ti__cc_geo *g = j->g;
+  int64_t nft = (g->nf + j->tw - 1) / j->tw, it;
+  for (it = b; it < e; it++) {
+    int64_t pix = it / nft, f0 = (it % nft) * j->tw, nfv = g->nf - f0;
+    int64_t nv = nfv < j->tw ? (nfv + j->L - 1) / j->L : j->tw / j->L;
+    j->kfn[nv - 1](j, pix / g->nx, pix % g->nx, f0, nfv);
+  }
+}
+
+/* wp: the format 2 weights. */
+static void ti__cc_runw(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const ti__cc_geo *g,
+                        const void *in, const uint8_t *wp, const void *bias, void *out,
+                        void *scratch) {
+  ti__cw_job j;
+  unsigned cpu = ti__cpu(ctx);
+  uint8_t *s = (uint8_t *)ti__cc_align(scratch);
+  int64_t f, i;
+  j.kfn[0] = j.kfn[1] = j.kfn[2] = j.kfn[3] = ti__cw_k_c;
+  j.L = 16; j.tw = 16;
+#if defined(TI__CC_X86)
+  if (cpu & TI_CPU_AVX512) {
+    if (g->is_float) {
+      j.kfn[0] = ti__cw_k_avx512f_1; j.kfn[1] = ti__cw_k_avx512f_2;
+      j.kfn[2] = ti__cw_k_avx512f_3; j.kfn[3] = ti__cw_k_avx512f_4;
+    } else {
+      j.kfn[0] = ti__cw_k_avx512i_1; j.kfn[1] = ti__cw_k_avx512i_2;
+      j.kfn[2] = ti__cw_k_avx512i_3; j.kfn[3] = ti__cw_k_avx512i_4;
+    }
+    j.L = 16; j.tw = 64;
+  } else if (cpu & TI_CPU_AVX2) {
+    if (g->is_float) {
+      j.kfn[0] = ti__cw_k_avx2f_1; j.kfn[1] = ti__cw_k_avx2f_2;
+      j.kfn[2] = ti__cw_k_avx2f_3; j.kfn[3] = ti__cw_k_avx2f_4;
+    } else {
+      j.kfn[0] = ti__cw_k_avx2i_1; j.kfn[1] = ti__cw_k_avx2i_2;
+      j.kfn[2] = ti__cw_k_avx2i_3; j.kfn[3] = ti__cw_k_avx2i_4;
+    }
+    j.L = 8; j.tw = 32;
+  }
+#elif defined(TI__CC_NEON)
+  if (cpu & TI_CPU_NEON) {
+    if (g->is_float) {
+      j.kfn[0] = ti__cw_k_neonf_1; j.kfn[1] = ti__cw_k_neonf_2;
+      j.kfn[2] = ti__cw_k_neonf_3; j.kfn[3] = ti__cw_k_neonf_4;
+    } else {
+      j.kfn[0] = ti__cw_k_neoni_1; j.kfn[1] = ti__cw_k_neoni_2;
+      j.kfn[2] = ti__cw_k_neoni_3; j.kfn[3] = ti__cw_k_neoni_4;
+    }
+    j.L = 4; j.tw = 16;
+  }
+#else
+  (void)cpu;
+#endif
+  /* Bias per channel, 0 past nf, as the accumulators' starting value. */
+  for (f = 0; f < g->nf16; f++) {
+    uint32_t v = 0;
+    if (f < g->nf) {
+      if (g->is_float) { float b = ti__cc_biasf(d, bias, f); memcpy(&v, &b, 4); }
+      else v = ti__cc_biasi(d, bias, f);
+    }
+    memcpy(s + f * 4, &v, 4);
+  }
+  j.in = (const uint8_t *)in;
+  if (ti__cc_b8(d->in_dtype)) {   /* widen 8-bit input to int32 */
+    uint8_t *wi = s + ti__cc_al64(g->nf16 * 4);
+    for (i = 0; i < g->niy * g->nix * g->nr; i++) {
+      uint32_t v = ti__cc_geti(in, d->in_dtype, i);
+      memcpy(wi + i * 4, &v, 4);
+    }
+    j.in = wi;
+  }
+  j.g = g; j.w = wp; j.bias = s; j.out = (uint8_t *)out;
+  ti__parallel(ctx, g->ny * g->nx * ((g->nf + j.tw - 1) / j.tw), ti__cw_range, &j);
+}
+
+/* Offset for the int8 path when every I32 input value fits 8 bits (exactly
+   the same sums then), else -1. */
+static int64_t ti__cc_narrow_off(const int32_t *in, int64_t n) {
+  int32_t lo = 0, hi = 0;
+  int64_t i;
+  for (i = 0; i < n; i++) {
+    lo = in[i] < lo ? in[i] : lo;
+    hi = in[i] > hi ? in[i] : hi;
+  }
+  if (lo >= -128 && hi <= 127) return 128;
+  if (lo >= 0 && hi <= 255) return 0;
+  return -1;
+}
+
+/* Runs on packed weights p of any format (checked by the caller). */
+static void ti__cc_run(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const ti__cc_geo *g,
+                       const void *in, const uint8_t *p, const void *bias, void *out, void *scratch) {
+  if (g->int8) {
+    ti__cc_run8(ctx, d, g, in, p, bias, out, scratch, d->in_dtype == TI_DTYPE_U8 ? 0u : 128u);
+  } else if (g->dual) {
+    int64_t off = ti__cc_narrow_off((const int32_t *)in, g->niy * g->nix * g->nr);
+    if (off >= 0) ti__cc_run8(ctx, d, g, in, p, bias, out, scratch, (uint32_t)off);
+    else ti__cc_runw(ctx, d, g, in, p + 64 + ti__cc_al64(ti__cc_pack8_bytes(g)), bias, out, scratch);
+  } else {
+    ti__cc_runw(ctx, d, g, in, p + 64, bias, out, scratch);
+  }
+}
+
 static ti_status ti__cc_check_packed(const ti_prim_desc *d, const ti__cc_geo *g,
                                      const void *packed, size_t packed_bytes) {
   const uint8_t *p = (const uint8_t *)packed;
-  int64_t total = ti__cc_pack_bytes(d, g);
+  int64_t total = ti__cc_pack_bytes(g);
   if (packed_bytes < 64 || (uint64_t)packed_bytes < (uint64_t)total) return TI_STATUS_BAD_PARAM;
-  if (ti__cc_rd32(p) != TI__CC_MAGIC || ti__cc_rd32(p + 4) != (uint32_t)g->int8 ||
+  if (ti__cc_rd32(p) != TI__CC_MAGIC || ti__cc_rd32(p + 4) != ti__cc_format(g) ||
       ti__cc_rd32(p + 8) != (uint32_t)d->w_dtype || ti__cc_rd32(p + 12) != (uint32_t)g->nf ||
       ti__cc_rd32(p + 16) != (uint32_t)g->nr || ti__cc_rd32(p + 20) != (uint32_t)g->nky ||
       ti__cc_rd32(p + 24) != (uint32_t)g->nkx ||
@@ -1655,10 +2205,9 @@ TASKIR_API ti_status ti_cc_packed(const ti_kernel_ctx *ctx, const ti_prim_desc *
   if (!in || !packed || !out) return TI_STATUS_BAD_PARAM;
   if ((s = ti__cc_check_bias(d, bias)) != TI_STATUS_SUCCESS) return s;
   if ((s = ti__cc_check_packed(d, &g, packed, packed_bytes)) != TI_STATUS_SUCCESS) return s;
-  need = ti__cc_run_bytes(&g);
-  if (need > 0 && (!scratch || (uint64_t)scratch_bytes < (uint64_t)need)) return TI_STATUS_BAD_PARAM;
-  if (g.int8) ti__cc_run8(ctx, d, &g, in, (const uint8_t *)packed, bias, out, scratch);
-  else ti__cc_ref_run(d, &g, in, (const uint8_t *)packed + 64, bias, out);
+  need = ti__cc_run_bytes(d, &g);
+  if (!scratch || (uint64_t)scratch_bytes < (uint64_t)need) return TI_STATUS_BAD_PARAM;
+  ti__cc_run(ctx, d, &g, in, (const uint8_t *)packed, bias, out, scratch);
   return TI_STATUS_SUCCESS;
 }
 
@@ -1671,13 +2220,12 @@ TASKIR_API ti_status ti_cc(const ti_kernel_ctx *ctx, const ti_prim_desc *d, cons
   if (s) return s;
   if (!in || !w || !out) return TI_STATUS_BAD_PARAM;
   if ((s = ti__cc_check_bias(d, bias)) != TI_STATUS_SUCCESS) return s;
-  if (!g.int8) { ti__cc_ref_run(d, &g, in, w, bias, out); return TI_STATUS_SUCCESS; }
-  pb = ti__cc_pack_bytes(d, &g);
-  need = pb + ti__cc_run_bytes(&g);
+  pb = ti__cc_pack_bytes(&g);
+  need = pb + ti__cc_run_bytes(d, &g);
   if (!scratch || (uint64_t)scratch_bytes < (uint64_t)need) return TI_STATUS_BAD_PARAM;
   if (ti__cpu(ctx) == 0) { ti__cc_ref_run(d, &g, in, w, bias, out); return TI_STATUS_SUCCESS; }
   ti__cc_pack(d, &g, w, (uint8_t *)scratch);
-  ti__cc_run8(ctx, d, &g, in, (const uint8_t *)scratch, bias, out, (uint8_t *)scratch + pb);
+  ti__cc_run(ctx, d, &g, in, (const uint8_t *)scratch, bias, out, (uint8_t *)scratch + pb);
   return TI_STATUS_SUCCESS;
 }
 
@@ -1717,6 +2265,13 @@ TASKIR_API ti_status ti_cc2d_ref(const ti_prim_desc *d, const void *in, const vo
 typedef void (*ti__cv_kfn)(const uint8_t *w, const uint8_t *x, int64_t nr, int64_t nm,
                            int64_t f0, int64_t f1, int flip, uint32_t *s);
 
+/* Four row streams at once: prefetching 1 KiB ahead keeps them all in flight
+   (a prefetch never faults, so running past a row's end is harmless). */
+#if defined(TI__CC_X86)
+#define TI__CV_PF(p) _mm_prefetch((const char *)(p) + 1024, _MM_HINT_T0)
+#else
+#define TI__CV_PF(p) ((void)0)
+#endif
 #define TI__CV_HSUM(v, n, res) { uint32_t t_[16]; int i_; TI__CV_STV(t_, v); \
   res = 0; for (i_ = 0; i_ < (n); i_++) res += t_[i_]; }
 #define TI__CV_KERNEL(NAME, TGT, VB) \
@@ -1730,6 +2285,7 @@ TGT static void NAME(const uint8_t *w, const uint8_t *x, int64_t nr, int64_t nm,
     if (flip) { \
       for (r = 0; r < nm; r += VB) { \
         TI__CC_V v = TI__CC_LD(x + r); \
+        TI__CV_PF(w0 + r); TI__CV_PF(w1 + r); TI__CV_PF(w2 + r); TI__CV_PF(w3 + r); \
         a0 = TI__CC_DOT(a0, TI__CV_XOR(TI__CC_LD(w0 + r), k80), v); \
         a1 = TI__CC_DOT(a1, TI__CV_XOR(TI__CC_LD(w1 + r), k80), v); \
         a2 = TI__CC_DOT(a2, TI__CV_XOR(TI__CC_LD(w2 + r), k80), v); \
@@ -1738,6 +2294,7 @@ TGT static void NAME(const uint8_t *w, const uint8_t *x, int64_t nr, int64_t nm,
     } else { \
       for (r = 0; r < nm; r += VB) { \
         TI__CC_V v = TI__CC_LD(x + r); \
+        TI__CV_PF(w0 + r); TI__CV_PF(w1 + r); TI__CV_PF(w2 + r); TI__CV_PF(w3 + r); \
         a0 = TI__CC_DOT(a0, v, TI__CC_LD(w0 + r)); \
         a1 = TI__CC_DOT(a1, v, TI__CC_LD(w1 + r)); \
         a2 = TI__CC_DOT(a2, v, TI__CC_LD(w2 + r)); \
@@ -1785,6 +2342,9 @@ TI__CV_KERNEL(ti__cv_k_avx2, TI__CC_T_AVX2, 32)
 #undef TI__CC_DOT
 #define TI__CC_DOT(c, a, w) _mm256_dpbusd_avx_epi32(c, a, w)
 TI__CV_KERNEL(ti__cv_k_avxvnni, TI__CC_T_AVXVNNI, 32)
+#undef TI__CC_DOT
+#define TI__CC_DOT(c, a, w) _mm256_add_epi32(c, _mm256_mullo_epi32(a, w))
+TI__CV_KERNEL(ti__cv_k_avx2_i32, TI__CC_T_AVX2, 32)
 #undef TI__CC_V
 #undef TI__CC_ZERO
 #undef TI__CC_LD
@@ -1803,6 +2363,9 @@ TI__CV_KERNEL(ti__cv_k_avx512, TI__CC_T_AVX512, 64)
 #undef TI__CC_DOT
 #define TI__CC_DOT(c, a, w) _mm512_dpbusd_epi32(c, a, w)
 TI__CV_KERNEL(ti__cv_k_vnni512, TI__CC_T_VNNI512, 64)
+#undef TI__CC_DOT
+#define TI__CC_DOT(c, a, w) _mm512_add_epi32(c, _mm512_mullo_epi32(a, w))
+TI__CV_KERNEL(ti__cv_k_avx512_i32, TI__CC_T_AVX512, 64)
 #undef TI__CC_V
 #undef TI__CC_ZERO
 #undef TI__CC_LD
@@ -1843,6 +2406,21 @@ static void ti__cv_k_neon(const uint8_t *w, const uint8_t *x, int64_t nr, int64_
     }
   }
 }
+#define TI__CC_V int32x4_t
+#define TI__CC_ZERO() vdupq_n_s32(0)
+#define TI__CC_LD(p) vreinterpretq_s32_u8(vld1q_u8(p))
+#define TI__CC_DOT(c, a, w) vmlaq_s32(c, a, w)
+#define TI__CV_SET1(b) vdupq_n_s32(b)
+#define TI__CV_XOR(a, b) veorq_s32(a, b)
+#define TI__CV_STV(t, v) vst1q_u32(t, vreinterpretq_u32_s32(v))
+TI__CV_KERNEL(ti__cv_k_neon_i32, , 16)
+#undef TI__CC_V
+#undef TI__CC_ZERO
+#undef TI__CC_LD
+#undef TI__CC_DOT
+#undef TI__CV_SET1
+#undef TI__CV_XOR
+#undef TI__CV_STV
 #endif
 
 typedef struct ti__cv_job {
@@ -1851,7 +2429,8 @@ typedef struct ti__cv_job {
   const uint8_t *w, *x;
   const void *bias;
   uint32_t *out, corr;
-  int64_t nm;
+  int64_t nm, es;   /* elements the kernel covers, bytes per element */
+  ti_dtype xt;      /* dtype of x (I8/U8 after narrowing I32) */
   int flip;
   ti__cv_kfn k;
 } ti__cv_job;
@@ -1859,12 +2438,12 @@ typedef struct ti__cv_job {
 static void ti__cv_range(void *arg, int64_t b, int64_t e) {
   const ti__cv_job *j = (const ti__cv_job *)arg;
   const ti__cc_geo *g = j->g;
-  int64_t f0 = b * 16, f1 = e * 16 < g->nf ? e * 16 : g->nf, f, r;
-  j->k(j->w, j->x, g->nr, j->nm, f0, f1, j->flip, j->out);
+  int64_t f0 = b * 16, f1 = e * 16 < g->nf ? e * 16 : g->nf, f, r, es = j->es;
+  j->k(j->w, j->x, g->nr * es, j->nm * es, f0, f1, j->flip, j->out);
   for (f = f0; f < f1; f++) {
     uint32_t acc = j->out[f] - j->corr + ti__cc_biasi(j->d, j->bias, f);
     for (r = j->nm; r < g->nr; r++)
-      acc += ti__cc_geti(j->x, j->d->in_dtype, r) * (uint32_t)(int32_t)(int8_t)j->w[f * g->nr + r];
+      acc += ti__cc_geti(j->x, j->xt, r) * ti__cc_geti(j->w, j->d->w_dtype, f * g->nr + r);
     j->out[f] = acc;
   }
 }
@@ -1898,8 +2477,30 @@ TASKIR_API ti_status ti_cvm_ref(const ti_prim_desc *d, const void *in, const voi
   return TI_STATUS_SUCCESS;
 }
 
+TASKIR_API ti_status ti_cvm_as_cc(const ti_prim_desc *cvm, ti_prim_desc *cc) {
+  ti__cc_geo g;
+  ti_status s = ti__cvm_geom(cvm, &g);
+  if (s) return s;
+  if (!cc) return TI_STATUS_BAD_PARAM;
+  *cc = *cvm;
+  cc->ny = cc->nx = cc->niy = cc->nix = cc->nky = cc->nkx = 1;
+  cc->stride_y = cc->stride_x = cc->dilation_y = cc->dilation_x = 1;
+  cc->pad_up = cc->pad_down = cc->pad_left = cc->pad_right = 0;
+  return TI_STATUS_SUCCESS;
+}
+
+TASKIR_API ti_status ti_cvm_scratch_size(const ti_prim_desc *d, size_t *bytes) {
+  ti__cc_geo g;
+  ti_status s = ti__cvm_geom(d, &g);
+  if (s) return s;
+  if (!bytes) return TI_STATUS_BAD_PARAM;
+  *bytes = g.dual ? (size_t)g.nr : 0;
+  return TI_STATUS_SUCCESS;
+}
+
 TASKIR_API ti_status ti_cvm(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const void *in,
-                            const void *w, const void *bias, void *out) {
+                            const void *w, const void *bias, void *out,
+                            void *scratch, size_t scratch_bytes) {
   ti__cc_geo g;
   ti__cv_job j;
   ti_status s = ti__cvm_geom(d, &g);
@@ -1910,8 +2511,21 @@ TASKIR_API ti_status ti_cvm(const ti_kernel_ctx *ctx, const ti_prim_desc *d, con
   if (!in || !w || !out) return TI_STATUS_BAD_PARAM;
   if ((s = ti__cc_check_bias(d, bias)) != TI_STATUS_SUCCESS) return s;
   cpu = ti__cpu(ctx);
+  j.xt = d->in_dtype;
+  j.x = (const uint8_t *)in;
+  if (g.dual && cpu && scratch && (uint64_t)scratch_bytes >= (uint64_t)g.nr) {
+    /* I32 input that fits 8 bits: narrow it and take the int8 kernels. */
+    int64_t off = ti__cc_narrow_off((const int32_t *)in, g.nr);
+    if (off >= 0) {
+      uint8_t *x8 = (uint8_t *)scratch;
+      for (r = 0; r < g.nr; r++) x8[r] = (uint8_t)((const uint32_t *)in)[r];
+      j.xt = off ? TI_DTYPE_I8 : TI_DTYPE_U8;
+      j.x = x8;
+      g.int8 = 1;
+    }
+  }
   j.k = 0;
-  j.flip = d->in_dtype != TI_DTYPE_U8;
+  j.flip = j.xt != TI_DTYPE_U8;
   corr_on = j.flip;
 #if defined(TI__CC_X86)
   if ((cpu & TI_CPU_AVX512VNNI) && (cpu & TI_CPU_AVX512)) { j.k = ti__cv_k_vnni512; vb = 64; }
@@ -1925,11 +2539,23 @@ TASKIR_API ti_status ti_cvm(const ti_kernel_ctx *ctx, const ti_prim_desc *d, con
 #else
   (void)cpu;
 #endif
-  if (!g.int8 || !j.k) { ti__cvm_ref_run(d, &g, in, w, bias, out); return TI_STATUS_SUCCESS; }
-  j.d = d; j.g = &g; j.w = (const uint8_t *)w; j.x = (const uint8_t *)in; j.bias = bias;
+  j.es = 1;
+  if (d->in_dtype == TI_DTYPE_I32 && d->w_dtype == TI_DTYPE_I32) {
+    /* I32 x I32: plain wrapping row dots (other mixes and F32 take the
+       reference: a float row dot would reassociate the sum) */
+    j.k = 0; j.es = 4; j.flip = 0; corr_on = 0;
+#if defined(TI__CC_X86)
+    if (cpu & TI_CPU_AVX512) { j.k = ti__cv_k_avx512_i32; vb = 16; }
+    else if (cpu & TI_CPU_AVX2) { j.k = ti__cv_k_avx2_i32; vb = 8; }
+#elif defined(TI__CC_NEON)
+    if (cpu & TI_CPU_NEON) { j.k = ti__cv_k_neon_i32; vb = 4; }
+#endif
+  } else if (!g.int8) j.k = 0;
+  if (!j.k) { ti__cvm_ref_run(d, &g, in, w, bias, out); return TI_STATUS_SUCCESS; }
+  j.d = d; j.g = &g; j.w = (const uint8_t *)w; j.bias = bias;
   j.out = (uint32_t *)out; j.nm = g.nr - g.nr % vb; j.corr = 0;
   if (corr_on)
-    for (r = 0; r < j.nm; r++) j.corr += 128u * ti__cc_geti(in, d->in_dtype, r);
+    for (r = 0; r < j.nm; r++) j.corr += 128u * ti__cc_geti(j.x, j.xt, r);
   ti__parallel(ctx, (g.nf + 15) / 16, ti__cv_range, &j);
   return TI_STATUS_SUCCESS;
 }
@@ -1947,6 +2573,8 @@ TASKIR_API ti_status ti_cvm(const ti_kernel_ctx *ctx, const ti_prim_desc *d, con
 #undef TI__CC_OUT
 #undef TI__CC_KERNEL
 #undef TI__CV_HSUM
+#undef TI__CV_PF
+#undef TI__CW_KERNEL
 #undef TI__CV_KERNEL
 #undef TI__CC_LIMIT
 #undef TI__CC_MAGIC
@@ -2048,6 +2676,7 @@ TI__PRIVATE ti_status ti__e_check_win(const ti_prim_desc *d, ti__e_win *w) {
       d->pad_left < 0 || d->pad_right < 0 || d->nky < 1 || d->nkx < 1)
     return TI_STATUS_BAD_PARAM;
   if (ti__e_count(d->niy, d->nix, d->nf) < 0) return TI_STATUS_BAD_PARAM;
+  if ((int64_t)d->nky * d->nkx > (int64_t)TASKIR_MAX_WINDOW) return TI_STATUS_LIMIT;
   w->niy = d->niy; w->nix = d->nix; w->nky = d->nky; w->nkx = d->nkx;
   w->sy = d->stride_y ? d->stride_y : 1; w->sx = d->stride_x ? d->stride_x : 1;
   w->pu = d->pad_up; w->pl = d->pad_left;
@@ -2104,25 +2733,26 @@ TI__PRIVATE float ti__e_bias_f(const ti_prim_desc *d, const void *bias, int64_t 
 
 TASKIR_API ti_status ti_cadd_ref(const ti_prim_desc *d, const void *const *inputs,
                                  const void *bias, void *out) {
-  int64_t total, i, nf; int kind, b;
+  int64_t total, i, f, nf; int kind, b;
   ti_status st = ti__e_check(d, out, bias, 1, &total, &kind);
   if (st) return st;
   if (!inputs || d->n_branch < 1) return TI_STATUS_BAD_PARAM;
   for (b = 0; b < d->n_branch; b++) if (!inputs[b]) return TI_STATUS_BAD_PARAM;
   nf = d->nf;
-  for (i = 0; i < total; i++) {
-    if (kind == 1) {
-      int32_t acc = ti__e_ld(inputs[0], d->in_dtype, i);
-      for (b = 1; b < d->n_branch; b++) acc = ti__e_add(acc, ti__e_ld(inputs[b], d->in_dtype, i));
-      if (d->bias_mode != TI_BIAS_NONE) acc = ti__e_add(acc, ti__e_bias_i(d, bias, i % nf));
-      ((int32_t *)out)[i] = acc;
-    } else {
-      float acc = ((const float *)inputs[0])[i];
-      for (b = 1; b < d->n_branch; b++) acc = acc + ((const float *)inputs[b])[i];
-      if (d->bias_mode != TI_BIAS_NONE) acc = acc + ti__e_bias_f(d, bias, i % nf);
-      ((float *)out)[i] = acc;
+  for (i = 0; i < total; i += nf)
+    for (f = 0; f < nf; f++) {
+      if (kind == 1) {
+        int32_t acc = ti__e_ld(inputs[0], d->in_dtype, i + f);
+        for (b = 1; b < d->n_branch; b++) acc = ti__e_add(acc, ti__e_ld(inputs[b], d->in_dtype, i + f));
+        if (d->bias_mode != TI_BIAS_NONE) acc = ti__e_add(acc, ti__e_bias_i(d, bias, f));
+        ((int32_t *)out)[i + f] = acc;
+      } else {
+        float acc = ((const float *)inputs[0])[i + f];
+        for (b = 1; b < d->n_branch; b++) acc = acc + ((const float *)inputs[b])[i + f];
+        if (d->bias_mode != TI_BIAS_NONE) acc = acc + ti__e_bias_f(d, bias, f);
+        ((float *)out)[i + f] = acc;
+      }
     }
-  }
   return TI_STATUS_SUCCESS;
 }
 
@@ -2130,28 +2760,29 @@ TASKIR_API ti_status ti_cadd_ref(const ti_prim_desc *d, const void *const *input
    alpha[f]) and CVS (b = NULL: constant_a). */
 TI__PRIVATE ti_status ti__e_mul_ref(const ti_prim_desc *d, int which, const void *a, const void *b,
                                const void *bias, void *out) {
-  int64_t total, i, nf; int kind;
+  int64_t total, p, f, nf; int kind;
   ti_status st = ti__e_check(d, out, bias, 1, &total, &kind);
   if (st) return st;
   if (!a || (which != 2 && !b)) return TI_STATUS_BAD_PARAM;
   if (which != 2 && ti__e_kind(d->w_dtype) != kind) return TI_STATUS_NOT_SUPPORTED;
   nf = d->nf;
-  for (i = 0; i < total; i++) {
-    int64_t j = which == 1 ? i % nf : i;
-    if (kind == 1) {
-      int32_t x = ti__e_ld(a, d->in_dtype, i);
-      int32_t y = which == 2 ? d->constant_a : ti__e_ld(b, d->w_dtype, j);
-      int32_t r = ti__e_mul(x, y);
-      if (d->bias_mode != TI_BIAS_NONE) r = ti__e_add(r, ti__e_bias_i(d, bias, i % nf));
-      ((int32_t *)out)[i] = r;
-    } else {
-      float x = ((const float *)a)[i];
-      float y = which == 2 ? (float)d->constant_a : ((const float *)b)[j];
-      float r = x * y;
-      if (d->bias_mode != TI_BIAS_NONE) r = r + ti__e_bias_f(d, bias, i % nf);
-      ((float *)out)[i] = r;
+  for (p = 0; p < total; p += nf)
+    for (f = 0; f < nf; f++) {
+      int64_t i = p + f, j = which == 1 ? f : i;   /* CAX: alpha[f] */
+      if (kind == 1) {
+        int32_t x = ti__e_ld(a, d->in_dtype, i);
+        int32_t y = which == 2 ? d->constant_a : ti__e_ld(b, d->w_dtype, j);
+        int32_t r = ti__e_mul(x, y);
+        if (d->bias_mode != TI_BIAS_NONE) r = ti__e_add(r, ti__e_bias_i(d, bias, f));
+        ((int32_t *)out)[i] = r;
+      } else {
+        float x = ((const float *)a)[i];
+        float y = which == 2 ? (float)d->constant_a : ((const float *)b)[j];
+        float r = x * y;   /* separate statement: never fused with the bias add */
+        if (d->bias_mode != TI_BIAS_NONE) r = r + ti__e_bias_f(d, bias, f);
+        ((float *)out)[i] = r;
+      }
     }
-  }
   return TI_STATUS_SUCCESS;
 }
 
@@ -2381,13 +3012,29 @@ typedef struct ti__e_vt {
   void (*fmin)(float *o, const float *x, int64_t n);
   void (*fmaxc)(float *o, float c, int64_t n);
   void (*fminc)(float *o, float c, int64_t n);
+  /* o[p][f] op= x[p * xs + f] over np rows of nf: a strided window row */
+  void (*add2d)(int32_t *o, const int32_t *x, int64_t np, int64_t nf, int64_t xs);
+  void (*max2d)(int32_t *o, const int32_t *x, int64_t np, int64_t nf, int64_t xs);
+  void (*min2d)(int32_t *o, const int32_t *x, int64_t np, int64_t nf, int64_t xs);
+  void (*fadd2d)(float *o, const float *x, int64_t np, int64_t nf, int64_t xs);
+  void (*fmax2d)(float *o, const float *x, int64_t np, int64_t nf, int64_t xs);
+  void (*fmin2d)(float *o, const float *x, int64_t np, int64_t nf, int64_t xs);
+  /* whole in-bounds windows, [op: sum, max, min][in: I8/TERNARY, U8, I32] */
+  void (*win[3][3])(int32_t *o, const void *x, int64_t np, int64_t nf, int64_t xs,
+                    int64_t nky, int64_t nkx, int64_t rs);
+  void (*fwin)(int op, float *o, const float *x, int64_t np, int64_t nf, int64_t xs,
+               int64_t nky, int64_t nkx, int64_t rs);
 } ti__e_vt;
 
 #define TI__E_VT(P) { ti__e##P##_widen_i8, ti__e##P##_widen_u8, ti__e##P##_add, ti__e##P##_addc, \
   ti__e##P##_mul, ti__e##P##_mulc, ti__e##P##_max, ti__e##P##_min, ti__e##P##_maxc, \
   ti__e##P##_minc, ti__e##P##_shift_clip, ti__e##P##_lut, ti__e##P##_lif, ti__e##P##_fadd, \
   ti__e##P##_faddc, ti__e##P##_fmul, ti__e##P##_fmulc, ti__e##P##_fmax, ti__e##P##_fmin, \
-  ti__e##P##_fmaxc, ti__e##P##_fminc }
+  ti__e##P##_fmaxc, ti__e##P##_fminc, ti__e##P##_add2d, ti__e##P##_max2d, ti__e##P##_min2d, \
+  ti__e##P##_fadd2d, ti__e##P##_fmax2d, ti__e##P##_fmin2d, \
+  {{ti__e##P##_win_add_i8, ti__e##P##_win_add_u8, ti__e##P##_win_add_i32}, \
+   {ti__e##P##_win_max_i8, ti__e##P##_win_max_u8, ti__e##P##_win_max_i32}, \
+   {ti__e##P##_win_min_i8, ti__e##P##_win_min_u8, ti__e##P##_win_min_i32}}, ti__e##P##_fwin }
 
 #if defined(__GNUC__) || defined(__clang__)
 #define TI__E_INL static inline __attribute__((unused))
@@ -2397,6 +3044,30 @@ typedef struct ti__e_vt {
 
 /* The leaf loops, written once over the wrappers of one ISA (prefix P,
    function attribute A). */
+/* Whole windows of np output pixels of a row, every window position inside
+   the input: o[p][f] = o[p][f] op x[p*xs + ky*rs + kx*nf + f] over ky, kx
+   in the reference's order, accumulated in registers. */
+#define TI__E_WINLEAF(P, A, NAME, T, VLD, VOP, SOP) \
+A static void ti__e##P##_##NAME(int32_t *o, const void *xv, int64_t np, int64_t nf, int64_t xs, \
+                                int64_t nky, int64_t nkx, int64_t rs) { \
+  const T *x = (const T *)xv; \
+  int64_t p, f, ky, kx; \
+  for (p = 0; p < np; p++, o += nf, x += xs) { \
+    for (f = 0; f + ti__e##P##_W <= nf; f += ti__e##P##_W) { \
+      ti__e##P##_vi acc = ti__e##P##_ld(o + f); \
+      for (ky = 0; ky < nky; ky++) \
+        for (kx = 0; kx < nkx; kx++) \
+          acc = ti__e##P##_##VOP(acc, ti__e##P##_##VLD(x + ky * rs + kx * nf + f)); \
+      ti__e##P##_st(o + f, acc); \
+    } \
+    for (; f < nf; f++) { \
+      int32_t acc = o[f]; \
+      for (ky = 0; ky < nky; ky++) \
+        for (kx = 0; kx < nkx; kx++) acc = SOP(acc, (int32_t)x[ky * rs + kx * nf + f]); \
+      o[f] = acc; \
+    } \
+  } \
+}
 #define TI__E_GEN(P, A) \
 A static void ti__e##P##_widen_i8(int32_t *o, const int8_t *s, int64_t n) { \
   int64_t i = 0; \
@@ -2529,6 +3200,80 @@ A static void ti__e##P##_fminc(float *o, float c, int64_t n) { \
   int64_t i = 0; \
   for (; i + ti__e##P##_W <= n; i += ti__e##P##_W) ti__e##P##_stf(o + i, ti__e##P##_vfmin(vc, ti__e##P##_ldf(o + i))); \
   for (; i < n; i++) o[i] = ti__e_fmin(c, o[i]); \
+} \
+A static void ti__e##P##_add2d(int32_t *o, const int32_t *x, int64_t np, int64_t nf, int64_t xs) { \
+  int64_t p, i; \
+  for (p = 0; p < np; p++, o += nf, x += xs) { \
+    for (i = 0; i + ti__e##P##_W <= nf; i += ti__e##P##_W) ti__e##P##_st(o + i, ti__e##P##_vadd(ti__e##P##_ld(o + i), ti__e##P##_ld(x + i))); \
+    for (; i < nf; i++) o[i] = ti__e_add(o[i], x[i]); \
+  } \
+} \
+A static void ti__e##P##_max2d(int32_t *o, const int32_t *x, int64_t np, int64_t nf, int64_t xs) { \
+  int64_t p, i; \
+  for (p = 0; p < np; p++, o += nf, x += xs) { \
+    for (i = 0; i + ti__e##P##_W <= nf; i += ti__e##P##_W) ti__e##P##_st(o + i, ti__e##P##_vmax(ti__e##P##_ld(o + i), ti__e##P##_ld(x + i))); \
+    for (; i < nf; i++) o[i] = ti__e_max(o[i], x[i]); \
+  } \
+} \
+A static void ti__e##P##_min2d(int32_t *o, const int32_t *x, int64_t np, int64_t nf, int64_t xs) { \
+  int64_t p, i; \
+  for (p = 0; p < np; p++, o += nf, x += xs) { \
+    for (i = 0; i + ti__e##P##_W <= nf; i += ti__e##P##_W) ti__e##P##_st(o + i, ti__e##P##_vmin(ti__e##P##_ld(o + i), ti__e##P##_ld(x + i))); \
+    for (; i < nf; i++) o[i] = ti__e_min(o[i], x[i]); \
+  } \
+} \
+A static void ti__e##P##_fadd2d(float *o, const float *x, int64_t np, int64_t nf, int64_t xs) { \
+  int64_t p, i; \
+  for (p = 0; p < np; p++, o += nf, x += xs) { \
+    for (i = 0; i + ti__e##P##_W <= nf; i += ti__e##P##_W) ti__e##P##_stf(o + i, ti__e##P##_vfadd(ti__e##P##_ldf(o + i), ti__e##P##_ldf(x + i))); \
+    for (; i < nf; i++) o[i] = o[i] + x[i]; \
+  } \
+} \
+A static void ti__e##P##_fmax2d(float *o, const float *x, int64_t np, int64_t nf, int64_t xs) { \
+  int64_t p, i; \
+  for (p = 0; p < np; p++, o += nf, x += xs) { \
+    for (i = 0; i + ti__e##P##_W <= nf; i += ti__e##P##_W) ti__e##P##_stf(o + i, ti__e##P##_vfmax(ti__e##P##_ldf(x + i), ti__e##P##_ldf(o + i))); \
+    for (; i < nf; i++) o[i] = ti__e_fmax(x[i], o[i]); \
+  } \
+} \
+A static void ti__e##P##_fmin2d(float *o, const float *x, int64_t np, int64_t nf, int64_t xs) { \
+  int64_t p, i; \
+  for (p = 0; p < np; p++, o += nf, x += xs) { \
+    for (i = 0; i + ti__e##P##_W <= nf; i += ti__e##P##_W) ti__e##P##_stf(o + i, ti__e##P##_vfmin(ti__e##P##_ldf(x + i), ti__e##P##_ldf(o + i))); \
+    for (; i < nf; i++) o[i] = ti__e_fmin(x[i], o[i]); \
+  } \
+} \
+TI__E_WINLEAF(P, A, win_add_i8, int8_t, ld_i8w, vadd, ti__e_add) \
+TI__E_WINLEAF(P, A, win_add_u8, uint8_t, ld_u8w, vadd, ti__e_add) \
+TI__E_WINLEAF(P, A, win_add_i32, int32_t, ld, vadd, ti__e_add) \
+TI__E_WINLEAF(P, A, win_max_i8, int8_t, ld_i8w, vmax, ti__e_max) \
+TI__E_WINLEAF(P, A, win_max_u8, uint8_t, ld_u8w, vmax, ti__e_max) \
+TI__E_WINLEAF(P, A, win_max_i32, int32_t, ld, vmax, ti__e_max) \
+TI__E_WINLEAF(P, A, win_min_i8, int8_t, ld_i8w, vmin, ti__e_min) \
+TI__E_WINLEAF(P, A, win_min_u8, uint8_t, ld_u8w, vmin, ti__e_min) \
+TI__E_WINLEAF(P, A, win_min_i32, int32_t, ld, vmin, ti__e_min) \
+A static void ti__e##P##_fwin(int op, float *o, const float *x, int64_t np, int64_t nf, int64_t xs, int64_t nky, int64_t nkx, int64_t rs) { \
+  int64_t p, f, ky, kx; \
+  for (p = 0; p < np; p++, o += nf, x += xs) { \
+    for (f = 0; f + ti__e##P##_W <= nf; f += ti__e##P##_W) { \
+      ti__e##P##_vf acc = ti__e##P##_ldf(o + f); \
+      for (ky = 0; ky < nky; ky++) \
+        for (kx = 0; kx < nkx; kx++) { \
+          ti__e##P##_vf e = ti__e##P##_ldf(x + ky * rs + kx * nf + f); \
+          acc = op == TI__E_SUM ? ti__e##P##_vfadd(acc, e) : op == TI__E_MAX ? ti__e##P##_vfmax(e, acc) : ti__e##P##_vfmin(e, acc); \
+        } \
+      ti__e##P##_stf(o + f, acc); \
+    } \
+    for (; f < nf; f++) { \
+      float acc = o[f]; \
+      for (ky = 0; ky < nky; ky++) \
+        for (kx = 0; kx < nkx; kx++) { \
+          float e = x[ky * rs + kx * nf + f]; \
+          acc = op == TI__E_SUM ? acc + e : op == TI__E_MAX ? ti__e_fmax(e, acc) : ti__e_fmin(e, acc); \
+        } \
+      o[f] = acc; \
+    } \
+  } \
 }
 
 #if defined(TI__X86)
@@ -2907,6 +3652,35 @@ TI__PRIVATE void ti__e_win_acc(const ti__e_job *j, int32_t *o, int64_t off, int6
   }
 }
 
+/* o[p][f] op= in[off + p * xs + f] for np output pixels of a strided row. */
+TI__PRIVATE void ti__e_win_acc2d(const ti__e_job *j, int32_t *o, int64_t off, int64_t np, int64_t xs,
+                                 int32_t *buf) {
+  const ti__e_vt *vt = j->vt;
+  const int64_t nf = j->d->nf;
+  int64_t p, m;
+  if (j->kind == 2) {
+    const float *x = (const float *)j->a + off;
+    float *of = (float *)(void *)o;
+    if (j->op == TI__E_SUM) vt->fadd2d(of, x, np, nf, xs);
+    else if (j->op == TI__E_MAX) vt->fmax2d(of, x, np, nf, xs);
+    else vt->fmin2d(of, x, np, nf, xs);
+    return;
+  }
+  if (j->d->in_dtype != TI_DTYPE_I32 && nf > TI__E_TILE) {   /* no span fits a tile */
+    for (p = 0; p < np; p++) ti__e_win_acc(j, o + p * nf, off + p * xs, nf, buf);
+    return;
+  }
+  /* Narrow inputs: widen the span of m pixels (gaps included) into buf. */
+  m = j->d->in_dtype == TI_DTYPE_I32 ? np : (TI__E_TILE - nf) / xs + 1;
+  for (p = 0; p < np; p += m) {
+    int64_t q = ti__e_min64(m, np - p);
+    const int32_t *x = ti__e_i32(vt, j->a, j->d->in_dtype, off + p * xs, (q - 1) * xs + nf, buf);
+    if (j->op == TI__E_SUM) vt->add2d(o + p * nf, x, q, nf, xs);
+    else if (j->op == TI__E_MAX) vt->max2d(o + p * nf, x, q, nf, xs);
+    else vt->min2d(o + p * nf, x, q, nf, xs);
+  }
+}
+
 /* A padded window position: max/min with 0 (a sum skips it). */
 TI__PRIVATE void ti__e_win_pad(const ti__e_job *j, int32_t *o, int64_t n) {
   if (n <= 0 || j->op == TI__E_SUM) return;
@@ -2919,19 +3693,51 @@ TI__PRIVATE void ti__e_win_pad(const ti__e_job *j, int32_t *o, int64_t n) {
   }
 }
 
-/* Output rows [r0, r1): each row accumulates in place in out, window
-   position by window position (ky-major, kx-minor, as the reference). */
+/* Output pixels [px0, px1) of row oy (row base o), window position by
+   window position (ky-major, kx-minor, as the reference): padding and
+   partial windows at the borders. */
+TI__PRIVATE void ti__e_win_part(const ti__e_job *j, int32_t *o, int64_t oy, int64_t px0, int64_t px1,
+                                int32_t *buf) {
+  const ti__e_win *w = j->w;
+  const int64_t nf = j->d->nf;
+  int64_t ky, kx;
+  if (px1 <= px0) return;
+  for (ky = 0; ky < w->nky; ky++) {
+    int64_t iy = oy * w->sy + ky - w->pu;
+    if (iy < 0 || iy >= w->niy) { ti__e_win_pad(j, o + px0 * nf, (px1 - px0) * nf); continue; }
+    for (kx = 0; kx < w->nkx; kx++) {
+      int64_t lo = ti__e_ceil_div(w->pl - kx, w->sx), hi = ti__e_ceil_div(w->nix + w->pl - kx, w->sx);
+      int64_t base;
+      lo = lo < px0 ? px0 : lo > px1 ? px1 : lo;   /* [lo, hi) within [px0, px1) */
+      hi = hi > px1 ? px1 : hi < lo ? lo : hi;
+      ti__e_win_pad(j, o + px0 * nf, (lo - px0) * nf);
+      ti__e_win_pad(j, o + hi * nf, (px1 - hi) * nf);
+      if (hi == lo) continue;
+      base = (iy * w->nix + lo * w->sx + kx - w->pl) * nf;
+      if (w->sx == 1) ti__e_win_acc(j, o + lo * nf, base, (hi - lo) * nf, buf);
+      else ti__e_win_acc2d(j, o + lo * nf, base, hi - lo, w->sx * nf, buf);
+    }
+  }
+}
+
+/* Output rows [r0, r1), accumulated in place in out: pixels whose window
+   lies inside the input go through the register-blocked window leaf, the
+   others through ti__e_win_part. */
 TI__PRIVATE void ti__e_win_range(void *arg, int64_t r0, int64_t r1) {
   const ti__e_job *j = (const ti__e_job *)arg;
   const ti_prim_desc *d = j->d;
   const ti__e_win *w = j->w;
   const ti__e_vt *vt = j->vt;
   const int64_t nf = d->nf, nx = d->nx, rowlen = nx * nf;
+  const int dt = d->in_dtype == TI_DTYPE_I32 || d->in_dtype == TI_DTYPE_F32 ? 2
+               : d->in_dtype == TI_DTYPE_U8 ? 1 : 0;
+  const size_t esize = dt == 2 ? 4 : 1;
   ti__e_tile s1;
-  int64_t oy, ky, kx, i;
+  int64_t oy, i;
   for (oy = r0; oy < r1; oy++) {
     int32_t *o = (int32_t *)j->out + oy * rowlen;
     float *of = (float *)j->out + oy * rowlen;
+    int64_t iy0 = oy * w->sy - w->pu, a = 0, b = 0;
     if (j->kind == 1) {
       int32_t init = j->op == TI__E_SUM ? 0 : j->op == TI__E_MAX ? INT32_MIN : d->cmp;
       for (i = 0; i < rowlen; i++) o[i] = init;
@@ -2939,30 +3745,25 @@ TI__PRIVATE void ti__e_win_range(void *arg, int64_t r0, int64_t r1) {
       float init = j->op == TI__E_SUM ? 0.0f : (float)d->cmp;
       for (i = 0; i < rowlen; i++) of[i] = init;
     }
-    for (ky = 0; ky < w->nky; ky++) {
-      int64_t iy = oy * w->sy + ky - w->pu;
-      if (iy < 0 || iy >= w->niy) { ti__e_win_pad(j, o, rowlen); continue; }
-      for (kx = 0; kx < w->nkx; kx++) {
-        int64_t lo = ti__e_ceil_div(w->pl - kx, w->sx), hi = ti__e_ceil_div(w->nix + w->pl - kx, w->sx);
-        int64_t base, ox;
-        if (lo < 0) lo = 0;
-        if (hi > nx) hi = nx;
-        if (hi < lo) hi = lo;
-        ti__e_win_pad(j, o, lo * nf);
-        ti__e_win_pad(j, o + hi * nf, (nx - hi) * nf);
-        if (hi == lo) continue;
-        base = (iy * w->nix + lo * w->sx + kx - w->pl) * nf;
-        if (w->sx == 1) ti__e_win_acc(j, o + lo * nf, base, (hi - lo) * nf, s1.i);
-        else
-          for (ox = lo; ox < hi; ox++) ti__e_win_acc(j, o + ox * nf, base + (ox - lo) * w->sx * nf, nf, s1.i);
-      }
+    if (iy0 >= 0 && iy0 + w->nky <= w->niy && w->nix + w->pl - w->nkx >= 0) {
+      a = ti__e_min64(ti__e_ceil_div(w->pl, w->sx), nx);
+      b = ti__e_min64((w->nix + w->pl - w->nkx) / w->sx + 1, nx);
+      if (b < a) b = a;
     }
+    ti__e_win_part(j, o, oy, 0, a, s1.i);
+    if (b > a) {
+      const char *x = (const char *)j->a + (size_t)(((iy0 * w->nix) + a * w->sx - w->pl) * nf) * esize;
+      if (j->kind == 2)
+        vt->fwin(j->op, of + a * nf, (const float *)(const void *)x, b - a, nf, w->sx * nf, w->nky, w->nkx,
+                 w->nix * nf);
+      else
+        vt->win[j->op][dt](o + a * nf, x, b - a, nf, w->sx * nf, w->nky, w->nkx, w->nix * nf);
+    }
+    ti__e_win_part(j, o, oy, b > a ? b : a, nx, s1.i);
     if (j->op == TI__E_SUM) {
-      if (d->bias_mode == TI_BIAS_VECTOR) {
-        for (i = 0; i < nx; i++) {
-          if (j->kind == 1) vt->add(o + i * nf, (const int32_t *)j->bias, nf);
-          else vt->fadd(of + i * nf, (const float *)j->bias, nf);
-        }
+      if (d->bias_mode == TI_BIAS_VECTOR) {   /* bias[f] repeated: x stride 0 */
+        if (j->kind == 1) vt->add2d(o, (const int32_t *)j->bias, nx, nf, 0);
+        else vt->fadd2d(of, (const float *)j->bias, nx, nf, 0);
       } else if (d->bias_mode == TI_BIAS_CONSTANT) {
         if (j->kind == 1) vt->addc(o, d->constant_b, rowlen);
         else vt->faddc(of, (float)d->constant_b, rowlen);
@@ -3127,9 +3928,908 @@ TASKIR_API ti_status ti_clif(const ti_kernel_ctx *ctx, const ti_prim_desc *d,
 #undef TI__E_TILE
 #undef TI__E_INL
 #undef TI__E_GEN
+#undef TI__E_WINLEAF
 #undef TI__E_VT
 
 /* >>kernels.impl.rearrange ----------------------------------------------- */
+
+static const char *const ti__ra_names[] = {
+  "IDENTITY", "RESHAPE", "PERMUTE", "ROTATE", "SHIFT", "SCALE",
+  "SHEAR", "REFLECT", "AFFINE", "PROJECT", "SHUFFLE"};
+/* A new kind breaks the build until the name table has it. */
+typedef char ti__ra_names_pinned[(sizeof ti__ra_names / sizeof ti__ra_names[0] ==
+                                  (size_t)TI_REARRANGE_COUNT) ? 1 : -1];
+
+TASKIR_API const char *ti_rearrange_kind_name(int kind) {
+  return (unsigned)kind < (unsigned)TI_REARRANGE_COUNT ? ti__ra_names[kind] : 0;
+}
+
+#define TI__RA_LIMIT ((int64_t)1 << 62)
+
+/* a * b for a, b >= 0; 0 when the product reaches TI__RA_LIMIT. */
+static int ti__ra_mul(int64_t a, int64_t b, int64_t *r) {
+  if (a != 0 && b > (TI__RA_LIMIT - 1) / a) return 0;
+  *r = a * b;
+  return 1;
+}
+
+/* ---- N-d transpose ---- */
+
+typedef struct ti__tr_job {
+  const unsigned char *in;
+  unsigned char *out;
+  size_t es;
+  int m;               /* axes after simplification (>= 2) */
+  int kept;            /* innermost axis kept: the work is runs */
+  int r;               /* tiled: output position of the input's innermost axis */
+  int noth;            /* axes iterated by the outer loop, output positions oth[] */
+  int oth[TI_TENSOR_MAX_DIMS];
+  int64_t odim[TI_TENSOR_MAX_DIMS];   /* output dims, output order */
+  int64_t istr[TI_TENSOR_MAX_DIMS];   /* input stride (elements) per output axis */
+  int64_t ostr[TI_TENSOR_MAX_DIMS];   /* output stride (elements) per output axis */
+  int64_t nbi, nbj;    /* tiled: blocks along the output's (i) and input's (j) innermost axes */
+  int stream;          /* output large enough for non-temporal stores */
+  int simd;            /* SSE2 blocks allowed */
+} ti__tr_job;
+
+/* Two levels of blocking for the 2-D core: a block of TI__TR_BLOCK x
+   TI__TR_BLOCK elements (its rows' pages stay in the TLB and its bytes in L2),
+   cut into tiles of one 64-byte line by one line, so that every line read or
+   written is finished within a tile whatever cache sets the strides map to. */
+#ifndef TI__TR_BLOCK
+#define TI__TR_BLOCK 256
+#endif
+
+/* out[j*so + i] = in[i*sp + j] for i in [ia, ib), j in [ja, jb); strides and
+   offsets in elements. */
+static void ti__tr2d_scalar(size_t es, const unsigned char *in, int64_t sp, unsigned char *out,
+                            int64_t so, int64_t ia, int64_t ib, int64_t ja, int64_t jb) {
+  int64_t i, j;
+#define TI__TR_SC(TYPE)                                                          \
+  for (j = ja; j < jb; ++j)                                                      \
+    for (i = ia; i < ib; ++i) {                                                  \
+      TYPE v;                                                                    \
+      memcpy(&v, in + (size_t)(i * sp + j) * sizeof(TYPE), sizeof(TYPE));        \
+      memcpy(out + (size_t)(j * so + i) * sizeof(TYPE), &v, sizeof(TYPE));       \
+    }
+  switch (es) {
+  case 1: TI__TR_SC(uint8_t) break;
+  case 2: TI__TR_SC(uint16_t) break;
+  case 4: TI__TR_SC(uint32_t) break;
+  default: TI__TR_SC(uint64_t) break;
+  }
+#undef TI__TR_SC
+}
+
+#if defined(TI__X86)
+#define TI__LD(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
+#define TI__ST(p, v) _mm_storeu_si128((__m128i *)(void *)(p), (v))
+/* One K x K block (K = 16 / es; 8 for bytes) with SSE2 unpacks. */
+static void ti__tr_block(size_t es, const unsigned char *s, size_t sp, unsigned char *d,
+                         size_t so) {
+  if (es == 4) {
+    __m128i r0 = TI__LD(s), r1 = TI__LD(s + sp), r2 = TI__LD(s + 2 * sp), r3 = TI__LD(s + 3 * sp);
+    __m128i t0 = _mm_unpacklo_epi32(r0, r1), t1 = _mm_unpacklo_epi32(r2, r3);
+    __m128i t2 = _mm_unpackhi_epi32(r0, r1), t3 = _mm_unpackhi_epi32(r2, r3);
+    TI__ST(d, _mm_unpacklo_epi64(t0, t1));
+    TI__ST(d + so, _mm_unpackhi_epi64(t0, t1));
+    TI__ST(d + 2 * so, _mm_unpacklo_epi64(t2, t3));
+    TI__ST(d + 3 * so, _mm_unpackhi_epi64(t2, t3));
+  } else if (es == 8) {
+    __m128i r0 = TI__LD(s), r1 = TI__LD(s + sp);
+    TI__ST(d, _mm_unpacklo_epi64(r0, r1));
+    TI__ST(d + so, _mm_unpackhi_epi64(r0, r1));
+  } else if (es == 2) {
+    __m128i a0 = _mm_unpacklo_epi16(TI__LD(s), TI__LD(s + sp));
+    __m128i a1 = _mm_unpackhi_epi16(TI__LD(s), TI__LD(s + sp));
+    __m128i a2 = _mm_unpacklo_epi16(TI__LD(s + 2 * sp), TI__LD(s + 3 * sp));
+    __m128i a3 = _mm_unpackhi_epi16(TI__LD(s + 2 * sp), TI__LD(s + 3 * sp));
+    __m128i a4 = _mm_unpacklo_epi16(TI__LD(s + 4 * sp), TI__LD(s + 5 * sp));
+    __m128i a5 = _mm_unpackhi_epi16(TI__LD(s + 4 * sp), TI__LD(s + 5 * sp));
+    __m128i a6 = _mm_unpacklo_epi16(TI__LD(s + 6 * sp), TI__LD(s + 7 * sp));
+    __m128i a7 = _mm_unpackhi_epi16(TI__LD(s + 6 * sp), TI__LD(s + 7 * sp));
+    __m128i b0 = _mm_unpacklo_epi32(a0, a2), b1 = _mm_unpackhi_epi32(a0, a2);
+    __m128i b2 = _mm_unpacklo_epi32(a1, a3), b3 = _mm_unpackhi_epi32(a1, a3);
+    __m128i b4 = _mm_unpacklo_epi32(a4, a6), b5 = _mm_unpackhi_epi32(a4, a6);
+    __m128i b6 = _mm_unpacklo_epi32(a5, a7), b7 = _mm_unpackhi_epi32(a5, a7);
+    TI__ST(d, _mm_unpacklo_epi64(b0, b4));
+    TI__ST(d + so, _mm_unpackhi_epi64(b0, b4));
+    TI__ST(d + 2 * so, _mm_unpacklo_epi64(b1, b5));
+    TI__ST(d + 3 * so, _mm_unpackhi_epi64(b1, b5));
+    TI__ST(d + 4 * so, _mm_unpacklo_epi64(b2, b6));
+    TI__ST(d + 5 * so, _mm_unpackhi_epi64(b2, b6));
+    TI__ST(d + 6 * so, _mm_unpacklo_epi64(b3, b7));
+    TI__ST(d + 7 * so, _mm_unpackhi_epi64(b3, b7));
+  } else {
+#define TI__LD8(p) _mm_loadl_epi64((const __m128i *)(const void *)(p))
+    __m128i a0 = _mm_unpacklo_epi8(TI__LD8(s), TI__LD8(s + sp));
+    __m128i a1 = _mm_unpacklo_epi8(TI__LD8(s + 2 * sp), TI__LD8(s + 3 * sp));
+    __m128i a2 = _mm_unpacklo_epi8(TI__LD8(s + 4 * sp), TI__LD8(s + 5 * sp));
+    __m128i a3 = _mm_unpacklo_epi8(TI__LD8(s + 6 * sp), TI__LD8(s + 7 * sp));
+    __m128i b0 = _mm_unpacklo_epi16(a0, a1), b1 = _mm_unpackhi_epi16(a0, a1);
+    __m128i b2 = _mm_unpacklo_epi16(a2, a3), b3 = _mm_unpackhi_epi16(a2, a3);
+    __m128i c0 = _mm_unpacklo_epi32(b0, b2), c1 = _mm_unpackhi_epi32(b0, b2);
+    __m128i c2 = _mm_unpacklo_epi32(b1, b3), c3 = _mm_unpackhi_epi32(b1, b3);
+#define TI__ST8(p, v) _mm_storel_epi64((__m128i *)(void *)(p), (v))
+    TI__ST8(d, c0); TI__ST8(d + so, _mm_unpackhi_epi64(c0, c0));
+    TI__ST8(d + 2 * so, c1); TI__ST8(d + 3 * so, _mm_unpackhi_epi64(c1, c1));
+    TI__ST8(d + 4 * so, c2); TI__ST8(d + 5 * so, _mm_unpackhi_epi64(c2, c2));
+    TI__ST8(d + 6 * so, c3); TI__ST8(d + 7 * so, _mm_unpackhi_epi64(c3, c3));
+#undef TI__LD8
+#undef TI__ST8
+  }
+}
+#undef TI__LD
+#undef TI__ST
+#define TI__TR_HAS_BLOCK(es) 1
+#elif defined(TI__NEON)
+/* 4 x 4 (4-byte) and 2 x 2 (8-byte) blocks with NEON; 1- and 2-byte
+   elements take the scalar tiles. */
+static void ti__tr_block(size_t es, const unsigned char *s, size_t sp, unsigned char *d,
+                         size_t so) {
+  if (es == 4) {
+    const uint32x4_t r0 = vld1q_u32((const uint32_t *)(const void *)s);
+    const uint32x4_t r1 = vld1q_u32((const uint32_t *)(const void *)(s + sp));
+    const uint32x4_t r2 = vld1q_u32((const uint32_t *)(const void *)(s + 2 * sp));
+    const uint32x4_t r3 = vld1q_u32((const uint32_t *)(const void *)(s + 3 * sp));
+    const uint32x4x2_t a = vtrnq_u32(r0, r1), b = vtrnq_u32(r2, r3);
+    vst1q_u32((uint32_t *)(void *)d, vcombine_u32(vget_low_u32(a.val[0]), vget_low_u32(b.val[0])));
+    vst1q_u32((uint32_t *)(void *)(d + so), vcombine_u32(vget_low_u32(a.val[1]), vget_low_u32(b.val[1])));
+    vst1q_u32((uint32_t *)(void *)(d + 2 * so), vcombine_u32(vget_high_u32(a.val[0]), vget_high_u32(b.val[0])));
+    vst1q_u32((uint32_t *)(void *)(d + 3 * so), vcombine_u32(vget_high_u32(a.val[1]), vget_high_u32(b.val[1])));
+  } else {
+    const uint64x2_t r0 = vld1q_u64((const uint64_t *)(const void *)s);
+    const uint64x2_t r1 = vld1q_u64((const uint64_t *)(const void *)(s + sp));
+    vst1q_u64((uint64_t *)(void *)d, vcombine_u64(vget_low_u64(r0), vget_low_u64(r1)));
+    vst1q_u64((uint64_t *)(void *)(d + so), vcombine_u64(vget_high_u64(r0), vget_high_u64(r1)));
+  }
+}
+#define TI__TR_HAS_BLOCK(es) ((es) >= 4)
+#endif
+
+/* Block [ia, ib) x [ja, jb) of the 2-D problem out[j*so + i] = in[i*sp + j],
+   tile by tile. A full tile (one 64-byte line by one line) is transposed
+   into a local buffer and its output lines are then written whole: with
+   strides that are multiples of 4 KiB every output line of a tile falls in
+   one cache set, and filling them piecewise in place would thrash L1. */
+static void ti__tr2d(size_t es, const unsigned char *in, int64_t sp, unsigned char *out,
+                     int64_t so, int64_t ia, int64_t ib, int64_t ja, int64_t jb, int simd,
+                     int stream) {
+  const int64_t TT = 64 / (int64_t)es;
+  int64_t i0, j0;
+  for (i0 = ia; i0 < ib; i0 += TT) {
+    const int64_t i1 = ib - i0 < TT ? ib : i0 + TT;
+    for (j0 = ja; j0 < jb; j0 += TT) {
+      const int64_t j1 = jb - j0 < TT ? jb : j0 + TT;
+#if defined(TI__X86) || defined(TI__NEON)
+      if (simd && TI__TR_HAS_BLOCK(es) && i1 - i0 == TT && j1 - j0 == TT) {
+        const int64_t K = es == 1 ? 8 : 16 / (int64_t)es;
+        unsigned char buf[64 * 64];
+        int64_t i, j;
+        if (j1 < jb)  /* every input row is a stream of its own: fetch ahead */
+          for (i = i0; i < i1; ++i) TI__MV_PREFETCH(in + (size_t)(i * sp + j1) * es);
+        for (i = 0; i < TT; i += K)
+          for (j = 0; j < TT; j += K)
+            ti__tr_block(es, in + (size_t)((i0 + i) * sp + j0 + j) * es, (size_t)sp * es,
+                         buf + (size_t)(j * TT + i) * es, 64);
+        for (j = 0; j < TT; ++j) {
+          unsigned char *d = out + (size_t)((j0 + j) * so + i0) * es;
+#if defined(TI__X86)
+          if (stream && ((uintptr_t)d & 15) == 0) {
+            /* large outputs bypass the caches, as in TinShift */
+            const unsigned char *q = buf + 64 * j;
+            _mm_stream_si128((__m128i *)(void *)d, _mm_loadu_si128((const __m128i *)(const void *)q));
+            _mm_stream_si128((__m128i *)(void *)(d + 16), _mm_loadu_si128((const __m128i *)(const void *)(q + 16)));
+            _mm_stream_si128((__m128i *)(void *)(d + 32), _mm_loadu_si128((const __m128i *)(const void *)(q + 32)));
+            _mm_stream_si128((__m128i *)(void *)(d + 48), _mm_loadu_si128((const __m128i *)(const void *)(q + 48)));
+            continue;
+          }
+#endif
+          memcpy(d, buf + 64 * j, 64);
+        }
+        continue;
+      }
+#endif
+      ti__tr2d_scalar(es, in, sp, out, so, i0, i1, j0, j1);
+    }
+  }
+#if defined(TI__X86)
+  if (stream) _mm_sfence();
+#else
+  (void)stream;
+#if !defined(TI__NEON)
+  (void)simd;
+#endif
+#endif
+}
+
+/* Input and output element offsets of outer index o over the job's other axes. */
+static void ti__tr_outer(const ti__tr_job *j, int64_t o, int64_t *ioff, int64_t *ooff) {
+  int k;
+  *ioff = 0; *ooff = 0;
+  for (k = j->noth - 1; k >= 0; --k) {
+    const int a = j->oth[k];
+    const int64_t i = o % j->odim[a];
+    o /= j->odim[a];
+    *ioff += i * j->istr[a];
+    *ooff += i * j->ostr[a];
+  }
+}
+
+static void ti__tr_range(void *arg, int64_t u0, int64_t u1) {
+  const ti__tr_job *j = (const ti__tr_job *)arg;
+  const size_t es = j->es;
+  int64_t u;
+  if (j->kept) {
+    /* unit = one outer index; it copies odim[m-2] runs of odim[m-1] */
+    const int64_t nrun = j->odim[j->m - 2], s = j->istr[j->m - 2];
+    const size_t run = (size_t)j->odim[j->m - 1] * es;
+    for (u = u0; u < u1; ++u) {
+      int64_t ioff, ooff, k;
+      const unsigned char *p;
+      unsigned char *q;
+      ti__tr_outer(j, u, &ioff, &ooff);
+      p = j->in + (size_t)ioff * es;
+      q = j->out + (size_t)ooff * es;
+      for (k = 0; k < nrun; ++k, p += (size_t)s * es, q += run) ti__mv_copy(q, p, run);
+    }
+    return;
+  }
+  for (u = u0; u < u1; ++u) {
+    /* unit = (outer index, block) */
+    const int64_t nb = j->nbi * j->nbj, o = u / nb, bi = (u % nb) / j->nbj, bj = u % j->nbj;
+    const int64_t P = j->odim[j->m - 1], L = j->odim[j->r];
+    const int64_t ia = bi * TI__TR_BLOCK, ib = P - ia < TI__TR_BLOCK ? P : ia + TI__TR_BLOCK;
+    const int64_t ja = bj * TI__TR_BLOCK, jb = L - ja < TI__TR_BLOCK ? L : ja + TI__TR_BLOCK;
+    int64_t ioff, ooff;
+    ti__tr_outer(j, o, &ioff, &ooff);
+    ti__tr2d(es, j->in + (size_t)ioff * es, j->istr[j->m - 1], j->out + (size_t)ooff * es,
+             j->ostr[j->r], ia, ib, ja, jb, j->simd, j->stream);
+  }
+}
+
+static ti_status ti__tr_check(size_t es, int ndim, const int64_t *dims, const int *perm,
+                              int64_t *vol) {
+  int i, seen[TI_TENSOR_MAX_DIMS];
+  int64_t v = 1;
+  if (es != 1 && es != 2 && es != 4 && es != 8) return TI_STATUS_BAD_PARAM;
+  if (ndim < 1 || ndim > TI_TENSOR_MAX_DIMS || !dims || !perm) return TI_STATUS_BAD_PARAM;
+  for (i = 0; i < ndim; ++i) seen[i] = 0;
+  for (i = 0; i < ndim; ++i) {
+    if (perm[i] < 0 || perm[i] >= ndim || seen[perm[i]]) return TI_STATUS_BAD_PARAM;
+    seen[perm[i]] = 1;
+    if (dims[i] < 0 || !ti__ra_mul(v, dims[i], &v)) return TI_STATUS_BAD_PARAM;
+  }
+  if (!ti__ra_mul(v, (int64_t)es, &v)) return TI_STATUS_BAD_PARAM;
+  *vol = v / (int64_t)es;
+  return TI_STATUS_SUCCESS;
+}
+
+TASKIR_API ti_status ti_transpose_ex(const ti_kernel_ctx *ctx, size_t es, int ndim,
+                                     const int64_t *in_dims, const int *perm, const void *in,
+                                     void *out) {
+  int64_t vol, cd[TI_TENSOR_MAX_DIMS], md[TI_TENSOR_MAX_DIMS], istride[TI_TENSOR_MAX_DIMS];
+  int newi[TI_TENSOR_MAX_DIMS], cp[TI_TENSOR_MAX_DIMS], gfirst[TI_TENSOR_MAX_DIMS];
+  int mp[TI_TENSOR_MAX_DIMS];
+  int cm = 0, ng = 0, i, k;
+  ti__tr_job j;
+  ti_status st = ti__tr_check(es, ndim, in_dims, perm, &vol);
+  if (st != TI_STATUS_SUCCESS) return st;
+  if (vol == 0) return TI_STATUS_SUCCESS;
+  if (!in || !out) return TI_STATUS_BAD_PARAM;
+  /* drop size-1 axes */
+  for (i = 0; i < ndim; ++i) {
+    newi[i] = -1;
+    if (in_dims[i] != 1) { newi[i] = cm; cd[cm++] = in_dims[i]; }
+  }
+  for (i = 0, k = 0; i < ndim; ++i)
+    if (newi[perm[i]] >= 0) cp[k++] = newi[perm[i]];
+  /* merge runs of axes adjacent in both orders: group g starts at output
+     position where cp does not continue the previous input axis */
+  {
+    int64_t gd[TI_TENSOR_MAX_DIMS];
+    for (i = 0; i < cm; ++i) {
+      if (i == 0 || cp[i] != cp[i - 1] + 1) { gfirst[ng] = cp[i]; gd[ng] = 1; ++ng; }
+      gd[ng - 1] *= cd[cp[i]];
+    }
+    /* input order of the groups = order of their first input axis */
+    for (i = 0; i < ng; ++i) {
+      int rank = 0;
+      for (k = 0; k < ng; ++k) rank += gfirst[k] < gfirst[i];
+      mp[i] = rank;
+      md[rank] = gd[i];
+    }
+  }
+  for (i = 0; i < ng && mp[i] == i; ++i) {}
+  if (ng <= 1 || i == ng) {  /* the order is unchanged: one copy */
+    memcpy(out, in, (size_t)vol * es);
+    return TI_STATUS_SUCCESS;
+  }
+  istride[ng - 1] = 1;
+  for (i = ng - 2; i >= 0; --i) istride[i] = istride[i + 1] * md[i + 1];
+  j.in = (const unsigned char *)in;
+  j.out = (unsigned char *)out;
+  j.es = es;
+  j.simd = ti__mv_simd(ctx);
+#if defined(TI__X86)
+  j.stream = j.simd && (size_t)vol * es >= TASKIR_KERNELS_STREAM_BYTES;
+#else
+  j.stream = 0;
+#endif
+  for (;;) {
+    j.m = ng;
+    for (i = 0; i < ng; ++i) { j.odim[i] = md[mp[i]]; j.istr[i] = istride[mp[i]]; }
+    j.ostr[ng - 1] = 1;
+    for (i = ng - 2; i >= 0; --i) j.ostr[i] = j.ostr[i + 1] * j.odim[i + 1];
+    j.kept = mp[ng - 1] == ng - 1;
+    /* a kept innermost axis of 2, 4 or 8 bytes in all: make it the element */
+    if (j.kept && j.es < 8 && (size_t)md[ng - 1] * j.es <= 8 &&
+        (((size_t)md[ng - 1] * j.es) & ((size_t)md[ng - 1] * j.es - 1)) == 0) {
+      const int64_t run = md[ng - 1];
+      j.es *= (size_t)run;
+      --ng;
+      for (i = 0; i < ng; ++i) istride[i] /= run;
+      continue;  /* mp[0..ng-1] is still a non-identity permutation of 0..ng-1 */
+    }
+    break;
+  }
+  j.noth = 0;
+  j.r = ng - 1;
+  if (j.kept) {
+    for (i = 0; i < ng - 2; ++i) j.oth[j.noth++] = i;
+    j.r = ng - 1;
+    j.nbi = j.nbj = 1;
+  } else {
+    for (i = 0; i < ng; ++i)
+      if (mp[i] == ng - 1) j.r = i;
+    for (i = 0; i < ng - 1; ++i)
+      if (i != j.r) j.oth[j.noth++] = i;
+    j.nbi = (j.odim[ng - 1] + TI__TR_BLOCK - 1) / TI__TR_BLOCK;
+    j.nbj = (j.odim[j.r] + TI__TR_BLOCK - 1) / TI__TR_BLOCK;
+  }
+  {
+    int64_t units = j.nbi * j.nbj;
+    for (i = 0; i < j.noth; ++i) units *= j.odim[j.oth[i]];
+    ti__parallel(ctx, units, ti__tr_range, &j);
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+TASKIR_API ti_status ti_transpose(size_t elem_size, int ndim, const int64_t *in_dims,
+                                  const int *perm, const void *in, void *out) {
+  return ti_transpose_ex(0, elem_size, ndim, in_dims, perm, in, out);
+}
+
+/* ---- rearrangements ---- */
+
+/* Values of parameter k: int32 list (exists = the parameter is present). */
+static ti_status ti__ra_ints(const ti_rearrange_param *p, int np, int k, const int32_t **v,
+                             int64_t *n, const char **why) {
+  *v = 0; *n = 0;
+  if (k >= np) return TI_STATUS_SUCCESS;
+  if (p[k].n_i32 < 0 || (p[k].n_i32 > 0 && !p[k].i32)) {
+    *why = "parameter int32 list with a negative count or without data";
+    return TI_STATUS_BAD_PARAM;
+  }
+  *v = p[k].i32; *n = p[k].n_i32;
+  return TI_STATUS_SUCCESS;
+}
+
+/* The numbers of a matrix parameter: float_data, or int32_data when empty. */
+static ti_status ti__ra_nums(const ti_rearrange_param *p, int np, int want, double *m,
+                             const char **why) {
+  int i;
+  if (np < 1) { *why = "the matrix parameter m[0] is missing"; return TI_STATUS_BAD_PARAM; }
+  if (p[0].n_f32 < 0 || (p[0].n_f32 > 0 && !p[0].f32) || p[0].n_i32 < 0 ||
+      (p[0].n_i32 > 0 && !p[0].i32)) {
+    *why = "parameter list with a negative count or without data";
+    return TI_STATUS_BAD_PARAM;
+  }
+  if (p[0].n_f32 > 0) {
+    if (p[0].n_f32 != want) {
+      *why = want == 6 ? "AFFINE needs 6 numbers [a11 a12 b1 a21 a22 b2]"
+                       : "PROJECT needs 9 numbers (3x3, row-major)";
+      return TI_STATUS_BAD_PARAM;
+    }
+    for (i = 0; i < want; ++i) m[i] = (double)p[0].f32[i];
+  } else {
+    if (p[0].n_i32 != want) {
+      *why = want == 6 ? "AFFINE needs 6 numbers [a11 a12 b1 a21 a22 b2]"
+                       : "PROJECT needs 9 numbers (3x3, row-major)";
+      return TI_STATUS_BAD_PARAM;
+    }
+    for (i = 0; i < want; ++i) m[i] = (double)p[0].i32[i];
+  }
+  for (i = 0; i < want; ++i)
+    if (!(m[i] - m[i] == 0.0)) { *why = "matrix entry is NaN or infinite"; return TI_STATUS_BAD_PARAM; }
+  return TI_STATUS_SUCCESS;
+}
+
+/* AFFINE: y = (a22 v - a12 u) / det, x = (a11 u - a21 v) / det with
+   v = y' - b1, u = x' - b2. PROJECT: adjugate of H. Both stored as 3x3 rows
+   mapping (y', x', 1) to homogeneous source (Y, X, Z) - for AFFINE Z = 1 and
+   the offsets folded in the third column. */
+typedef struct ti__ra_map {
+  int affine;
+  double a[6], det;   /* AFFINE: a11 a12 b1 a21 a22 b2 */
+  double h[9];        /* PROJECT: adjugate, row-major */
+} ti__ra_map;
+
+static ti_status ti__ra_map_init(int kind, const ti_rearrange_param *p, int np, ti__ra_map *mp,
+                                 const char **why) {
+  ti_status st;
+  if (kind == TI_REARRANGE_AFFINE) {
+    double *a = mp->a;
+    mp->affine = 1;
+    if ((st = ti__ra_nums(p, np, 6, a, why)) != TI_STATUS_SUCCESS) return st;
+    mp->det = a[0] * a[4] - a[1] * a[3];
+    if (mp->det == 0.0 || !(mp->det - mp->det == 0.0)) {
+      *why = "AFFINE matrix is singular (a11 a22 - a12 a21 == 0)";
+      return TI_STATUS_BAD_PARAM;
+    }
+  } else {
+    double m[9], det;
+    double *h = mp->h;
+    mp->affine = 0;
+    if ((st = ti__ra_nums(p, np, 9, m, why)) != TI_STATUS_SUCCESS) return st;
+    h[0] = m[4] * m[8] - m[5] * m[7];
+    h[1] = -(m[1] * m[8] - m[2] * m[7]);
+    h[2] = m[1] * m[5] - m[2] * m[4];
+    h[3] = -(m[3] * m[8] - m[5] * m[6]);
+    h[4] = m[0] * m[8] - m[2] * m[6];
+    h[5] = -(m[0] * m[5] - m[2] * m[3]);
+    h[6] = m[3] * m[7] - m[4] * m[6];
+    h[7] = -(m[0] * m[7] - m[1] * m[6]);
+    h[8] = m[0] * m[4] - m[1] * m[3];
+    det = m[0] * h[0] + m[1] * h[3] + m[2] * h[6];
+    if (det == 0.0 || !(det - det == 0.0)) {
+      *why = "PROJECT matrix is singular";
+      return TI_STATUS_BAD_PARAM;
+    }
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+/* Source pixel of output pixel (yo, xo), or 0 when it falls outside. */
+static int ti__ra_map_src(const ti__ra_map *mp, int64_t yo, int64_t xo, int64_t H, int64_t W,
+                          int64_t *ys, int64_t *xs) {
+  double y, x, fy, fx;
+  if (mp->affine) {
+    const double *a = mp->a;
+    const double v = (double)yo - a[2], u = (double)xo - a[5];
+    y = (a[4] * v - a[1] * u) / mp->det;
+    x = (a[0] * u - a[3] * v) / mp->det;
+  } else {
+    const double *h = mp->h;
+    const double Y = h[0] * (double)yo + h[1] * (double)xo + h[2];
+    const double X = h[3] * (double)yo + h[4] * (double)xo + h[5];
+    const double Z = h[6] * (double)yo + h[7] * (double)xo + h[8];
+    if (Z == 0.0) return 0;
+    y = Y / Z;
+    x = X / Z;
+  }
+  /* floor(t) lies in [0, H) exactly when t does, and truncation is floor
+     there: no libm needed (NaN fails the test too) */
+  fy = y + 0.5;
+  fx = x + 0.5;
+  if (!(fy >= 0.0 && fy < (double)H && fx >= 0.0 && fx < (double)W)) return 0;
+  *ys = (int64_t)fy;
+  *xs = (int64_t)fx;
+  return 1;
+}
+
+TASKIR_API ti_status ti_rearrange_infer_ex(int kind, const ti_rearrange_param *p, int np,
+                                           int ndim, const int64_t *in_dims, int *out_ndim,
+                                           int64_t *out_dims, const char **reason) {
+  const char *why = 0;
+  const int32_t *v, *v1;
+  int64_t n, n1, vol = 1, d[TI_TENSOR_MAX_DIMS];
+  int i, k, on = ndim;
+  ti_status st = TI_STATUS_BAD_PARAM;
+#define TI__RA_FAIL(msg) do { why = (msg); goto fail; } while (0)
+#define TI__RA_TRY(call) do { if ((st = (call)) != TI_STATUS_SUCCESS) goto fail; } while (0)
+  if (reason) *reason = 0;
+  if (!out_ndim || !out_dims) TI__RA_FAIL("out_ndim and out_dims are required");
+  if ((unsigned)kind >= (unsigned)TI_REARRANGE_COUNT) {
+    st = TI_STATUS_NOT_SUPPORTED;
+    TI__RA_FAIL("unknown rearrangement kind");
+  }
+  if (np < 0 || (np > 0 && !p)) TI__RA_FAIL("parameter list is NULL or its count negative");
+  if (ndim < 1 || ndim > TI_TENSOR_MAX_DIMS) TI__RA_FAIL("ndim must be 1..8");
+  if (!in_dims) TI__RA_FAIL("in_dims is NULL");
+  for (i = 0; i < ndim; ++i) {
+    if (in_dims[i] < 0) TI__RA_FAIL("negative input dim");
+    if (!ti__ra_mul(vol, in_dims[i], &vol)) TI__RA_FAIL("input volume too large");
+    d[i] = in_dims[i];
+  }
+  if ((kind == TI_REARRANGE_ROTATE || kind == TI_REARRANGE_SHEAR ||
+       kind == TI_REARRANGE_AFFINE || kind == TI_REARRANGE_PROJECT) && ndim < 2)
+    TI__RA_FAIL("this rearrangement works on the (y, x) plane: ndim must be >= 2");
+  st = TI_STATUS_BAD_PARAM;
+  switch (kind) {
+  case TI_REARRANGE_IDENTITY:
+    break;
+  case TI_REARRANGE_RESHAPE: {
+    int seen[TI_TENSOR_MAX_DIMS];
+    TI__RA_TRY(ti__ra_ints(p, np, 0, &v, &n, &why));
+    if (n) {
+      if (n != ndim) TI__RA_FAIL("RESHAPE m[0] must list every source axis once");
+      for (i = 0; i < ndim; ++i) seen[i] = 0;
+      for (i = 0; i < ndim; ++i) {
+        if (v[i] < 0 || v[i] >= ndim || seen[v[i]]) TI__RA_FAIL("RESHAPE m[0] is not a permutation of the axes");
+        seen[v[i]] = 1;
+      }
+    }
+    TI__RA_TRY(ti__ra_ints(p, np, 1, &v1, &n1, &why));
+    if (n1) {
+      int64_t ov = 1;
+      if (n1 > TI_TENSOR_MAX_DIMS) TI__RA_FAIL("RESHAPE m[1] has more than 8 dims");
+      for (i = 0; i < n1; ++i) {
+        if (v1[i] < 0) TI__RA_FAIL("RESHAPE m[1] has a negative dim");
+        if (!ti__ra_mul(ov, v1[i], &ov)) TI__RA_FAIL("RESHAPE m[1] volume too large");
+        d[i] = v1[i];
+      }
+      if (ov != vol) TI__RA_FAIL("RESHAPE m[1] dims do not have the input's volume");
+      on = (int)n1;
+    } else {
+      on = 1;
+      d[0] = vol;
+    }
+    break;
+  }
+  case TI_REARRANGE_PERMUTE: {
+    int seen[TI_TENSOR_MAX_DIMS];
+    TI__RA_TRY(ti__ra_ints(p, np, 0, &v, &n, &why));
+    if (n != ndim) TI__RA_FAIL("PERMUTE m[0] must be a permutation of all ndim axes");
+    for (i = 0; i < ndim; ++i) seen[i] = 0;
+    for (i = 0; i < ndim; ++i) {
+      if (v[i] < 0 || v[i] >= ndim || seen[v[i]]) TI__RA_FAIL("PERMUTE m[0] is not a permutation of the axes");
+      seen[v[i]] = 1;
+      d[i] = in_dims[v[i]];
+    }
+    break;
+  }
+  case TI_REARRANGE_ROTATE: {
+    int a = 0, b = 1;
+    TI__RA_TRY(ti__ra_ints(p, np, 0, &v, &n, &why));
+    if (n != 1 && n != 3) TI__RA_FAIL("ROTATE m[0] must be [k] or [k, axis_a, axis_b]");
+    if (n == 3) {
+      a = v[1]; b = v[2];
+      if (a < 0 || a >= ndim || b < 0 || b >= ndim || a == b) TI__RA_FAIL("ROTATE plane axes out of range or equal");
+    }
+    if (v[0] & 1) { d[a] = in_dims[b]; d[b] = in_dims[a]; }
+    break;
+  }
+  case TI_REARRANGE_SHIFT:
+    TI__RA_TRY(ti__ra_ints(p, np, 0, &v, &n, &why));
+    if (n > ndim) TI__RA_FAIL("SHIFT m[0] has more offsets than axes");
+    TI__RA_TRY(ti__ra_ints(p, np, 1, &v1, &n1, &why));
+    if (n1 > 1 || (n1 == 1 && v1[0] != TI_SHIFT_ZERO && v1[0] != TI_SHIFT_CYCLIC))
+      TI__RA_FAIL("SHIFT m[1] must be [0] (zero-fill) or [1] (cyclic)");
+    break;
+  case TI_REARRANGE_SCALE:
+    TI__RA_TRY(ti__ra_ints(p, np, 0, &v, &n, &why));
+    if (n > ndim) TI__RA_FAIL("SCALE m[0] has more factors than axes");
+    for (i = 0; i < n; ++i) {
+      if (v[i] < 1) TI__RA_FAIL("SCALE factors must be >= 1 (down-sampling is pooling)");
+      if (!ti__ra_mul(d[i], v[i], &d[i])) TI__RA_FAIL("SCALE output too large");
+    }
+    break;
+  case TI_REARRANGE_SHEAR: {
+    int64_t ea, eb;
+    TI__RA_TRY(ti__ra_ints(p, np, 0, &v, &n, &why));
+    if (n != 2) TI__RA_FAIL("SHEAR m[0] must be [a, b]");
+    if (v[0] != 0 && v[1] != 0) TI__RA_FAIL("SHEAR: at most one of a, b may be nonzero");
+    ea = v[0] < 0 ? -(int64_t)v[0] : v[0];
+    eb = v[1] < 0 ? -(int64_t)v[1] : v[1];
+    if (in_dims[0] > 0 && in_dims[1] > 0) {
+      int64_t t;
+      if (!ti__ra_mul(ea, in_dims[1] - 1, &t) || t > TI__RA_LIMIT - 1 - d[0]) TI__RA_FAIL("SHEAR output too large");
+      d[0] += t;
+      if (!ti__ra_mul(eb, in_dims[0] - 1, &t) || t > TI__RA_LIMIT - 1 - d[1]) TI__RA_FAIL("SHEAR output too large");
+      d[1] += t;
+    }
+    break;
+  }
+  case TI_REARRANGE_REFLECT: {
+    int seen[TI_TENSOR_MAX_DIMS];
+    TI__RA_TRY(ti__ra_ints(p, np, 0, &v, &n, &why));
+    if (n < 1) TI__RA_FAIL("REFLECT m[0] must list the axes to flip");
+    if (n > ndim) TI__RA_FAIL("REFLECT m[0] lists more axes than there are");
+    for (i = 0; i < ndim; ++i) seen[i] = 0;
+    for (i = 0; i < n; ++i) {
+      if (v[i] < 0 || v[i] >= ndim || seen[v[i]]) TI__RA_FAIL("REFLECT axis out of range or repeated");
+      seen[v[i]] = 1;
+    }
+    break;
+  }
+  case TI_REARRANGE_AFFINE:
+  case TI_REARRANGE_PROJECT: {
+    ti__ra_map mp;
+    TI__RA_TRY(ti__ra_map_init(kind, p, np, &mp, &why));
+    TI__RA_TRY(ti__ra_ints(p, np, 1, &v1, &n1, &why));
+    if (n1) {
+      if (n1 != 2 || v1[0] < 0 || v1[1] < 0) TI__RA_FAIL("m[1] must be the output plane [H', W'], both >= 0");
+      d[0] = v1[0];
+      d[1] = v1[1];
+    }
+    break;
+  }
+  case TI_REARRANGE_SHUFFLE: {
+    TI__RA_TRY(ti__ra_ints(p, np, 0, &v, &n, &why));
+    TI__RA_TRY(ti__ra_ints(p, np, 1, &v1, &n1, &why));
+    if (n1 > 1) TI__RA_FAIL("SHUFFLE m[1] must be [axis]");
+    if (n1 == 1) {
+      const int c = v1[0];
+      if (c < 0 || c >= ndim) TI__RA_FAIL("SHUFFLE axis out of range");
+      if (n < 1) TI__RA_FAIL("SHUFFLE m[0] must hold at least one index");
+      for (i = 0; i < n; ++i)
+        if (v[i] < -1 || v[i] >= in_dims[c]) TI__RA_FAIL("SHUFFLE index outside the axis");
+      d[c] = n;
+    } else {
+      if (n != vol) TI__RA_FAIL("SHUFFLE m[0] must hold one index per element");
+      for (i = 0; i < n; ++i)
+        if (v[i] < -1 || v[i] >= vol) TI__RA_FAIL("SHUFFLE index outside the data");
+    }
+    break;
+  }
+  default:
+    break;
+  }
+  {
+    int64_t ov = 1;
+    for (k = 0; k < on; ++k)
+      if (!ti__ra_mul(ov, d[k], &ov)) TI__RA_FAIL("output volume too large");
+  }
+  *out_ndim = on;
+  for (k = 0; k < TI_TENSOR_MAX_DIMS; ++k) out_dims[k] = k < on ? d[k] : 0;
+  return TI_STATUS_SUCCESS;
+fail:
+  if (reason) *reason = why;
+  return st == TI_STATUS_SUCCESS ? TI_STATUS_BAD_PARAM : st;
+#undef TI__RA_FAIL
+#undef TI__RA_TRY
+}
+
+TASKIR_API ti_status ti_rearrange_infer(int kind, const ti_rearrange_param *p, int np, int ndim,
+                                        const int64_t *in_dims, int *out_ndim, int64_t *out_dims) {
+  return ti_rearrange_infer_ex(kind, p, np, ndim, in_dims, out_ndim, out_dims, 0);
+}
+
+/* n elements from s at byte stride ss into contiguous d. */
+static void ti__ra_gather(unsigned char *d, const unsigned char *s, int64_t ss, int64_t n,
+                          size_t es) {
+  int64_t i;
+  if (ss == (int64_t)es) { ti__mv_copy(d, s, (size_t)n * es); return; }
+#define TI__RA_G(TYPE)                                                           \
+  for (i = 0; i < n; ++i, s += ss, d += sizeof(TYPE)) {                          \
+    TYPE t; memcpy(&t, s, sizeof t); memcpy(d, &t, sizeof t);                    \
+  }
+  switch (es) {
+  case 1: for (i = 0; i < n; ++i, s += ss) d[i] = *s; break;
+  case 2: TI__RA_G(uint16_t) break;
+  case 4: TI__RA_G(uint32_t) break;
+  default: TI__RA_G(uint64_t) break;
+  }
+#undef TI__RA_G
+}
+
+/* Output of dims od[0..nd-1] where output index i reads the input byte
+   base + sum i_a * ss[a] (ss may be negative). */
+static void ti__ra_strided(size_t es, int nd, const int64_t *od, const unsigned char *base,
+                           const int64_t *ss, unsigned char *out) {
+  int64_t idx[TI_TENSOR_MAX_DIMS] = {0}, rows = 1, r;
+  const int64_t inner = od[nd - 1];
+  const unsigned char *p = base;
+  int a;
+  for (a = 0; a < nd - 1; ++a) rows *= od[a];
+  for (r = 0; r < rows; ++r) {
+    ti__ra_gather(out, p, ss[nd - 1], inner, es);
+    out += (size_t)inner * es;
+    for (a = nd - 2; a >= 0; --a) {
+      p += ss[a];
+      if (++idx[a] < od[a]) break;
+      p -= ss[a] * od[a];
+      idx[a] = 0;
+    }
+  }
+}
+
+TASKIR_API ti_status ti_rearrange_apply(int kind, const ti_rearrange_param *p, int np,
+                                        size_t es, int ndim, const int64_t *in_dims,
+                                        const void *in, int out_ndim, const int64_t *out_dims,
+                                        void *out) {
+  int64_t od[TI_TENSOR_MAX_DIMS], istr[TI_TENSOR_MAX_DIMS], ss[TI_TENSOR_MAX_DIMS];
+  int64_t ivol = 1, ovol = 1, given = 1;
+  int on, a;
+  const unsigned char *src = (const unsigned char *)in;
+  unsigned char *dst = (unsigned char *)out;
+  const int32_t *v = 0, *v1 = 0;
+  const char *why;
+  ti_status st = ti_rearrange_infer_ex(kind, p, np, ndim, in_dims, &on, od, &why);
+  if (st != TI_STATUS_SUCCESS) return st;
+  if (es != 1 && es != 2 && es != 4 && es != 8) return TI_STATUS_BAD_PARAM;
+  if (out_ndim < 1 || out_ndim > TI_TENSOR_MAX_DIMS || !out_dims) return TI_STATUS_BAD_PARAM;
+  for (a = 0; a < out_ndim; ++a)
+    if (out_dims[a] < 0 || !ti__ra_mul(given, out_dims[a], &given)) return TI_STATUS_BAD_PARAM;
+  for (a = 0; a < on; ++a) ovol *= od[a];
+  for (a = 0; a < ndim; ++a) ivol *= in_dims[a];
+  if (given != ovol) return TI_STATUS_BAD_PARAM;
+  {
+    int64_t t;
+    if (!ti__ra_mul(ivol, (int64_t)es, &t) || !ti__ra_mul(ovol, (int64_t)es, &t))
+      return TI_STATUS_BAD_PARAM;
+  }
+  if (ovol == 0) return TI_STATUS_SUCCESS;
+  if (!out || (ivol > 0 && !in)) return TI_STATUS_BAD_PARAM;
+  istr[ndim - 1] = (int64_t)es;  /* byte strides of the input */
+  for (a = ndim - 2; a >= 0; --a) istr[a] = istr[a + 1] * in_dims[a + 1];
+  if (np > 0) { v = p[0].i32; }
+  if (np > 1) { v1 = p[1].i32; }
+  if (ivol == 0) {  /* an empty input: the whole (non-empty) output is fill */
+    memset(dst, 0, (size_t)ovol * es);
+    return TI_STATUS_SUCCESS;
+  }
+  switch (kind) {
+  case TI_REARRANGE_IDENTITY:
+    memcpy(dst, src, (size_t)ovol * es);
+    return TI_STATUS_SUCCESS;
+  case TI_REARRANGE_RESHAPE: {
+    int perm[TI_TENSOR_MAX_DIMS];
+    for (a = 0; a < ndim; ++a)  /* listed fastest first: reversed, it is the perm */
+      perm[a] = (np > 0 && p[0].n_i32 > 0) ? v[ndim - 1 - a] : a;
+    return ti_transpose(es, ndim, in_dims, perm, in, out);
+  }
+  case TI_REARRANGE_PERMUTE: {
+    int perm[TI_TENSOR_MAX_DIMS];
+    for (a = 0; a < ndim; ++a) perm[a] = v[a];
+    return ti_transpose(es, ndim, in_dims, perm, in, out);
+  }
+  case TI_REARRANGE_ROTATE:
+  case TI_REARRANGE_REFLECT: {
+    const unsigned char *base = src;
+    for (a = 0; a < ndim; ++a) ss[a] = istr[a];
+    if (kind == TI_REARRANGE_REFLECT) {
+      int64_t i;
+      for (i = 0; i < p[0].n_i32; ++i) {
+        const int ax = v[i];
+        base += (in_dims[ax] - 1) * istr[ax];
+        ss[ax] = -istr[ax];
+      }
+    } else {
+      const int ax = p[0].n_i32 == 3 ? v[1] : 0, bx = p[0].n_i32 == 3 ? v[2] : 1;
+      const int q = (int)(((v[0] % 4) + 4) % 4);
+      if (q == 1) {        /* out[i][j] = in[j][W-1-i] */
+        ss[ax] = -istr[bx]; base += (in_dims[bx] - 1) * istr[bx];
+        ss[bx] = istr[ax];
+      } else if (q == 2) { /* out[i][j] = in[H-1-i][W-1-j] */
+        ss[ax] = -istr[ax]; base += (in_dims[ax] - 1) * istr[ax];
+        ss[bx] = -istr[bx]; base += (in_dims[bx] - 1) * istr[bx];
+      } else if (q == 3) { /* out[i][j] = in[H-1-j][i] */
+        ss[ax] = istr[bx];
+        ss[bx] = -istr[ax]; base += (in_dims[ax] - 1) * istr[ax];
+      }
+    }
+    ti__ra_strided(es, ndim, od, base, ss, dst);
+    return TI_STATUS_SUCCESS;
+  }
+  case TI_REARRANGE_SHIFT:
+  case TI_REARRANGE_SCALE: {
+    /* row by row over the outer axes, the innermost axis in segments */
+    int64_t idx[TI_TENSOR_MAX_DIMS] = {0}, dd[TI_TENSOR_MAX_DIMS], rows = 1, r;
+    const int cyc = kind == TI_REARRANGE_SHIFT && np > 1 && p[1].n_i32 == 1 &&
+                    v1[0] == TI_SHIFT_CYCLIC;
+    const int64_t n = in_dims[ndim - 1], on_ = od[ndim - 1];
+    const size_t orow = (size_t)on_ * es;
+    for (a = 0; a < ndim; ++a)
+      dd[a] = (np > 0 && a < p[0].n_i32) ? v[a] : (kind == TI_REARRANGE_SHIFT ? 0 : 1);
+    for (a = 0; a < ndim - 1; ++a) rows *= od[a];
+    for (r = 0; r < rows; ++r, dst += orow) {
+      const unsigned char *s = src;
+      int inside = 1;
+      for (a = 0; a < ndim - 1; ++a) {
+        int64_t si;
+        if (kind == TI_REARRANGE_SCALE) si = idx[a] / dd[a];
+        else {
+          si = idx[a] - dd[a];
+          if (cyc) { si %= in_dims[a]; if (si < 0) si += in_dims[a]; }
+          else if (si < 0 || si >= in_dims[a]) { inside = 0; break; }
+        }
+        s += si * istr[a];
+      }
+      if (!inside) {
+        memset(dst, 0, orow);
+      } else if (kind == TI_REARRANGE_SCALE) {
+        const int64_t f = dd[ndim - 1];
+        if (f == 1) ti__mv_copy(dst, s, orow);
+        else {
+          int64_t i, k2;
+          unsigned char *q = dst;
+          for (i = 0; i < n; ++i)
+            for (k2 = 0; k2 < f; ++k2, q += es) memcpy(q, s + (size_t)i * es, es);
+        }
+      } else if (cyc) {
+        int64_t d0 = dd[ndim - 1] % n;
+        if (d0 < 0) d0 += n;
+        /* out[j] = in[j - d0] for j >= d0, in[j - d0 + n] below */
+        ti__mv_copy(dst + (size_t)d0 * es, s, (size_t)(n - d0) * es);
+        ti__mv_copy(dst, s + (size_t)(n - d0) * es, (size_t)d0 * es);
+      } else {
+        const int64_t d0 = dd[ndim - 1];
+        const int64_t lo = d0 < 0 ? 0 : (d0 < n ? d0 : n);
+        const int64_t hi = n + d0 < lo ? lo : (n + d0 < n ? n + d0 : n);
+        memset(dst, 0, (size_t)lo * es);
+        ti__mv_copy(dst + (size_t)lo * es, s + (size_t)(lo - d0) * es, (size_t)(hi - lo) * es);
+        memset(dst + (size_t)hi * es, 0, (size_t)(n - hi) * es);
+      }
+      for (a = ndim - 2; a >= 0; --a) {
+        if (++idx[a] < od[a]) break;
+        idx[a] = 0;
+      }
+    }
+    return TI_STATUS_SUCCESS;
+  }
+  case TI_REARRANGE_SHEAR:
+  case TI_REARRANGE_AFFINE:
+  case TI_REARRANGE_PROJECT: {
+    /* plane (y, x) = axes (0, 1); the rest of the axes is one pixel */
+    const int64_t H = in_dims[0], W = in_dims[1], Ho = od[0], Wo = od[1];
+    const size_t pix = (size_t)istr[1];
+    int64_t y, x, ys = 0, xs = 0;
+    ti__ra_map mp;
+    int64_t sa = 0, sb = 0, oy = 0, ox = 0;
+    if (kind == TI_REARRANGE_SHEAR) {
+      sa = v[0]; sb = v[1];
+      oy = sa < 0 ? -sa * (W - 1) : 0;
+      ox = sb < 0 ? -sb * (H - 1) : 0;
+    } else {
+      (void)ti__ra_map_init(kind, p, np, &mp, &why);  /* validated by infer */
+    }
+    for (y = 0; y < Ho; ++y)
+      for (x = 0; x < Wo; ++x, dst += pix) {
+        int ok;
+        if (kind == TI_REARRANGE_SHEAR) {
+          /* a: y' = y + a x + oy, x' = x; b: x' = x + b y + ox, y' = y */
+          xs = x - sb * y - ox;
+          ys = y - sa * x - oy;
+          if (sa) xs = x; else ys = y;
+          ok = ys >= 0 && ys < H && xs >= 0 && xs < W;
+        } else {
+          ok = ti__ra_map_src(&mp, y, x, H, W, &ys, &xs);
+        }
+        if (ok) ti__mv_copy(dst, src + (size_t)(ys * istr[0] + xs * istr[1]), pix);
+        else memset(dst, 0, pix);
+      }
+    return TI_STATUS_SUCCESS;
+  }
+  case TI_REARRANGE_SHUFFLE: {
+    const int64_t n = p[0].n_i32;
+    if (np > 1 && p[1].n_i32 == 1) {
+      const int c = v1[0];
+      int64_t outer = 1, o, j;
+      const size_t inner = (size_t)istr[c];
+      for (a = 0; a < c; ++a) outer *= in_dims[a];
+      for (o = 0; o < outer; ++o)
+        for (j = 0; j < n; ++j, dst += inner) {
+          if (v[j] < 0) memset(dst, 0, inner);
+          else ti__mv_copy(dst, src + (size_t)(o * in_dims[c] + v[j]) * inner, inner);
+        }
+    } else {
+      int64_t j;
+      for (j = 0; j < n; ++j, dst += es) {
+        if (v[j] < 0) memset(dst, 0, es);
+        else memcpy(dst, src + (size_t)v[j] * es, es);
+      }
+    }
+    return TI_STATUS_SUCCESS;
+  }
+  default:
+    return TI_STATUS_NOT_SUPPORTED;
+  }
+}
+
+#undef TI__RA_LIMIT
+#undef TI__MV_PREFETCH
 
 #undef TI__PRIVATE
 #endif /* TASKIR_IMPLEMENTATION */

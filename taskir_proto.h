@@ -51,6 +51,28 @@
        as int8, and so on, unless a value does not fit. Graph-level checks
        (duplicate ids, dangling edges) are the checker's, not the decoder's.
 
+   TEXT FORMAT
+       ti_task_parse_text accepts what protoc accepts for these messages:
+       fields in any order, `f: v`, `f { }` / `f < >` (':' optional before a
+       message), `[a, b]` lists, '#' comments, ';' or ',' separators, enums
+       by name or number, decimal/hex/octal integers, floats with exponent,
+       'f' suffix, inf/infinity/nan, strings in '' or "" with C escapes
+       (\n \x41 \101 \u00e9 ...) and adjacent literals concatenated. A
+       singular field given twice is an error, as in protoc. Errors name
+       line:column (err->line, err->column). Floats are read and written
+       with strtod/snprintf: keep the C locale's '.' as the decimal point.
+
+   GENERIC LAYER (for other schemas)
+       ti_pb_reader r; uint32_t field, wt; uint64_t v;
+       ti_pb_reader_init(&r, buf, len, &err);
+       while (r.p < r.end) {
+         if (ti_pb_read_tag(&r, &field, &wt)) break;
+         if (field == 1 && wt == TI_PB_VARINT) ti_pb_read_varint(&r, &v);
+         else if (ti_pb_skip_field(&r, field, wt)) break;
+       }
+       Nested messages: ti_pb_read_varint for the length, then ti_pb_push /
+       ti_pb_pop around the body. Writers: ti_pb_write_tag/_varint/_fixed32.
+
    LICENSE: MIT, see the end of this file.
 */
 #ifndef TASKIR_PROTO_H
@@ -181,7 +203,8 @@ TASKIR_API ti_status ti_task_write_file(const char *path, const ti_task_graph *g
 /* >>impl.proto.wire -------------------------------------------------------- */
 
 TASKIR_API void ti_pb_reader_init(ti_pb_reader *r, const void *buf, size_t len, ti_error *err) {
-  r->base = r->p = (const uint8_t *)buf;
+  static const uint8_t empty[1] = { 0 };
+  r->base = r->p = buf ? (const uint8_t *)buf : empty;   /* no arithmetic on NULL */
   r->end = r->base + (buf ? len : 0);
   r->depth = 0;
   r->err = err;
@@ -266,12 +289,15 @@ static inline const uint8_t *ti__pb_varint_slow(const uint8_t *p, const uint8_t 
 
 static inline ti_status ti__pb_varint(ti_pb_reader *r, uint64_t *v) {
   const uint8_t *p = r->p, *q;
+  uint64_t x = 0;
   int trunc;
+  *v = 0;
   if (p < r->end && *p < 0x80) { *v = *p; r->p = p + 1; return TI_STATUS_SUCCESS; }
-  if (r->end - p >= 10) { q = ti__pb_varint10(p, v); trunc = 0; }
-  else q = ti__pb_varint_slow(p, r->end, v, &trunc);
+  if (r->end - p >= 10) { q = ti__pb_varint10(p, &x); trunc = 0; }
+  else q = ti__pb_varint_slow(p, r->end, &x, &trunc);
   if (!q)
     return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, p, trunc ? "truncated varint" : "varint longer than 10 bytes or over 64 bits");
+  *v = x;
   r->p = q;
   return TI_STATUS_SUCCESS;
 }
@@ -283,6 +309,7 @@ static inline ti_status ti__pb_varint(ti_pb_reader *r, uint64_t *v) {
 static inline ti_status ti__pb_varint32(ti_pb_reader *r, uint32_t *v) {
   const uint8_t *p = r->p;
   uint64_t x;
+  *v = 0;
   TI__PB_TRY(ti__pb_varint(r, &x));
   if (!TI__PB_FITS32(x)) return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, p, "varint too large for a 32-bit field");
   *v = (uint32_t)x;
@@ -294,6 +321,7 @@ TASKIR_API ti_status ti_pb_read_varint32(ti_pb_reader *r, uint32_t *v) { return 
 
 TASKIR_API ti_status ti_pb_read_fixed32(ti_pb_reader *r, uint32_t *v) {
   const uint8_t *p = r->p;
+  *v = 0;
   if (r->end - p < 4) return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, p, "truncated fixed32 (%ld bytes left)", (long)(r->end - p));
   *v = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
   r->p = p + 4;
@@ -304,6 +332,7 @@ TASKIR_API ti_status ti_pb_read_fixed64(ti_pb_reader *r, uint64_t *v) {
   const uint8_t *p = r->p;
   uint64_t x = 0;
   int i;
+  *v = 0;
   if (r->end - p < 8) return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, p, "truncated fixed64 (%ld bytes left)", (long)(r->end - p));
   for (i = 7; i >= 0; i--) x = x << 8 | p[i];
   *v = x;
@@ -314,6 +343,7 @@ TASKIR_API ti_status ti_pb_read_fixed64(ti_pb_reader *r, uint64_t *v) {
 static inline ti_status ti__pb_tag(ti_pb_reader *r, uint32_t *field, uint32_t *wt) {
   const uint8_t *p = r->p;
   uint32_t t;
+  *field = *wt = 0;
   if (p < r->end && *p < 0x80) t = *p, r->p = p + 1;
   else {
     uint64_t x;
@@ -335,6 +365,7 @@ TASKIR_API ti_status ti_pb_read_tag(ti_pb_reader *r, uint32_t *field, uint32_t *
 static inline ti_status ti__pb_len(ti_pb_reader *r, size_t *len) {
   const uint8_t *p = r->p;
   uint64_t x;
+  *len = 0;
   TI__PB_TRY(ti__pb_varint(r, &x));
   if (x > (uint64_t)(r->end - r->p))
     return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, p, "length %llu past the end of the enclosing message (%ld bytes left)",
@@ -344,13 +375,15 @@ static inline ti_status ti__pb_len(ti_pb_reader *r, size_t *len) {
 }
 
 TASKIR_API ti_status ti_pb_read_bytes(ti_pb_reader *r, const uint8_t **data, size_t *len) {
+  *data = NULL;
   TI__PB_TRY(ti__pb_len(r, len));
   *data = r->p;
   r->p += *len;
   return TI_STATUS_SUCCESS;
 }
 
-TASKIR_API ti_status ti_pb_skip_field(ti_pb_reader *r, uint32_t field, uint32_t wt) {
+/* tagp: where the field's tag starts, for group errors. */
+static ti_status ti__pb_skip(ti_pb_reader *r, uint32_t field, uint32_t wt, const uint8_t *tagp) {
   const uint8_t *p = r->p;
   uint64_t x;
   size_t n;
@@ -370,7 +403,7 @@ TASKIR_API ti_status ti_pb_skip_field(ti_pb_reader *r, uint32_t field, uint32_t 
     return TI_STATUS_SUCCESS;
   case TI_PB_SGROUP:
     if (r->depth >= TASKIR_PROTO_MAX_DEPTH)
-      return ti_pb_fail(r, TI_STATUS_LIMIT, p, "groups nested deeper than TASKIR_PROTO_MAX_DEPTH (%d)", TASKIR_PROTO_MAX_DEPTH);
+      return ti_pb_fail(r, TI_STATUS_LIMIT, tagp, "groups nested deeper than TASKIR_PROTO_MAX_DEPTH (%d)", TASKIR_PROTO_MAX_DEPTH);
     r->depth++;
     r->path[r->depth].name = NULL;
     for (;;) {
@@ -378,7 +411,7 @@ TASKIR_API ti_status ti_pb_skip_field(ti_pb_reader *r, uint32_t field, uint32_t 
       ti_status st;
       if (r->p >= r->end) {
         r->depth--;
-        return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, p, "group %lu not terminated", (unsigned long)field);
+        return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, tagp, "group %lu not terminated", (unsigned long)field);
       }
       p = r->p;
       st = ti__pb_tag(r, &f, &w);
@@ -388,17 +421,22 @@ TASKIR_API ti_status ti_pb_skip_field(ti_pb_reader *r, uint32_t field, uint32_t 
                                           (unsigned long)f, (unsigned long)field);
         return TI_STATUS_SUCCESS;
       }
-      if (st == TI_STATUS_SUCCESS) st = ti_pb_skip_field(r, f, w);
+      if (st == TI_STATUS_SUCCESS) st = ti__pb_skip(r, f, w, p);
       if (st != TI_STATUS_SUCCESS) { r->depth--; return st; }
     }
   case TI_PB_EGROUP:
-    return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, p, "end-group tag without a start-group");
+    return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, tagp, "end-group tag without a start-group");
   default:
-    return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, p, "invalid wire type %lu", (unsigned long)wt);
+    return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, tagp, "invalid wire type %lu", (unsigned long)wt);
   }
 }
 
+TASKIR_API ti_status ti_pb_skip_field(ti_pb_reader *r, uint32_t field, uint32_t wt) {
+  return ti__pb_skip(r, field, wt, r->p);
+}
+
 TASKIR_API ti_status ti_pb_push(ti_pb_reader *r, const char *name, int32_t index, size_t len, const uint8_t **saved_end) {
+  *saved_end = r->end;
   if (len > (size_t)(r->end - r->p))
     return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, r->p, "message of %lu bytes past the end of the enclosing message", (unsigned long)len);
   if (r->depth >= TASKIR_PROTO_MAX_DEPTH)
@@ -626,7 +664,7 @@ static const char *ti__pb_enum_name(int e, int v) {
   case TI__E_BIAS: return ti_bias_type_name((ti_bias_type)v);
   case TI__E_MODE: return ti_test_mode_name((ti_test_mode)v);
   case TI__E_ATTR: return v == TI_ATTR_BIT_SHIFT_NUM ? "BIT_SHIGT_NUM" : ti_attr_type_name((ti_attr_type)v);
-  default: return ti_rearrange_name((ti_rearrange_kind)v);
+  default: return ti_rearrange_kind_name((int)v);
   }
 }
 
@@ -756,13 +794,78 @@ static int64_t ti__pb_count_varints(const uint8_t *p, size_t n) {
     *pi = i;                                                                                     \
     return p;                                                                                    \
   }
-TI__PB_DEC_PACKED(ti__pb_dec_i8, int8_t, u + 128u < 256u)
+TI__PB_DEC_PACKED(ti__pb_dec_i8_any, int8_t, u + 128u < 256u)
 TI__PB_DEC_PACKED(ti__pb_dec_i16, int16_t, u + 32768u < 65536u)
 TI__PB_DEC_PACKED(ti__pb_dec_i32, int32_t, 1)
 TI__PB_DEC_PACKED(ti__pb_dec_u8, uint8_t, u < 256u)
 TI__PB_DEC_PACKED(ti__pb_dec_u16, uint16_t, u < 65536u)
 TI__PB_DEC_PACKED(ti__pb_dec_u32, uint32_t, 1)
 #undef TI__PB_DEC_PACKED
+
+/* int8 data (most weights): on the wire each value is 1 byte (0..127) or 10
+   bytes (-128..-1 sign-extended: b0, eight 0xFF, 0x01); the first byte is
+   the value either way. Signs are random, so a branch per value mispredicts
+   half the time, and walking value by value makes each position wait for
+   the previous load. Instead, per 64-byte window: a mask of the bytes that
+   end a varint (< 0x80), then each value is found from its end with ctz,
+   checked branch-free (1 byte, or 10 bytes of the canonical negative form)
+   and stored. A window with any other form is redone one value at a time by
+   the general loop. */
+#if defined(__GNUC__) || defined(__clang__)
+#define TI__PB_CTZ64(x) __builtin_ctzll(x)
+#else
+static int ti__pb_ctz64(uint64_t x) { int n = 0; while (!(x & 1)) { x >>= 1; n++; } return n; }
+#define TI__PB_CTZ64(x) ti__pb_ctz64(x)
+#endif
+
+static inline uint64_t ti__pb_end_mask64(const uint8_t *p) {
+  uint64_t m = 0;
+  int k;
+#if TI__PB_LE
+  for (k = 0; k < 8; k++) {
+    uint64_t x;
+    memcpy(&x, p + 8 * k, 8);
+    x = ~x & 0x8080808080808080ull;                                  /* high bit where byte < 0x80 */
+    m |= (((x >> 7) * 0x0102040810204080ull) >> 56) << (8 * k);   /* gather one bit per byte */
+  }
+#else
+  for (k = 0; k < 64; k++) m |= (uint64_t)(p[k] < 0x80) << k;
+#endif
+  return m;
+}
+
+static const uint8_t *ti__pb_dec_i8(const uint8_t *p, const uint8_t *end, int8_t *out, int64_t *pi, int64_t cap, int *why) {
+  int64_t i = *pi;
+  *why = 0;
+  while (p < end && i < cap) {
+    /* 74 = the window plus the 8-byte check read past a token's first byte */
+    while (end - p >= 74 && cap - i >= 64) {
+      uint64_t m = ti__pb_end_mask64(p), bad = 0;
+      const uint8_t *s = p;
+      int64_t i0 = i;
+      if (!m) break;
+      do {
+        const uint8_t *q = p + TI__PB_CTZ64(m);
+        size_t len = (size_t)(q - s);
+        uint64_t mid;
+        unsigned b0 = s[0];
+        memcpy(&mid, s + 1, 8);
+        out[i++] = (int8_t)((int)b0 - (int)((b0 & 0x80u) << 1));
+        bad |= (uint64_t)((len != 0) & ((len != 9) | (mid != ~(uint64_t)0) | (q[0] != 1)));
+        s = q + 1;
+        m &= m - 1;
+      } while (m);
+      if (bad) { i = i0; break; }
+      p = s;
+    }
+    if (p >= end || i >= cap) break;
+    /* one value the general way (all of the tail when the window is short) */
+    p = ti__pb_dec_i8_any(p, end, out, &i, end - p >= 74 && cap - i >= 64 ? i + 1 : cap, why);
+    if (*why) break;
+  }
+  *pi = i;
+  return p;
+}
 
 /* Decodes the varints in [p, end) onto v (capacity cap), widening the
    storage when a value does not fit. */
@@ -796,8 +899,8 @@ static ti_status ti__pb_dec_msg(ti__pb_dec *d, const ti__pb_msg *m, void *obj);
 
 static ti_status ti__pb_dec_sub(ti__pb_dec *d, const ti__pb_field *f, int32_t index, void *sub) {
   ti_pb_reader *r = &d->r;
-  const uint8_t *saved;
-  size_t len;
+  const uint8_t *saved = NULL;
+  size_t len = 0;
   ti_status st;
   TI__PB_TRY(ti__pb_len(r, &len));
   TI__PB_TRY(ti_pb_push(r, f->name, index, len, &saved));
@@ -812,7 +915,7 @@ static ti_status ti__pb_dec_msg(ti__pb_dec *d, const ti__pb_msg *m, void *obj) {
   const uint8_t *start = r->p;
   int64_t cnt[TI__PB_MAXF], cap[TI__PB_MAXF];
   int hint = -1, i;
-  uint32_t num, wt;
+  uint32_t num = 0, wt = 0;
   memset(cnt, 0, sizeof cnt);
 
   /* Pass 1: count the repeated fields (payloads of nested messages are
@@ -820,13 +923,13 @@ static ti_status ti__pb_dec_msg(ti__pb_dec *d, const ti__pb_msg *m, void *obj) {
   while (r->p < r->end) {
     int fi;
     const ti__pb_field *f;
-    const uint8_t *q;
-    size_t len;
+    const uint8_t *q, *tagp = r->p;
+    size_t len = 0;
     r->field = NULL;
     r->field_num = 0;
     TI__PB_TRY(ti__pb_tag(r, &num, &wt));
     fi = ti__pb_find(m, num);
-    if (fi < 0) { r->field_num = num; TI__PB_TRY(ti_pb_skip_field(r, num, wt)); continue; }
+    if (fi < 0) { r->field_num = num; TI__PB_TRY(ti__pb_skip(r, num, wt, tagp)); continue; }
     f = &m->fields[fi];
     r->field = f->name;
     if (fi == m->hint_field && wt == TI_PB_VARINT) {
@@ -839,7 +942,7 @@ static ti_status ti__pb_dec_msg(ti__pb_dec *d, const ti__pb_msg *m, void *obj) {
         ((f->kind == TI__K_REP_INT32 || (f->kind == TI__K_VALUES && f->aux != TI__V_FLOAT)) && wt == TI_PB_VARINT) ||
         (f->kind == TI__K_VALUES && f->aux == TI__V_FLOAT && wt == TI_PB_FIXED32)) {
       cnt[fi]++;
-      TI__PB_TRY(ti_pb_skip_field(r, num, wt));
+      TI__PB_TRY(ti__pb_skip(r, num, wt, tagp));
     } else if ((f->kind == TI__K_REP_INT32 || f->kind == TI__K_VALUES) && wt == TI_PB_LEN) {
       int64_t c;
       q = r->p;
@@ -852,7 +955,7 @@ static ti_status ti__pb_dec_msg(ti__pb_dec *d, const ti__pb_msg *m, void *obj) {
       cnt[fi] += c;
       r->p += len;
     } else
-      TI__PB_TRY(ti_pb_skip_field(r, num, wt));
+      TI__PB_TRY(ti__pb_skip(r, num, wt, tagp));
   }
 
   /* Allocate: grow existing arrays (a merged message) by the counts. */
@@ -892,14 +995,14 @@ static ti_status ti__pb_dec_msg(ti__pb_dec *d, const ti__pb_msg *m, void *obj) {
     const ti__pb_field *f;
     const uint8_t *tagp = r->p, *q;
     uint32_t *has = (uint32_t *)obj;  /* every message struct starts with `has` */
-    uint32_t u;
-    uint64_t x;
-    size_t len;
+    uint32_t u = 0;
+    uint64_t x = 0;
+    size_t len = 0;
     r->field = NULL;
     r->field_num = 0;
     TI__PB_TRY(ti__pb_tag(r, &num, &wt));
     fi = ti__pb_find(m, num);
-    if (fi < 0) { r->field_num = num; TI__PB_TRY(ti_pb_skip_field(r, num, wt)); continue; }
+    if (fi < 0) { r->field_num = num; TI__PB_TRY(ti__pb_skip(r, num, wt, tagp)); continue; }
     f = &m->fields[fi];
     r->field = f->name;
 #define TI__PB_WANT(w)                                                                                       \
@@ -1058,6 +1161,7 @@ typedef struct ti__pb_enc {
 } ti__pb_enc;
 
 static ti_status ti__pb_enc_slot(ti__pb_enc *e, size_t *slot) {
+  *slot = 0;
   if (e->n == e->cap) {
     size_t nc = e->cap ? e->cap * 2 : 256;
     size_t *ns = (size_t *)TASKIR_REALLOC(e->alloc_user, e->sz, nc * sizeof *ns);
@@ -1129,7 +1233,7 @@ static ti_status ti__pb_enc_size(ti__pb_enc *e, const ti__pb_msg *m, const void 
       break;
     case TI__K_MSG:
       if (has & f->has) {
-        size_t slot, s;
+        size_t slot = 0, s = 0;
         TI__PB_TRY(ti__pb_enc_slot(e, &slot));
         TI__PB_TRY(ti__pb_enc_size(e, f->sub, TI__CAT(obj, f->off, char), &s));
         e->sz[slot] = s;
@@ -1142,7 +1246,7 @@ static ti_status ti__pb_enc_size(ti__pb_enc *e, const ti__pb_msg *m, const void 
       if (n < 0 || (n && !arr))
         return ti_error_set(e->err, TI_STATUS_BAD_PARAM, "protobuf encode: %s.%s has count %ld", m->name, f->name, (long)n);
       for (k = 0; k < n; k++) {
-        size_t slot, s;
+        size_t slot = 0, s = 0;
         TI__PB_TRY(ti__pb_enc_slot(e, &slot));
         TI__PB_TRY(ti__pb_enc_size(e, f->sub, arr + (size_t)k * f->sub->size, &s));
         e->sz[slot] = s;
@@ -1160,7 +1264,7 @@ static ti_status ti__pb_enc_size(ti__pb_enc *e, const ti__pb_msg *m, const void 
     }
     case TI__K_VALUES: {
       const ti_task_values *v = TI__CAT(obj, f->off, ti_task_values);
-      size_t slot, s;
+      size_t slot = 0, s = 0;
       if (!v->count) break;
       if (v->count < 0 || !v->data || !ti__pb_storage_ok(f->aux, v->storage))
         return ti_error_set(e->err, TI_STATUS_BAD_PARAM, "protobuf encode: %s.%s has count %lld, storage %s", m->name,
@@ -1183,7 +1287,20 @@ static uint8_t *ti__pb_put_ints(uint8_t *p, const ti_task_values *v) {
   switch (v->storage) {
   case TI_DTYPE_I8: {
     const int8_t *a = (const int8_t *)v->data;
-    for (i = 0; i < n; i++) {
+    i = 0;
+#if TI__PB_LE
+    /* Branch-free while 10 values remain (so at least 10 bytes of room):
+       write the 10-byte negative form, keep 1 or 10 of its bytes. */
+    for (; i + 10 <= n; i++) {
+      uint8_t x = (uint8_t)a[i];
+      uint64_t w = 0xFFFFFFFFFFFFFF00ull | x;
+      memcpy(p, &w, 8);
+      p[8] = 0xFF;
+      p[9] = 0x01;
+      p += 1 + 9 * (x >> 7);
+    }
+#endif
+    for (; i < n; i++) {
       int8_t x = a[i];
       if (x >= 0) *p++ = (uint8_t)x;
       else { memcpy(p, neg, 10); p[0] = (uint8_t)(0x80 | ((uint8_t)x & 0x7F)); p += 10; }
@@ -1309,7 +1426,7 @@ static uint8_t *ti__pb_enc_write(ti__pb_enc *e, const ti__pb_msg *m, const void 
 
 static ti_status ti__pb_encode(const ti_task_graph *g, ti_buffer *out, void *dst, size_t cap, size_t *len, ti_error *err) {
   ti__pb_enc e;
-  size_t total;
+  size_t total = 0;
   ti_status st;
   uint8_t *p, *q;
   if (!g) return ti_error_set(err, TI_STATUS_BAD_PARAM, "protobuf encode: NULL graph");
@@ -1322,8 +1439,8 @@ static ti_status ti__pb_encode(const ti_task_graph *g, ti_buffer *out, void *dst
     if (out) {
       st = ti_buffer_reserve(out, total);
       if (st != TI_STATUS_SUCCESS) ti_error_set(err, st, "protobuf encode: out of memory for %lu bytes", (unsigned long)total);
-      p = out && st == TI_STATUS_SUCCESS ? out->data + out->len : NULL;
-    } else if (!dst) p = NULL;
+      p = st == TI_STATUS_SUCCESS && total ? out->data + out->len : NULL;
+    } else if (!dst || !total) p = NULL;
     else if (cap < total) {
       st = ti_error_set(err, TI_STATUS_LIMIT, "protobuf encode: buffer of %lu bytes, %lu needed", (unsigned long)cap,
                         (unsigned long)total);
@@ -1332,6 +1449,7 @@ static ti_status ti__pb_encode(const ti_task_graph *g, ti_buffer *out, void *dst
     if (p) {
       q = ti__pb_enc_write(&e, &ti__pbm_graph, g, p);
       TASKIR_ASSERT((size_t)(q - p) == total && e.next == e.n);
+      (void)q;
       if (out) out->len += total;
     }
   }
@@ -1356,7 +1474,8 @@ static void ti__pb_ftoa(float v, char *buf, size_t cap) {
   if (v > 3.402823466e38f) { snprintf(buf, cap, "inf"); return; }
   if (v < -3.402823466e38f) { snprintf(buf, cap, "-inf"); return; }
   snprintf(buf, cap, "%.6g", (double)v);
-  if (strtof(buf, NULL) != v) snprintf(buf, cap, "%.9g", (double)v);
+  /* protobuf's safe_strtof also fails on underflow: subnormals get %.9g */
+  if ((v != 0 && v > -1.17549435e-38f && v < 1.17549435e-38f) || strtof(buf, NULL) != v) snprintf(buf, cap, "%.9g", (double)v);
 }
 
 static char *ti__pb_itoa(char *p, int64_t v) {
@@ -1509,8 +1628,13 @@ oom:
 }
 
 TASKIR_API ti_status ti_task_format_text(const ti_task_graph *g, ti_buffer *out, ti_error *err) {
+  size_t len0;
+  ti_status st;
   if (!g || !out) return ti_error_set(err, TI_STATUS_BAD_PARAM, "ti_task_format_text: NULL graph or buffer");
-  return ti__pb_tf_msg(out, &ti__pbm_graph, g, 0, err);
+  len0 = out->len;
+  st = ti__pb_tf_msg(out, &ti__pbm_graph, g, 0, err);
+  if (st != TI_STATUS_SUCCESS) out->len = len0;   /* nothing half-written */
+  return st;
 }
 
 /* >>impl.proto.text.read --------------------------------------------------- */
@@ -1609,7 +1733,7 @@ static ti_status ti__pb_tp_token(ti__pb_tp *t, ti__pb_tok *k, const char *what) 
     return TI_STATUS_SUCCESS;
   }
   if (!(ti__pb_isdig(c) || (c == '.' && t->end - t->p > 1 && ti__pb_isdig((unsigned char)t->p[1]))))
-    return ti__pb_tp_fail(t, TI_STATUS_PARSE_ERROR, c < 0 ? t->end : t->p, "expected %s, found %s", what,
+    return ti__pb_tp_fail(t, TI_STATUS_PARSE_ERROR, c < 0 ? t->end : t->p, "expected a value for field \"%s\", found %s", what,
                           c < 0 ? "end of input" : "something else");
   if (c == '0' && t->end - q > 1 && (q[1] == 'x' || q[1] == 'X')) {
     q += 2;
@@ -1807,7 +1931,7 @@ static ti_status ti__pb_tp_scalar(ti__pb_tp *t, const ti__pb_msg *m, const ti__p
     *has |= f->has;
     return TI_STATUS_SUCCESS;
   }
-  TI__PB_TRY(ti__pb_tp_token(t, &k, "a value"));
+  TI__PB_TRY(ti__pb_tp_token(t, &k, f->name));
   switch (f->kind) {
   case TI__K_INT32:
     TI__PB_TRY(ti__pb_tp_int(t, &k, INT32_MIN, INT32_MAX, &iv, f->name));
@@ -2053,6 +2177,7 @@ TASKIR_API ti_status ti_task_read_file(const char *path, ti_task_graph *g, ti_er
   FILE *f;
   ti_buffer b;
   ti_status st = TI_STATUS_SUCCESS;
+  int fresh = err && err->status == TI_STATUS_SUCCESS;   /* only our own message gets the path */
   if (!path || !g) return ti_error_set(err, TI_STATUS_BAD_PARAM, "ti_task_read_file: NULL path or graph");
   f = fopen(path, "rb");
   if (!f) return ti_error_set(err, TI_STATUS_IO_ERROR, "cannot open %s: %s", path, strerror(errno));
@@ -2074,7 +2199,7 @@ TASKIR_API ti_status ti_task_read_file(const char *path, ti_task_graph *g, ti_er
   if (st == TI_STATUS_SUCCESS) {
     if (ti__pb_is_text_path(path)) st = ti_task_parse_text(g, (const char *)b.data, b.len, err);
     else st = ti_task_decode(g, b.data, b.len, err);
-    if (st != TI_STATUS_SUCCESS && err && strlen(err->message) + strlen(path) + 3 < sizeof err->message) {
+    if (st != TI_STATUS_SUCCESS && fresh && strlen(err->message) + strlen(path) + 3 < sizeof err->message) {
       size_t pl = strlen(path), ml = strlen(err->message);
       memmove(err->message + pl + 2, err->message, ml + 1);   /* prefix the path */
       memcpy(err->message, path, pl);
@@ -2115,6 +2240,7 @@ TASKIR_API ti_status ti_task_write_file(const char *path, const ti_task_graph *g
 #undef TI__AT
 #undef TI__CAT
 #undef TI__PB_TF_END
+#undef TI__PB_CTZ64
 #endif /* TASKIR_IMPLEMENTATION */
 /*
 MIT License

@@ -38,6 +38,9 @@ static ti_prim_desc cvm_desc(int nr, int nf, ti_dtype in, ti_dtype w) {
    only the maximum, 2 only the minimum of signed types and the maximum of
    unsigned ones, so that long int8 reductions wrap. */
 static int fill_extreme;
+/* I32 data: 1 keeps it in -128..127, 2 in 0..255, 3 in -128..127 but for
+   one value 128 (neither range): the cases of the I32 input narrowing. */
+static int fill_i32_small;
 static void fill(tt_rng *rng, void *p, ti_dtype t, size_t n) {
   size_t i;
   for (i = 0; i < n; i++) {
@@ -50,8 +53,12 @@ static void fill(tt_rng *rng, void *p, ti_dtype t, size_t n) {
       ((uint8_t *)p)[i] = (uint8_t)(k == 0 ? 0 : k == 1 ? 255 : tt_range(rng, 0, 255)); break;
     case TI_DTYPE_TERNARY: ((int8_t *)p)[i] = (int8_t)tt_range(rng, -1, 1); break;
     case TI_DTYPE_I32:
-      ((int32_t *)p)[i] = (int32_t)(k == 0 ? INT32_MIN : k == 1 ? INT32_MAX :
-                                    (int64_t)(uint32_t)tt_next(rng) - 2147483648LL); break;
+      if (fill_i32_small == 2) ((int32_t *)p)[i] = (int32_t)(k == 0 ? 0 : k == 1 ? 255 : tt_range(rng, 0, 255));
+      else if (fill_i32_small) ((int32_t *)p)[i] = (int32_t)(k == 0 ? -128 : k == 1 ? 127 : tt_range(rng, -128, 127));
+      else ((int32_t *)p)[i] = (int32_t)(k == 0 ? INT32_MIN : k == 1 ? INT32_MAX :
+                                         (int64_t)(uint32_t)tt_next(rng) - 2147483648LL);
+      if (fill_i32_small == 3 && i == n / 2) ((int32_t *)p)[i] = 128;
+      break;
     case TI_DTYPE_F32: ((float *)p)[i] = (float)tt_range(rng, -1000, 1000) / 64.0f; break;
     default: break;
     }
@@ -193,7 +200,11 @@ static int check_cvm(int nr, int nf, ti_dtype tin, ti_dtype tw, ti_bias_mode bm,
   void *in = malloc((size_t)nr * ti_dtype_size(tin)), *w = malloc((size_t)nr * nf * ti_dtype_size(tw));
   int32_t *bias = (int32_t *)malloc((size_t)nf * 4);
   int32_t *want = (int32_t *)malloc((size_t)nf * 4), *got = (int32_t *)malloc((size_t)nf * 4);
+  size_t sb = 0;
+  void *scratch;
   d.bias_mode = bm; d.constant_b = -77777;
+  TT_EQ_INT(ti_cvm_scratch_size(&d, &sb), TI_STATUS_SUCCESS);
+  scratch = sb ? malloc(sb) : NULL;
   rng.s = seed;
   fill(&rng, in, tin, (size_t)nr);
   fill(&rng, w, tw, (size_t)nr * nf);
@@ -211,13 +222,27 @@ static int check_cvm(int nr, int nf, ti_dtype tin, ti_dtype tw, ti_bias_mode bm,
       ctx.cpu = paths[i];
       if (par) ctx.parallel_for = chunky_for;
       memset(got, 0x5a, (size_t)nf * 4);
-      TT_EQ_INT(ti_cvm(&ctx, &d, in, w, bias, got), TI_STATUS_SUCCESS);
+      TT_EQ_INT(ti_cvm(&ctx, &d, in, w, bias, got, scratch, sb), TI_STATUS_SUCCESS);
       if (memcmp(got, want, (size_t)nf * 4) != 0) {
         bad++;
         fprintf(stderr, "    ti_cvm mismatch nr %d nf %d cpu 0x%x\n", nr, nf, paths[i]);
       }
+      if (par == 0) {   /* through ti_cvm_as_cc and packed weights */
+        ti_prim_desc e;
+        size_t pb = 0, sb1 = 0;
+        void *packed, *s1;
+        TT_EQ_INT(ti_cvm_as_cc(&d, &e), TI_STATUS_SUCCESS);
+        TT_EQ_INT(ti_cc_pack_size(&e, &pb), TI_STATUS_SUCCESS);
+        TT_EQ_INT(ti_cc_scratch_size(&e, 1, &sb1), TI_STATUS_SUCCESS);
+        packed = malloc(pb); s1 = malloc(sb1);
+        TT_EQ_INT(ti_cc_pack_weights(&e, w, packed, pb), TI_STATUS_SUCCESS);
+        memset(got, 0x5a, (size_t)nf * 4);
+        TT_EQ_INT(ti_cc_packed(&ctx, &e, in, packed, pb, bias, got, s1, sb1), TI_STATUS_SUCCESS);
+        bad += memcmp(got, want, (size_t)nf * 4) != 0;
+        free(packed); free(s1);
+      }
     }
-  free(in); free(w); free(bias); free(want); free(got);
+  free(in); free(w); free(bias); free(want); free(got); free(scratch);
   return bad;
 }
 
@@ -295,7 +320,7 @@ TT_TEST(known_cvm) {
   TT_EQ_INT(ti_cvm_ref(&d, in, w, NULL, got), TI_STATUS_SUCCESS);
   TT_EQ_INT(got[0], 3); TT_EQ_INT(got[1], -3);
   memset(got, 0, sizeof got);
-  TT_EQ_INT(ti_cvm(NULL, &d, in, w, NULL, got), TI_STATUS_SUCCESS);
+  TT_EQ_INT(ti_cvm(NULL, &d, in, w, NULL, got, NULL, 0), TI_STATUS_SUCCESS);
   TT_EQ_INT(got[0], 3); TT_EQ_INT(got[1], -3);
 }
 
@@ -304,10 +329,10 @@ TT_TEST(known_int32_wrap) {
   int32_t bias[1] = {INT32_MIN};
   ti_prim_desc d = cvm_desc(2, 1, TI_DTYPE_I32, TI_DTYPE_I32);
   d.bias_mode = TI_BIAS_NONE;
-  TT_EQ_INT(ti_cvm(NULL, &d, in, w, NULL, got), TI_STATUS_SUCCESS);
+  TT_EQ_INT(ti_cvm(NULL, &d, in, w, NULL, got, NULL, 0), TI_STATUS_SUCCESS);
   TT_EQ_INT(got[0], INT32_MIN);
   d = cvm_desc(1, 1, TI_DTYPE_I32, TI_DTYPE_I32);
-  TT_EQ_INT(ti_cvm(NULL, &d, in2, w2, bias, got), TI_STATUS_SUCCESS);
+  TT_EQ_INT(ti_cvm(NULL, &d, in2, w2, bias, got, NULL, 0), TI_STATUS_SUCCESS);
   TT_EQ_INT(got[0], INT32_MIN);                         /* 2^32 wraps to 0 */
 }
 
@@ -315,19 +340,22 @@ TT_TEST(known_float) {
   float in[2] = {0.5f, 2.0f}, w[2] = {2.0f, 0.25f}, bias[1] = {1.0f}, got[1];
   float cin[4] = {1, 2, 3, 4}, cw[1] = {-1.5f}, cgot[4];
   size_t sb = 0;
+  void *scratch;
   ti_prim_desc d = cvm_desc(2, 1, TI_DTYPE_F32, TI_DTYPE_F32);
-  TT_EQ_INT(ti_cvm(NULL, &d, in, w, bias, got), TI_STATUS_SUCCESS);
+  TT_EQ_INT(ti_cvm(NULL, &d, in, w, bias, got, NULL, 0), TI_STATUS_SUCCESS);
   TT_CHECK(got[0] == 2.5f);
   d = conv_desc(2, 2, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, TI_DTYPE_F32, TI_DTYPE_F32);
   d.bias_mode = TI_BIAS_CONSTANT; d.constant_b = 3;
   TT_EQ_INT(ti_cc_scratch_size(&d, 0, &sb), TI_STATUS_SUCCESS);
-  TT_EQ_INT(ti_cc(NULL, &d, cin, cw, NULL, cgot, NULL, sb), TI_STATUS_SUCCESS);
+  scratch = malloc(sb);
+  TT_EQ_INT(ti_cc(NULL, &d, cin, cw, NULL, cgot, scratch, sb), TI_STATUS_SUCCESS);
   TT_CHECK(cgot[0] == 1.5f && cgot[1] == 0.0f && cgot[2] == -1.5f && cgot[3] == -3.0f);
+  free(scratch);
 }
 
 /* ---- random comparisons against the oracle ------------------------------------ */
 
-TT_TEST(random_shapes_int8) {
+TT_TEST(random_shapes) {
   /* niy nix nr nf ky kx sy sx dy dx pu pd pl pr */
   static const int cases[][14] = {
     {5, 7, 3, 5, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0},      /* 1x1 */
@@ -347,6 +375,9 @@ TT_TEST(random_shapes_int8) {
   static const ti_dtype types[][2] = {
     {TI_DTYPE_I8, TI_DTYPE_I8}, {TI_DTYPE_U8, TI_DTYPE_I8}, {TI_DTYPE_TERNARY, TI_DTYPE_TERNARY},
     {TI_DTYPE_U8, TI_DTYPE_TERNARY}, {TI_DTYPE_I8, TI_DTYPE_TERNARY}, {TI_DTYPE_TERNARY, TI_DTYPE_I8},
+    /* the wide path */
+    {TI_DTYPE_I32, TI_DTYPE_I32}, {TI_DTYPE_U8, TI_DTYPE_U8}, {TI_DTYPE_I8, TI_DTYPE_I32},
+    {TI_DTYPE_I32, TI_DTYPE_I8},
   };
   size_t c, t;
   for (c = 0; c < sizeof cases / sizeof cases[0]; c++)
@@ -359,6 +390,32 @@ TT_TEST(random_shapes_int8) {
       if (t == 3) { d.bias_mode = TI_BIAS_CONSTANT; d.constant_b = INT32_MAX; }
       bad = check_conv(&d, 1000 + c * 16 + t);
       TT_CHECK_MSG(bad == 0, "case %d dtypes %d: %d mismatches", (int)c, (int)t, bad);
+    }
+}
+
+TT_TEST(i32_input_narrowing) {
+  /* I32 input with int8 weights takes the int8 path when every value fits
+     -128..127 or 0..255, else the wide one: same results either way. */
+  static const int cases[][14] = {
+    {8, 8, 16, 33, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
+    {7, 6, 13, 70, 3, 3, 2, 1, 1, 2, 1, 0, 2, 1},
+    {5, 9, 1, 5, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0},
+  };
+  size_t c;
+  int mode;
+  for (mode = 1; mode <= 3; mode++)
+    for (c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+      const int *k = cases[c];
+      ti_prim_desc d = conv_desc(k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[7], k[8], k[9], k[10],
+                                 k[11], k[12], k[13], TI_DTYPE_I32,
+                                 c == 1 ? TI_DTYPE_TERNARY : TI_DTYPE_I8);
+      int bad;
+      fill_i32_small = mode;
+      bad = check_conv(&d, 300 + 10 * mode + c);
+      bad += check_cvm(k[2] * 37, k[3], TI_DTYPE_I32, c == 1 ? TI_DTYPE_TERNARY : TI_DTYPE_I8,
+                       TI_BIAS_VECTOR, 400 + 10 * mode + c);
+      fill_i32_small = 0;
+      TT_CHECK_MSG(bad == 0, "mode %d case %d: %d mismatches", mode, (int)c, bad);
     }
 }
 
@@ -392,7 +449,7 @@ TT_TEST(random_int8_wrap) {
     ti_kernel_ctx ctx;
     ti_kernel_ctx_init(&ctx);
     ctx.cpu = paths[i];
-    TT_EQ_INT(ti_cvm(&ctx, &d, in, w, NULL, got), TI_STATUS_SUCCESS);
+    TT_EQ_INT(ti_cvm(&ctx, &d, in, w, NULL, got, NULL, 0), TI_STATUS_SUCCESS);
     TT_EQ_INT(got[0], (int32_t)(uint32_t)(16384u * 140000u));
     TT_EQ_INT(got[1], (int32_t)(uint32_t)(16384u * 139999u - 128u));
   }
@@ -414,7 +471,7 @@ TT_TEST(random_int8_wrap) {
   TT_EQ_INT(check_cvm(140001, 5, TI_DTYPE_I8, TI_DTYPE_I8, TI_BIAS_NONE, 9), 0);
 }
 
-TT_TEST(random_cvm_int8) {
+TT_TEST(random_cvm) {
   static const int sizes[][2] = {{1, 1}, {3, 5}, {16, 4}, {63, 9}, {64, 16}, {65, 17}, {200, 33},
                                  {1000, 7}, {4099, 13}};
   size_t s;
@@ -424,40 +481,150 @@ TT_TEST(random_cvm_int8) {
     TT_EQ_INT(check_cvm(nr, nf, TI_DTYPE_U8, TI_DTYPE_I8, TI_BIAS_CONSTANT, 20 + s), 0);
     TT_EQ_INT(check_cvm(nr, nf, TI_DTYPE_TERNARY, TI_DTYPE_TERNARY, TI_BIAS_NONE, 30 + s), 0);
     TT_EQ_INT(check_cvm(nr, nf, TI_DTYPE_U8, TI_DTYPE_TERNARY, TI_BIAS_VECTOR, 40 + s), 0);
+    TT_EQ_INT(check_cvm(nr, nf, TI_DTYPE_I32, TI_DTYPE_I32, TI_BIAS_VECTOR, 50 + s), 0);
   }
 }
 
 TT_TEST(random_float_paths) {
-  /* Float runs the reference loops everywhere: the dispatching entry points
-     equal ti_cc_ref exactly. */
-  ti_prim_desc d = conv_desc(6, 7, 5, 9, 3, 3, 1, 2, 2, 1, 2, 0, 1, 1, TI_DTYPE_F32, TI_DTYPE_F32);
-  tt_rng rng;
-  size_t ni = count_in(&d), nw = count_w(&d), no = count_out(&d), pb, sb;
-  float *in = (float *)malloc(ni * 4), *w = (float *)malloc(nw * 4), *bias = (float *)malloc(d.nf * 4);
-  float *a = (float *)malloc(no * 4), *b = (float *)malloc(no * 4);
-  void *packed, *s;
-  rng.s = 99;
-  fill(&rng, in, TI_DTYPE_F32, ni); fill(&rng, w, TI_DTYPE_F32, nw); fill(&rng, bias, TI_DTYPE_F32, d.nf);
-  TT_EQ_INT(ti_cc_ref(&d, in, w, bias, a), TI_STATUS_SUCCESS);
-  TT_EQ_INT(ti_cc_pack_size(&d, &pb), TI_STATUS_SUCCESS);
-  TT_EQ_INT(ti_cc_scratch_size(&d, 1, &sb), TI_STATUS_SUCCESS);
-  packed = malloc(pb); s = malloc(sb ? sb : 1);
-  TT_EQ_INT(ti_cc_pack_weights(&d, w, packed, pb), TI_STATUS_SUCCESS);
-  TT_EQ_INT(ti_cc_packed(NULL, &d, in, packed, pb, bias, b, s, sb), TI_STATUS_SUCCESS);
-  TT_CHECK(memcmp(a, b, no * 4) == 0);
-  /* One output by hand: y = 1, x = 2, f = 4. */
-  {
-    int ky, kx, r;
-    float acc = bias[4];
-    for (ky = 0; ky < 3; ky++)
-      for (kx = 0; kx < 3; kx++) {
-        int iy = 1 + 2 * ky - 2, ix = 2 * 2 + kx - 1;
-        if (iy < 0 || iy >= 6 || ix < 0 || ix >= 7) continue;
-        for (r = 0; r < 5; r++) acc += in[(iy * 7 + ix) * 5 + r] * w[((4 * 5 + r) * 3 + ky) * 3 + kx];
-      }
-    TT_CHECK(a[(1 * d.nx + 2) * 9 + 4] == acc);
+  /* Every path sums each output in the reference's order: outputs equal
+     ti_cc_ref exactly (this file is built in ISO C mode: no contraction). */
+  static const int cases[][14] = {
+    {6, 7, 5, 9, 3, 3, 1, 2, 2, 1, 2, 0, 1, 1},
+    {5, 5, 3, 70, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
+    {9, 4, 17, 31, 1, 1, 2, 1, 1, 1, 0, 0, 0, 0},
+  };
+  size_t c;
+  for (c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    const int *k = cases[c];
+    ti_prim_desc d = conv_desc(k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[7], k[8], k[9], k[10],
+                               k[11], k[12], k[13], TI_DTYPE_F32, TI_DTYPE_F32);
+    tt_rng rng;
+    size_t ni = count_in(&d), nw = count_w(&d), no = count_out(&d), pb = 0, sb = 0, sb0 = 0;
+    float *in = (float *)malloc(ni * 4), *w = (float *)malloc(nw * 4), *bias = (float *)malloc(d.nf * 4);
+    float *a = (float *)malloc(no * 4), *b = (float *)malloc(no * 4);
+    void *packed, *s, *s0;
+    unsigned paths[8];
+    int np = cpu_paths(paths), i;
+    rng.s = 99 + c;
+    fill(&rng, in, TI_DTYPE_F32, ni); fill(&rng, w, TI_DTYPE_F32, nw); fill(&rng, bias, TI_DTYPE_F32, d.nf);
+    TT_EQ_INT(ti_cc_ref(&d, in, w, bias, a), TI_STATUS_SUCCESS);
+    TT_EQ_INT(ti_cc_pack_size(&d, &pb), TI_STATUS_SUCCESS);
+    TT_EQ_INT(ti_cc_scratch_size(&d, 1, &sb), TI_STATUS_SUCCESS);
+    TT_EQ_INT(ti_cc_scratch_size(&d, 0, &sb0), TI_STATUS_SUCCESS);
+    packed = malloc(pb); s = malloc(sb); s0 = malloc(sb0);
+    TT_EQ_INT(ti_cc_pack_weights(&d, w, packed, pb), TI_STATUS_SUCCESS);
+    for (i = 0; i < np; i++) {
+      ti_kernel_ctx ctx;
+      ti_kernel_ctx_init(&ctx);
+      ctx.cpu = paths[i];
+      if (i & 1) ctx.parallel_for = chunky_for;
+      memset(b, 0, no * 4);
+      TT_EQ_INT(ti_cc_packed(&ctx, &d, in, packed, pb, bias, b, s, sb), TI_STATUS_SUCCESS);
+      TT_CHECK_MSG(memcmp(a, b, no * 4) == 0, "case %d cpu 0x%x", (int)c, paths[i]);
+      memset(b, 0, no * 4);
+      TT_EQ_INT(ti_cc(&ctx, &d, in, w, bias, b, s0, sb0), TI_STATUS_SUCCESS);
+      TT_CHECK_MSG(memcmp(a, b, no * 4) == 0, "case %d cpu 0x%x", (int)c, paths[i]);
+    }
+    if (c == 0) {
+      /* One output by hand: y = 1, x = 2, f = 4. */
+      int ky, kx, r;
+      float acc = bias[4];
+      for (ky = 0; ky < 3; ky++)
+        for (kx = 0; kx < 3; kx++) {
+          int iy = 1 + 2 * ky - 2, ix = 2 * 2 + kx - 1;
+          if (iy < 0 || iy >= 6 || ix < 0 || ix >= 7) continue;
+          for (r = 0; r < 5; r++) acc += in[(iy * 7 + ix) * 5 + r] * w[((4 * 5 + r) * 3 + ky) * 3 + kx];
+        }
+      TT_CHECK(a[(1 * d.nx + 2) * 9 + 4] == acc);
+    }
+    free(in); free(w); free(bias); free(a); free(b); free(packed); free(s); free(s0);
   }
-  free(in); free(w); free(bias); free(a); free(b); free(packed); free(s);
+}
+
+TT_TEST(float_cvm_as_cc) {
+  /* F32 CVM on packed weights through the CC paths equals ti_cvm_ref exactly. */
+  static const int sizes[][2] = {{1, 1}, {7, 3}, {64, 16}, {300, 70}};
+  size_t c;
+  for (c = 0; c < sizeof sizes / sizeof sizes[0]; c++) {
+    int nr = sizes[c][0], nf = sizes[c][1], i, np;
+    ti_prim_desc d = cvm_desc(nr, nf, TI_DTYPE_F32, TI_DTYPE_F32), e;
+    tt_rng rng;
+    float *in = (float *)malloc((size_t)nr * 4), *w = (float *)malloc((size_t)nr * nf * 4);
+    float *bias = (float *)malloc((size_t)nf * 4), *a = (float *)malloc((size_t)nf * 4);
+    float *b = (float *)malloc((size_t)nf * 4);
+    size_t pb = 0, sb = 0;
+    void *packed, *s;
+    unsigned paths[8];
+    rng.s = 700 + c;
+    fill(&rng, in, TI_DTYPE_F32, (size_t)nr); fill(&rng, w, TI_DTYPE_F32, (size_t)nr * nf);
+    fill(&rng, bias, TI_DTYPE_F32, (size_t)nf);
+    TT_EQ_INT(ti_cvm_ref(&d, in, w, bias, a), TI_STATUS_SUCCESS);
+    memset(b, 0, (size_t)nf * 4);
+    TT_EQ_INT(ti_cvm(NULL, &d, in, w, bias, b, NULL, 0), TI_STATUS_SUCCESS);
+    TT_CHECK(memcmp(a, b, (size_t)nf * 4) == 0);
+    TT_EQ_INT(ti_cvm_as_cc(&d, &e), TI_STATUS_SUCCESS);
+    TT_EQ_INT(ti_cc_pack_size(&e, &pb), TI_STATUS_SUCCESS);
+    TT_EQ_INT(ti_cc_scratch_size(&e, 1, &sb), TI_STATUS_SUCCESS);
+    packed = malloc(pb); s = malloc(sb);
+    TT_EQ_INT(ti_cc_pack_weights(&e, w, packed, pb), TI_STATUS_SUCCESS);
+    np = cpu_paths(paths);
+    for (i = 0; i < np; i++) {
+      ti_kernel_ctx ctx;
+      ti_kernel_ctx_init(&ctx);
+      ctx.cpu = paths[i];
+      memset(b, 0, (size_t)nf * 4);
+      TT_EQ_INT(ti_cc_packed(&ctx, &e, in, packed, pb, bias, b, s, sb), TI_STATUS_SUCCESS);
+      TT_CHECK_MSG(memcmp(a, b, (size_t)nf * 4) == 0, "nr %d nf %d cpu 0x%x", nr, nf, paths[i]);
+    }
+    free(in); free(w); free(bias); free(a); free(b); free(packed); free(s);
+  }
+}
+
+TT_TEST(random_descriptors) {
+  /* Random, often malformed descriptors: every entry point agrees on the
+     status, none crashes or touches memory past the buffers its sizes imply
+     (ASan build), and successful runs match the oracle. */
+  static const ti_dtype dts[] = {TI_DTYPE_I8, TI_DTYPE_U8, TI_DTYPE_TERNARY, TI_DTYPE_I32,
+                                 TI_DTYPE_I16, TI_DTYPE_F16};
+  tt_rng rng;
+  int it, ok = 0;
+  rng.s = 2024;
+  for (it = 0; it < 400; it++) {
+    ti_prim_desc d = conv_desc((int)tt_range(&rng, 1, 6), (int)tt_range(&rng, 1, 6),
+                               (int)tt_range(&rng, 1, 9), (int)tt_range(&rng, 1, 20),
+                               (int)tt_range(&rng, 1, 4), (int)tt_range(&rng, 1, 4),
+                               (int)tt_range(&rng, 0, 3), (int)tt_range(&rng, 0, 3),
+                               (int)tt_range(&rng, 0, 2), (int)tt_range(&rng, 0, 2),
+                               (int)tt_range(&rng, 0, 3), (int)tt_range(&rng, 0, 3),
+                               (int)tt_range(&rng, 0, 3), (int)tt_range(&rng, 0, 3),
+                               dts[tt_range(&rng, 0, 5)], dts[tt_range(&rng, 0, 5)]);
+    ti_status s1, s2, s3;
+    size_t pb = 0, sb = 0;
+    int k = (int)tt_range(&rng, 0, 9);
+    if (k == 0) d.ny += (int)tt_range(&rng, -1, 1);
+    if (k == 1) d.nx = (int)tt_range(&rng, -1, 3);
+    if (k == 2) d.stride_y = (int)tt_range(&rng, -2, 0);
+    if (k == 3) d.pad_right = -1;
+    if (k == 4) d.nr = 0;
+    d.bias_mode = (ti_bias_mode)tt_range(&rng, 0, 2);
+    s1 = ti_cc_pack_size(&d, &pb);
+    s2 = ti_cc_scratch_size(&d, 0, &sb);
+    if (s1 == TI_STATUS_SUCCESS) {
+      /* The descriptor is valid only when the dims are (status from geometry). */
+      TT_CHECK(d.ny > 0 && d.nx > 0 && d.nr > 0 && d.stride_y >= 0 && d.pad_right >= 0);
+    }
+    TT_EQ_INT(s1, s2);
+    if (s1 == TI_STATUS_SUCCESS) {
+      ok++;
+      TT_CHECK(check_conv(&d, 5000 + it) == 0);
+    } else {
+      int32_t buf[4];
+      s3 = ti_cc_ref(&d, buf, buf, buf, buf);
+      TT_EQ_INT(s3, s1);
+      TT_CHECK(s1 == TI_STATUS_BAD_PARAM || s1 == TI_STATUS_NOT_SUPPORTED);
+    }
+  }
+  TT_CHECK(ok > 50);
 }
 
 /* ---- argument checks ------------------------------------------------------------ */
@@ -524,15 +691,32 @@ TT_TEST(bad_params) {
 
   {
     ti_prim_desc v = cvm_desc(8, 2, TI_DTYPE_I8, TI_DTYPE_I8);
-    TT_EQ_INT(ti_cvm(&ctx, NULL, in, w, bias, out), TI_STATUS_BAD_PARAM);
-    TT_EQ_INT(ti_cvm(&ctx, &v, NULL, w, bias, out), TI_STATUS_BAD_PARAM);
-    TT_EQ_INT(ti_cvm(&ctx, &v, in, w, NULL, out), TI_STATUS_BAD_PARAM);
+    TT_EQ_INT(ti_cvm(&ctx, NULL, in, w, bias, out, NULL, 0), TI_STATUS_BAD_PARAM);
+    TT_EQ_INT(ti_cvm(&ctx, &v, NULL, w, bias, out, NULL, 0), TI_STATUS_BAD_PARAM);
+    TT_EQ_INT(ti_cvm(&ctx, &v, in, w, NULL, out, NULL, 0), TI_STATUS_BAD_PARAM);
     TT_EQ_INT(ti_cvm_ref(&v, in, w, bias, NULL), TI_STATUS_BAD_PARAM);
-    v.nr = 0; TT_EQ_INT(ti_cvm(&ctx, &v, in, w, bias, out), TI_STATUS_BAD_PARAM);
+    TT_EQ_INT(ti_cvm_as_cc(&v, NULL), TI_STATUS_BAD_PARAM);
+    v.nr = 0; TT_EQ_INT(ti_cvm(&ctx, &v, in, w, bias, out, NULL, 0), TI_STATUS_BAD_PARAM);
+    TT_EQ_INT(ti_cvm_as_cc(&v, &e), TI_STATUS_BAD_PARAM);
     v.nr = 8; v.nf = -3; TT_EQ_INT(ti_cvm_ref(&v, in, w, bias, out), TI_STATUS_BAD_PARAM);
-    v.nf = 2; v.w_dtype = TI_DTYPE_F32; TT_EQ_INT(ti_cvm(&ctx, &v, in, w, bias, out), TI_STATUS_NOT_SUPPORTED);
-    v.w_dtype = TI_DTYPE_I8; v.bias_mode = TI_BIAS_CONSTANT; v.constant_b = 5;
-    TT_EQ_INT(ti_cvm(&ctx, &v, in, w, NULL, out), TI_STATUS_SUCCESS);
+    v.nf = 2; v.w_dtype = TI_DTYPE_F32; TT_EQ_INT(ti_cvm(&ctx, &v, in, w, bias, out, NULL, 0), TI_STATUS_NOT_SUPPORTED);
+    v.w_dtype = TI_DTYPE_I8;
+    v.in_dtype = TI_DTYPE_I32;      /* narrowing wants nr bytes of scratch, else reference */
+    TT_EQ_INT(ti_cvm_scratch_size(&v, &sz), TI_STATUS_SUCCESS);
+    TT_EQ_INT(sz, 8);
+    {
+      int32_t x[8] = {1, -2, 3, -4, 5, -6, 7, -128}, o1[2], o2[2], o3[2];
+      int8_t wv[16] = {1, 2, 3, 4, 5, 6, 7, 8, -1, -1, -1, -1, 127, -128, 0, 2};
+      TT_EQ_INT(ti_cvm(&ctx, &v, x, wv, bias, o1, NULL, 0), TI_STATUS_SUCCESS);
+      TT_EQ_INT(ti_cvm(&ctx, &v, x, wv, bias, o2, scratch, 7), TI_STATUS_SUCCESS);
+      TT_EQ_INT(ti_cvm(&ctx, &v, x, wv, bias, o3, scratch, 8), TI_STATUS_SUCCESS);
+      /* 1 - 4 + 9 - 16 + 25 - 36 + 49 - 1024 and -1 + 2 - 3 + 4 + 635 + 768 + 0 - 256 */
+      TT_EQ_INT(o1[0], -996); TT_EQ_INT(o1[1], 1149);
+      TT_CHECK(o1[0] == o2[0] && o1[1] == o2[1] && o1[0] == o3[0] && o1[1] == o3[1]);
+    }
+    v.in_dtype = TI_DTYPE_I8;
+    v.bias_mode = TI_BIAS_CONSTANT; v.constant_b = 5;
+    TT_EQ_INT(ti_cvm(&ctx, &v, in, w, NULL, out, NULL, 0), TI_STATUS_SUCCESS);
     TT_EQ_INT(out[0], 5); TT_EQ_INT(out[1], 5);
   }
 }
@@ -550,11 +734,14 @@ int main(void) {
   TT_RUN(known_cvm);
   TT_RUN(known_int32_wrap);
   TT_RUN(known_float);
-  TT_RUN(random_shapes_int8);
+  TT_RUN(random_shapes);
   TT_RUN(random_shapes_other_types);
+  TT_RUN(i32_input_narrowing);
   TT_RUN(random_int8_wrap);
-  TT_RUN(random_cvm_int8);
+  TT_RUN(random_cvm);
   TT_RUN(random_float_paths);
+  TT_RUN(float_cvm_as_cc);
+  TT_RUN(random_descriptors);
   TT_RUN(bad_params);
   return tt_finish();
 }

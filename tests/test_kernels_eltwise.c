@@ -86,11 +86,19 @@ static void fill(tt_rng *r, void *p, ti_dtype t, int64_t n) {
   }
 }
 
+/* Exactly n elements of t on the heap, so the sanitizers see any access
+   past the end. */
+static void *xalloc(int64_t n, ti_dtype t) {
+  void *p = malloc((size_t)(n > 0 ? n : 1) * ti_dtype_size(t));
+  if (!p) { fprintf(stderr, "out of memory\n"); exit(2); }
+  return p;
+}
+
 static const ti_dtype int_types[4] = {TI_DTYPE_I8, TI_DTYPE_U8, TI_DTYPE_TERNARY, TI_DTYPE_I32};
 static const ti_dtype all_types[5] = {TI_DTYPE_I8, TI_DTYPE_U8, TI_DTYPE_TERNARY, TI_DTYPE_I32, TI_DTYPE_F32};
 
-#define MAXE 80000
-static union { int32_t i[MAXE]; float f[MAXE]; } A, B, C, BIAS, ALPHA, REF, OUT, V1;
+#define MAXE 4096
+static union { int32_t i[MAXE]; float f[MAXE]; } REF, OUT;
 
 /* ---------- known answers ---------- */
 
@@ -324,13 +332,13 @@ TT_TEST(clif_steps_vs_model) {
   tt_rng r = {0x5eed1234u};
   unsigned sets[8];
   int ns = cpu_sets(sets), trial;
-  for (trial = 0; trial < 40; trial++) {
+  for (trial = 0; trial < 120; trial++) {
     ti_lif_params p;
     ti_prim_desc d = desc3(1 + (int)tt_range(&r, 0, 2), 1 + (int)tt_range(&r, 0, 3),
                            1 + (int)tt_range(&r, 0, 70), TI_DTYPE_I32);
     int64_t n = (int64_t)d.ny * d.nx * d.nf, i;
     int si, step;
-    static int32_t in[1000], vm[1000], om[1000];
+    static int32_t vm[1000], om[1000];
     ti_lif_params_init(&p);
     p.vth0 = (int32_t)tt_range(&r, -1000, 200000000 >> 2);
     p.vr = (int32_t)tt_range(&r, -5000, 5000);
@@ -346,20 +354,23 @@ TT_TEST(clif_steps_vs_model) {
     for (si = 0; si < ns; si++) {
       ti_kernel_ctx ctx;
       ti_lif_params q = p, qm = p;
+      int32_t *v1 = (int32_t *)xalloc(n, TI_DTYPE_I32), *out = (int32_t *)xalloc(n, TI_DTYPE_I32);
+      int32_t *in = (int32_t *)xalloc(n, TI_DTYPE_I32);
       ti_kernel_ctx_init(&ctx);
       ctx.cpu = sets[si];
       if (trial & 1) ctx.parallel_for = fake_parallel;
-      for (i = 0; i < n; i++) V1.i[i] = vm[i] = (int32_t)tt_range(&r, -1000, 1000);
+      for (i = 0; i < n; i++) v1[i] = vm[i] = (int32_t)tt_range(&r, -1000, 1000);
       for (step = 0; step < 12; step++) {
         for (i = 0; i < n; i++)
           in[i] = step % 4 == 3 ? rnd_i32(&r) : (int32_t)tt_range(&r, -50000000, 60000000);
-        TT_EQ_INT(ti_clif(&ctx, &d, &q, in, V1.i, OUT.i), 0);
+        TT_EQ_INT(ti_clif(&ctx, &d, &q, in, v1, out), 0);
         lif_model(&qm, n, in, vm, om);
-        TT_CHECK_MSG(memcmp(V1.i, vm, (size_t)n * 4) == 0, "trial %d cpu %x step %d v", trial, sets[si], step);
-        TT_CHECK_MSG(memcmp(OUT.i, om, (size_t)n * 4) == 0, "trial %d cpu %x step %d out", trial, sets[si], step);
+        TT_CHECK_MSG(memcmp(v1, vm, (size_t)n * 4) == 0, "trial %d cpu %x step %d v", trial, sets[si], step);
+        TT_CHECK_MSG(memcmp(out, om, (size_t)n * 4) == 0, "trial %d cpu %x step %d out", trial, sets[si], step);
         ti_lif_params_next_step(&q);
         ti_lif_params_next_step(&qm);
       }
+      free(v1); free(out); free(in);
     }
   }
 }
@@ -373,7 +384,7 @@ TT_TEST(random_elementwise_paths) {
   unsigned sets[8];
   int ns = cpu_sets(sets), trial;
   static const int nfs[] = {1, 3, 7, 16, 17, 33, 100, 513, 700};
-  for (trial = 0; trial < 160; trial++) {
+  for (trial = 0; trial < 800; trial++) {
     int nf = nfs[tt_range(&r, 0, 8)];
     int ny = (int)tt_range(&r, 1, 3), nx = (int)tt_range(&r, 1, nf > 100 ? 3 : 9);
     ti_dtype t = all_types[tt_range(&r, 0, 4)];
@@ -383,23 +394,29 @@ TT_TEST(random_elementwise_paths) {
     int prim = trial % 5, si;
     const void *ins[3];
     ti_status want;
+    void *a, *b, *c, *bias, *alpha;
+    int32_t *ref, *out;
     d.w_dtype = tw;
     d.bias_mode = (ti_bias_mode)tt_range(&r, 0, 2);
     d.constant_a = rnd_i32(&r); d.constant_b = rnd_i32(&r);
     d.n_branch = (int)tt_range(&r, 1, 3);
     d.lut_dw = (int)tt_range(&r, 1, 12);
     if (prim == 4 && t == TI_DTYPE_F32) { t = d.in_dtype = TI_DTYPE_I32; d.out_dtype = TI_DTYPE_I32; }
-    fill(&r, A.i, t, n); fill(&r, B.i, prim == 0 ? t : tw, n); fill(&r, C.i, t, n);
-    fill(&r, BIAS.i, t == TI_DTYPE_F32 ? t : TI_DTYPE_I32, nf);
-    fill(&r, ALPHA.i, tw, nf);
-    if (prim == 4) fill(&r, ALPHA.i, TI_DTYPE_I32, (int64_t)1 << d.lut_dw);
-    ins[0] = A.i; ins[1] = B.i; ins[2] = C.i;
+    a = xalloc(n, t); b = xalloc(n, prim == 0 ? t : tw); c = xalloc(n, t);
+    bias = xalloc(nf, t == TI_DTYPE_F32 ? t : TI_DTYPE_I32);
+    alpha = prim == 4 ? xalloc((int64_t)1 << d.lut_dw, TI_DTYPE_I32) : xalloc(nf, tw);
+    ref = (int32_t *)xalloc(n, TI_DTYPE_I32); out = (int32_t *)xalloc(n + 1, TI_DTYPE_I32);
+    fill(&r, a, t, n); fill(&r, b, prim == 0 ? t : tw, n); fill(&r, c, t, n);
+    fill(&r, bias, t == TI_DTYPE_F32 ? t : TI_DTYPE_I32, nf);
+    if (prim == 4) fill(&r, alpha, TI_DTYPE_I32, (int64_t)1 << d.lut_dw);
+    else fill(&r, alpha, tw, nf);
+    ins[0] = a; ins[1] = b; ins[2] = c;
     switch (prim) {
-    case 0: want = ti_cadd_ref(&d, ins, BIAS.i, REF.i); break;
-    case 1: want = ti_cvvh_ref(&d, A.i, B.i, BIAS.i, REF.i); break;
-    case 2: want = ti_cax_ref(&d, A.i, ALPHA.i, BIAS.i, REF.i); break;
-    case 3: want = ti_cvs_ref(&d, A.i, BIAS.i, REF.i); break;
-    default: want = ti_clut_ref(&d, A.i, ALPHA.i, REF.i); break;
+    case 0: want = ti_cadd_ref(&d, ins, bias, ref); break;
+    case 1: want = ti_cvvh_ref(&d, a, b, bias, ref); break;
+    case 2: want = ti_cax_ref(&d, a, alpha, bias, ref); break;
+    case 3: want = ti_cvs_ref(&d, a, bias, ref); break;
+    default: want = ti_clut_ref(&d, a, (const int32_t *)alpha, ref); break;
     }
     TT_EQ_INT(want, TI_STATUS_SUCCESS);
     for (si = 0; si < ns; si++) {
@@ -408,19 +425,20 @@ TT_TEST(random_elementwise_paths) {
       ti_kernel_ctx_init(&ctx);
       ctx.cpu = sets[si];
       if (trial & 1) ctx.parallel_for = fake_parallel;
-      memset(OUT.i, 0x5a, (size_t)(n + 1) * 4);
+      memset(out, 0x5a, (size_t)(n + 1) * 4);
       switch (prim) {
-      case 0: st = ti_cadd(&ctx, &d, ins, BIAS.i, OUT.i); break;
-      case 1: st = ti_cvvh(&ctx, &d, A.i, B.i, BIAS.i, OUT.i); break;
-      case 2: st = ti_cax(&ctx, &d, A.i, ALPHA.i, BIAS.i, OUT.i); break;
-      case 3: st = ti_cvs(&ctx, &d, A.i, BIAS.i, OUT.i); break;
-      default: st = ti_clut(&ctx, &d, A.i, ALPHA.i, OUT.i); break;
+      case 0: st = ti_cadd(&ctx, &d, ins, bias, out); break;
+      case 1: st = ti_cvvh(&ctx, &d, a, b, bias, out); break;
+      case 2: st = ti_cax(&ctx, &d, a, alpha, bias, out); break;
+      case 3: st = ti_cvs(&ctx, &d, a, bias, out); break;
+      default: st = ti_clut(&ctx, &d, a, (const int32_t *)alpha, out); break;
       }
       TT_EQ_INT(st, TI_STATUS_SUCCESS);
-      TT_CHECK_MSG(same(OUT.i, REF.i, n), "prim %d dtype %d/%d %dx%dx%d bias %d cpu %x", prim, t, tw,
+      TT_CHECK_MSG(same(out, ref, n), "prim %d dtype %d/%d %dx%dx%d bias %d cpu %x", prim, t, tw,
                    ny, nx, nf, d.bias_mode, sets[si]);
-      TT_EQ_INT(OUT.i[n], 0x5a5a5a5a);   /* nothing written past the end */
+      TT_EQ_INT(out[n], 0x5a5a5a5a);   /* nothing written past the end */
     }
+    free(a); free(b); free(c); free(bias); free(alpha); free(ref); free(out);
   }
 }
 
@@ -429,7 +447,7 @@ TT_TEST(random_window_paths) {
   unsigned sets[8];
   int ns = cpu_sets(sets), trial;
   static const int nfs[] = {1, 2, 5, 16, 31, 64, 600};
-  for (trial = 0; trial < 150; trial++) {
+  for (trial = 0; trial < 800; trial++) {
     int nf = nfs[tt_range(&r, 0, 6)];
     int nky = (int)tt_range(&r, 1, 4), nkx = (int)tt_range(&r, 1, 4);
     int sy = (int)tt_range(&r, 1, 3), sx = (int)tt_range(&r, 1, 3);
@@ -441,6 +459,8 @@ TT_TEST(random_window_paths) {
     int prim = trial % 3, si;
     int64_t n;
     ti_status want;
+    void *in, *bias;
+    int32_t *ref, *out;
     if (niy + pu + pd < nky) pd += nky;
     if (nix + pl + pr < nkx) pr += nkx;
     d = descw(niy, nix, nf, nky, nkx, sy, sx, pu, pd, pl, pr, t);
@@ -457,10 +477,13 @@ TT_TEST(random_window_paths) {
       static const ti_dtype outs[] = {TI_DTYPE_I8, TI_DTYPE_U8, TI_DTYPE_TERNARY, TI_DTYPE_I32, TI_DTYPE_I16};
       d.out_dtype = outs[tt_range(&r, 0, 4)];
     }
-    fill(&r, A.i, t, (int64_t)niy * nix * nf);
-    fill(&r, BIAS.i, t == TI_DTYPE_F32 ? t : TI_DTYPE_I32, nf);
-    want = prim == 0 ? ti_cavg_ref(&d, A.i, BIAS.i, REF.i)
-         : prim == 1 ? ti_ccmpb_ref(&d, A.i, REF.i) : ti_ccmps_ref(&d, A.i, REF.i);
+    in = xalloc((int64_t)niy * nix * nf, t);
+    bias = xalloc(nf, t == TI_DTYPE_F32 ? t : TI_DTYPE_I32);
+    ref = (int32_t *)xalloc(n, TI_DTYPE_I32); out = (int32_t *)xalloc(n + 1, TI_DTYPE_I32);
+    fill(&r, in, t, (int64_t)niy * nix * nf);
+    fill(&r, bias, t == TI_DTYPE_F32 ? t : TI_DTYPE_I32, nf);
+    want = prim == 0 ? ti_cavg_ref(&d, in, bias, ref)
+         : prim == 1 ? ti_ccmpb_ref(&d, in, ref) : ti_ccmps_ref(&d, in, ref);
     TT_EQ_INT(want, TI_STATUS_SUCCESS);
     for (si = 0; si < ns; si++) {
       ti_kernel_ctx ctx;
@@ -468,28 +491,32 @@ TT_TEST(random_window_paths) {
       ti_kernel_ctx_init(&ctx);
       ctx.cpu = sets[si];
       if (trial & 1) ctx.parallel_for = fake_parallel;
-      memset(OUT.i, 0x5a, (size_t)(n + 1) * 4);
-      st = prim == 0 ? ti_cavg(&ctx, &d, A.i, BIAS.i, OUT.i)
-         : prim == 1 ? ti_ccmpb(&ctx, &d, A.i, OUT.i) : ti_ccmps(&ctx, &d, A.i, OUT.i);
+      memset(out, 0x5a, (size_t)(n + 1) * 4);
+      st = prim == 0 ? ti_cavg(&ctx, &d, in, bias, out)
+         : prim == 1 ? ti_ccmpb(&ctx, &d, in, out) : ti_ccmps(&ctx, &d, in, out);
       TT_EQ_INT(st, TI_STATUS_SUCCESS);
-      TT_CHECK_MSG(same(OUT.i, REF.i, n), "prim %d dtype %d in %dx%dx%d k %dx%d s %d,%d pad %d %d %d %d cpu %x",
+      TT_CHECK_MSG(same(out, ref, n), "prim %d dtype %d in %dx%dx%d k %dx%d s %d,%d pad %d %d %d %d cpu %x",
                    prim, t, niy, nix, nf, nky, nkx, sy, sx, pu, pd, pl, pr, sets[si]);
-      TT_EQ_INT(OUT.i[n], 0x5a5a5a5a);
+      TT_CHECK_MSG(out[n] == 0x5a5a5a5a, "past the end: prim %d dtype %d in %dx%dx%d k %dx%d s %d,%d pad %d %d %d %d cpu %x n %lld",
+                   prim, t, niy, nix, nf, nky, nkx, sy, sx, pu, pd, pl, pr, sets[si], (long long)n);
     }
+    free(in); free(bias); free(ref); free(out);
   }
 }
 
 /* Float max/min with NaN and signed zeros: every path keeps the
    reference's operand order. */
 TT_TEST(float_special_values) {
-  float in[64];
+  enum { NF = 37 };   /* vector body and scalar tail on every path */
+  float in[4 * 4 * NF];
   unsigned sets[8];
   int ns = cpu_sets(sets), si, i, prim;
   volatile float zero = 0.0f;
-  for (i = 0; i < 64; i++) in[i] = (i % 5 == 0) ? zero / zero : (i % 3 == 0) ? -0.0f : (i % 7) - 3.0f;
+  for (i = 0; i < 4 * 4 * NF; i++)
+    in[i] = (i % 5 == 0) ? zero / zero : (i % 3 == 0) ? -0.0f : (i % 2 == 0) ? 0.0f : (float)(i % 7) - 3.0f;
   for (prim = 0; prim < 3; prim++) {
-    ti_prim_desc d = descw(4, 4, 4, 2, 3, 1, 1, 1, 0, 1, 1, TI_DTYPE_F32);
-    int64_t n = (int64_t)d.ny * d.nx * 4;
+    ti_prim_desc d = descw(4, 4, NF, 2, 3, 1, 1, 1, 0, 1, 1, TI_DTYPE_F32);
+    int64_t n = (int64_t)d.ny * d.nx * NF;
     d.cmp = 0;
     TT_EQ_INT(prim == 0 ? ti_cavg_ref(&d, in, 0, REF.f) : prim == 1 ? ti_ccmpb_ref(&d, in, REF.f)
                                                                   : ti_ccmps_ref(&d, in, REF.f), 0);
@@ -544,6 +571,12 @@ TT_TEST(bad_params) {
   e.nkx = 2; e.pad_left = -1; TT_EQ_INT(ti_cavg(&ctx, &e, a, 0, o), TI_STATUS_BAD_PARAM);
   e.pad_left = 0; e.stride_y = -2; TT_EQ_INT(ti_cavg(&ctx, &e, a, 0, o), TI_STATUS_BAD_PARAM);
   e.stride_y = 2; e.niy = 0; TT_EQ_INT(ti_cavg(&ctx, &e, a, 0, o), TI_STATUS_BAD_PARAM);
+  {  /* a window of 2^30 x 2 positions over one padded pixel: refused, not run */
+    ti_prim_desc h = descw(1, 1, 1, 1 << 30, 2, 1, 1, (1 << 30) - 1, 0, 1, 0, TI_DTYPE_I32);
+    TT_EQ_INT(h.ny, 1);
+    TT_EQ_INT(ti_cavg(&ctx, &h, a, 0, o), TI_STATUS_LIMIT);
+    TT_EQ_INT(ti_ccmpb_ref(&h, a, o), TI_STATUS_LIMIT);
+  }
   e.niy = 4; e.dilation_x = 2; TT_EQ_INT(ti_cavg(&ctx, &e, a, 0, o), TI_STATUS_NOT_SUPPORTED);
   e.dilation_x = 1; TT_EQ_INT(ti_cavg(&ctx, &e, a, 0, o), TI_STATUS_SUCCESS);
   e.bit_shift = 32; TT_EQ_INT(ti_ccmpb(&ctx, &e, a, o), TI_STATUS_BAD_PARAM);

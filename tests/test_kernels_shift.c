@@ -322,6 +322,17 @@ TT_TEST(test_parallel_hook) {
   TT_CHECK(calls > 6);
 }
 
+/* ctx.cpu = 0 asks for the plain C paths: same results, streaming shapes too. */
+TT_TEST(test_reference_ctx) {
+  tt_rng r = {31};
+  ti_kernel_ctx ctx;
+  ti_kernel_ctx_init(&ctx);
+  ctx.cpu = 0;
+  TT_CHECK(!run_case(&r, 2, 8, 64, 1, 8, TI_DTYPE_F32, 4, &ctx));
+  TT_CHECK(!run_case(&r, 3, 5, 48, 7, 3, TI_DTYPE_F16, 2, &ctx));
+  TT_CHECK(!run_case(&r, 1, 6, 64, 49, 2, TI_DTYPE_F32, 0, &ctx));
+}
+
 /* <forward(x), y> == <x, backward(y)>, exact with small integers in f32. */
 TT_TEST(test_adjoint) {
   tt_rng r = {4242};
@@ -416,6 +427,7 @@ int main(void) {
   TT_RUN(test_random_vs_naive);
   TT_RUN(test_streaming_path);
   TT_RUN(test_parallel_hook);
+  TT_RUN(test_reference_ctx);
   TT_RUN(test_adjoint);
   TT_RUN(test_compat_equals_forward);
   TT_RUN(test_bit_patterns);

@@ -1,0 +1,1855 @@
+/* taskir_exec.h - v0.1 - Task Rabbit: a fast, bit-exact executor of Task IR.
+
+   Part of taskir (header-only C99, stb style). Plans a Task IR graph once
+   (validation, topological order, buffer sizes, a memory plan that reuses
+   buffers whose lifetimes have ended, kernel selection, weight packing) and
+   then runs it as many times as wanted without allocating. Needs taskir.h
+   (included here), which brings the kernels of taskir_kernels.h.
+
+   DO THIS in *one* C or C++ file:
+       #define TASKIR_IMPLEMENTATION
+       #include "taskir_exec.h"        (also implements taskir.h and the kernels)
+   Other files include it without the define.
+
+   EXAMPLE
+       ti_exec *x; ti_exec_options o; ti_exec_tensor out; ti_error err = {0};
+       ti_exec_options_init(&o);
+       if (ti_exec_plan(&graph, &o, &x, &err)) { puts(err.message); return 1; }
+       ti_exec_set_input(x, 0, image, 28 * 28, &err);    // INPUT socket 0
+       ti_exec_run(x, &err);                               // one inference / time step
+       ti_exec_output(x, 1, &out, &err);                   // OUTPUT socket 1
+       printf("%lld\n", (long long)ti_exec_tensor_i64(&out, 0));
+       ti_exec_free(x);
+
+   SEMANTICS (SPEC §2, §6)
+       Integers are carried in 32 bits and wrap modulo 2^32; storage never
+       saturates (requantisation is explicit, CCMPB/CCMPS). A storage block
+       holds int32 (float for FLOAT_16/32 precisions); the plan may keep it
+       as int8 when its values are provably in range (constant data that
+       fits; data produced by CCMPB clipping to <= 127 with CMP >= -128, by
+       CCMPS, by a CLUT whose table fits, by CLIF spikes, or fed by an INT_8
+       / TERNARY INPUT), which lets CC take the packed int8 path.
+       Operands of a compute block, by input cluster, in order:
+         CADD   in_0 .. in_{n-1} [, bias]      CAVG  in [, bias]
+         CVVH   a, b [, bias]                  CVM   in, W [, bias]
+         CC/CC2D in, W [, bias]                CAX   in, alpha [, bias]
+         CVS    in [, bias]                    CCMPB, CCMPS  in
+         CLUT   in, lut                        CLIF  in [, v_prev]
+       A cluster past the data clusters is the bias vector (CADD: a last
+       cluster fed by an SB block); without one, bias_type CONSTANT or a
+       nonzero CONSTANT_B adds CONSTANT_B.
+       Operand data: conv input [niy][nix][nr], weights [nf][nr][nky][nkx],
+       FC input [nr], FC weights [nf][nr], bias/alpha/lut [n], others
+       [ny][nx][nf] (windowed blocks [niy][nix][nf]), [nf] for 1-D forms.
+   CLIF STATE
+       Input cluster 1 of CLIF, when present, carries v_prev: it must be fed
+       by a storage block with no inputs of its own, through one whole-
+       cluster edge without rearrangements, holding ny*nx*nf values. That
+       block IS the membrane state: CLIF reads it, and the new potential is
+       written back into it in place after each step, so it persists across
+       ti_exec_run calls (one call = one time step). Its data, if any, is the
+       initial potential, else VINIT. Without cluster 1 the state is kept
+       privately, starting at VINIT. ti_exec_reset restores every state (and
+       TW_CNT) to its initial value. Output cluster 0 carries the spikes (or
+       what FIRE_TYPE selects).
+   DATA MOVEMENT
+       An edge carries the source interface's box (position/size, per dim by
+       shape field: y -> ny, x -> nx, channel -> nf or nr, weights nf, nr,
+       nky, nkx; absent = whole cluster), applies its rearrangements in order,
+       reshapes row-major to the destination box (equal volumes) and writes
+       it there. Several interfaces on an input cluster assemble it (parts
+       not covered are 0); several on an output cluster copy the data to each
+       consumer. Edges that move a whole cluster unchanged cost nothing: the
+       consumer reads the producer's buffer. Rearrangement parameters are the
+       int32 values of matrix[0], on the data viewed as [Y][X][C] (rank 1 is
+       [1][1][C], rank 2 [1][A][B]):
+         IDENTITY  none
+         RESHAPE   source axes from fastest- to slowest-varying (a
+                   permutation of 0..rank-1): the result is the source
+                   transposed so, e.g. [2,1,0] on [y][x][f] keeps the order
+         PERMUTE   p[0..rank-1]: result axis i is source axis p[i]
+         ROTATE    [k]: k quarter turns of the Y-X plane (numpy rot90 on
+                   axes 0,1: out[y][x] = in[x][X-1-y] for k = 1)
+         SHIFT     [dy, dx, dc, cyclic]: out[y][x][c] = in[y-dy][x-dx][c-dc],
+                   0 outside unless cyclic != 0 (then wrapped)
+         SCALE     [sy, sx, sc] >= 1: up-sampling, out dims [Y*sy][X*sx][C*sc],
+                   out[y][x][c] = in[y/sy][x/sx][c/sc]
+         SHEAR     [ky, kx]: out[y][x][c] = in[y - ky*x][x - kx*y][c], 0 outside
+         REFLECT   [mask]: bit 0 flips y, bit 1 x, bit 2 c
+         AFFINE    [a, b, ty, c, d, tx]: out[y][x][f] =
+                   in[a*y + b*x + ty][c*y + d*x + tx][f], 0 outside
+         PROJECT   [axis, i_0, i_1, ...]: the result takes, along axis (0 y,
+                   1 x, 2 c), the source indices i_0, i_1, ... (-1 gives 0)
+         SHUFFLE   [g]: channel shuffle, C = g*m: out[..][j*g + i] =
+                   in[..][i*m + j]
+       Trailing parameters left out are 0 (SCALE: 1).
+
+   LICENSE: MIT, see the end of this file.
+*/
+#ifndef TASKIR_EXEC_H
+#define TASKIR_EXEC_H
+
+#include "taskir.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Seconds from an arbitrary origin; used for profiles only. */
+typedef double (*ti_exec_clock_fn)(void *user);
+
+typedef struct ti_exec_options {
+  int keep_all;             /* give every block its own buffer (no reuse), so
+                               ti_exec_block can read any block after a run */
+  int profile;              /* time every step (per block type, copies) */
+  int skip_check;           /* skip ti_task_check (own safety checks stay) */
+  const ti_kernel_ctx *kernel_ctx;  /* NULL: detected CPU, one thread */
+  ti_exec_clock_fn clock;   /* NULL: clock() */
+  void *clock_user;
+  void *alloc_user;         /* passed to TASKIR_MALLOC/FREE */
+} ti_exec_options;
+
+typedef struct ti_exec ti_exec;   /* a plan: opaque */
+
+/* A view of data inside a plan (valid until the next run/free). */
+typedef struct ti_exec_tensor {
+  const void *data;
+  ti_dtype dtype;            /* TI_DTYPE_I8, I32 or F32 */
+  int32_t rank;
+  int64_t dims[4];
+  int64_t count;
+} ti_exec_tensor;
+
+typedef struct ti_exec_profile {
+  int64_t runs;
+  double total_seconds;                    /* inside ti_exec_run */
+  double kernel_seconds;                   /* inside compute kernels */
+  double copy_seconds;                     /* moving data over edges */
+  double block_seconds[TI_BLOCK_COUNT];    /* per block type (copies into a block count for it) */
+  int64_t block_calls[TI_BLOCK_COUNT];
+  int64_t edge_bytes;       /* bytes carried by edges (at buffer width), whether copied or shared */
+  int64_t copied_bytes;     /* bytes actually copied */
+  int64_t macs;             /* multiply-accumulates (other blocks: one op per output and window tap) */
+} ti_exec_profile;
+
+typedef struct ti_exec_info {
+  int64_t plan_bytes;       /* everything the plan holds */
+  int64_t arena_bytes;      /* the reused activation arena */
+  int64_t persistent_bytes; /* constants, inputs, states */
+  int64_t packed_bytes;     /* packed CC weights */
+  int64_t scratch_bytes;    /* kernel scratch */
+  int64_t map_bytes;        /* copy programs */
+  int64_t block_bytes;      /* sum of all block sizes at their precision */
+  int64_t buffer_bytes;     /* sum of the arena buffers without reuse */
+  int64_t macs;             /* per run */
+  int32_t n_blocks, n_steps, n_kernels, n_copies, n_packed;
+} ti_exec_info;
+
+TASKIR_API void ti_exec_options_init(ti_exec_options *o);
+/* Plans g (which need not outlive the plan). o may be NULL (defaults).
+   Errors: INVALID (checker or executor rules, naming block/edge), NOT_
+   SUPPORTED (a kernel or rearrangement case not implemented), NO_MEMORY. */
+TASKIR_API ti_status ti_exec_plan(const ti_task_graph *g, const ti_exec_options *o, ti_exec **out, ti_error *err);
+TASKIR_API void ti_exec_free(ti_exec *x);
+
+/* Feeds the INPUT block of a socket: n values in its storage order (y, x,
+   f). Integer INPUTs take int32 (INT_8/TERNARY ones must be in int8 range),
+   float INPUTs floats; each function converts from its type. Inputs stay
+   until replaced. */
+TASKIR_API ti_status ti_exec_set_input(ti_exec *x, int32_t socket, const int32_t *values, int64_t n, ti_error *err);
+TASKIR_API ti_status ti_exec_set_input_f32(ti_exec *x, int32_t socket, const float *values, int64_t n, ti_error *err);
+/* One inference (one time step). Fails, naming the socket, if an INPUT has
+   never been fed. Never allocates. */
+TASKIR_API ti_status ti_exec_run(ti_exec *x, ti_error *err);
+/* Restores SNN state (CLIF potentials, time-window counters) to t = 0. */
+TASKIR_API void ti_exec_reset(ti_exec *x);
+
+TASKIR_API ti_status ti_exec_output(const ti_exec *x, int32_t socket, ti_exec_tensor *t, ti_error *err);
+/* Data of any block after a run (storage: its data; compute: its output).
+   Without keep_all, blocks whose buffer was reused give NOT_FOUND. */
+TASKIR_API ti_status ti_exec_block(const ti_exec *x, int32_t block_id, ti_exec_tensor *t, ti_error *err);
+TASKIR_API int64_t ti_exec_tensor_i64(const ti_exec_tensor *t, int64_t i);
+TASKIR_API double ti_exec_tensor_f64(const ti_exec_tensor *t, int64_t i);
+
+/* Sockets and blocks, in graph order. */
+TASKIR_API int32_t ti_exec_num_inputs(const ti_exec *x);
+TASKIR_API int32_t ti_exec_input_socket(const ti_exec *x, int32_t i);
+TASKIR_API int64_t ti_exec_input_count(const ti_exec *x, int32_t i);   /* values expected */
+TASKIR_API int ti_exec_input_is_float(const ti_exec *x, int32_t i);
+TASKIR_API int32_t ti_exec_num_outputs(const ti_exec *x);
+TASKIR_API int32_t ti_exec_output_socket(const ti_exec *x, int32_t i);
+TASKIR_API int32_t ti_exec_output_block(const ti_exec *x, int32_t i);  /* block id */
+TASKIR_API int32_t ti_exec_num_blocks(const ti_exec *x);
+TASKIR_API int32_t ti_exec_block_id(const ti_exec *x, int32_t i);
+
+TASKIR_API void ti_exec_get_info(const ti_exec *x, ti_exec_info *info);
+/* Accumulated over runs since the plan or the last clear. Times are filled
+   only with options.profile; counts always. */
+TASKIR_API const ti_exec_profile *ti_exec_get_profile(const ti_exec *x);
+TASKIR_API void ti_exec_clear_profile(ti_exec *x);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TASKIR_EXEC_H */
+
+/* ======================================================================== */
+#if defined(TASKIR_IMPLEMENTATION) && !defined(TASKIR_EXEC_IMPL_INCLUDED)
+#define TASKIR_EXEC_IMPL_INCLUDED
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* >>exec.impl ------------------------------------------------------------- */
+
+#define TI__X_ALIGN 64
+#define TI__X_END 0x7fffffff     /* "live until the end of the run" */
+
+enum { TI__XS_ZERO, TI__XS_COPY, TI__XS_KERNEL, TI__XS_STATE_COPY };
+
+/* one contiguous piece of a copy: dst[d..d+n) = src[s..s+n), s < 0: zeros */
+typedef struct ti__xrun { int64_t d, s, n; } ti__xrun;
+
+typedef struct ti__xbuf {
+  int64_t count;
+  ti_dtype dt;
+  size_t bytes;
+  int persistent;        /* own allocation, never reused */
+  int32_t first, last;   /* live range in steps (arena buffers) */
+  size_t offset;
+  void *p;
+  void *init;            /* state buffers: initial content for reset */
+  int constant;          /* filled at plan time, never written by a step */
+} ti__xbuf;
+
+typedef struct ti__xstep {
+  int kind;
+  int32_t blk;                 /* block index the step works for */
+  /* ZERO / COPY */
+  int32_t src, dst;            /* buffer ids */
+  int64_t run0, nrun, elems;
+  /* KERNEL */
+  ti_prim_desc d;
+  int32_t n_in, in0;           /* operand buffer ids in x->opnd[in0..] */
+  int32_t w, bias, out, state, packed;   /* buffer ids or -1 */
+  size_t packed_bytes;
+  int64_t macs;
+  int32_t lif;                 /* CLIF: index into x->lif / x->lif0 */
+} ti__xstep;
+
+typedef struct ti__xblk {
+  int32_t id;
+  ti_block_type type;
+  ti_dtype precision;
+  int32_t socket;
+  int32_t rank;
+  int64_t dims[4];
+  int64_t count;
+  int32_t buf;                 /* buffer holding the block's data, -1 if none */
+} ti__xblk;
+
+struct ti_exec {
+  void *u;
+  ti_kernel_ctx kctx;
+  ti_exec_options opt;
+  int32_t n_blk;
+  ti__xblk *blk;
+  int32_t n_buf, cap_buf;
+  ti__xbuf *buf;
+  int32_t n_step, cap_step;
+  ti__xstep *step;
+  int64_t n_run, cap_run;
+  ti__xrun *run;
+  int32_t n_opnd, cap_opnd;
+  int32_t *opnd;
+  const void **optr;           /* resolved operand pointers (parallel to opnd) */
+  int32_t n_in, n_out;
+  int32_t *in_blk, *out_blk;   /* block indices */
+  unsigned char *in_set;
+  void *arena;
+  size_t arena_bytes;
+  void *scratch;
+  size_t scratch_bytes;
+  int64_t edge_bytes_per_run, macs_per_run, block_bytes, buffer_bytes;
+  ti_exec_profile prof;
+  int32_t n_packed;
+  int32_t n_lif, cap_lif;
+  ti_lif_params *lif, *lif0;   /* CLIF parameters now / at t = 0 */
+};
+
+static double ti__x_clock_default(void *u) { (void)u; return (double)clock() / CLOCKS_PER_SEC; }
+
+TASKIR_API void ti_exec_options_init(ti_exec_options *o) {
+  memset(o, 0, sizeof *o);
+}
+
+static void *ti__x_grow(ti_exec *x, void *p, int64_t n, int64_t *cap, size_t elem) {
+  void *np;
+  int64_t nc;
+  if (n < *cap) return p;
+  nc = *cap ? *cap * 2 : 16;
+  np = TASKIR_REALLOC(x->u, p, (size_t)nc * elem);
+  if (!np) return NULL;
+  *cap = nc;
+  return np;
+}
+
+static int32_t ti__x_newbuf(ti_exec *x, int64_t count, ti_dtype dt, int persistent) {
+  int64_t cap = x->cap_buf;
+  ti__xbuf *nb = (ti__xbuf *)ti__x_grow(x, x->buf, x->n_buf, &cap, sizeof *nb);
+  ti__xbuf *b;
+  if (!nb) return -1;
+  x->buf = nb; x->cap_buf = (int32_t)cap;
+  b = &x->buf[x->n_buf];
+  memset(b, 0, sizeof *b);
+  b->count = count; b->dt = dt; b->bytes = (size_t)count * ti_dtype_size(dt);
+  b->persistent = persistent;
+  b->first = TI__X_END; b->last = -1;
+  if (persistent) {
+    b->p = TASKIR_MALLOC(x->u, b->bytes ? b->bytes : 1);
+    if (!b->p) return -1;
+    memset(b->p, 0, b->bytes);
+  }
+  return x->n_buf++;
+}
+
+static ti__xstep *ti__x_newstep(ti_exec *x, int kind, int32_t blk) {
+  int64_t cap = x->cap_step;
+  ti__xstep *ns = (ti__xstep *)ti__x_grow(x, x->step, x->n_step, &cap, sizeof *ns);
+  ti__xstep *s;
+  if (!ns) return NULL;
+  x->step = ns; x->cap_step = (int32_t)cap;
+  s = &x->step[x->n_step++];
+  memset(s, 0, sizeof *s);
+  s->kind = kind; s->blk = blk;
+  s->src = s->dst = s->w = s->bias = s->out = s->state = s->packed = -1;
+  return s;
+}
+
+/* --- element access ------------------------------------------------------ */
+
+static int64_t ti__x_ld(const void *p, ti_dtype dt, int64_t i) {
+  switch (dt) {
+  case TI_DTYPE_I8: return ((const int8_t *)p)[i];
+  case TI_DTYPE_F32: return (int64_t)((const float *)p)[i];
+  default: return ((const int32_t *)p)[i];
+  }
+}
+
+/* dst[0..n) = src[0..n) converted; src NULL: zeros. Integer narrowing keeps
+   the low bits (only done where values are known to fit). */
+static void ti__x_convert(void *dst, ti_dtype ddt, const void *src, ti_dtype sdt, int64_t n) {
+  int64_t i;
+  size_t es = ti_dtype_size(ddt);
+  if (!src) { memset(dst, 0, (size_t)n * es); return; }
+  if (ddt == sdt) { memcpy(dst, src, (size_t)n * es); return; }
+  if (ddt == TI_DTYPE_F32) {
+    float *d = (float *)dst;
+    if (sdt == TI_DTYPE_I8) for (i = 0; i < n; i++) d[i] = (float)((const int8_t *)src)[i];
+    else for (i = 0; i < n; i++) d[i] = (float)((const int32_t *)src)[i];
+  } else if (ddt == TI_DTYPE_I32) {
+    int32_t *d = (int32_t *)dst;
+    if (sdt == TI_DTYPE_I8) for (i = 0; i < n; i++) d[i] = ((const int8_t *)src)[i];
+    else for (i = 0; i < n; i++) {   /* float -> int: truncate, saturate */
+      float f = ((const float *)src)[i];
+      d[i] = f != f ? 0 : f >= 2147483647.0f ? INT32_MAX : f <= -2147483648.0f ? INT32_MIN : (int32_t)f;
+    }
+  } else {
+    int8_t *d = (int8_t *)dst;
+    if (sdt == TI_DTYPE_I32) for (i = 0; i < n; i++) d[i] = (int8_t)(uint8_t)(uint32_t)((const int32_t *)src)[i];
+    else for (i = 0; i < n; i++) d[i] = (int8_t)((const float *)src)[i];
+  }
+}
+
+TASKIR_API int64_t ti_exec_tensor_i64(const ti_exec_tensor *t, int64_t i) {
+  if (!t || !t->data || i < 0 || i >= t->count) return 0;
+  return ti__x_ld(t->data, t->dtype, i);
+}
+TASKIR_API double ti_exec_tensor_f64(const ti_exec_tensor *t, int64_t i) {
+  if (!t || !t->data || i < 0 || i >= t->count) return 0;
+  if (t->dtype == TI_DTYPE_F32) return ((const float *)t->data)[i];
+  return (double)ti__x_ld(t->data, t->dtype, i);
+}
+
+/* --- shapes, boxes ------------------------------------------------------- */
+
+/* Dim roles for boxes: which shape field names a dim. */
+enum { TI__R_Y, TI__R_X, TI__R_C, TI__R_F, TI__R_R, TI__R_KY, TI__R_KX };
+
+typedef struct ti__xview {     /* a tensor as an edge end sees it */
+  int32_t rank;
+  int64_t dims[4];
+  int role[4];
+} ti__xview;
+
+static int64_t ti__x_numel(const ti__xview *v) {
+  int64_t n = 1; int32_t i;
+  for (i = 0; i < v->rank; i++) n *= v->dims[i];
+  return n;
+}
+
+static void ti__x_view3(ti__xview *v, int64_t y, int64_t xx, int64_t c) {
+  memset(v, 0, sizeof *v);
+  if (y > 0 || xx > 0) {
+    v->rank = 3;
+    v->dims[0] = y > 0 ? y : 1; v->dims[1] = xx > 0 ? xx : 1; v->dims[2] = c;
+    v->role[0] = TI__R_Y; v->role[1] = TI__R_X; v->role[2] = TI__R_C;
+  } else {
+    v->rank = 1; v->dims[0] = c; v->role[0] = TI__R_C;
+  }
+}
+
+/* The view of a block's own data (storage layout, or output of compute). */
+static void ti__x_block_view(const ti_task_block *b, ti__xview *v) {
+  const ti_task_shape *s = &b->shape;
+  memset(v, 0, sizeof *v);
+  switch (b->type) {
+  case TI_BLOCK_SIC: case TI_BLOCK_SIC2D: ti__x_view3(v, s->ny, s->nx, s->nr); break;
+  case TI_BLOCK_SIFC: v->rank = 1; v->dims[0] = s->nr; v->role[0] = TI__R_C; break;
+  case TI_BLOCK_SW: case TI_BLOCK_SW2D:
+    v->rank = 4; v->dims[0] = s->nf; v->dims[1] = s->nr; v->dims[2] = s->nky; v->dims[3] = s->nkx;
+    v->role[0] = TI__R_F; v->role[1] = TI__R_R; v->role[2] = TI__R_KY; v->role[3] = TI__R_KX; break;
+  case TI_BLOCK_SWFC:
+    v->rank = 2; v->dims[0] = s->nf; v->dims[1] = s->nr; v->role[0] = TI__R_F; v->role[1] = TI__R_R; break;
+  case TI_BLOCK_SB: v->rank = 1; v->dims[0] = s->nf; v->role[0] = TI__R_C; break;
+  default: ti__x_view3(v, s->ny, s->nx, s->nf); break;
+  }
+}
+
+static int32_t ti__x_box_field(const ti_task_shape *s, int role, uint32_t *has) {
+  switch (role) {
+  case TI__R_Y: *has = s->has & TI_SHAPE_HAS_NY; return s->ny;
+  case TI__R_X: *has = s->has & TI_SHAPE_HAS_NX; return s->nx;
+  case TI__R_C:
+    if ((s->has & TI_SHAPE_HAS_NF) || s->nf) { *has = 1; return s->nf; }
+    *has = s->has & TI_SHAPE_HAS_NR; return s->nr;
+  case TI__R_F: *has = s->has & TI_SHAPE_HAS_NF; return s->nf;
+  case TI__R_R: *has = s->has & TI_SHAPE_HAS_NR; return s->nr;
+  case TI__R_KY: *has = s->has & TI_SHAPE_HAS_NKY; return s->nky;
+  default: *has = s->has & TI_SHAPE_HAS_NKX; return s->nkx;
+  }
+}
+
+/* Box of an interface in a view: pos[] and size[] per dim. */
+static ti_status ti__x_box(const ti__xview *v, const ti_task_interface *f, int64_t *pos, int64_t *size,
+                           int32_t block_id, int32_t edge_id, ti_error *err) {
+  int32_t i;
+  for (i = 0; i < v->rank; i++) {
+    uint32_t has = 0;
+    int64_t p = 0, n;
+    if (f->has & TI_IFACE_HAS_POSITION) p = ti__x_box_field(&f->position, v->role[i], &has);
+    n = v->dims[i] - p;
+    if (f->has & TI_IFACE_HAS_SIZE) {
+      int32_t sz = ti__x_box_field(&f->size, v->role[i], &has);
+      if (sz > 0) n = sz;
+    }
+    if (p < 0 || n <= 0 || p + n > v->dims[i])
+      return ti_error_set(err, TI_STATUS_INVALID,
+                          "block %d: interface of edge %d: box [%lld, %lld) leaves dim %d of extent %lld",
+                          (int)block_id, (int)edge_id, (long long)p, (long long)(p + n), (int)i, (long long)v->dims[i]);
+    pos[i] = p; size[i] = n;
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+/* --- rearrangements on index tensors ------------------------------------ */
+
+/* A tensor of source offsets (-1: zero), dims d[0..r). */
+typedef struct ti__xidx { int32_t r; int64_t d[4]; int64_t *v; } ti__xidx;
+
+static int64_t ti__x_mod(int64_t a, int64_t m) { int64_t r = a % m; return r < 0 ? r + m : r; }
+
+static ti_status ti__x_rearrange(ti_exec *x, ti__xidx *t, const ti_task_rearrange *ra, int32_t edge_id, ti_error *err) {
+  int32_t np = 0, i;
+  int64_t P[64], Y, X, C, oY, oX, oC, y, xx, c, n = 1, k;
+  int64_t *nv;
+  const ti_task_values *vals = ra->n_matrix > 0 ? ti_task_tensor_values(&ra->matrix[0]) : NULL;
+  const char *kname = ti_rearrange_kind_name((int)(ra->type));
+  memset(P, 0, sizeof P);
+  if (vals) {
+    if (vals->count > 64) return ti_error_set(err, TI_STATUS_NOT_SUPPORTED, "edge %d: %s with %lld parameters (at most 64)",
+                                             (int)edge_id, kname ? kname : "?", (long long)vals->count);
+    np = (int32_t)vals->count;
+    for (i = 0; i < np; i++) P[i] = ti_task_values_get_i64(vals, i);
+  }
+  for (i = 0; i < t->r; i++) n *= t->d[i];
+  switch (ra->type) {
+  case TI_REARRANGE_IDENTITY: return TI_STATUS_SUCCESS;
+  case TI_REARRANGE_RESHAPE: case TI_REARRANGE_PERMUTE: {
+    int64_t perm[4], od[4], ost[4], ist[4], idx[4];
+    int32_t r = t->r, used = 0;
+    if (np == 0) return TI_STATUS_SUCCESS;
+    /* pad with leading unit dims so the permutation covers every axis */
+    if (np > 4 || np < r)
+      return ti_error_set(err, TI_STATUS_INVALID, "edge %d: %s lists %d axes for data of rank %d",
+                          (int)edge_id, kname, (int)np, (int)r);
+    while (t->r < np) { memmove(t->d + 1, t->d, (size_t)t->r * sizeof t->d[0]); t->d[0] = 1; t->r++; }
+    r = t->r;
+    for (i = 0; i < r; i++) {
+      int64_t a = ra->type == TI_REARRANGE_RESHAPE ? P[r - 1 - i] : P[i];
+      if (a < 0 || a >= r || (used & (1 << a)))
+        return ti_error_set(err, TI_STATUS_INVALID, "edge %d: %s axes are not a permutation of 0..%d", (int)edge_id, kname, (int)r - 1);
+      used |= 1 << a; perm[i] = a; od[i] = t->d[a];
+    }
+    ist[r - 1] = 1; ost[r - 1] = 1;
+    for (i = r - 2; i >= 0; i--) { ist[i] = ist[i + 1] * t->d[i + 1]; ost[i] = ost[i + 1] * od[i + 1]; }
+    nv = (int64_t *)TASKIR_MALLOC(x->u, (size_t)(n ? n : 1) * sizeof *nv);
+    if (!nv) return ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory");
+    for (k = 0; k < n; k++) {
+      int64_t rem = k, src = 0;
+      for (i = 0; i < r; i++) { idx[i] = rem / ost[i]; rem %= ost[i]; }
+      for (i = 0; i < r; i++) src += idx[i] * ist[perm[i]];
+      nv[k] = t->v[src];
+    }
+    TASKIR_FREE(x->u, t->v); t->v = nv;
+    for (i = 0; i < r; i++) t->d[i] = od[i];
+    return TI_STATUS_SUCCESS;
+  }
+  default: break;
+  }
+  if ((unsigned)ra->type >= TI_REARRANGE_COUNT)
+    return ti_error_set(err, TI_STATUS_NOT_SUPPORTED, "edge %d: unknown rearrangement %d", (int)edge_id, (int)ra->type);
+  /* the spatial kinds work on a [Y][X][C] view */
+  if (t->r > 3) return ti_error_set(err, TI_STATUS_NOT_SUPPORTED, "edge %d: %s on data of rank %d (at most 3)", (int)edge_id, kname, (int)t->r);
+  Y = t->r >= 3 ? t->d[t->r - 3] : 1; X = t->r >= 2 ? t->d[t->r - 2] : 1; C = t->r >= 1 ? t->d[t->r - 1] : 1;
+  oY = Y; oX = X; oC = C;
+  switch (ra->type) {
+  case TI_REARRANGE_ROTATE: if (ti__x_mod(P[0], 4) & 1) { oY = X; oX = Y; } break;
+  case TI_REARRANGE_SCALE: {
+    int64_t sy = np > 0 ? P[0] : 1, sx = np > 1 ? P[1] : 1, sc = np > 2 ? P[2] : 1;
+    if (sy < 1 || sx < 1 || sc < 1 || sy > 65536 || sx > 65536 || sc > 65536)
+      return ti_error_set(err, TI_STATUS_INVALID, "edge %d: SCALE factors must be 1..65536", (int)edge_id);
+    oY = Y * sy; oX = X * sx; oC = C * sc;
+    if (oY * oX * oC > ((int64_t)1 << 31)) return ti_error_set(err, TI_STATUS_LIMIT, "edge %d: SCALE result too large", (int)edge_id);
+    break;
+  }
+  case TI_REARRANGE_PROJECT:
+    if (np < 1 || P[0] < 0 || P[0] > 2 || np < 2)
+      return ti_error_set(err, TI_STATUS_INVALID, "edge %d: PROJECT needs [axis 0..2, indices...]", (int)edge_id);
+    if (P[0] == 0) oY = np - 1; else if (P[0] == 1) oX = np - 1; else oC = np - 1;
+    for (i = 1; i < np; i++) {
+      int64_t ext = P[0] == 0 ? Y : P[0] == 1 ? X : C;
+      if (P[i] < -1 || P[i] >= ext) return ti_error_set(err, TI_STATUS_INVALID, "edge %d: PROJECT index %lld out of range", (int)edge_id, (long long)P[i]);
+    }
+    break;
+  case TI_REARRANGE_SHUFFLE:
+    if (np < 1 || P[0] < 1 || C % P[0])
+      return ti_error_set(err, TI_STATUS_INVALID, "edge %d: SHUFFLE groups %lld must divide %lld channels", (int)edge_id, (long long)P[0], (long long)C);
+    break;
+  default: break;
+  }
+  nv = (int64_t *)TASKIR_MALLOC(x->u, (size_t)(oY * oX * oC > 0 ? oY * oX * oC : 1) * sizeof *nv);
+  if (!nv) return ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory");
+  for (y = 0; y < oY; y++)
+    for (xx = 0; xx < oX; xx++)
+      for (c = 0; c < oC; c++) {
+        int64_t sy = y, sx = xx, sc = c;
+        int ok = 1;
+        switch (ra->type) {
+        case TI_REARRANGE_ROTATE:
+          switch (ti__x_mod(P[0], 4)) {
+          case 1: sy = xx; sx = X - 1 - y; break;
+          case 2: sy = Y - 1 - y; sx = X - 1 - xx; break;
+          case 3: sy = Y - 1 - xx; sx = y; break;
+          default: break;
+          }
+          break;
+        case TI_REARRANGE_SHIFT:
+          sy = y - P[0]; sx = xx - P[1]; sc = c - P[2];
+          if (P[3]) { sy = ti__x_mod(sy, Y); sx = ti__x_mod(sx, X); sc = ti__x_mod(sc, C); }
+          break;
+        case TI_REARRANGE_SCALE: sy = y / (oY / Y); sx = xx / (oX / X); sc = c / (oC / C); break;
+        case TI_REARRANGE_SHEAR: sy = y - P[0] * xx; sx = xx - P[1] * y; break;
+        case TI_REARRANGE_REFLECT:
+          if (P[0] & 1) sy = Y - 1 - y;
+          if (P[0] & 2) sx = X - 1 - xx;
+          if (P[0] & 4) sc = C - 1 - c;
+          break;
+        case TI_REARRANGE_AFFINE: sy = P[0] * y + P[1] * xx + P[2]; sx = P[3] * y + P[4] * xx + P[5]; break;
+        case TI_REARRANGE_PROJECT:
+          if (P[0] == 0) sy = P[1 + y]; else if (P[0] == 1) sx = P[1 + xx]; else sc = P[1 + c];
+          break;
+        case TI_REARRANGE_SHUFFLE: { int64_t g = P[0], m = C / g; sc = (c % g) * m + c / g; break; }
+        default: break;
+        }
+        if (sy < 0 || sy >= Y || sx < 0 || sx >= X || sc < 0 || sc >= C) ok = 0;
+        nv[(y * oX + xx) * oC + c] = ok ? t->v[(sy * X + sx) * C + sc] : -1;
+      }
+  TASKIR_FREE(x->u, t->v); t->v = nv;
+  t->r = 3; t->d[0] = oY; t->d[1] = oX; t->d[2] = oC;
+  return TI_STATUS_SUCCESS;
+}
+
+/* --- plan ---------------------------------------------------------------- */
+
+typedef struct ti__xplan {     /* planning state */
+  ti_exec *x;
+  const ti_task_graph *g;
+  ti_error *err;
+  int32_t *order;              /* block indices, topological */
+  int32_t *esrc, *edst;        /* per edge index: block indices */
+  const ti_task_interface **esif, **edif;   /* per edge: its two interfaces */
+  uint64_t *eid_sorted;        /* (id << 32 | index) of every edge, sorted */
+  unsigned char *range8;       /* per block: values provably in int8 range */
+  unsigned char *is_state;     /* per block: storage holding a CLIF state */
+  int32_t *state_clif;         /* per block: the CLIF block index it serves */
+  ti_dtype *sdt;               /* per storage block: buffer dtype */
+} ti__xplan;
+
+static int ti__x_is_float(ti_dtype p) { return p == TI_DTYPE_F16 || p == TI_DTYPE_F32; }
+
+static int ti__x_cmp64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+/* ids ordered as unsigned after flipping the sign bit */
+static uint64_t ti__x_key(int32_t id, int32_t index) {
+  return ((uint64_t)((uint32_t)id ^ 0x80000000u) << 32) | (uint32_t)index;
+}
+static int32_t ti__x_edge_index(const ti__xplan *P, int32_t id) {
+  int32_t lo = 0, hi = P->g->n_edges - 1;
+  while (lo <= hi) {
+    int32_t mid = lo + (hi - lo) / 2;
+    uint64_t k = P->eid_sorted[mid], want = ti__x_key(id, 0);
+    if ((k >> 32) == (want >> 32)) return (int32_t)(uint32_t)(k & 0xffffffff);
+    if ((k >> 32) < (want >> 32)) lo = mid + 1; else hi = mid - 1;
+  }
+  return -1;
+}
+
+static const char *ti__x_tname(ti_block_type t) {
+  const char *n = ti_block_type_name(t);
+  return n ? n : "?";
+}
+
+/* Do the edge's rearrangements leave the data as it is? */
+static int ti__x_unchanged(const ti_task_edge *ed) {
+  int32_t i;
+  for (i = 0; i < ed->n_rearrange; i++) {
+    const ti_task_rearrange *r = &ed->rearrange[i];
+    const ti_task_values *v = r->n_matrix > 0 ? ti_task_tensor_values(&r->matrix[0]) : NULL;
+    if (r->type == TI_REARRANGE_IDENTITY) continue;
+    if (r->type == TI_REARRANGE_RESHAPE && v && v->count >= 1) {
+      /* [n-1, ..., 1, 0] keeps the order */
+      int64_t k, ok = 1;
+      for (k = 0; k < v->count; k++) if (ti_task_values_get_i64(v, k) != v->count - 1 - k) ok = 0;
+      if (ok) continue;
+    }
+    if (r->type == TI_REARRANGE_RESHAPE && !v) continue;
+    return 0;
+  }
+  return 1;
+}
+
+/* Is the edge a plain move of the whole source into the whole destination? */
+static int ti__x_simple(const ti__xplan *P, int32_t e, const ti__xview *dv) {
+  const ti_task_edge *ed = &P->g->edges[e];
+  const ti_task_block *sb = &P->g->blocks[P->esrc[e]];
+  ti__xview sv;
+  int64_t pos[4], size[4];
+  int32_t i;
+  if (!ti__x_unchanged(ed)) return 0;
+  ti__x_block_view(sb, &sv);
+  if (ti__x_box(&sv, P->esif[e], pos, size, sb->id, ed->id, NULL) != TI_STATUS_SUCCESS) return 0;
+  for (i = 0; i < sv.rank; i++) if (pos[i] != 0 || size[i] != sv.dims[i]) return 0;
+  if (ti__x_box(dv, P->edif[e], pos, size, 0, ed->id, NULL) != TI_STATUS_SUCCESS) return 0;
+  for (i = 0; i < dv->rank; i++) if (pos[i] != 0 || size[i] != dv->dims[i]) return 0;
+  return ti__x_numel(&sv) == ti__x_numel(dv);
+}
+
+static ti_status ti__x_add_run(ti_exec *x, int64_t *nrun, int64_t d, int64_t s) {
+  if (*nrun) {
+    ti__xrun *r = &x->run[x->n_run - 1];
+    if (r->d + r->n == d && ((s < 0 && r->s < 0) || (s >= 0 && r->s >= 0 && r->s + r->n == s))) { r->n++; return TI_STATUS_SUCCESS; }
+  }
+  {
+    int64_t cap = x->cap_run;
+    ti__xrun *nr = (ti__xrun *)ti__x_grow(x, x->run, x->n_run, &cap, sizeof *nr);
+    if (!nr) return TI_STATUS_NO_MEMORY;
+    x->run = nr; x->cap_run = cap;
+    nr[x->n_run].d = d; nr[x->n_run].s = s; nr[x->n_run].n = 1;
+    x->n_run++; (*nrun)++;
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+/* Builds the copy program of edge e into buffer dst (viewed as dv). */
+static ti_status ti__x_edge_copy(ti__xplan *P, int32_t e, int32_t dst, const ti__xview *dv, int32_t dst_id,
+                                 unsigned char *cover, ti__xstep *st) {
+  ti_exec *x = P->x;
+  const ti_task_edge *ed = &P->g->edges[e];
+  const ti_task_block *sb = &P->g->blocks[P->esrc[e]];
+  ti__xview sv;
+  ti__xidx t;
+  int64_t spos[4], ssz[4], dpos[4], dsz[4], sst[4], dst_st[4], n = 1, k, dn = 1;
+  int32_t i;
+  ti_status s;
+  ti__x_block_view(sb, &sv);
+  if ((s = ti__x_box(&sv, P->esif[e], spos, ssz, sb->id, ed->id, P->err)) != TI_STATUS_SUCCESS) return s;
+  if ((s = ti__x_box(dv, P->edif[e], dpos, dsz, dst_id, ed->id, P->err)) != TI_STATUS_SUCCESS) return s;
+  for (i = 0; i < sv.rank; i++) n *= ssz[i];
+  if (ti__x_simple(P, e, dv)) {   /* one contiguous run */
+    st->src = x->blk[P->esrc[e]].buf; st->dst = dst; st->run0 = x->n_run; st->nrun = 0; st->elems = n;
+    if (ti__x_add_run(x, &st->nrun, 0, 0) != TI_STATUS_SUCCESS) return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory");
+    x->run[x->n_run - 1].n = n;
+    if (cover) memset(cover, 1, (size_t)n);
+    x->edge_bytes_per_run += n * (int64_t)ti_dtype_size(x->buf[st->src].dt);
+    return TI_STATUS_SUCCESS;
+  }
+  memset(&t, 0, sizeof t);
+  t.r = sv.rank;
+  for (i = 0; i < sv.rank; i++) t.d[i] = ssz[i];
+  t.v = (int64_t *)TASKIR_MALLOC(x->u, (size_t)(n ? n : 1) * sizeof *t.v);
+  if (!t.v) return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory");
+  sst[sv.rank - 1] = 1;
+  for (i = sv.rank - 2; i >= 0; i--) sst[i] = sst[i + 1] * sv.dims[i + 1];
+  {   /* offsets of the box's elements in row-major order, by counters */
+    int64_t idx[4] = {0, 0, 0, 0}, base = 0;
+    for (i = 0; i < sv.rank; i++) base += spos[i] * sst[i];
+    for (k = 0; k < n; k++) {
+      int64_t off = base;
+      for (i = 0; i < sv.rank; i++) off += idx[i] * sst[i];
+      t.v[k] = off;
+      for (i = sv.rank - 1; i >= 0; i--) { if (++idx[i] < ssz[i]) break; idx[i] = 0; }
+    }
+  }
+  for (i = 0; i < ed->n_rearrange; i++)
+    if ((s = ti__x_rearrange(x, &t, &ed->rearrange[i], ed->id, P->err)) != TI_STATUS_SUCCESS) { TASKIR_FREE(x->u, t.v); return s; }
+  n = 1;
+  for (i = 0; i < t.r; i++) n *= t.d[i];
+  for (i = 0; i < dv->rank; i++) dn *= dsz[i];
+  if (n != dn) {
+    TASKIR_FREE(x->u, t.v);
+    return ti_error_set(P->err, TI_STATUS_INVALID, "edge %d (block %d -> %d) carries %lld values, its destination box holds %lld",
+                        (int)ed->id, (int)sb->id, (int)dst_id, (long long)n, (long long)dn);
+  }
+  dst_st[dv->rank - 1] = 1;
+  for (i = dv->rank - 2; i >= 0; i--) dst_st[i] = dst_st[i + 1] * dv->dims[i + 1];
+  st->src = x->blk[P->esrc[e]].buf; st->dst = dst; st->run0 = x->n_run; st->nrun = 0; st->elems = n;
+  {
+    int64_t idx[4] = {0, 0, 0, 0}, base = 0;
+    for (i = 0; i < dv->rank; i++) base += dpos[i] * dst_st[i];
+  for (k = 0; k < n; k++) {
+    int64_t off = base;
+    for (i = 0; i < dv->rank; i++) off += idx[i] * dst_st[i];
+    for (i = dv->rank - 1; i >= 0; i--) { if (++idx[i] < dsz[i]) break; idx[i] = 0; }
+    if (cover) cover[off] = 1;
+    if (ti__x_add_run(x, &st->nrun, off, t.v[k]) != TI_STATUS_SUCCESS) {
+      TASKIR_FREE(x->u, t.v);
+      return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory");
+    }
+  }
+  }
+  TASKIR_FREE(x->u, t.v);
+  x->edge_bytes_per_run += n * (int64_t)ti_dtype_size(x->buf[st->src].dt);
+  return TI_STATUS_SUCCESS;
+}
+
+static void ti__x_do_copy(const ti_exec *x, const ti__xstep *st) {
+  const ti__xbuf *sb = &x->buf[st->src], *db = &x->buf[st->dst];
+  size_t ss = ti_dtype_size(sb->dt), ds = ti_dtype_size(db->dt);
+  int64_t i;
+  for (i = 0; i < st->nrun; i++) {
+    const ti__xrun *r = &x->run[st->run0 + i];
+    ti__x_convert((char *)db->p + r->d * (int64_t)ds, db->dt, r->s < 0 ? NULL : (const char *)sb->p + r->s * (int64_t)ss, sb->dt, r->n);
+  }
+}
+
+/* Every source of a cluster holds int8 data? */
+static int ti__x_cluster_i8(const ti__xplan *P, const ti_task_cluster *cl) {
+  int32_t f;
+  if (!cl || cl->n_interfaces < 1) return 0;
+  for (f = 0; f < cl->n_interfaces; f++) {
+    int32_t e = ti__x_edge_index(P, cl->interfaces[f].edge_id), b;
+    if (e < 0) return 0;
+    b = P->esrc[e];
+    if (P->x->blk[b].buf < 0 || P->x->buf[P->x->blk[b].buf].dt != TI_DTYPE_I8) return 0;
+  }
+  return 1;
+}
+
+/* Produces the buffer holding cluster cl of block bi as view dv with dtype
+   want: the source's own buffer when the edge is plain, else a new buffer
+   assembled by copies (at plan time when every source is constant). force:
+   the buffer to assemble into (storage blocks), or -1. */
+static ti_status ti__x_gather(ti__xplan *P, int32_t bi, int32_t ci, const ti__xview *dv, ti_dtype want,
+                              int32_t force, int32_t *out) {
+  ti_exec *x = P->x;
+  const ti_task_block *b = &P->g->blocks[bi];
+  const ti_task_cluster *cl = ci < b->n_inputs ? &b->inputs[ci] : NULL;
+  int64_t count = ti__x_numel(dv), k;
+  int32_t f, buf, all_const = 1;
+  unsigned char *cover = NULL;
+  int need_zero = 0;
+  ti_status s = TI_STATUS_SUCCESS;
+  if (!cl || cl->n_interfaces < 1)
+    return ti_error_set(P->err, TI_STATUS_INVALID, "block %d (%s): input cluster %d has no interface", (int)b->id, ti__x_tname(b->type), (int)ci);
+  if (count <= 0 || count > INT32_MAX)
+    return ti_error_set(P->err, TI_STATUS_INVALID, "block %d (%s): input cluster %d has %lld elements", (int)b->id, ti__x_tname(b->type), (int)ci, (long long)count);
+  if (cl->n_interfaces == 1 && force < 0) {
+    int32_t e = ti__x_edge_index(P, cl->interfaces[0].edge_id);
+    int32_t sbuf = x->blk[P->esrc[e]].buf;
+    if (sbuf >= 0 && x->buf[sbuf].dt == want && ti__x_simple(P, e, dv)) {
+      x->edge_bytes_per_run += count * (int64_t)ti_dtype_size(want);
+      *out = sbuf;
+      return TI_STATUS_SUCCESS;
+    }
+  }
+  for (f = 0; f < cl->n_interfaces; f++) {
+    int32_t e = ti__x_edge_index(P, cl->interfaces[f].edge_id), sbuf = x->blk[P->esrc[e]].buf;
+    if (sbuf < 0) return ti_error_set(P->err, TI_STATUS_INVALID, "edge %d: source block %d holds no data", (int)P->g->edges[e].id, (int)P->g->blocks[P->esrc[e]].id);
+    if (!x->buf[sbuf].constant) all_const = 0;
+  }
+  if (force >= 0) { buf = force; all_const = 0; }
+  else buf = ti__x_newbuf(x, count, want, all_const);
+  if (buf < 0) return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory");
+  cover = (unsigned char *)TASKIR_MALLOC(x->u, (size_t)count);
+  if (!cover) return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory");
+  memset(cover, 0, (size_t)count);
+  if (all_const) {
+    x->buf[buf].constant = 1;
+    for (f = 0; f < cl->n_interfaces && !s; f++) {
+      ti__xstep tmp;
+      int64_t mark = x->n_run;
+      memset(&tmp, 0, sizeof tmp);
+      s = ti__x_edge_copy(P, ti__x_edge_index(P, cl->interfaces[f].edge_id), buf, dv, b->id, cover, &tmp);
+      if (!s) ti__x_do_copy(x, &tmp);
+      x->n_run = mark;
+    }
+  } else {
+    /* a zero step goes first; it is dropped below when copies cover all */
+    ti__xstep *z = ti__x_newstep(x, TI__XS_ZERO, bi);
+    int32_t zi = x->n_step - 1;
+    if (!z) s = ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory");
+    else z->dst = buf;
+    for (f = 0; f < cl->n_interfaces && !s; f++) {
+      ti__xstep *c = ti__x_newstep(x, TI__XS_COPY, bi);
+      if (!c) { s = ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory"); break; }
+      s = ti__x_edge_copy(P, ti__x_edge_index(P, cl->interfaces[f].edge_id), buf, dv, b->id, cover, c);
+    }
+    if (!s) {
+      for (k = 0; k < count; k++) if (!cover[k]) { need_zero = 1; break; }
+      if (!need_zero) {   /* remove the zero step */
+        memmove(&x->step[zi], &x->step[zi + 1], (size_t)(x->n_step - zi - 1) * sizeof *x->step);
+        x->n_step--;
+      }
+    }
+  }
+  TASKIR_FREE(x->u, cover);
+  *out = buf;
+  return s;
+}
+
+static void ti__x_lif_from_block(const ti_task_block *b, ti_lif_params *p) {
+  int32_t i;
+  ti_lif_params_init(p);
+  for (i = 0; i < b->n_attrs; i++) {
+    const ti_task_attr *a = &b->attrs[i];
+    int32_t v = a->int_value;
+    if (!(a->has & TI_TATTR_HAS_TYPE)) continue;
+    switch (a->type) {
+    case TI_ATTR_VTH0: p->vth0 = v; break;
+    case TI_ATTR_VTH_ALPHA: p->vth_alpha = v; break;
+    case TI_ATTR_VTH_BETA: p->vth_beta = v; break;
+    case TI_ATTR_VTH_INCRE: p->vth_incre = v; break;
+    case TI_ATTR_VR: p->vr = v; break;
+    case TI_ATTR_VL: p->vl = v; break;
+    case TI_ATTR_VLEAKY_ALPHA: p->vleaky_alpha = v; break;
+    case TI_ATTR_VLEAKY_BETA: p->vleaky_beta = v; break;
+    case TI_ATTR_DV: p->dv = v; break;
+    case TI_ATTR_REF_LEN: p->ref_len = v; break;
+    case TI_ATTR_TW_CNT: p->tw_cnt = v; break;
+    case TI_ATTR_VINIT: p->vinit = v; break;
+    case TI_ATTR_TW_LEN: p->tw_len = v; break;
+    case TI_ATTR_SEED: p->seed = v; break;
+    case TI_ATTR_VTH_ADPT_EN: p->vth_adpt_en = v; break;
+    case TI_ATTR_VLEAKY_ADPT_EN: p->vleaky_adpt_en = v; break;
+    case TI_ATTR_TW_EN: p->tw_en = v; break;
+    case TI_ATTR_RESET_MODE: p->reset_mode = v; break;
+    case TI_ATTR_FIRE_TYPE: p->fire_type = v; break;
+    case TI_ATTR_VM_CONST_EN: p->vm_const_en = v; break;
+    case TI_ATTR_VM_CONST: p->vm_const = v; break;
+    case TI_ATTR_VTHETA_CONST_EN: p->vtheta_const_en = v; break;
+    case TI_ATTR_VTHETA_CONST: p->vtheta_const = v; break;
+    default: break;
+    }
+  }
+}
+
+static int ti__x_windowed(ti_block_type t) {
+  return t == TI_BLOCK_CAVG || t == TI_BLOCK_CCMPB || t == TI_BLOCK_CCMPS;
+}
+static int ti__x_has_bias(ti_block_type t) {
+  return t == TI_BLOCK_CADD || t == TI_BLOCK_CAVG || t == TI_BLOCK_CVVH || t == TI_BLOCK_CVM || t == TI_BLOCK_CC ||
+         t == TI_BLOCK_CC2D || t == TI_BLOCK_CAX || t == TI_BLOCK_CVS;
+}
+
+/* Descriptor of a compute block from its shape and attributes. */
+static void ti__x_desc(const ti_task_block *b, ti_prim_desc *d) {
+  const ti_task_shape *s = &b->shape;
+  int one_d = s->ny <= 0 && s->nx <= 0;
+  memset(d, 0, sizeof *d);
+  d->ny = s->ny > 0 ? s->ny : 1; d->nx = s->nx > 0 ? s->nx : 1;
+  d->nf = s->nf; d->nr = s->nr;
+  d->nky = s->nky > 0 ? s->nky : ti_task_attr_int(b, TI_ATTR_KERNEL_Y, 1);
+  d->nkx = s->nkx > 0 ? s->nkx : ti_task_attr_int(b, TI_ATTR_KERNEL_X, 1);
+  d->stride_y = ti_task_attr_int(b, TI_ATTR_STRIDE_Y, 1); d->stride_x = ti_task_attr_int(b, TI_ATTR_STRIDE_X, 1);
+  d->dilation_y = ti_task_attr_int(b, TI_ATTR_DILATION_Y, 1); d->dilation_x = ti_task_attr_int(b, TI_ATTR_DILATION_X, 1);
+  d->pad_up = ti_task_attr_int(b, TI_ATTR_PAD_UP, 0); d->pad_down = ti_task_attr_int(b, TI_ATTR_PAD_DOWN, 0);
+  d->pad_left = ti_task_attr_int(b, TI_ATTR_PAD_LEFT, 0); d->pad_right = ti_task_attr_int(b, TI_ATTR_PAD_RIGHT, 0);
+  if (b->type != TI_BLOCK_CC && b->type != TI_BLOCK_CC2D) d->dilation_y = d->dilation_x = 1;
+  if (one_d && (ti__x_windowed(b->type) || b->type == TI_BLOCK_CC || b->type == TI_BLOCK_CC2D) && s->niy <= 0 && s->nix <= 0) {
+    d->nky = d->nkx = 1; d->stride_y = d->stride_x = 1;
+    d->pad_up = d->pad_down = d->pad_left = d->pad_right = 0;
+  }
+  if (s->niy > 0) d->niy = s->niy;
+  else {
+    int64_t v = (int64_t)(d->ny - 1) * (d->stride_y > 0 ? d->stride_y : 1) + (int64_t)(d->nky - 1) * (d->dilation_y > 0 ? d->dilation_y : 1) + 1 - d->pad_up - d->pad_down;
+    d->niy = v > 0 && v < INT32_MAX ? (int32_t)v : 1;
+  }
+  if (s->nix > 0) d->nix = s->nix;
+  else {
+    int64_t v = (int64_t)(d->nx - 1) * (d->stride_x > 0 ? d->stride_x : 1) + (int64_t)(d->nkx - 1) * (d->dilation_x > 0 ? d->dilation_x : 1) + 1 - d->pad_left - d->pad_right;
+    d->nix = v > 0 && v < INT32_MAX ? (int32_t)v : 1;
+  }
+  d->cmp = ti_task_attr_int(b, TI_ATTR_CMP, 0);
+  d->bit_shift = ti_task_attr_int(b, TI_ATTR_BIT_SHIFT_NUM, 0);
+  d->lut_dw = ti_task_attr_int(b, TI_ATTR_LUT_DW, 8);
+  d->constant_a = ti_task_attr_int(b, TI_ATTR_CONSTANT_A, 0);
+  d->constant_b = ti_task_attr_int(b, TI_ATTR_CONSTANT_B, 0);
+  d->out_dtype = b->precision == TI_DTYPE_F16 ? TI_DTYPE_F32 : b->precision;
+}
+
+/* View of the first (activation) operand of a compute block. */
+static void ti__x_in_view(const ti_task_block *b, const ti_prim_desc *d, ti__xview *v) {
+  const ti_task_shape *s = &b->shape;
+  int one_d = s->ny <= 0 && s->nx <= 0 && s->niy <= 0 && s->nix <= 0;
+  switch (b->type) {
+  case TI_BLOCK_CC: case TI_BLOCK_CC2D:
+    if (one_d && d->niy == 1 && d->nix == 1) ti__x_view3(v, 0, 0, d->nr); else ti__x_view3(v, d->niy, d->nix, d->nr);
+    break;
+  case TI_BLOCK_CVM: ti__x_view3(v, 0, 0, d->nr); break;
+  case TI_BLOCK_CAVG: case TI_BLOCK_CCMPB: case TI_BLOCK_CCMPS:
+    if (one_d) ti__x_view3(v, 0, 0, d->nf); else ti__x_view3(v, d->niy, d->nix, d->nf);
+    break;
+  default: ti__x_view3(v, s->ny, s->nx, d->nf); break;
+  }
+}
+
+static ti_status ti__x_kernel_fail(ti__xplan *P, const ti_task_block *b, ti_status s, const char *what) {
+  return ti_error_set(P->err, s == TI_STATUS_NOT_SUPPORTED ? s : TI_STATUS_INVALID, "block %d (%s): %s (%s)",
+                      (int)b->id, ti__x_tname(b->type), what, ti_status_name(s));
+}
+
+static ti_status ti__x_plan_compute(ti__xplan *P, int32_t bi) {
+  ti_exec *x = P->x;
+  const ti_task_block *b = &P->g->blocks[bi];
+  ti__xblk *xb = &x->blk[bi];
+  ti__xview iv, v;
+  ti_prim_desc d;
+  ti__xstep st;
+  int isf = ti__x_is_float(b->precision);
+  ti_dtype fdt = TI_DTYPE_F32;
+  int32_t n_data, c, has_bias = 0, ops[64], nops = 0, out = -1;
+  ti_status s;
+  ti__x_desc(b, &d);
+  memset(&st, 0, sizeof st);
+  st.w = st.bias = st.out = st.state = st.packed = -1;
+  if (d.nf <= 0) return ti_error_set(P->err, TI_STATUS_INVALID, "block %d (%s): nf must be positive", (int)b->id, ti__x_tname(b->type));
+  if (d.out_dtype == TI_DTYPE_F32 && !isf) d.out_dtype = TI_DTYPE_I32;
+  if (isf && (b->type == TI_BLOCK_CLUT || b->type == TI_BLOCK_CLIF))
+    return ti_error_set(P->err, TI_STATUS_NOT_SUPPORTED, "block %d (%s): float precision is not supported", (int)b->id, ti__x_tname(b->type));
+  /* bias: one cluster past the data clusters (CADD, whose data clusters
+     vary in number: a last cluster fed by an SB block) */
+  n_data = b->n_inputs;
+  if (ti__x_has_bias(b->type)) {
+    int32_t fixed = b->type == TI_BLOCK_CAVG || b->type == TI_BLOCK_CVS ? 1 : b->type == TI_BLOCK_CADD ? 0 : 2;
+    if (fixed && b->n_inputs == fixed + 1) has_bias = 1;
+    else if (!fixed && b->n_inputs >= 2 && b->inputs[b->n_inputs - 1].n_interfaces == 1) {
+      int32_t e = ti__x_edge_index(P, b->inputs[b->n_inputs - 1].interfaces[0].edge_id);
+      if (e >= 0 && P->g->blocks[P->esrc[e]].type == TI_BLOCK_SB) has_bias = 1;
+    }
+    if (has_bias) n_data--;
+  }
+  d.bias_mode = has_bias ? TI_BIAS_VECTOR
+              : ((b->has & TI_BLOCK_HAS_BIAS_TYPE) && b->bias_type == TI_BIAS_TYPE_CONSTANT) || d.constant_b ? TI_BIAS_CONSTANT
+              : TI_BIAS_NONE;
+  {
+    int32_t want_in = 1;   /* data clusters the type takes (CADD: any) */
+    switch (b->type) {
+    case TI_BLOCK_CVVH: case TI_BLOCK_CVM: case TI_BLOCK_CC: case TI_BLOCK_CC2D: case TI_BLOCK_CAX: case TI_BLOCK_CLUT: want_in = 2; break;
+    case TI_BLOCK_CLIF: want_in = n_data == 2 ? 2 : 1; break;
+    case TI_BLOCK_CADD: want_in = n_data >= 1 ? n_data : 1; break;
+    default: want_in = 1; break;
+    }
+    if (n_data != want_in || n_data > 60)
+      return ti_error_set(P->err, TI_STATUS_INVALID, "block %d (%s): has %d input clusters (%d data%s), expected %d data cluster%s%s",
+                          (int)b->id, ti__x_tname(b->type), (int)b->n_inputs, (int)n_data, has_bias ? " + bias" : "",
+                          (int)want_in, want_in == 1 ? "" : "s", ti__x_has_bias(b->type) ? " and an optional SB bias" : "");
+  }
+  ti__x_in_view(b, &d, &iv);
+  /* activations: int8 when every source is int8, else int32 (float blocks: f32) */
+  if (b->type == TI_BLOCK_CADD) {
+    int all8 = !isf;
+    for (c = 0; c < n_data; c++) if (!ti__x_cluster_i8(P, &b->inputs[c])) all8 = 0;
+    d.n_branch = n_data;
+    d.in_dtype = isf ? fdt : all8 ? TI_DTYPE_I8 : TI_DTYPE_I32;
+    d.w_dtype = d.in_dtype;
+    for (c = 0; c < n_data; c++)
+      if ((s = ti__x_gather(P, bi, c, &iv, d.in_dtype, -1, &ops[nops++])) != TI_STATUS_SUCCESS) return s;
+  } else {
+    d.in_dtype = isf ? fdt : ti__x_cluster_i8(P, &b->inputs[0]) ? TI_DTYPE_I8 : TI_DTYPE_I32;
+    if ((s = ti__x_gather(P, bi, 0, &iv, d.in_dtype, -1, &ops[nops++])) != TI_STATUS_SUCCESS) return s;
+    d.w_dtype = d.in_dtype;
+    if (b->type == TI_BLOCK_CVVH || b->type == TI_BLOCK_CAX || b->type == TI_BLOCK_CVM || b->type == TI_BLOCK_CC || b->type == TI_BLOCK_CC2D) {
+      if (b->type == TI_BLOCK_CVVH) v = iv;
+      else if (b->type == TI_BLOCK_CAX) ti__x_view3(&v, 0, 0, d.nf);
+      else if (b->type == TI_BLOCK_CVM) { memset(&v, 0, sizeof v); v.rank = 2; v.dims[0] = d.nf; v.dims[1] = d.nr; v.role[0] = TI__R_F; v.role[1] = TI__R_R; }
+      else {
+        memset(&v, 0, sizeof v); v.rank = 4; v.dims[0] = d.nf; v.dims[1] = d.nr; v.dims[2] = d.nky; v.dims[3] = d.nkx;
+        v.role[0] = TI__R_F; v.role[1] = TI__R_R; v.role[2] = TI__R_KY; v.role[3] = TI__R_KX;
+      }
+      d.w_dtype = isf ? fdt : ti__x_cluster_i8(P, &b->inputs[1]) ? TI_DTYPE_I8 : TI_DTYPE_I32;
+      if ((s = ti__x_gather(P, bi, 1, &v, d.w_dtype, -1, &st.w)) != TI_STATUS_SUCCESS) return s;
+    } else if (b->type == TI_BLOCK_CLUT) {
+      if (d.lut_dw < 1 || d.lut_dw > 16) return ti_error_set(P->err, TI_STATUS_INVALID, "block %d (CLUT): LUT_DW %d is outside 1..16", (int)b->id, (int)d.lut_dw);
+      ti__x_view3(&v, 0, 0, (int64_t)1 << d.lut_dw);
+      if ((s = ti__x_gather(P, bi, 1, &v, TI_DTYPE_I32, -1, &st.w)) != TI_STATUS_SUCCESS) return s;
+    }
+  }
+  if (has_bias) {
+    ti__x_view3(&v, 0, 0, d.nf);
+    if ((s = ti__x_gather(P, bi, b->n_inputs - 1, &v, isf ? fdt : TI_DTYPE_I32, -1, &st.bias)) != TI_STATUS_SUCCESS) return s;
+  }
+  /* output buffer (a storage block fed unchanged by it shares it, see below) */
+  {
+    ti__xview ov;
+    ti__x_block_view(b, &ov);
+    if (ti__x_numel(&ov) != (int64_t)d.ny * d.nx * d.nf)
+      return ti_error_set(P->err, TI_STATUS_INVALID, "block %d (%s): output shape is inconsistent", (int)b->id, ti__x_tname(b->type));
+    out = ti__x_newbuf(x, ti__x_numel(&ov), isf ? fdt : TI_DTYPE_I32, 0);
+    if (out < 0) return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory");
+    xb->buf = out;
+  }
+  st.out = out;
+  if (b->type == TI_BLOCK_CLIF) {
+    ti_lif_params lp;
+    int64_t cap = x->cap_lif;
+    ti_lif_params *nl = (ti_lif_params *)ti__x_grow(x, x->lif, x->n_lif, &cap, sizeof *nl);
+    if (!nl) return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory");
+    x->lif = nl;
+    cap = x->cap_lif;
+    nl = (ti_lif_params *)ti__x_grow(x, x->lif0, x->n_lif, &cap, sizeof *nl);
+    if (!nl) return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory");
+    x->lif0 = nl; x->cap_lif = (int32_t)cap;
+    ti__x_lif_from_block(b, &lp);
+    st.lif = x->n_lif++;
+    x->lif[st.lif] = x->lif0[st.lif] = lp;
+    if (n_data == 2) {
+      const ti_task_cluster *cl = &b->inputs[1];
+      int32_t e = cl->n_interfaces == 1 ? ti__x_edge_index(P, cl->interfaces[0].edge_id) : -1;
+      int32_t si = e >= 0 ? P->esrc[e] : -1;
+      ti__xview ov;
+      ti__x_block_view(b, &ov);
+      if (si < 0 || !P->is_state[si] || !ti__x_simple(P, e, &ov) || x->blk[si].buf < 0)
+        return ti_error_set(P->err, TI_STATUS_NOT_SUPPORTED,
+                            "block %d (CLIF): input cluster 1 (v_prev) must come from a storage block without inputs, "
+                            "through one whole-cluster edge without rearrangement, holding %lld values",
+                            (int)b->id, (long long)ti__x_numel(&ov));
+      st.state = x->blk[si].buf;
+    } else {
+      int64_t k;
+      st.state = ti__x_newbuf(x, (int64_t)d.ny * d.nx * d.nf, TI_DTYPE_I32, 1);
+      if (st.state < 0) return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory");
+      for (k = 0; k < x->buf[st.state].count; k++) ((int32_t *)x->buf[st.state].p)[k] = lp.vinit;
+      x->buf[st.state].init = TASKIR_MALLOC(x->u, x->buf[st.state].bytes);
+      if (!x->buf[st.state].init) return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory");
+      memcpy(x->buf[st.state].init, x->buf[st.state].p, x->buf[st.state].bytes);
+    }
+  }
+  /* CC: pack constant weights once */
+  if ((b->type == TI_BLOCK_CC || b->type == TI_BLOCK_CC2D) && x->buf[st.w].constant) {
+    size_t pb = 0;
+    if ((s = ti_cc_pack_size(&d, &pb)) != TI_STATUS_SUCCESS) return ti__x_kernel_fail(P, b, s, "cannot pack weights");
+    st.packed = ti__x_newbuf(x, (int64_t)pb, TI_DTYPE_I8, 1);
+    if (st.packed < 0) return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory");
+    x->buf[st.packed].constant = 1;
+    if ((s = ti_cc_pack_weights(&d, x->buf[st.w].p, x->buf[st.packed].p, pb)) != TI_STATUS_SUCCESS)
+      return ti__x_kernel_fail(P, b, s, "cannot pack weights");
+    st.packed_bytes = pb;
+    x->n_packed++;
+  }
+  if (b->type == TI_BLOCK_CC || b->type == TI_BLOCK_CC2D) {
+    size_t sb = 0;
+    if ((s = ti_cc_scratch_size(&d, st.packed >= 0, &sb)) != TI_STATUS_SUCCESS) return ti__x_kernel_fail(P, b, s, "bad convolution shape");
+    if (sb > x->scratch_bytes) x->scratch_bytes = sb;
+    st.macs = (int64_t)d.ny * d.nx * d.nf * d.nr * d.nky * d.nkx;
+  } else if (b->type == TI_BLOCK_CVM) st.macs = (int64_t)d.nf * d.nr;
+  else if (ti__x_windowed(b->type)) st.macs = (int64_t)d.ny * d.nx * d.nf * d.nky * d.nkx;
+  else if (b->type == TI_BLOCK_CADD) st.macs = (int64_t)d.ny * d.nx * d.nf * d.n_branch;
+  else st.macs = (int64_t)d.ny * d.nx * d.nf;
+  {
+    ti__xstep *k = ti__x_newstep(x, TI__XS_KERNEL, bi);
+    int32_t i;
+    if (!k) return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory");
+    st.kind = TI__XS_KERNEL; st.blk = bi; st.src = st.dst = -1;
+    st.d = d;
+    st.in0 = x->n_opnd; st.n_in = nops;
+    for (i = 0; i < nops; i++) {
+      int64_t cap = x->cap_opnd;
+      int32_t *no = (int32_t *)ti__x_grow(x, x->opnd, x->n_opnd, &cap, sizeof *no);
+      if (!no) return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory");
+      x->opnd = no; x->cap_opnd = (int32_t)cap;
+      x->opnd[x->n_opnd++] = ops[i];
+    }
+    *k = st;
+    x->macs_per_run += st.macs;
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+/* Total interfaces on a block's input clusters. */
+static int32_t ti__x_n_in_ifaces(const ti_task_block *b) {
+  int32_t c, n = 0;
+  for (c = 0; c < b->n_inputs; c++) n += b->inputs[c].n_interfaces;
+  return n;
+}
+static int32_t ti__x_n_out_ifaces(const ti_task_block *b) {
+  int32_t c, n = 0;
+  for (c = 0; c < b->n_outputs; c++) n += b->outputs[c].n_interfaces;
+  return n;
+}
+
+/* Graph order, edge ends, and the per-block facts planning needs. */
+static ti_status ti__x_index(ti__xplan *P) {
+  ti_exec *x = P->x;
+  const ti_task_graph *g = P->g;
+  int32_t i, c, f, n = 0, head = 0, *indeg, *adj0, *adj;
+  /* edges by id, and their two interfaces */
+  for (i = 0; i < g->n_edges; i++) { P->eid_sorted[i] = ti__x_key(g->edges[i].id, i); P->esrc[i] = P->edst[i] = -1; }
+  qsort(P->eid_sorted, (size_t)g->n_edges, sizeof *P->eid_sorted, ti__x_cmp64);
+  for (i = 0; i < g->n_blocks; i++) {
+    const ti_task_block *b = &g->blocks[i];
+    for (c = 0; c < b->n_outputs; c++)
+      for (f = 0; f < b->outputs[c].n_interfaces; f++) {
+        int32_t e = ti__x_edge_index(P, b->outputs[c].interfaces[f].edge_id);
+        if (e < 0) return ti_error_set(P->err, TI_STATUS_INVALID, "block %d names edge %d, which does not exist", (int)b->id, (int)b->outputs[c].interfaces[f].edge_id);
+        if ((g->edges[e].has & TI_EDGE_HAS_SRC) && g->edges[e].src_block_id != b->id)
+          return ti_error_set(P->err, TI_STATUS_INVALID, "edge %d: src_block_id is %d but it leaves block %d", (int)g->edges[e].id, (int)g->edges[e].src_block_id, (int)b->id);
+        if (P->esrc[e] >= 0) return ti_error_set(P->err, TI_STATUS_INVALID, "edge %d leaves from two output interfaces", (int)g->edges[e].id);
+        P->esrc[e] = i; P->esif[e] = &b->outputs[c].interfaces[f];
+      }
+    for (c = 0; c < b->n_inputs; c++)
+      for (f = 0; f < b->inputs[c].n_interfaces; f++) {
+        int32_t e = ti__x_edge_index(P, b->inputs[c].interfaces[f].edge_id);
+        if (e < 0) return ti_error_set(P->err, TI_STATUS_INVALID, "block %d names edge %d, which does not exist", (int)b->id, (int)b->inputs[c].interfaces[f].edge_id);
+        if ((g->edges[e].has & TI_EDGE_HAS_DST) && g->edges[e].dst_block_id != b->id)
+          return ti_error_set(P->err, TI_STATUS_INVALID, "edge %d: dst_block_id is %d but it enters block %d", (int)g->edges[e].id, (int)g->edges[e].dst_block_id, (int)b->id);
+        if (P->edst[e] >= 0) return ti_error_set(P->err, TI_STATUS_INVALID, "edge %d arrives at two input interfaces", (int)g->edges[e].id);
+        P->edst[e] = i; P->edif[e] = &b->inputs[c].interfaces[f];
+      }
+  }
+  for (i = 0; i < g->n_edges; i++)
+    if (P->esrc[i] < 0 || P->edst[i] < 0)
+      return ti_error_set(P->err, TI_STATUS_INVALID, "edge %d is not attached at both ends", (int)g->edges[i].id);
+  /* topological order of the blocks (Kahn, ties in graph order), on the
+     message itself: importing into the task dialect for ti_walk_topo would
+     copy every weight, which costs more than the rest of planning */
+  indeg = (int32_t *)TASKIR_MALLOC(x->u, ((size_t)g->n_blocks * 2 + (size_t)g->n_edges + 2) * sizeof *indeg);
+  if (!indeg) return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory");
+  adj0 = indeg + g->n_blocks; adj = adj0 + g->n_blocks + 1;
+  memset(indeg, 0, ((size_t)g->n_blocks * 2 + 1) * sizeof *indeg);
+  for (i = 0; i < g->n_edges; i++) { indeg[P->edst[i]]++; adj0[P->esrc[i] + 1]++; }
+  for (i = 0; i < g->n_blocks; i++) adj0[i + 1] += adj0[i];
+  {
+    int32_t *fill = P->order;   /* borrowed as a cursor array */
+    for (i = 0; i < g->n_blocks; i++) fill[i] = adj0[i];
+    for (i = 0; i < g->n_edges; i++) adj[fill[P->esrc[i]]++] = P->edst[i];
+  }
+  for (i = 0; i < g->n_blocks; i++) if (!indeg[i]) P->order[n++] = i;
+  while (head < n) {
+    int32_t v = P->order[head++], k;
+    for (k = adj0[v]; k < adj0[v + 1]; k++) if (--indeg[adj[k]] == 0) P->order[n++] = adj[k];
+  }
+  TASKIR_FREE(x->u, indeg);
+  if (n != g->n_blocks)
+    return ti_error_set(P->err, TI_STATUS_INVALID, "the block graph has a cycle (%d of %d blocks on or after it)",
+                        (int)(g->n_blocks - n), (int)g->n_blocks);
+  return TI_STATUS_SUCCESS;
+}
+
+/* Block facts, dtypes of storage and which values stay in int8 range. */
+static ti_status ti__x_classify(ti__xplan *P) {
+  ti_exec *x = P->x;
+  const ti_task_graph *g = P->g;
+  int32_t i, j, c, f;
+  for (i = 0; i < g->n_blocks; i++) {
+    const ti_task_block *b = &g->blocks[i];
+    ti__xblk *xb = &x->blk[i];
+    ti__xview v;
+    int64_t cnt = 1;
+    xb->id = b->id; xb->type = b->type; xb->precision = b->precision; xb->buf = -1;
+    xb->socket = (b->has & TI_BLOCK_HAS_SOCKET_ID) ? b->socket_id : 0;
+    if ((unsigned)b->type >= (unsigned)TI_BLOCK_NULL)
+      return ti_error_set(P->err, TI_STATUS_INVALID, "block %d has an unknown or null type", (int)b->id);
+    ti__x_block_view(b, &v);
+    xb->rank = v.rank;
+    for (j = 0; j < v.rank; j++) {
+      xb->dims[j] = v.dims[j];
+      if (v.dims[j] <= 0 || v.dims[j] > INT32_MAX)
+        return ti_error_set(P->err, TI_STATUS_INVALID, "block %d (%s): dim %d of its data is %lld (missing shape field?)",
+                            (int)b->id, ti__x_tname(b->type), (int)j, (long long)v.dims[j]);
+      cnt *= v.dims[j];
+      if (cnt > INT32_MAX) return ti_error_set(P->err, TI_STATUS_LIMIT, "block %d (%s): more than 2^31 elements", (int)b->id, ti__x_tname(b->type));
+    }
+    xb->count = cnt;
+    x->block_bytes += cnt * (int64_t)(ti_dtype_size(b->precision) ? ti_dtype_size(b->precision) : 4);
+    if (ti_block_class_of(b->type) == TI_CLASS_STORAGE && b->n_inputs > 1)
+      return ti_error_set(P->err, TI_STATUS_INVALID, "block %d (%s): a storage block has at most one input cluster", (int)b->id, ti__x_tname(b->type));
+    if (b->type == TI_BLOCK_INPUT && ti__x_n_in_ifaces(b))
+      return ti_error_set(P->err, TI_STATUS_INVALID, "block %d (INPUT) has inputs", (int)b->id);
+    if (b->type == TI_BLOCK_OUTPUT && (b->n_inputs != 1 || ti__x_n_out_ifaces(b)))
+      return ti_error_set(P->err, TI_STATUS_INVALID, "block %d (OUTPUT) needs one input cluster and no outputs", (int)b->id);
+    if (b->type == TI_BLOCK_INPUT || b->type == TI_BLOCK_OUTPUT) {
+      for (j = 0; j < i; j++)
+        if (g->blocks[j].type == b->type && x->blk[j].socket == xb->socket)
+          return ti_error_set(P->err, TI_STATUS_INVALID, "blocks %d and %d are both %s socket %d", (int)g->blocks[j].id, (int)b->id,
+                              ti__x_tname(b->type), (int)xb->socket);
+    }
+  }
+  { /* unique block ids */
+    uint64_t *ids = (uint64_t *)TASKIR_MALLOC(x->u, ((size_t)g->n_blocks + 1) * sizeof *ids);
+    if (!ids) return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory");
+    for (i = 0; i < g->n_blocks; i++) ids[i] = ti__x_key(g->blocks[i].id, i);
+    qsort(ids, (size_t)g->n_blocks, sizeof *ids, ti__x_cmp64);
+    for (i = 1; i < g->n_blocks; i++)
+      if ((ids[i] >> 32) == (ids[i - 1] >> 32)) {
+        int32_t id = g->blocks[(uint32_t)ids[i]].id;
+        TASKIR_FREE(x->u, ids);
+        return ti_error_set(P->err, TI_STATUS_INVALID, "block id %d is used twice", (int)id);
+      }
+    TASKIR_FREE(x->u, ids);
+  }
+  /* CLIF state blocks */
+  for (i = 0; i < g->n_blocks; i++) {
+    const ti_task_block *b = &g->blocks[i];
+    if (b->type == TI_BLOCK_CLIF && b->n_inputs >= 2 && b->inputs[1].n_interfaces == 1) {
+      int32_t e = ti__x_edge_index(P, b->inputs[1].interfaces[0].edge_id), si = e >= 0 ? P->esrc[e] : -1;
+      if (si >= 0 && ti_block_class_of(g->blocks[si].type) == TI_CLASS_STORAGE && !ti__x_n_in_ifaces(&g->blocks[si])) {
+        if (P->is_state[si])
+          return ti_error_set(P->err, TI_STATUS_INVALID, "block %d holds the state of two CLIF blocks", (int)g->blocks[si].id);
+        P->is_state[si] = 1; P->state_clif[si] = i;
+      }
+    }
+  }
+  /* dtypes and int8 ranges, producers first */
+  for (j = 0; j < g->n_blocks; j++) {
+    const ti_task_block *b;
+    int isf;
+    i = P->order[j];
+    b = &g->blocks[i];
+    isf = ti__x_is_float(b->precision);
+    switch (ti_block_class_of(b->type)) {
+    case TI_CLASS_STORAGE:
+      if (isf) P->sdt[i] = TI_DTYPE_F32;
+      else if (P->is_state[i]) P->sdt[i] = TI_DTYPE_I32;
+      else if (!ti__x_n_in_ifaces(b)) {
+        const ti_task_values *v = (b->has & TI_BLOCK_HAS_DATA) ? ti_task_tensor_values(&b->data) : NULL;
+        int64_t k;
+        P->sdt[i] = TI_DTYPE_I8;
+        if (v && v->storage == TI_DTYPE_F32) P->sdt[i] = TI_DTYPE_I32;
+        else if (v && v->storage == TI_DTYPE_I32) {
+          const int32_t *q = (const int32_t *)v->data;
+          for (k = 0; k < v->count; k++) if (q[k] < -128 || q[k] > 127) { P->sdt[i] = TI_DTYPE_I32; break; }
+        } else if (v && v->storage != TI_DTYPE_I8) for (k = 0; k < v->count; k++) {
+          int64_t val = ti_task_values_get_i64(v, k);
+          if (val < -128 || val > 127) { P->sdt[i] = TI_DTYPE_I32; break; }
+        }
+      } else {
+        int all8 = 1;
+        for (c = 0; c < b->n_inputs; c++)
+          for (f = 0; f < b->inputs[c].n_interfaces; f++) {
+            int32_t e = ti__x_edge_index(P, b->inputs[c].interfaces[f].edge_id);
+            if (e < 0 || !P->range8[P->esrc[e]]) all8 = 0;
+          }
+        /* narrow only for a compute consumer: an OUTPUT reads the
+           producer's int32 buffer in place instead */
+        if (all8) {
+          int feeds_compute = 0;
+          for (c = 0; c < b->n_outputs; c++)
+            for (f = 0; f < b->outputs[c].n_interfaces; f++) {
+              int32_t e = ti__x_edge_index(P, b->outputs[c].interfaces[f].edge_id);
+              if (e >= 0 && ti_block_class_of(g->blocks[P->edst[e]].type) == TI_CLASS_COMPUTE) feeds_compute = 1;
+            }
+          all8 = feeds_compute;
+        }
+        P->sdt[i] = all8 ? TI_DTYPE_I8 : TI_DTYPE_I32;
+      }
+      P->range8[i] = P->sdt[i] == TI_DTYPE_I8;
+      break;
+    case TI_CLASS_IO:
+      P->range8[i] = b->type == TI_BLOCK_INPUT && (b->precision == TI_DTYPE_I8 || b->precision == TI_DTYPE_TERNARY);
+      break;
+    case TI_CLASS_COMPUTE: {
+      ti_prim_desc d;
+      ti__x_desc(b, &d);
+      if (isf) break;
+      if (b->type == TI_BLOCK_CCMPB)
+        P->range8[i] = d.cmp >= -128 && ((d.nky == 1 && d.nkx == 1) || b->precision == TI_DTYPE_I8 || b->precision == TI_DTYPE_TERNARY);
+      else if (b->type == TI_BLOCK_CCMPS) P->range8[i] = 1;
+      else if (b->type == TI_BLOCK_CLIF) {
+        ti_lif_params lp;
+        ti__x_lif_from_block(b, &lp);
+        P->range8[i] = lp.fire_type == 4 || lp.fire_type == 5;
+      } else if (b->type == TI_BLOCK_CLUT && b->n_inputs >= 2 && b->inputs[1].n_interfaces >= 1) {
+        int all8 = 1;
+        for (f = 0; f < b->inputs[1].n_interfaces; f++) {
+          int32_t e = ti__x_edge_index(P, b->inputs[1].interfaces[f].edge_id), si = e >= 0 ? P->esrc[e] : -1;
+          if (si < 0 || ti_block_class_of(g->blocks[si].type) != TI_CLASS_STORAGE || ti__x_n_in_ifaces(&g->blocks[si]) ||
+              P->is_state[si] || P->sdt[si] != TI_DTYPE_I8) all8 = 0;
+        }
+        P->range8[i] = all8;
+      }
+      break;
+    }
+    default: break;
+    }
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__x_plan_storage(ti__xplan *P, int32_t bi) {
+  ti_exec *x = P->x;
+  const ti_task_block *b = &P->g->blocks[bi];
+  ti__xblk *xb = &x->blk[bi];
+  ti__xview v;
+  ti_status s;
+  int32_t buf;
+  ti__x_block_view(b, &v);
+  if (!ti__x_n_in_ifaces(b)) {   /* constant data, or a CLIF state */
+    const ti_task_values *vals = (b->has & TI_BLOCK_HAS_DATA) ? ti_task_tensor_values(&b->data) : NULL;
+    int64_t k;
+    buf = ti__x_newbuf(x, xb->count, P->sdt[bi], 1);
+    if (buf < 0) return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory");
+    if (vals && vals->count != xb->count)
+      return ti_error_set(P->err, TI_STATUS_INVALID, "block %d (%s): data holds %lld values, its shape needs %lld",
+                          (int)b->id, ti__x_tname(b->type), (long long)vals->count, (long long)xb->count);
+    if (vals && vals->storage == P->sdt[bi]) memcpy(x->buf[buf].p, vals->data, x->buf[buf].bytes);
+    else if (vals && vals->storage == TI_DTYPE_I8 && P->sdt[bi] == TI_DTYPE_I32)
+      ti__x_convert(x->buf[buf].p, TI_DTYPE_I32, vals->data, TI_DTYPE_I8, xb->count);
+    else if (vals) {
+      void *p = x->buf[buf].p;
+      for (k = 0; k < xb->count; k++) {
+        switch (P->sdt[bi]) {
+        case TI_DTYPE_F32: ((float *)p)[k] = (float)ti_task_values_get_f64(vals, k); break;
+        case TI_DTYPE_I8: ((int8_t *)p)[k] = (int8_t)ti_task_values_get_i64(vals, k); break;
+        default: ((int32_t *)p)[k] = (int32_t)(uint32_t)(uint64_t)ti_task_values_get_i64(vals, k); break;
+        }
+      }
+    } else if (P->is_state[bi]) {
+      ti_lif_params lp;
+      ti__x_lif_from_block(&P->g->blocks[P->state_clif[bi]], &lp);
+      for (k = 0; k < xb->count; k++) ((int32_t *)x->buf[buf].p)[k] = lp.vinit;
+    }
+    if (P->is_state[bi]) {
+      x->buf[buf].init = TASKIR_MALLOC(x->u, x->buf[buf].bytes ? x->buf[buf].bytes : 1);
+      if (!x->buf[buf].init) return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory");
+      memcpy(x->buf[buf].init, x->buf[buf].p, x->buf[buf].bytes);
+    } else x->buf[buf].constant = 1;
+    xb->buf = buf;
+    return TI_STATUS_SUCCESS;
+  }
+  /* fed unchanged by a producer with one output: share its buffer */
+  if (b->inputs[0].n_interfaces == 1) {
+    int32_t e = ti__x_edge_index(P, b->inputs[0].interfaces[0].edge_id), si = P->esrc[e];
+    const ti_task_block *sb = &P->g->blocks[si];
+    int32_t sbuf = x->blk[si].buf;
+    if (sbuf >= 0 && x->buf[sbuf].dt == P->sdt[bi] && ti__x_n_out_ifaces(sb) == 1 &&
+        (ti_block_class_of(sb->type) == TI_CLASS_COMPUTE || sb->type == TI_BLOCK_INPUT) && ti__x_simple(P, e, &v)) {
+      xb->buf = sbuf;
+      x->edge_bytes_per_run += xb->count * (int64_t)ti_dtype_size(P->sdt[bi]);
+      return TI_STATUS_SUCCESS;
+    }
+  }
+  buf = ti__x_newbuf(x, xb->count, P->sdt[bi], 0);
+  if (buf < 0) return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory");
+  xb->buf = buf;
+  s = ti__x_gather(P, bi, 0, &v, P->sdt[bi], buf, &buf);
+  return s;
+}
+
+static ti_status ti__x_plan_block(ti__xplan *P, int32_t bi) {
+  ti_exec *x = P->x;
+  const ti_task_block *b = &P->g->blocks[bi];
+  ti__xblk *xb = &x->blk[bi];
+  switch (ti_block_class_of(b->type)) {
+  case TI_CLASS_STORAGE: return ti__x_plan_storage(P, bi);
+  case TI_CLASS_COMPUTE: return ti__x_plan_compute(P, bi);
+  default: break;
+  }
+  if (b->type == TI_BLOCK_INPUT) {
+    ti_dtype dt = ti__x_is_float(b->precision) ? TI_DTYPE_F32 : P->range8[bi] ? TI_DTYPE_I8 : TI_DTYPE_I32;
+    xb->buf = ti__x_newbuf(x, xb->count, dt, 1);
+    if (xb->buf < 0) return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory");
+    x->in_blk[x->n_in++] = bi;
+    return TI_STATUS_SUCCESS;
+  }
+  if (b->type == TI_BLOCK_OUTPUT) {
+    ti__xview v;
+    ti_dtype want = TI_DTYPE_I32;
+    int32_t f;
+    const ti_task_cluster *cl = &b->inputs[0];
+    ti__x_block_view(b, &v);
+    if (cl->n_interfaces >= 1) {
+      int all8 = 1, anyf = 0;
+      for (f = 0; f < cl->n_interfaces; f++) {
+        int32_t e = ti__x_edge_index(P, cl->interfaces[f].edge_id), sbuf = e >= 0 ? x->blk[P->esrc[e]].buf : -1;
+        if (sbuf < 0 || x->buf[sbuf].dt != TI_DTYPE_I8) all8 = 0;
+        if (sbuf >= 0 && x->buf[sbuf].dt == TI_DTYPE_F32) anyf = 1;
+      }
+      want = anyf || ti__x_is_float(b->precision) ? TI_DTYPE_F32 : all8 ? TI_DTYPE_I8 : TI_DTYPE_I32;
+    }
+    x->out_blk[x->n_out++] = bi;
+    return ti__x_gather(P, bi, 0, &v, want, -1, &xb->buf);
+  }
+  return ti_error_set(P->err, TI_STATUS_INVALID, "block %d: type %s cannot be executed", (int)b->id, ti__x_tname(b->type));
+}
+
+static void ti__x_touch(ti_exec *x, int32_t buf, int32_t step) {
+  ti__xbuf *b;
+  if (buf < 0) return;
+  b = &x->buf[buf];
+  if (step < b->first) b->first = step;
+  if (step > b->last) b->last = step;
+}
+
+static int ti__x_cmp_size(const void *a, const void *b) {
+  /* pairs (size, id): larger first, then by id for a stable order */
+  const int64_t *p = (const int64_t *)a, *q = (const int64_t *)b;
+  if (p[0] != q[0]) return p[0] > q[0] ? -1 : 1;
+  return p[1] < q[1] ? -1 : p[1] > q[1];
+}
+
+/* Live ranges, then first-fit placement by decreasing size: buffers whose
+   live ranges are disjoint may share bytes. */
+static ti_status ti__x_memory(ti__xplan *P) {
+  ti_exec *x = P->x;
+  int32_t i, j, k, n = 0;
+  int64_t *order;
+  int32_t *placed;
+  size_t top = 0;
+  for (i = 0; i < x->n_step; i++) {
+    const ti__xstep *s = &x->step[i];
+    ti__x_touch(x, s->src, i); ti__x_touch(x, s->dst, i); ti__x_touch(x, s->w, i); ti__x_touch(x, s->bias, i);
+    ti__x_touch(x, s->out, i); ti__x_touch(x, s->state, i); ti__x_touch(x, s->packed, i);
+    for (j = 0; j < s->n_in; j++) ti__x_touch(x, x->opnd[s->in0 + j], i);
+  }
+  for (i = 0; i < x->n_out; i++) {
+    int32_t b = x->blk[x->out_blk[i]].buf;
+    if (b >= 0) { x->buf[b].last = TI__X_END; if (x->buf[b].first == TI__X_END) x->buf[b].first = 0; }
+  }
+  order = (int64_t *)TASKIR_MALLOC(x->u, ((size_t)x->n_buf + 1) * 2 * sizeof *order);
+  placed = (int32_t *)TASKIR_MALLOC(x->u, ((size_t)x->n_buf + 1) * sizeof *placed);
+  if (!order || !placed) {
+    if (order) TASKIR_FREE(x->u, order);
+    if (placed) TASKIR_FREE(x->u, placed);
+    return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory");
+  }
+  for (i = 0; i < x->n_buf; i++) {
+    ti__xbuf *b = &x->buf[i];
+    if (b->persistent) continue;
+    if (b->first == TI__X_END) { b->first = 0; b->last = 0; }   /* never used: still give it room */
+    x->buffer_bytes += (int64_t)b->bytes;
+    order[2 * n] = (int64_t)b->bytes; order[2 * n + 1] = i; n++;
+  }
+  qsort(order, (size_t)n, 2 * sizeof *order, ti__x_cmp_size);
+  for (i = 0; i < n; i++) {
+    ti__xbuf *b = &x->buf[order[2 * i + 1]];
+    size_t sz = (b->bytes + TI__X_ALIGN - 1) & ~(size_t)(TI__X_ALIGN - 1), off = 0;
+    if (x->opt.keep_all) off = top;
+    else {
+      /* lowest offset clear of every placed buffer alive at the same time */
+      int moved = 1;
+      while (moved) {
+        moved = 0;
+        for (k = 0; k < i; k++) {
+          const ti__xbuf *o = &x->buf[placed[k]];
+          size_t osz = (o->bytes + TI__X_ALIGN - 1) & ~(size_t)(TI__X_ALIGN - 1);
+          if (o->last < b->first || b->last < o->first) continue;
+          if (off < o->offset + osz && o->offset < off + sz) { off = o->offset + osz; moved = 1; }
+        }
+      }
+    }
+    b->offset = off;
+    placed[i] = (int32_t)order[2 * i + 1];
+    if (off + sz > top) top = off + sz;
+  }
+  TASKIR_FREE(x->u, order);
+  TASKIR_FREE(x->u, placed);
+  x->arena_bytes = top;
+  x->arena = TASKIR_MALLOC(x->u, top ? top + TI__X_ALIGN : TI__X_ALIGN);
+  if (!x->arena) return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory (arena of %lld bytes)", (long long)top);
+  memset(x->arena, 0, top + TI__X_ALIGN);
+  {
+    char *base = (char *)x->arena;
+    base += (TI__X_ALIGN - (size_t)((uintptr_t)base % TI__X_ALIGN)) % TI__X_ALIGN;
+    for (i = 0; i < x->n_buf; i++) if (!x->buf[i].persistent) x->buf[i].p = base + x->buf[i].offset;
+  }
+  if (x->scratch_bytes) {
+    x->scratch = TASKIR_MALLOC(x->u, x->scratch_bytes);
+    if (!x->scratch) return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory (kernel scratch)");
+  }
+  x->optr = (const void **)TASKIR_MALLOC(x->u, ((size_t)x->n_opnd + 1) * sizeof *x->optr);
+  if (!x->optr) return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory");
+  for (i = 0; i < x->n_opnd; i++) x->optr[i] = x->buf[x->opnd[i]].p;
+  /* plain constants no step reads (weights that were packed) are dropped */
+  if (!x->opt.keep_all) {
+    unsigned char *used = (unsigned char *)TASKIR_MALLOC(x->u, (size_t)x->n_buf + 1);
+    if (!used) return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory");
+    for (i = 0; i < x->n_buf; i++) used[i] = x->buf[i].last >= 0 || !x->buf[i].constant;
+    for (i = 0; i < x->n_buf; i++) {
+      ti__xbuf *b = &x->buf[i];
+      if (!used[i] && b->persistent && b->p) { TASKIR_FREE(x->u, b->p); b->p = NULL; }
+    }
+    TASKIR_FREE(x->u, used);
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__x_run(ti_exec *x, ti_error *err);
+
+TASKIR_API ti_status ti_exec_plan(const ti_task_graph *g, const ti_exec_options *o, ti_exec **out, ti_error *err) {
+  ti_exec_options defaults;
+  ti__xplan P;
+  ti_exec *x;
+  void *u;
+  ti_status s = TI_STATUS_SUCCESS;
+  int32_t i, nb, ne;
+  if (out) *out = NULL;
+  if (!g || !out) return ti_error_set(err, TI_STATUS_BAD_PARAM, "ti_exec_plan: NULL graph or result");
+  if (!o) { ti_exec_options_init(&defaults); o = &defaults; }
+  u = o->alloc_user;
+  if (!o->skip_check) {
+    ti_diag_list dl;
+    ti_diag_list_init(&dl, u);
+    s = ti_task_check(g, &dl, err);
+    ti_diag_list_free(&dl);
+    if (s) return s;
+  }
+  x = (ti_exec *)TASKIR_MALLOC(u, sizeof *x);
+  if (!x) return ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory");
+  memset(x, 0, sizeof *x);
+  x->u = u;
+  x->opt = *o;
+  if (o->kernel_ctx) x->kctx = *o->kernel_ctx; else ti_kernel_ctx_init(&x->kctx);
+  if (!x->opt.clock) x->opt.clock = ti__x_clock_default;
+  nb = g->n_blocks; ne = g->n_edges;
+  memset(&P, 0, sizeof P);
+  P.x = x; P.g = g; P.err = err;
+  x->n_blk = nb;
+  x->blk = (ti__xblk *)TASKIR_MALLOC(u, ((size_t)nb + 1) * sizeof *x->blk);
+  x->in_blk = (int32_t *)TASKIR_MALLOC(u, ((size_t)nb + 1) * sizeof(int32_t));
+  x->out_blk = (int32_t *)TASKIR_MALLOC(u, ((size_t)nb + 1) * sizeof(int32_t));
+  x->in_set = (unsigned char *)TASKIR_MALLOC(u, (size_t)nb + 1);
+  P.order = (int32_t *)TASKIR_MALLOC(u, ((size_t)nb + 1) * sizeof(int32_t));
+  P.esrc = (int32_t *)TASKIR_MALLOC(u, ((size_t)ne + 1) * sizeof(int32_t));
+  P.edst = (int32_t *)TASKIR_MALLOC(u, ((size_t)ne + 1) * sizeof(int32_t));
+  P.esif = (const ti_task_interface **)TASKIR_MALLOC(u, ((size_t)ne + 1) * sizeof *P.esif);
+  P.edif = (const ti_task_interface **)TASKIR_MALLOC(u, ((size_t)ne + 1) * sizeof *P.edif);
+  P.eid_sorted = (uint64_t *)TASKIR_MALLOC(u, ((size_t)ne + 1) * sizeof(uint64_t));
+  P.range8 = (unsigned char *)TASKIR_MALLOC(u, (size_t)nb + 1);
+  P.is_state = (unsigned char *)TASKIR_MALLOC(u, (size_t)nb + 1);
+  P.state_clif = (int32_t *)TASKIR_MALLOC(u, ((size_t)nb + 1) * sizeof(int32_t));
+  P.sdt = (ti_dtype *)TASKIR_MALLOC(u, ((size_t)nb + 1) * sizeof(ti_dtype));
+  if (!x->blk || !x->in_blk || !x->out_blk || !x->in_set || !P.order || !P.esrc || !P.edst || !P.esif || !P.edif ||
+      !P.eid_sorted || !P.range8 || !P.is_state || !P.state_clif || !P.sdt) {
+    s = ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory");
+    goto done;
+  }
+  memset(x->in_set, 0, (size_t)nb + 1);
+  memset(P.range8, 0, (size_t)nb + 1);
+  memset(P.is_state, 0, (size_t)nb + 1);
+  for (i = 0; i < nb; i++) { P.state_clif[i] = -1; P.sdt[i] = TI_DTYPE_I32; }
+  if ((s = ti__x_index(&P)) != TI_STATUS_SUCCESS) goto done;
+  if ((s = ti__x_classify(&P)) != TI_STATUS_SUCCESS) goto done;
+  for (i = 0; i < nb && !s; i++) s = ti__x_plan_block(&P, P.order[i]);
+  if (s) goto done;
+  if ((s = ti__x_memory(&P)) != TI_STATUS_SUCCESS) goto done;
+  /* one run now, so that every kernel has accepted its arguments before the
+     plan is handed out; then back to t = 0 */
+  if ((s = ti__x_run(x, err)) != TI_STATUS_SUCCESS) goto done;
+  ti_exec_reset(x);
+  ti_exec_clear_profile(x);
+done:
+  TASKIR_FREE(u, P.order); TASKIR_FREE(u, P.esrc); TASKIR_FREE(u, P.edst);
+  TASKIR_FREE(u, (void *)P.esif); TASKIR_FREE(u, (void *)P.edif); TASKIR_FREE(u, P.eid_sorted);
+  TASKIR_FREE(u, P.range8); TASKIR_FREE(u, P.is_state); TASKIR_FREE(u, P.state_clif); TASKIR_FREE(u, P.sdt);
+  if (s) { ti_exec_free(x); return s; }
+  *out = x;
+  return TI_STATUS_SUCCESS;
+}
+
+TASKIR_API void ti_exec_free(ti_exec *x) {
+  int32_t i;
+  void *u;
+  if (!x) return;
+  u = x->u;
+  for (i = 0; i < x->n_buf; i++) {
+    if (x->buf[i].persistent && x->buf[i].p) TASKIR_FREE(u, x->buf[i].p);
+    if (x->buf[i].init) TASKIR_FREE(u, x->buf[i].init);
+  }
+  if (x->buf) TASKIR_FREE(u, x->buf);
+  if (x->step) TASKIR_FREE(u, x->step);
+  if (x->run) TASKIR_FREE(u, x->run);
+  if (x->opnd) TASKIR_FREE(u, x->opnd);
+  if (x->optr) TASKIR_FREE(u, (void *)x->optr);
+  if (x->blk) TASKIR_FREE(u, x->blk);
+  if (x->in_blk) TASKIR_FREE(u, x->in_blk);
+  if (x->out_blk) TASKIR_FREE(u, x->out_blk);
+  if (x->in_set) TASKIR_FREE(u, x->in_set);
+  if (x->arena) TASKIR_FREE(u, x->arena);
+  if (x->scratch) TASKIR_FREE(u, x->scratch);
+  if (x->lif) TASKIR_FREE(u, x->lif);
+  if (x->lif0) TASKIR_FREE(u, x->lif0);
+  TASKIR_FREE(u, x);
+}
+
+/* --- run ----------------------------------------------------------------- */
+
+#define TI__XP(id) ((id) >= 0 ? x->buf[(id)].p : NULL)
+
+static ti_status ti__x_kernel(ti_exec *x, ti__xstep *s) {
+  const ti_kernel_ctx *k = &x->kctx;
+  const ti_prim_desc *d = &s->d;
+  const void *const *in = x->optr + s->in0;
+  void *out = TI__XP(s->out);
+  const void *bias = TI__XP(s->bias);
+  switch (x->blk[s->blk].type) {
+  case TI_BLOCK_CADD: return ti_cadd(k, d, in, bias, out);
+  case TI_BLOCK_CAVG: return ti_cavg(k, d, in[0], bias, out);
+  case TI_BLOCK_CVVH: return ti_cvvh(k, d, in[0], TI__XP(s->w), bias, out);
+  case TI_BLOCK_CVM: return ti_cvm(k, d, in[0], TI__XP(s->w), bias, out, NULL, 0);
+  case TI_BLOCK_CC: case TI_BLOCK_CC2D:
+    if (s->packed >= 0) return ti_cc_packed(k, d, in[0], TI__XP(s->packed), s->packed_bytes, bias, out, x->scratch, x->scratch_bytes);
+    return ti_cc(k, d, in[0], TI__XP(s->w), bias, out, x->scratch, x->scratch_bytes);
+  case TI_BLOCK_CAX: return ti_cax(k, d, in[0], TI__XP(s->w), bias, out);
+  case TI_BLOCK_CVS: return ti_cvs(k, d, in[0], bias, out);
+  case TI_BLOCK_CCMPB: return ti_ccmpb(k, d, in[0], out);
+  case TI_BLOCK_CCMPS: return ti_ccmps(k, d, in[0], out);
+  case TI_BLOCK_CLUT: return ti_clut(k, d, in[0], (const int32_t *)TI__XP(s->w), (int32_t *)out);
+  case TI_BLOCK_CLIF: {
+    ti_status st = ti_clif(k, d, &x->lif[s->lif], in[0], (int32_t *)TI__XP(s->state), (int32_t *)out);
+    if (!st) ti_lif_params_next_step(&x->lif[s->lif]);
+    return st;
+  }
+  default: return TI_STATUS_NOT_SUPPORTED;
+  }
+}
+
+static ti_status ti__x_run(ti_exec *x, ti_error *err) {
+  int32_t i;
+  int prof = x->opt.profile;
+  double t0 = 0, t1, tr = 0;
+  if (prof) tr = t0 = x->opt.clock(x->opt.clock_user);
+  for (i = 0; i < x->n_step; i++) {
+    ti__xstep *s = &x->step[i];
+    ti_block_type bt = x->blk[s->blk].type;
+    switch (s->kind) {
+    case TI__XS_ZERO: memset(x->buf[s->dst].p, 0, x->buf[s->dst].bytes); break;
+    case TI__XS_COPY:
+      ti__x_do_copy(x, s);
+      x->prof.copied_bytes += s->elems * (int64_t)ti_dtype_size(x->buf[s->dst].dt);
+      break;
+    default: {
+      ti_status st = ti__x_kernel(x, s);
+      if (st) return ti_error_set(err, st == TI_STATUS_NOT_SUPPORTED ? st : TI_STATUS_INVALID, "block %d (%s): the kernel refused its arguments (%s)",
+                                  (int)x->blk[s->blk].id, ti__x_tname(bt), ti_status_name(st));
+      x->prof.block_calls[bt]++;
+      break;
+    }
+    }
+    if (prof) {
+      t1 = x->opt.clock(x->opt.clock_user);
+      x->prof.block_seconds[bt] += t1 - t0;
+      if (s->kind == TI__XS_KERNEL) x->prof.kernel_seconds += t1 - t0; else x->prof.copy_seconds += t1 - t0;
+      t0 = t1;
+    }
+  }
+  if (prof) x->prof.total_seconds += x->opt.clock(x->opt.clock_user) - tr;
+  x->prof.runs++;
+  x->prof.macs += x->macs_per_run;
+  x->prof.edge_bytes += x->edge_bytes_per_run;
+  return TI_STATUS_SUCCESS;
+}
+
+TASKIR_API ti_status ti_exec_run(ti_exec *x, ti_error *err) {
+  int32_t i;
+  if (!x) return ti_error_set(err, TI_STATUS_BAD_PARAM, "ti_exec_run: NULL plan");
+  for (i = 0; i < x->n_in; i++)
+    if (!x->in_set[i])
+      return ti_error_set(err, TI_STATUS_NOT_FOUND, "INPUT socket %d (block %d) has not been fed",
+                          (int)x->blk[x->in_blk[i]].socket, (int)x->blk[x->in_blk[i]].id);
+  return ti__x_run(x, err);
+}
+
+TASKIR_API void ti_exec_reset(ti_exec *x) {
+  int32_t i;
+  if (!x) return;
+  for (i = 0; i < x->n_buf; i++) if (x->buf[i].init && x->buf[i].p) memcpy(x->buf[i].p, x->buf[i].init, x->buf[i].bytes);
+  for (i = 0; i < x->n_lif; i++) x->lif[i] = x->lif0[i];
+}
+
+static int32_t ti__x_find_input(const ti_exec *x, int32_t socket) {
+  int32_t i;
+  for (i = 0; i < x->n_in; i++) if (x->blk[x->in_blk[i]].socket == socket) return i;
+  return -1;
+}
+
+static ti_status ti__x_set_input(ti_exec *x, int32_t socket, const int32_t *iv, const float *fv, int64_t n, ti_error *err) {
+  int32_t i;
+  const ti__xblk *b;
+  ti__xbuf *buf;
+  int64_t k;
+  if (!x || (!iv && !fv)) return ti_error_set(err, TI_STATUS_BAD_PARAM, "ti_exec_set_input: NULL argument");
+  if ((i = ti__x_find_input(x, socket)) < 0) return ti_error_set(err, TI_STATUS_NOT_FOUND, "no INPUT block has socket %d", (int)socket);
+  b = &x->blk[x->in_blk[i]];
+  buf = &x->buf[b->buf];
+  if (n != b->count)
+    return ti_error_set(err, TI_STATUS_BAD_PARAM, "INPUT socket %d (block %d) takes %lld values, got %lld",
+                        (int)socket, (int)b->id, (long long)b->count, (long long)n);
+  if (buf->dt == TI_DTYPE_I8)
+    for (k = 0; k < n; k++) {
+      int64_t v = iv ? iv[k] : (int64_t)fv[k];
+      if (v < -128 || v > 127 || (fv && fv[k] != fv[k]))
+        return ti_error_set(err, TI_STATUS_BAD_PARAM, "INPUT socket %d (block %d, %s): value %lld at index %lld is out of range",
+                            (int)socket, (int)b->id, ti_precision_name(b->precision), (long long)v, (long long)k);
+    }
+  for (k = 0; k < n; k++) {
+    switch (buf->dt) {
+    case TI_DTYPE_I8: ((int8_t *)buf->p)[k] = (int8_t)(iv ? iv[k] : (int32_t)fv[k]); break;
+    case TI_DTYPE_F32: ((float *)buf->p)[k] = iv ? (float)iv[k] : fv[k]; break;
+    default: ((int32_t *)buf->p)[k] = iv ? iv[k] : (fv[k] != fv[k] ? 0 : fv[k] >= 2147483647.0f ? INT32_MAX
+                                                   : fv[k] <= -2147483648.0f ? INT32_MIN : (int32_t)fv[k]); break;
+    }
+  }
+  x->in_set[i] = 1;
+  return TI_STATUS_SUCCESS;
+}
+
+TASKIR_API ti_status ti_exec_set_input(ti_exec *x, int32_t socket, const int32_t *values, int64_t n, ti_error *err) {
+  return ti__x_set_input(x, socket, values, NULL, n, err);
+}
+TASKIR_API ti_status ti_exec_set_input_f32(ti_exec *x, int32_t socket, const float *values, int64_t n, ti_error *err) {
+  return ti__x_set_input(x, socket, NULL, values, n, err);
+}
+
+static ti_status ti__x_view_of(const ti_exec *x, int32_t bi, ti_exec_tensor *t, ti_error *err) {
+  const ti__xblk *b = &x->blk[bi];
+  const ti__xbuf *buf;
+  int32_t i;
+  memset(t, 0, sizeof *t);
+  if (b->buf < 0 || !x->buf[b->buf].p)
+    return ti_error_set(err, TI_STATUS_NOT_FOUND, "block %d (%s): its data is not kept (plan with keep_all)", (int)b->id, ti__x_tname(b->type));
+  buf = &x->buf[b->buf];
+  if (!buf->persistent && buf->last != TI__X_END && !x->opt.keep_all)
+    return ti_error_set(err, TI_STATUS_NOT_FOUND, "block %d (%s): its buffer is reused during a run (plan with keep_all)", (int)b->id, ti__x_tname(b->type));
+  t->data = buf->p; t->dtype = buf->dt; t->rank = b->rank; t->count = b->count;
+  for (i = 0; i < b->rank; i++) t->dims[i] = b->dims[i];
+  return TI_STATUS_SUCCESS;
+}
+
+TASKIR_API ti_status ti_exec_output(const ti_exec *x, int32_t socket, ti_exec_tensor *t, ti_error *err) {
+  int32_t i;
+  if (!x || !t) return ti_error_set(err, TI_STATUS_BAD_PARAM, "ti_exec_output: NULL argument");
+  for (i = 0; i < x->n_out; i++)
+    if (x->blk[x->out_blk[i]].socket == socket) return ti__x_view_of(x, x->out_blk[i], t, err);
+  return ti_error_set(err, TI_STATUS_NOT_FOUND, "no OUTPUT block has socket %d", (int)socket);
+}
+
+TASKIR_API ti_status ti_exec_block(const ti_exec *x, int32_t block_id, ti_exec_tensor *t, ti_error *err) {
+  int32_t i;
+  if (!x || !t) return ti_error_set(err, TI_STATUS_BAD_PARAM, "ti_exec_block: NULL argument");
+  for (i = 0; i < x->n_blk; i++) if (x->blk[i].id == block_id) return ti__x_view_of(x, i, t, err);
+  return ti_error_set(err, TI_STATUS_NOT_FOUND, "no block has id %d", (int)block_id);
+}
+
+TASKIR_API int32_t ti_exec_num_inputs(const ti_exec *x) { return x ? x->n_in : 0; }
+TASKIR_API int32_t ti_exec_input_socket(const ti_exec *x, int32_t i) {
+  return x && i >= 0 && i < x->n_in ? x->blk[x->in_blk[i]].socket : -1;
+}
+TASKIR_API int64_t ti_exec_input_count(const ti_exec *x, int32_t i) {
+  return x && i >= 0 && i < x->n_in ? x->blk[x->in_blk[i]].count : 0;
+}
+TASKIR_API int ti_exec_input_is_float(const ti_exec *x, int32_t i) {
+  return x && i >= 0 && i < x->n_in && x->buf[x->blk[x->in_blk[i]].buf].dt == TI_DTYPE_F32;
+}
+TASKIR_API int32_t ti_exec_num_outputs(const ti_exec *x) { return x ? x->n_out : 0; }
+TASKIR_API int32_t ti_exec_output_socket(const ti_exec *x, int32_t i) {
+  return x && i >= 0 && i < x->n_out ? x->blk[x->out_blk[i]].socket : -1;
+}
+TASKIR_API int32_t ti_exec_output_block(const ti_exec *x, int32_t i) {
+  return x && i >= 0 && i < x->n_out ? x->blk[x->out_blk[i]].id : -1;
+}
+TASKIR_API int32_t ti_exec_num_blocks(const ti_exec *x) { return x ? x->n_blk : 0; }
+TASKIR_API int32_t ti_exec_block_id(const ti_exec *x, int32_t i) { return x && i >= 0 && i < x->n_blk ? x->blk[i].id : -1; }
+
+TASKIR_API void ti_exec_get_info(const ti_exec *x, ti_exec_info *info) {
+  int32_t i;
+  memset(info, 0, sizeof *info);
+  if (!x) return;
+  info->arena_bytes = (int64_t)x->arena_bytes;
+  for (i = 0; i < x->n_buf; i++) {
+    const ti__xbuf *b = &x->buf[i];
+    if (!b->persistent || !b->p) continue;
+    if (i == -1) continue;
+    info->persistent_bytes += (int64_t)b->bytes + (b->init ? (int64_t)b->bytes : 0);
+  }
+  for (i = 0; i < x->n_step; i++) {
+    const ti__xstep *s = &x->step[i];
+    if (s->kind == TI__XS_KERNEL) { info->n_kernels++; if (s->packed >= 0) info->packed_bytes += (int64_t)s->packed_bytes; }
+    else if (s->kind == TI__XS_COPY) info->n_copies++;
+  }
+  info->persistent_bytes -= info->packed_bytes;
+  info->scratch_bytes = (int64_t)x->scratch_bytes;
+  info->map_bytes = x->n_run * (int64_t)sizeof(ti__xrun) + (int64_t)x->n_step * (int64_t)sizeof(ti__xstep) +
+                    (int64_t)x->n_lif * 2 * (int64_t)sizeof(ti_lif_params) +
+                    (int64_t)x->n_opnd * (int64_t)(sizeof(int32_t) + sizeof(void *));
+  info->plan_bytes = info->arena_bytes + info->persistent_bytes + info->packed_bytes + info->scratch_bytes + info->map_bytes +
+                     (int64_t)x->n_buf * (int64_t)sizeof(ti__xbuf) + (int64_t)x->n_blk * (int64_t)sizeof(ti__xblk) + (int64_t)sizeof *x;
+  info->block_bytes = x->block_bytes;
+  info->buffer_bytes = x->buffer_bytes;
+  info->macs = x->macs_per_run;
+  info->n_blocks = x->n_blk; info->n_steps = x->n_step; info->n_packed = x->n_packed;
+}
+
+TASKIR_API const ti_exec_profile *ti_exec_get_profile(const ti_exec *x) { return x ? &x->prof : NULL; }
+TASKIR_API void ti_exec_clear_profile(ti_exec *x) { if (x) memset(&x->prof, 0, sizeof x->prof); }
+
+#undef TI__XP
+#endif /* TASKIR_IMPLEMENTATION */
+
+/*
+MIT License
+
+Copyright (c) 2026 the taskir authors
+
+Permission is hereby granted, free of charge, to any person obtaining a copy of
+this software and associated documentation files (the "Software"), to deal in
+the Software without restriction, including without limitation the rights to
+use, copy, modify, merge, publish, distribute, sublicense, and/or sell copies
+of the Software, and to permit persons to whom the Software is furnished to do
+so, subject to the following conditions:
+
+The above copyright notice and this permission notice shall be included in all
+copies or substantial portions of the Software.
+
+THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
+OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE
+SOFTWARE.
+*/

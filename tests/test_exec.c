@@ -1,0 +1,910 @@
+/* The executor: fixtures through the API (.txt and .pb, outputs and every
+   block), hand-built graphs for what the fixtures do not cover (interfaces
+   with positions and sizes, every rearrangement against a naive version,
+   CLIF over many steps, several sockets, 1-D and 3-D forms), bad input,
+   memory reuse. */
+#define TASKIR_IMPLEMENTATION
+#include "taskir_proto.h"
+#include "taskir_exec.h"
+#include "tt.h"
+
+/* --- helpers ------------------------------------------------------------- */
+
+static ti_task_shape shp(int32_t ny, int32_t nx, int32_t nf, int32_t nr, int32_t nky, int32_t nkx) {
+  ti_task_shape s;
+  memset(&s, 0, sizeof s);
+  if (ny) ti_task_shape_set(&s, TI_SHAPE_HAS_NY, ny);
+  if (nx) ti_task_shape_set(&s, TI_SHAPE_HAS_NX, nx);
+  if (nf) ti_task_shape_set(&s, TI_SHAPE_HAS_NF, nf);
+  if (nr) ti_task_shape_set(&s, TI_SHAPE_HAS_NR, nr);
+  if (nky) ti_task_shape_set(&s, TI_SHAPE_HAS_NKY, nky);
+  if (nkx) ti_task_shape_set(&s, TI_SHAPE_HAS_NKX, nkx);
+  return s;
+}
+static ti_task_block *B(ti_task_graph *g, int32_t id) { return (ti_task_block *)ti_task_find_block(g, id); }
+static void add(ti_task_graph *g, int32_t id, ti_block_type t, ti_dtype p, ti_task_shape s) {
+  TT_CHECK(ti_task_add_block(g, id, t, p, &s) != NULL);
+}
+static void attr(ti_task_graph *g, int32_t id, ti_attr_type a, int32_t v) { TT_EQ_INT(ti_task_add_attr(g, B(g, id), a, v), 0); }
+static void socket_of(ti_task_graph *g, int32_t id, int32_t s) { B(g, id)->has |= TI_BLOCK_HAS_SOCKET_ID; B(g, id)->socket_id = s; }
+static void data(ti_task_graph *g, int32_t id, ti_dtype p, int32_t nd, const int32_t *dims, const int32_t *v) {
+  TT_EQ_INT(ti_task_set_data(g, B(g, id), p, nd, dims, v), 0);
+}
+static ti_task_edge *link(ti_task_graph *g, int32_t s, int32_t sc, const ti_task_shape *sp, const ti_task_shape *ss,
+                          int32_t d, int32_t dc, const ti_task_shape *dp, const ti_task_shape *ds) {
+  ti_task_edge *e = ti_task_connect(g, B(g, s), sc, sp, ss, B(g, d), dc, dp, ds);
+  TT_CHECK(e != NULL);
+  return e;
+}
+static void link0(ti_task_graph *g, int32_t s, int32_t d, int32_t dc) { link(g, s, 0, NULL, NULL, d, dc, NULL, NULL); }
+
+static ti_exec *plan(const ti_task_graph *g, int keep_all) {
+  ti_exec *x = NULL;
+  ti_exec_options o;
+  ti_error err;
+  memset(&err, 0, sizeof err);
+  ti_exec_options_init(&o);
+  o.keep_all = keep_all;
+  if (ti_exec_plan(g, &o, &x, &err) != TI_STATUS_SUCCESS) {
+    fprintf(stderr, "    plan: %s\n", err.message);
+    return NULL;
+  }
+  return x;
+}
+
+/* OUTPUT socket s equals want[0..n). */
+static int output_is(ti_exec *x, int32_t s, const int32_t *want, int64_t n) {
+  ti_exec_tensor t;
+  ti_error err;
+  int64_t k;
+  memset(&err, 0, sizeof err);
+  if (ti_exec_output(x, s, &t, &err)) { fprintf(stderr, "    output %d: %s\n", (int)s, err.message); return 0; }
+  if (t.count != n) { fprintf(stderr, "    output %d: %lld values, want %lld\n", (int)s, (long long)t.count, (long long)n); return 0; }
+  for (k = 0; k < n; k++)
+    if (ti_exec_tensor_i64(&t, k) != want[k]) {
+      fprintf(stderr, "    output %d [%lld] = %lld, want %d\n", (int)s, (long long)k, (long long)ti_exec_tensor_i64(&t, k), (int)want[k]);
+      return 0;
+    }
+  return 1;
+}
+
+static int32_t *rand_vals(tt_rng *r, int64_t n, int32_t lo, int32_t hi) {
+  int32_t *v = (int32_t *)malloc((size_t)n * sizeof *v);
+  int64_t k;
+  for (k = 0; k < n; k++) v[k] = (int32_t)tt_range(r, lo, hi);
+  return v;
+}
+
+/* --- fixtures ------------------------------------------------------------ */
+
+static int64_t read_ints(const char *path, int64_t **out) {
+  FILE *f = fopen(path, "rb");
+  int64_t n = 0, cap = 4096;
+  long long v;
+  if (!f) return -1;
+  *out = (int64_t *)malloc((size_t)cap * sizeof **out);
+  while (fscanf(f, "%lld", &v) == 1) {
+    if (n == cap) { cap *= 2; *out = (int64_t *)realloc(*out, (size_t)cap * sizeof **out); }
+    (*out)[n++] = v;
+  }
+  fclose(f);
+  return n;
+}
+
+static int tensor_matches(const ti_exec_tensor *t, const char *path) {
+  int64_t *want = NULL, n = read_ints(path, &want), k;
+  int ok = n == t->count;
+  if (n < 0) { fprintf(stderr, "    cannot read %s\n", path); return 0; }
+  for (k = 0; ok && k < n; k++)
+    if (ti_exec_tensor_i64(t, k) != want[k]) {
+      fprintf(stderr, "    %s: [%lld] = %lld, want %lld\n", path, (long long)k, (long long)ti_exec_tensor_i64(t, k), (long long)want[k]);
+      ok = 0;
+    }
+  if (n != t->count) fprintf(stderr, "    %s: %lld values, got %lld\n", path, (long long)n, (long long)t->count);
+  free(want);
+  return ok;
+}
+
+TT_TEST(test_fixtures) {
+  static const char *cases[] = {"cadd", "cavg", "cax", "cc", "ccmpb", "clut", "cvm", "cvs", "cvvh"};
+  static const char *forms[] = {"txt", "pb"};
+  char path[1024];
+  int c, f, keep, found = 0;
+  for (c = 0; c < (int)(sizeof cases / sizeof *cases); c++)
+    for (f = 0; f < 2; f++) {
+      ti_task_graph g;
+      ti_error err;
+      FILE *probe;
+      snprintf(path, sizeof path, "%s/%s.task.%s", tt_fixtures(), cases[c], forms[f]);
+      if (!(probe = fopen(path, "rb"))) continue;
+      fclose(probe);
+      found++;
+      memset(&err, 0, sizeof err);
+      ti_task_graph_init(&g, NULL);
+      TT_EQ_INT(ti_task_read_file(path, &g, &err), 0);
+      for (keep = 0; keep < 2; keep++) {
+        ti_exec *x = plan(&g, keep);
+        int32_t i;
+        TT_CHECK_MSG(x != NULL, "%s", path);
+        if (!x) continue;
+        TT_EQ_INT(ti_exec_run(x, &err), 0);
+        for (i = 0; i < ti_exec_num_outputs(x); i++) {
+          ti_exec_tensor t;
+          TT_EQ_INT(ti_exec_output(x, ti_exec_output_socket(x, i), &t, &err), 0);
+          snprintf(path, sizeof path, "%s/expected/%s/o_%d.txt", tt_fixtures(), cases[c], (int)ti_exec_output_block(x, i));
+          TT_CHECK_MSG(tensor_matches(&t, path), "%s.%s", cases[c], forms[f]);
+        }
+        if (keep)
+          for (i = 0; i < ti_exec_num_blocks(x); i++) {
+            ti_exec_tensor t;
+            TT_EQ_INT(ti_exec_block(x, ti_exec_block_id(x, i), &t, &err), 0);
+            snprintf(path, sizeof path, "%s/expected/%s/all/%d.txt", tt_fixtures(), cases[c], (int)ti_exec_block_id(x, i));
+            TT_CHECK_MSG(tensor_matches(&t, path), "%s.%s block %d", cases[c], forms[f], (int)ti_exec_block_id(x, i));
+          }
+        /* a second run gives the same (nothing accumulates) */
+        if (!keep && ti_exec_num_outputs(x) > 0) {
+          ti_exec_tensor t;
+          TT_EQ_INT(ti_exec_run(x, &err), 0);
+          TT_EQ_INT(ti_exec_output(x, ti_exec_output_socket(x, 0), &t, &err), 0);
+          snprintf(path, sizeof path, "%s/expected/%s/o_%d.txt", tt_fixtures(), cases[c], (int)ti_exec_output_block(x, 0));
+          TT_CHECK(tensor_matches(&t, path));
+        }
+        ti_exec_free(x);
+      }
+      ti_task_graph_free(&g);
+    }
+  if (!found) TT_SKIP("fixtures not found (set TASKIR_FIXTURES)");
+  TT_EQ_INT(found, 18);
+}
+
+/* --- interfaces with positions and sizes ---------------------------------- */
+
+/* SI 0 [4][5][6] is split by rows (0..1 -> CVS 1 x3, 2..3 -> CVS 2 x-2 + 7)
+   and by channels (4..5 -> CVS 3 x1); the results are concatenated in swapped
+   row order into SI 4 [4][5][8] (CVS 1 -> rows 2..3, channels 0..5; CVS 2 ->
+   rows 0..1, channels 0..5; CVS 3 -> all rows, channels 6..7), read by OUTPUT
+   5; SI 4 also feeds a second consumer: OUTPUT 6 gets its channel-7 plane. */
+static void check_interfaces(int with_channels) {
+  ti_task_graph g;
+  ti_task_shape p, s, p2, s2;
+  tt_rng r = {7};
+  int32_t dims[3] = {4, 5, 6}, *in = rand_vals(&r, 120, -100, 100), want[160], want6[20], want7[40];
+  int32_t y, x, f;
+  ti_exec *xp;
+  ti_task_graph_init(&g, NULL);
+  add(&g, 0, TI_BLOCK_SI, TI_DTYPE_I32, shp(4, 5, 6, 0, 0, 0));
+  data(&g, 0, TI_DTYPE_I32, 3, dims, in);
+  add(&g, 1, TI_BLOCK_CVS, TI_DTYPE_I32, shp(2, 5, 6, 0, 0, 0)); attr(&g, 1, TI_ATTR_CONSTANT_A, 3);
+  add(&g, 2, TI_BLOCK_CVS, TI_DTYPE_I32, shp(2, 5, 6, 0, 0, 0)); attr(&g, 2, TI_ATTR_CONSTANT_A, -2);
+  attr(&g, 2, TI_ATTR_CONSTANT_B, 7); B(&g, 2)->has |= TI_BLOCK_HAS_BIAS_TYPE; B(&g, 2)->bias_type = TI_BIAS_TYPE_CONSTANT;
+  add(&g, 3, TI_BLOCK_CVS, TI_DTYPE_I32, shp(4, 5, 2, 0, 0, 0)); attr(&g, 3, TI_ATTR_CONSTANT_A, 1);
+  add(&g, 4, TI_BLOCK_SI, TI_DTYPE_I32, shp(4, 5, 8, 0, 0, 0));
+  add(&g, 5, TI_BLOCK_OUTPUT, TI_DTYPE_I32, shp(4, 5, 8, 0, 0, 0)); socket_of(&g, 5, 0);
+  add(&g, 6, TI_BLOCK_OUTPUT, TI_DTYPE_I32, shp(4, 5, 1, 0, 0, 0)); socket_of(&g, 6, 1);
+  /* split */
+  p = shp(0, 0, 0, 0, 0, 0); s = shp(2, 5, 6, 0, 0, 0);
+  link(&g, 0, 0, &p, &s, 1, 0, NULL, NULL);
+  p = shp(2, 0, 0, 0, 0, 0);
+  link(&g, 0, 0, &p, &s, 2, 0, NULL, NULL);
+  p = shp(0, 0, 4, 0, 0, 0); s = shp(4, 5, 2, 0, 0, 0);
+  link(&g, 0, 0, &p, &s, 3, 0, NULL, NULL);
+  /* concat */
+  p = shp(2, 0, 0, 0, 0, 0); s = shp(2, 5, 6, 0, 0, 0);
+  link(&g, 1, 0, NULL, NULL, 4, 0, &p, &s);
+  p = shp(0, 0, 0, 0, 0, 0);
+  link(&g, 2, 0, NULL, NULL, 4, 0, &p, &s);
+  if (with_channels) {
+    p2 = shp(0, 0, 6, 0, 0, 0); s2 = shp(4, 5, 2, 0, 0, 0);
+    link(&g, 3, 0, NULL, NULL, 4, 0, &p2, &s2);
+  } else {   /* channels 6..7 of SI 4 stay uncovered: they read 0 */
+    add(&g, 7, TI_BLOCK_SI, TI_DTYPE_I32, shp(4, 5, 2, 0, 0, 0));
+    add(&g, 8, TI_BLOCK_OUTPUT, TI_DTYPE_I32, shp(4, 5, 2, 0, 0, 0)); socket_of(&g, 8, 2);
+    link0(&g, 3, 7, 0); link0(&g, 7, 8, 0);
+  }
+  link0(&g, 4, 5, 0);
+  p = shp(0, 0, 7, 0, 0, 0); s = shp(4, 5, 1, 0, 0, 0);
+  link(&g, 4, 0, &p, &s, 6, 0, NULL, NULL);
+  for (y = 0; y < 4; y++)
+    for (x = 0; x < 5; x++)
+      for (f = 0; f < 8; f++) {
+        int32_t v;
+        if (f >= 6) v = with_channels ? in[(y * 5 + x) * 6 + (f - 2)] : 0;
+        else if (y >= 2) v = 3 * in[((y - 2) * 5 + x) * 6 + f];
+        else v = -2 * in[((y + 2) * 5 + x) * 6 + f] + 7;
+        want[(y * 5 + x) * 8 + f] = v;
+        if (f == 7) want6[y * 5 + x] = v;
+        if (f >= 6) want7[(y * 5 + x) * 2 + f - 6] = in[(y * 5 + x) * 6 + (f - 2)];
+      }
+  xp = plan(&g, 0);
+  TT_CHECK(xp != NULL);
+  if (xp) {
+    ti_error err;
+    memset(&err, 0, sizeof err);
+    TT_EQ_INT(ti_exec_run(xp, &err), 0);
+    TT_CHECK(output_is(xp, 0, want, 160));
+    TT_CHECK(output_is(xp, 1, want6, 20));
+    if (!with_channels) TT_CHECK(output_is(xp, 2, want7, 40));
+    ti_exec_free(xp);
+  }
+  free(in);
+  ti_task_graph_free(&g);
+}
+
+TT_TEST(test_interfaces) {
+  check_interfaces(1);
+  check_interfaces(0);
+}
+
+/* --- rearrangements against a naive version -------------------------------- */
+
+/* The documented semantics (taskir_exec.h), written out plainly. Returns 0
+   (and sets *oy, *ox, *oc) or -1 if the parameters are invalid. */
+static int naive_rearrange(int kind, const int32_t *P, int np, int Y, int X, int C, const int32_t *in,
+                           int *oy, int *ox, int *oc, int32_t *out) {
+  int y, x, c, k = 0, d[3], i0, i1, i2;
+  int32_t q[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  for (y = 0; y < np && y < 8; y++) q[y] = P[y];
+  d[0] = Y; d[1] = X; d[2] = C;
+  *oy = Y; *ox = X; *oc = C;
+#define IN(a, b, e) in[((a) * X + (b)) * C + (e)]
+  switch (kind) {
+  case TI_REARRANGE_RESHAPE: {   /* q: axes fastest .. slowest */
+    int idx[3];
+    *oy = d[q[2]]; *ox = d[q[1]]; *oc = d[q[0]];
+    for (i2 = 0; i2 < d[q[2]]; i2++)
+      for (i1 = 0; i1 < d[q[1]]; i1++)
+        for (i0 = 0; i0 < d[q[0]]; i0++) {
+          idx[q[2]] = i2; idx[q[1]] = i1; idx[q[0]] = i0;
+          out[k++] = IN(idx[0], idx[1], idx[2]);
+        }
+    return 0;
+  }
+  case TI_REARRANGE_PERMUTE: {
+    int idx[3];
+    *oy = d[q[0]]; *ox = d[q[1]]; *oc = d[q[2]];
+    for (i0 = 0; i0 < d[q[0]]; i0++)
+      for (i1 = 0; i1 < d[q[1]]; i1++)
+        for (i2 = 0; i2 < d[q[2]]; i2++) {
+          idx[q[0]] = i0; idx[q[1]] = i1; idx[q[2]] = i2;
+          out[k++] = IN(idx[0], idx[1], idx[2]);
+        }
+    return 0;
+  }
+  case TI_REARRANGE_ROTATE: {   /* one quarter turn at a time, like numpy.rot90 */
+    int32_t buf[4096], cur[4096];
+    int cy = Y, cx = X, t, turns = ((q[0] % 4) + 4) % 4;
+    memcpy(cur, in, sizeof(int32_t) * (size_t)(Y * X * C));
+    for (t = 0; t < turns; t++) {   /* rot90: new[y][x] = old[x][cx-1-y], new dims [cx][cy] */
+      for (y = 0; y < cx; y++)
+        for (x = 0; x < cy; x++)
+          for (c = 0; c < C; c++) buf[(y * cy + x) * C + c] = cur[(x * cx + (cx - 1 - y)) * C + c];
+      memcpy(cur, buf, sizeof(int32_t) * (size_t)(Y * X * C));
+      k = cy; cy = cx; cx = k;
+    }
+    *oy = cy; *ox = cx;
+    memcpy(out, cur, sizeof(int32_t) * (size_t)(Y * X * C));
+    return 0;
+  }
+  case TI_REARRANGE_SHIFT:
+    for (y = 0; y < Y; y++) for (x = 0; x < X; x++) for (c = 0; c < C; c++) {
+      int sy = y - q[0], sx = x - q[1], sc = c - q[2];
+      if (q[3]) { sy = ((sy % Y) + Y) % Y; sx = ((sx % X) + X) % X; sc = ((sc % C) + C) % C; }
+      out[k++] = sy >= 0 && sy < Y && sx >= 0 && sx < X && sc >= 0 && sc < C ? IN(sy, sx, sc) : 0;
+    }
+    return 0;
+  case TI_REARRANGE_SCALE: {
+    int sy = np > 0 ? q[0] : 1, sx = np > 1 ? q[1] : 1, sc = np > 2 ? q[2] : 1;
+    *oy = Y * sy; *ox = X * sx; *oc = C * sc;
+    for (y = 0; y < *oy; y++) for (x = 0; x < *ox; x++) for (c = 0; c < *oc; c++) out[k++] = IN(y / sy, x / sx, c / sc);
+    return 0;
+  }
+  case TI_REARRANGE_SHEAR:
+    for (y = 0; y < Y; y++) for (x = 0; x < X; x++) for (c = 0; c < C; c++) {
+      int sy = y - q[0] * x, sx = x - q[1] * y;
+      out[k++] = sy >= 0 && sy < Y && sx >= 0 && sx < X ? IN(sy, sx, c) : 0;
+    }
+    return 0;
+  case TI_REARRANGE_REFLECT:
+    for (y = 0; y < Y; y++) for (x = 0; x < X; x++) for (c = 0; c < C; c++)
+      out[k++] = IN(q[0] & 1 ? Y - 1 - y : y, q[0] & 2 ? X - 1 - x : x, q[0] & 4 ? C - 1 - c : c);
+    return 0;
+  case TI_REARRANGE_AFFINE:
+    for (y = 0; y < Y; y++) for (x = 0; x < X; x++) for (c = 0; c < C; c++) {
+      int sy = q[0] * y + q[1] * x + q[2], sx = q[3] * y + q[4] * x + q[5];
+      out[k++] = sy >= 0 && sy < Y && sx >= 0 && sx < X ? IN(sy, sx, c) : 0;
+    }
+    return 0;
+  case TI_REARRANGE_PROJECT: {
+    int n = np - 1;
+    if (q[0] == 0) *oy = n; else if (q[0] == 1) *ox = n; else *oc = n;
+    for (y = 0; y < *oy; y++) for (x = 0; x < *ox; x++) for (c = 0; c < *oc; c++) {
+      int sy = y, sx = x, sc = c, j;
+      if (q[0] == 0) { j = P[1 + y]; sy = j; } else if (q[0] == 1) { j = P[1 + x]; sx = j; } else { j = P[1 + c]; sc = j; }
+      out[k++] = j < 0 ? 0 : IN(sy, sx, sc);
+    }
+    return 0;
+  }
+  case TI_REARRANGE_SHUFFLE: {
+    int g = q[0], m = C / g, i, j;
+    for (y = 0; y < Y; y++) for (x = 0; x < X; x++)
+      for (j = 0; j < m; j++) for (i = 0; i < g; i++) out[(y * X + x) * C + j * g + i] = IN(y, x, i * m + j);
+    return 0;
+  }
+  case TI_REARRANGE_IDENTITY:
+    memcpy(out, in, sizeof(int32_t) * (size_t)(Y * X * C));
+    return 0;
+  default: return -1;
+  }
+#undef IN
+}
+
+/* SI [Y][X][C] -edge(kind, params)-> CVS x1 shaped like the result -> SI -> OUTPUT */
+static void check_rearrange(int kind, const int32_t *P, int np, int Y, int X, int C, uint64_t seed) {
+  ti_task_graph g;
+  tt_rng r;
+  int32_t dims[3], *in, want[4096], pd[1];
+  int oy, ox, oc;
+  ti_exec *x;
+  ti_task_edge *e;
+  r.s = seed;
+  dims[0] = Y; dims[1] = X; dims[2] = C; pd[0] = np;
+  in = rand_vals(&r, (int64_t)Y * X * C, -1000, 1000);
+  TT_EQ_INT(naive_rearrange(kind, P, np, Y, X, C, in, &oy, &ox, &oc, want), 0);
+  ti_task_graph_init(&g, NULL);
+  add(&g, 0, TI_BLOCK_SI, TI_DTYPE_I32, shp(Y, X, C, 0, 0, 0));
+  data(&g, 0, TI_DTYPE_I32, 3, dims, in);
+  add(&g, 1, TI_BLOCK_CVS, TI_DTYPE_I32, shp(oy, ox, oc, 0, 0, 0)); attr(&g, 1, TI_ATTR_CONSTANT_A, 1);
+  add(&g, 2, TI_BLOCK_SI, TI_DTYPE_I32, shp(oy, ox, oc, 0, 0, 0));
+  add(&g, 3, TI_BLOCK_OUTPUT, TI_DTYPE_I32, shp(oy, ox, oc, 0, 0, 0)); socket_of(&g, 3, 0);
+  e = link(&g, 0, 0, NULL, NULL, 1, 0, NULL, NULL);
+  TT_EQ_INT(ti_task_add_rearrange(&g, e, (ti_rearrange_kind)kind, 1, pd, P, np), 0);
+  link0(&g, 1, 2, 0);
+  link0(&g, 2, 3, 0);
+  x = plan(&g, 0);
+  TT_CHECK_MSG(x != NULL, "%s", ti_rearrange_kind_name(kind));
+  if (x) {
+    ti_error err;
+    memset(&err, 0, sizeof err);
+    TT_EQ_INT(ti_exec_run(x, &err), 0);
+    TT_CHECK_MSG(output_is(x, 0, want, (int64_t)oy * ox * oc), "%s params[0]=%d", ti_rearrange_kind_name(kind), np ? (int)P[0] : 0);
+    ti_exec_free(x);
+  }
+  free(in);
+  ti_task_graph_free(&g);
+}
+
+TT_TEST(test_rearrangements) {
+  static const int32_t perms[6][3] = {{2, 1, 0}, {0, 1, 2}, {1, 0, 2}, {2, 0, 1}, {0, 2, 1}, {1, 2, 0}};
+  int32_t p[8];
+  int i;
+  for (i = 0; i < 6; i++) {
+    check_rearrange(TI_REARRANGE_RESHAPE, perms[i], 3, 3, 4, 5, 11 + (uint64_t)i);
+    check_rearrange(TI_REARRANGE_PERMUTE, perms[i], 3, 4, 2, 3, 21 + (uint64_t)i);
+  }
+  for (i = 0; i < 4; i++) { p[0] = i; check_rearrange(TI_REARRANGE_ROTATE, p, 1, 3, 5, 2, 31); }
+  p[0] = -1; check_rearrange(TI_REARRANGE_ROTATE, p, 1, 4, 3, 2, 32);
+  p[0] = 1; p[1] = -2; p[2] = 1; p[3] = 0; check_rearrange(TI_REARRANGE_SHIFT, p, 4, 4, 5, 3, 41);
+  p[3] = 1; check_rearrange(TI_REARRANGE_SHIFT, p, 4, 4, 5, 3, 42);
+  p[0] = 2; p[1] = 3; p[2] = 1; check_rearrange(TI_REARRANGE_SCALE, p, 3, 2, 3, 2, 51);
+  p[0] = 1; p[1] = 2; check_rearrange(TI_REARRANGE_SCALE, p, 2, 3, 2, 2, 52);
+  p[0] = 1; p[1] = 0; check_rearrange(TI_REARRANGE_SHEAR, p, 2, 4, 4, 2, 61);
+  p[0] = -1; p[1] = 1; check_rearrange(TI_REARRANGE_SHEAR, p, 2, 4, 5, 2, 62);
+  for (i = 0; i < 8; i++) { p[0] = i; check_rearrange(TI_REARRANGE_REFLECT, p, 1, 3, 4, 3, 70 + (uint64_t)i); }
+  p[0] = 0; p[1] = 1; p[2] = 0; p[3] = 1; p[4] = 0; p[5] = 0;   /* transpose of a square plane */
+  check_rearrange(TI_REARRANGE_AFFINE, p, 6, 4, 4, 2, 81);
+  p[0] = 1; p[1] = 1; p[2] = -1; p[3] = 0; p[4] = 2; p[5] = 1;
+  check_rearrange(TI_REARRANGE_AFFINE, p, 6, 5, 5, 3, 82);
+  p[0] = 2; p[1] = 3; p[2] = 0; p[3] = -1; p[4] = 3; check_rearrange(TI_REARRANGE_PROJECT, p, 5, 2, 3, 4, 91);
+  p[0] = 0; p[1] = 1; p[2] = 1; check_rearrange(TI_REARRANGE_PROJECT, p, 3, 3, 2, 2, 92);
+  p[0] = 1; p[1] = 0; check_rearrange(TI_REARRANGE_PROJECT, p, 2, 3, 4, 2, 93);
+  p[0] = 3; check_rearrange(TI_REARRANGE_SHUFFLE, p, 1, 2, 3, 6, 101);
+  p[0] = 2; check_rearrange(TI_REARRANGE_SHUFFLE, p, 1, 2, 2, 8, 102);
+  check_rearrange(TI_REARRANGE_IDENTITY, p, 0, 2, 3, 4, 111);
+}
+
+/* Several rearrangements on one edge apply in order. */
+TT_TEST(test_rearrange_chain) {
+  ti_task_graph g;
+  tt_rng r = {5};
+  int32_t dims[3] = {3, 4, 2}, one[1] = {1}, rot[1] = {1}, refl[1] = {4}, *in = rand_vals(&r, 24, -50, 50);
+  int32_t tmp[4096], want[4096];
+  int oy, ox, oc, oy2, ox2, oc2;
+  ti_exec *x;
+  ti_task_edge *e;
+  naive_rearrange(TI_REARRANGE_ROTATE, rot, 1, 3, 4, 2, in, &oy, &ox, &oc, tmp);
+  naive_rearrange(TI_REARRANGE_REFLECT, refl, 1, oy, ox, oc, tmp, &oy2, &ox2, &oc2, want);
+  ti_task_graph_init(&g, NULL);
+  add(&g, 0, TI_BLOCK_SI, TI_DTYPE_I32, shp(3, 4, 2, 0, 0, 0)); data(&g, 0, TI_DTYPE_I32, 3, dims, in);
+  add(&g, 1, TI_BLOCK_CVS, TI_DTYPE_I32, shp(oy2, ox2, oc2, 0, 0, 0)); attr(&g, 1, TI_ATTR_CONSTANT_A, 1);
+  add(&g, 2, TI_BLOCK_SI, TI_DTYPE_I32, shp(oy2, ox2, oc2, 0, 0, 0));
+  add(&g, 3, TI_BLOCK_OUTPUT, TI_DTYPE_I32, shp(oy2, ox2, oc2, 0, 0, 0));
+  e = link(&g, 0, 0, NULL, NULL, 1, 0, NULL, NULL);
+  TT_EQ_INT(ti_task_add_rearrange(&g, e, TI_REARRANGE_ROTATE, 1, one, rot, 1), 0);
+  TT_EQ_INT(ti_task_add_rearrange(&g, e, TI_REARRANGE_REFLECT, 1, one, refl, 1), 0);
+  link0(&g, 1, 2, 0); link0(&g, 2, 3, 0);
+  x = plan(&g, 0);
+  TT_CHECK(x != NULL);
+  if (x) {
+    ti_error err;
+    memset(&err, 0, sizeof err);
+    TT_EQ_INT(ti_exec_run(x, &err), 0);
+    TT_CHECK(output_is(x, 0, want, 24));
+    ti_exec_free(x);
+  }
+  free(in);
+  ti_task_graph_free(&g);
+}
+
+/* --- CLIF over many steps -------------------------------------------------- */
+
+static int32_t clamp28(int64_t v) { return v < -134217728 ? -134217728 : v > 134217727 ? 134217727 : (int32_t)v; }
+static int64_t floordiv(int64_t a, int64_t b) { int64_t q = a / b; return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q; }
+
+/* INPUT 0 [2][3][4] -> SI 1 -> CLIF 3 (v_prev: SI 2 with initial data) -> SI 4
+   -> OUTPUT 5 (spikes). leaky: VLEAKY_ADPT_EN picks the multiplicative leak. */
+static void check_clif(int leaky, int with_state) {
+  ti_task_graph g;
+  tt_rng r = {99};
+  int32_t n = 24, dims[3] = {2, 3, 4}, v0[24], v[24], spikes[24], step, k;
+  const int32_t vth = 300, vr = -20, alpha = 200, beta = -3, vinit = 5;
+  ti_exec *x;
+  ti_error err;
+  memset(&err, 0, sizeof err);
+  for (k = 0; k < n; k++) v0[k] = with_state ? (int32_t)tt_range(&r, -100, 250) : vinit;
+  ti_task_graph_init(&g, NULL);
+  add(&g, 0, TI_BLOCK_INPUT, TI_DTYPE_I32, shp(2, 3, 4, 0, 0, 0)); socket_of(&g, 0, 3);
+  add(&g, 1, TI_BLOCK_SI, TI_DTYPE_I32, shp(2, 3, 4, 0, 0, 0));
+  if (with_state) {
+    add(&g, 2, TI_BLOCK_SI, TI_DTYPE_I32, shp(2, 3, 4, 0, 0, 0));
+    data(&g, 2, TI_DTYPE_I32, 3, dims, v0);
+  }
+  add(&g, 3, TI_BLOCK_CLIF, TI_DTYPE_I8, shp(2, 3, 4, 0, 0, 0));
+  attr(&g, 3, TI_ATTR_VTH0, vth); attr(&g, 3, TI_ATTR_VR, vr); attr(&g, 3, TI_ATTR_VINIT, vinit);
+  attr(&g, 3, TI_ATTR_VLEAKY_ADPT_EN, leaky); attr(&g, 3, TI_ATTR_VLEAKY_ALPHA, alpha); attr(&g, 3, TI_ATTR_VLEAKY_BETA, beta);
+  add(&g, 4, TI_BLOCK_SI, TI_DTYPE_I8, shp(2, 3, 4, 0, 0, 0));
+  add(&g, 5, TI_BLOCK_OUTPUT, TI_DTYPE_I8, shp(2, 3, 4, 0, 0, 0)); socket_of(&g, 5, 4);
+  link0(&g, 0, 1, 0); link0(&g, 1, 3, 0);
+  if (with_state) link0(&g, 2, 3, 1);
+  link0(&g, 3, 4, 0); link0(&g, 4, 5, 0);
+  x = plan(&g, 0);
+  TT_CHECK(x != NULL);
+  if (!x) { ti_task_graph_free(&g); return; }
+  for (step = 0; step < 2; step++) {   /* the second pass checks reset */
+    int32_t t;
+    memcpy(v, v0, sizeof v);
+    for (t = 0; t < 12; t++) {
+      int32_t cur[24];
+      for (k = 0; k < n; k++) cur[k] = (int32_t)tt_range(&r, -60, 180);
+      /* the reference step, straight from SPEC §2 */
+      for (k = 0; k < n; k++) {
+        int64_t u = clamp28((int64_t)v[k] + cur[k]);
+        spikes[k] = u > vth;
+        if (spikes[k]) u = vr;
+        u = leaky ? floordiv((int64_t)alpha * u, 256) + beta : u + beta;
+        v[k] = clamp28(u);
+      }
+      TT_EQ_INT(ti_exec_set_input(x, 3, cur, n, &err), 0);
+      TT_EQ_INT(ti_exec_run(x, &err), 0);
+      TT_CHECK_MSG(output_is(x, 4, spikes, n), "leaky %d state %d step %d", leaky, with_state, (int)t);
+      if (with_state) {
+        ti_exec_tensor st;
+        TT_EQ_INT(ti_exec_block(x, 2, &st, &err), 0);
+        for (k = 0; k < n; k++) TT_EQ_INT(ti_exec_tensor_i64(&st, k), v[k]);
+      }
+    }
+    ti_exec_reset(x);
+  }
+  ti_exec_free(x);
+  ti_task_graph_free(&g);
+}
+
+TT_TEST(test_clif_steps) {
+  check_clif(0, 1);
+  check_clif(1, 1);
+  check_clif(1, 0);
+}
+
+/* --- several sockets, errors at the API ------------------------------------ */
+
+/* INPUT 0 [3][2][2] and INPUT 1 [3][2][2] -> SI 2, SI 3 -> CADD 4 -> SI 5 ->
+   OUTPUT 6 (socket 10) and CVS 7 (x -1) -> SI 8 -> OUTPUT 9 (socket 11). */
+static void build_two_io(ti_task_graph *g) {
+  ti_task_graph_init(g, NULL);
+  add(g, 0, TI_BLOCK_INPUT, TI_DTYPE_I32, shp(3, 2, 2, 0, 0, 0)); socket_of(g, 0, 0);
+  add(g, 1, TI_BLOCK_INPUT, TI_DTYPE_I8, shp(3, 2, 2, 0, 0, 0)); socket_of(g, 1, 1);
+  add(g, 2, TI_BLOCK_SI, TI_DTYPE_I32, shp(3, 2, 2, 0, 0, 0));
+  add(g, 3, TI_BLOCK_SI, TI_DTYPE_I8, shp(3, 2, 2, 0, 0, 0));
+  add(g, 4, TI_BLOCK_CADD, TI_DTYPE_I32, shp(3, 2, 2, 0, 0, 0));
+  add(g, 5, TI_BLOCK_SI, TI_DTYPE_I32, shp(3, 2, 2, 0, 0, 0));
+  add(g, 6, TI_BLOCK_OUTPUT, TI_DTYPE_I32, shp(3, 2, 2, 0, 0, 0)); socket_of(g, 6, 10);
+  add(g, 7, TI_BLOCK_CVS, TI_DTYPE_I32, shp(3, 2, 2, 0, 0, 0)); attr(g, 7, TI_ATTR_CONSTANT_A, -1);
+  add(g, 8, TI_BLOCK_SI, TI_DTYPE_I32, shp(3, 2, 2, 0, 0, 0));
+  add(g, 9, TI_BLOCK_OUTPUT, TI_DTYPE_I32, shp(3, 2, 2, 0, 0, 0)); socket_of(g, 9, 11);
+  link0(g, 0, 2, 0); link0(g, 1, 3, 0);
+  link0(g, 2, 4, 0); link0(g, 3, 4, 1); link0(g, 4, 5, 0);
+  link0(g, 5, 6, 0); link0(g, 5, 7, 0); link0(g, 7, 8, 0); link0(g, 8, 9, 0);
+}
+
+TT_TEST(test_sockets) {
+  ti_task_graph g;
+  ti_exec *x;
+  ti_error err;
+  int32_t a[12], b[12], sum[12], neg[12], k, round;
+  build_two_io(&g);
+  x = plan(&g, 0);
+  TT_CHECK(x != NULL);
+  if (!x) { ti_task_graph_free(&g); return; }
+  TT_EQ_INT(ti_exec_num_inputs(x), 2);
+  TT_EQ_INT(ti_exec_num_outputs(x), 2);
+  memset(&err, 0, sizeof err);
+  TT_EQ_INT(ti_exec_run(x, &err), TI_STATUS_NOT_FOUND);   /* nothing fed yet */
+  TT_CHECK(strstr(err.message, "socket 0") != NULL);
+  for (round = 0; round < 3; round++) {
+    for (k = 0; k < 12; k++) {
+      a[k] = 1000000 * (k + round) - 7; b[k] = (k * 37 + round) % 256 - 128;
+      sum[k] = a[k] + b[k]; neg[k] = -sum[k];
+    }
+    memset(&err, 0, sizeof err);
+    TT_EQ_INT(ti_exec_set_input(x, 0, a, 12, &err), 0);
+    if (round == 0) {   /* fed one socket only */
+      TT_EQ_INT(ti_exec_run(x, &err), TI_STATUS_NOT_FOUND);
+      TT_CHECK(strstr(err.message, "socket 1") != NULL);
+      memset(&err, 0, sizeof err);
+    }
+    TT_EQ_INT(ti_exec_set_input(x, 1, b, 12, &err), 0);
+    TT_EQ_INT(ti_exec_run(x, &err), 0);
+    TT_CHECK(output_is(x, 10, sum, 12));
+    TT_CHECK(output_is(x, 11, neg, 12));
+  }
+  /* errors name what is wrong */
+  memset(&err, 0, sizeof err);
+  TT_EQ_INT(ti_exec_set_input(x, 5, a, 12, &err), TI_STATUS_NOT_FOUND);
+  TT_CHECK(strstr(err.message, "socket 5") != NULL);
+  memset(&err, 0, sizeof err);
+  TT_EQ_INT(ti_exec_set_input(x, 0, a, 11, &err), TI_STATUS_BAD_PARAM);
+  TT_CHECK(strstr(err.message, "takes 12") != NULL);
+  memset(&err, 0, sizeof err);
+  b[3] = 128;   /* socket 1 is INT_8 */
+  TT_EQ_INT(ti_exec_set_input(x, 1, b, 12, &err), TI_STATUS_BAD_PARAM);
+  TT_CHECK(strstr(err.message, "out of range") != NULL);
+  memset(&err, 0, sizeof err);
+  {
+    ti_exec_tensor t;
+    TT_EQ_INT(ti_exec_output(x, 99, &t, &err), TI_STATUS_NOT_FOUND);
+    memset(&err, 0, sizeof err);
+    TT_EQ_INT(ti_exec_block(x, 1234, &t, &err), TI_STATUS_NOT_FOUND);
+  }
+  ti_exec_free(x);
+  ti_task_graph_free(&g);
+}
+
+/* --- 1-D and 3-D forms against plain formulas ------------------------------ */
+
+/* 3-D: SIC [6][7][5] int8 -> CC 3x3, stride 1, pad 1 (+ SW int8, SB) -> SI ->
+   CCMPB 1x1 >> 3, CMP -5 (INT_8) -> SI (int8) -> CAVG 3x3 stride 2 pad 1 -> SI
+   -> CCMPS 2x2 stride 1 (CMP 100) -> SI -> OUTPUT. */
+TT_TEST(test_3d_chain) {
+  enum { H = 6, W = 7, R = 5, F = 4 };
+  ti_task_graph g;
+  tt_rng r = {1234};
+  int32_t idims[3] = {H, W, R}, wdims[4] = {F, R, 3, 3}, bdims[1] = {F};
+  int32_t *in = rand_vals(&r, H * W * R, -128, 127), *w = rand_vals(&r, F * R * 9, -128, 127), *bias = rand_vals(&r, F, -5000, 5000);
+  int32_t conv[H * W * F], req[H * W * F], avg[3 * 4 * F], mn[2 * 3 * F];
+  int32_t y, x, f, ky, kx, c;
+  ti_task_shape s;
+  ti_exec *xp;
+  for (y = 0; y < H; y++) for (x = 0; x < W; x++) for (f = 0; f < F; f++) {
+    uint32_t acc = (uint32_t)bias[f];
+    for (ky = 0; ky < 3; ky++) for (kx = 0; kx < 3; kx++) for (c = 0; c < R; c++) {
+      int32_t iy = y + ky - 1, ix = x + kx - 1;
+      if (iy < 0 || iy >= H || ix < 0 || ix >= W) continue;
+      acc += (uint32_t)(in[(iy * W + ix) * R + c] * w[((f * R + c) * 3 + ky) * 3 + kx]);
+    }
+    conv[(y * W + x) * F + f] = (int32_t)acc;
+    {
+      int32_t v = (int32_t)acc >> 3;   /* arithmetic on the usual targets */
+      if ((int32_t)acc < 0 && ((int32_t)acc & 7)) v = (int32_t)floordiv((int32_t)acc, 8);
+      req[(y * W + x) * F + f] = v < -5 ? -5 : v > 127 ? 127 : v;
+    }
+  }
+  for (y = 0; y < 3; y++) for (x = 0; x < 4; x++) for (f = 0; f < F; f++) {
+    int32_t sum = 0;
+    for (ky = 0; ky < 3; ky++) for (kx = 0; kx < 3; kx++) {
+      int32_t iy = 2 * y + ky - 1, ix = 2 * x + kx - 1;
+      if (iy >= 0 && iy < H && ix >= 0 && ix < W) sum += req[(iy * W + ix) * F + f];
+    }
+    avg[(y * 4 + x) * F + f] = sum;
+  }
+  for (y = 0; y < 2; y++) for (x = 0; x < 3; x++) for (f = 0; f < F; f++) {
+    int32_t m = 100;
+    for (ky = 0; ky < 2; ky++) for (kx = 0; kx < 2; kx++) {
+      int32_t v = avg[((y + ky) * 4 + x + kx) * F + f];
+      if (v < m) m = v;
+    }
+    mn[(y * 3 + x) * F + f] = m < -128 ? -128 : m > 127 ? 127 : m;
+  }
+  ti_task_graph_init(&g, NULL);
+  add(&g, 0, TI_BLOCK_SIC, TI_DTYPE_I8, shp(H, W, 0, R, 0, 0)); data(&g, 0, TI_DTYPE_I8, 3, idims, in);
+  add(&g, 1, TI_BLOCK_SW, TI_DTYPE_I8, shp(0, 0, F, R, 3, 3)); data(&g, 1, TI_DTYPE_I8, 4, wdims, w);
+  add(&g, 2, TI_BLOCK_SB, TI_DTYPE_I32, shp(0, 0, F, 0, 0, 0)); data(&g, 2, TI_DTYPE_I32, 1, bdims, bias);
+  s = shp(H, W, F, R, 3, 3); ti_task_shape_set(&s, TI_SHAPE_HAS_NIY, H); ti_task_shape_set(&s, TI_SHAPE_HAS_NIX, W);
+  add(&g, 3, TI_BLOCK_CC, TI_DTYPE_I32, s);
+  attr(&g, 3, TI_ATTR_PAD_UP, 1); attr(&g, 3, TI_ATTR_PAD_DOWN, 1); attr(&g, 3, TI_ATTR_PAD_LEFT, 1); attr(&g, 3, TI_ATTR_PAD_RIGHT, 1);
+  add(&g, 4, TI_BLOCK_SI, TI_DTYPE_I32, shp(H, W, F, 0, 0, 0));
+  s = shp(H, W, F, 0, 1, 1); ti_task_shape_set(&s, TI_SHAPE_HAS_NIY, H); ti_task_shape_set(&s, TI_SHAPE_HAS_NIX, W);
+  add(&g, 5, TI_BLOCK_CCMPB, TI_DTYPE_I8, s); attr(&g, 5, TI_ATTR_BIT_SHIFT_NUM, 3); attr(&g, 5, TI_ATTR_CMP, -5);
+  add(&g, 6, TI_BLOCK_SI, TI_DTYPE_I8, shp(H, W, F, 0, 0, 0));
+  s = shp(3, 4, F, 0, 3, 3); ti_task_shape_set(&s, TI_SHAPE_HAS_NIY, H); ti_task_shape_set(&s, TI_SHAPE_HAS_NIX, W);
+  add(&g, 7, TI_BLOCK_CAVG, TI_DTYPE_I32, s);
+  attr(&g, 7, TI_ATTR_STRIDE_X, 2); attr(&g, 7, TI_ATTR_STRIDE_Y, 2);
+  attr(&g, 7, TI_ATTR_PAD_UP, 1); attr(&g, 7, TI_ATTR_PAD_DOWN, 1); attr(&g, 7, TI_ATTR_PAD_LEFT, 1); attr(&g, 7, TI_ATTR_PAD_RIGHT, 1);
+  add(&g, 8, TI_BLOCK_SI, TI_DTYPE_I32, shp(3, 4, F, 0, 0, 0));
+  s = shp(2, 3, F, 0, 2, 2); ti_task_shape_set(&s, TI_SHAPE_HAS_NIY, 3); ti_task_shape_set(&s, TI_SHAPE_HAS_NIX, 4);
+  add(&g, 9, TI_BLOCK_CCMPS, TI_DTYPE_I8, s); attr(&g, 9, TI_ATTR_CMP, 100);
+  add(&g, 10, TI_BLOCK_SI, TI_DTYPE_I8, shp(2, 3, F, 0, 0, 0));
+  add(&g, 11, TI_BLOCK_OUTPUT, TI_DTYPE_I8, shp(2, 3, F, 0, 0, 0));
+  link0(&g, 0, 3, 0); link0(&g, 1, 3, 1); link0(&g, 2, 3, 2); link0(&g, 3, 4, 0);
+  link0(&g, 4, 5, 0); link0(&g, 5, 6, 0); link0(&g, 6, 7, 0); link0(&g, 7, 8, 0);
+  link0(&g, 8, 9, 0); link0(&g, 9, 10, 0); link0(&g, 10, 11, 0);
+  xp = plan(&g, 1);
+  TT_CHECK(xp != NULL);
+  if (xp) {
+    ti_error err;
+    ti_exec_tensor t;
+    ti_exec_info info;
+    int64_t k;
+    memset(&err, 0, sizeof err);
+    TT_EQ_INT(ti_exec_run(xp, &err), 0);
+    TT_CHECK(output_is(xp, 0, mn, 2 * 3 * F));
+    TT_EQ_INT(ti_exec_block(xp, 3, &t, &err), 0);
+    for (k = 0; k < H * W * F; k++) TT_EQ_INT(ti_exec_tensor_i64(&t, k), conv[k]);
+    TT_EQ_INT(ti_exec_block(xp, 6, &t, &err), 0);
+    TT_EQ_INT(t.dtype, TI_DTYPE_I8);   /* CCMPB to INT_8 keeps the storage narrow */
+    for (k = 0; k < H * W * F; k++) TT_EQ_INT(ti_exec_tensor_i64(&t, k), req[k]);
+    TT_EQ_INT(ti_exec_block(xp, 8, &t, &err), 0);
+    for (k = 0; k < 3 * 4 * F; k++) TT_EQ_INT(ti_exec_tensor_i64(&t, k), avg[k]);
+    ti_exec_get_info(xp, &info);
+    TT_EQ_INT(info.n_packed, 1);   /* int8 weights packed once */
+    ti_exec_free(xp);
+  }
+  free(in); free(w); free(bias);
+  ti_task_graph_free(&g);
+}
+
+/* 1-D: SIFC [12] (int32) -> CVM (SWFC [5][12], SB) -> SI [5] -> CADD with SI
+   [5] const (CONSTANT_B 9) -> SI -> CCMPB 1-D >> 2, CMP -3 -> SI -> CLUT
+   (LUT_DW 4) -> SI -> CAX (alpha SB) -> SI -> OUTPUT. */
+TT_TEST(test_1d_chain) {
+  ti_task_graph g;
+  tt_rng r = {77};
+  int32_t d12[1] = {12}, wd[2] = {5, 12}, d5[1] = {5}, d16[1] = {16};
+  int32_t *in = rand_vals(&r, 12, -100000, 100000), *w = rand_vals(&r, 60, -300, 300), *bias = rand_vals(&r, 5, -9, 9);
+  int32_t *other = rand_vals(&r, 5, -1000, 1000), *lut = rand_vals(&r, 16, -70000, 70000), *alpha = rand_vals(&r, 5, -3, 3);
+  int32_t fc[5], want[5], k, j;
+  ti_exec *x;
+  for (k = 0; k < 5; k++) {
+    uint32_t acc = (uint32_t)bias[k];
+    int32_t v;
+    for (j = 0; j < 12; j++) acc += (uint32_t)in[j] * (uint32_t)w[k * 12 + j];
+    fc[k] = (int32_t)acc;
+    v = (int32_t)((uint32_t)fc[k] + (uint32_t)other[k] + 9u);
+    v = (int32_t)floordiv(v, 4);
+    v = v < -3 ? -3 : v > 127 ? 127 : v;
+    v = lut[v & 15];
+    want[k] = (int32_t)((uint32_t)v * (uint32_t)alpha[k]);
+  }
+  ti_task_graph_init(&g, NULL);
+  add(&g, 0, TI_BLOCK_SIFC, TI_DTYPE_I32, shp(0, 0, 0, 12, 0, 0)); data(&g, 0, TI_DTYPE_I32, 1, d12, in);
+  add(&g, 1, TI_BLOCK_SWFC, TI_DTYPE_I32, shp(0, 0, 5, 12, 0, 0)); data(&g, 1, TI_DTYPE_I32, 2, wd, w);
+  add(&g, 2, TI_BLOCK_SB, TI_DTYPE_I32, shp(0, 0, 5, 0, 0, 0)); data(&g, 2, TI_DTYPE_I32, 1, d5, bias);
+  add(&g, 3, TI_BLOCK_CVM, TI_DTYPE_I32, shp(0, 0, 5, 12, 0, 0));
+  add(&g, 4, TI_BLOCK_SI, TI_DTYPE_I32, shp(0, 0, 5, 0, 0, 0));
+  add(&g, 5, TI_BLOCK_SI, TI_DTYPE_I32, shp(0, 0, 5, 0, 0, 0)); data(&g, 5, TI_DTYPE_I32, 1, d5, other);
+  add(&g, 6, TI_BLOCK_CADD, TI_DTYPE_I32, shp(0, 0, 5, 0, 0, 0)); attr(&g, 6, TI_ATTR_CONSTANT_B, 9);
+  B(&g, 6)->has |= TI_BLOCK_HAS_BIAS_TYPE; B(&g, 6)->bias_type = TI_BIAS_TYPE_CONSTANT;
+  add(&g, 7, TI_BLOCK_SI, TI_DTYPE_I32, shp(0, 0, 5, 0, 0, 0));
+  add(&g, 8, TI_BLOCK_CCMPB, TI_DTYPE_I32, shp(0, 0, 5, 0, 0, 0)); attr(&g, 8, TI_ATTR_BIT_SHIFT_NUM, 2); attr(&g, 8, TI_ATTR_CMP, -3);
+  add(&g, 9, TI_BLOCK_SI, TI_DTYPE_I8, shp(0, 0, 5, 0, 0, 0));
+  add(&g, 10, TI_BLOCK_SB, TI_DTYPE_I32, shp(0, 0, 16, 0, 0, 0)); data(&g, 10, TI_DTYPE_I32, 1, d16, lut);
+  add(&g, 11, TI_BLOCK_CLUT, TI_DTYPE_I32, shp(0, 0, 5, 0, 0, 0)); attr(&g, 11, TI_ATTR_LUT_DW, 4);
+  add(&g, 12, TI_BLOCK_SI, TI_DTYPE_I32, shp(0, 0, 5, 0, 0, 0));
+  add(&g, 13, TI_BLOCK_SB, TI_DTYPE_I8, shp(0, 0, 5, 0, 0, 0)); data(&g, 13, TI_DTYPE_I8, 1, d5, alpha);
+  add(&g, 14, TI_BLOCK_CAX, TI_DTYPE_I32, shp(0, 0, 5, 0, 0, 0));
+  add(&g, 15, TI_BLOCK_SI, TI_DTYPE_I32, shp(0, 0, 5, 0, 0, 0));
+  add(&g, 16, TI_BLOCK_OUTPUT, TI_DTYPE_I32, shp(0, 0, 5, 0, 0, 0));
+  link0(&g, 0, 3, 0); link0(&g, 1, 3, 1); link0(&g, 2, 3, 2); link0(&g, 3, 4, 0);
+  link0(&g, 4, 6, 0); link0(&g, 5, 6, 1); link0(&g, 6, 7, 0);
+  link0(&g, 7, 8, 0); link0(&g, 8, 9, 0);
+  link0(&g, 9, 11, 0); link0(&g, 10, 11, 1); link0(&g, 11, 12, 0);
+  link0(&g, 12, 14, 0); link0(&g, 13, 14, 1); link0(&g, 14, 15, 0); link0(&g, 15, 16, 0);
+  x = plan(&g, 0);
+  TT_CHECK(x != NULL);
+  if (x) {
+    ti_error err;
+    memset(&err, 0, sizeof err);
+    TT_EQ_INT(ti_exec_run(x, &err), 0);
+    TT_CHECK(output_is(x, 0, want, 5));
+    ti_exec_free(x);
+  }
+  free(in); free(w); free(bias); free(other); free(lut); free(alpha);
+  ti_task_graph_free(&g);
+}
+
+/* --- float precision ------------------------------------------------------- */
+
+TT_TEST(test_float) {
+  ti_task_graph g;
+  float in[6] = {1.5f, -2.25f, 3.0f, 0.5f, -0.125f, 8.0f}, want[6];
+  int32_t d6[3] = {1, 2, 3}, k;
+  ti_exec *x;
+  ti_task_graph_init(&g, NULL);
+  add(&g, 0, TI_BLOCK_INPUT, TI_DTYPE_F32, shp(1, 2, 3, 0, 0, 0));
+  add(&g, 1, TI_BLOCK_SI, TI_DTYPE_F32, shp(1, 2, 3, 0, 0, 0));
+  add(&g, 2, TI_BLOCK_SI, TI_DTYPE_F32, shp(1, 2, 3, 0, 0, 0));
+  TT_EQ_INT(ti_task_set_data(&g, B(&g, 2), TI_DTYPE_F32, 3, d6, in), 0);
+  add(&g, 3, TI_BLOCK_CVVH, TI_DTYPE_F32, shp(1, 2, 3, 0, 0, 0));
+  add(&g, 4, TI_BLOCK_SI, TI_DTYPE_F32, shp(1, 2, 3, 0, 0, 0));
+  add(&g, 5, TI_BLOCK_OUTPUT, TI_DTYPE_F32, shp(1, 2, 3, 0, 0, 0));
+  link0(&g, 0, 1, 0); link0(&g, 1, 3, 0); link0(&g, 2, 3, 1); link0(&g, 3, 4, 0); link0(&g, 4, 5, 0);
+  for (k = 0; k < 6; k++) want[k] = in[k] * in[k];
+  x = plan(&g, 0);
+  TT_CHECK(x != NULL);
+  if (x) {
+    ti_error err;
+    ti_exec_tensor t;
+    memset(&err, 0, sizeof err);
+    TT_EQ_INT(ti_exec_set_input_f32(x, 0, in, 6, &err), 0);
+    TT_EQ_INT(ti_exec_run(x, &err), 0);
+    TT_EQ_INT(ti_exec_output(x, 0, &t, &err), 0);
+    TT_EQ_INT(t.dtype, TI_DTYPE_F32);
+    for (k = 0; k < 6; k++) TT_CHECK(ti_exec_tensor_f64(&t, k) == (double)want[k]);
+    ti_exec_free(x);
+  }
+  ti_task_graph_free(&g);
+}
+
+/* --- memory plan and bad graphs -------------------------------------------- */
+
+/* A chain of n CVS blocks: buffers are reused, keep_all keeps them apart. */
+TT_TEST(test_memory_reuse) {
+  enum { N = 12 };
+  ti_task_graph g;
+  int32_t k, dims[3] = {8, 8, 16}, *in = (int32_t *)calloc(1024, sizeof(int32_t)), want[1024];
+  ti_exec *x;
+  ti_exec_info a, b;
+  for (k = 0; k < 1024; k++) { in[k] = k % 97 - 40; want[k] = in[k] * 2 * 2 * 2 * 2 * 2 * 2 * 2 * 2 * 2 * 2 * 2 * 2; }
+  ti_task_graph_init(&g, NULL);
+  add(&g, 0, TI_BLOCK_SI, TI_DTYPE_I32, shp(8, 8, 16, 0, 0, 0)); data(&g, 0, TI_DTYPE_I32, 3, dims, in);
+  for (k = 0; k < N; k++) {
+    add(&g, 2 * k + 1, TI_BLOCK_CVS, TI_DTYPE_I32, shp(8, 8, 16, 0, 0, 0)); attr(&g, 2 * k + 1, TI_ATTR_CONSTANT_A, 2);
+    add(&g, 2 * k + 2, TI_BLOCK_SI, TI_DTYPE_I32, shp(8, 8, 16, 0, 0, 0));
+    link0(&g, 2 * k, 2 * k + 1, 0); link0(&g, 2 * k + 1, 2 * k + 2, 0);
+  }
+  add(&g, 100, TI_BLOCK_OUTPUT, TI_DTYPE_I32, shp(8, 8, 16, 0, 0, 0));
+  link0(&g, 2 * N, 100, 0);
+  x = plan(&g, 0);
+  TT_CHECK(x != NULL);
+  if (x) {
+    ti_error err;
+    ti_exec_tensor t;
+    memset(&err, 0, sizeof err);
+    TT_EQ_INT(ti_exec_run(x, &err), 0);
+    TT_CHECK(output_is(x, 0, want, 1024));
+    ti_exec_get_info(x, &a);
+    TT_CHECK(a.arena_bytes <= 2 * 4096 + 128);   /* two live buffers at a time */
+    TT_CHECK(a.buffer_bytes >= N * 4096);
+    TT_CHECK(a.plan_bytes < a.block_bytes);
+    TT_EQ_INT(ti_exec_block(x, 5, &t, &err), TI_STATUS_NOT_FOUND);   /* reused */
+    TT_CHECK(strstr(err.message, "keep_all") != NULL);
+    ti_exec_free(x);
+  }
+  x = plan(&g, 1);
+  TT_CHECK(x != NULL);
+  if (x) {
+    ti_error err;
+    ti_exec_tensor t;
+    memset(&err, 0, sizeof err);
+    TT_EQ_INT(ti_exec_run(x, &err), 0);
+    ti_exec_get_info(x, &b);
+    TT_CHECK(b.arena_bytes >= N * 4096);
+    TT_EQ_INT(ti_exec_block(x, 5, &t, &err), 0);
+    TT_EQ_INT(ti_exec_tensor_i64(&t, 1), in[1] * 8);   /* block 5: the third CVS */
+    ti_exec_free(x);
+  }
+  free(in);
+  ti_task_graph_free(&g);
+}
+
+TT_TEST(test_bad_graphs) {
+  ti_task_graph g;
+  ti_exec *x = NULL;
+  ti_error err;
+  ti_exec_options o;
+  int32_t d3[1] = {3}, v3[3] = {1, 2, 3};
+  ti_exec_options_init(&o);
+  /* fails the checker: an edge whose two ends disagree in size */
+  build_two_io(&g);
+  B(&g, 5)->shape.nf = 3;
+  memset(&err, 0, sizeof err);
+  TT_EQ_INT(ti_exec_plan(&g, &o, &x, &err), TI_STATUS_INVALID);
+  TT_CHECK(x == NULL);
+  TT_CHECK(err.message[0] != 0);
+  /* the executor's own checks hold without the checker */
+  o.skip_check = 1;
+  memset(&err, 0, sizeof err);
+  TT_EQ_INT(ti_exec_plan(&g, &o, &x, &err), TI_STATUS_INVALID);
+  TT_CHECK(strstr(err.message, "block") != NULL || strstr(err.message, "edge") != NULL);
+  ti_task_graph_free(&g);
+  /* a cycle */
+  build_two_io(&g);
+  link0(&g, 8, 7, 1);
+  memset(&err, 0, sizeof err);
+  TT_CHECK(ti_exec_plan(&g, &o, &x, &err) != TI_STATUS_SUCCESS);
+  ti_task_graph_free(&g);
+  /* data of the wrong length */
+  build_two_io(&g);
+  add(&g, 20, TI_BLOCK_SB, TI_DTYPE_I32, shp(0, 0, 4, 0, 0, 0)); data(&g, 20, TI_DTYPE_I32, 1, d3, v3);
+  link0(&g, 20, 7, 1);
+  memset(&err, 0, sizeof err);
+  TT_CHECK(ti_exec_plan(&g, &o, &x, &err) != TI_STATUS_SUCCESS);
+  ti_task_graph_free(&g);
+  /* two INPUT blocks on one socket */
+  build_two_io(&g);
+  B(&g, 1)->socket_id = 0;
+  memset(&err, 0, sizeof err);
+  TT_EQ_INT(ti_exec_plan(&g, &o, &x, &err), TI_STATUS_INVALID);
+  TT_CHECK(strstr(err.message, "socket 0") != NULL);
+  ti_task_graph_free(&g);
+  /* a kernel the block's attributes cannot drive: LUT_DW out of range */
+  ti_task_graph_init(&g, NULL);
+  add(&g, 0, TI_BLOCK_SI, TI_DTYPE_I8, shp(0, 0, 3, 0, 0, 0)); data(&g, 0, TI_DTYPE_I8, 1, d3, v3);
+  add(&g, 1, TI_BLOCK_SB, TI_DTYPE_I32, shp(0, 0, 3, 0, 0, 0)); data(&g, 1, TI_DTYPE_I32, 1, d3, v3);
+  add(&g, 2, TI_BLOCK_CLUT, TI_DTYPE_I32, shp(0, 0, 3, 0, 0, 0)); attr(&g, 2, TI_ATTR_LUT_DW, 20);
+  add(&g, 3, TI_BLOCK_SI, TI_DTYPE_I32, shp(0, 0, 3, 0, 0, 0));
+  link0(&g, 0, 2, 0); link0(&g, 1, 2, 1); link0(&g, 2, 3, 0);
+  memset(&err, 0, sizeof err);
+  TT_CHECK(ti_exec_plan(&g, &o, &x, &err) != TI_STATUS_SUCCESS);
+  TT_CHECK(strstr(err.message, "block 2") != NULL);
+  ti_task_graph_free(&g);
+  TT_CHECK(x == NULL);
+}
+
+/* Plan / run / free many times (ASan checks for leaks). */
+TT_TEST(test_cycles) {
+  int i;
+  for (i = 0; i < 20; i++) {
+    ti_task_graph g;
+    ti_exec *x;
+    int32_t a[12], b[12], k;
+    ti_error err;
+    memset(&err, 0, sizeof err);
+    build_two_io(&g);
+    x = plan(&g, i & 1);
+    TT_CHECK(x != NULL);
+    for (k = 0; k < 12; k++) { a[k] = k * i; b[k] = -k; }
+    if (x) {
+      TT_EQ_INT(ti_exec_set_input(x, 0, a, 12, &err), 0);
+      TT_EQ_INT(ti_exec_set_input(x, 1, b, 12, &err), 0);
+      TT_EQ_INT(ti_exec_run(x, &err), 0);
+      TT_EQ_INT(ti_exec_run(x, &err), 0);
+      ti_exec_free(x);
+    }
+    ti_task_graph_free(&g);
+  }
+}
+
+int main(void) {
+  TT_RUN(test_fixtures);
+  TT_RUN(test_interfaces);
+  TT_RUN(test_rearrangements);
+  TT_RUN(test_rearrange_chain);
+  TT_RUN(test_clif_steps);
+  TT_RUN(test_sockets);
+  TT_RUN(test_3d_chain);
+  TT_RUN(test_1d_chain);
+  TT_RUN(test_float);
+  TT_RUN(test_memory_reuse);
+  TT_RUN(test_bad_graphs);
+  TT_RUN(test_cycles);
+  return tt_finish();
+}
