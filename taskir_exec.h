@@ -1138,9 +1138,12 @@ static ti_status ti__x_classify(ti__xplan *P) {
       return ti_error_set(P->err, TI_STATUS_INVALID, "block %d (INPUT) has inputs", (int)b->id);
     if (b->type == TI_BLOCK_OUTPUT && (b->n_inputs != 1 || ti__x_n_out_ifaces(b)))
       return ti_error_set(P->err, TI_STATUS_INVALID, "block %d (OUTPUT) needs one input cluster and no outputs", (int)b->id);
-    if (b->type == TI_BLOCK_INPUT || b->type == TI_BLOCK_OUTPUT) {
+    /* sockets name INPUTs uniquely; OUTPUTs too when they give one (those
+       without are read by block id) */
+    if (b->type == TI_BLOCK_INPUT || (b->type == TI_BLOCK_OUTPUT && (b->has & TI_BLOCK_HAS_SOCKET_ID))) {
       for (j = 0; j < i; j++)
-        if (g->blocks[j].type == b->type && x->blk[j].socket == xb->socket)
+        if (g->blocks[j].type == b->type && x->blk[j].socket == xb->socket &&
+            (b->type == TI_BLOCK_INPUT || (g->blocks[j].has & TI_BLOCK_HAS_SOCKET_ID)))
           return ti_error_set(P->err, TI_STATUS_INVALID, "blocks %d and %d are both %s socket %d", (int)g->blocks[j].id, (int)b->id,
                               ti__x_tname(b->type), (int)xb->socket);
     }

@@ -635,6 +635,26 @@ TT_TEST(test_sockets) {
     TT_EQ_INT(ti_exec_block(x, 1234, &t, &err), TI_STATUS_NOT_FOUND);
   }
   ti_exec_free(x);
+  /* OUTPUT blocks without socket ids are told apart by block id */
+  B(&g, 6)->has &= ~(uint32_t)TI_BLOCK_HAS_SOCKET_ID; B(&g, 6)->socket_id = 0;
+  B(&g, 9)->has &= ~(uint32_t)TI_BLOCK_HAS_SOCKET_ID; B(&g, 9)->socket_id = 0;
+  x = plan(&g, 0);
+  TT_CHECK(x != NULL);
+  if (x) {
+    ti_exec_tensor t6, t9;
+    memset(&err, 0, sizeof err);
+    b[3] = 5;
+    TT_EQ_INT(ti_exec_set_input(x, 0, a, 12, &err), 0);
+    TT_EQ_INT(ti_exec_set_input(x, 1, b, 12, &err), 0);
+    TT_EQ_INT(ti_exec_run(x, &err), 0);
+    TT_EQ_INT(ti_exec_block(x, 6, &t6, &err), 0);
+    TT_EQ_INT(ti_exec_block(x, 9, &t9, &err), 0);
+    for (k = 0; k < 12; k++) {
+      TT_EQ_INT(ti_exec_tensor_i64(&t6, k), a[k] + b[k]);
+      TT_EQ_INT(ti_exec_tensor_i64(&t9, k), -(a[k] + b[k]));
+    }
+    ti_exec_free(x);
+  }
   ti_task_graph_free(&g);
 }
 
