@@ -973,6 +973,107 @@ TT_TEST(test_cycles) {
   }
 }
 
+/* Random damage to a valid graph (shapes, attributes, boxes, edge ends,
+   rearrangements): planning without the checker must fail cleanly or give a
+   plan that runs; never a crash or an out-of-bounds access (ASan build). */
+static int32_t pick(tt_rng *r, int32_t lo, int32_t hi) { return (int32_t)tt_range(r, lo, hi); }
+static void damage(ti_task_graph *g, tt_rng *r) {
+  int32_t n = pick(r, 1, 3), k;
+  for (k = 0; k < n; k++) {
+    ti_task_block *b = &g->blocks[pick(r, 0, g->n_blocks - 1)];
+    switch (pick(r, 0, 7)) {
+    case 0: b->shape.ny = pick(r, -1, 9); break;
+    case 1: b->shape.nf = pick(r, -1, 9); break;
+    case 2: b->shape.nr = pick(r, -1, 9); b->shape.nky = pick(r, 0, 4); break;
+    case 3: if (b->n_attrs) b->attrs[pick(r, 0, b->n_attrs - 1)].int_value = pick(r, -3, 40); break;
+    case 4:
+      if (b->n_inputs && b->inputs[0].n_interfaces) {
+        ti_task_interface *f = &b->inputs[0].interfaces[0];
+        f->has |= TI_IFACE_HAS_POSITION | TI_IFACE_HAS_SIZE;
+        f->position.ny = pick(r, -1, 3); f->position.nf = pick(r, -1, 3);
+        f->size.ny = pick(r, 0, 6); f->size.nf = pick(r, 0, 6); f->size.has = TI_SHAPE_HAS_NY | TI_SHAPE_HAS_NF;
+      }
+      break;
+    case 5: if (g->n_edges) g->edges[pick(r, 0, g->n_edges - 1)].dst_block_id = pick(r, 0, g->n_blocks); break;
+    case 6: if (b->n_inputs) b->inputs[pick(r, 0, b->n_inputs - 1)].n_interfaces = 0; break;
+    default:
+      if (g->n_edges) {
+        int32_t vals[9], d1[1] = {0}, i;
+        for (i = 0; i < 9; i++) vals[i] = pick(r, -3, 4);
+        d1[0] = pick(r, 0, 9);
+        ti_task_add_rearrange(g, &g->edges[pick(r, 0, g->n_edges - 1)], (ti_rearrange_kind)pick(r, 0, 10), 1, d1, vals, d1[0]);
+      }
+      break;
+    }
+  }
+}
+
+TT_TEST(test_damaged_graphs) {
+  tt_rng r = {2024};
+  int it, planned = 0, refused = 0;
+  for (it = 0; it < 400; it++) {
+    ti_task_graph g;
+    ti_exec *x = NULL;
+    ti_exec_options o;
+    ti_error err;
+    memset(&err, 0, sizeof err);
+    build_two_io(&g);
+    damage(&g, &r);
+    ti_exec_options_init(&o);
+    o.skip_check = it & 1;
+    if (ti_exec_plan(&g, &o, &x, &err) == TI_STATUS_SUCCESS) {
+      int32_t i, zeros[64];
+      memset(zeros, 0, sizeof zeros);
+      for (i = 0; i < ti_exec_num_inputs(x); i++)
+        if (ti_exec_input_count(x, i) <= 64) ti_exec_set_input(x, ti_exec_input_socket(x, i), zeros, ti_exec_input_count(x, i), &err);
+      ti_exec_run(x, &err);
+      ti_exec_free(x);
+      planned++;
+    } else {
+      TT_CHECK(x == NULL);
+      TT_CHECK_MSG(err.message[0] != 0, "iteration %d: an error without a message", it);
+      refused++;
+    }
+    ti_task_graph_free(&g);
+  }
+  TT_CHECK(planned > 0 && refused > 0);
+  {   /* the same on fixtures with windows, weights and LUTs */
+    static const char *cases[] = {"cc", "cvm", "ccmpb", "clut", "cavg"};
+    int c;
+    for (c = 0; c < 5; c++) {
+      char path[1024];
+      FILE *f;
+      long len;
+      char *bytes;
+      snprintf(path, sizeof path, "%s/%s.task.pb", tt_fixtures(), cases[c]);
+      if (!(f = fopen(path, "rb"))) continue;
+      fseek(f, 0, SEEK_END); len = ftell(f); fseek(f, 0, SEEK_SET);
+      bytes = (char *)malloc((size_t)len + 1);
+      if (fread(bytes, 1, (size_t)len, f) != (size_t)len) len = 0;
+      fclose(f);
+      for (it = 0; it < 60; it++) {
+        ti_task_graph g;
+        ti_exec *x = NULL;
+        ti_exec_options o;
+        ti_error err;
+        memset(&err, 0, sizeof err);
+        ti_task_graph_init(&g, NULL);
+        if (ti_task_decode(&g, bytes, (size_t)len, &err) == TI_STATUS_SUCCESS) {
+          damage(&g, &r);
+          ti_exec_options_init(&o);
+          o.skip_check = it & 1;
+          if (ti_exec_plan(&g, &o, &x, &err) == TI_STATUS_SUCCESS) {
+            ti_exec_run(x, &err);
+            ti_exec_free(x);
+          } else TT_CHECK(err.message[0] != 0);
+        }
+        ti_task_graph_free(&g);
+      }
+      free(bytes);
+    }
+  }
+}
+
 int main(void) {
   TT_RUN(test_fixtures);
   TT_RUN(test_interfaces);
@@ -986,5 +1087,6 @@ int main(void) {
   TT_RUN(test_memory_reuse);
   TT_RUN(test_bad_graphs);
   TT_RUN(test_cycles);
+  TT_RUN(test_damaged_graphs);
   return tt_finish();
 }
