@@ -3303,9 +3303,12 @@ static ti_status ti__attr_to_tensor(ti__unpack *u, const ti_attr *d, ti_task_ten
     ti_task_values *v;
     if (!var) return ti__bad(u, "tensor values name a variable missing from the weights table");
     v = strcmp(cont, "float_data") == 0 ? &t->float_data : strcmp(cont, "uint32_data") == 0 ? &t->uint32_data : &t->int32_data;
+    /* the message owns its data: it may outlive the program */
     v->count = ti_type_numel(var->type);
     v->storage = var->type->dtype;
-    v->data = var->data;
+    v->data = ti_arena_alloc(u->arena, (size_t)var->bytes, 16);
+    if (!v->data) return ti_error_set(u->err, TI_STATUS_NO_MEMORY, "out of memory");
+    memcpy(v->data, var->data, (size_t)var->bytes);
     return TI_STATUS_SUCCESS;
   }
   for (k = 0; k < 3; k++)
@@ -4669,7 +4672,7 @@ static int ti__check_rearranged(ti__check *c, const ti_task_edge *e, const int64
     for (q = 0; q < np; q++) if (tmp[q]) TASKIR_FREE(au, tmp[q]);
     if (st == TI_STATUS_NO_MEMORY) return -2;
     if (st != TI_STATUS_SUCCESS) {
-      const char *kn = ti_rearrange_name(ra->type);
+      const char *kn = ti_rearrange_kind_name((int)(ra->type));
       if (kn) snprintf(why, why_cap, "rearrangement #%d (%s): %s", (int)r, kn, reason ? reason : "malformed");
       else snprintf(why, why_cap, "rearrangement #%d has unknown type %d", (int)r, (int)ra->type);
       return -1;

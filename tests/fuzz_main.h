@@ -5,7 +5,8 @@
    in $TASKIR_FIXTURES, default ../shared/fixtures, plus built-in small
    messages) and over deterministic byte mutations of them, for at most
    TT_FUZZ_ITERATIONS inputs or TT_FUZZ_SECONDS seconds (env overrides:
-   TT_FUZZ_SECONDS). Each mutated input sits in a buffer of its exact size,
+   TT_FUZZ_SECONDS; a target adds its own text seeds by defining
+   TT_FUZZ_EXTRA_SEEDS as the name of a string array). Each mutated input sits in a buffer of its exact size,
    so sanitizers catch over-reads. A broken invariant aborts; otherwise it
    ends with "N passed, 0 failed", one per seed. */
 #ifndef TT_FUZZ_MAIN_H
@@ -120,6 +121,15 @@ int main(int argc, char **argv) {
     memcpy(seeds[n_seeds].data, builtin_txt[i], len);
     seeds[n_seeds++].len = len;
   }
+#ifdef TT_FUZZ_EXTRA_SEEDS
+  /* a target's own text seeds: an array of strings named by the macro */
+  for (i = 0; i < sizeof TT_FUZZ_EXTRA_SEEDS / sizeof *TT_FUZZ_EXTRA_SEEDS; i++) {
+    size_t len = strlen(TT_FUZZ_EXTRA_SEEDS[i]);
+    seeds[n_seeds].data = (unsigned char *)malloc(len ? len : 1);
+    memcpy(seeds[n_seeds].data, TT_FUZZ_EXTRA_SEEDS[i], len);
+    seeds[n_seeds++].len = len;
+  }
+#endif
   for (i = 0; i < sizeof names / sizeof *names; i++) {
     int e;
     for (e = 0; e < 2; e++) {

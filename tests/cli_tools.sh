@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# CLI checks of build/taskir: convert round trips on the fixtures, check,
+# stat, dot, print, --help and error exits.
+set -u
+T=${TASKIR:-build/taskir}
+FIX=${TASKIR_FIXTURES:-../shared/fixtures}
+[ -x "$T" ] || { echo "build/taskir missing: run make"; exit 1; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fails=0; passes=0
+ok() { passes=$((passes + 1)); }
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# --help everywhere, exit 0; no command: exit 2 with usage on stderr
+"$T" --help | grep -q "usage: taskir" && ok || bad "taskir --help"
+for c in convert check stat dot print layout run demo; do
+  "$T" "$c" --help > "$tmp/h" 2>&1 && grep -qi "usage" "$tmp/h" && ok || bad "taskir $c --help"
+done
+"$T" > /dev/null 2>&1; [ $? -eq 2 ] && ok || bad "no command must exit 2"
+"$T" frobnicate > /dev/null 2>"$tmp/e"; [ $? -ne 0 ] && grep -q "unknown command" "$tmp/e" && ok || bad "unknown command"
+"$T" check /nonexistent.pb 2>"$tmp/e"; [ $? -ne 0 ] && grep -q "nonexistent" "$tmp/e" && ok || bad "missing file message"
+"$T" convert a.xyz b.pb 2>"$tmp/e"; [ $? -ne 0 ] && grep -q "extension" "$tmp/e" && ok || bad "unknown extension message"
+
+if [ ! -d "$FIX" ]; then echo "fixtures not found at $FIX: fixture checks skipped"; exit 77; fi
+for pb in "$FIX"/*.task.pb; do
+  name=$(basename "$pb" .task.pb)
+  # pb -> txt -> pb and pb -> tir -> pb are byte-identical; the fixture's .txt gives the same bytes
+  "$T" convert "$pb" "$tmp/$name.txt" && "$T" convert "$tmp/$name.txt" "$tmp/$name.a.pb" && cmp -s "$pb" "$tmp/$name.a.pb" && ok || bad "$name: pb -> txt -> pb"
+  "$T" convert "$pb" "$tmp/$name.tir" && "$T" convert "$tmp/$name.tir" "$tmp/$name.b.pb" && cmp -s "$pb" "$tmp/$name.b.pb" && ok || bad "$name: pb -> tir -> pb"
+  "$T" convert "$FIX/$name.task.txt" "$tmp/$name.c.pb" && cmp -s "$pb" "$tmp/$name.c.pb" && ok || bad "$name: fixture txt -> pb"
+  "$T" print "$tmp/$name.tir" > "$tmp/$name.again.tir" && cmp -s "$tmp/$name.tir" "$tmp/$name.again.tir" && ok || bad "$name: print of .tir is stable"
+  "$T" check "$pb" > "$tmp/check" && grep -q "0 errors" "$tmp/check" && ok || bad "$name: check"
+  "$T" stat "$pb" > "$tmp/stat" && grep -q "^total:" "$tmp/stat" && ok || bad "$name: stat"
+  "$T" dot "$pb" > "$tmp/$name.dot" && grep -q "^digraph" "$tmp/$name.dot" && grep -q -- "->" "$tmp/$name.dot" && ok || bad "$name: dot"
+  if command -v dot > /dev/null; then dot -Tsvg "$tmp/$name.dot" -o /dev/null && ok || bad "$name: graphviz rejects our DOT"; fi
+done
+# the CC fixture's statistics by hand: 8*8*32 outputs * 32 inputs * 3*3 = 589824 MACs
+"$T" stat "$FIX/cc.task.pb" | grep -q " 589824 MACs" && ok || bad "cc MAC count"
+
+# the checker finds a broken graph and exits 1
+sed 's/dst_block_id: 3/dst_block_id: 42/' "$FIX/cadd.task.txt" > "$tmp/broken.txt"
+"$T" check "$tmp/broken.txt" > "$tmp/out" 2>&1; rc=$?
+[ $rc -eq 1 ] && grep -q "42" "$tmp/out" && ok || bad "check of a broken graph (rc=$rc)"
+# malformed input: clear message with a position
+printf 'blocks { id: 0 type: BOGUS }\n' > "$tmp/bad.txt"
+"$T" check "$tmp/bad.txt" 2>"$tmp/e"; [ $? -ne 0 ] && grep -q "BOGUS" "$tmp/e" && ok || bad "unknown enum message"
+head -c 100 "$FIX/cc.task.pb" > "$tmp/trunc.pb"
+"$T" check "$tmp/trunc.pb" 2>"$tmp/e"; [ $? -ne 0 ] && grep -qi "offset\|byte" "$tmp/e" && ok || bad "truncated pb message"
+
+echo "$passes passed, $fails failed"
+[ $fails -eq 0 ]
