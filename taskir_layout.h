@@ -56,8 +56,12 @@
 
    ERRORS
        Every call returns a ti_status and fills the ti_error (if given) with
-       what went wrong and on which op. A failed call leaves the program as it
-       was (ti_layout_preset_npu decides everything before it edits).
+       what went wrong and on which op: a cycle or a use before its
+       definition (TI_STATUS_INVALID), a demanding op whose interface rejects
+       NHWC/HWOI (NOT_SUPPORTED), a transpose op that is not registered
+       (NOT_FOUND). ti_layout_preset_npu decides everything before it edits,
+       so a failure leaves the program as it was; ti_layout_transmit checks
+       first and can stop part-way only when out of memory.
 
    LICENSE: MIT, see the end of this file.
 */
@@ -118,15 +122,18 @@ TASKIR_API int ti_layout_perm(ti_layout from, ti_layout to, int64_t perm[4]);
    definition is an error), graph programs in topological order. */
 TASKIR_API ti_status ti_layout_transmit(ti_program *p, const ti_layout_options *opt, ti_error *err);
 
-/* LayoutPresetToNPU on a coloured program. Tries three greedy strategies and
-   keeps the one with the fewest transposes (stats->strategy): 0 the seed's
-   greedy (a transparent op takes the layout its operands arrive in; on a
-   disagreement the cheaper side, ties towards a demanding op downstream),
-   1 the same but restoring a changed layout at once where it would need
-   restoring on several paths later, 2 restoring every demanding op's
-   results right after it (never more transposes than the naive baseline).
-   With opt->choose set, only that choice is run (strategy 3). stats may be
-   NULL. */
+/* LayoutPresetToNPU on a coloured program (types carry layouts, e.g. after
+   ti_layout_transmit; 4-D values without a 4-D layout are left alone).
+   Tries three greedy strategies, each one topological walk, and keeps the
+   one with the fewest transposes (stats->strategy): 0 the seed's greedy (a
+   transparent op takes the layout its operands arrive in; on a disagreement
+   the cheaper side, ties towards a demanding op downstream; it also starts
+   in NPU layout when that is free and a demanding op follows), 1 the same
+   but restoring a changed layout at once where it would need restoring on
+   several paths later, 2 restoring every demanding op's results right
+   after it (never more transposes created than the naive baseline, so the
+   pass never creates more either). With opt->choose set, only that choice
+   is run (strategy 3). stats may be NULL. */
 TASKIR_API ti_status ti_layout_preset_npu(ti_program *p, const ti_layout_options *opt, ti_layout_stats *stats,
                                           ti_error *err);
 
