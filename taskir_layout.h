@@ -499,6 +499,7 @@ typedef struct ti__lp {
   unsigned char *vt_perm, *vt_lay;
   int64_t removed, folded, naive;
   int64_t n_up, n_badup;  /* free ops that went NPU; of those, ones strategy 1 would keep */
+  const ti_op *inplace;   /* an op writing its operand in place, if any */
   int last_bad;
   /* scratch */
   ti_layout *lin, *lout, *ltgt;
@@ -559,6 +560,8 @@ static ti_status ti__lp_init(ti__lp *c, ti_program *p, const ti_layout_options *
     c->cnn[s] = (unsigned char)(t && t->rank == 4 && ti__lay_letters(l) != NULL);
   }
   for (u = 0; u < ix->n_uses; u++) c->nuses[ix->uslot[u]]++;
+  for (k = 0; k < ix->n_ops && !c->inplace; k++)
+    if (ti_op_has_trait(ix->ops[k], TI_TRAIT_INPLACE)) c->inplace = ix->ops[k];
   /* classify ops: traits and the layout interface only */
   for (k = 0; k < ix->n_ops; k++) {
     ti_op *op = ix->ops[k];
@@ -581,8 +584,8 @@ static ti_status ti__lp_init(ti__lp *c, ti_program *p, const ti_layout_options *
       inv = li->backward(op, c->lout, c->lin) != 0;
     }
     /* CNN -> TENSOR, non-invertible, no interface, terminators: memory order */
-    c->kind[k] = (unsigned char)(inv && li->forward && !res_tensor && !ti_op_has_trait(op, TI_TRAIT_TERMINATOR)
-                                     ? TI__LP_FREE : TI__LP_ORDER);
+    c->kind[k] = (unsigned char)(inv && li->forward && !res_tensor && !ti_op_has_trait(op, TI_TRAIT_TERMINATOR) &&
+                                 !ti_op_has_trait(op, TI_TRAIT_INPLACE) ? TI__LP_FREE : TI__LP_ORDER);
   }
   /* want / est, reverse topological order (facts of the input program) */
   for (k = ix->n_ops - 1; k >= 0; k--) {
@@ -843,6 +846,28 @@ static ti_status ti__lp_decide(ti__lp *c, int strategy, ti_error *err) {
   return TI_STATUS_SUCCESS;
 }
 
+/* A transpose is a copy: with ops writing `tensor` values in place, a copy
+   or a changed layout of such a value could miss (or see) a write. Those
+   programs are refused unless nothing `tensor` is touched. */
+static ti_status ti__lp_check_aliasing(const ti__lp *c, ti_error *err) {
+  int64_t s, k;
+  const ti__lay_index *ix = &c->ix;
+  if (!c->inplace) return TI_STATUS_SUCCESS;
+  for (s = 0; s < ix->n_slots; s++)
+    if (ix->val[s]->type && ix->val[s]->type->kind == TI_TYPE_TENSOR && c->cl[s] != c->ol[s]) goto refuse;
+  for (k = 0; k < c->n_vt; k++)
+    if (ix->val[c->vt_from[k]]->type->kind == TI_TYPE_TENSOR) goto refuse;
+  for (k = 0; k < ix->n_ops; k++)
+    if (c->kind[k] == TI__LP_TRANSPOSE && (c->tgone[k] || c->tperm[k] != c->tperm0[k]) &&
+        ix->ops[k]->operands[0].value->type->kind == TI_TYPE_TENSOR)
+      goto refuse;
+  return TI_STATUS_SUCCESS;
+refuse:
+  return ti_error_set(err, TI_STATUS_NOT_SUPPORTED,
+                      "layout-preset-npu: '%s' writes a tensor in place and a transpose would copy a tensor; "
+                      "run inplace-to-outofplace (or maximize value semantics) first", ti__lay_opname(c->inplace));
+}
+
 /* What ti__lp_apply reads of one strategy's decisions. */
 typedef struct ti__lp_snap {
   unsigned char *cl, *tperm, *tgone, *vt_perm, *vt_lay;
@@ -1043,6 +1068,8 @@ TASKIR_API ti_status ti_layout_preset_npu(ti_program *p, const ti_layout_options
     st = ti__lp_decide(&c, best, err);
     if (st != TI_STATUS_SUCCESS) goto done;
   }
+  st = ti__lp_check_aliasing(&c, err);
+  if (st != TI_STATUS_SUCCESS) goto done;
   if (stats) {
     stats->inserted = c.n_vt; stats->removed = c.removed; stats->folded = c.folded;
     stats->naive = c.naive; stats->strategy = opt && opt->choose ? 3 : best;

@@ -243,6 +243,43 @@ TT_TEST(nn_seed004_multi_input) { run_seed_nn("seed004_multi_input", 0, 1); }
 TT_TEST(nn_seed004_cnn_chain) { run_seed_nn("seed004_cnn_chain", 0, 1); }
 TT_TEST(nn_seed004_transmit_then_npu) { run_seed_nn("seed004_transmit_then_npu", 1, 1); }
 
+/* a transpose copies: with a tensor written in place (relu_) the second
+   conv would read an unwritten copy, so the pass refuses rather than
+   miscompile, naming the op and the cure; after inplace-to-outofplace it
+   succeeds and the outputs are unchanged */
+TT_TEST(nn_inplace_is_refused_until_outofplace) {
+  const char *text =
+    "program @inplace(%0: tensor<1x2x2x3xf32, NCHW>, %1: tensor<2x2x1x1xf32, OIHW>) {\n"
+    "  %2 = nn.conv2d(%0, %1) : (tensor<1x2x2x3xf32, NCHW>, tensor<2x2x1x1xf32, OIHW>) -> tensor<1x2x2x3xf32, NCHW>\n"
+    "  %3 = nn.relu_(%2) : (tensor<1x2x2x3xf32, NCHW>) -> tensor<1x2x2x3xf32, NCHW>\n"
+    "  %4 = nn.conv2d(%2, %1) : (tensor<1x2x2x3xf32, NCHW>, tensor<2x2x1x1xf32, OIHW>) -> tensor<1x2x2x3xf32, NCHW>\n"
+    "  builtin.return(%4) : (tensor<1x2x2x3xf32, NCHW>) -> ()\n"
+    "}\n";
+  ti_context *ctx = ti_context_create(NULL);
+  ti_program *p = NULL, *q = NULL;
+  ti_layout_stats st;
+  ti_error e;
+  char why[200];
+  tt_rng r;
+  ti_error_clear(&e);
+  ti_nn_register(ctx, &e);
+  TT_EQ_INT(ti_parse_program(ctx, text, strlen(text), &p, &e), TI_STATUS_SUCCESS);
+  TT_EQ_INT(ti_parse_program(ctx, text, strlen(text), &q, &e), TI_STATUS_SUCCESS);
+  if (p && q) {
+    TT_EQ_INT(ti_layout_preset_npu(p, NULL, &st, &e), TI_STATUS_NOT_SUPPORTED);
+    TT_CHECK_MSG(strstr(e.message, "nn.relu_") && strstr(e.message, "inplace-to-outofplace"), "%s", e.message);
+    ti_error_clear(&e);
+    TT_EQ_INT(ti_pass_inplace_to_outofplace(p, NULL, &e), TI_STATUS_SUCCESS);
+    TT_EQ_INT(ti_layout_run(p, 0, 1, NULL, &st, &e), TI_STATUS_SUCCESS);
+    TT_CHECK(demands_met(p));
+    r.s = 99;
+    TT_CHECK_MSG(same_outputs(q, p, &r, why, sizeof why), "%s", why);
+  }
+  if (p) ti_program_destroy(p);
+  if (q) ti_program_destroy(q);
+  ti_context_destroy(ctx);
+}
+
 TT_TEST(nn_preset_random_programs) {
   ti_context *ctx = ti_context_create(NULL);
   ti_error e;
@@ -291,6 +328,7 @@ int main(void) {
   TT_RUN(nn_seed004_multi_input);
   TT_RUN(nn_seed004_cnn_chain);
   TT_RUN(nn_seed004_transmit_then_npu);
+  TT_RUN(nn_inplace_is_refused_until_outofplace);
   TT_RUN(nn_preset_random_programs);
   return tt_finish();
 }
