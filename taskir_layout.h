@@ -58,8 +58,9 @@
        Every call returns a ti_status and fills the ti_error (if given) with
        what went wrong and on which op: a cycle or a use before its
        definition (TI_STATUS_INVALID), a demanding op whose interface rejects
-       NHWC/HWOI (NOT_SUPPORTED), a transpose op that is not registered
-       (NOT_FOUND). ti_layout_preset_npu decides everything before it edits,
+       NHWC/HWOI (NOT_SUPPORTED), a transpose that would copy a `tensor`
+       some op writes in place (NOT_SUPPORTED: run inplace-to-outofplace
+       first), a transpose op that is not registered (NOT_FOUND). ti_layout_preset_npu decides everything before it edits,
        so a failure leaves the program as it was; ti_layout_transmit checks
        first and can stop part-way only when out of memory.
 
