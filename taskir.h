@@ -4647,8 +4647,9 @@ static void ti__check_edges(ti__check *c) {
   }
 }
 
-/* Shape of the data after an edge's rearrangements, from the source box,
-   by the kernels' shape inference (ti_rearrange_infer_ex). Returns 1 with
+/* Shape of the data after an edge's rearrangements, from the source box
+   (in, n_in <= 6 dims), by the kernels' shape inference
+   (ti_rearrange_infer_ex). Returns 1 with
    the dims in out (rank *n_out, out holds TI_TENSOR_MAX_DIMS), -1 for
    malformed parameters (why), -2 when out of memory. */
 static int ti__check_rearranged(ti__check *c, const ti_task_edge *e, const int64_t *in, int n_in, int64_t *out,
@@ -4657,7 +4658,9 @@ static int ti__check_rearranged(ti__check *c, const ti_task_edge *e, const int64
   int k, n = n_in > 0 ? n_in : 1;
   int64_t cur[TI_TENSOR_MAX_DIMS];
   void *au = c->out->alloc_user;
-  for (k = 0; k < TI_TENSOR_MAX_DIMS; k++) cur[k] = k < n_in ? in[k] : 1;
+  /* boxes have at most 6 dims (ny, nx, nf, nr, nky, nkx) */
+  for (k = 0; k < TI_TENSOR_MAX_DIMS; k++) cur[k] = 1;
+  for (k = 0; k < n_in && k < 6; k++) cur[k] = in[k];
   for (r = 0; r < e->n_rearrange; r++) {
     const ti_task_rearrange *ra = &e->rearrange[r];
     ti_rearrange_param prm[4];
