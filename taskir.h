@@ -600,6 +600,7 @@ typedef struct ti_task_graph {
   ti_task_group *groups;
   ti_task_test_config test_config;
   ti_arena arena;
+  int32_t edge_ids_seen, next_edge_id;   /* ti_task_connect's cache: edges[0..seen) have ids < next */
 } ti_task_graph;
 
 TASKIR_API void ti_task_graph_init(ti_task_graph *g, void *alloc_user);
@@ -3933,10 +3934,15 @@ TASKIR_API ti_task_edge *ti_task_connect(ti_task_graph *g, ti_task_block *src, i
                                          const ti_task_shape *src_pos, const ti_task_shape *src_size,
                                          ti_task_block *dst, int32_t dst_cluster,
                                          const ti_task_shape *dst_pos, const ti_task_shape *dst_size) {
-  int32_t id = 0, i;
+  int32_t id, i;
   ti_task_edge *e;
   if (src_cluster < 0 || dst_cluster < 0) return NULL;
-  for (i = 0; i < g->n_edges; i++) if (g->edges[i].id >= id) id = g->edges[i].id + 1;
+  /* next free id: only edges added since the last call are scanned */
+  if (g->edge_ids_seen > g->n_edges) g->edge_ids_seen = g->next_edge_id = 0;
+  for (i = g->edge_ids_seen; i < g->n_edges; i++)
+    if (g->edges[i].id >= g->next_edge_id) g->next_edge_id = g->edges[i].id + 1;
+  g->edge_ids_seen = g->n_edges;
+  id = g->next_edge_id;
   if ((g->n_edges & (g->n_edges - 1)) == 0 || g->n_edges < 8) {
     int32_t cap = g->n_edges < 8 ? 8 : g->n_edges * 2;
     ti_task_edge *ne = (ti_task_edge *)ti_arena_array(&g->arena, (size_t)cap, sizeof *ne, 8);
