@@ -1,17 +1,47 @@
 /* taskir.h - v0.1 - graph core, Task IR and nn dialects for dataflow chip compilers.
 
-   Part of taskir (header-only C99, stb style). Holds the SSA graph core
-   (context, types, attributes, op registry with traits and interfaces,
-   programs with a weights table, rewrite API, walks, verifier, pass manager,
-   text form) and the dialects on it: `task` (Task IR) and `nn` (algorithm
-   level). It includes taskir_kernels.h (shared types, kernels); with
-   TASKIR_IMPLEMENTATION both are implemented. taskir_proto.h (protobuf),
+   Part of taskir (header-only C99, stb style). This header holds the SSA
+   graph core and the dialects on it: `task` (Task IR, the chip-functional
+   IR: compute and storage task blocks) and `nn` (algorithm level). It
+   includes taskir_kernels.h (shared types, kernels): one
+   TASKIR_IMPLEMENTATION implements both. taskir_proto.h (protobuf),
    taskir_layout.h (layout passes) and taskir_exec.h (executor) build on it.
 
    DO THIS in *one* C or C++ file:
        #define TASKIR_IMPLEMENTATION
        #include "taskir.h"
    Other files include it without the define.
+
+   EXAMPLE
+       ti_context *ctx = ti_context_create(NULL);        // builtin dialect
+       ti_nn_register(ctx, &err);                        // nn.* ops
+       ti_program *p;
+       ti_parse_program(ctx, text, len, &p, &err);       // or build with ti_builder
+       ti_verify(p, &err);
+       ti_pass_manager pm; ti_pass_manager_init(&pm);
+       ti_pass_manager_add(&pm, "dce", ti_pass_dce, NULL);
+       ti_pass_manager_run(&pm, p, &err);                // verifies after each pass
+       ti_print_program(p, &buffer, &err);               // exact text round trip
+       ti_program_destroy(p); ti_context_destroy(ctx);
+
+   WHAT IS INSIDE (grep the >>anchors; declarations, then >>impl.* twins)
+       >>errors, >>arena   ti_error (first problem, with where), bump allocator
+       >>core.context      context: interning and the op registry
+       >>core.types        interned tensor/vtensor types with dtype, shape, layout
+       >>core.attributes   interned constants; sorted dictionaries
+       >>core.ops          ti_op_info (traits + interfaces), ops, values, uses
+       >>core.program      programs (SSA or graph) with a weights table
+       >>core.build        create/insert/erase/replace-uses, the builder
+       >>core.walk         program, topological, reverse topological (iterative)
+       >>core.verify       the verifier
+       >>core.passes       the pass manager
+       >>core.text         ti_buffer; print and parse the text form
+       >>task.types        Task IR messages (tianjic_ir field for field)
+       >>task.dialect      task.* ops: import/export, accessors, builder
+       >>task.check        the checker: every rule, every problem
+       >>task.stats        parameters, MACs, storage, edge traffic
+       >>nn                nn.* ops, tensors, the reference interpreter
+       >>passes            DCE, CSE, constant folding, value semantics, inplace
 
    OPTIONS (define before the implementing include; "global" ones must be the
    same in every file that includes the header)
@@ -21,12 +51,13 @@
                               pointer given to the context or arena
        TASKIR_ASSERT(x)       programmer-error checks; default assert(x)
        TASKIR_NO_ERRMSG       drop message text (codes and locations stay)
+       TASKIR_CHECK_MAX_ELEMS the checker's cap on a block's volume (2^40)
 
    ERRORS
        Every fallible call returns a ti_status and, when given a ti_error,
        fills it with the first problem: code, a message naming what and
        where (block id, op name, byte offset, line:column). Bad input never
-       aborts.
+       aborts. Clear a ti_error with ti_error_clear before use.
 
    LICENSE: MIT, see the end of this file.
 */
