@@ -38,7 +38,11 @@
 
 #ifndef TASKIR_API
 #ifdef TASKIR_STATIC
+#if defined(__GNUC__) || defined(__clang__)
+#define TASKIR_API static __attribute__((unused))   /* the unused ones are fine */
+#else
 #define TASKIR_API static
+#endif
 #else
 #define TASKIR_API extern
 #endif
@@ -714,8 +718,10 @@ TASKIR_API void ti_diag_list_free(ti_diag_list *l);
                     one a block is addressed by its (unique) id
      attributes     known types, none twice, KERNEL/STRIDE/DILATION >= 1,
                     PAD >= 0, LUT_DW 1..16 (required on CLUT), BIT_SHIFT_NUM
-                    0..31; CC/CC2D/CAVG/CCMPB/CCMPS: ny, nx = (niy + pads -
+                    0..31, bias_type VECTOR or CONSTANT;
+                    CC/CC2D/CAVG/CCMPB/CCMPS: ny, nx = (niy + pads -
                     dilation*(k-1) - 1) / stride + 1 and KERNEL = nky/nkx
+     groups         group ids unique; a group names existing blocks, once
      cycle          acyclic (Kahn, iterative), except a CLIF's membrane
                     write-back (its second output), read at the next step */
 TASKIR_API ti_status ti_task_check(const ti_task_graph *g, ti_diag_list *out, ti_error *err);
@@ -4098,7 +4104,9 @@ static int ti__check_roles_of(const ti_task_block *b, ti__check_roles *r) {
   r->min_out = r->max_out = 1;
   switch (b->type) {
   case TI_BLOCK_CADD:
-    if ((b->shape.has & TI_SHAPE_HAS_N_BRANCH) && b->shape.n_branch > 0) r->n_act = b->shape.n_branch;
+    /* capped so that counts below never overflow; the dims rule reports it */
+    if ((b->shape.has & TI_SHAPE_HAS_N_BRANCH) && b->shape.n_branch > 0)
+      r->n_act = b->shape.n_branch < 65536 ? b->shape.n_branch : 65536;
     else r->n_act = n - (bias == 1 ? 1 : 0) > 0 ? n - (bias == 1 ? 1 : 0) : 1;
     break;
   case TI_BLOCK_CAVG: case TI_BLOCK_CVS: r->n_act = 1; break;
@@ -4404,13 +4412,19 @@ static void ti__check_dims(ti__check *c) {
       else if (v == 0 && (req & bit))
         ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, -1, "%s block needs %s >= 1, it is absent",
                        TI__BNAME(b), ti__check_dim_names[k]);
-      else if (v != 0 && !(allowed & bit) && !(one_d && (r.req & bit) && v == 1))
+      else if (v != 0 && !(allowed & bit))
         ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, -1,
                        "%s block has %s = %d, which this type does not have; leave it absent",
                        TI__BNAME(b), ti__check_dim_names[k], (int)v);
       else if (v > 1 && (r.must1 & bit))
         ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, -1, "%s block has %s = %d, it must be 1 (or absent)",
                        TI__BNAME(b), ti__check_dim_names[k], (int)v);
+      else if (v > 1 && one_d && (bit & TI__D_WIN))
+        ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, -1,
+                       "%s block in the 1-D form (no ny, nx) has %s = %d; the window must be 1 (or absent)",
+                       TI__BNAME(b), ti__check_dim_names[k], (int)v);
+      else if (k == 8 && v > 65536)
+        ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, -1, "n_branch = %d is not plausible", (int)v);
     }
     /* niy/nix are input extents, not separate loops: the volume is that of
        the 6 loop dims, and the input box is checked on its own */
@@ -4492,10 +4506,14 @@ static void ti__check_clusters(ti__check *c) {
         ti__check_diag(c, TI_DIAG_ERROR, "clusters", b->id, -1, "%s block has %d input clusters, expected %d..%d",
                        TI__BNAME(b), (int)b->n_inputs, (int)min_in, (int)max_in);
     }
-    if (b->n_outputs < min_out || b->n_outputs > max_out)
-      ti__check_diag(c, TI_DIAG_ERROR, "clusters", b->id, -1, "%s block has %d output clusters, expected %d%s%d",
-                     TI__BNAME(b), (int)b->n_outputs, (int)min_out, min_out == max_out ? "" : "..",
-                     min_out == max_out ? -1 : (int)max_out);
+    if (b->n_outputs < min_out || b->n_outputs > max_out) {
+      if (min_out == max_out)
+        ti__check_diag(c, TI_DIAG_ERROR, "clusters", b->id, -1, "%s block has %d output clusters, expected %d",
+                       TI__BNAME(b), (int)b->n_outputs, (int)min_out);
+      else
+        ti__check_diag(c, TI_DIAG_ERROR, "clusters", b->id, -1, "%s block has %d output clusters, expected %d..%d",
+                       TI__BNAME(b), (int)b->n_outputs, (int)min_out, (int)max_out);
+    }
     for (j = 0; j < b->n_inputs + b->n_outputs; j++) {
       int is_out = j >= b->n_inputs;
       int32_t ci = is_out ? j - b->n_inputs : j;
@@ -4619,15 +4637,19 @@ static void ti__check_edges(ti__check *c) {
       if (!ok)
         ti__check_diag(c, TI_DIAG_ERROR, "alternation", s->id, e->id,
                        "edge %s %d -> %s %d breaks the storage -> compute -> storage alternation "
-                       "(INPUT -> storage, storage -> OUTPUT); put a %s block between them",
+                       "(INPUT -> storage, storage -> OUTPUT); %s",
                        TI__BNAME(s), (int)s->id, TI__BNAME(d), (int)d->id,
-                       cs == TI_CLASS_COMPUTE ? "storage" : cs == TI_CLASS_STORAGE && cd == TI_CLASS_STORAGE ? "compute" : "suitable");
+                       d->type == TI_BLOCK_INPUT ? "an INPUT block takes no edge"
+                       : s->type == TI_BLOCK_OUTPUT ? "an OUTPUT block feeds nothing"
+                       : cs == TI_CLASS_STORAGE ? "put a compute block between them"
+                       : "put a storage block between them");
     }
   }
 }
 
-/* Shape of the data after an edge's rearrangements, from the source box,
-   by the kernels' shape inference (ti_rearrange_infer_ex). Returns 1 with
+/* Shape of the data after an edge's rearrangements, from the source box
+   (in, n_in <= 6 dims), by the kernels' shape inference
+   (ti_rearrange_infer_ex). Returns 1 with
    the dims in out (rank *n_out, out holds TI_TENSOR_MAX_DIMS), -1 for
    malformed parameters (why), -2 when out of memory. */
 static int ti__check_rearranged(ti__check *c, const ti_task_edge *e, const int64_t *in, int n_in, int64_t *out,
@@ -4636,7 +4658,9 @@ static int ti__check_rearranged(ti__check *c, const ti_task_edge *e, const int64
   int k, n = n_in > 0 ? n_in : 1;
   int64_t cur[TI_TENSOR_MAX_DIMS];
   void *au = c->out->alloc_user;
-  for (k = 0; k < TI_TENSOR_MAX_DIMS; k++) cur[k] = k < n_in ? in[k] : 1;
+  /* boxes have at most 6 dims (ny, nx, nf, nr, nky, nkx) */
+  for (k = 0; k < TI_TENSOR_MAX_DIMS; k++) cur[k] = 1;
+  for (k = 0; k < n_in && k < 6; k++) cur[k] = in[k];
   for (r = 0; r < e->n_rearrange; r++) {
     const ti_task_rearrange *ra = &e->rearrange[r];
     ti_rearrange_param prm[4];
@@ -4785,7 +4809,7 @@ static void ti__check_data(ti__check *c) {
     int n_fields = (t->int32_data.count > 0) + (t->uint32_data.count > 0) + (t->float_data.count > 0);
     int64_t count, prod = 1, sdims[4], ddims[8];
     int32_t nsd;
-  int bad_dims = 0;
+    int bad_dims = 0;
     ti_dtype p;
     if ((unsigned)b->type >= TI_BLOCK_COUNT || b->type == TI_BLOCK_NULL) continue;
     cls = ti_block_class_of(b->type);
@@ -4949,6 +4973,11 @@ static void ti__check_attrs(ti__check *c) {
       default: break;
       }
     }
+    if ((b->has & TI_BLOCK_HAS_BIAS_TYPE) && b->bias_type != TI_BIAS_TYPE_VECTOR &&
+        b->bias_type != TI_BIAS_TYPE_CONSTANT)
+      ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, -1,
+                     "bias_type %d is unknown; VECTOR (1) reads a bias cluster, CONSTANT (2) adds CONSTANT_B",
+                     (int)b->bias_type);
     if (b->type == TI_BLOCK_CLUT && !ti__check_has_attr(b, TI_ATTR_LUT_DW))
       ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, -1,
                      "CLUT block has no LUT_DW; it sets the index width and the table size 2^LUT_DW");
@@ -4978,6 +5007,32 @@ static void ti__check_attrs(ti__check *c) {
                          axis ? "nx" : "ny", (int)n_out, axis ? "nix" : "niy", (int)n_in, (int)kk, (int)st, (int)p0,
                          (int)p1, (int)dl, (long long)want);
       }
+    }
+  }
+}
+
+/* Groups name existing blocks, once each; group ids are unique. */
+static void ti__check_groups(ti__check *c) {
+  const ti_task_graph *g = c->g;
+  int32_t i, j, *stamp = c->in_deg;   /* scratch until the cycle search */
+  for (i = 0; i < g->n_blocks; i++) stamp[i] = 0;
+  for (i = 0; i < g->n_groups; i++) {
+    const ti_task_group *gr = &g->groups[i];
+    for (j = 0; j < i; j++)
+      if (g->groups[j].group_id == gr->group_id) {
+        ti__check_diag(c, TI_DIAG_ERROR, "groups", -1, -1, "group id %d is used by groups #%d and #%d",
+                       (int)gr->group_id, (int)j, (int)i);
+        break;
+      }
+    for (j = 0; j < gr->n_block_ids; j++) {
+      int32_t id = gr->block_ids[j], bi = ti__check_lookup(c->bsorted, g->n_blocks, id);
+      if (bi < 0)
+        ti__check_diag(c, TI_DIAG_ERROR, "groups", id, -1, "group %d names block %d, which does not exist",
+                       (int)gr->group_id, (int)id);
+      else if (stamp[bi] == i + 1)
+        ti__check_diag(c, TI_DIAG_ERROR, "groups", id, -1, "group %d names block %d twice", (int)gr->group_id, (int)id);
+      else
+        stamp[bi] = i + 1;
     }
   }
 }
@@ -5089,6 +5144,7 @@ TASKIR_API ti_status ti_task_check(const ti_task_graph *g, ti_diag_list *out, ti
   ti__check_data(&c);
   ti__check_io(&c);
   ti__check_attrs(&c);
+  ti__check_groups(&c);
   ti__check_cycles(&c);
 #undef ti__check_feeds
 #undef ti__check_is_written
@@ -5600,13 +5656,30 @@ static void ti__nn_ptrmap_free(ti__nn_ptrmap *m) {
   if (m->vals) TASKIR_FREE(m->au, m->vals);
   m->keys = NULL; m->vals = NULL;
 }
-/* Capacity is fixed at init (2n+2 slots): callers insert at most n keys. */
-static void ti__nn_ptrmap_put(ti__nn_ptrmap *m, const void *k, int64_t v) {
-  size_t i = ti__nn_ptrhash(k) & (size_t)(m->cap - 1);
+/* Grows to keep at most half the slots used; 0 when out of memory. */
+static int ti__nn_ptrmap_put(ti__nn_ptrmap *m, const void *k, int64_t v) {
+  size_t i;
+  if (2 * (m->n + 1) > m->cap) {
+    ti__nn_ptrmap g;
+    int64_t j;
+    if (!ti__nn_ptrmap_init(&g, m->cap, m->au)) return 0;
+    for (j = 0; j < m->cap; j++)
+      if (m->keys[j]) {
+        size_t h = ti__nn_ptrhash(m->keys[j]) & (size_t)(g.cap - 1);
+        while (g.keys[h]) h = (h + 1) & (size_t)(g.cap - 1);
+        g.keys[h] = m->keys[j];
+        g.vals[h] = m->vals[j];
+        g.n++;
+      }
+    ti__nn_ptrmap_free(m);
+    *m = g;
+  }
+  i = ti__nn_ptrhash(k) & (size_t)(m->cap - 1);
   while (m->keys[i] && m->keys[i] != k) i = (i + 1) & (size_t)(m->cap - 1);
   if (!m->keys[i]) m->n++;
   m->keys[i] = k;
   m->vals[i] = v;
+  return 1;
 }
 static int64_t ti__nn_ptrmap_get(const ti__nn_ptrmap *m, const void *k, int64_t dflt) {
   size_t i = ti__nn_ptrhash(k) & (size_t)(m->cap - 1);
@@ -5644,6 +5717,7 @@ static ti_status ti__nn_ints(const ti_op *op, const char *name, int64_t *out, in
                              int64_t min, ti_error *err) {
   const ti_attr *a = ti_dict_get(op->attrs, name);
   int64_t i;
+  for (i = 0; i < n; i++) out[i] = dflt ? dflt[i] : 0;   /* defined on every path */
   if (!a) {
     if (!dflt) return TI__NN_FAIL(op, err, "attribute '%s' is required", name);
     for (i = 0; i < n; i++) out[i] = dflt[i];
@@ -5663,6 +5737,7 @@ static ti_status ti__nn_ints(const ti_op *op, const char *name, int64_t *out, in
 /* A number attribute (int, float or bool); required when have is NULL. */
 static ti_status ti__nn_num(const ti_op *op, const char *name, double dflt, int required, double *out, ti_error *err) {
   const ti_attr *a = ti_dict_get(op->attrs, name);
+  *out = dflt;
   if (!a) {
     if (required) return TI__NN_FAIL(op, err, "attribute '%s' is required", name);
     *out = dflt;
@@ -6783,6 +6858,7 @@ static ti_status ti__nn_eval_unpool(const ti_op *op, const ti_tensor_value *cons
   TI__NN_TRY(ti__nn_ints(op, "scales", s, 2, ti__nn_two2, 1, err));
   ti__nn_act_of(in[0]->layout, in[0]->dims, &a);
   ti__nn_act_of(out[0]->layout, out[0]->dims, &y);
+  memset(&m, 0, sizeof m);
   if (op->n_operands > 1) ti__nn_act_of(in[1]->layout, in[1]->dims, &m);
   for (n = 0; n < y.n; n++)
     for (c = 0; c < y.c; c++)
@@ -7566,6 +7642,17 @@ static int ti__nn_stable(const ti_value *v) {
   return 1;
 }
 
+/* ti__nn_stable with a memo (a value with many readers is scanned once);
+   valid while a pass only adds or moves readers and creates no op. */
+static int ti__nn_stable_memo(ti__nn_ptrmap *m, const ti_value *v) {
+  int64_t f = ti__nn_ptrmap_get(m, v, -1);
+  if (f < 0) {
+    f = ti__nn_stable(v);
+    ti__nn_ptrmap_put(m, v, f);   /* out of memory: just not remembered */
+  }
+  return (int)f;
+}
+
 /* Pure ops, and get_parameter (a read of the weights table). */
 static int ti__nn_pure(const ti_op *op) {
   return (ti_op_has_trait(op, TI_TRAIT_PURE) || ti_op_is(op, "builtin.get_parameter")) &&
@@ -7613,7 +7700,7 @@ static int ti__nn_cse_eq(const ti_op *a, const ti_op *b) {
   for (i = 0; i < a->n_results; i++) if (a->results[i].type != b->results[i].type) return 0;
   return 1;
 }
-static int ti__nn_cse_ok(const ti_program *p, const ti_op *op) {
+static int ti__nn_cse_ok(const ti_program *p, const ti_op *op, ti__nn_ptrmap *memo) {
   int32_t i;
   if (!ti__nn_pure(op) || op->n_results < 1 || op->props)
     return 0;
@@ -7621,7 +7708,7 @@ static int ti__nn_cse_ok(const ti_program *p, const ti_op *op) {
     const ti_variable *v = ti_program_find_var(p, ti_dict_string(op->attrs, "name", ""));
     if (!v || v->is_mutable) return 0;
   }
-  for (i = 0; i < op->n_operands; i++) if (!ti__nn_stable(op->operands[i].value)) return 0;
+  for (i = 0; i < op->n_operands; i++) if (!ti__nn_stable_memo(memo, op->operands[i].value)) return 0;
   return 1;
 }
 
@@ -7629,27 +7716,36 @@ TASKIR_API ti_status ti_pass_cse(ti_program *p, void *user, ti_error *err) {
   void *au = p->arena.alloc_user;
   ti_op **tab, *op, *next;
   int64_t cap = 16, i;
+  ti__nn_ptrmap memo;
   (void)user;
   while (cap < 2 * p->n_ops + 2) cap *= 2;
   tab = (ti_op **)TASKIR_MALLOC(au, (size_t)cap * sizeof *tab);
-  if (!tab) return ti_error_set(err, TI_STATUS_NO_MEMORY, "cse: out of memory");
+  if (!tab || !ti__nn_ptrmap_init(&memo, 64, au)) {
+    if (tab) TASKIR_FREE(au, tab);
+    return ti_error_set(err, TI_STATUS_NO_MEMORY, "cse: out of memory");
+  }
   for (i = 0; i < cap; i++) tab[i] = NULL;
   for (op = p->first; op; op = next) {
     size_t h;
     next = op->next;
-    if (!ti__nn_cse_ok(p, op)) continue;
+    if (!ti__nn_cse_ok(p, op, &memo)) continue;
     h = (size_t)ti__nn_cse_hash(op) & (size_t)(cap - 1);
     while (tab[h] && !ti__nn_cse_eq(tab[h], op)) h = (h + 1) & (size_t)(cap - 1);
     if (!tab[h]) { tab[h] = op; continue; }
     /* Two buffers become one: only when neither is written or aliased. */
     for (i = 0; i < op->n_results; i++)
-      if (!ti__nn_stable(&op->results[i]) || !ti__nn_stable(&tab[h]->results[i])) break;
+      if (!ti__nn_stable_memo(&memo, &op->results[i]) || !ti__nn_stable_memo(&memo, &tab[h]->results[i])) break;
     if (i < op->n_results) continue;
     /* program order: tab[h] comes first and its operands are op's. */
     for (i = 0; i < op->n_results; i++) ti_value_replace_all_uses(&op->results[i], &tab[h]->results[i]);
-    if (ti_op_erase(op, err) != TI_STATUS_SUCCESS) { TASKIR_FREE(au, tab); return err ? err->status : TI_STATUS_INVALID; }
+    if (ti_op_erase(op, err) != TI_STATUS_SUCCESS) {
+      TASKIR_FREE(au, tab);
+      ti__nn_ptrmap_free(&memo);
+      return err ? err->status : TI_STATUS_INVALID;
+    }
   }
   TASKIR_FREE(au, tab);
+  ti__nn_ptrmap_free(&memo);
   return TI_STATUS_SUCCESS;
 }
 
@@ -7733,8 +7829,10 @@ TASKIR_API ti_status ti_pass_maximize_value_semantics(ti_program *p, void *user,
   ti_op **ops;
   int64_t n, k;
   int32_t i;
-  ti__nn_ptrmap first;
+  ti__nn_ptrmap first, memo;
   (void)user;
+  memset(&first, 0, sizeof first);
+  memset(&memo, 0, sizeof memo);
   /* Pass 1: value-semantic ops read and write vtensors; copies keep the
      surrounding tensor types. */
   if (!(ops = ti__nn_collect(p, NULL, TI_TRAIT_VALUE_SEMANTICS, &n)))
@@ -7790,7 +7888,8 @@ TASKIR_API ti_status ti_pass_maximize_value_semantics(ti_program *p, void *user,
   /* Copies of one unmutated tensor are one value. */
   if (!(ops = ti__nn_collect(p, "builtin.to_vtensor", 0, &n)))
     return ti_error_set(err, TI_STATUS_NO_MEMORY, "maximize-value-semantics: out of memory");
-  if (!ti__nn_ptrmap_init(&first, n, au)) {
+  if (!ti__nn_ptrmap_init(&first, n, au) || !ti__nn_ptrmap_init(&memo, n, au)) {
+    ti__nn_ptrmap_free(&first);
     ti_error_set(err, TI_STATUS_NO_MEMORY, "maximize-value-semantics: out of memory");
     goto fail;
   }
@@ -7798,14 +7897,15 @@ TASKIR_API ti_status ti_pass_maximize_value_semantics(ti_program *p, void *user,
     ti_op *c = ops[k];
     ti_value *x = c->operands[0].value;
     int64_t f;
-    if (!ti__nn_stable(x)) continue;
+    if (!ti__nn_stable_memo(&memo, x)) continue;
     f = ti__nn_ptrmap_get(&first, x, -1);
     if (f < 0) { ti__nn_ptrmap_put(&first, x, k); continue; }
     if (ops[f]->results[0].type != c->results[0].type) continue;
     ti_value_replace_all_uses(&c->results[0], &ops[f]->results[0]);
-    if (ti_op_erase(c, err) != TI_STATUS_SUCCESS) { ti__nn_ptrmap_free(&first); goto fail; }
+    if (ti_op_erase(c, err) != TI_STATUS_SUCCESS) { ti__nn_ptrmap_free(&first); ti__nn_ptrmap_free(&memo); goto fail; }
   }
   ti__nn_ptrmap_free(&first);
+  ti__nn_ptrmap_free(&memo);
   TASKIR_FREE(au, ops);
   return TI_STATUS_SUCCESS;
 fail:
@@ -7813,50 +7913,81 @@ fail:
   return err && err->status ? err->status : TI_STATUS_NO_MEMORY;
 }
 
+/* A value read through a view, or itself a view: writing it in place is
+   seen through another name. Memoised: scanned once per value. */
+static int ti__nn_viewed(ti__nn_ptrmap *m, const ti_value *v) {
+  int64_t f = ti__nn_ptrmap_get(m, v, -1);
+  const ti_use *u;
+  if (f >= 0) return (int)f;
+  f = v->def && ti_op_has_trait(v->def, TI_TRAIT_VIEW_LIKE);
+  for (u = v->first_use; u && !f; u = u->next) f = ti_op_has_trait(u->owner, TI_TRAIT_VIEW_LIKE);
+  ti__nn_ptrmap_put(m, v, f);   /* out of memory: scanned again next time */
+  return (int)f;
+}
+
+/* One walk in program order. A converted `b = x_(a)` becomes `b' = x(a)`,
+   and b' is from then on the latest version of a's buffer (its root):
+   every later operand naming the buffer (the root, or an older version) is
+   rewired to the latest version when the walk reaches it. O(ops + uses). */
 TASKIR_API ti_status ti_pass_inplace_to_outofplace(ti_program *p, void *user, ti_error *err) {
   void *au = p->arena.alloc_user;
-  ti_op **ops, *op;
-  int64_t n, k, ord = 0;
+  ti_op **ops;
+  ti__nn_ptrmap root, latest, viewed;
+  int64_t n, k;
+  ti_status st = TI_STATUS_SUCCESS;
   (void)user;
-  for (op = p->first; op; op = op->next) op->order = ord++;
-  if (!(ops = ti__nn_collect(p, NULL, TI_TRAIT_INPLACE, &n)))
-    return ti_error_set(err, TI_STATUS_NO_MEMORY, "inplace-to-outofplace: out of memory");
+  memset(&root, 0, sizeof root);
+  memset(&latest, 0, sizeof latest);
+  memset(&viewed, 0, sizeof viewed);
+  ops = ti__nn_collect(p, NULL, 0, &n);
+  if (!ops || !ti__nn_ptrmap_init(&root, 64, au) || !ti__nn_ptrmap_init(&latest, 64, au) ||
+      !ti__nn_ptrmap_init(&viewed, 64, au)) {
+    st = ti_error_set(err, TI_STATUS_NO_MEMORY, "inplace-to-outofplace: out of memory");
+    goto done;
+  }
   for (k = 0; k < n; k++) {
     ti_op *ip = ops[k], *nw;
     char name[128];
     size_t len = strlen(ip->info->name);
-    ti_value *a, *vals[64];
+    ti_value *a, *r, *vals[64];
     const ti_type *types[8];
-    ti_use *u, *next;
-    int32_t i, aliased = 0;
-    if (len < 2 || len >= sizeof name || ip->info->name[len - 1] != '_' || ip->n_operands < 1 ||
-        ip->n_operands > 64 || ip->n_results > 8)
+    int32_t i;
+    for (i = 0; i < ip->n_operands; i++) {
+      ti_value *v = ip->operands[i].value, *rt, *l;
+      if (!v) continue;
+      rt = (ti_value *)(uintptr_t)ti__nn_ptrmap_get(&root, v, (int64_t)(uintptr_t)v);
+      l = (ti_value *)(uintptr_t)ti__nn_ptrmap_get(&latest, rt, 0);
+      if (l && l != v) ti_op_set_operand(ip, i, l);
+    }
+    if (!ti_op_has_trait(ip, TI_TRAIT_INPLACE) || len < 2 || len >= sizeof name || ip->info->name[len - 1] != '_' ||
+        ip->n_operands < 1 || ip->n_operands > 64 || ip->n_results < 1 || ip->n_results > 8)
       continue;
     memcpy(name, ip->info->name, len - 1);
     name[len - 1] = 0;
     if (!ti_lookup_op(p->ctx, name)) continue;
     a = ip->operands[0].value;
-    /* Another alias of a would see the write too: leave those alone. */
-    if (a->def && ti_op_has_trait(a->def, TI_TRAIT_VIEW_LIKE)) continue;
-    for (u = a->first_use; u; u = u->next)
-      if (u->owner != ip && ti_op_has_trait(u->owner, TI_TRAIT_VIEW_LIKE)) aliased = 1;
-    if (aliased) continue;
+    r = (ti_value *)(uintptr_t)ti__nn_ptrmap_get(&root, a, (int64_t)(uintptr_t)a);
+    /* Another alias of the buffer would see the write too: leave those alone. */
+    if (ti__nn_viewed(&viewed, a) || ti__nn_viewed(&viewed, r)) continue;
     for (i = 0; i < ip->n_operands; i++) vals[i] = ip->operands[i].value;
     for (i = 0; i < ip->n_results; i++) types[i] = ip->results[i].type;
     nw = ti_op_create(p, name, ip->n_operands, vals, ip->n_results, types, ip->attrs, err);
-    if (!nw) { TASKIR_FREE(au, ops); return err && err->status ? err->status : TI_STATUS_NO_MEMORY; }
+    if (!nw) { st = err && err->status ? err->status : TI_STATUS_NO_MEMORY; goto done; }
     ti_op_insert_before(nw, ip);
-    nw->order = ip->order;
     for (i = 0; i < ip->n_results; i++) ti_value_replace_all_uses(&ip->results[i], &nw->results[i]);
-    /* Later readers of a read the written buffer: the new result. */
-    for (u = a->first_use; u; u = next) {
-      next = u->next;
-      if (u->owner != ip && u->owner != nw && u->owner->order > ip->order) ti_op_set_operand(u->owner, u->index, &nw->results[0]);
+    if ((st = ti_op_erase(ip, err)) != TI_STATUS_SUCCESS) goto done;
+    if (!ti__nn_ptrmap_put(&latest, r, (int64_t)(uintptr_t)&nw->results[0]) ||
+        !ti__nn_ptrmap_put(&root, &nw->results[0], (int64_t)(uintptr_t)r)) {
+      st = ti_error_set(err, TI_STATUS_NO_MEMORY, "inplace-to-outofplace: out of memory");
+      goto done;
     }
-    if (ti_op_erase(ip, err) != TI_STATUS_SUCCESS) { TASKIR_FREE(au, ops); return err ? err->status : TI_STATUS_INVALID; }
   }
-  TASKIR_FREE(au, ops);
-  return TI_STATUS_SUCCESS;
+done:
+  if (ops) TASKIR_FREE(au, ops);
+  ti__nn_ptrmap_free(&root);
+  ti__nn_ptrmap_free(&latest);
+  ti__nn_ptrmap_free(&viewed);
+  return st;
 }
 
 static const ti_pass ti__nn_passes[] = {
