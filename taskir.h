@@ -318,7 +318,8 @@ typedef enum ti_program_kind { TI_PROGRAM_SSA, TI_PROGRAM_GRAPH } ti_program_kin
 typedef struct ti_variable {
   const char *name;
   const ti_type *type;
-  void *data;                 /* numel * ti_dtype_size bytes, owned by the program */
+  void *data;                 /* numel * ti_dtype_size bytes, owned by the program
+                                 (or, after ti_task_import, by the message) */
   int64_t bytes;
   int is_mutable;             /* written by set_parameter: passes must not fold it */
 } ti_variable;
@@ -370,6 +371,7 @@ TASKIR_API void ti_value_replace_all_uses(ti_value *from, ti_value *to);
 TASKIR_API void ti_value_replace_uses_except(ti_value *from, ti_value *to, const ti_op *except);
 TASKIR_API int64_t ti_value_num_uses(const ti_value *v);
 TASKIR_API int ti_op_is(const ti_op *op, const char *name);
+/* 1 when op has every trait bit given (A | B means both). */
 TASKIR_API int ti_op_has_trait(const ti_op *op, uint32_t trait);
 
 /* Builder: appends (or inserts before `point`) and keeps going. */
@@ -1676,6 +1678,29 @@ TASKIR_API ti_variable *ti_program_find_var(const ti_program *p, const char *nam
   return NULL;
 }
 
+/* Appends a variable without the duplicate-name check. data_ref NULL: zeroed
+   data of its own in the program's arena; else the variable refers to
+   data_ref, which its owner keeps alive (an imported message). */
+static ti_variable *ti__program_push_var(ti_program *p, const char *name, const ti_type *type, size_t bytes,
+                                         void *data_ref) {
+  ti_variable *v;
+  if (p->n_vars == p->cap_vars) {
+    int32_t ncap = p->cap_vars ? p->cap_vars * 2 : 8;
+    ti_variable *nv = (ti_variable *)TASKIR_REALLOC(p->ctx->alloc_user, p->vars, (size_t)ncap * sizeof *nv);
+    if (!nv) return NULL;
+    p->vars = nv; p->cap_vars = ncap;
+  }
+  v = &p->vars[p->n_vars];
+  memset(v, 0, sizeof *v);
+  v->name = ti_arena_strndup(&p->arena, name, strlen(name));
+  v->data = data_ref ? data_ref : ti_arena_alloc(&p->arena, bytes, 16);
+  if (!v->name || !v->data) return NULL;
+  v->type = type;
+  v->bytes = (int64_t)bytes;
+  p->n_vars++;
+  return v;
+}
+
 TASKIR_API ti_status ti_program_add_var(ti_program *p, const char *name, const ti_type *type, const void *data,
                                         int is_mutable, ti_error *err) {
   int64_t numel;
@@ -1688,22 +1713,10 @@ TASKIR_API ti_status ti_program_add_var(ti_program *p, const char *name, const t
   if (numel < 0 || (uint64_t)numel > ((uint64_t)1 << 40) / (ti_dtype_size(type->dtype) + 1))
     return ti_error_set(err, TI_STATUS_BAD_PARAM, "variable '%s' needs a static shape of sane size", name);
   bytes = (size_t)numel * ti_dtype_size(type->dtype);
-  if (p->n_vars == p->cap_vars) {
-    int32_t ncap = p->cap_vars ? p->cap_vars * 2 : 8;
-    ti_variable *nv = (ti_variable *)TASKIR_REALLOC(p->ctx->alloc_user, p->vars, (size_t)ncap * sizeof *nv);
-    if (!nv) return ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory adding variable '%s'", name);
-    p->vars = nv; p->cap_vars = ncap;
-  }
-  v = &p->vars[p->n_vars];
-  memset(v, 0, sizeof *v);
-  v->name = ti_arena_strndup(&p->arena, name, strlen(name));
-  v->data = ti_arena_alloc(&p->arena, bytes, 16);
-  if (!v->name || !v->data) return ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory adding variable '%s'", name);
+  if (!(v = ti__program_push_var(p, name, type, bytes, NULL)))
+    return ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory adding variable '%s'", name);
   if (data && bytes) memcpy(v->data, data, bytes);
-  v->type = type;
-  v->bytes = (int64_t)bytes;
   v->is_mutable = is_mutable != 0;
-  p->n_vars++;
   return TI_STATUS_SUCCESS;
 }
 
@@ -3650,6 +3663,17 @@ TASKIR_API ti_status ti_task_import(ti_context *ctx, const ti_task_graph *g, ti_
   qsort(eidx, (size_t)g->n_edges, sizeof *eidx, ti__idx_cmp);
   for (i = 1; i < g->n_edges; i++)
     if (eidx[i].id == eidx[i - 1].id) { s = ti_error_set(err, TI_STATUS_INVALID, "edge id %d is used twice", (int)eidx[i].id); goto done; }
+  {
+    /* block ids must be unique (they name the weights): sort a copy */
+    ti__idx *bidx = (ti__idx *)TASKIR_MALLOC(u, ((size_t)g->n_blocks + 1) * sizeof *bidx);
+    if (!bidx) { s = ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory importing the graph"); goto done; }
+    for (i = 0; i < g->n_blocks; i++) { bidx[i].id = g->blocks[i].id; bidx[i].index = i; }
+    qsort(bidx, (size_t)g->n_blocks, sizeof *bidx, ti__idx_cmp);
+    for (i = 1; i < g->n_blocks; i++)
+      if (bidx[i].id == bidx[i - 1].id) { s = ti_error_set(err, TI_STATUS_INVALID, "block id %d is used twice", (int)bidx[i].id); break; }
+    TASKIR_FREE(u, bidx);
+    if (s != TI_STATUS_SUCCESS) goto done;
+  }
   /* blocks first: results are the output interfaces */
   for (i = 0; i < g->n_blocks; i++) {
     const ti_task_block *b = &g->blocks[i];
@@ -3666,11 +3690,12 @@ TASKIR_API ti_status ti_task_import(ti_context *ctx, const ti_task_graph *g, ti_
       if (v) {
         int64_t n = v->count;
         const ti_type *t = ti_type_get(ctx, TI_TYPE_VTENSOR, v->storage, 1, &n, TI_LAYOUT_ANY);
-        ti_variable *vr;
-        if (ti_program_find_var(p, var)) { s = ti_error_set(err, TI_STATUS_INVALID, "block id %d is used twice", (int)b->id); goto done; }
-        if ((s = ti_program_add_var(p, var, t, NULL, 0, err)) != TI_STATUS_SUCCESS) goto done;
-        vr = &p->vars[p->n_vars - 1];
-        memcpy(vr->data, v->data, (size_t)vr->bytes);
+        /* no copy: the program refers to the message's data; names are
+           unique because block ids were checked unique above */
+        if (!t || !ti__program_push_var(p, var, t, (size_t)n * ti_dtype_size(v->storage), v->data)) {
+          s = ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory importing block %d", (int)b->id);
+          goto done;
+        }
       }
     }
     attrs = ti__block_to_attr(ctx, b, var);
