@@ -68,7 +68,7 @@ $(BUILD)/bench/%: bench/%.c $(HEADERS)
 
 # One command per check; tests/run.sh adds them up and prints the closing line.
 CHECKS := $(TESTS:%=$(BUILD)/test/%) $(TESTS:%=$(BUILD)/asan/%) $(KTESTS:%=$(BUILD)/nosimd/%) \
-          $(foreach h,$(HEADERS),"tests/header_check.sh $(h) c99" "tests/header_check.sh $(h) c++")
+          $(foreach h,$(HEADERS),"tests/header_check.sh $(h) c99" "tests/header_check.sh $(h) c++" "tests/header_check.sh $(h) static")
 TEST_BINS := $(TESTS:%=$(BUILD)/test/%) $(TESTS:%=$(BUILD)/asan/%) $(KTESTS:%=$(BUILD)/nosimd/%)
 ifneq ($(AARCH64_CC),)
 ifneq ($(QEMU),)

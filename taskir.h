@@ -38,7 +38,11 @@
 
 #ifndef TASKIR_API
 #ifdef TASKIR_STATIC
+#if defined(__GNUC__) || defined(__clang__)
+#define TASKIR_API static __attribute__((unused))   /* the unused ones are fine */
+#else
 #define TASKIR_API static
+#endif
 #else
 #define TASKIR_API extern
 #endif
@@ -714,8 +718,10 @@ TASKIR_API void ti_diag_list_free(ti_diag_list *l);
                     one a block is addressed by its (unique) id
      attributes     known types, none twice, KERNEL/STRIDE/DILATION >= 1,
                     PAD >= 0, LUT_DW 1..16 (required on CLUT), BIT_SHIFT_NUM
-                    0..31; CC/CC2D/CAVG/CCMPB/CCMPS: ny, nx = (niy + pads -
+                    0..31, bias_type VECTOR or CONSTANT;
+                    CC/CC2D/CAVG/CCMPB/CCMPS: ny, nx = (niy + pads -
                     dilation*(k-1) - 1) / stride + 1 and KERNEL = nky/nkx
+     groups         group ids unique; a group names existing blocks, once
      cycle          acyclic (Kahn, iterative), except a CLIF's membrane
                     write-back (its second output), read at the next step */
 TASKIR_API ti_status ti_task_check(const ti_task_graph *g, ti_diag_list *out, ti_error *err);
@@ -4103,7 +4109,9 @@ static int ti__check_roles_of(const ti_task_block *b, ti__check_roles *r) {
   r->min_out = r->max_out = 1;
   switch (b->type) {
   case TI_BLOCK_CADD:
-    if ((b->shape.has & TI_SHAPE_HAS_N_BRANCH) && b->shape.n_branch > 0) r->n_act = b->shape.n_branch;
+    /* capped so that counts below never overflow; the dims rule reports it */
+    if ((b->shape.has & TI_SHAPE_HAS_N_BRANCH) && b->shape.n_branch > 0)
+      r->n_act = b->shape.n_branch < 65536 ? b->shape.n_branch : 65536;
     else r->n_act = n - (bias == 1 ? 1 : 0) > 0 ? n - (bias == 1 ? 1 : 0) : 1;
     break;
   case TI_BLOCK_CAVG: case TI_BLOCK_CVS: r->n_act = 1; break;
@@ -4409,13 +4417,19 @@ static void ti__check_dims(ti__check *c) {
       else if (v == 0 && (req & bit))
         ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, -1, "%s block needs %s >= 1, it is absent",
                        TI__BNAME(b), ti__check_dim_names[k]);
-      else if (v != 0 && !(allowed & bit) && !(one_d && (r.req & bit) && v == 1))
+      else if (v != 0 && !(allowed & bit))
         ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, -1,
                        "%s block has %s = %d, which this type does not have; leave it absent",
                        TI__BNAME(b), ti__check_dim_names[k], (int)v);
       else if (v > 1 && (r.must1 & bit))
         ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, -1, "%s block has %s = %d, it must be 1 (or absent)",
                        TI__BNAME(b), ti__check_dim_names[k], (int)v);
+      else if (v > 1 && one_d && (bit & TI__D_WIN))
+        ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, -1,
+                       "%s block in the 1-D form (no ny, nx) has %s = %d; the window must be 1 (or absent)",
+                       TI__BNAME(b), ti__check_dim_names[k], (int)v);
+      else if (k == 8 && v > 65536)
+        ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, -1, "n_branch = %d is not plausible", (int)v);
     }
     /* niy/nix are input extents, not separate loops: the volume is that of
        the 6 loop dims, and the input box is checked on its own */
@@ -4497,10 +4511,14 @@ static void ti__check_clusters(ti__check *c) {
         ti__check_diag(c, TI_DIAG_ERROR, "clusters", b->id, -1, "%s block has %d input clusters, expected %d..%d",
                        TI__BNAME(b), (int)b->n_inputs, (int)min_in, (int)max_in);
     }
-    if (b->n_outputs < min_out || b->n_outputs > max_out)
-      ti__check_diag(c, TI_DIAG_ERROR, "clusters", b->id, -1, "%s block has %d output clusters, expected %d%s%d",
-                     TI__BNAME(b), (int)b->n_outputs, (int)min_out, min_out == max_out ? "" : "..",
-                     min_out == max_out ? -1 : (int)max_out);
+    if (b->n_outputs < min_out || b->n_outputs > max_out) {
+      if (min_out == max_out)
+        ti__check_diag(c, TI_DIAG_ERROR, "clusters", b->id, -1, "%s block has %d output clusters, expected %d",
+                       TI__BNAME(b), (int)b->n_outputs, (int)min_out);
+      else
+        ti__check_diag(c, TI_DIAG_ERROR, "clusters", b->id, -1, "%s block has %d output clusters, expected %d..%d",
+                       TI__BNAME(b), (int)b->n_outputs, (int)min_out, (int)max_out);
+    }
     for (j = 0; j < b->n_inputs + b->n_outputs; j++) {
       int is_out = j >= b->n_inputs;
       int32_t ci = is_out ? j - b->n_inputs : j;
@@ -4624,15 +4642,19 @@ static void ti__check_edges(ti__check *c) {
       if (!ok)
         ti__check_diag(c, TI_DIAG_ERROR, "alternation", s->id, e->id,
                        "edge %s %d -> %s %d breaks the storage -> compute -> storage alternation "
-                       "(INPUT -> storage, storage -> OUTPUT); put a %s block between them",
+                       "(INPUT -> storage, storage -> OUTPUT); %s",
                        TI__BNAME(s), (int)s->id, TI__BNAME(d), (int)d->id,
-                       cs == TI_CLASS_COMPUTE ? "storage" : cs == TI_CLASS_STORAGE && cd == TI_CLASS_STORAGE ? "compute" : "suitable");
+                       d->type == TI_BLOCK_INPUT ? "an INPUT block takes no edge"
+                       : s->type == TI_BLOCK_OUTPUT ? "an OUTPUT block feeds nothing"
+                       : cs == TI_CLASS_STORAGE ? "put a compute block between them"
+                       : "put a storage block between them");
     }
   }
 }
 
-/* Shape of the data after an edge's rearrangements, from the source box,
-   by the kernels' shape inference (ti_rearrange_infer_ex). Returns 1 with
+/* Shape of the data after an edge's rearrangements, from the source box
+   (in, n_in <= 6 dims), by the kernels' shape inference
+   (ti_rearrange_infer_ex). Returns 1 with
    the dims in out (rank *n_out, out holds TI_TENSOR_MAX_DIMS), -1 for
    malformed parameters (why), -2 when out of memory. */
 static int ti__check_rearranged(ti__check *c, const ti_task_edge *e, const int64_t *in, int n_in, int64_t *out,
@@ -4641,7 +4663,9 @@ static int ti__check_rearranged(ti__check *c, const ti_task_edge *e, const int64
   int k, n = n_in > 0 ? n_in : 1;
   int64_t cur[TI_TENSOR_MAX_DIMS];
   void *au = c->out->alloc_user;
-  for (k = 0; k < TI_TENSOR_MAX_DIMS; k++) cur[k] = k < n_in ? in[k] : 1;
+  /* boxes have at most 6 dims (ny, nx, nf, nr, nky, nkx) */
+  for (k = 0; k < TI_TENSOR_MAX_DIMS; k++) cur[k] = 1;
+  for (k = 0; k < n_in && k < 6; k++) cur[k] = in[k];
   for (r = 0; r < e->n_rearrange; r++) {
     const ti_task_rearrange *ra = &e->rearrange[r];
     ti_rearrange_param prm[4];
@@ -4790,7 +4814,7 @@ static void ti__check_data(ti__check *c) {
     int n_fields = (t->int32_data.count > 0) + (t->uint32_data.count > 0) + (t->float_data.count > 0);
     int64_t count, prod = 1, sdims[4], ddims[8];
     int32_t nsd;
-  int bad_dims = 0;
+    int bad_dims = 0;
     ti_dtype p;
     if ((unsigned)b->type >= TI_BLOCK_COUNT || b->type == TI_BLOCK_NULL) continue;
     cls = ti_block_class_of(b->type);
@@ -4954,6 +4978,11 @@ static void ti__check_attrs(ti__check *c) {
       default: break;
       }
     }
+    if ((b->has & TI_BLOCK_HAS_BIAS_TYPE) && b->bias_type != TI_BIAS_TYPE_VECTOR &&
+        b->bias_type != TI_BIAS_TYPE_CONSTANT)
+      ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, -1,
+                     "bias_type %d is unknown; VECTOR (1) reads a bias cluster, CONSTANT (2) adds CONSTANT_B",
+                     (int)b->bias_type);
     if (b->type == TI_BLOCK_CLUT && !ti__check_has_attr(b, TI_ATTR_LUT_DW))
       ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, -1,
                      "CLUT block has no LUT_DW; it sets the index width and the table size 2^LUT_DW");
@@ -4983,6 +5012,32 @@ static void ti__check_attrs(ti__check *c) {
                          axis ? "nx" : "ny", (int)n_out, axis ? "nix" : "niy", (int)n_in, (int)kk, (int)st, (int)p0,
                          (int)p1, (int)dl, (long long)want);
       }
+    }
+  }
+}
+
+/* Groups name existing blocks, once each; group ids are unique. */
+static void ti__check_groups(ti__check *c) {
+  const ti_task_graph *g = c->g;
+  int32_t i, j, *stamp = c->in_deg;   /* scratch until the cycle search */
+  for (i = 0; i < g->n_blocks; i++) stamp[i] = 0;
+  for (i = 0; i < g->n_groups; i++) {
+    const ti_task_group *gr = &g->groups[i];
+    for (j = 0; j < i; j++)
+      if (g->groups[j].group_id == gr->group_id) {
+        ti__check_diag(c, TI_DIAG_ERROR, "groups", -1, -1, "group id %d is used by groups #%d and #%d",
+                       (int)gr->group_id, (int)j, (int)i);
+        break;
+      }
+    for (j = 0; j < gr->n_block_ids; j++) {
+      int32_t id = gr->block_ids[j], bi = ti__check_lookup(c->bsorted, g->n_blocks, id);
+      if (bi < 0)
+        ti__check_diag(c, TI_DIAG_ERROR, "groups", id, -1, "group %d names block %d, which does not exist",
+                       (int)gr->group_id, (int)id);
+      else if (stamp[bi] == i + 1)
+        ti__check_diag(c, TI_DIAG_ERROR, "groups", id, -1, "group %d names block %d twice", (int)gr->group_id, (int)id);
+      else
+        stamp[bi] = i + 1;
     }
   }
 }
@@ -5094,6 +5149,7 @@ TASKIR_API ti_status ti_task_check(const ti_task_graph *g, ti_diag_list *out, ti
   ti__check_data(&c);
   ti__check_io(&c);
   ti__check_attrs(&c);
+  ti__check_groups(&c);
   ti__check_cycles(&c);
 #undef ti__check_feeds
 #undef ti__check_is_written

@@ -60,29 +60,11 @@
        it there. Several interfaces on an input cluster assemble it (parts
        not covered are 0); several on an output cluster copy the data to each
        consumer. Edges that move a whole cluster unchanged cost nothing: the
-       consumer reads the producer's buffer. Rearrangement parameters are the
-       int32 values of matrix[0], on the data viewed as [Y][X][C] (rank 1 is
-       [1][1][C], rank 2 [1][A][B]):
-         IDENTITY  none
-         RESHAPE   source axes from fastest- to slowest-varying (a
-                   permutation of 0..rank-1): the result is the source
-                   transposed so, e.g. [2,1,0] on [y][x][f] keeps the order
-         PERMUTE   p[0..rank-1]: result axis i is source axis p[i]
-         ROTATE    [k]: k quarter turns of the Y-X plane (numpy rot90 on
-                   axes 0,1: out[y][x] = in[x][X-1-y] for k = 1)
-         SHIFT     [dy, dx, dc, cyclic]: out[y][x][c] = in[y-dy][x-dx][c-dc],
-                   0 outside unless cyclic != 0 (then wrapped)
-         SCALE     [sy, sx, sc] >= 1: up-sampling, out dims [Y*sy][X*sx][C*sc],
-                   out[y][x][c] = in[y/sy][x/sx][c/sc]
-         SHEAR     [ky, kx]: out[y][x][c] = in[y - ky*x][x - kx*y][c], 0 outside
-         REFLECT   [mask]: bit 0 flips y, bit 1 x, bit 2 c
-         AFFINE    [a, b, ty, c, d, tx]: out[y][x][f] =
-                   in[a*y + b*x + ty][c*y + d*x + tx][f], 0 outside
-         PROJECT   [axis, i_0, i_1, ...]: the result takes, along axis (0 y,
-                   1 x, 2 c), the source indices i_0, i_1, ... (-1 gives 0)
-         SHUFFLE   [g]: channel shuffle, C = g*m: out[..][j*g + i] =
-                   in[..][i*m + j]
-       Trailing parameters left out are 0 (SCALE: 1).
+       consumer reads the producer's buffer. The rearrangements are those of
+       taskir_kernels.h (kernels.rearrange: parameters, output dims), applied
+       by ti_rearrange_apply to the box as the source holds it (e.g.
+       [y][x][f]; SW weights [nf][nr][nky][nkx]); planning runs them once on
+       a table of element offsets, so a run only copies.
 
    LICENSE: MIT, see the end of this file.
 */
@@ -456,130 +438,69 @@ static ti_status ti__x_box(const ti__xview *v, const ti_task_interface *f, int64
 
 /* --- rearrangements on index tensors ------------------------------------ */
 
-/* A tensor of source offsets (-1: zero), dims d[0..r). */
-typedef struct ti__xidx { int32_t r; int64_t d[4]; int64_t *v; } ti__xidx;
+/* A tensor of source offsets (-1: zero), dims d[0..r). Planning runs each
+   rearrangement of an edge once, through the kernels' ti_rearrange_apply, on
+   this tensor (offset + 1 as 8-byte elements, so the zero fill reads -1). */
+typedef struct ti__xidx { int32_t r; int64_t d[TI_TENSOR_MAX_DIMS]; int64_t *v; } ti__xidx;
 
-static int64_t ti__x_mod(int64_t a, int64_t m) { int64_t r = a % m; return r < 0 ? r + m : r; }
+#define TI__X_MAXP 8   /* parameter tensors per rearrangement */
 
 static ti_status ti__x_rearrange(ti_exec *x, ti__xidx *t, const ti_task_rearrange *ra, int32_t edge_id, ti_error *err) {
-  int32_t np = 0, i;
-  int64_t P[64], Y, X, C, oY, oX, oC, y, xx, c, n = 1, k;
-  int64_t *nv;
-  const ti_task_values *vals = ra->n_matrix > 0 ? ti_task_tensor_values(&ra->matrix[0]) : NULL;
-  const char *kname = ti_rearrange_kind_name((int)(ra->type));
-  memset(P, 0, sizeof P);
-  if (vals) {
-    if (vals->count > 64) return ti_error_set(err, TI_STATUS_NOT_SUPPORTED, "edge %d: %s with %lld parameters (at most 64)",
-                                             (int)edge_id, kname ? kname : "?", (long long)vals->count);
-    np = (int32_t)vals->count;
-    for (i = 0; i < np; i++) P[i] = ti_task_values_get_i64(vals, i);
-  }
-  for (i = 0; i < t->r; i++) n *= t->d[i];
-  switch (ra->type) {
-  case TI_REARRANGE_IDENTITY: return TI_STATUS_SUCCESS;
-  case TI_REARRANGE_RESHAPE: case TI_REARRANGE_PERMUTE: {
-    int64_t perm[4], od[4], ost[4], ist[4], idx[4];
-    int32_t r = t->r, used = 0;
-    if (np == 0) return TI_STATUS_SUCCESS;
-    /* pad with leading unit dims so the permutation covers every axis */
-    if (np > 4 || np < r)
-      return ti_error_set(err, TI_STATUS_INVALID, "edge %d: %s lists %d axes for data of rank %d",
-                          (int)edge_id, kname, (int)np, (int)r);
-    while (t->r < np) { memmove(t->d + 1, t->d, (size_t)t->r * sizeof t->d[0]); t->d[0] = 1; t->r++; }
-    r = t->r;
-    for (i = 0; i < r; i++) {
-      int64_t a = ra->type == TI_REARRANGE_RESHAPE ? P[r - 1 - i] : P[i];
-      if (a < 0 || a >= r || (used & (1 << a)))
-        return ti_error_set(err, TI_STATUS_INVALID, "edge %d: %s axes are not a permutation of 0..%d", (int)edge_id, kname, (int)r - 1);
-      used |= 1 << a; perm[i] = a; od[i] = t->d[a];
+  ti_rearrange_param prm[TI__X_MAXP];
+  int32_t *ib[TI__X_MAXP];
+  int np = ra->n_matrix, i, ond = 0;
+  int64_t od[TI_TENSOR_MAX_DIMS], n = 1, k;
+  int64_t *nv = NULL;
+  const char *why = NULL, *kname = ti_rearrange_kind_name((int)ra->type);
+  ti_status s = TI_STATUS_SUCCESS;
+  if (!kname) kname = "?";
+  if (np > TI__X_MAXP)
+    return ti_error_set(err, TI_STATUS_NOT_SUPPORTED, "edge %d: %s with %d parameter tensors (at most %d)", (int)edge_id, kname, np, TI__X_MAXP);
+  memset(prm, 0, sizeof prm);
+  for (i = 0; i < np; i++) {
+    const ti_task_tensor *m = &ra->matrix[i];
+    ib[i] = NULL;
+    prm[i].ndims = m->n_dims; prm[i].dims = m->dims;
+    if (m->int32_data.count > 0) {
+      ib[i] = (int32_t *)TASKIR_MALLOC(x->u, (size_t)m->int32_data.count * sizeof(int32_t));
+      if (!ib[i]) { s = ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory"); np = i + 1; goto done; }
+      for (k = 0; k < m->int32_data.count; k++) ib[i][k] = (int32_t)ti_task_values_get_i64(&m->int32_data, k);
+      prm[i].i32 = ib[i]; prm[i].n_i32 = m->int32_data.count;
     }
-    ist[r - 1] = 1; ost[r - 1] = 1;
-    for (i = r - 2; i >= 0; i--) { ist[i] = ist[i + 1] * t->d[i + 1]; ost[i] = ost[i + 1] * od[i + 1]; }
-    nv = (int64_t *)TASKIR_MALLOC(x->u, (size_t)(n ? n : 1) * sizeof *nv);
-    if (!nv) return ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory");
-    for (k = 0; k < n; k++) {
-      int64_t rem = k, src = 0;
-      for (i = 0; i < r; i++) { idx[i] = rem / ost[i]; rem %= ost[i]; }
-      for (i = 0; i < r; i++) src += idx[i] * ist[perm[i]];
-      nv[k] = t->v[src];
+    if (m->float_data.count > 0 && m->float_data.storage == TI_DTYPE_F32) {
+      prm[i].f32 = (const float *)m->float_data.data; prm[i].n_f32 = m->float_data.count;
     }
-    TASKIR_FREE(x->u, t->v); t->v = nv;
-    for (i = 0; i < r; i++) t->d[i] = od[i];
-    return TI_STATUS_SUCCESS;
   }
-  default: break;
+  s = ti_rearrange_infer_ex((int)ra->type, prm, np, t->r, t->d, &ond, od, &why);
+  if (s) {
+    s = ti_error_set(err, s == TI_STATUS_NOT_SUPPORTED ? s : TI_STATUS_INVALID, "edge %d: %s: %s", (int)edge_id, kname,
+                     why ? why : "parameters do not fit the data");
+    goto done;
   }
-  if ((unsigned)ra->type >= TI_REARRANGE_COUNT)
-    return ti_error_set(err, TI_STATUS_NOT_SUPPORTED, "edge %d: unknown rearrangement %d", (int)edge_id, (int)ra->type);
-  /* the spatial kinds work on a [Y][X][C] view */
-  if (t->r > 3) return ti_error_set(err, TI_STATUS_NOT_SUPPORTED, "edge %d: %s on data of rank %d (at most 3)", (int)edge_id, kname, (int)t->r);
-  Y = t->r >= 3 ? t->d[t->r - 3] : 1; X = t->r >= 2 ? t->d[t->r - 2] : 1; C = t->r >= 1 ? t->d[t->r - 1] : 1;
-  oY = Y; oX = X; oC = C;
-  switch (ra->type) {
-  case TI_REARRANGE_ROTATE: if (ti__x_mod(P[0], 4) & 1) { oY = X; oX = Y; } break;
-  case TI_REARRANGE_SCALE: {
-    int64_t sy = np > 0 ? P[0] : 1, sx = np > 1 ? P[1] : 1, sc = np > 2 ? P[2] : 1;
-    if (sy < 1 || sx < 1 || sc < 1 || sy > 65536 || sx > 65536 || sc > 65536)
-      return ti_error_set(err, TI_STATUS_INVALID, "edge %d: SCALE factors must be 1..65536", (int)edge_id);
-    oY = Y * sy; oX = X * sx; oC = C * sc;
-    if (oY * oX * oC > ((int64_t)1 << 31)) return ti_error_set(err, TI_STATUS_LIMIT, "edge %d: SCALE result too large", (int)edge_id);
-    break;
+  for (i = 0; i < ond; i++) n *= od[i];
+  if (n > INT32_MAX) { s = ti_error_set(err, TI_STATUS_LIMIT, "edge %d: %s gives more than 2^31 elements", (int)edge_id, kname); goto done; }
+  nv = (int64_t *)TASKIR_MALLOC(x->u, (size_t)(n > 0 ? n : 1) * sizeof *nv);
+  if (!nv) { s = ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory"); goto done; }
+  {
+    int64_t m = 1;
+    for (i = 0; i < t->r; i++) m *= t->d[i];
+    for (k = 0; k < m; k++) t->v[k] += 1;
   }
-  case TI_REARRANGE_PROJECT:
-    if (np < 1 || P[0] < 0 || P[0] > 2 || np < 2)
-      return ti_error_set(err, TI_STATUS_INVALID, "edge %d: PROJECT needs [axis 0..2, indices...]", (int)edge_id);
-    if (P[0] == 0) oY = np - 1; else if (P[0] == 1) oX = np - 1; else oC = np - 1;
-    for (i = 1; i < np; i++) {
-      int64_t ext = P[0] == 0 ? Y : P[0] == 1 ? X : C;
-      if (P[i] < -1 || P[i] >= ext) return ti_error_set(err, TI_STATUS_INVALID, "edge %d: PROJECT index %lld out of range", (int)edge_id, (long long)P[i]);
-    }
-    break;
-  case TI_REARRANGE_SHUFFLE:
-    if (np < 1 || P[0] < 1 || C % P[0])
-      return ti_error_set(err, TI_STATUS_INVALID, "edge %d: SHUFFLE groups %lld must divide %lld channels", (int)edge_id, (long long)P[0], (long long)C);
-    break;
-  default: break;
+  s = ti_rearrange_apply((int)ra->type, prm, np, sizeof(int64_t), t->r, t->d, t->v, ond, od, nv);
+  if (s) {
+    s = ti_error_set(err, s == TI_STATUS_NOT_SUPPORTED ? s : TI_STATUS_INVALID, "edge %d: %s refused its parameters (%s)",
+                     (int)edge_id, kname, ti_status_name(s));
+    TASKIR_FREE(x->u, nv);
+    goto done;
   }
-  nv = (int64_t *)TASKIR_MALLOC(x->u, (size_t)(oY * oX * oC > 0 ? oY * oX * oC : 1) * sizeof *nv);
-  if (!nv) return ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory");
-  for (y = 0; y < oY; y++)
-    for (xx = 0; xx < oX; xx++)
-      for (c = 0; c < oC; c++) {
-        int64_t sy = y, sx = xx, sc = c;
-        int ok = 1;
-        switch (ra->type) {
-        case TI_REARRANGE_ROTATE:
-          switch (ti__x_mod(P[0], 4)) {
-          case 1: sy = xx; sx = X - 1 - y; break;
-          case 2: sy = Y - 1 - y; sx = X - 1 - xx; break;
-          case 3: sy = Y - 1 - xx; sx = y; break;
-          default: break;
-          }
-          break;
-        case TI_REARRANGE_SHIFT:
-          sy = y - P[0]; sx = xx - P[1]; sc = c - P[2];
-          if (P[3]) { sy = ti__x_mod(sy, Y); sx = ti__x_mod(sx, X); sc = ti__x_mod(sc, C); }
-          break;
-        case TI_REARRANGE_SCALE: sy = y / (oY / Y); sx = xx / (oX / X); sc = c / (oC / C); break;
-        case TI_REARRANGE_SHEAR: sy = y - P[0] * xx; sx = xx - P[1] * y; break;
-        case TI_REARRANGE_REFLECT:
-          if (P[0] & 1) sy = Y - 1 - y;
-          if (P[0] & 2) sx = X - 1 - xx;
-          if (P[0] & 4) sc = C - 1 - c;
-          break;
-        case TI_REARRANGE_AFFINE: sy = P[0] * y + P[1] * xx + P[2]; sx = P[3] * y + P[4] * xx + P[5]; break;
-        case TI_REARRANGE_PROJECT:
-          if (P[0] == 0) sy = P[1 + y]; else if (P[0] == 1) sx = P[1 + xx]; else sc = P[1 + c];
-          break;
-        case TI_REARRANGE_SHUFFLE: { int64_t g = P[0], m = C / g; sc = (c % g) * m + c / g; break; }
-        default: break;
-        }
-        if (sy < 0 || sy >= Y || sx < 0 || sx >= X || sc < 0 || sc >= C) ok = 0;
-        nv[(y * oX + xx) * oC + c] = ok ? t->v[(sy * X + sx) * C + sc] : -1;
-      }
-  TASKIR_FREE(x->u, t->v); t->v = nv;
-  t->r = 3; t->d[0] = oY; t->d[1] = oX; t->d[2] = oC;
-  return TI_STATUS_SUCCESS;
+  for (k = 0; k < n; k++) nv[k] -= 1;
+  TASKIR_FREE(x->u, t->v);
+  t->v = nv;
+  t->r = ond;
+  for (i = 0; i < ond; i++) t->d[i] = od[i];
+done:
+  for (i = 0; i < np; i++) if (ib[i]) TASKIR_FREE(x->u, ib[i]);
+  return s;
 }
 
 /* --- plan ---------------------------------------------------------------- */
@@ -629,7 +550,7 @@ static int ti__x_unchanged(const ti_task_edge *ed) {
   int32_t i;
   for (i = 0; i < ed->n_rearrange; i++) {
     const ti_task_rearrange *r = &ed->rearrange[i];
-    const ti_task_values *v = r->n_matrix > 0 ? ti_task_tensor_values(&r->matrix[0]) : NULL;
+    const ti_task_values *v = r->n_matrix > 0 && r->matrix[0].int32_data.count > 0 ? &r->matrix[0].int32_data : NULL;
     if (r->type == TI_REARRANGE_IDENTITY) continue;
     if (r->type == TI_REARRANGE_RESHAPE && v && v->count >= 1) {
       /* [n-1, ..., 1, 0] keeps the order */
@@ -1086,7 +1007,12 @@ static ti_status ti__x_plan_compute(ti__xplan *P, int32_t bi) {
     if ((s = ti_cc_scratch_size(&d, st.packed >= 0, &sb)) != TI_STATUS_SUCCESS) return ti__x_kernel_fail(P, b, s, "bad convolution shape");
     if (sb > x->scratch_bytes) x->scratch_bytes = sb;
     st.macs = (int64_t)d.ny * d.nx * d.nf * d.nr * d.nky * d.nkx;
-  } else if (b->type == TI_BLOCK_CVM) st.macs = (int64_t)d.nf * d.nr;
+  } else if (b->type == TI_BLOCK_CVM) {
+    size_t sb = 0;
+    if ((s = ti_cvm_scratch_size(&d, &sb)) != TI_STATUS_SUCCESS) return ti__x_kernel_fail(P, b, s, "bad FC shape");
+    if (sb > x->scratch_bytes) x->scratch_bytes = sb;
+    st.macs = (int64_t)d.nf * d.nr;
+  }
   else if (ti__x_windowed(b->type)) st.macs = (int64_t)d.ny * d.nx * d.nf * d.nky * d.nkx;
   else if (b->type == TI_BLOCK_CADD) st.macs = (int64_t)d.ny * d.nx * d.nf * d.n_branch;
   else st.macs = (int64_t)d.ny * d.nx * d.nf;
@@ -1212,9 +1138,12 @@ static ti_status ti__x_classify(ti__xplan *P) {
       return ti_error_set(P->err, TI_STATUS_INVALID, "block %d (INPUT) has inputs", (int)b->id);
     if (b->type == TI_BLOCK_OUTPUT && (b->n_inputs != 1 || ti__x_n_out_ifaces(b)))
       return ti_error_set(P->err, TI_STATUS_INVALID, "block %d (OUTPUT) needs one input cluster and no outputs", (int)b->id);
-    if (b->type == TI_BLOCK_INPUT || b->type == TI_BLOCK_OUTPUT) {
+    /* sockets name INPUTs uniquely; OUTPUTs too when they give one (those
+       without are read by block id) */
+    if (b->type == TI_BLOCK_INPUT || (b->type == TI_BLOCK_OUTPUT && (b->has & TI_BLOCK_HAS_SOCKET_ID))) {
       for (j = 0; j < i; j++)
-        if (g->blocks[j].type == b->type && x->blk[j].socket == xb->socket)
+        if (g->blocks[j].type == b->type && x->blk[j].socket == xb->socket &&
+            (b->type == TI_BLOCK_INPUT || (g->blocks[j].has & TI_BLOCK_HAS_SOCKET_ID)))
           return ti_error_set(P->err, TI_STATUS_INVALID, "blocks %d and %d are both %s socket %d", (int)g->blocks[j].id, (int)b->id,
                               ti__x_tname(b->type), (int)xb->socket);
     }
@@ -1630,7 +1559,7 @@ static ti_status ti__x_kernel(ti_exec *x, ti__xstep *s) {
   case TI_BLOCK_CADD: return ti_cadd(k, d, in, bias, out);
   case TI_BLOCK_CAVG: return ti_cavg(k, d, in[0], bias, out);
   case TI_BLOCK_CVVH: return ti_cvvh(k, d, in[0], TI__XP(s->w), bias, out);
-  case TI_BLOCK_CVM: return ti_cvm(k, d, in[0], TI__XP(s->w), bias, out, NULL, 0);
+  case TI_BLOCK_CVM: return ti_cvm(k, d, in[0], TI__XP(s->w), bias, out, x->scratch, x->scratch_bytes);
   case TI_BLOCK_CC: case TI_BLOCK_CC2D:
     if (s->packed >= 0) return ti_cc_packed(k, d, in[0], TI__XP(s->packed), s->packed_bytes, bias, out, x->scratch, x->scratch_bytes);
     return ti_cc(k, d, in[0], TI__XP(s->w), bias, out, x->scratch, x->scratch_bytes);

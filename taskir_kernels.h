@@ -7,17 +7,49 @@
    DO THIS in *one* C or C++ file:
        #define TASKIR_IMPLEMENTATION
        #include "taskir_kernels.h"
-   Other files include it without the define.
+   Other files include it without the define. (taskir.h includes this header,
+   so one TASKIR_IMPLEMENTATION implements both.)
+
+   EXAMPLE: a 3x3 int8 convolution
+       ti_kernel_ctx ctx;
+       ti_kernel_ctx_init(&ctx);            // detect SIMD once (cpuid)
+       ti_prim_desc d = {0};
+       d.niy = d.nix = 56; d.nr = 64; d.nf = 64; d.nky = d.nkx = 3;
+       d.pad_up = d.pad_down = d.pad_left = d.pad_right = 1;
+       d.ny = d.nx = 56;
+       d.in_dtype = d.w_dtype = TI_DTYPE_I8; d.out_dtype = TI_DTYPE_I32;
+       d.bias_mode = TI_BIAS_VECTOR;
+       ti_cc_scratch_size(&d, 0, &bytes);   // then allocate scratch yourself
+       ti_status s = ti_cc(&ctx, &d, in, w, bias, out, scratch, bytes);
+
+   WHAT IS INSIDE (grep the >>anchors)
+       >>kernels.common     ti_status, ti_dtype, cpu detection, ti_kernel_ctx
+                            (SIMD paths + optional parallel-for hook),
+                            ti_prim_desc (shape/attributes of a block)
+       >>kernels.tinshift   TinShift forward, adjoint backward, mmcv-compatible
+                            backward
+       >>kernels.conv       CC, CC2D, CVM: packed int8 (VNNI) and wide paths
+       >>kernels.eltwise    CADD, CAVG, CVVH, CAX, CVS, CCMPB, CCMPS, CLUT, CLIF
+       >>kernels.rearrange  the eleven edge rearrangements (parameter encoding
+                            table), shape inference, N-d transpose
+   Every kernel has a plain C reference twin (`_ref`); SIMD results equal it
+   bit for bit. x86-64 paths (SSE2, AVX2, AVX-512, AVX-512 VNNI, AVX-VNNI)
+   are chosen at run time from ctx->cpu; NEON on aarch64 at compile time.
 
    OPTIONS (define before the implementing include)
-       TASKIR_NO_SIMD      use the plain C reference for everything (global)
-       TASKIR_STATIC       make every function static (per translation unit)
-       TASKIR_ASSERT(x)    programmer-error checks; default assert(x)
+       TASKIR_NO_SIMD               the plain C reference everywhere (global)
+       TASKIR_STATIC                every function static (per translation unit)
+       TASKIR_ASSERT(x)             programmer-error checks; default assert(x)
+       TASKIR_MAX_WINDOW            largest pooling window in positions (65536)
+       TASKIR_KERNELS_STREAM_BYTES  outputs this big use non-temporal stores
+                                    (16 MiB)
 
    ERRORS
-       Every kernel returns a ti_status: TI_STATUS_SUCCESS, or BAD_PARAM for a
-       malformed call, NOT_SUPPORTED for what the kernel does not do. Kernels
-       never abort on bad arguments.
+       Every kernel returns a ti_status: TI_STATUS_SUCCESS, BAD_PARAM for a
+       malformed call (NULL pointer, bad dims, short buffer), NOT_SUPPORTED
+       for a well-formed call the kernel does not do (a dtype, an attribute),
+       LIMIT for work beyond a configured cap. Kernels never abort on bad
+       arguments.
 
    LICENSE: MIT, see the end of this file.
 */
@@ -29,7 +61,11 @@
 
 #ifndef TASKIR_API
 #ifdef TASKIR_STATIC
+#if defined(__GNUC__) || defined(__clang__)
+#define TASKIR_API static __attribute__((unused))   /* the unused ones are fine */
+#else
 #define TASKIR_API static
+#endif
 #else
 #define TASKIR_API extern
 #endif
@@ -97,6 +133,9 @@ enum {
   TI_CPU_NEON = 1u << 8, TI_CPU_NEON_DOTPROD = 1u << 9
 };
 TASKIR_API unsigned ti_cpu_detect(void);
+/* The TI_CPU_* paths this translation unit was compiled to assume
+   (__AVX2__, __AVX512F__, ...; SSE2 on x86-64, NEON on aarch64). */
+TASKIR_API unsigned ti_cpu_compiled(void);
 
 /* Optional parallelism. A kernel cuts its work into the index range [0, n)
    and, when the caller supplied parallel_for, hands it the range; the hook
@@ -111,8 +150,11 @@ typedef struct ti_kernel_ctx {
   void *parallel_user;
 } ti_kernel_ctx;
 
-/* cpu = ti_cpu_detect(), single-threaded. A NULL ctx given to any kernel
-   means the same. */
+/* cpu = ti_cpu_detect(), single-threaded. Detection runs cpuid, which a
+   virtual machine may trap (tens of microseconds): do it once and reuse the
+   ctx. A NULL ctx given to a kernel means single-threaded with the SIMD
+   paths the compiler was told it may use (-mavx2, -march=native, ...: see
+   ti_cpu_compiled()), without detection. */
 TASKIR_API void ti_kernel_ctx_init(ti_kernel_ctx *ctx);
 
 /* Shape and attributes of one Task IR compute block, as the primitives take
@@ -173,14 +215,18 @@ typedef struct ti_prim_desc {
      3  shifts dtype not I32, input dtype not F16/F32,
         output dtype != input dtype                             BAD_PARAM
      4  N <= 0, HW <= 0 or T < 0                                BAD_PARAM
-     5  N*T*C*HW >= 2^31                                        NOT_SUPPORTED
+     5  N*T*C*HW >= 2^31 (or its bytes beyond size_t)        NOT_SUPPORTED
      6  T == 0: nothing to do                                   SUCCESS
      7  a NULL data pointer                                     BAD_PARAM
 
-   Speed: the work is a sequence of contiguous runs of (C/G)*HW elements
-   (groups with equal shifts merged), written in output order; outputs of at
-   least TASKIR_KERNELS_STREAM_BYTES (default 16 MiB) are written with
-   non-temporal stores on x86-64. */
+   Speed: the work is runs of (C/G)*HW elements, copies or zero fills. Runs
+   of up to 64 bytes go group by group within each image (a fixed-size move
+   per run at the row stride); longer ones go row by row, neighbouring
+   groups with equal shifts merged. Outputs of at least
+   TASKIR_KERNELS_STREAM_BYTES (define before the implementing include;
+   default 16 MiB) are written with non-temporal stores on x86-64, runs under
+   16 KiB then in source order so that reads stay sequential. ctx->cpu == 0
+   (ti_tinshift_ex) keeps to plain C. */
 #define TI_TENSOR_MAX_DIMS 8
 
 /* A dense row-major tensor: dims[0] slowest, dims[ndim - 1] fastest. */
@@ -615,7 +661,11 @@ TASKIR_API ti_status ti_rearrange_apply(int kind, const ti_rearrange_param *p, i
    axes are transposed in cache-sized tiles (SSE2 on x86-64). */
 TASKIR_API ti_status ti_transpose(size_t elem_size, int ndim, const int64_t *in_dims,
                                   const int *perm, const void *in, void *out);
-/* With a kernel context: parallel_for splits the tiles / runs. */
+/* With a kernel context: parallel_for splits the blocks / runs; ctx->cpu
+   == 0 keeps to plain C, TI_CPU_AVX2 in ctx->cpu enables 8 x 8 AVX2 blocks
+   for 4-byte elements (ti_transpose, with no ctx, runs no cpuid and uses
+   the base SIMD of the target: SSE2 or NEON). Outputs of at least TASKIR_KERNELS_STREAM_BYTES
+   use non-temporal stores on x86-64. */
 TASKIR_API ti_status ti_transpose_ex(const ti_kernel_ctx *ctx, size_t elem_size, int ndim,
                                      const int64_t *in_dims, const int *perm, const void *in,
                                      void *out);
@@ -722,9 +772,40 @@ TI__PRIVATE void ti__parallel(const ti_kernel_ctx *ctx, int64_t n, ti_range_fn f
   else fn(arg, 0, n);
 }
 
-/* cpu flags a kernel may use: none under a NULL ctx's default is detection. */
+TASKIR_API unsigned ti_cpu_compiled(void) {
+  unsigned f = 0;
+#if defined(TI__X86)
+  f |= TI_CPU_SSE2;
+#if defined(__SSSE3__)
+  f |= TI_CPU_SSSE3;
+#endif
+#if defined(__SSE4_1__)
+  f |= TI_CPU_SSE41;
+#endif
+#if defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)
+  f |= TI_CPU_AVX2;
+#if defined(__AVXVNNI__)
+  f |= TI_CPU_AVXVNNI;
+#endif
+#endif
+#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512DQ__) && defined(__AVX512VL__)
+  f |= TI_CPU_AVX512;
+#if defined(__AVX512VNNI__)
+  f |= TI_CPU_AVX512VNNI;
+#endif
+#endif
+#elif defined(TI__NEON)
+  f |= TI_CPU_NEON;
+#if defined(__ARM_FEATURE_DOTPROD)
+  f |= TI_CPU_NEON_DOTPROD;
+#endif
+#endif
+  return f;
+}
+
+/* cpu flags a kernel may use (see ti_kernel_ctx_init on a NULL ctx). */
 TI__PRIVATE unsigned ti__cpu(const ti_kernel_ctx *ctx) {
-  return ctx ? ctx->cpu : ti_cpu_detect();
+  return ctx ? ctx->cpu : ti_cpu_compiled();
 }
 
 
@@ -799,7 +880,13 @@ TI__PRIVATE int ti__mv_simd(const ti_kernel_ctx *ctx) {
    (x86-64) writes whole aligned 64-byte lines with non-temporal stores;
    pieces shorter than a line are gathered in a small buffer first so that no
    line is written half by normal and half by streaming stores. */
+#if defined(TI__X86)
 #define TI__WR_CAP 2048
+#define TI__TS_STAGE 4096
+#else
+#define TI__WR_CAP 8     /* no streaming here: keep firmware stacks small */
+#define TI__TS_STAGE 64
+#endif
 typedef struct ti__wr {
   unsigned char *out;   /* where buf[0] (or the next direct byte) goes */
   size_t head;          /* bytes still written directly until out is aligned */
@@ -1081,7 +1168,7 @@ static void ti__ts_rows(void *arg, int64_t r0, int64_t r1) {
   if (piece <= 64) {
     /* Small pieces: column by column within each image n. Streaming: build
        whole rows in an L1-resident block and stream the block out. */
-    unsigned char stage[4096];
+    unsigned char stage[TI__TS_STAGE];
     const int64_t k = (int64_t)(sizeof stage / row);
     if (j->stream && k == 0) {
       /* rows longer than the block: gather row pieces in segments */
@@ -1217,6 +1304,9 @@ TASKIR_API ti_status ti_tinshift_ex(const ti_kernel_ctx *ctx, ti_tinshift_mode m
       else count *= f[i];
     }
     if (count >= lim) return TI_STATUS_NOT_SUPPORTED;
+    /* and the bytes must be addressable (32-bit targets) */
+    if ((uint64_t)count * ti_dtype_size(xd->dtype) > (uint64_t)SIZE_MAX)
+      return TI_STATUS_NOT_SUPPORTED;
   }
   /* 6: an empty time axis is a valid no-op */
   if (T == 0) return TI_STATUS_SUCCESS;
@@ -4062,6 +4152,32 @@ static void ti__tr_block(size_t es, const unsigned char *s, size_t sp, unsigned 
 #undef TI__LD
 #undef TI__ST
 #define TI__TR_HAS_BLOCK(es) 1
+#if defined(__GNUC__) || defined(__clang__)
+#define TI__TR_AVX2 1
+/* 8 x 8 block of 4-byte elements with AVX2 (chosen at run time). */
+__attribute__((target("avx2"))) static void ti__tr_block8_avx2(const unsigned char *s, size_t sp,
+                                                              unsigned char *d, size_t so) {
+#define TI__L(k) _mm256_loadu_ps((const float *)(const void *)(s + (k) * sp))
+#define TI__S(k, v) _mm256_storeu_ps((float *)(void *)(d + (k) * so), (v))
+  const __m256 r0 = TI__L(0), r1 = TI__L(1), r2 = TI__L(2), r3 = TI__L(3);
+  const __m256 r4 = TI__L(4), r5 = TI__L(5), r6 = TI__L(6), r7 = TI__L(7);
+  const __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);
+  const __m256 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
+  const __m256 t4 = _mm256_unpacklo_ps(r4, r5), t5 = _mm256_unpackhi_ps(r4, r5);
+  const __m256 t6 = _mm256_unpacklo_ps(r6, r7), t7 = _mm256_unpackhi_ps(r6, r7);
+  const __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+  const __m256 u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xEE);
+  const __m256 u4 = _mm256_shuffle_ps(t4, t6, 0x44), u5 = _mm256_shuffle_ps(t4, t6, 0xEE);
+  const __m256 u6 = _mm256_shuffle_ps(t5, t7, 0x44), u7 = _mm256_shuffle_ps(t5, t7, 0xEE);
+  /* shuffles only: the bits move unchanged, NaN payloads included */
+  TI__S(0, _mm256_permute2f128_ps(u0, u4, 0x20)); TI__S(1, _mm256_permute2f128_ps(u1, u5, 0x20));
+  TI__S(2, _mm256_permute2f128_ps(u2, u6, 0x20)); TI__S(3, _mm256_permute2f128_ps(u3, u7, 0x20));
+  TI__S(4, _mm256_permute2f128_ps(u0, u4, 0x31)); TI__S(5, _mm256_permute2f128_ps(u1, u5, 0x31));
+  TI__S(6, _mm256_permute2f128_ps(u2, u6, 0x31)); TI__S(7, _mm256_permute2f128_ps(u3, u7, 0x31));
+#undef TI__L
+#undef TI__S
+}
+#endif
 #elif defined(TI__NEON)
 /* 4 x 4 (4-byte) and 2 x 2 (8-byte) blocks with NEON; 1- and 2-byte
    elements take the scalar tiles. */
@@ -4095,6 +4211,7 @@ static void ti__tr_block(size_t es, const unsigned char *s, size_t sp, unsigned 
 static void ti__tr2d(size_t es, const unsigned char *in, int64_t sp, unsigned char *out,
                      int64_t so, int64_t ia, int64_t ib, int64_t ja, int64_t jb, int simd,
                      int stream) {
+  /* simd: 0 plain C, 1 base SIMD (SSE2 / NEON), 2 AVX2 as well */
   const int64_t TT = 64 / (int64_t)es;
   int64_t i0, j0;
   for (i0 = ia; i0 < ib; i0 += TT) {
@@ -4104,14 +4221,28 @@ static void ti__tr2d(size_t es, const unsigned char *in, int64_t sp, unsigned ch
 #if defined(TI__X86) || defined(TI__NEON)
       if (simd && TI__TR_HAS_BLOCK(es) && i1 - i0 == TT && j1 - j0 == TT) {
         const int64_t K = es == 1 ? 8 : 16 / (int64_t)es;
+        /* through the line buffer when the output lines of a tile may share
+           cache sets (strides of whole KiBs) or are streamed; else direct */
+        const int via = stream || ((size_t)so * es) % 1024 == 0;
         unsigned char buf[64 * 64];
+        unsigned char *tb = via ? buf : out + (size_t)(j0 * so + i0) * es;
+        const size_t tso = via ? 64 : (size_t)so * es;
         int64_t i, j;
         if (j1 < jb)  /* every input row is a stream of its own: fetch ahead */
           for (i = i0; i < i1; ++i) TI__MV_PREFETCH(in + (size_t)(i * sp + j1) * es);
+#if defined(TI__TR_AVX2)
+        if (simd == 2 && es == 4) {
+          for (i = 0; i < TT; i += 8)
+            for (j = 0; j < TT; j += 8)
+              ti__tr_block8_avx2(in + (size_t)((i0 + i) * sp + j0 + j) * es, (size_t)sp * es,
+                                 tb + (size_t)j * tso + (size_t)i * es, tso);
+        } else
+#endif
         for (i = 0; i < TT; i += K)
           for (j = 0; j < TT; j += K)
             ti__tr_block(es, in + (size_t)((i0 + i) * sp + j0 + j) * es, (size_t)sp * es,
-                         buf + (size_t)(j * TT + i) * es, 64);
+                         tb + (size_t)j * tso + (size_t)i * es, tso);
+        if (!via) continue;
         for (j = 0; j < TT; ++j) {
           unsigned char *d = out + (size_t)((j0 + j) * so + i0) * es;
 #if defined(TI__X86)
@@ -4201,6 +4332,7 @@ static ti_status ti__tr_check(size_t es, int ndim, const int64_t *dims, const in
     if (dims[i] < 0 || !ti__ra_mul(v, dims[i], &v)) return TI_STATUS_BAD_PARAM;
   }
   if (!ti__ra_mul(v, (int64_t)es, &v)) return TI_STATUS_BAD_PARAM;
+  if ((uint64_t)v > (uint64_t)SIZE_MAX) return TI_STATUS_NOT_SUPPORTED;  /* 32-bit targets */
   *vol = v / (int64_t)es;
   return TI_STATUS_SUCCESS;
 }
@@ -4251,6 +4383,11 @@ TASKIR_API ti_status ti_transpose_ex(const ti_kernel_ctx *ctx, size_t es, int nd
   j.out = (unsigned char *)out;
   j.es = es;
   j.simd = ti__mv_simd(ctx);
+#if defined(TI__TR_AVX2)
+  /* AVX2 only from the ctx's cpu flags: cpuid per call would cost more than
+     most transposes (tens of microseconds under a hypervisor) */
+  if (j.simd && ctx && (ctx->cpu & TI_CPU_AVX2)) j.simd = 2;
+#endif
 #if defined(TI__X86)
   j.stream = j.simd && (size_t)vol * es >= TASKIR_KERNELS_STREAM_BYTES;
 #else
@@ -4657,7 +4794,8 @@ TASKIR_API ti_status ti_rearrange_apply(int kind, const ti_rearrange_param *p, i
   if (given != ovol) return TI_STATUS_BAD_PARAM;
   {
     int64_t t;
-    if (!ti__ra_mul(ivol, (int64_t)es, &t) || !ti__ra_mul(ovol, (int64_t)es, &t))
+    if (!ti__ra_mul(ivol, (int64_t)es, &t) || (uint64_t)t > (uint64_t)SIZE_MAX ||
+        !ti__ra_mul(ovol, (int64_t)es, &t) || (uint64_t)t > (uint64_t)SIZE_MAX)
       return TI_STATUS_BAD_PARAM;
   }
   if (ovol == 0) return TI_STATUS_SUCCESS;
@@ -4830,6 +4968,13 @@ TASKIR_API ti_status ti_rearrange_apply(int kind, const ti_rearrange_param *p, i
 
 #undef TI__RA_LIMIT
 #undef TI__MV_PREFETCH
+#undef TI__WR_CAP
+#undef TI__TS_STAGE
+#undef TI__TR_BLOCK
+#undef TI__TR_HAS_BLOCK
+#ifdef TI__TR_AVX2
+#undef TI__TR_AVX2
+#endif
 
 #undef TI__PRIVATE
 #endif /* TASKIR_IMPLEMENTATION */

@@ -112,7 +112,10 @@ TASKIR_API ti_layout ti_layout_npu(ti_layout l);
 TASKIR_API int ti_layout_perm(ti_layout from, ti_layout to, int64_t perm[4]);
 
 /* LayoutTransmit: sets the layout of every value's type (program inputs
-   included, unless they already name one). */
+   included, unless they already name one: such an input keeps its layout,
+   and a known op reading it is known in that layout, e.g. a conv on an
+   NHWC input). SSA programs are walked in program order (a use before its
+   definition is an error), graph programs in topological order. */
 TASKIR_API ti_status ti_layout_transmit(ti_program *p, const ti_layout_options *opt, ti_error *err);
 
 /* LayoutPresetToNPU on a coloured program. Tries three greedy strategies and
@@ -359,7 +362,7 @@ TASKIR_API ti_status ti_layout_transmit(ti_program *p, const ti_layout_options *
   ti__lay_index ix;
   ti_status st;
   unsigned char *need = NULL, *col = NULL, *flag = NULL;
-  ti_layout *lin = NULL, *lout = NULL, *lany = NULL;
+  ti_layout *lin = NULL, *lout = NULL, *lany = NULL, *lres = NULL;
   int64_t k, s;
   int32_t i;
   if (!p) return ti_error_set(err, TI_STATUS_BAD_PARAM, "layout-transmit: no program");
@@ -371,19 +374,33 @@ TASKIR_API ti_status ti_layout_transmit(ti_program *p, const ti_layout_options *
   lin = (ti_layout *)ti__lay_alloc(p, (size_t)ix.max_operands + 1, sizeof(ti_layout), 1);
   lany = (ti_layout *)ti__lay_alloc(p, (size_t)ix.max_operands + 1, sizeof(ti_layout), 1);
   lout = (ti_layout *)ti__lay_alloc(p, (size_t)ix.max_results + 1, sizeof(ti_layout), 1);
-  if (!need || !col || !flag || !lin || !lout || !lany) {
+  lres = (ti_layout *)ti__lay_alloc(p, (size_t)ix.max_results + 1, sizeof(ti_layout), 1);
+  if (!need || !col || !flag || !lin || !lout || !lany || !lres) {
     st = ti_error_set(err, TI_STATUS_NO_MEMORY, "layout-transmit: out of memory");
     goto done;
   }
+#define TI__LT_PINNED(v) ((v)->type && (v)->type->layout != TI_LAYOUT_ANY && !(opt && opt->recolour_inputs))
   /* (1) reverse topological order: colours flow from known ops to inputs */
   for (k = ix.n_ops - 1; k >= 0; k--) {
     ti_op *op = ix.ops[k];
     const ti_layout_iface *li = op->info ? op->info->layout : NULL;
-    int known = 0, inv = 0;
+    int known = 0, inv = 0, n_pinned = 0;
     for (i = 0; i < op->n_operands; i++) lany[i] = TI_LAYOUT_ANY;
     for (i = 0; i < op->n_results; i++) lout[i] = TI_LAYOUT_ANY;
     if (li && li->forward && li->forward(op, lany, lout) == TI_STATUS_SUCCESS)
       for (i = 0; i < op->n_results; i++) known |= lout[i] != TI_LAYOUT_ANY;
+    /* a known op reading graph inputs that name their layout (an NHWC
+       input of a conv) is known in that layout */
+    for (i = 0; known && i < op->n_operands; i++) {
+      int64_t sl = ix.uslot[ix.ustart[k] + i];
+      if (sl < ix.n_args && TI__LT_PINNED(ix.val[sl])) { lany[i] = ix.val[sl]->type->layout; n_pinned++; }
+    }
+    if (n_pinned) {
+      for (i = 0; i < op->n_results; i++) lres[i] = TI_LAYOUT_ANY;
+      if (li->forward(op, lany, lres) == TI_STATUS_SUCCESS)
+        for (i = 0; i < op->n_results; i++)
+          if (lres[i] > TI_LAYOUT_ANY && lres[i] < TI_LAYOUT_COUNT) lout[i] = lres[i];
+    }
     if (!known)
       for (i = 0; i < op->n_results; i++) lout[i] = (ti_layout)need[ix.base[k] + i];
     for (i = 0; i < op->n_operands; i++) lin[i] = TI_LAYOUT_ANY;
@@ -399,7 +416,7 @@ TASKIR_API ti_status ti_layout_transmit(ti_program *p, const ti_layout_options *
   /* (2) graph inputs */
   for (s = 0; s < ix.n_args; s++) {
     const ti_type *t = ix.val[s]->type;
-    if (t && t->layout != TI_LAYOUT_ANY && !(opt && opt->recolour_inputs)) col[s] = (unsigned char)t->layout;
+    if (TI__LT_PINNED(ix.val[s])) col[s] = (unsigned char)t->layout;
     else col[s] = (unsigned char)(need[s] != TI_LAYOUT_ANY ? (ti_layout)need[s] : ti__lay_default(opt, t));
     if (!ti__lay_recolour(p, ix.val[s], (ti_layout)col[s])) goto oom;
   }
@@ -422,13 +439,14 @@ TASKIR_API ti_status ti_layout_transmit(ti_program *p, const ti_layout_options *
       if (!ti__lay_recolour(p, ix.val[sl], c)) goto oom;
     }
   }
+#undef TI__LT_PINNED
   st = TI_STATUS_SUCCESS;
   goto done;
 oom:
   st = ti_error_set(err, TI_STATUS_NO_MEMORY, "layout-transmit: out of memory interning a type (the program is partly coloured)");
 done:
   ti__lay_free(p, need); ti__lay_free(p, col); ti__lay_free(p, flag);
-  ti__lay_free(p, lin); ti__lay_free(p, lout); ti__lay_free(p, lany);
+  ti__lay_free(p, lin); ti__lay_free(p, lout); ti__lay_free(p, lany); ti__lay_free(p, lres);
   ti__lay_index_free(p, &ix);
   return st;
 }

@@ -7,6 +7,7 @@
 #include "taskir_proto.h"
 #include "taskir_exec.h"
 #include "tt.h"
+#include <math.h>
 
 /* --- helpers ------------------------------------------------------------- */
 
@@ -237,44 +238,44 @@ TT_TEST(test_interfaces) {
 
 /* --- rearrangements against a naive version -------------------------------- */
 
-/* The documented semantics (taskir_exec.h), written out plainly. Returns 0
-   (and sets *oy, *ox, *oc) or -1 if the parameters are invalid. */
-static int naive_rearrange(int kind, const int32_t *P, int np, int Y, int X, int C, const int32_t *in,
-                           int *oy, int *ox, int *oc, int32_t *out) {
+/* The semantics documented in taskir_kernels.h (kernels.rearrange), written
+   out plainly for [Y][X][C] data, m0/m1 the first two parameter tensors (m1
+   NULL when absent). Sets the output dims (RESHAPE's flat result is given as
+   the permuted dims, same row-major order). */
+static void naive_rearrange(int kind, const int32_t *m0, int n0, const int32_t *m1, int n1, int Y, int X, int C,
+                            const int32_t *in, int *oy, int *ox, int *oc, int32_t *out) {
   int y, x, c, k = 0, d[3], i0, i1, i2;
-  int32_t q[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-  for (y = 0; y < np && y < 8; y++) q[y] = P[y];
   d[0] = Y; d[1] = X; d[2] = C;
   *oy = Y; *ox = X; *oc = C;
 #define IN(a, b, e) in[((a) * X + (b)) * C + (e)]
   switch (kind) {
-  case TI_REARRANGE_RESHAPE: {   /* q: axes fastest .. slowest */
+  case TI_REARRANGE_RESHAPE: {   /* m0: axes fastest .. slowest */
     int idx[3];
-    *oy = d[q[2]]; *ox = d[q[1]]; *oc = d[q[0]];
-    for (i2 = 0; i2 < d[q[2]]; i2++)
-      for (i1 = 0; i1 < d[q[1]]; i1++)
-        for (i0 = 0; i0 < d[q[0]]; i0++) {
-          idx[q[2]] = i2; idx[q[1]] = i1; idx[q[0]] = i0;
+    *oy = d[m0[2]]; *ox = d[m0[1]]; *oc = d[m0[0]];
+    for (i2 = 0; i2 < d[m0[2]]; i2++)
+      for (i1 = 0; i1 < d[m0[1]]; i1++)
+        for (i0 = 0; i0 < d[m0[0]]; i0++) {
+          idx[m0[2]] = i2; idx[m0[1]] = i1; idx[m0[0]] = i0;
           out[k++] = IN(idx[0], idx[1], idx[2]);
         }
-    return 0;
+    break;
   }
   case TI_REARRANGE_PERMUTE: {
     int idx[3];
-    *oy = d[q[0]]; *ox = d[q[1]]; *oc = d[q[2]];
-    for (i0 = 0; i0 < d[q[0]]; i0++)
-      for (i1 = 0; i1 < d[q[1]]; i1++)
-        for (i2 = 0; i2 < d[q[2]]; i2++) {
-          idx[q[0]] = i0; idx[q[1]] = i1; idx[q[2]] = i2;
+    *oy = d[m0[0]]; *ox = d[m0[1]]; *oc = d[m0[2]];
+    for (i0 = 0; i0 < d[m0[0]]; i0++)
+      for (i1 = 0; i1 < d[m0[1]]; i1++)
+        for (i2 = 0; i2 < d[m0[2]]; i2++) {
+          idx[m0[0]] = i0; idx[m0[1]] = i1; idx[m0[2]] = i2;
           out[k++] = IN(idx[0], idx[1], idx[2]);
         }
-    return 0;
+    break;
   }
   case TI_REARRANGE_ROTATE: {   /* one quarter turn at a time, like numpy.rot90 */
     int32_t buf[4096], cur[4096];
-    int cy = Y, cx = X, t, turns = ((q[0] % 4) + 4) % 4;
+    int cy = Y, cx = X, t, turns = ((m0[0] % 4) + 4) % 4;
     memcpy(cur, in, sizeof(int32_t) * (size_t)(Y * X * C));
-    for (t = 0; t < turns; t++) {   /* rot90: new[y][x] = old[x][cx-1-y], new dims [cx][cy] */
+    for (t = 0; t < turns; t++) {   /* new[i][j] = old[j][cx-1-i], new dims [cx][cy] */
       for (y = 0; y < cx; y++)
         for (x = 0; x < cy; x++)
           for (c = 0; c < C; c++) buf[(y * cy + x) * C + c] = cur[(x * cx + (cx - 1 - y)) * C + c];
@@ -283,73 +284,121 @@ static int naive_rearrange(int kind, const int32_t *P, int np, int Y, int X, int
     }
     *oy = cy; *ox = cx;
     memcpy(out, cur, sizeof(int32_t) * (size_t)(Y * X * C));
-    return 0;
+    break;
   }
-  case TI_REARRANGE_SHIFT:
+  case TI_REARRANGE_SHIFT: {
+    int dy = n0 > 0 ? m0[0] : 0, dx = n0 > 1 ? m0[1] : 0, dc = n0 > 2 ? m0[2] : 0, cyc = m1 && n1 > 0 && m1[0] == 1;
     for (y = 0; y < Y; y++) for (x = 0; x < X; x++) for (c = 0; c < C; c++) {
-      int sy = y - q[0], sx = x - q[1], sc = c - q[2];
-      if (q[3]) { sy = ((sy % Y) + Y) % Y; sx = ((sx % X) + X) % X; sc = ((sc % C) + C) % C; }
+      int sy = y - dy, sx = x - dx, sc = c - dc;
+      if (cyc) { sy = ((sy % Y) + Y) % Y; sx = ((sx % X) + X) % X; sc = ((sc % C) + C) % C; }
       out[k++] = sy >= 0 && sy < Y && sx >= 0 && sx < X && sc >= 0 && sc < C ? IN(sy, sx, sc) : 0;
     }
-    return 0;
+    break;
+  }
   case TI_REARRANGE_SCALE: {
-    int sy = np > 0 ? q[0] : 1, sx = np > 1 ? q[1] : 1, sc = np > 2 ? q[2] : 1;
+    int sy = n0 > 0 ? m0[0] : 1, sx = n0 > 1 ? m0[1] : 1, sc = n0 > 2 ? m0[2] : 1;
     *oy = Y * sy; *ox = X * sx; *oc = C * sc;
     for (y = 0; y < *oy; y++) for (x = 0; x < *ox; x++) for (c = 0; c < *oc; c++) out[k++] = IN(y / sy, x / sx, c / sc);
-    return 0;
+    break;
   }
-  case TI_REARRANGE_SHEAR:
+  case TI_REARRANGE_SHEAR: {   /* forward: out[y + a*x + oy][x] or out[y][x + b*y + ox] */
+    int a = m0[0], b = m0[1], offy = 0, offx = 0;
+    if (a) { *oy = Y + abs(a) * (X - 1); offy = -a * (X - 1) > 0 ? -a * (X - 1) : 0; }
+    if (b) { *ox = X + abs(b) * (Y - 1); offx = -b * (Y - 1) > 0 ? -b * (Y - 1) : 0; }
+    memset(out, 0, sizeof(int32_t) * (size_t)(*oy * *ox * C));
     for (y = 0; y < Y; y++) for (x = 0; x < X; x++) for (c = 0; c < C; c++) {
-      int sy = y - q[0] * x, sx = x - q[1] * y;
-      out[k++] = sy >= 0 && sy < Y && sx >= 0 && sx < X ? IN(sy, sx, c) : 0;
+      int ty = a ? y + a * x + offy : y, tx = b ? x + b * y + offx : x;
+      out[(ty * *ox + tx) * C + c] = IN(y, x, c);
     }
-    return 0;
-  case TI_REARRANGE_REFLECT:
+    break;
+  }
+  case TI_REARRANGE_REFLECT: {
+    int flip[3] = {0, 0, 0};
+    for (k = 0; k < n0; k++) flip[m0[k]] = 1;
+    k = 0;
     for (y = 0; y < Y; y++) for (x = 0; x < X; x++) for (c = 0; c < C; c++)
-      out[k++] = IN(q[0] & 1 ? Y - 1 - y : y, q[0] & 2 ? X - 1 - x : x, q[0] & 4 ? C - 1 - c : c);
-    return 0;
-  case TI_REARRANGE_AFFINE:
-    for (y = 0; y < Y; y++) for (x = 0; x < X; x++) for (c = 0; c < C; c++) {
-      int sy = q[0] * y + q[1] * x + q[2], sx = q[3] * y + q[4] * x + q[5];
-      out[k++] = sy >= 0 && sy < Y && sx >= 0 && sx < X ? IN(sy, sx, c) : 0;
-    }
-    return 0;
-  case TI_REARRANGE_PROJECT: {
-    int n = np - 1;
-    if (q[0] == 0) *oy = n; else if (q[0] == 1) *ox = n; else *oc = n;
-    for (y = 0; y < *oy; y++) for (x = 0; x < *ox; x++) for (c = 0; c < *oc; c++) {
-      int sy = y, sx = x, sc = c, j;
-      if (q[0] == 0) { j = P[1 + y]; sy = j; } else if (q[0] == 1) { j = P[1 + x]; sx = j; } else { j = P[1 + c]; sc = j; }
-      out[k++] = j < 0 ? 0 : IN(sy, sx, sc);
-    }
-    return 0;
+      out[k++] = IN(flip[0] ? Y - 1 - y : y, flip[1] ? X - 1 - x : x, flip[2] ? C - 1 - c : c);
+    break;
   }
-  case TI_REARRANGE_SHUFFLE: {
-    int g = q[0], m = C / g, i, j;
-    for (y = 0; y < Y; y++) for (x = 0; x < X; x++)
-      for (j = 0; j < m; j++) for (i = 0; i < g; i++) out[(y * X + x) * C + j * g + i] = IN(y, x, i * m + j);
-    return 0;
+  case TI_REARRANGE_AFFINE: case TI_REARRANGE_PROJECT: {
+    double A[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+    if (m1) { *oy = m1[0]; *ox = m1[1]; }
+    if (kind == TI_REARRANGE_PROJECT) {   /* adjugate of H */
+      const int32_t *h = m0;
+      A[0] = (double)h[4] * h[8] - (double)h[5] * h[7]; A[1] = (double)h[2] * h[7] - (double)h[1] * h[8];
+      A[2] = (double)h[1] * h[5] - (double)h[2] * h[4]; A[3] = (double)h[5] * h[6] - (double)h[3] * h[8];
+      A[4] = (double)h[0] * h[8] - (double)h[2] * h[6]; A[5] = (double)h[2] * h[3] - (double)h[0] * h[5];
+      A[6] = (double)h[3] * h[7] - (double)h[4] * h[6]; A[7] = (double)h[1] * h[6] - (double)h[0] * h[7];
+      A[8] = (double)h[0] * h[4] - (double)h[1] * h[3];
+    }
+    for (y = 0; y < *oy; y++) for (x = 0; x < *ox; x++) {
+      double sy, sx;
+      int iy, ix, ok;
+      if (kind == TI_REARRANGE_AFFINE) {
+        double v = y - m0[2], u = x - m0[5], det = (double)m0[0] * m0[4] - (double)m0[1] * m0[3];
+        sy = ((double)m0[4] * v - (double)m0[1] * u) / det;
+        sx = ((double)m0[0] * u - (double)m0[3] * v) / det;
+        ok = 1;
+      } else {
+        double YY = A[0] * y + A[1] * x + A[2], XX = A[3] * y + A[4] * x + A[5], ZZ = A[6] * y + A[7] * x + A[8];
+        ok = ZZ != 0;
+        sy = ok ? YY / ZZ : 0; sx = ok ? XX / ZZ : 0;
+      }
+      iy = (int)floor(sy + .5); ix = (int)floor(sx + .5);
+      ok = ok && iy >= 0 && iy < Y && ix >= 0 && ix < X;
+      for (c = 0; c < C; c++) out[(y * *ox + x) * C + c] = ok ? IN(iy, ix, c) : 0;
+    }
+    break;
   }
-  case TI_REARRANGE_IDENTITY:
+  case TI_REARRANGE_SHUFFLE:
+    if (m1) {   /* gather along axis m1[0] */
+      int ax = m1[0];
+      if (ax == 0) *oy = n0; else if (ax == 1) *ox = n0; else *oc = n0;
+      for (y = 0; y < *oy; y++) for (x = 0; x < *ox; x++) for (c = 0; c < *oc; c++) {
+        int j = ax == 0 ? m0[y] : ax == 1 ? m0[x] : m0[c];
+        out[k++] = j < 0 ? 0 : IN(ax == 0 ? j : y, ax == 1 ? j : x, ax == 2 ? j : c);
+      }
+    } else {
+      for (k = 0; k < n0; k++) out[k] = m0[k] < 0 ? 0 : in[m0[k]];
+    }
+    break;
+  default:   /* IDENTITY */
     memcpy(out, in, sizeof(int32_t) * (size_t)(Y * X * C));
-    return 0;
-  default: return -1;
+    break;
   }
 #undef IN
 }
 
+static void add_rearrange(ti_task_graph *g, ti_task_edge *e, int kind, const int32_t *m0, int n0, const int32_t *m1, int n1) {
+  int32_t d0[1];
+  d0[0] = n0;
+  TT_EQ_INT(ti_task_add_rearrange(g, e, (ti_rearrange_kind)kind, n0 ? 1 : 0, d0, m0, n0), 0);
+  if (m1) {   /* a second parameter tensor */
+    ti_task_rearrange *r = &e->rearrange[e->n_rearrange - 1];
+    ti_task_tensor *mt = (ti_task_tensor *)ti_arena_array(&g->arena, 2, sizeof *mt, 8);
+    int32_t *dd = (int32_t *)ti_arena_alloc(&g->arena, 4, 4), *vv = (int32_t *)ti_arena_array(&g->arena, (size_t)n1, 4, 4);
+    memset(mt, 0, 2 * sizeof *mt);
+    if (r->n_matrix) mt[0] = r->matrix[0];
+    *dd = n1;
+    memcpy(vv, m1, (size_t)n1 * 4);
+    mt[1].has = TI_TENSOR_HAS_PRECISION; mt[1].precision = TI_DTYPE_I32; mt[1].n_dims = 1; mt[1].dims = dd;
+    mt[1].int32_data.count = n1; mt[1].int32_data.storage = TI_DTYPE_I32; mt[1].int32_data.data = vv;
+    r->matrix = mt; r->n_matrix = 2;
+  }
+}
+
 /* SI [Y][X][C] -edge(kind, params)-> CVS x1 shaped like the result -> SI -> OUTPUT */
-static void check_rearrange(int kind, const int32_t *P, int np, int Y, int X, int C, uint64_t seed) {
+static void check_rearrange(int kind, const int32_t *m0, int n0, const int32_t *m1, int n1, int Y, int X, int C, uint64_t seed) {
   ti_task_graph g;
   tt_rng r;
-  int32_t dims[3], *in, want[4096], pd[1];
+  int32_t dims[3], *in, want[4096];
   int oy, ox, oc;
   ti_exec *x;
   ti_task_edge *e;
   r.s = seed;
-  dims[0] = Y; dims[1] = X; dims[2] = C; pd[0] = np;
+  dims[0] = Y; dims[1] = X; dims[2] = C;
   in = rand_vals(&r, (int64_t)Y * X * C, -1000, 1000);
-  TT_EQ_INT(naive_rearrange(kind, P, np, Y, X, C, in, &oy, &ox, &oc, want), 0);
+  naive_rearrange(kind, m0, n0, m1, n1, Y, X, C, in, &oy, &ox, &oc, want);
   ti_task_graph_init(&g, NULL);
   add(&g, 0, TI_BLOCK_SI, TI_DTYPE_I32, shp(Y, X, C, 0, 0, 0));
   data(&g, 0, TI_DTYPE_I32, 3, dims, in);
@@ -357,7 +406,7 @@ static void check_rearrange(int kind, const int32_t *P, int np, int Y, int X, in
   add(&g, 2, TI_BLOCK_SI, TI_DTYPE_I32, shp(oy, ox, oc, 0, 0, 0));
   add(&g, 3, TI_BLOCK_OUTPUT, TI_DTYPE_I32, shp(oy, ox, oc, 0, 0, 0)); socket_of(&g, 3, 0);
   e = link(&g, 0, 0, NULL, NULL, 1, 0, NULL, NULL);
-  TT_EQ_INT(ti_task_add_rearrange(&g, e, (ti_rearrange_kind)kind, 1, pd, P, np), 0);
+  add_rearrange(&g, e, kind, m0, n0, m1, n1);
   link0(&g, 1, 2, 0);
   link0(&g, 2, 3, 0);
   x = plan(&g, 0);
@@ -366,7 +415,7 @@ static void check_rearrange(int kind, const int32_t *P, int np, int Y, int X, in
     ti_error err;
     memset(&err, 0, sizeof err);
     TT_EQ_INT(ti_exec_run(x, &err), 0);
-    TT_CHECK_MSG(output_is(x, 0, want, (int64_t)oy * ox * oc), "%s params[0]=%d", ti_rearrange_kind_name(kind), np ? (int)P[0] : 0);
+    TT_CHECK_MSG(output_is(x, 0, want, (int64_t)oy * ox * oc), "%s m0[0]=%d", ti_rearrange_kind_name(kind), n0 ? (int)m0[0] : 0);
     ti_exec_free(x);
   }
   free(in);
@@ -375,52 +424,63 @@ static void check_rearrange(int kind, const int32_t *P, int np, int Y, int X, in
 
 TT_TEST(test_rearrangements) {
   static const int32_t perms[6][3] = {{2, 1, 0}, {0, 1, 2}, {1, 0, 2}, {2, 0, 1}, {0, 2, 1}, {1, 2, 0}};
-  int32_t p[8];
+  int32_t p[16], q[4];
   int i;
   for (i = 0; i < 6; i++) {
-    check_rearrange(TI_REARRANGE_RESHAPE, perms[i], 3, 3, 4, 5, 11 + (uint64_t)i);
-    check_rearrange(TI_REARRANGE_PERMUTE, perms[i], 3, 4, 2, 3, 21 + (uint64_t)i);
+    check_rearrange(TI_REARRANGE_RESHAPE, perms[i], 3, NULL, 0, 3, 4, 5, 11 + (uint64_t)i);
+    check_rearrange(TI_REARRANGE_PERMUTE, perms[i], 3, NULL, 0, 4, 2, 3, 21 + (uint64_t)i);
   }
-  for (i = 0; i < 4; i++) { p[0] = i; check_rearrange(TI_REARRANGE_ROTATE, p, 1, 3, 5, 2, 31); }
-  p[0] = -1; check_rearrange(TI_REARRANGE_ROTATE, p, 1, 4, 3, 2, 32);
-  p[0] = 1; p[1] = -2; p[2] = 1; p[3] = 0; check_rearrange(TI_REARRANGE_SHIFT, p, 4, 4, 5, 3, 41);
-  p[3] = 1; check_rearrange(TI_REARRANGE_SHIFT, p, 4, 4, 5, 3, 42);
-  p[0] = 2; p[1] = 3; p[2] = 1; check_rearrange(TI_REARRANGE_SCALE, p, 3, 2, 3, 2, 51);
-  p[0] = 1; p[1] = 2; check_rearrange(TI_REARRANGE_SCALE, p, 2, 3, 2, 2, 52);
-  p[0] = 1; p[1] = 0; check_rearrange(TI_REARRANGE_SHEAR, p, 2, 4, 4, 2, 61);
-  p[0] = -1; p[1] = 1; check_rearrange(TI_REARRANGE_SHEAR, p, 2, 4, 5, 2, 62);
-  for (i = 0; i < 8; i++) { p[0] = i; check_rearrange(TI_REARRANGE_REFLECT, p, 1, 3, 4, 3, 70 + (uint64_t)i); }
-  p[0] = 0; p[1] = 1; p[2] = 0; p[3] = 1; p[4] = 0; p[5] = 0;   /* transpose of a square plane */
-  check_rearrange(TI_REARRANGE_AFFINE, p, 6, 4, 4, 2, 81);
-  p[0] = 1; p[1] = 1; p[2] = -1; p[3] = 0; p[4] = 2; p[5] = 1;
-  check_rearrange(TI_REARRANGE_AFFINE, p, 6, 5, 5, 3, 82);
-  p[0] = 2; p[1] = 3; p[2] = 0; p[3] = -1; p[4] = 3; check_rearrange(TI_REARRANGE_PROJECT, p, 5, 2, 3, 4, 91);
-  p[0] = 0; p[1] = 1; p[2] = 1; check_rearrange(TI_REARRANGE_PROJECT, p, 3, 3, 2, 2, 92);
-  p[0] = 1; p[1] = 0; check_rearrange(TI_REARRANGE_PROJECT, p, 2, 3, 4, 2, 93);
-  p[0] = 3; check_rearrange(TI_REARRANGE_SHUFFLE, p, 1, 2, 3, 6, 101);
-  p[0] = 2; check_rearrange(TI_REARRANGE_SHUFFLE, p, 1, 2, 2, 8, 102);
-  check_rearrange(TI_REARRANGE_IDENTITY, p, 0, 2, 3, 4, 111);
+  for (i = -1; i < 4; i++) { p[0] = i; check_rearrange(TI_REARRANGE_ROTATE, p, 1, NULL, 0, 3, 5, 2, 31); }
+  p[0] = 1; p[1] = -2; p[2] = 1; q[0] = 0;
+  check_rearrange(TI_REARRANGE_SHIFT, p, 3, NULL, 0, 4, 5, 3, 41);
+  check_rearrange(TI_REARRANGE_SHIFT, p, 3, q, 1, 4, 5, 3, 42);
+  q[0] = 1; check_rearrange(TI_REARRANGE_SHIFT, p, 3, q, 1, 4, 5, 3, 43);
+  p[0] = 2; p[1] = 3; p[2] = 1; check_rearrange(TI_REARRANGE_SCALE, p, 3, NULL, 0, 2, 3, 2, 51);
+  p[0] = 1; p[1] = 2; check_rearrange(TI_REARRANGE_SCALE, p, 2, NULL, 0, 3, 2, 2, 52);
+  p[0] = 1; p[1] = 0; check_rearrange(TI_REARRANGE_SHEAR, p, 2, NULL, 0, 4, 3, 2, 61);
+  p[0] = 0; p[1] = -2; check_rearrange(TI_REARRANGE_SHEAR, p, 2, NULL, 0, 3, 4, 2, 62);
+  p[0] = 0; check_rearrange(TI_REARRANGE_REFLECT, p, 1, NULL, 0, 3, 4, 3, 71);
+  p[0] = 1; p[1] = 2; check_rearrange(TI_REARRANGE_REFLECT, p, 2, NULL, 0, 3, 4, 3, 72);
+  p[0] = 2; p[1] = 0; p[2] = 1; check_rearrange(TI_REARRANGE_REFLECT, p, 3, NULL, 0, 3, 4, 3, 73);
+  p[0] = 0; p[1] = 1; p[2] = 0; p[3] = 1; p[4] = 0; p[5] = 0;   /* transpose of the plane */
+  check_rearrange(TI_REARRANGE_AFFINE, p, 6, NULL, 0, 4, 4, 2, 81);
+  p[0] = 1; p[1] = 0; p[2] = 2; p[3] = 0; p[4] = 1; p[5] = -1;   /* translation into a bigger plane */
+  q[0] = 6; q[1] = 5; check_rearrange(TI_REARRANGE_AFFINE, p, 6, q, 2, 4, 4, 2, 82);
+  p[0] = 2; p[1] = 0; p[2] = 0; p[3] = 0; p[4] = 2; p[5] = 0;    /* up-scaling by 2 */
+  q[0] = 6; q[1] = 8; check_rearrange(TI_REARRANGE_AFFINE, p, 6, q, 2, 3, 4, 3, 83);
+  p[0] = 1; p[1] = 0; p[2] = 1; p[3] = 0; p[4] = 1; p[5] = -1; p[6] = 0; p[7] = 0; p[8] = 1;
+  check_rearrange(TI_REARRANGE_PROJECT, p, 9, NULL, 0, 4, 5, 2, 91);
+  p[0] = 1; p[1] = 0; p[2] = 0; p[3] = 0; p[4] = 1; p[5] = 0; p[6] = 0; p[7] = 0; p[8] = 2;   /* halves */
+  check_rearrange(TI_REARRANGE_PROJECT, p, 9, NULL, 0, 4, 4, 2, 92);
+  p[0] = 2; p[1] = 0; p[2] = -1; p[3] = 1; q[0] = 2;
+  check_rearrange(TI_REARRANGE_SHUFFLE, p, 4, q, 1, 2, 3, 3, 101);
+  p[0] = 1; p[1] = 1; p[2] = 0; q[0] = 0;
+  check_rearrange(TI_REARRANGE_SHUFFLE, p, 3, q, 1, 2, 2, 3, 102);
+  for (i = 0; i < 12; i++) p[i] = (i * 5) % 12;   /* a flat permutation */
+  p[3] = -1;
+  check_rearrange(TI_REARRANGE_SHUFFLE, p, 12, NULL, 0, 2, 2, 3, 103);
+  check_rearrange(TI_REARRANGE_IDENTITY, p, 0, NULL, 0, 2, 3, 4, 111);
 }
 
 /* Several rearrangements on one edge apply in order. */
 TT_TEST(test_rearrange_chain) {
   ti_task_graph g;
   tt_rng r = {5};
-  int32_t dims[3] = {3, 4, 2}, one[1] = {1}, rot[1] = {1}, refl[1] = {4}, *in = rand_vals(&r, 24, -50, 50);
+  int32_t dims[3] = {3, 4, 2}, rot[1] = {1}, refl[1] = {2}, *in = rand_vals(&r, 24, -50, 50);
   int32_t tmp[4096], want[4096];
   int oy, ox, oc, oy2, ox2, oc2;
   ti_exec *x;
   ti_task_edge *e;
-  naive_rearrange(TI_REARRANGE_ROTATE, rot, 1, 3, 4, 2, in, &oy, &ox, &oc, tmp);
-  naive_rearrange(TI_REARRANGE_REFLECT, refl, 1, oy, ox, oc, tmp, &oy2, &ox2, &oc2, want);
+  naive_rearrange(TI_REARRANGE_ROTATE, rot, 1, NULL, 0, 3, 4, 2, in, &oy, &ox, &oc, tmp);
+  naive_rearrange(TI_REARRANGE_REFLECT, refl, 1, NULL, 0, oy, ox, oc, tmp, &oy2, &ox2, &oc2, want);
   ti_task_graph_init(&g, NULL);
   add(&g, 0, TI_BLOCK_SI, TI_DTYPE_I32, shp(3, 4, 2, 0, 0, 0)); data(&g, 0, TI_DTYPE_I32, 3, dims, in);
   add(&g, 1, TI_BLOCK_CVS, TI_DTYPE_I32, shp(oy2, ox2, oc2, 0, 0, 0)); attr(&g, 1, TI_ATTR_CONSTANT_A, 1);
   add(&g, 2, TI_BLOCK_SI, TI_DTYPE_I32, shp(oy2, ox2, oc2, 0, 0, 0));
   add(&g, 3, TI_BLOCK_OUTPUT, TI_DTYPE_I32, shp(oy2, ox2, oc2, 0, 0, 0));
   e = link(&g, 0, 0, NULL, NULL, 1, 0, NULL, NULL);
-  TT_EQ_INT(ti_task_add_rearrange(&g, e, TI_REARRANGE_ROTATE, 1, one, rot, 1), 0);
-  TT_EQ_INT(ti_task_add_rearrange(&g, e, TI_REARRANGE_REFLECT, 1, one, refl, 1), 0);
+  add_rearrange(&g, e, TI_REARRANGE_ROTATE, rot, 1, NULL, 0);
+  add_rearrange(&g, e, TI_REARRANGE_REFLECT, refl, 1, NULL, 0);
   link0(&g, 1, 2, 0); link0(&g, 2, 3, 0);
   x = plan(&g, 0);
   TT_CHECK(x != NULL);
@@ -575,6 +635,26 @@ TT_TEST(test_sockets) {
     TT_EQ_INT(ti_exec_block(x, 1234, &t, &err), TI_STATUS_NOT_FOUND);
   }
   ti_exec_free(x);
+  /* OUTPUT blocks without socket ids are told apart by block id */
+  B(&g, 6)->has &= ~(uint32_t)TI_BLOCK_HAS_SOCKET_ID; B(&g, 6)->socket_id = 0;
+  B(&g, 9)->has &= ~(uint32_t)TI_BLOCK_HAS_SOCKET_ID; B(&g, 9)->socket_id = 0;
+  x = plan(&g, 0);
+  TT_CHECK(x != NULL);
+  if (x) {
+    ti_exec_tensor t6, t9;
+    memset(&err, 0, sizeof err);
+    b[3] = 5;
+    TT_EQ_INT(ti_exec_set_input(x, 0, a, 12, &err), 0);
+    TT_EQ_INT(ti_exec_set_input(x, 1, b, 12, &err), 0);
+    TT_EQ_INT(ti_exec_run(x, &err), 0);
+    TT_EQ_INT(ti_exec_block(x, 6, &t6, &err), 0);
+    TT_EQ_INT(ti_exec_block(x, 9, &t9, &err), 0);
+    for (k = 0; k < 12; k++) {
+      TT_EQ_INT(ti_exec_tensor_i64(&t6, k), a[k] + b[k]);
+      TT_EQ_INT(ti_exec_tensor_i64(&t9, k), -(a[k] + b[k]));
+    }
+    ti_exec_free(x);
+  }
   ti_task_graph_free(&g);
 }
 
@@ -893,6 +973,107 @@ TT_TEST(test_cycles) {
   }
 }
 
+/* Random damage to a valid graph (shapes, attributes, boxes, edge ends,
+   rearrangements): planning without the checker must fail cleanly or give a
+   plan that runs; never a crash or an out-of-bounds access (ASan build). */
+static int32_t pick(tt_rng *r, int32_t lo, int32_t hi) { return (int32_t)tt_range(r, lo, hi); }
+static void damage(ti_task_graph *g, tt_rng *r) {
+  int32_t n = pick(r, 1, 3), k;
+  for (k = 0; k < n; k++) {
+    ti_task_block *b = &g->blocks[pick(r, 0, g->n_blocks - 1)];
+    switch (pick(r, 0, 7)) {
+    case 0: b->shape.ny = pick(r, -1, 9); break;
+    case 1: b->shape.nf = pick(r, -1, 9); break;
+    case 2: b->shape.nr = pick(r, -1, 9); b->shape.nky = pick(r, 0, 4); break;
+    case 3: if (b->n_attrs) b->attrs[pick(r, 0, b->n_attrs - 1)].int_value = pick(r, -3, 40); break;
+    case 4:
+      if (b->n_inputs && b->inputs[0].n_interfaces) {
+        ti_task_interface *f = &b->inputs[0].interfaces[0];
+        f->has |= TI_IFACE_HAS_POSITION | TI_IFACE_HAS_SIZE;
+        f->position.ny = pick(r, -1, 3); f->position.nf = pick(r, -1, 3);
+        f->size.ny = pick(r, 0, 6); f->size.nf = pick(r, 0, 6); f->size.has = TI_SHAPE_HAS_NY | TI_SHAPE_HAS_NF;
+      }
+      break;
+    case 5: if (g->n_edges) g->edges[pick(r, 0, g->n_edges - 1)].dst_block_id = pick(r, 0, g->n_blocks); break;
+    case 6: if (b->n_inputs) b->inputs[pick(r, 0, b->n_inputs - 1)].n_interfaces = 0; break;
+    default:
+      if (g->n_edges) {
+        int32_t vals[9], d1[1] = {0}, i;
+        for (i = 0; i < 9; i++) vals[i] = pick(r, -3, 4);
+        d1[0] = pick(r, 0, 9);
+        ti_task_add_rearrange(g, &g->edges[pick(r, 0, g->n_edges - 1)], (ti_rearrange_kind)pick(r, 0, 10), 1, d1, vals, d1[0]);
+      }
+      break;
+    }
+  }
+}
+
+TT_TEST(test_damaged_graphs) {
+  tt_rng r = {2024};
+  int it, planned = 0, refused = 0;
+  for (it = 0; it < 400; it++) {
+    ti_task_graph g;
+    ti_exec *x = NULL;
+    ti_exec_options o;
+    ti_error err;
+    memset(&err, 0, sizeof err);
+    build_two_io(&g);
+    damage(&g, &r);
+    ti_exec_options_init(&o);
+    o.skip_check = it & 1;
+    if (ti_exec_plan(&g, &o, &x, &err) == TI_STATUS_SUCCESS) {
+      int32_t i, zeros[64];
+      memset(zeros, 0, sizeof zeros);
+      for (i = 0; i < ti_exec_num_inputs(x); i++)
+        if (ti_exec_input_count(x, i) <= 64) ti_exec_set_input(x, ti_exec_input_socket(x, i), zeros, ti_exec_input_count(x, i), &err);
+      ti_exec_run(x, &err);
+      ti_exec_free(x);
+      planned++;
+    } else {
+      TT_CHECK(x == NULL);
+      TT_CHECK_MSG(err.message[0] != 0, "iteration %d: an error without a message", it);
+      refused++;
+    }
+    ti_task_graph_free(&g);
+  }
+  TT_CHECK(planned > 0 && refused > 0);
+  {   /* the same on fixtures with windows, weights and LUTs */
+    static const char *cases[] = {"cc", "cvm", "ccmpb", "clut", "cavg"};
+    int c;
+    for (c = 0; c < 5; c++) {
+      char path[1024];
+      FILE *f;
+      long len;
+      char *bytes;
+      snprintf(path, sizeof path, "%s/%s.task.pb", tt_fixtures(), cases[c]);
+      if (!(f = fopen(path, "rb"))) continue;
+      fseek(f, 0, SEEK_END); len = ftell(f); fseek(f, 0, SEEK_SET);
+      bytes = (char *)malloc((size_t)len + 1);
+      if (fread(bytes, 1, (size_t)len, f) != (size_t)len) len = 0;
+      fclose(f);
+      for (it = 0; it < 60; it++) {
+        ti_task_graph g;
+        ti_exec *x = NULL;
+        ti_exec_options o;
+        ti_error err;
+        memset(&err, 0, sizeof err);
+        ti_task_graph_init(&g, NULL);
+        if (ti_task_decode(&g, bytes, (size_t)len, &err) == TI_STATUS_SUCCESS) {
+          damage(&g, &r);
+          ti_exec_options_init(&o);
+          o.skip_check = it & 1;
+          if (ti_exec_plan(&g, &o, &x, &err) == TI_STATUS_SUCCESS) {
+            ti_exec_run(x, &err);
+            ti_exec_free(x);
+          } else TT_CHECK(err.message[0] != 0);
+        }
+        ti_task_graph_free(&g);
+      }
+      free(bytes);
+    }
+  }
+}
+
 int main(void) {
   TT_RUN(test_fixtures);
   TT_RUN(test_interfaces);
@@ -906,5 +1087,6 @@ int main(void) {
   TT_RUN(test_memory_reuse);
   TT_RUN(test_bad_graphs);
   TT_RUN(test_cycles);
+  TT_RUN(test_damaged_graphs);
   return tt_finish();
 }

@@ -140,6 +140,8 @@ TT_TEST(test_transpose_shapes) {
   tt_rng r = {9};
   size_t k;
   int e;
+  ti_kernel_ctx ctx;
+  ti_kernel_ctx_init(&ctx);
   for (k = 0; k < sizeof shapes / sizeof shapes[0]; ++k)
     for (e = 0; e < 4; ++e) {
       size_t es = (size_t)1 << e, bytes = (size_t)vol_of(4, shapes[k]) * es;
@@ -149,6 +151,10 @@ TT_TEST(test_transpose_shapes) {
       naive_transpose(es, 4, shapes[k], perms[k], in, want);
       TT_EQ_INT(ti_transpose(es, 4, shapes[k], perms[k], in, out), TI_STATUS_SUCCESS);
       TT_CHECK_MSG(memcmp(out, want, bytes) == 0, "shape %u es %u", (unsigned)k, (unsigned)es);
+      /* with the detected cpu flags (AVX2 blocks where there are) */
+      memset(out, 0, bytes);
+      TT_EQ_INT(ti_transpose_ex(&ctx, es, 4, shapes[k], perms[k], in, out), TI_STATUS_SUCCESS);
+      TT_CHECK_MSG(memcmp(out, want, bytes) == 0, "ctx: shape %u es %u", (unsigned)k, (unsigned)es);
       free(in); free(want); free(out);
     }
 }
@@ -661,6 +667,52 @@ TT_TEST(test_infer_errors) {
   TT_EQ_INT(ti_rearrange_infer(TI_REARRANGE_IDENTITY, NULL, 1, 3, d, &on, od), TI_STATUS_BAD_PARAM);
 }
 
+/* Random kinds, parameters and dims: infer never crashes, and whatever it
+   accepts, apply runs within buffers of exactly the inferred size (ASan
+   and the canary check the bounds). */
+TT_TEST(test_random_params_robust) {
+  tt_rng r = {2718};
+  int k, accepted = 0;
+  for (k = 0; k < 3000; ++k) {
+    int kind = (int)tt_range(&r, -1, TI_REARRANGE_COUNT), nd = (int)tt_range(&r, 0, 5), np, i, on;
+    int32_t iv[2][12];
+    float fv[12];
+    int64_t d[MAXD], od[MAXD], iv_n = 1, ov = 1;
+    ti_rearrange_param p[2];
+    const char *why = NULL;
+    ti_status st;
+    for (i = 0; i < MAXD; ++i) d[i] = tt_range(&r, 0, 6);
+    np = (int)tt_range(&r, 0, 2);
+    for (i = 0; i < 2; ++i) {
+      int j, n = (int)tt_range(&r, 0, 11);
+      for (j = 0; j < 12; ++j) iv[i][j] = (int32_t)tt_range(&r, -3, 8);
+      p[i] = P(iv[i], n);
+    }
+    if (tt_range(&r, 0, 3) == 0) {
+      int j;
+      for (j = 0; j < 12; ++j) fv[j] = (float)tt_range(&r, -4, 4) / 2.0f;
+      p[0].f32 = fv; p[0].n_f32 = tt_range(&r, 0, 10);
+    }
+    st = ti_rearrange_infer_ex(kind, p, np, nd, d, &on, od, &why);
+    if (st != TI_STATUS_SUCCESS) { TT_CHECK(why != NULL); continue; }
+    ++accepted;
+    for (i = 0; i < nd; ++i) iv_n *= d[i];
+    for (i = 0; i < on; ++i) ov *= od[i];
+    if (ov > 100000) continue;
+    {
+      size_t es = random_es(&r), ob = (size_t)ov * es;
+      unsigned char *in = (unsigned char *)malloc((size_t)iv_n * es + 1);
+      unsigned char *out = (unsigned char *)malloc(ob + 16);
+      fill_rand(&r, in, (size_t)iv_n * es);
+      memset(out, 0xEE, ob + 16);
+      TT_EQ_INT(ti_rearrange_apply(kind, p, np, es, nd, d, in, on, od, out), TI_STATUS_SUCCESS);
+      for (i = 0; i < 16; ++i) TT_CHECK(out[ob + i] == 0xEE);
+      free(in); free(out);
+    }
+  }
+  TT_CHECK(accepted > 300);  /* the generator reaches the apply paths */
+}
+
 int main(void) {
   TT_RUN(test_names);
   TT_RUN(test_transpose_random);
@@ -675,5 +727,6 @@ int main(void) {
   TT_RUN(test_shuffle);
   TT_RUN(test_identity_and_apply_errors);
   TT_RUN(test_infer_errors);
+  TT_RUN(test_random_params_robust);
   return tt_finish();
 }

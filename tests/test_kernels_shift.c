@@ -420,6 +420,55 @@ TT_TEST(test_bit_patterns) {
   for (t = 0; t < 4; ++t) TT_CHECK(memcmp(&out32[t * 8], &in32[t * 8], 8) == 0);
 }
 
+/* Random descriptors: every call returns one of the three statuses, and an
+   accepted one stays within buffers of exactly the described size. */
+TT_TEST(test_random_descriptors) {
+  tt_rng r = {1618};
+  static const ti_dtype dts[5] = {TI_DTYPE_F32, TI_DTYPE_F16, TI_DTYPE_I32, TI_DTYPE_F64, TI_DTYPE_I8};
+  int k, ok = 0;
+  for (k = 0; k < 2000; ++k) {
+    ti_tensor_desc x, y, s;
+    int i;
+    ti_status st;
+    x.ndim = (int32_t)tt_range(&r, 3, 5); y.ndim = tt_range(&r, 0, 9) ? x.ndim : 4;
+    s.ndim = tt_range(&r, 0, 9) ? 2 : 1;
+    x.dtype = dts[tt_range(&r, 0, 4) < 3 ? tt_range(&r, 0, 1) : tt_range(&r, 0, 4)];
+    y.dtype = tt_range(&r, 0, 9) ? x.dtype : dts[tt_range(&r, 0, 4)];
+    s.dtype = tt_range(&r, 0, 9) ? TI_DTYPE_I32 : dts[tt_range(&r, 0, 4)];
+    for (i = 0; i < TI_TENSOR_MAX_DIMS; ++i) x.dims[i] = tt_range(&r, -1, 6);
+    for (i = 0; i < TI_TENSOR_MAX_DIMS; ++i) y.dims[i] = tt_range(&r, 0, 9) ? x.dims[i] : tt_range(&r, -1, 6);
+    s.dims[0] = tt_range(&r, 0, 9) ? x.dims[0] : tt_range(&r, -1, 6);
+    s.dims[1] = tt_range(&r, -1, 6);
+    if (tt_range(&r, 0, 3) && x.dims[2] > 0) {  /* mostly a divisor of C */
+      int64_t g = tt_range(&r, 1, x.dims[2]);
+      while (x.dims[2] % g) --g;
+      s.dims[1] = g;
+    }
+    st = ti_tinshift_ex(NULL, modes[k % 3], &x, NULL, &s, NULL, &y, NULL);
+    TT_CHECK(st == TI_STATUS_SUCCESS || st == TI_STATUS_BAD_PARAM || st == TI_STATUS_NOT_SUPPORTED);
+    if (st == TI_STATUS_BAD_PARAM && x.ndim == 4 && x.dims[1] > 0) {
+      /* maybe only the NULL data was wrong: retry with real buffers */
+      size_t n = 1, es = ti_dtype_size(x.dtype), b, ns;
+      unsigned char *in, *out;
+      int32_t *sh;
+      for (i = 0; i < 4; ++i) n *= (size_t)(x.dims[i] > 0 ? x.dims[i] : 0);
+      b = n * (es ? es : 1);
+      ns = (size_t)(s.dims[0] > 0 ? s.dims[0] : 0) * (size_t)(s.dims[1] > 0 ? s.dims[1] : 0);
+      in = (unsigned char *)malloc(b + 1); out = (unsigned char *)malloc(b + 16);
+      sh = (int32_t *)malloc(ns * 4 + 4);
+      memset(in, 1, b + 1);
+      memset(out, 0xEE, b + 16);
+      for (i = 0; i < (int)ns; ++i) sh[i] = (int32_t)tt_range(&r, -8, 8);
+      if (ti_tinshift_ex(NULL, modes[k % 3], &x, in, &s, sh, &y, out) == TI_STATUS_SUCCESS) {
+        ++ok;
+        for (i = 0; i < 16; ++i) TT_CHECK(out[b + i] == 0xEE);
+      }
+      free(in); free(out); free(sh);
+    }
+  }
+  TT_CHECK_MSG(ok > 50, "only %d accepted", ok);
+}
+
 int main(void) {
   TT_RUN(test_checks_each);
   TT_RUN(test_check_order);
@@ -431,5 +480,6 @@ int main(void) {
   TT_RUN(test_adjoint);
   TT_RUN(test_compat_equals_forward);
   TT_RUN(test_bit_patterns);
+  TT_RUN(test_random_descriptors);
   return tt_finish();
 }

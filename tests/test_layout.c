@@ -337,6 +337,41 @@ TT_TEST(preset_cancels_inverse_pairs) {
   ti_context_destroy(ctx);
 }
 
+/* an existing transpose with a perm that is no layout change (H <-> W),
+   its result still labelled NCHW: a changed input is folded into its perm
+   in the right order (perms compose, they do not commute) */
+TT_TEST(preset_folds_any_perm) {
+  ti_context *ctx = lt_context();
+  const char *text =
+    "program @hw(%0: vtensor<1x2x2x3xf32, NCHW>, %1: vtensor<2x2x1x1xf32, OIHW>) {\n"
+    "  %2 = lt.conv(%0, %1) : (vtensor<1x2x2x3xf32, NCHW>, vtensor<2x2x1x1xf32, OIHW>) -> vtensor<1x2x2x3xf32, NCHW>\n"
+    "  %3 = lt.transpose(%2) {perm = [0, 1, 3, 2]} : (vtensor<1x2x2x3xf32, NCHW>) -> vtensor<1x2x3x2xf32, NCHW>\n"
+    "  %4 = lt.relu(%3) : (vtensor<1x2x3x2xf32, NCHW>) -> vtensor<1x2x3x2xf32, NCHW>\n"
+    "  builtin.return(%4) : (vtensor<1x2x3x2xf32, NCHW>) -> ()\n"
+    "}\n";
+  ti_program *p = parse_text(ctx, text), *q = parse_text(ctx, text);
+  ti_layout_options o;
+  ti_layout_stats st;
+  ti_error e;
+  char why[128];
+  int64_t perm[4];
+  const ti_op *op;
+  ti_error_clear(&e);
+  lt_options(&o);
+  TT_EQ_INT(ti_layout_preset_npu(p, &o, &st, &e), TI_STATUS_SUCCESS);
+  TT_EQ_INT(ti_verify(p, &e), TI_STATUS_SUCCESS);
+  TT_EQ_INT(st.inserted, 2);   /* input and weights; the output needs none */
+  TT_EQ_INT(st.folded, 1);
+  for (op = p->first; op; op = op->next)
+    if (ti_op_is(op, "lt.transpose") && op->operands[0].value->def && ti_op_is(op->operands[0].value->def, "lt.conv")) {
+      TT_EQ_INT(ti_dict_ints(op->attrs, "perm", perm, 4), 4);
+      TT_CHECK(perm[0] == 0 && perm[1] == 3 && perm[2] == 2 && perm[3] == 1);
+    }
+  TT_CHECK_MSG(same_outputs(q, p, 5, why, sizeof why), "%s", why);
+  ti_program_destroy(p); ti_program_destroy(q);
+  ti_context_destroy(ctx);
+}
+
 /* dry runs change nothing; a missing transpose op is an error that names it
    and leaves the program as it was; the pass-manager wrappers add up counts */
 TT_TEST(preset_dry_run_errors_and_passes) {
@@ -497,7 +532,8 @@ typedef struct gen { ti_context *ctx; ti_program *p; ti_builder b; ti_error e; t
                      ti_value *act[512]; int n_act; ti_value *ten[512]; int n_ten; ti_value *wt[512]; int n_wt; } gen;
 
 static ti_value *pick(ti_value **v, int n, tt_rng *r) { return n ? v[tt_range(r, 0, n - 1)] : NULL; }
-static int64_t lchan(const ti_value *v) { int64_t ld[4]; lt_logical(v->type, ld); return ld[1]; }
+static int64_t lchan(const ti_value *v) { int64_t ld[4] = {0, 0, 0, 0}; lt_logical(v->type, ld); return ld[1]; }
+static int64_t ldim(const ti_value *v, int i) { int64_t ld[4] = {0, 0, 0, 0}; lt_logical(v->type, ld); return ld[i]; }
 
 static ti_value *gen_act_arg(gen *g) {
   ti_layout l = tt_range(g->r, 0, 3) == 0 ? TI_LAYOUT_NHWC : TI_LAYOUT_NCHW;
@@ -538,7 +574,7 @@ static ti_program *gen_dag(ti_context *ctx, tt_rng *r, int n) {
         if (g.n_wt < 512) g.wt[g.n_wt++] = w;
       }
       ops[0] = x; ops[1] = w;
-      res = ti_build1(&g.b, "lt.conv", 2, ops, t4(ctx, x->type->layout, 1, oc, 2, 3), NULL);
+      res = ti_build1(&g.b, "lt.conv", 2, ops, t4(ctx, x->type->layout, 1, oc, ldim(x, 2), ldim(x, 3)), NULL);
     } else if (k < 38) {                            /* relu */
       if (g.n_ten && tt_range(r, 0, 2) == 0) {
         y = pick(g.ten, g.n_ten, r);
@@ -559,9 +595,9 @@ static ti_program *gen_dag(ti_context *ctx, tt_rng *r, int n) {
       if (pool == g.act) res = y; else if (g.n_ten < 512) g.ten[g.n_ten++] = y;
     } else if (k < 58) {                            /* concat along C */
       y = pick(g.act, g.n_act, r);
-      if (y->type->layout == x->type->layout && lchan(x) + lchan(y) <= 8) {
+      if (y->type->layout == x->type->layout && lchan(x) + lchan(y) <= 8 && ldim(x, 2) == ldim(y, 2)) {
         ops[0] = x; ops[1] = y;
-        res = ti_build1(&g.b, "lt.concat", 2, ops, t4(ctx, x->type->layout, 1, lchan(x) + lchan(y), 2, 3), NULL);
+        res = ti_build1(&g.b, "lt.concat", 2, ops, t4(ctx, x->type->layout, 1, lchan(x) + lchan(y), ldim(x, 2), ldim(x, 3)), NULL);
       }
     } else if (k < 66) {                            /* mirror */
       res = ti_build1(&g.b, "lt.mirror", 1, &x, x->type, NULL);
@@ -574,10 +610,13 @@ static ti_program *gen_dag(ti_context *ctx, tt_rng *r, int n) {
         res = ti_build1(&g.b, "lt.reshape", 1, &y, t4(ctx, TI_LAYOUT_NCHW, 1, y->type->dims[1] / 6, 2, 3), NULL);
       }
     } else if (k < 91) {                            /* an existing transpose */
-      if (x->type->layout == TI_LAYOUT_NCHW)
-        res = ti_build1(&g.b, "lt.transpose", 1, &x, t4(ctx, TI_LAYOUT_NHWC, 1, lchan(x), 2, 3), perm_attrs(ctx, 0, 2, 3, 1));
+      if (tt_range(r, 0, 3) == 0)                   /* H <-> W: no layout change, a new tensor */
+        res = ti_build1(&g.b, "lt.transpose", 1, &x, t4(ctx, x->type->layout, 1, lchan(x), ldim(x, 3), ldim(x, 2)),
+                        x->type->layout == TI_LAYOUT_NCHW ? perm_attrs(ctx, 0, 1, 3, 2) : perm_attrs(ctx, 0, 2, 1, 3));
+      else if (x->type->layout == TI_LAYOUT_NCHW)
+        res = ti_build1(&g.b, "lt.transpose", 1, &x, t4(ctx, TI_LAYOUT_NHWC, 1, lchan(x), ldim(x, 2), ldim(x, 3)), perm_attrs(ctx, 0, 2, 3, 1));
       else
-        res = ti_build1(&g.b, "lt.transpose", 1, &x, t4(ctx, TI_LAYOUT_NCHW, 1, lchan(x), 2, 3), perm_attrs(ctx, 0, 3, 1, 2));
+        res = ti_build1(&g.b, "lt.transpose", 1, &x, t4(ctx, TI_LAYOUT_NCHW, 1, lchan(x), ldim(x, 2), ldim(x, 3)), perm_attrs(ctx, 0, 3, 1, 2));
     } else if (k < 94) {                            /* a transpose to no known layout: an output */
       int64_t d[4];
       d[0] = x->type->dims[0]; d[1] = x->type->dims[1]; d[2] = x->type->dims[3]; d[3] = x->type->dims[2];
@@ -690,6 +729,7 @@ int main(void) {
   TT_RUN(layout_perm_and_npu);
   TT_RUN(transmit_options_and_conflicts);
   TT_RUN(preset_cancels_inverse_pairs);
+  TT_RUN(preset_folds_any_perm);
   TT_RUN(preset_dry_run_errors_and_passes);
   TT_RUN(long_chain_both_passes);
   TT_RUN(bad_input_is_reported);

@@ -11,16 +11,7 @@ static int tt_take(void *u) { return !u || ((tt_budget *)u)->left-- > 0; }
 #define TASKIR_FREE(u, p) ((void)(u), free(p))
 #define TASKIR_IMPLEMENTATION
 #include "taskir.h"
-/* TEMPORARY: taskir_proto.h as merged in main trips -Wmaybe-uninitialized at
-   -O2 in its varint reader; remove once the header is fixed. */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
 #include "taskir_proto.h"
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
 #include "tt.h"
 
 static ti_task_shape shp(int32_t ny, int32_t nx, int32_t nf, int32_t nr, int32_t nky, int32_t nkx, int32_t niy,
@@ -108,6 +99,16 @@ static void build_lenet(ti_task_graph *g) {
   TT_CHECK(ti_task_connect(g, sb2, 0, NULL, NULL, cvm, 2, NULL, NULL) != NULL);
   TT_CHECK(ti_task_connect(g, cvm, 0, NULL, NULL, si2, 0, NULL, NULL) != NULL);
   TT_CHECK(ti_task_connect(g, si2, 0, NULL, NULL, out, 0, NULL, NULL) != NULL);
+  /* one group of the compute side, as the fixtures have */
+  g->groups = (ti_task_group *)ti_arena_array(&g->arena, 1, sizeof *g->groups, 8);
+  TT_CHECK(g->groups != NULL);
+  if (g->groups) {
+    int32_t *ids = (int32_t *)ti_arena_array(&g->arena, 4, 4, 4);
+    TT_CHECK(ids != NULL);
+    g->n_groups = 1;
+    g->groups[0].has = TI_GROUP_HAS_ID;
+    if (ids) { ids[0] = 0; ids[1] = 1; ids[2] = 2; ids[3] = 3; g->groups[0].block_ids = ids; g->groups[0].n_block_ids = 4; }
+  }
 }
 
 static void dump(const ti_diag_list *l) {
@@ -275,6 +276,11 @@ TT_TEST(rule_dims) {
   expect(&g, TI_DIAG_ERROR, "dims", 4, -1, "has ny but not nx");
   ti_task_graph_free(&g);
   build_lenet(&g);
+  blk(&g, 8)->type = TI_BLOCK_CCMPB;   /* SI 8 [5] as a 1-D max: a window of 3 makes no sense there */
+  blk(&g, 8)->shape.nky = 3;
+  expect(&g, TI_DIAG_ERROR, "dims", 8, -1, "1-D form (no ny, nx) has nky = 3");
+  ti_task_graph_free(&g);
+  build_lenet(&g);
   blk(&g, 3)->shape.nf = 2000000000; blk(&g, 3)->shape.nr = 2000000000;
   expect(&g, TI_DIAG_ERROR, "dims", 3, -1, "product of the dims exceeds");
   ti_task_graph_free(&g);
@@ -322,6 +328,19 @@ TT_TEST(rule_clusters) {
     expect(&g, TI_DIAG_ERROR, "clusters", 3, -1, "input cluster 1 has shape [0,0,3,2,5,5]");
     cl->shape = shp(0, 0, 3, 2, 3, 3, 0, 0);
     TT_EQ_INT(n_diags(&g, NULL, NULL), 0);
+  }
+  ti_task_graph_free(&g);
+  build_lenet(&g);
+  blk(&g, 3)->n_outputs = 0;   /* CC writes nothing */
+  {
+    ti_diag_list l;
+    const ti_diag *d;
+    ti_diag_list_init(&l, NULL);
+    ti_task_check(&g, &l, NULL);
+    d = find(&l, "clusters", 3, -1, "output clusters");
+    TT_CHECK(d != NULL);
+    if (d) TT_EQ_STR(d->message, "CC block has 0 output clusters, expected 1");
+    ti_diag_list_free(&l);
   }
   ti_task_graph_free(&g);
   build_lenet(&g);
@@ -620,6 +639,28 @@ TT_TEST(rule_attributes) {
   ti_task_graph_free(&g);
 }
 
+TT_TEST(rule_groups_and_bias_type) {
+  ti_task_graph g;
+  int32_t ids[3] = {0, 3, 3};
+  ti_task_group gr[2];
+  build_lenet(&g);
+  memset(gr, 0, sizeof gr);
+  gr[0].has = TI_GROUP_HAS_ID; gr[0].group_id = 0; gr[0].n_block_ids = 3; gr[0].block_ids = ids;
+  gr[1].has = TI_GROUP_HAS_ID; gr[1].group_id = 0;
+  g.groups = gr; g.n_groups = 1;   /* in place of build_lenet's group */
+  expect(&g, TI_DIAG_ERROR, "groups", 3, -1, "group 0 names block 3 twice");
+  ids[2] = 77;
+  expect(&g, TI_DIAG_ERROR, "groups", 77, -1, "group 0 names block 77, which does not exist");
+  ids[2] = 7;
+  TT_EQ_INT(n_diags(&g, NULL, NULL), 0);
+  g.n_groups = 2;
+  expect(&g, TI_DIAG_ERROR, "groups", -1, -1, "group id 0 is used by groups #0 and #1");
+  g.n_groups = 0; g.groups = NULL;
+  blk(&g, 3)->bias_type = (ti_bias_type)5;
+  expect(&g, TI_DIAG_ERROR, "attributes", 3, -1, "bias_type 5 is unknown");
+  ti_task_graph_free(&g);
+}
+
 TT_TEST(every_problem_is_listed) {
   ti_task_graph g;
   ti_diag_list l;
@@ -777,7 +818,12 @@ static void mutate(ti_task_graph *g, tt_rng *r) {
   ti_task_block *b = &g->blocks[tt_range(r, 0, g->n_blocks - 1)];
   ti_task_edge *e = &g->edges[tt_range(r, 0, g->n_edges - 1)];
   int32_t v = wild(r);
-  switch (tt_range(r, 0, 21)) {
+  switch (tt_range(r, 0, 22)) {
+  case 22: if (g->n_groups && g->groups[0].n_block_ids) {
+             if (tt_range(r, 0, 1)) g->groups[0].block_ids[tt_range(r, 0, g->groups[0].n_block_ids - 1)] = v;
+             else g->groups[0].n_block_ids = (int32_t)tt_range(r, 0, g->groups[0].n_block_ids);
+           }
+           break;
   case 0: b->id = v; break;
   case 1: b->type = (ti_block_type)(tt_range(r, 0, 3) ? tt_range(r, 0, TI_BLOCK_COUNT - 1) : v); break;
   case 2: b->precision = (ti_dtype)(tt_range(r, 0, 3) ? tt_range(r, 0, TI_DTYPE_COUNT - 1) : v); break;
@@ -856,6 +902,44 @@ TT_TEST(random_mutations_never_crash) {
   TT_CHECK(n_invalid > 1000);   /* the mutations do break graphs */
 }
 
+/* The same on the decoded fixtures (binary form: quick to decode). */
+TT_TEST(random_mutations_of_fixtures_never_crash) {
+  static const char *const cases[] = { "cadd", "cavg", "cax", "cc", "ccmpb", "clut", "cvm", "cvs", "cvvh" };
+  char path[1024];
+  size_t i;
+  tt_rng r;
+  FILE *f;
+  snprintf(path, sizeof path, "%s/cvm.task.pb", tt_fixtures());
+  if (!(f = fopen(path, "rb"))) TT_SKIP("fixtures not found; set TASKIR_FIXTURES");
+  fclose(f);
+  r.s = 0x2545f4914f6cdd1dull;
+  for (i = 0; i < sizeof cases / sizeof *cases; i++) {
+    int it, k;
+    snprintf(path, sizeof path, "%s/%s.task.pb", tt_fixtures(), cases[i]);
+    for (it = 0; it < 60; it++) {
+      ti_task_graph g;
+      ti_diag_list l;
+      ti_task_stats s;
+      ti_status st;
+      ti_task_graph_init(&g, NULL);
+      if (ti_task_read_file(path, &g, NULL) != TI_STATUS_SUCCESS || !g.n_blocks || !g.n_edges) {
+        TT_CHECK_MSG(0, "%s does not decode", path);
+        ti_task_graph_free(&g);
+        break;
+      }
+      for (k = 0; k < 1 + it % 4; k++) mutate(&g, &r);
+      ti_diag_list_init(&l, NULL);
+      st = ti_task_check(&g, &l, NULL);
+      TT_CHECK((st == TI_STATUS_INVALID) == (l.n_errors > 0) && (st == TI_STATUS_SUCCESS || st == TI_STATUS_INVALID));
+      ti_diag_list_free(&l);
+      st = ti_task_statistics(&g, &s, 1, NULL);
+      TT_CHECK(st == TI_STATUS_SUCCESS || st == TI_STATUS_LIMIT);
+      ti_task_stats_free(&s, NULL);
+      ti_task_graph_free(&g);
+    }
+  }
+}
+
 int main(void) {
   TT_RUN(valid_graph_is_clean);
   TT_RUN(fixtures_pass);
@@ -876,10 +960,12 @@ int main(void) {
   TT_RUN(rule_cycle);
   TT_RUN(rule_io);
   TT_RUN(rule_attributes);
+  TT_RUN(rule_groups_and_bias_type);
   TT_RUN(every_problem_is_listed);
   TT_RUN(statistics_by_hand);
   TT_RUN(statistics_of_windows_and_elementwise);
   TT_RUN(out_of_memory_is_reported);
   TT_RUN(random_mutations_never_crash);
+  TT_RUN(random_mutations_of_fixtures_never_crash);
   return tt_finish();
 }

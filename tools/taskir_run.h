@@ -236,7 +236,7 @@ static int ti_cli_run(int argc, char **argv) {
     }
     for (j = 0; j < ti_exec_num_outputs(x); j++) {
       ti_exec_tensor t;
-      if (ti_exec_output(x, ti_exec_output_socket(x, j), &t, &err)) { fprintf(stderr, "taskir run: %s\n", err.message); goto done; }
+      if (ti_exec_block(x, ti_exec_output_block(x, j), &t, &err)) { fprintf(stderr, "taskir run: %s\n", err.message); goto done; }
       if (!ti__cli_save_tensor(out_dir, "o_", ti_exec_output_block(x, j), &t)) goto done;
     }
     if (all)
@@ -248,7 +248,7 @@ static int ti_cli_run(int argc, char **argv) {
   } else {
     for (j = 0; j < ti_exec_num_outputs(x); j++) {
       ti_exec_tensor t;
-      if (ti_exec_output(x, ti_exec_output_socket(x, j), &t, &err)) { fprintf(stderr, "taskir run: %s\n", err.message); goto done; }
+      if (ti_exec_block(x, ti_exec_output_block(x, j), &t, &err)) { fprintf(stderr, "taskir run: %s\n", err.message); goto done; }
       printf("# OUTPUT socket %d (block %d): ", (int)ti_exec_output_socket(x, j), (int)ti_exec_output_block(x, j));
       ti__cli_print_dims(stdout, &t);
       printf(" %s\n", t.dtype == TI_DTYPE_F32 ? "float" : "int");
