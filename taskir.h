@@ -876,8 +876,13 @@ TASKIR_API void ti_task_stats_free(ti_task_stats *s, void *alloc_user);
    dtype (integers saturate). f16 data is not supported by the interpreter. */
 
 /* A dense tensor of the interpreter: numel elements in row-major order of
-   dims (storage order of `layout`). Aliases (relu_, reshape, flatten in
-   tensor form) share refcounted storage. */
+   dims (storage order of `layout`). relu_, reshape and flatten results share
+   refcounted storage with their operand (so a later relu_ is seen through
+   every alias); transpose results are copies (a write through a transposed
+   alias is not seen by the transpose's operand: the one aliasing case the
+   interpreter does not model; passes treat transpose as a view). An eval (ti_eval_fn) fills
+   results[i] with new tensors; on failure the caller frees those that are
+   not NULL. */
 typedef struct ti_tensor_storage ti_tensor_storage;
 struct ti_tensor_value {
   ti_dtype dtype;
