@@ -30,7 +30,7 @@ HAVE_FUZZER := $(shell echo 'int LLVMFuzzerTestOneInput(const char*d,long n){(vo
 
 all: $(TOOL) $(EXAMPLES:%=$(BUILD)/examples/%)
 
-$(BUILD)/taskir: tools/taskir.c $(HEADERS)
+$(BUILD)/taskir: tools/taskir.c $(wildcard tools/*.h) $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(STD) $(WARN) $(OPT) -I. -o $@ $< -lm
 

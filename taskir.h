@@ -1,17 +1,47 @@
 /* taskir.h - v0.1 - graph core, Task IR and nn dialects for dataflow chip compilers.
 
-   Part of taskir (header-only C99, stb style). Holds the SSA graph core
-   (context, types, attributes, op registry with traits and interfaces,
-   programs with a weights table, rewrite API, walks, verifier, pass manager,
-   text form) and the dialects on it: `task` (Task IR) and `nn` (algorithm
-   level). It includes taskir_kernels.h (shared types, kernels); with
-   TASKIR_IMPLEMENTATION both are implemented. taskir_proto.h (protobuf),
+   Part of taskir (header-only C99, stb style). This header holds the SSA
+   graph core and the dialects on it: `task` (Task IR, the chip-functional
+   IR: compute and storage task blocks) and `nn` (algorithm level). It
+   includes taskir_kernels.h (shared types, kernels): one
+   TASKIR_IMPLEMENTATION implements both. taskir_proto.h (protobuf),
    taskir_layout.h (layout passes) and taskir_exec.h (executor) build on it.
 
    DO THIS in *one* C or C++ file:
        #define TASKIR_IMPLEMENTATION
        #include "taskir.h"
    Other files include it without the define.
+
+   EXAMPLE
+       ti_context *ctx = ti_context_create(NULL);        // builtin dialect
+       ti_nn_register(ctx, &err);                        // nn.* ops
+       ti_program *p;
+       ti_parse_program(ctx, text, len, &p, &err);       // or build with ti_builder
+       ti_verify(p, &err);
+       ti_pass_manager pm; ti_pass_manager_init(&pm);
+       ti_pass_manager_add(&pm, "dce", ti_pass_dce, NULL);
+       ti_pass_manager_run(&pm, p, &err);                // verifies after each pass
+       ti_print_program(p, &buffer, &err);               // exact text round trip
+       ti_program_destroy(p); ti_context_destroy(ctx);
+
+   WHAT IS INSIDE (grep the >>anchors; declarations, then >>impl.* twins)
+       >>errors, >>arena   ti_error (first problem, with where), bump allocator
+       >>core.context      context: interning and the op registry
+       >>core.types        interned tensor/vtensor types with dtype, shape, layout
+       >>core.attributes   interned constants; sorted dictionaries
+       >>core.ops          ti_op_info (traits + interfaces), ops, values, uses
+       >>core.program      programs (SSA or graph) with a weights table
+       >>core.build        create/insert/erase/replace-uses, the builder
+       >>core.walk         program, topological, reverse topological (iterative)
+       >>core.verify       the verifier
+       >>core.passes       the pass manager
+       >>core.text         ti_buffer; print and parse the text form
+       >>task.types        Task IR messages (tianjic_ir field for field)
+       >>task.dialect      task.* ops: import/export, accessors, builder
+       >>task.check        the checker: every rule, every problem
+       >>task.stats        parameters, MACs, storage, edge traffic
+       >>nn                nn.* ops, tensors, the reference interpreter
+       >>passes            DCE, CSE, constant folding, value semantics, inplace
 
    OPTIONS (define before the implementing include; "global" ones must be the
    same in every file that includes the header)
@@ -21,12 +51,13 @@
                               pointer given to the context or arena
        TASKIR_ASSERT(x)       programmer-error checks; default assert(x)
        TASKIR_NO_ERRMSG       drop message text (codes and locations stay)
+       TASKIR_CHECK_MAX_ELEMS the checker's cap on a block's volume (2^40)
 
    ERRORS
        Every fallible call returns a ti_status and, when given a ti_error,
        fills it with the first problem: code, a message naming what and
        where (block id, op name, byte offset, line:column). Bad input never
-       aborts.
+       aborts. Clear a ti_error with ti_error_clear before use.
 
    LICENSE: MIT, see the end of this file.
 */
@@ -287,7 +318,8 @@ typedef enum ti_program_kind { TI_PROGRAM_SSA, TI_PROGRAM_GRAPH } ti_program_kin
 typedef struct ti_variable {
   const char *name;
   const ti_type *type;
-  void *data;                 /* numel * ti_dtype_size bytes, owned by the program */
+  void *data;                 /* numel * ti_dtype_size bytes, owned by the program
+                                 (or, after ti_task_import, by the message) */
   int64_t bytes;
   int is_mutable;             /* written by set_parameter: passes must not fold it */
 } ti_variable;
@@ -339,6 +371,7 @@ TASKIR_API void ti_value_replace_all_uses(ti_value *from, ti_value *to);
 TASKIR_API void ti_value_replace_uses_except(ti_value *from, ti_value *to, const ti_op *except);
 TASKIR_API int64_t ti_value_num_uses(const ti_value *v);
 TASKIR_API int ti_op_is(const ti_op *op, const char *name);
+/* 1 when op has every trait bit given (A | B means both). */
 TASKIR_API int ti_op_has_trait(const ti_op *op, uint32_t trait);
 
 /* Builder: appends (or inserts before `point`) and keeps going. */
@@ -600,6 +633,7 @@ typedef struct ti_task_graph {
   ti_task_group *groups;
   ti_task_test_config test_config;
   ti_arena arena;
+  int32_t edge_ids_seen, next_edge_id;   /* ti_task_connect's cache: edges[0..seen) have ids < next */
 } ti_task_graph;
 
 TASKIR_API void ti_task_graph_init(ti_task_graph *g, void *alloc_user);
@@ -842,8 +876,13 @@ TASKIR_API void ti_task_stats_free(ti_task_stats *s, void *alloc_user);
    dtype (integers saturate). f16 data is not supported by the interpreter. */
 
 /* A dense tensor of the interpreter: numel elements in row-major order of
-   dims (storage order of `layout`). Aliases (relu_, reshape, flatten in
-   tensor form) share refcounted storage. */
+   dims (storage order of `layout`). relu_, reshape and flatten results share
+   refcounted storage with their operand (so a later relu_ is seen through
+   every alias); transpose results are copies (a write through a transposed
+   alias is not seen by the transpose's operand: the one aliasing case the
+   interpreter does not model; passes treat transpose as a view). An eval (ti_eval_fn) fills
+   results[i] with new tensors; on failure the caller frees those that are
+   not NULL. */
 typedef struct ti_tensor_storage ti_tensor_storage;
 struct ti_tensor_value {
   ti_dtype dtype;
@@ -1644,6 +1683,29 @@ TASKIR_API ti_variable *ti_program_find_var(const ti_program *p, const char *nam
   return NULL;
 }
 
+/* Appends a variable without the duplicate-name check. data_ref NULL: zeroed
+   data of its own in the program's arena; else the variable refers to
+   data_ref, which its owner keeps alive (an imported message). */
+static ti_variable *ti__program_push_var(ti_program *p, const char *name, const ti_type *type, size_t bytes,
+                                         void *data_ref) {
+  ti_variable *v;
+  if (p->n_vars == p->cap_vars) {
+    int32_t ncap = p->cap_vars ? p->cap_vars * 2 : 8;
+    ti_variable *nv = (ti_variable *)TASKIR_REALLOC(p->ctx->alloc_user, p->vars, (size_t)ncap * sizeof *nv);
+    if (!nv) return NULL;
+    p->vars = nv; p->cap_vars = ncap;
+  }
+  v = &p->vars[p->n_vars];
+  memset(v, 0, sizeof *v);
+  v->name = ti_arena_strndup(&p->arena, name, strlen(name));
+  v->data = data_ref ? data_ref : ti_arena_alloc(&p->arena, bytes, 16);
+  if (!v->name || !v->data) return NULL;
+  v->type = type;
+  v->bytes = (int64_t)bytes;
+  p->n_vars++;
+  return v;
+}
+
 TASKIR_API ti_status ti_program_add_var(ti_program *p, const char *name, const ti_type *type, const void *data,
                                         int is_mutable, ti_error *err) {
   int64_t numel;
@@ -1656,22 +1718,10 @@ TASKIR_API ti_status ti_program_add_var(ti_program *p, const char *name, const t
   if (numel < 0 || (uint64_t)numel > ((uint64_t)1 << 40) / (ti_dtype_size(type->dtype) + 1))
     return ti_error_set(err, TI_STATUS_BAD_PARAM, "variable '%s' needs a static shape of sane size", name);
   bytes = (size_t)numel * ti_dtype_size(type->dtype);
-  if (p->n_vars == p->cap_vars) {
-    int32_t ncap = p->cap_vars ? p->cap_vars * 2 : 8;
-    ti_variable *nv = (ti_variable *)TASKIR_REALLOC(p->ctx->alloc_user, p->vars, (size_t)ncap * sizeof *nv);
-    if (!nv) return ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory adding variable '%s'", name);
-    p->vars = nv; p->cap_vars = ncap;
-  }
-  v = &p->vars[p->n_vars];
-  memset(v, 0, sizeof *v);
-  v->name = ti_arena_strndup(&p->arena, name, strlen(name));
-  v->data = ti_arena_alloc(&p->arena, bytes, 16);
-  if (!v->name || !v->data) return ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory adding variable '%s'", name);
+  if (!(v = ti__program_push_var(p, name, type, bytes, NULL)))
+    return ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory adding variable '%s'", name);
   if (data && bytes) memcpy(v->data, data, bytes);
-  v->type = type;
-  v->bytes = (int64_t)bytes;
   v->is_mutable = is_mutable != 0;
-  p->n_vars++;
   return TI_STATUS_SUCCESS;
 }
 
@@ -3618,6 +3668,17 @@ TASKIR_API ti_status ti_task_import(ti_context *ctx, const ti_task_graph *g, ti_
   qsort(eidx, (size_t)g->n_edges, sizeof *eidx, ti__idx_cmp);
   for (i = 1; i < g->n_edges; i++)
     if (eidx[i].id == eidx[i - 1].id) { s = ti_error_set(err, TI_STATUS_INVALID, "edge id %d is used twice", (int)eidx[i].id); goto done; }
+  {
+    /* block ids must be unique (they name the weights): sort a copy */
+    ti__idx *bidx = (ti__idx *)TASKIR_MALLOC(u, ((size_t)g->n_blocks + 1) * sizeof *bidx);
+    if (!bidx) { s = ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory importing the graph"); goto done; }
+    for (i = 0; i < g->n_blocks; i++) { bidx[i].id = g->blocks[i].id; bidx[i].index = i; }
+    qsort(bidx, (size_t)g->n_blocks, sizeof *bidx, ti__idx_cmp);
+    for (i = 1; i < g->n_blocks; i++)
+      if (bidx[i].id == bidx[i - 1].id) { s = ti_error_set(err, TI_STATUS_INVALID, "block id %d is used twice", (int)bidx[i].id); break; }
+    TASKIR_FREE(u, bidx);
+    if (s != TI_STATUS_SUCCESS) goto done;
+  }
   /* blocks first: results are the output interfaces */
   for (i = 0; i < g->n_blocks; i++) {
     const ti_task_block *b = &g->blocks[i];
@@ -3634,11 +3695,12 @@ TASKIR_API ti_status ti_task_import(ti_context *ctx, const ti_task_graph *g, ti_
       if (v) {
         int64_t n = v->count;
         const ti_type *t = ti_type_get(ctx, TI_TYPE_VTENSOR, v->storage, 1, &n, TI_LAYOUT_ANY);
-        ti_variable *vr;
-        if (ti_program_find_var(p, var)) { s = ti_error_set(err, TI_STATUS_INVALID, "block id %d is used twice", (int)b->id); goto done; }
-        if ((s = ti_program_add_var(p, var, t, NULL, 0, err)) != TI_STATUS_SUCCESS) goto done;
-        vr = &p->vars[p->n_vars - 1];
-        memcpy(vr->data, v->data, (size_t)vr->bytes);
+        /* no copy: the program refers to the message's data; names are
+           unique because block ids were checked unique above */
+        if (!t || !ti__program_push_var(p, var, t, (size_t)n * ti_dtype_size(v->storage), v->data)) {
+          s = ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory importing block %d", (int)b->id);
+          goto done;
+        }
       }
     }
     attrs = ti__block_to_attr(ctx, b, var);
@@ -3933,10 +3995,15 @@ TASKIR_API ti_task_edge *ti_task_connect(ti_task_graph *g, ti_task_block *src, i
                                          const ti_task_shape *src_pos, const ti_task_shape *src_size,
                                          ti_task_block *dst, int32_t dst_cluster,
                                          const ti_task_shape *dst_pos, const ti_task_shape *dst_size) {
-  int32_t id = 0, i;
+  int32_t id, i;
   ti_task_edge *e;
   if (src_cluster < 0 || dst_cluster < 0) return NULL;
-  for (i = 0; i < g->n_edges; i++) if (g->edges[i].id >= id) id = g->edges[i].id + 1;
+  /* next free id: only edges added since the last call are scanned */
+  if (g->edge_ids_seen > g->n_edges) g->edge_ids_seen = g->next_edge_id = 0;
+  for (i = g->edge_ids_seen; i < g->n_edges; i++)
+    if (g->edges[i].id >= g->next_edge_id) g->next_edge_id = g->edges[i].id + 1;
+  g->edge_ids_seen = g->n_edges;
+  id = g->next_edge_id;
   if ((g->n_edges & (g->n_edges - 1)) == 0 || g->n_edges < 8) {
     int32_t cap = g->n_edges < 8 ? 8 : g->n_edges * 2;
     ti_task_edge *ne = (ti_task_edge *)ti_arena_array(&g->arena, (size_t)cap, sizeof *ne, 8);

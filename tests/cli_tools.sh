@@ -12,13 +12,32 @@ bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 # --help everywhere, exit 0; no command: exit 2 with usage on stderr
 "$T" --help | grep -q "usage: taskir" && ok || bad "taskir --help"
-for c in convert check stat dot print layout run demo; do
+for c in convert check stat dot print opt layout run demo; do
   "$T" "$c" --help > "$tmp/h" 2>&1 && grep -qi "usage" "$tmp/h" && ok || bad "taskir $c --help"
 done
 "$T" > /dev/null 2>&1; [ $? -eq 2 ] && ok || bad "no command must exit 2"
 "$T" frobnicate > /dev/null 2>"$tmp/e"; [ $? -ne 0 ] && grep -q "unknown command" "$tmp/e" && ok || bad "unknown command"
 "$T" check /nonexistent.pb 2>"$tmp/e"; [ $? -ne 0 ] && grep -q "nonexistent" "$tmp/e" && ok || bad "missing file message"
 "$T" convert a.xyz b.pb 2>"$tmp/e"; [ $? -ne 0 ] && grep -q "extension" "$tmp/e" && ok || bad "unknown extension message"
+
+# layout: the seed 004 example ends with one transpose before conv2d and one after it
+"$T" layout tests/layout/seed004_conv_reshape_add.nn.tir --npu > "$tmp/lay" && grep -q "transposes: inserted 2, removed 0" "$tmp/lay" \
+  && [ "$(grep -c nn.transpose "$tmp/lay")" -eq 2 ] && ok || bad "layout seed004 conv/reshape/add"
+"$T" layout tests/layout/seed004_input_b_output.nn.tir > "$tmp/lay" && grep -q "transposes: inserted 0, removed 0" "$tmp/lay" && ok || bad "layout input->B->output"
+# opt: cse merges the two relus, dce drops the dead one
+cat > "$tmp/opt.tir" <<'TIR'
+program @m(%0: vtensor<2x2xf32>) {
+  %1 = nn.relu(%0) : (vtensor<2x2xf32>) -> vtensor<2x2xf32>
+  %2 = nn.relu(%0) : (vtensor<2x2xf32>) -> vtensor<2x2xf32>
+  %3 = nn.add(%1, %2) : (vtensor<2x2xf32>, vtensor<2x2xf32>) -> vtensor<2x2xf32>
+  %4 = nn.relu(%3) : (vtensor<2x2xf32>) -> vtensor<2x2xf32>
+  builtin.return(%3) : (vtensor<2x2xf32>) -> ()
+}
+TIR
+"$T" opt "$tmp/opt.tir" --passes cse,dce > "$tmp/o" && [ "$(grep -c nn.relu "$tmp/o")" -eq 1 ] && grep -q "nn.add(%1, %1)" "$tmp/o" && ok || bad "opt cse,dce"
+"$T" opt "$tmp/opt.tir" --passes bogus 2>"$tmp/e"; [ $? -ne 0 ] && grep -q "unknown pass 'bogus'" "$tmp/e" && ok || bad "opt unknown pass"
+printf 'program @m {\n  %%0 = nn.nope() : () -> vtensor<f32>\n}\n' > "$tmp/bad.tir"
+"$T" print "$tmp/bad.tir" 2>"$tmp/e"; [ $? -ne 0 ] && grep -q "line 2:" "$tmp/e" && ok || bad "tir parse error has line:column"
 
 if [ ! -d "$FIX" ]; then echo "fixtures not found at $FIX: fixture checks skipped"; exit 77; fi
 for pb in "$FIX"/*.task.pb; do

@@ -25,6 +25,8 @@ static const char *usage_text =
   "                             and totals\n"
   "  dot FILE                   Graphviz DOT of the graph on stdout\n"
   "  print FILE                 the core IR text form on stdout\n"
+  "  opt FILE.tir --passes LIST  run generic passes (dce, cse, constant-fold,\n"
+  "                             maximize-value-semantics, inplace-to-outofplace)\n"
   "  layout FILE.tir [--transmit] [--npu]\n"
   "                             run the layout passes on an nn program and print it\n"
   "\n"
@@ -354,6 +356,57 @@ static int cmd_print(int argc, char **argv) {
   return s == TI_STATUS_SUCCESS ? 0 : fail(argv[1], &err);
 }
 
+/* --- opt ------------------------------------------------------------------- */
+
+static int cmd_opt(int argc, char **argv) {
+  ti_context *ctx;
+  ti_error err;
+  ti_buffer b;
+  ti_program *p = NULL;
+  ti_pass_manager pm;
+  ti_status s;
+  const char *path = NULL, *passes = NULL;
+  int i;
+  size_t len;
+  char *text;
+  if (wants_help(argc, argv)) {
+    int32_t n, k;
+    const ti_pass *all = ti_generic_passes(&n);
+    printf("usage: taskir opt FILE.tir --passes NAME[,NAME...]\n"
+           "  Parses an nn program, runs the passes in order (verifying after each)\n"
+           "  and prints the result. Passes:");
+    for (k = 0; k < n; k++) printf(" %s", all[k].name);
+    printf("\n");
+    return 0;
+  }
+  for (i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--passes") == 0 && i + 1 < argc) passes = argv[++i];
+    else if (argv[i][0] == '-') { fprintf(stderr, "taskir opt: unknown option '%s'\n", argv[i]); return 2; }
+    else if (!path) path = argv[i];
+    else { fprintf(stderr, "taskir opt: one FILE only\n"); return 2; }
+  }
+  if (!path || !passes) { fprintf(stderr, "usage: taskir opt FILE.tir --passes NAME[,NAME...]\n"); return 2; }
+  ti_error_clear(&err);
+  text = read_all(path, &len, &err);
+  if (!text) return fail(path, &err);
+  ctx = ti_context_create(NULL);
+  if (!ctx) { free(text); return fail("opt", NULL); }
+  ti_buffer_init(&b, NULL);
+  ti_pass_manager_init(&pm);
+  s = ti_pass_manager_add_named(&pm, passes, &err);
+  if (s == TI_STATUS_SUCCESS) s = ti_nn_register(ctx, &err);
+  if (s == TI_STATUS_SUCCESS) s = ti_parse_program(ctx, text, len, &p, &err);
+  if (s == TI_STATUS_SUCCESS) s = ti_verify(p, &err);
+  if (s == TI_STATUS_SUCCESS) s = ti_pass_manager_run(&pm, p, &err);
+  if (s == TI_STATUS_SUCCESS) s = ti_print_program(p, &b, &err);
+  if (s == TI_STATUS_SUCCESS) fwrite(b.data, 1, b.len, stdout);
+  ti_buffer_free(&b);
+  ti_program_destroy(p);
+  ti_context_destroy(ctx);
+  free(text);
+  return s == TI_STATUS_SUCCESS ? 0 : fail(path, &err);
+}
+
 /* --- layout ---------------------------------------------------------------- */
 
 static int cmd_layout(int argc, char **argv) {
@@ -415,7 +468,7 @@ static int cmd_layout(int argc, char **argv) {
 int main(int argc, char **argv) {
   static const struct { const char *name; int (*fn)(int, char **); } cmds[] = {
     { "demo", ti_cli_demo }, { "run", ti_cli_run }, { "convert", cmd_convert }, { "check", cmd_check },
-    { "stat", cmd_stat }, { "dot", cmd_dot }, { "print", cmd_print }, { "layout", cmd_layout },
+    { "stat", cmd_stat }, { "dot", cmd_dot }, { "print", cmd_print }, { "opt", cmd_opt }, { "layout", cmd_layout },
   };
   size_t i;
   if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {

@@ -124,9 +124,14 @@ static void ti__cli_print_profile(FILE *f, const ti_exec *x) {
     }
   fprintf(f, "  MACs %lld, edge traffic %lld bytes (%lld copied)\n", (long long)p->macs, (long long)p->edge_bytes,
           (long long)p->copied_bytes);
-  fprintf(f, "  plan memory %lld bytes (arena %lld, constants/state %lld, packed weights %lld, scratch %lld); "
-             "all blocks %lld bytes\n", (long long)info.plan_bytes, (long long)info.arena_bytes, (long long)info.persistent_bytes,
-          (long long)info.packed_bytes, (long long)info.scratch_bytes, (long long)info.block_bytes);
+  {
+    int64_t data = info.arena_bytes + info.persistent_bytes + info.packed_bytes + info.scratch_bytes;
+    fprintf(f, "  plan memory %lld bytes: data %lld (arena %lld reused, constants/state %lld, packed weights %lld, "
+               "scratch %lld) + bookkeeping %lld; the blocks at their precision: %lld bytes\n",
+            (long long)info.plan_bytes, (long long)data, (long long)info.arena_bytes, (long long)info.persistent_bytes,
+            (long long)info.packed_bytes, (long long)info.scratch_bytes, (long long)(info.plan_bytes - data),
+            (long long)info.block_bytes);
+  }
 }
 
 static int ti_cli_run(int argc, char **argv) {
