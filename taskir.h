@@ -5569,27 +5569,13 @@ static int ti__nn_is_perm(const int32_t *perm, int32_t rank) {
   return 1;
 }
 
-/* dst (dims sdims permuted) <- src; es bytes per element. */
+/* dst (dims sdims permuted) <- src; es bytes per element: the kernels'
+   blocked N-d transpose (rank and perm were checked by the caller). */
 static void ti__nn_permute_raw(const unsigned char *src, unsigned char *dst, size_t es, int32_t rank,
                             const int64_t *sdims, const int32_t *perm) {
-  int64_t sstr[TI_MAX_RANK], istr[TI_MAX_RANK], odims[TI_MAX_RANK], idx[TI_MAX_RANK], numel = 1, k, off = 0;
-  int32_t i;
-  ti__nn_strides(rank, sdims, sstr);
-  for (i = 0; i < rank; i++) {
-    odims[i] = sdims[perm[i]];
-    istr[i] = sstr[perm[i]];
-    idx[i] = 0;
-    numel *= odims[i];
-  }
-  for (k = 0; k < numel; k++) {
-    memcpy(dst + (size_t)k * es, src + (size_t)off * es, es);
-    for (i = rank - 1; i >= 0; i--) {
-      off += istr[i];
-      if (++idx[i] < odims[i]) break;
-      off -= istr[i] * odims[i];
-      idx[i] = 0;
-    }
-  }
+  int p[TI_MAX_RANK], i;
+  for (i = 0; i < rank; i++) p[i] = (int)perm[i];
+  (void)ti_transpose(es, (int)rank, sdims, p, src, dst);
 }
 
 TASKIR_API ti_tensor_value *ti_tensor_permute(const ti_tensor_value *t, const int32_t *perm, ti_layout layout,

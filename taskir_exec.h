@@ -130,7 +130,7 @@ typedef struct ti_exec_info {
 TASKIR_API void ti_exec_options_init(ti_exec_options *o);
 /* Plans g (which need not outlive the plan). o may be NULL (defaults).
    Errors: INVALID (checker or executor rules, naming block/edge), NOT_
-   SUPPORTED (a kernel or rearrangement case not implemented), NO_MEMORY. */
+   SUPPORTED (a kernel or rearrangement case beyond what the kernels do), NO_MEMORY. */
 TASKIR_API ti_status ti_exec_plan(const ti_task_graph *g, const ti_exec_options *o, ti_exec **out, ti_error *err);
 TASKIR_API void ti_exec_free(ti_exec *x);
 
