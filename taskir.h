@@ -6819,23 +6819,34 @@ static ti_status ti__nn_eval_view(const ti_op *op, const ti_tensor_value *const 
   return out[0] ? TI_STATUS_SUCCESS : TI__NN_FAIL(op, err, "cannot view the operand with the result's shape");
 }
 
-static ti_status ti__nn_eval_broadcast(const ti_op *op, const ti_tensor_value *const *in, ti_tensor_value **out, ti_error *err) {
-  ti__nn_desc od[2];
-  int64_t s[TI_MAX_RANK], idx[TI_MAX_RANK] = {0}, off = 0, k;
-  size_t es = ti_dtype_size(in[0]->dtype);
-  int32_t r, i;
-  TI__NN_TRY(ti__nn_prep(op, in, out, od, err));
-  r = out[0]->rank;
-  ti__nn_bstr(in[0]->dims, in[0]->rank, r, s);
-  for (k = 0; k < out[0]->numel; k++) {
-    memcpy((unsigned char *)out[0]->data + (size_t)k * es, (const unsigned char *)in[0]->data + (size_t)off * es, es);
-    for (i = r - 1; i >= 0; i--) {
+/* Element copy between a contiguous side and a strided side, walking dims
+   in row-major order: gather (dst contiguous, src at off + strides s) or
+   scatter (src contiguous, dst at off + strides s). Broadcast and pad. */
+static void ti__nn_strided_copy(unsigned char *dst, const unsigned char *src, size_t es, int32_t rank,
+                                const int64_t *dims, const int64_t *s, int64_t off, int gather) {
+  int64_t idx[TI_MAX_RANK] = {0}, numel = 1, k;
+  int32_t i;
+  for (i = 0; i < rank; i++) numel *= dims[i];
+  for (k = 0; k < numel; k++) {
+    if (gather) memcpy(dst + (size_t)k * es, src + (size_t)off * es, es);
+    else memcpy(dst + (size_t)off * es, src + (size_t)k * es, es);
+    for (i = rank - 1; i >= 0; i--) {
       off += s[i];
-      if (++idx[i] < out[0]->dims[i]) break;
-      off -= s[i] * out[0]->dims[i];
+      if (++idx[i] < dims[i]) break;
+      off -= s[i] * dims[i];
       idx[i] = 0;
     }
   }
+}
+
+static ti_status ti__nn_eval_broadcast(const ti_op *op, const ti_tensor_value *const *in, ti_tensor_value **out, ti_error *err) {
+  ti__nn_desc od[2];
+  int64_t s[TI_MAX_RANK];
+  size_t es = ti_dtype_size(in[0]->dtype);
+  TI__NN_TRY(ti__nn_prep(op, in, out, od, err));
+  ti__nn_bstr(in[0]->dims, in[0]->rank, out[0]->rank, s);
+  ti__nn_strided_copy((unsigned char *)out[0]->data, (const unsigned char *)in[0]->data, es, out[0]->rank,
+                      out[0]->dims, s, 0, 1);
   return TI_STATUS_SUCCESS;
 }
 
@@ -6879,7 +6890,7 @@ static ti_status ti__nn_eval_concat(const ti_op *op, const ti_tensor_value *cons
 
 static ti_status ti__nn_eval_pad(const ti_op *op, const ti_tensor_value *const *in, ti_tensor_value **out, ti_error *err) {
   ti__nn_desc od[2], id;
-  int64_t b[TI_MAX_RANK], e[TI_MAX_RANK], os[TI_MAX_RANK], idx[TI_MAX_RANK] = {0}, off = 0, k;
+  int64_t b[TI_MAX_RANK], e[TI_MAX_RANK], os[TI_MAX_RANK], off = 0, k;
   double v;
   size_t es = ti_dtype_size(in[0] ? in[0]->dtype : TI_DTYPE_F32);
   int32_t r, i;
@@ -6891,15 +6902,7 @@ static ti_status ti__nn_eval_pad(const ti_op *op, const ti_tensor_value *const *
   r = in[0]->rank;
   ti__nn_strides(r, out[0]->dims, os);
   for (i = 0; i < r; i++) off += b[i] * os[i];
-  for (k = 0; k < in[0]->numel; k++) {
-    memcpy((unsigned char *)out[0]->data + (size_t)off * es, (const unsigned char *)in[0]->data + (size_t)k * es, es);
-    for (i = r - 1; i >= 0; i--) {
-      off += os[i];
-      if (++idx[i] < in[0]->dims[i]) break;
-      off -= os[i] * in[0]->dims[i];
-      idx[i] = 0;
-    }
-  }
+  ti__nn_strided_copy((unsigned char *)out[0]->data, (const unsigned char *)in[0]->data, es, r, in[0]->dims, os, off, 0);
   return TI_STATUS_SUCCESS;
 }
 

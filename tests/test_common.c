@@ -54,9 +54,23 @@ TT_TEST(enum_names_and_wire_values) {
   TT_EQ_INT(ti_dtype_size(TI_DTYPE_I9), 2);
 }
 
+TT_TEST(null_ctx_uses_compiled_simd_paths) {
+  unsigned compiled = ti_cpu_compiled(), detected = ti_cpu_detect();
+  /* a binary only runs where what it was compiled to assume exists */
+  TT_CHECK_MSG((compiled & ~detected) == 0, "compiled 0x%x, detected 0x%x", compiled, detected);
+#if defined(__x86_64__) && !defined(TASKIR_NO_SIMD)
+  TT_CHECK(compiled & TI_CPU_SSE2);
+#endif
+#if defined(TASKIR_NO_SIMD)
+  TT_EQ_INT(compiled, 0);
+  TT_EQ_INT(detected, 0);
+#endif
+}
+
 int main(void) {
   TT_RUN(error_keeps_first_problem);
   TT_RUN(arena_alignment_zeroing_and_big_blocks);
   TT_RUN(enum_names_and_wire_values);
+  TT_RUN(null_ctx_uses_compiled_simd_paths);
   return tt_finish();
 }
