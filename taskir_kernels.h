@@ -225,7 +225,9 @@ typedef struct ti_prim_desc {
    groups with equal shifts merged. Outputs of at least
    TASKIR_KERNELS_STREAM_BYTES (define before the implementing include;
    default 16 MiB) are written with non-temporal stores on x86-64, runs under
-   16 KiB then in source order so that reads stay sequential. ctx->cpu == 0
+   16 KiB then in source order so that reads stay sequential; with AVX-512,
+   runs of 64 bytes to 4 KiB are instead assembled into whole 64-byte lines
+   in registers and streamed, with the input prefetched ahead. ctx->cpu == 0
    (ti_tinshift_ex) keeps to plain C. */
 #define TI_TENSOR_MAX_DIMS 8
 
@@ -1002,6 +1004,8 @@ typedef struct ti__ts_job {
   size_t row;       /* bytes of one (n, t) row: C*HW*elem */
   int sign;         /* +1: t - s; -1: t + s */
   int stream;       /* the whole output is large enough to stream */
+  int avx512;       /* may take the AVX-512 path */
+  int64_t rows;     /* N * T */
 } ti__ts_job;
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -1158,9 +1162,139 @@ static void ti__ts_scatter(const ti__ts_job *j, int64_t r0, int64_t r1) {
 }
 #endif
 
+#if defined(TI__X86) && (defined(__GNUC__) || defined(__clang__))
+#define TI__TS_AVX512 1
+#define TI__T_TS512 __attribute__((target("avx512f,avx512bw")))
+/* AVX-512 rows: the output is built one aligned 64-byte line at a time in a
+   register (a masked load per run that ends inside the line, plain loads for
+   whole lines) and each line is written with one store, non-temporal when
+   streaming. Nothing is staged in memory, so no load ever waits on the
+   stores that filled a buffer. Streaming also prefetches the input about
+   TI__TS_PF_BYTES ahead of the row being written: the runs of a row come
+   from several input rows, a pattern the hardware prefetchers follow
+   poorly, while the input as a whole is read front to back. */
+#ifndef TI__TS_PF_BYTES
+#define TI__TS_PF_BYTES ((size_t)64 << 10)
+#endif
+typedef struct ti__ln512 {
+  unsigned char *line;   /* aligned line being built */
+  size_t off;            /* bytes of it decided so far */
+  __mmask64 keep;        /* lanes of it this call may write */
+  int stream;
+  __m512i acc;
+} ti__ln512;
+
+TI__T_TS512 static void ti__ln_flush(ti__ln512 *l, __m512i v) {
+  if (l->keep != ~(__mmask64)0) {
+    _mm512_mask_storeu_epi8(l->line, l->keep, v);
+    l->keep = ~(__mmask64)0;
+  } else if (l->stream) {
+    _mm512_stream_si512((__m512i *)(void *)l->line, v);
+  } else {
+    _mm512_store_si512((void *)l->line, v);
+  }
+  l->line += 64;
+}
+
+/* Appends n bytes from s (zeros when s is NULL). */
+TI__T_TS512 static void ti__ln_put(ti__ln512 *l, const unsigned char *s, size_t n) {
+  const __m512i z = _mm512_setzero_si512();
+  while (n) {
+    if (l->off == 0 && n >= 64) {
+      /* whole lines (off == 0 means keep is all lanes: only a call's first
+         line can be partly another's, and then off > 0) */
+      const size_t k = n & ~(size_t)63;
+      unsigned char *q = l->line;
+      size_t i;
+      if (s && l->stream)
+        for (i = 0; i < k; i += 64)
+          _mm512_stream_si512((__m512i *)(void *)(q + i), _mm512_loadu_si512(s + i));
+      else if (s)
+        for (i = 0; i < k; i += 64) _mm512_store_si512((void *)(q + i), _mm512_loadu_si512(s + i));
+      else if (l->stream)
+        for (i = 0; i < k; i += 64) _mm512_stream_si512((__m512i *)(void *)(q + i), z);
+      else
+        for (i = 0; i < k; i += 64) _mm512_store_si512((void *)(q + i), z);
+      if (s) s += k;
+      l->line += k;
+      n -= k;
+      continue;
+    }
+    if (!s && n < 64 - l->off) {  /* zeros inside the line: its lanes are zero already */
+      l->off += n;
+      return;
+    }
+    {
+      const size_t k = 64 - l->off < n ? 64 - l->off : n, e = l->off + k;
+      const __mmask64 m = (e == 64 ? ~(__mmask64)0 : (((__mmask64)1 << e) - 1)) &
+                          (~(__mmask64)0 << l->off);
+      /* lane i of the load is s[i - off]: lanes outside the run are masked
+         off (masked lanes neither load nor fault) and read as zero, so the
+         runs of a line are OR-ed together and zero runs cost nothing; a
+         merging load would chain every run of the line on load latency */
+      if (s) {
+        l->acc = _mm512_or_si512(
+            l->acc, _mm512_maskz_loadu_epi8(m, (const void *)((uintptr_t)s - l->off)));
+        s += k;
+      }
+      n -= k;
+      l->off = e;
+      if (e == 64) { ti__ln_flush(l, l->acc); l->off = 0; l->acc = z; }
+    }
+  }
+}
+
+TI__T_TS512 static void ti__ts_rows_avx512(const ti__ts_job *j, int64_t r0, int64_t r1) {
+  const int64_t T = j->T, G = j->G, sign = j->sign;
+  const size_t piece = j->piece, row = j->row;
+  unsigned char *d0 = j->dst + (size_t)r0 * row;
+  const unsigned char *pf = j->src + (size_t)r0 * row + TI__TS_PF_BYTES;
+  const unsigned char *const src_end = j->src + (size_t)j->rows * row;
+  int64_t r, n = r0 / T, t = r0 % T;
+  ti__ln512 l;
+  l.line = (unsigned char *)((uintptr_t)d0 & ~(uintptr_t)63);
+  l.off = (size_t)(d0 - l.line);
+  l.keep = ~(__mmask64)0 << l.off;
+  l.stream = j->stream;
+  l.acc = _mm512_setzero_si512();
+  for (r = r0; r < r1; ++r) {
+    const int32_t *sh = j->shifts + n * G;
+    const unsigned char *base = j->src + (size_t)(n * T) * row;
+    int64_t g = 0;
+    if (j->stream) {
+      const unsigned char *e = j->src + (size_t)(r + 1) * row + TI__TS_PF_BYTES;
+      if (e > src_end) e = src_end;
+      for (; pf < e; pf += 64) _mm_prefetch((const char *)pf, _MM_HINT_NTA);
+    }
+    while (g < G) {
+      const int64_t st = t - sign * sh[g];
+      const int valid = (uint64_t)st < (uint64_t)T;
+      int64_t g1 = g + 1;
+      if (valid) {
+        while (g1 < G && sh[g1] == sh[g]) ++g1;
+      } else {
+        while (g1 < G && (uint64_t)(t - sign * sh[g1]) >= (uint64_t)T) ++g1;
+      }
+      ti__ln_put(&l, valid ? base + (size_t)st * row + (size_t)g * piece : 0,
+                 (size_t)(g1 - g) * piece);
+      g = g1;
+    }
+    if (++t == T) { t = 0; ++n; }
+  }
+  if (l.off) {  /* the last line: only the bytes decided */
+    const __mmask64 m = (((__mmask64)1 << l.off) - 1) & l.keep;
+    _mm512_mask_storeu_epi8(l.line, m, l.acc);
+  }
+  if (j->stream) _mm_sfence();
+}
+#endif
+
 /* Output rows r = n*T + t in [r0, r1). */
 static void ti__ts_rows(void *arg, int64_t r0, int64_t r1) {
   const ti__ts_job *j = (const ti__ts_job *)arg;
+#if defined(TI__TS_AVX512)
+  if (j->avx512) { ti__ts_rows_avx512(j, r0, r1); return; }
+#endif
   const int64_t T = j->T, G = j->G, sign = j->sign;
   const size_t piece = j->piece, row = j->row;
   int64_t r, n, t;
@@ -1325,6 +1459,14 @@ TASKIR_API ti_status ti_tinshift_ex(const ti_kernel_ctx *ctx, ti_tinshift_mode m
   job.stream = ti__mv_simd(ctx) && (size_t)count * es >= TASKIR_KERNELS_STREAM_BYTES;
 #else
   job.stream = 0;  /* streaming stores are an x86 path */
+#endif
+  job.rows = N * T;
+  job.avx512 = 0;
+#if defined(TI__TS_AVX512)
+  /* streamed outputs with runs of a line to a page: measured faster there
+     (in cache, and for shorter runs, the per-run branches cost more than
+     the wider stores save) */
+  job.avx512 = job.stream && job.piece >= 64 && job.piece < 4096 && (ti__cpu(ctx) & TI_CPU_AVX512) != 0;
 #endif
   ti__parallel(ctx, N * T, ti__ts_rows, &job);
   return TI_STATUS_SUCCESS;

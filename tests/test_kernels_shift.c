@@ -288,17 +288,20 @@ TT_TEST(test_streaming_path) {
     {1, 9, 1024, 1, 1024} /* 4-byte pieces */
   };
   size_t k;
-  int a;
-  for (k = 0; k < sizeof shapes / sizeof shapes[0]; ++k)
-    for (a = 0; a < 3; ++a) {
-      const int64_t *s = shapes[k];
-      ti_dtype dt = a == 1 ? TI_DTYPE_F16 : TI_DTYPE_F32;
-      int off = a == 0 ? 0 : a == 1 ? 2 : 36;
-      TT_CHECK((size_t)(s[0] * s[1] * s[2] * s[3]) * ti_dtype_size(dt) >=
-               TASKIR_KERNELS_STREAM_BYTES);
-      TT_CHECK_MSG(!run_case(&r, s[0], s[1], s[2], s[3], s[4], dt, off, NULL),
-                   "shape %u align %d", (unsigned)k, off);
-    }
+  int a, c;
+  ti_kernel_ctx detected;  /* the machine's own paths (AVX-512 lines where present) */
+  ti_kernel_ctx_init(&detected);
+  for (c = 0; c < 2; ++c)
+    for (k = 0; k < sizeof shapes / sizeof shapes[0]; ++k)
+      for (a = 0; a < 3; ++a) {
+        const int64_t *s = shapes[k];
+        ti_dtype dt = a == 1 ? TI_DTYPE_F16 : TI_DTYPE_F32;
+        int off = a == 0 ? 0 : a == 1 ? 2 : 36;
+        TT_CHECK((size_t)(s[0] * s[1] * s[2] * s[3]) * ti_dtype_size(dt) >=
+                 TASKIR_KERNELS_STREAM_BYTES);
+        TT_CHECK_MSG(!run_case(&r, s[0], s[1], s[2], s[3], s[4], dt, off, c ? &detected : NULL),
+                     "shape %u align %d ctx %d", (unsigned)k, off, c);
+      }
 }
 
 /* A parallel_for that cuts the range into uneven chunks, run last first. */
@@ -319,6 +322,9 @@ TT_TEST(test_parallel_hook) {
   ctx.parallel_user = &calls;
   TT_CHECK(!run_case(&r, 3, 7, 12, 5, 4, TI_DTYPE_F32, 0, &ctx));
   TT_CHECK(!run_case(&r, 4, 8, 64, 16, 8, TI_DTYPE_F16, 6, &ctx));  /* streaming */
+  /* streaming, pieces of a line or more: parallel ranges share edge lines */
+  TT_CHECK(!run_case(&r, 3, 7, 40, 9, 4, TI_DTYPE_F16, 2, &ctx));
+  TT_CHECK(!run_case(&r, 2, 8, 512, 1, 4, TI_DTYPE_F32, 36, &ctx));
   TT_CHECK(calls > 6);
 }
 
