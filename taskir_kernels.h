@@ -1162,6 +1162,19 @@ static void ti__ts_scatter(const ti__ts_job *j, int64_t r0, int64_t r1) {
 }
 #endif
 
+/* End of the run of groups starting at g in output row t: neighbours with
+   the same source row (equal shifts) or, for a zero-filled g, that are
+   zero-filled too, are copied or filled as one run. */
+static int64_t ti__ts_run_end(const int32_t *sh, int64_t G, int64_t g, int64_t t, int64_t T,
+                              int64_t sign, int valid) {
+  int64_t g1 = g + 1;
+  if (valid)
+    while (g1 < G && sh[g1] == sh[g]) ++g1;
+  else
+    while (g1 < G && (uint64_t)(t - sign * sh[g1]) >= (uint64_t)T) ++g1;
+  return g1;
+}
+
 #if defined(TI__X86) && (defined(__GNUC__) || defined(__clang__))
 #define TI__TS_AVX512 1
 #define TI__T_TS512 __attribute__((target("avx512f,avx512bw")))
@@ -1269,12 +1282,7 @@ TI__T_TS512 static void ti__ts_rows_avx512(const ti__ts_job *j, int64_t r0, int6
     while (g < G) {
       const int64_t st = t - sign * sh[g];
       const int valid = (uint64_t)st < (uint64_t)T;
-      int64_t g1 = g + 1;
-      if (valid) {
-        while (g1 < G && sh[g1] == sh[g]) ++g1;
-      } else {
-        while (g1 < G && (uint64_t)(t - sign * sh[g1]) >= (uint64_t)T) ++g1;
-      }
+      const int64_t g1 = ti__ts_run_end(sh, G, g, t, T, sign, valid);
       ti__ln_put(&l, valid ? base + (size_t)st * row + (size_t)g * piece : 0,
                  (size_t)(g1 - g) * piece);
       g = g1;
@@ -1377,12 +1385,7 @@ static void ti__ts_rows(void *arg, int64_t r0, int64_t r1) {
     while (g < G) {
       const int64_t st = t - sign * sh[g];
       const int valid = (uint64_t)st < (uint64_t)T;
-      int64_t g1 = g + 1;
-      if (valid) {
-        while (g1 < G && sh[g1] == sh[g]) ++g1;
-      } else {
-        while (g1 < G && (uint64_t)(t - sign * sh[g1]) >= (uint64_t)T) ++g1;
-      }
+      const int64_t g1 = ti__ts_run_end(sh, G, g, t, T, sign, valid);
       ti__wr_put(&w, valid ? base + (size_t)st * row + (size_t)g * piece : 0,
                  (size_t)(g1 - g) * piece);
       g = g1;
