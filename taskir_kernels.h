@@ -227,8 +227,12 @@ typedef struct ti_prim_desc {
    default 16 MiB) are written with non-temporal stores on x86-64, runs under
    16 KiB then in source order so that reads stay sequential; with AVX-512,
    runs of 64 bytes to 4 KiB are instead assembled into whole 64-byte lines
-   in registers and streamed, with the input prefetched ahead. ctx->cpu == 0
-   (ti_tinshift_ex) keeps to plain C. */
+   in registers and streamed, with the input prefetched ahead. Runs of 16,
+   32 or 48 bytes in rows of whole lines (e.g. HW = 1, C/G = 8) go, with
+   AVX-512 and a 16-byte aligned output, column by column: each line is
+   four 16-byte loads at addresses that step by one row, with no branch per
+   run (16-byte runs in cache too). ctx->cpu == 0 (ti_tinshift_ex) keeps to
+   plain C. */
 #define TI_TENSOR_MAX_DIMS 8
 
 /* A dense row-major tensor: dims[0] slowest, dims[ndim - 1] fastest. */
@@ -898,6 +902,11 @@ typedef struct ti__wr {
 } ti__wr;
 
 #if defined(TI__X86)
+/* Streams n bytes (whole lines) from s, or zeros. The source is fetched
+   TI__WR_PF_BYTES ahead: a run of a gather starts a new stream, which the
+   hardware prefetchers pick up late (a prefetch never faults, so reading
+   ahead past the run is harmless). */
+#define TI__WR_PF_BYTES 4096
 static void ti__wr_lines(unsigned char *d, const unsigned char *s, size_t n) {
   size_t i;
   if (s) {
@@ -906,6 +915,7 @@ static void ti__wr_lines(unsigned char *d, const unsigned char *s, size_t n) {
       __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(s + i + 16));
       __m128i c = _mm_loadu_si128((const __m128i *)(const void *)(s + i + 32));
       __m128i e = _mm_loadu_si128((const __m128i *)(const void *)(s + i + 48));
+      _mm_prefetch((const char *)((uintptr_t)s + i + TI__WR_PF_BYTES), _MM_HINT_NTA);
       _mm_stream_si128((__m128i *)(void *)(d + i), a);
       _mm_stream_si128((__m128i *)(void *)(d + i + 16), b);
       _mm_stream_si128((__m128i *)(void *)(d + i + 32), c);
@@ -1295,12 +1305,186 @@ TI__T_TS512 static void ti__ts_rows_avx512(const ti__ts_job *j, int64_t r0, int6
   }
   if (j->stream) _mm_sfence();
 }
+/* Pieces of 16, 32 or 48 bytes in rows of whole lines (AVX-512). Runs this
+   short make the per-run path above branch on every piece, following the
+   shifts' pattern, so the branches mispredict. Here the output of an image
+   is written column by column instead: the aligned line at column c of row
+   t takes its four 16-byte units from input rows t - s (s the shift of the
+   unit's group), that is from a_k + t*row with a_k fixed for the column.
+   A column is then a loop of four loads, three inserts and one store, with
+   units that have no source row (t - s outside [0, T)) zeroed by a lane
+   mask after loading from a_k + t*row anyway, which lies in a neighbouring
+   image: the first and last image of the tensor, where it might not, take
+   pointers checked unit by unit. Lines across an image boundary and the
+   partial lines at the ends of a range are built unit by unit. Needs the
+   output 16-byte aligned. */
+#ifndef TI__TS_PF_UNITS
+#define TI__TS_PF_UNITS ((size_t)16 << 10)
+#endif
+/* Source of the 16 output bytes at column x of row t of image n. */
+TI__T_TS512 static const unsigned char *ti__ts_unit(const ti__ts_job *j, int64_t n, int64_t t,
+                                                    size_t x) {
+  const size_t u = x >> 4, q = j->piece >> 4;  /* unit and units per piece: 1, 2 or 3 */
+  const int64_t s = j->sign * (int64_t)j->shifts[n * j->G + (int64_t)(q == 1 ? u : q == 2 ? u >> 1 : u / 3)];
+  const int64_t st = t - s;
+  return (uint64_t)st < (uint64_t)j->T ? j->src + (size_t)(n * j->T + st) * j->row + x
+                                       : ti__mv_zeros;
+}
+
+/* Units [u0, u1) of the aligned line at L, unit u0 being column x of row t
+   of image n. A whole line is stored whole (streamed when streaming), a
+   partial one with a masked store: its other bytes belong to a neighbour. */
+TI__T_TS512 static void ti__ts_line_units(const ti__ts_job *j, unsigned char *L, unsigned u0,
+                                          unsigned u1, int64_t n, int64_t t, size_t x) {
+  __m512i v = _mm512_setzero_si512();
+  unsigned u;
+  for (u = u0; u < u1; ++u) {
+    /* lanes 2u and 2u + 1 from p: a masked load reads (and can fault on)
+       only those, so it may start before p */
+    const unsigned char *p = ti__ts_unit(j, n, t, x);
+    v = _mm512_mask_loadu_epi64(v, (__mmask8)(3u << (2 * u)), (const void *)((uintptr_t)p - 16 * u));
+    x += 16;
+    if (x == j->row) {
+      x = 0;
+      if (++t == j->T) { t = 0; ++n; }
+    }
+  }
+  if (u0 == 0 && u1 == 4 && j->stream) _mm512_stream_si512((__m512i *)(void *)L, v);
+  else if (u0 == 0 && u1 == 4) _mm512_store_si512((void *)L, v);
+  else _mm512_mask_storeu_epi64(L, (__mmask8)(((1u << (2 * u1)) - 1) & ~((1u << (2 * u0)) - 1)), v);
+}
+
+/* A line from four 16-byte units. */
+TI__T_TS512 static __m512i ti__ts_line4(const unsigned char *p0, const unsigned char *p1,
+                                        const unsigned char *p2, const unsigned char *p3) {
+  __m512i v = _mm512_castsi128_si512(_mm_loadu_si128((const __m128i *)(const void *)p0));
+  v = _mm512_inserti32x4(v, _mm_loadu_si128((const __m128i *)(const void *)p1), 1);
+  v = _mm512_inserti32x4(v, _mm_loadu_si128((const __m128i *)(const void *)p2), 2);
+  return _mm512_inserti32x4(v, _mm_loadu_si128((const __m128i *)(const void *)p3), 3);
+}
+
+/* The whole lines of image n that start in rows [ta, tb) at columns h,
+   h + 64, ... and end in rows before tb; safe: check every unit's row. */
+#define TI__TS_UMAX 256  /* units in a row (rows of at most 4 KiB) */
+TI__T_TS512 static void ti__ts_image_units(const ti__ts_job *j, int64_t n, int64_t ta, int64_t tb,
+                                           size_t h, int safe) {
+  const int64_t T = j->T;
+  const size_t R = j->row, q = j->piece / 16, U = R / 16;
+  const uintptr_t img = (uintptr_t)(j->src + (size_t)(n * T) * R);
+  unsigned char *const out = j->dst + (size_t)(n * T) * R;
+  const int32_t *sh = j->shifts + n * j->G;
+  const __m512i dup = _mm512_set_epi64(3, 3, 2, 2, 1, 1, 0, 0), one = _mm512_set1_epi64(1);
+  const __m512i z = _mm512_setzero_si512(), Tv = _mm512_set1_epi64(T), nTv = _mm512_set1_epi64(-T);
+  const __m512i Rv = _mm512_set1_epi64((long long)R), lane = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
+  const int stream = j->stream;
+  /* per unit u of a row: out row t reads in row t - s (s its group's
+     shift, clamped to [-T, T]: the same rows are valid, and s*R stays a
+     product of 32-bit values) at img + t*R + off[u], for lo[u] <= t < hi[u].
+     Entries U..U+3 are units 0..3 seen from the row before, for the line
+     that crosses from one row into the next. */
+  int64_t lo[TI__TS_UMAX + 8], hi[TI__TS_UMAX + 8], off[TI__TS_UMAX + 8];
+  int32_t su[TI__TS_UMAX];
+  size_t u, c;
+  if (q > 1) {
+    for (u = 0; u < U; ++u) su[u] = sh[q == 2 ? u >> 1 : u / 3];
+    sh = su;
+  }
+  for (u = 0; u < U; u += 8) {
+    const __mmask16 m = (__mmask16)(U - u >= 8 ? 0xff : (1u << (U - u)) - 1);
+    __m512i s = _mm512_cvtepi32_epi64(_mm512_castsi512_si256(_mm512_maskz_loadu_epi32(m, sh + u)));
+    if (j->sign < 0) s = _mm512_sub_epi64(z, s);
+    s = _mm512_min_epi64(_mm512_max_epi64(s, nTv), Tv);
+    _mm512_storeu_si512(lo + u, _mm512_max_epi64(s, z));
+    _mm512_storeu_si512(hi + u, _mm512_add_epi64(Tv, _mm512_min_epi64(s, z)));
+    _mm512_storeu_si512(off + u, _mm512_sub_epi64(
+        _mm512_slli_epi64(_mm512_add_epi64(_mm512_set1_epi64((long long)u), lane), 4), _mm512_mul_epi32(s, Rv)));
+  }
+  for (u = 0; u < 4 && h; ++u) {
+    lo[U + u] = lo[u] - 1;
+    hi[U + u] = hi[u] - 1;
+    off[U + u] = off[u] + (int64_t)R;
+  }
+  for (c = h; c < R; c += 64) {
+    unsigned char *const o = out + c;
+    const int64_t te = c + 64 > R ? tb - 1 : tb;  /* a line into the next row stops a row early */
+    const size_t u0 = c / 16;
+    const uintptr_t a[4] = {img + (uintptr_t)off[u0], img + (uintptr_t)off[u0 + 1],
+                            img + (uintptr_t)off[u0 + 2], img + (uintptr_t)off[u0 + 3]};
+    const __m512i lo8 = _mm512_permutexvar_epi64(dup, _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(const void *)(lo + u0))));
+    const __m512i hi8 = _mm512_permutexvar_epi64(dup, _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(const void *)(hi + u0))));
+    __m512i tv;
+    int64_t t;
+    if (te <= ta) continue;
+    tv = _mm512_set1_epi64(ta);
+    if (safe) {
+      for (t = ta; t < te; ++t, tv = _mm512_add_epi64(tv, one)) {
+        const size_t tR = (size_t)t * R;
+        const __m512i v = ti__ts_line4(
+            t >= lo[u0] && t < hi[u0] ? (const unsigned char *)(a[0] + tR) : ti__mv_zeros,
+            t >= lo[u0 + 1] && t < hi[u0 + 1] ? (const unsigned char *)(a[1] + tR) : ti__mv_zeros,
+            t >= lo[u0 + 2] && t < hi[u0 + 2] ? (const unsigned char *)(a[2] + tR) : ti__mv_zeros,
+            t >= lo[u0 + 3] && t < hi[u0 + 3] ? (const unsigned char *)(a[3] + tR) : ti__mv_zeros);
+        if (stream) _mm512_stream_si512((__m512i *)(void *)(o + tR), v);
+        else _mm512_store_si512((void *)(o + tR), v);
+      }
+    } else {
+      /* the hot loop: addresses are the column's bases plus t*R */
+      const unsigned char *const a0 = (const unsigned char *)a[0], *const a1 = (const unsigned char *)a[1];
+      const unsigned char *const a2 = (const unsigned char *)a[2], *const a3 = (const unsigned char *)a[3];
+      size_t tR = (size_t)ta * R;
+      const size_t eR = (size_t)te * R;
+      if (stream) {
+        for (; tR < eR; tR += R, tv = _mm512_add_epi64(tv, one)) {
+          const __mmask8 m = _mm512_mask_cmplt_epi64_mask(_mm512_cmple_epi64_mask(lo8, tv), tv, hi8);
+          _mm512_stream_si512((__m512i *)(void *)(o + tR),
+                              _mm512_maskz_mov_epi64(m, ti__ts_line4(a0 + tR, a1 + tR, a2 + tR, a3 + tR)));
+        }
+      } else {
+        for (; tR < eR; tR += R, tv = _mm512_add_epi64(tv, one)) {
+          const __mmask8 m = _mm512_mask_cmplt_epi64_mask(_mm512_cmple_epi64_mask(lo8, tv), tv, hi8);
+          _mm512_store_si512((void *)(o + tR),
+                             _mm512_maskz_mov_epi64(m, ti__ts_line4(a0 + tR, a1 + tR, a2 + tR, a3 + tR)));
+        }
+      }
+    }
+  }
+}
+
+TI__T_TS512 static void ti__ts_units_avx512(const ti__ts_job *j, int64_t r0, int64_t r1) {
+  const int64_t T = j->T, N = j->rows / T;
+  const size_t R = j->row;
+  unsigned char *const d0 = j->dst + (size_t)r0 * R;
+  const size_t h = (size_t)(-(uintptr_t)d0) & 63;  /* every row starts at this offset to a line */
+  const unsigned char *pf = j->src + (size_t)r0 * R + TI__TS_PF_UNITS;
+  const unsigned char *const src_end = j->src + (size_t)j->rows * R;
+  int64_t r = r0;
+  if (h) ti__ts_line_units(j, d0 + h - 64, (unsigned)(64 - h) / 16, 4, r0 / T, r0 % T, 0);
+  while (r < r1) {
+    const int64_t n = r / T, ta = r % T, tb = T - ta < r1 - r ? T : ta + (r1 - r);
+    if (j->stream) {
+      const unsigned char *e = j->src + (size_t)((n + 1) * T) * R + TI__TS_PF_UNITS;
+      if (e > src_end) e = src_end;
+      for (; pf < e; pf += 64) _mm_prefetch((const char *)pf, _MM_HINT_NTA);
+    }
+    ti__ts_image_units(j, n, ta, tb, h, n == 0 || n == N - 1);
+    r += tb - ta;
+    if (h && tb == T && r < r1)  /* the line from this image into the next */
+      ti__ts_line_units(j, j->dst + (size_t)(n * T + T) * R + h - 64, 0, 4, n, T - 1, R + h - 64);
+  }
+  if (h) {
+    const int64_t rl = r1 - 1;
+    ti__ts_line_units(j, j->dst + (size_t)r1 * R + h - 64, 0, (unsigned)(64 - h) / 16, rl / T, rl % T,
+                      R - (64 - h));
+  }
+  if (j->stream) _mm_sfence();
+}
 #endif
 
 /* Output rows r = n*T + t in [r0, r1). */
 static void ti__ts_rows(void *arg, int64_t r0, int64_t r1) {
   const ti__ts_job *j = (const ti__ts_job *)arg;
 #if defined(TI__TS_AVX512)
+  if (j->avx512 == 2) { ti__ts_units_avx512(j, r0, r1); return; }
   if (j->avx512) { ti__ts_rows_avx512(j, r0, r1); return; }
 #endif
   const int64_t T = j->T, G = j->G, sign = j->sign;
@@ -1470,6 +1654,13 @@ TASKIR_API ti_status ti_tinshift_ex(const ti_kernel_ctx *ctx, ti_tinshift_mode m
      (in cache, and for shorter runs, the per-run branches cost more than
      the wider stores save) */
   job.avx512 = job.stream && job.piece >= 64 && job.piece < 4096 && (ti__cpu(ctx) & TI_CPU_AVX512) != 0;
+  /* runs of 16 to 48 bytes in rows of whole lines: column by column (in
+     cache only for 16-byte runs: the paths above copy longer ones faster
+     there) */
+  if (job.piece % 16 == 0 && job.piece < 64 && (job.stream || job.piece == 16) &&
+      job.row % 64 == 0 && job.row <= 16 * TI__TS_UMAX && (uintptr_t)y % 16 == 0 &&
+      (ti__cpu(ctx) & TI_CPU_AVX512) != 0)
+    job.avx512 = 2;
 #endif
   ti__parallel(ctx, N * T, ti__ts_rows, &job);
   return TI_STATUS_SUCCESS;
@@ -5114,6 +5305,10 @@ TASKIR_API ti_status ti_rearrange_apply(int kind, const ti_rearrange_param *p, i
 #undef TI__RA_LIMIT
 #undef TI__MV_PREFETCH
 #undef TI__WR_CAP
+#undef TI__WR_PF_BYTES
+#undef TI__TS_UMAX
+#undef TI__TS_PF_UNITS
+#undef TI__TS_PF_BYTES
 #undef TI__TS_STAGE
 #undef TI__TR_BLOCK
 #undef TI__TR_HAS_BLOCK

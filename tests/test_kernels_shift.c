@@ -232,9 +232,11 @@ static int run_case(tt_rng *r, int64_t N, int64_t T, int64_t C, int64_t HW, int6
                     ti_dtype dt, int align_off, const ti_kernel_ctx *ctx) {
   size_t es = ti_dtype_size(dt), n = (size_t)(N * T * C * HW), bytes = n * es, i;
   unsigned char *in = (unsigned char *)malloc(bytes + 1);
-  unsigned char *outb = (unsigned char *)malloc(bytes + CANARY + 64);
+  unsigned char *outb = (unsigned char *)malloc(bytes + CANARY + 128);
   unsigned char *want = (unsigned char *)malloc(bytes + 1);
-  unsigned char *out = outb + align_off;
+  /* align_off is from a 64-byte boundary: paths that work in whole lines
+     see every offset */
+  unsigned char *base = outb + ((size_t)(-(uintptr_t)outb) & 63), *out = base + align_off;
   int32_t *sh = (int32_t *)malloc((size_t)(N * G) * sizeof(int32_t));
   int m, bad = 0;
   ti_tensor_desc x = desc4(dt, N, T, C, HW), s = desc2(TI_DTYPE_I32, N, G);
@@ -247,11 +249,11 @@ static int run_case(tt_rng *r, int64_t N, int64_t T, int64_t C, int64_t HW, int6
     else sh[i] = (int32_t)tt_range(r, -T, T);
   }
   for (m = 0; m < 3; ++m) {
-    memset(outb, 0xA5, bytes + CANARY + 64);
+    memset(outb, 0xA5, bytes + CANARY + 128);
     naive(in, sh, want, N, T, C, HW, G, es, mode_sign[m]);
     if (ti_tinshift_ex(ctx, modes[m], &x, in, &s, sh, &x, out) != TI_STATUS_SUCCESS) bad = 1;
     if (memcmp(out, want, bytes) != 0) bad = 1;
-    for (i = 0; i < (size_t)align_off; ++i) if (outb[i] != 0xA5) bad = 1;
+    for (i = 0; i < (size_t)align_off; ++i) if (base[i] != 0xA5) bad = 1;
     for (i = 0; i < CANARY; ++i) if (out[bytes + i] != 0xA5) bad = 1;
   }
   free(in); free(outb); free(want); free(sh);
@@ -304,6 +306,40 @@ TT_TEST(test_streaming_path) {
       }
 }
 
+/* Runs of 16, 32 and 48 bytes in rows of whole 64-byte lines take a
+   column-by-column path on AVX-512 machines (through a detected ctx):
+   every 16-byte output offset to a line, the first and last image (checked
+   unit by unit) and those between, rows crossing line boundaries, in
+   cache and streaming. Elsewhere the same cases test the other paths. */
+TT_TEST(test_column_path) {
+  tt_rng r = {2024};
+  static const int64_t shapes[][6] = {
+    /* N, T, C, HW, G, f16 */
+    {1, 8, 64, 1, 8, 1},    /* 16-byte runs, one image */
+    {5, 8, 64, 1, 8, 1},    /* images between the first and last */
+    {4, 3, 32, 1, 4, 1},    /* rows of one line */
+    {3, 17, 256, 1, 32, 1}, /* long time axis */
+    {2, 1, 64, 1, 8, 1},    /* T = 1 */
+    {6, 8, 64, 1, 8, 0},    /* 32-byte runs */
+    {4, 5, 32, 2, 4, 1},    /* 32-byte runs from C/G = 8, HW = 2 */
+    {5, 6, 96, 1, 4, 1},    /* 48-byte runs */
+    {3, 4, 192, 1, 16, 0},  /* 48-byte runs, f32 */
+    {4, 8, 48, 1, 6, 1},    /* rows of 96 bytes: not whole lines */
+    {1, 3, 64, 1, 8, 1},    /* small: not streamed */
+  };
+  ti_kernel_ctx detected;
+  size_t k;
+  int off;
+  ti_kernel_ctx_init(&detected);
+  for (k = 0; k < sizeof shapes / sizeof shapes[0]; ++k)
+    for (off = 0; off < 64; off += 16) {
+      const int64_t *s = shapes[k];
+      ti_dtype dt = s[5] ? TI_DTYPE_F16 : TI_DTYPE_F32;
+      TT_CHECK_MSG(!run_case(&r, s[0], s[1], s[2], s[3], s[4], dt, off, &detected),
+                   "shape %u offset %d", (unsigned)k, off);
+    }
+}
+
 /* A parallel_for that cuts the range into uneven chunks, run last first. */
 static void fake_parallel_for(void *user, int64_t n, ti_range_fn fn, void *arg) {
   int64_t cut[8], k = 0, b, i;
@@ -325,6 +361,10 @@ TT_TEST(test_parallel_hook) {
   /* streaming, pieces of a line or more: parallel ranges share edge lines */
   TT_CHECK(!run_case(&r, 3, 7, 40, 9, 4, TI_DTYPE_F16, 2, &ctx));
   TT_CHECK(!run_case(&r, 2, 8, 512, 1, 4, TI_DTYPE_F32, 36, &ctx));
+  /* column path: ranges start and end inside images and share lines */
+  TT_CHECK(!run_case(&r, 5, 8, 64, 1, 8, TI_DTYPE_F16, 16, &ctx));
+  TT_CHECK(!run_case(&r, 4, 6, 64, 1, 8, TI_DTYPE_F32, 48, &ctx));
+  TT_CHECK(!run_case(&r, 4, 7, 96, 1, 4, TI_DTYPE_F16, 32, &ctx));
   TT_CHECK(calls > 6);
 }
 
@@ -481,6 +521,7 @@ int main(void) {
   TT_RUN(test_known_answer);
   TT_RUN(test_random_vs_naive);
   TT_RUN(test_streaming_path);
+  TT_RUN(test_column_path);
   TT_RUN(test_parallel_hook);
   TT_RUN(test_reference_ctx);
   TT_RUN(test_adjoint);
