@@ -1192,13 +1192,27 @@ static int64_t ti__ts_run_end(const int32_t *sh, int64_t G, int64_t g, int64_t t
    register (a masked load per run that ends inside the line, plain loads for
    whole lines) and each line is written with one store, non-temporal when
    streaming. Nothing is staged in memory, so no load ever waits on the
-   stores that filled a buffer. Streaming also prefetches the input about
-   TI__TS_PF_BYTES ahead of the row being written: the runs of a row come
+   stores that filled a buffer. Streaming also prefetches the input ahead
+   of the row being written (ti__ts_pf_distance): the runs of a row come
    from several input rows, a pattern the hardware prefetchers follow
    poorly, while the input as a whole is read front to back. */
-#ifndef TI__TS_PF_BYTES
-#define TI__TS_PF_BYTES ((size_t)64 << 10)
-#endif
+/* Prefetch distance for streamed TinShift rows: two rows (a row reads
+   input rows around its own), 16 KiB to 256 KiB, into every cache level.
+   Measured: shorter distances, or prefetches to L1 only (NTA), left the
+   reads of rows ahead waiting on memory; much longer ones were evicted
+   before use. */
+static size_t ti__ts_pf_distance(size_t row) {
+  const size_t d = 2 * row, lo = (size_t)16 << 10, hi = (size_t)256 << 10;
+  return d < lo ? lo : d > hi ? hi : d;
+}
+/* Prefetches the input from *pf up to the end of row r + 1 plus the
+   distance (addresses as integers: they may run past the input). */
+static void ti__ts_prefetch(const ti__ts_job *j, uintptr_t *pf, int64_t r) {
+  uintptr_t e = (uintptr_t)j->src + (size_t)(r + 1) * j->row + ti__ts_pf_distance(j->row);
+  const uintptr_t end = (uintptr_t)j->src + (size_t)j->rows * j->row;
+  if (e > end) e = end;
+  for (; *pf < e; *pf += 64) _mm_prefetch((const char *)*pf, _MM_HINT_T0);
+}
 typedef struct ti__ln512 {
   unsigned char *line;   /* aligned line being built */
   size_t off;            /* bytes of it decided so far */
@@ -1271,8 +1285,7 @@ TI__T_TS512 static void ti__ts_rows_avx512(const ti__ts_job *j, int64_t r0, int6
   const int64_t T = j->T, G = j->G, sign = j->sign;
   const size_t piece = j->piece, row = j->row;
   unsigned char *d0 = j->dst + (size_t)r0 * row;
-  const unsigned char *pf = j->src + (size_t)r0 * row + TI__TS_PF_BYTES;
-  const unsigned char *const src_end = j->src + (size_t)j->rows * row;
+  uintptr_t pf = (uintptr_t)j->src + (size_t)r0 * row + ti__ts_pf_distance(row);
   int64_t r, n = r0 / T, t = r0 % T;
   ti__ln512 l;
   l.line = (unsigned char *)((uintptr_t)d0 & ~(uintptr_t)63);
@@ -1284,11 +1297,7 @@ TI__T_TS512 static void ti__ts_rows_avx512(const ti__ts_job *j, int64_t r0, int6
     const int32_t *sh = j->shifts + n * G;
     const unsigned char *base = j->src + (size_t)(n * T) * row;
     int64_t g = 0;
-    if (j->stream) {
-      const unsigned char *e = j->src + (size_t)(r + 1) * row + TI__TS_PF_BYTES;
-      if (e > src_end) e = src_end;
-      for (; pf < e; pf += 64) _mm_prefetch((const char *)pf, _MM_HINT_NTA);
-    }
+    if (j->stream) ti__ts_prefetch(j, &pf, r);
     while (g < G) {
       const int64_t st = t - sign * sh[g];
       const int valid = (uint64_t)st < (uint64_t)T;
@@ -1318,9 +1327,6 @@ TI__T_TS512 static void ti__ts_rows_avx512(const ti__ts_job *j, int64_t r0, int6
    pointers checked unit by unit. Lines across an image boundary and the
    partial lines at the ends of a range are built unit by unit. Needs the
    output 16-byte aligned. */
-#ifndef TI__TS_PF_UNITS
-#define TI__TS_PF_UNITS ((size_t)16 << 10)
-#endif
 /* Source of the 16 output bytes at column x of row t of image n. */
 TI__T_TS512 static const unsigned char *ti__ts_unit(const ti__ts_job *j, int64_t n, int64_t t,
                                                     size_t x) {
@@ -1455,17 +1461,12 @@ TI__T_TS512 static void ti__ts_units_avx512(const ti__ts_job *j, int64_t r0, int
   const size_t R = j->row;
   unsigned char *const d0 = j->dst + (size_t)r0 * R;
   const size_t h = (size_t)(-(uintptr_t)d0) & 63;  /* every row starts at this offset to a line */
-  const unsigned char *pf = j->src + (size_t)r0 * R + TI__TS_PF_UNITS;
-  const unsigned char *const src_end = j->src + (size_t)j->rows * R;
+  uintptr_t pf = (uintptr_t)j->src + (size_t)r0 * R + ti__ts_pf_distance(R);
   int64_t r = r0;
   if (h) ti__ts_line_units(j, d0 + h - 64, (unsigned)(64 - h) / 16, 4, r0 / T, r0 % T, 0);
   while (r < r1) {
     const int64_t n = r / T, ta = r % T, tb = T - ta < r1 - r ? T : ta + (r1 - r);
-    if (j->stream) {
-      const unsigned char *e = j->src + (size_t)((n + 1) * T) * R + TI__TS_PF_UNITS;
-      if (e > src_end) e = src_end;
-      for (; pf < e; pf += 64) _mm_prefetch((const char *)pf, _MM_HINT_NTA);
-    }
+    if (j->stream) ti__ts_prefetch(j, &pf, n * T + T - 1);  /* to the image's end + distance */
     ti__ts_image_units(j, n, ta, tb, h, n == 0 || n == N - 1);
     r += tb - ta;
     if (h && tb == T && r < r1)  /* the line from this image into the next */
@@ -5307,8 +5308,6 @@ TASKIR_API ti_status ti_rearrange_apply(int kind, const ti_rearrange_param *p, i
 #undef TI__WR_CAP
 #undef TI__WR_PF_BYTES
 #undef TI__TS_UMAX
-#undef TI__TS_PF_UNITS
-#undef TI__TS_PF_BYTES
 #undef TI__TS_STAGE
 #undef TI__TR_BLOCK
 #undef TI__TR_HAS_BLOCK
