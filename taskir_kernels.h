@@ -1005,6 +1005,7 @@ static void ti__wr_finish(ti__wr *w) {
 #endif
 }
 
+enum { TI__TS_PLAIN, TI__TS_LINES, TI__TS_COLUMNS };  /* ti__ts_job.path */
 typedef struct ti__ts_job {
   const unsigned char *src;
   unsigned char *dst;
@@ -1014,7 +1015,7 @@ typedef struct ti__ts_job {
   size_t row;       /* bytes of one (n, t) row: C*HW*elem */
   int sign;         /* +1: t - s; -1: t + s */
   int stream;       /* the whole output is large enough to stream */
-  int avx512;       /* may take the AVX-512 path */
+  int path;         /* TI__TS_PLAIN, or an AVX-512 path: TI__TS_LINES, TI__TS_COLUMNS */
   int64_t rows;     /* N * T */
 } ti__ts_job;
 
@@ -1281,7 +1282,7 @@ TI__T_TS512 static void ti__ln_put(ti__ln512 *l, const unsigned char *s, size_t 
   }
 }
 
-TI__T_TS512 static void ti__ts_rows_avx512(const ti__ts_job *j, int64_t r0, int64_t r1) {
+TI__T_TS512 static void ti__ts_lines_avx512(const ti__ts_job *j, int64_t r0, int64_t r1) {
   const int64_t T = j->T, G = j->G, sign = j->sign;
   const size_t piece = j->piece, row = j->row;
   unsigned char *d0 = j->dst + (size_t)r0 * row;
@@ -1331,7 +1332,8 @@ TI__T_TS512 static void ti__ts_rows_avx512(const ti__ts_job *j, int64_t r0, int6
 TI__T_TS512 static const unsigned char *ti__ts_unit(const ti__ts_job *j, int64_t n, int64_t t,
                                                     size_t x) {
   const size_t u = x >> 4, q = j->piece >> 4;  /* unit and units per piece: 1, 2 or 3 */
-  const int64_t s = j->sign * (int64_t)j->shifts[n * j->G + (int64_t)(q == 1 ? u : q == 2 ? u >> 1 : u / 3)];
+  const int64_t g = (int64_t)(q == 1 ? u : q == 2 ? u >> 1 : u / 3);
+  const int64_t s = j->sign * (int64_t)j->shifts[n * j->G + g];
   const int64_t st = t - s;
   return (uint64_t)st < (uint64_t)j->T ? j->src + (size_t)(n * j->T + st) * j->row + x
                                        : ti__mv_zeros;
@@ -1348,7 +1350,8 @@ TI__T_TS512 static void ti__ts_line_units(const ti__ts_job *j, unsigned char *L,
     /* lanes 2u and 2u + 1 from p: a masked load reads (and can fault on)
        only those, so it may start before p */
     const unsigned char *p = ti__ts_unit(j, n, t, x);
-    v = _mm512_mask_loadu_epi64(v, (__mmask8)(3u << (2 * u)), (const void *)((uintptr_t)p - 16 * u));
+    v = _mm512_mask_loadu_epi64(v, (__mmask8)(3u << (2 * u)),
+                                (const void *)((uintptr_t)p - 16 * u));
     x += 16;
     if (x == j->row) {
       x = 0;
@@ -1357,7 +1360,8 @@ TI__T_TS512 static void ti__ts_line_units(const ti__ts_job *j, unsigned char *L,
   }
   if (u0 == 0 && u1 == 4 && j->stream) _mm512_stream_si512((__m512i *)(void *)L, v);
   else if (u0 == 0 && u1 == 4) _mm512_store_si512((void *)L, v);
-  else _mm512_mask_storeu_epi64(L, (__mmask8)(((1u << (2 * u1)) - 1) & ~((1u << (2 * u0)) - 1)), v);
+  else
+    _mm512_mask_storeu_epi64(L, (__mmask8)(((1u << (2 * u1)) - 1) & ~((1u << (2 * u0)) - 1)), v);
 }
 
 /* A line from four 16-byte units. */
@@ -1372,7 +1376,7 @@ TI__T_TS512 static __m512i ti__ts_line4(const unsigned char *p0, const unsigned 
 /* The whole lines of image n that start in rows [ta, tb) at columns h,
    h + 64, ... and end in rows before tb; safe: check every unit's row. */
 #define TI__TS_UMAX 256  /* units in a row (rows of at most 4 KiB) */
-TI__T_TS512 static void ti__ts_image_units(const ti__ts_job *j, int64_t n, int64_t ta, int64_t tb,
+TI__T_TS512 static void ti__ts_image_columns(const ti__ts_job *j, int64_t n, int64_t ta, int64_t tb,
                                            size_t h, int safe) {
   const int64_t T = j->T;
   const size_t R = j->row, q = j->piece / 16, U = R / 16;
@@ -1381,7 +1385,8 @@ TI__T_TS512 static void ti__ts_image_units(const ti__ts_job *j, int64_t n, int64
   const int32_t *sh = j->shifts + n * j->G;
   const __m512i dup = _mm512_set_epi64(3, 3, 2, 2, 1, 1, 0, 0), one = _mm512_set1_epi64(1);
   const __m512i z = _mm512_setzero_si512(), Tv = _mm512_set1_epi64(T), nTv = _mm512_set1_epi64(-T);
-  const __m512i Rv = _mm512_set1_epi64((long long)R), lane = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
+  const __m512i Rv = _mm512_set1_epi64((long long)R);
+  const __m512i lane = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
   const int stream = j->stream;
   /* per unit u of a row: out row t reads in row t - s (s its group's
      shift, clamped to [-T, T]: the same rows are valid, and s*R stays a
@@ -1397,13 +1402,16 @@ TI__T_TS512 static void ti__ts_image_units(const ti__ts_job *j, int64_t n, int64
   }
   for (u = 0; u < U; u += 8) {
     const __mmask16 m = (__mmask16)(U - u >= 8 ? 0xff : (1u << (U - u)) - 1);
-    __m512i s = _mm512_cvtepi32_epi64(_mm512_castsi512_si256(_mm512_maskz_loadu_epi32(m, sh + u)));
+    __m512i s =
+        _mm512_cvtepi32_epi64(_mm512_castsi512_si256(_mm512_maskz_loadu_epi32(m, sh + u)));
     if (j->sign < 0) s = _mm512_sub_epi64(z, s);
     s = _mm512_min_epi64(_mm512_max_epi64(s, nTv), Tv);
     _mm512_storeu_si512(lo + u, _mm512_max_epi64(s, z));
     _mm512_storeu_si512(hi + u, _mm512_add_epi64(Tv, _mm512_min_epi64(s, z)));
-    _mm512_storeu_si512(off + u, _mm512_sub_epi64(
-        _mm512_slli_epi64(_mm512_add_epi64(_mm512_set1_epi64((long long)u), lane), 4), _mm512_mul_epi32(s, Rv)));
+    _mm512_storeu_si512(off + u,
+                        _mm512_sub_epi64(_mm512_slli_epi64(
+                                             _mm512_add_epi64(_mm512_set1_epi64((long long)u), lane), 4),
+                                         _mm512_mul_epi32(s, Rv)));
   }
   for (u = 0; u < 4 && h; ++u) {
     lo[U + u] = lo[u] - 1;
@@ -1416,8 +1424,11 @@ TI__T_TS512 static void ti__ts_image_units(const ti__ts_job *j, int64_t n, int64
     const size_t u0 = c / 16;
     const uintptr_t a[4] = {img + (uintptr_t)off[u0], img + (uintptr_t)off[u0 + 1],
                             img + (uintptr_t)off[u0 + 2], img + (uintptr_t)off[u0 + 3]};
-    const __m512i lo8 = _mm512_permutexvar_epi64(dup, _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(const void *)(lo + u0))));
-    const __m512i hi8 = _mm512_permutexvar_epi64(dup, _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(const void *)(hi + u0))));
+    /* lo, hi of the four units, each repeated for its two 64-bit lanes */
+    const __m512i lo8 = _mm512_permutexvar_epi64(
+        dup, _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(const void *)(lo + u0))));
+    const __m512i hi8 = _mm512_permutexvar_epi64(
+        dup, _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(const void *)(hi + u0))));
     __m512i tv;
     int64_t t;
     if (te <= ta) continue;
@@ -1435,28 +1446,32 @@ TI__T_TS512 static void ti__ts_image_units(const ti__ts_job *j, int64_t n, int64
       }
     } else {
       /* the hot loop: addresses are the column's bases plus t*R */
-      const unsigned char *const a0 = (const unsigned char *)a[0], *const a1 = (const unsigned char *)a[1];
-      const unsigned char *const a2 = (const unsigned char *)a[2], *const a3 = (const unsigned char *)a[3];
+      const unsigned char *const a0 = (const unsigned char *)a[0];
+      const unsigned char *const a1 = (const unsigned char *)a[1];
+      const unsigned char *const a2 = (const unsigned char *)a[2];
+      const unsigned char *const a3 = (const unsigned char *)a[3];
       size_t tR = (size_t)ta * R;
       const size_t eR = (size_t)te * R;
       if (stream) {
         for (; tR < eR; tR += R, tv = _mm512_add_epi64(tv, one)) {
-          const __mmask8 m = _mm512_mask_cmplt_epi64_mask(_mm512_cmple_epi64_mask(lo8, tv), tv, hi8);
-          _mm512_stream_si512((__m512i *)(void *)(o + tR),
-                              _mm512_maskz_mov_epi64(m, ti__ts_line4(a0 + tR, a1 + tR, a2 + tR, a3 + tR)));
+          const __mmask8 m =
+              _mm512_mask_cmplt_epi64_mask(_mm512_cmple_epi64_mask(lo8, tv), tv, hi8);
+          const __m512i v = ti__ts_line4(a0 + tR, a1 + tR, a2 + tR, a3 + tR);
+          _mm512_stream_si512((__m512i *)(void *)(o + tR), _mm512_maskz_mov_epi64(m, v));
         }
       } else {
         for (; tR < eR; tR += R, tv = _mm512_add_epi64(tv, one)) {
-          const __mmask8 m = _mm512_mask_cmplt_epi64_mask(_mm512_cmple_epi64_mask(lo8, tv), tv, hi8);
-          _mm512_store_si512((void *)(o + tR),
-                             _mm512_maskz_mov_epi64(m, ti__ts_line4(a0 + tR, a1 + tR, a2 + tR, a3 + tR)));
+          const __mmask8 m =
+              _mm512_mask_cmplt_epi64_mask(_mm512_cmple_epi64_mask(lo8, tv), tv, hi8);
+          const __m512i v = ti__ts_line4(a0 + tR, a1 + tR, a2 + tR, a3 + tR);
+          _mm512_store_si512((void *)(o + tR), _mm512_maskz_mov_epi64(m, v));
         }
       }
     }
   }
 }
 
-TI__T_TS512 static void ti__ts_units_avx512(const ti__ts_job *j, int64_t r0, int64_t r1) {
+TI__T_TS512 static void ti__ts_columns_avx512(const ti__ts_job *j, int64_t r0, int64_t r1) {
   const int64_t T = j->T, N = j->rows / T;
   const size_t R = j->row;
   unsigned char *const d0 = j->dst + (size_t)r0 * R;
@@ -1467,15 +1482,16 @@ TI__T_TS512 static void ti__ts_units_avx512(const ti__ts_job *j, int64_t r0, int
   while (r < r1) {
     const int64_t n = r / T, ta = r % T, tb = T - ta < r1 - r ? T : ta + (r1 - r);
     if (j->stream) ti__ts_prefetch(j, &pf, n * T + T - 1);  /* to the image's end + distance */
-    ti__ts_image_units(j, n, ta, tb, h, n == 0 || n == N - 1);
+    ti__ts_image_columns(j, n, ta, tb, h, n == 0 || n == N - 1);
     r += tb - ta;
     if (h && tb == T && r < r1)  /* the line from this image into the next */
-      ti__ts_line_units(j, j->dst + (size_t)(n * T + T) * R + h - 64, 0, 4, n, T - 1, R + h - 64);
+      ti__ts_line_units(j, j->dst + (size_t)(n * T + T) * R + h - 64, 0, 4, n, T - 1,
+                        R + h - 64);
   }
   if (h) {
     const int64_t rl = r1 - 1;
-    ti__ts_line_units(j, j->dst + (size_t)r1 * R + h - 64, 0, (unsigned)(64 - h) / 16, rl / T, rl % T,
-                      R - (64 - h));
+    ti__ts_line_units(j, j->dst + (size_t)r1 * R + h - 64, 0, (unsigned)(64 - h) / 16, rl / T,
+                      rl % T, R - (64 - h));
   }
   if (j->stream) _mm_sfence();
 }
@@ -1485,8 +1501,8 @@ TI__T_TS512 static void ti__ts_units_avx512(const ti__ts_job *j, int64_t r0, int
 static void ti__ts_rows(void *arg, int64_t r0, int64_t r1) {
   const ti__ts_job *j = (const ti__ts_job *)arg;
 #if defined(TI__TS_AVX512)
-  if (j->avx512 == 2) { ti__ts_units_avx512(j, r0, r1); return; }
-  if (j->avx512) { ti__ts_rows_avx512(j, r0, r1); return; }
+  if (j->path == TI__TS_COLUMNS) { ti__ts_columns_avx512(j, r0, r1); return; }
+  if (j->path == TI__TS_LINES) { ti__ts_lines_avx512(j, r0, r1); return; }
 #endif
   const int64_t T = j->T, G = j->G, sign = j->sign;
   const size_t piece = j->piece, row = j->row;
@@ -1649,19 +1665,20 @@ TASKIR_API ti_status ti_tinshift_ex(const ti_kernel_ctx *ctx, ti_tinshift_mode m
   job.stream = 0;  /* streaming stores are an x86 path */
 #endif
   job.rows = N * T;
-  job.avx512 = 0;
+  job.path = TI__TS_PLAIN;
 #if defined(TI__TS_AVX512)
   /* streamed outputs with runs of a line to a page: measured faster there
      (in cache, and for shorter runs, the per-run branches cost more than
      the wider stores save) */
-  job.avx512 = job.stream && job.piece >= 64 && job.piece < 4096 && (ti__cpu(ctx) & TI_CPU_AVX512) != 0;
+  if (job.stream && job.piece >= 64 && job.piece < 4096 && (ti__cpu(ctx) & TI_CPU_AVX512) != 0)
+    job.path = TI__TS_LINES;
   /* runs of 16 to 48 bytes in rows of whole lines: column by column (in
-     cache only for 16-byte runs: the paths above copy longer ones faster
-     there) */
+     cache only 16-byte runs: the plain paths measured faster there for 32
+     and 48) */
   if (job.piece % 16 == 0 && job.piece < 64 && (job.stream || job.piece == 16) &&
       job.row % 64 == 0 && job.row <= 16 * TI__TS_UMAX && (uintptr_t)y % 16 == 0 &&
       (ti__cpu(ctx) & TI_CPU_AVX512) != 0)
-    job.avx512 = 2;
+    job.path = TI__TS_COLUMNS;
 #endif
   ti__parallel(ctx, N * T, ti__ts_rows, &job);
   return TI_STATUS_SUCCESS;
