@@ -1325,9 +1325,11 @@ TI__T_TS512 static void ti__ts_lines_avx512(const ti__ts_job *j, int64_t r0, int
    units that have no source row (t - s outside [0, T)) zeroed by a lane
    mask after loading from a_k + t*row anyway, which lies in a neighbouring
    image: the first and last image of the tensor, where it might not, take
-   pointers checked unit by unit. Lines across an image boundary and the
-   partial lines at the ends of a range are built unit by unit. Needs the
-   output 16-byte aligned. */
+   pointers checked unit by unit. Each image's bases and row ranges come
+   from small per-unit tables (ti__ts_coltab), built one image ahead. Lines
+   across an image boundary come from the two images' tables; the partial
+   lines at the ends of a range are built unit by unit. Needs the output
+   16-byte aligned. */
 /* Source of the 16 output bytes at column x of row t of image n. */
 TI__T_TS512 static const unsigned char *ti__ts_unit(const ti__ts_job *j, int64_t n, int64_t t,
                                                     size_t x) {
@@ -1373,29 +1375,25 @@ TI__T_TS512 static __m512i ti__ts_line4(const unsigned char *p0, const unsigned 
   return _mm512_inserti32x4(v, _mm_loadu_si128((const __m128i *)(const void *)p3), 3);
 }
 
-/* The whole lines of image n that start in rows [ta, tb) at columns h,
-   h + 64, ... and end in rows before tb; safe: check every unit's row. */
+/* Per unit u of a row of image n: out row t reads in row t - s (s the
+   unit's group's shift, clamped to [-T, T]: the same rows are valid, and
+   s*R stays a product of 32-bit values) at img + t*R + off[u], for
+   lo[u] <= t < hi[u]. Entries U..U+3 are units 0..3 seen from the row
+   before, for the line that crosses from one row into the next. */
 #define TI__TS_UMAX 256  /* units in a row (rows of at most 4 KiB) */
-TI__T_TS512 static void ti__ts_image_columns(const ti__ts_job *j, int64_t n, int64_t ta, int64_t tb,
-                                           size_t h, int safe) {
+typedef struct ti__ts_coltab {
+  int64_t lo[TI__TS_UMAX + 8], hi[TI__TS_UMAX + 8], off[TI__TS_UMAX + 8];
+} ti__ts_coltab;
+
+TI__T_TS512 static void ti__ts_col_tables(const ti__ts_job *j, int64_t n, size_t h, ti__ts_coltab *tc) {
   const int64_t T = j->T;
   const size_t R = j->row, q = j->piece / 16, U = R / 16;
-  const uintptr_t img = (uintptr_t)(j->src + (size_t)(n * T) * R);
-  unsigned char *const out = j->dst + (size_t)(n * T) * R;
-  const int32_t *sh = j->shifts + n * j->G;
-  const __m512i dup = _mm512_set_epi64(3, 3, 2, 2, 1, 1, 0, 0), one = _mm512_set1_epi64(1);
   const __m512i z = _mm512_setzero_si512(), Tv = _mm512_set1_epi64(T), nTv = _mm512_set1_epi64(-T);
   const __m512i Rv = _mm512_set1_epi64((long long)R);
   const __m512i lane = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
-  const int stream = j->stream;
-  /* per unit u of a row: out row t reads in row t - s (s its group's
-     shift, clamped to [-T, T]: the same rows are valid, and s*R stays a
-     product of 32-bit values) at img + t*R + off[u], for lo[u] <= t < hi[u].
-     Entries U..U+3 are units 0..3 seen from the row before, for the line
-     that crosses from one row into the next. */
-  int64_t lo[TI__TS_UMAX + 8], hi[TI__TS_UMAX + 8], off[TI__TS_UMAX + 8];
+  const int32_t *sh = j->shifts + n * j->G;
   int32_t su[TI__TS_UMAX];
-  size_t u, c;
+  size_t u;
   if (q > 1) {
     for (u = 0; u < U; ++u) su[u] = sh[q == 2 ? u >> 1 : u / 3];
     sh = su;
@@ -1406,18 +1404,32 @@ TI__T_TS512 static void ti__ts_image_columns(const ti__ts_job *j, int64_t n, int
         _mm512_cvtepi32_epi64(_mm512_castsi512_si256(_mm512_maskz_loadu_epi32(m, sh + u)));
     if (j->sign < 0) s = _mm512_sub_epi64(z, s);
     s = _mm512_min_epi64(_mm512_max_epi64(s, nTv), Tv);
-    _mm512_storeu_si512(lo + u, _mm512_max_epi64(s, z));
-    _mm512_storeu_si512(hi + u, _mm512_add_epi64(Tv, _mm512_min_epi64(s, z)));
-    _mm512_storeu_si512(off + u,
+    _mm512_storeu_si512(tc->lo + u, _mm512_max_epi64(s, z));
+    _mm512_storeu_si512(tc->hi + u, _mm512_add_epi64(Tv, _mm512_min_epi64(s, z)));
+    _mm512_storeu_si512(tc->off + u,
                         _mm512_sub_epi64(_mm512_slli_epi64(
                                              _mm512_add_epi64(_mm512_set1_epi64((long long)u), lane), 4),
                                          _mm512_mul_epi32(s, Rv)));
   }
   for (u = 0; u < 4 && h; ++u) {
-    lo[U + u] = lo[u] - 1;
-    hi[U + u] = hi[u] - 1;
-    off[U + u] = off[u] + (int64_t)R;
+    tc->lo[U + u] = tc->lo[u] - 1;
+    tc->hi[U + u] = tc->hi[u] - 1;
+    tc->off[U + u] = tc->off[u] + (int64_t)R;
   }
+}
+
+/* The whole lines of image n that start in rows [ta, tb) at columns h,
+   h + 64, ... and end in rows before tb, from the image's tables; safe:
+   check every unit's row. */
+TI__T_TS512 static void ti__ts_image_columns(const ti__ts_job *j, int64_t n, int64_t ta, int64_t tb,
+                                             size_t h, int safe, const ti__ts_coltab *tc) {
+  const int64_t T = j->T, *const lo = tc->lo, *const hi = tc->hi, *const off = tc->off;
+  const size_t R = j->row;
+  const uintptr_t img = (uintptr_t)(j->src + (size_t)(n * T) * R);
+  unsigned char *const out = j->dst + (size_t)(n * T) * R;
+  const __m512i dup = _mm512_set_epi64(3, 3, 2, 2, 1, 1, 0, 0), one = _mm512_set1_epi64(1);
+  const int stream = j->stream;
+  size_t c;
   for (c = h; c < R; c += 64) {
     unsigned char *const o = out + c;
     const int64_t te = c + 64 > R ? tb - 1 : tb;  /* a line into the next row stops a row early */
@@ -1471,22 +1483,58 @@ TI__T_TS512 static void ti__ts_image_columns(const ti__ts_job *j, int64_t n, int
   }
 }
 
+/* The line from the last row of image n into the first of image n + 1,
+   from the two images' tables. */
+TI__T_TS512 static void ti__ts_cross_line(const ti__ts_job *j, int64_t n, size_t h,
+                                          const ti__ts_coltab *tn, const ti__ts_coltab *tx) {
+  const int64_t T = j->T;
+  const size_t R = j->row, x0 = R + h - 64;
+  const uintptr_t img = (uintptr_t)(j->src + (size_t)(n * T) * R);
+  const unsigned char *p[4];
+  unsigned k;
+  for (k = 0; k < 4; ++k) {
+    const size_t x = x0 + 16 * k;
+    if (x < R) {  /* row T - 1 of image n */
+      const size_t u = x / 16;
+      p[k] = T - 1 >= tn->lo[u] && T - 1 < tn->hi[u]
+                 ? (const unsigned char *)(img + (size_t)(T - 1) * R + (uintptr_t)tn->off[u])
+                 : ti__mv_zeros;
+    } else {  /* row 0 of image n + 1 */
+      const size_t u = (x - R) / 16;
+      p[k] = 0 >= tx->lo[u] && 0 < tx->hi[u]
+                 ? (const unsigned char *)(img + (size_t)T * R + (uintptr_t)tx->off[u])
+                 : ti__mv_zeros;
+    }
+  }
+  {
+    unsigned char *const L = j->dst + (size_t)(n * T + T - 1) * R + x0;
+    const __m512i v = ti__ts_line4(p[0], p[1], p[2], p[3]);
+    if (j->stream) _mm512_stream_si512((__m512i *)(void *)L, v);
+    else _mm512_store_si512((void *)L, v);
+  }
+}
+
 TI__T_TS512 static void ti__ts_columns_avx512(const ti__ts_job *j, int64_t r0, int64_t r1) {
   const int64_t T = j->T, N = j->rows / T;
   const size_t R = j->row;
   unsigned char *const d0 = j->dst + (size_t)r0 * R;
   const size_t h = (size_t)(-(uintptr_t)d0) & 63;  /* every row starts at this offset to a line */
   uintptr_t pf = (uintptr_t)j->src + (size_t)r0 * R + ti__ts_pf_distance(R);
-  int64_t r = r0;
-  if (h) ti__ts_line_units(j, d0 + h - 64, (unsigned)(64 - h) / 16, 4, r0 / T, r0 % T, 0);
-  while (r < r1) {
-    const int64_t n = r / T, ta = r % T, tb = T - ta < r1 - r ? T : ta + (r1 - r);
+  int64_t r = r0, n = r0 / T, ta = r0 % T;
+  /* the tables of the next image are built before this one is written:
+     their stores settle meanwhile (loads of a vector store just made
+     would wait on it) */
+  ti__ts_coltab tabs[2];
+  int cur = 0;
+  if (h) ti__ts_line_units(j, d0 + h - 64, (unsigned)(64 - h) / 16, 4, n, ta, 0);
+  ti__ts_col_tables(j, n, h, &tabs[0]);
+  for (; r < r1; ++n, ta = 0, cur ^= 1) {  /* image by image */
+    const int64_t tb = T - ta < r1 - r ? T : ta + (r1 - r);
+    if (r + (tb - ta) < r1) ti__ts_col_tables(j, n + 1, h, &tabs[cur ^ 1]);
     if (j->stream) ti__ts_prefetch(j, &pf, n * T + T - 1);  /* to the image's end + distance */
-    ti__ts_image_columns(j, n, ta, tb, h, n == 0 || n == N - 1);
+    ti__ts_image_columns(j, n, ta, tb, h, n == 0 || n == N - 1, &tabs[cur]);
     r += tb - ta;
-    if (h && tb == T && r < r1)  /* the line from this image into the next */
-      ti__ts_line_units(j, j->dst + (size_t)(n * T + T) * R + h - 64, 0, 4, n, T - 1,
-                        R + h - 64);
+    if (h && tb == T && r < r1) ti__ts_cross_line(j, n, h, &tabs[cur], &tabs[cur ^ 1]);
   }
   if (h) {
     const int64_t rl = r1 - 1;
