@@ -1222,14 +1222,18 @@ typedef struct ti__ln512 {
   __m512i acc;
 } ti__ln512;
 
+/* One aligned output line: a non-temporal store when streaming. */
+TI__T_TS512 static void ti__ts_put_line(unsigned char *L, __m512i v, int stream) {
+  if (stream) _mm512_stream_si512((__m512i *)(void *)L, v);
+  else _mm512_store_si512((void *)L, v);
+}
+
 TI__T_TS512 static void ti__ln_flush(ti__ln512 *l, __m512i v) {
   if (l->keep != ~(__mmask64)0) {
     _mm512_mask_storeu_epi8(l->line, l->keep, v);
     l->keep = ~(__mmask64)0;
-  } else if (l->stream) {
-    _mm512_stream_si512((__m512i *)(void *)l->line, v);
   } else {
-    _mm512_store_si512((void *)l->line, v);
+    ti__ts_put_line(l->line, v, l->stream);
   }
   l->line += 64;
 }
@@ -1360,8 +1364,8 @@ TI__T_TS512 static void ti__ts_line_units(const ti__ts_job *j, unsigned char *L,
       if (++t == j->T) { t = 0; ++n; }
     }
   }
-  if (u0 == 0 && u1 == 4 && j->stream) _mm512_stream_si512((__m512i *)(void *)L, v);
-  else if (u0 == 0 && u1 == 4) _mm512_store_si512((void *)L, v);
+  if (u0 == 0 && u1 == 4)
+    ti__ts_put_line(L, v, j->stream);
   else
     _mm512_mask_storeu_epi64(L, (__mmask8)(((1u << (2 * u1)) - 1) & ~((1u << (2 * u0)) - 1)), v);
 }
@@ -1385,7 +1389,8 @@ typedef struct ti__ts_coltab {
   int64_t lo[TI__TS_UMAX + 8], hi[TI__TS_UMAX + 8], off[TI__TS_UMAX + 8];
 } ti__ts_coltab;
 
-TI__T_TS512 static void ti__ts_col_tables(const ti__ts_job *j, int64_t n, size_t h, ti__ts_coltab *tc) {
+TI__T_TS512 static void ti__ts_col_tables(const ti__ts_job *j, int64_t n, size_t h,
+                                          ti__ts_coltab *tc) {
   const int64_t T = j->T;
   const size_t R = j->row, q = j->piece / 16, U = R / 16;
   const __m512i z = _mm512_setzero_si512(), Tv = _mm512_set1_epi64(T), nTv = _mm512_set1_epi64(-T);
@@ -1400,16 +1405,15 @@ TI__T_TS512 static void ti__ts_col_tables(const ti__ts_job *j, int64_t n, size_t
   }
   for (u = 0; u < U; u += 8) {
     const __mmask16 m = (__mmask16)(U - u >= 8 ? 0xff : (1u << (U - u)) - 1);
+    /* x: the units' columns, 16 * (u + lane) */
+    const __m512i x = _mm512_slli_epi64(_mm512_add_epi64(_mm512_set1_epi64((long long)u), lane), 4);
     __m512i s =
         _mm512_cvtepi32_epi64(_mm512_castsi512_si256(_mm512_maskz_loadu_epi32(m, sh + u)));
     if (j->sign < 0) s = _mm512_sub_epi64(z, s);
     s = _mm512_min_epi64(_mm512_max_epi64(s, nTv), Tv);
     _mm512_storeu_si512(tc->lo + u, _mm512_max_epi64(s, z));
     _mm512_storeu_si512(tc->hi + u, _mm512_add_epi64(Tv, _mm512_min_epi64(s, z)));
-    _mm512_storeu_si512(tc->off + u,
-                        _mm512_sub_epi64(_mm512_slli_epi64(
-                                             _mm512_add_epi64(_mm512_set1_epi64((long long)u), lane), 4),
-                                         _mm512_mul_epi32(s, Rv)));
+    _mm512_storeu_si512(tc->off + u, _mm512_sub_epi64(x, _mm512_mul_epi32(s, Rv)));
   }
   for (u = 0; u < 4 && h; ++u) {
     tc->lo[U + u] = tc->lo[u] - 1;
@@ -1453,8 +1457,7 @@ TI__T_TS512 static void ti__ts_image_columns(const ti__ts_job *j, int64_t n, int
             t >= lo[u0 + 1] && t < hi[u0 + 1] ? (const unsigned char *)(a[1] + tR) : ti__mv_zeros,
             t >= lo[u0 + 2] && t < hi[u0 + 2] ? (const unsigned char *)(a[2] + tR) : ti__mv_zeros,
             t >= lo[u0 + 3] && t < hi[u0 + 3] ? (const unsigned char *)(a[3] + tR) : ti__mv_zeros);
-        if (stream) _mm512_stream_si512((__m512i *)(void *)(o + tR), v);
-        else _mm512_store_si512((void *)(o + tR), v);
+        ti__ts_put_line(o + tR, v, stream);
       }
     } else {
       /* the hot loop: addresses are the column's bases plus t*R */
@@ -1464,19 +1467,20 @@ TI__T_TS512 static void ti__ts_image_columns(const ti__ts_job *j, int64_t n, int
       const unsigned char *const a3 = (const unsigned char *)a[3];
       size_t tR = (size_t)ta * R;
       const size_t eR = (size_t)te * R;
+      /* one loop per store kind: a test of stream per line measured slower */
       if (stream) {
         for (; tR < eR; tR += R, tv = _mm512_add_epi64(tv, one)) {
           const __mmask8 m =
               _mm512_mask_cmplt_epi64_mask(_mm512_cmple_epi64_mask(lo8, tv), tv, hi8);
           const __m512i v = ti__ts_line4(a0 + tR, a1 + tR, a2 + tR, a3 + tR);
-          _mm512_stream_si512((__m512i *)(void *)(o + tR), _mm512_maskz_mov_epi64(m, v));
+          ti__ts_put_line(o + tR, _mm512_maskz_mov_epi64(m, v), 1);
         }
       } else {
         for (; tR < eR; tR += R, tv = _mm512_add_epi64(tv, one)) {
           const __mmask8 m =
               _mm512_mask_cmplt_epi64_mask(_mm512_cmple_epi64_mask(lo8, tv), tv, hi8);
           const __m512i v = ti__ts_line4(a0 + tR, a1 + tR, a2 + tR, a3 + tR);
-          _mm512_store_si512((void *)(o + tR), _mm512_maskz_mov_epi64(m, v));
+          ti__ts_put_line(o + tR, _mm512_maskz_mov_epi64(m, v), 0);
         }
       }
     }
@@ -1509,8 +1513,7 @@ TI__T_TS512 static void ti__ts_cross_line(const ti__ts_job *j, int64_t n, size_t
   {
     unsigned char *const L = j->dst + (size_t)(n * T + T - 1) * R + x0;
     const __m512i v = ti__ts_line4(p[0], p[1], p[2], p[3]);
-    if (j->stream) _mm512_stream_si512((__m512i *)(void *)L, v);
-    else _mm512_store_si512((void *)L, v);
+    ti__ts_put_line(L, v, j->stream);
   }
 }
 
