@@ -1319,6 +1319,7 @@ TI__T_TS512 static void ti__ts_lines_avx512(const ti__ts_job *j, int64_t r0, int
   }
   if (j->stream) _mm_sfence();
 }
+
 /* Pieces of 16, 32 or 48 bytes in rows of whole lines (AVX-512). Runs this
    short make the per-run path above branch on every piece, following the
    shifts' pattern, so the branches mispredict. Here the output of an image
@@ -1334,11 +1335,13 @@ TI__T_TS512 static void ti__ts_lines_avx512(const ti__ts_job *j, int64_t r0, int
    across an image boundary come from the two images' tables; the partial
    lines at the ends of a range are built unit by unit. Needs the output
    16-byte aligned. */
+/* Group of 16-byte unit u of a row, with q (1, 2 or 3) units per piece. */
+static size_t ti__ts_unit_group(size_t u, size_t q) { return q == 1 ? u : q == 2 ? u >> 1 : u / 3; }
+
 /* Source of the 16 output bytes at column x of row t of image n. */
 TI__T_TS512 static const unsigned char *ti__ts_unit(const ti__ts_job *j, int64_t n, int64_t t,
                                                     size_t x) {
-  const size_t u = x >> 4, q = j->piece >> 4;  /* unit and units per piece: 1, 2 or 3 */
-  const int64_t g = (int64_t)(q == 1 ? u : q == 2 ? u >> 1 : u / 3);
+  const int64_t g = (int64_t)ti__ts_unit_group(x >> 4, j->piece >> 4);
   const int64_t s = j->sign * (int64_t)j->shifts[n * j->G + g];
   const int64_t st = t - s;
   return (uint64_t)st < (uint64_t)j->T ? j->src + (size_t)(n * j->T + st) * j->row + x
@@ -1400,7 +1403,7 @@ TI__T_TS512 static void ti__ts_col_tables(const ti__ts_job *j, int64_t n, size_t
   int32_t su[TI__TS_UMAX];
   size_t u;
   if (q > 1) {
-    for (u = 0; u < U; ++u) su[u] = sh[q == 2 ? u >> 1 : u / 3];
+    for (u = 0; u < U; ++u) su[u] = sh[ti__ts_unit_group(u, q)];
     sh = su;
   }
   for (u = 0; u < U; u += 8) {

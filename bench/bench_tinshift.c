@@ -60,7 +60,7 @@ int main(int argc, char **argv) {
       ti_tensor_desc x, sd;
       int64_t dims[4];
       double best[3] = {1e30, 1e30, 1e30};
-      int trial, k3;
+      int trial, slot;
       long batch;
       if (3 * bytes + ((size_t)1 << 30) > avail_bytes()) {
         printf("%-24s %5s %9.1f  skipped: not enough free memory\n", s->what,
@@ -90,8 +90,8 @@ int main(int argc, char **argv) {
       /* the order rotates from trial to trial: whatever runs right after
          another large copy measured slower here (its writes still drain) */
       for (trial = 0; trial < 6; ++trial)
-        for (k3 = 0; k3 < 3; ++k3) {
-          const int which = (k3 + trial) % 3;
+        for (slot = 0; slot < 3; ++slot) {
+          const int which = (slot + trial) % 3;
           long reps = 0, b;
           double t0 = now(), t1;
           do {
