@@ -1,6 +1,7 @@
 /* TinShift forward/backward throughput as a ratio to memcpy of the same
    bytes, measured in the same run. Every ratio is time(memcpy of the output
-   size) / time(kernel); 1.0 means memcpy speed. Shapes from L2-sized to
+   size) / time(kernel), the median over trials of the two timed side by
+   side; 1.0 means memcpy speed. Shapes from L2-sized to
    >= 200 MB; the largest are skipped when free memory is short. */
 #define _POSIX_C_SOURCE 200809L
 #define TASKIR_IMPLEMENTATION
@@ -25,6 +26,20 @@ static size_t avail_bytes(void) {
 typedef struct shape { long long N, T, C, HW, G; int large; const char *what; } shape;
 
 static volatile unsigned char sink;
+
+#define TRIALS 7  /* odd: the median is one of them */
+
+/* Median of TRIALS values (sorts them). */
+static double median(double *v) {
+  int i, k;
+  for (i = 1; i < TRIALS; ++i)
+    for (k = i; k > 0 && v[k - 1] > v[k]; --k) {
+      const double t = v[k];
+      v[k] = v[k - 1];
+      v[k - 1] = t;
+    }
+  return v[TRIALS / 2];
+}
 
 int main(int argc, char **argv) {
   const char *only = argc > 1 ? argv[1] : NULL;  /* substring of the shapes to run */
@@ -59,7 +74,7 @@ int main(int argc, char **argv) {
       int32_t *sh;
       ti_tensor_desc x, sd;
       int64_t dims[4];
-      double best[3] = {1e30, 1e30, 1e30};
+      double secs[3][TRIALS], ratio[2][TRIALS];
       int trial, slot;
       long batch;
       if (3 * bytes + ((size_t)1 << 30) > avail_bytes()) {
@@ -89,7 +104,7 @@ int main(int argc, char **argv) {
       }
       /* the order rotates from trial to trial: whatever runs right after
          another large copy measured slower here (its writes still drain) */
-      for (trial = 0; trial < 6; ++trial)
+      for (trial = 0; trial < TRIALS; ++trial) {
         for (slot = 0; slot < 3; ++slot) {
           const int which = (slot + trial) % 3;
           long reps = 0, b;
@@ -103,15 +118,20 @@ int main(int argc, char **argv) {
             reps += batch;
             t1 = now();
           } while (t1 - t0 < budget / 5);
-          if ((t1 - t0) / (double)reps < best[which]) best[which] = (t1 - t0) / (double)reps;
+          secs[which][trial] = (t1 - t0) / (double)reps;
           sink ^= ref[(size_t)reps % bytes] ^ out[(size_t)reps % bytes];
         }
+        /* each trial's ratios pair a kernel with the memcpy timed next to
+           it, so a slow phase of the machine slows both */
+        ratio[0][trial] = secs[0][trial] / secs[1][trial];
+        ratio[1][trial] = secs[0][trial] / secs[2][trial];
+      }
       {
         double gb = 2.0 * (double)bytes / 1e9;  /* read + write */
-        double r1 = best[0] / best[1], r2 = best[0] / best[2];
+        double r1 = median(ratio[0]), r2 = median(ratio[1]);
         printf("%-24s %5s %9.1f %8.1f | %9.1f %6.2f | %9.1f %6.2f\n", s->what,
-               di ? "f16" : "f32", (double)bytes / 1e6, gb / best[0], gb / best[1], r1,
-               gb / best[2], r2);
+               di ? "f16" : "f32", (double)bytes / 1e6, gb / median(secs[0]),
+               gb / median(secs[1]), r1, gb / median(secs[2]), r2);
         if (r1 < worst) worst = r1;
         if (r2 < worst) worst = r2;
       }
