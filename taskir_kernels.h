@@ -1173,17 +1173,26 @@ static void ti__ts_scatter(const ti__ts_job *j, int64_t r0, int64_t r1) {
 }
 #endif
 
-/* End of the run of groups starting at g in output row t: neighbours with
-   the same source row (equal shifts) or, for a zero-filled g, that are
-   zero-filled too, are copied or filled as one run. */
-static int64_t ti__ts_run_end(const int32_t *sh, int64_t G, int64_t g, int64_t t, int64_t T,
-                              int64_t sign, int valid) {
-  int64_t g1 = g + 1;
-  if (valid)
-    while (g1 < G && sh[g1] == sh[g]) ++g1;
-  else
-    while (g1 < G && (uint64_t)(t - sign * sh[g1]) >= (uint64_t)T) ++g1;
-  return g1;
+/* The next run of output row t of an image (input at base, shifts sh),
+   from group *g: returns its source (NULL: zero-filled) and its bytes, and
+   moves *g past it. Neighbours with the same source row (equal shifts) or,
+   for a zero-filled group, that are zero-filled too, join one run. */
+static const unsigned char *ti__ts_next_run(const ti__ts_job *j, const int32_t *sh,
+                                            const unsigned char *base, int64_t t, int64_t *g,
+                                            size_t *bytes) {
+  const int64_t G = j->G, T = j->T, sign = j->sign, g0 = *g;
+  const int64_t st = t - sign * sh[g0];
+  int64_t g1 = g0 + 1;
+  if ((uint64_t)st < (uint64_t)T) {
+    while (g1 < G && sh[g1] == sh[g0]) ++g1;
+    *g = g1;
+    *bytes = (size_t)(g1 - g0) * j->piece;
+    return base + (size_t)st * j->row + (size_t)g0 * j->piece;
+  }
+  while (g1 < G && (uint64_t)(t - sign * sh[g1]) >= (uint64_t)T) ++g1;
+  *g = g1;
+  *bytes = (size_t)(g1 - g0) * j->piece;
+  return 0;
 }
 
 #if defined(TI__X86) && (defined(__GNUC__) || defined(__clang__))
@@ -1287,8 +1296,8 @@ TI__T_TS512 static void ti__ln_put(ti__ln512 *l, const unsigned char *s, size_t 
 }
 
 TI__T_TS512 static void ti__ts_lines_avx512(const ti__ts_job *j, int64_t r0, int64_t r1) {
-  const int64_t T = j->T, G = j->G, sign = j->sign;
-  const size_t piece = j->piece, row = j->row;
+  const int64_t T = j->T, G = j->G;
+  const size_t row = j->row;
   unsigned char *d0 = j->dst + (size_t)r0 * row;
   uintptr_t pf = (uintptr_t)j->src + (size_t)r0 * row + ti__ts_pf_distance(row);
   int64_t r, n = r0 / T, t = r0 % T;
@@ -1304,12 +1313,9 @@ TI__T_TS512 static void ti__ts_lines_avx512(const ti__ts_job *j, int64_t r0, int
     int64_t g = 0;
     if (j->stream) ti__ts_prefetch(j, &pf, r);
     while (g < G) {
-      const int64_t st = t - sign * sh[g];
-      const int valid = (uint64_t)st < (uint64_t)T;
-      const int64_t g1 = ti__ts_run_end(sh, G, g, t, T, sign, valid);
-      ti__ln_put(&l, valid ? base + (size_t)st * row + (size_t)g * piece : 0,
-                 (size_t)(g1 - g) * piece);
-      g = g1;
+      size_t bytes;
+      const unsigned char *s = ti__ts_next_run(j, sh, base, t, &g, &bytes);
+      ti__ln_put(&l, s, bytes);
     }
     if (++t == T) { t = 0; ++n; }
   }
@@ -1638,12 +1644,9 @@ static void ti__ts_rows(void *arg, int64_t r0, int64_t r1) {
       g = 0;
     }
     while (g < G) {
-      const int64_t st = t - sign * sh[g];
-      const int valid = (uint64_t)st < (uint64_t)T;
-      const int64_t g1 = ti__ts_run_end(sh, G, g, t, T, sign, valid);
-      ti__wr_put(&w, valid ? base + (size_t)st * row + (size_t)g * piece : 0,
-                 (size_t)(g1 - g) * piece);
-      g = g1;
+      size_t bytes;
+      const unsigned char *s = ti__ts_next_run(j, sh, base, t, &g, &bytes);
+      ti__wr_put(&w, s, bytes);
     }
     if (++t == T) { t = 0; ++n; }
   }
