@@ -1042,15 +1042,10 @@ TT_TEST(test_damaged_graphs) {
     int c;
     for (c = 0; c < 5; c++) {
       char path[1024];
-      FILE *f;
-      long len;
+      size_t len = 0;
       char *bytes;
       snprintf(path, sizeof path, "%s/%s.task.pb", tt_fixtures(), cases[c]);
-      if (!(f = fopen(path, "rb"))) continue;
-      fseek(f, 0, SEEK_END); len = ftell(f); fseek(f, 0, SEEK_SET);
-      bytes = (char *)malloc((size_t)len + 1);
-      if (fread(bytes, 1, (size_t)len, f) != (size_t)len) len = 0;
-      fclose(f);
+      if (!(bytes = tt_read_file(path, &len))) continue;
       for (it = 0; it < 60; it++) {
         ti_task_graph g;
         ti_exec *x = NULL;
@@ -1058,7 +1053,7 @@ TT_TEST(test_damaged_graphs) {
         ti_error err;
         memset(&err, 0, sizeof err);
         ti_task_graph_init(&g, NULL);
-        if (ti_task_decode(&g, bytes, (size_t)len, &err) == TI_STATUS_SUCCESS) {
+        if (ti_task_decode(&g, bytes, len, &err) == TI_STATUS_SUCCESS) {
           damage(&g, &r);
           ti_exec_options_init(&o);
           o.skip_check = it & 1;

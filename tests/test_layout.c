@@ -11,19 +11,6 @@
 
 /* --- helpers ------------------------------------------------------------- */
 
-static char *read_file(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  char *buf;
-  long n;
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END); n = ftell(f); fseek(f, 0, SEEK_SET);
-  buf = (char *)malloc((size_t)n + 1);
-  if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) { free(buf); buf = NULL; }
-  fclose(f);
-  if (buf) { buf[n] = 0; if (len) *len = (size_t)n; }
-  return buf;
-}
-
 static char *print_prog(const ti_program *p) {
   ti_buffer b;
   ti_error e;
@@ -148,7 +135,7 @@ static int64_t naive_count(const ti_program *p) {
    (to be read and checked by hand before committing). */
 static void run_seed_file(const char *name, int transmit, int npu) {
   char path[256], epath[256], why[128];
-  char *text, *expect, *got = NULL, *out = NULL;
+  char *text, *got = NULL, *out = NULL;
   ti_context *ctx = lt_context();
   ti_program *p = NULL, *orig = NULL;
   ti_layout_options o;
@@ -157,7 +144,7 @@ static void run_seed_file(const char *name, int transmit, int npu) {
   size_t n;
   snprintf(path, sizeof path, "tests/layout/%s.tir", name);
   snprintf(epath, sizeof epath, "tests/layout/%s.expected.tir", name);
-  text = read_file(path, NULL);
+  text = tt_read_file(path, NULL);
   TT_CHECK_MSG(text != NULL, "missing %s", path);
   if (!text || !ctx) goto done;
   p = parse_text(ctx, text);
@@ -175,16 +162,7 @@ static void run_seed_file(const char *name, int transmit, int npu) {
   n = strlen(got);
   out = (char *)malloc(n + 64);
   snprintf(out, n + 64, "%stransposes: inserted %lld, removed %lld\n", got, (long long)st.inserted, (long long)st.removed);
-  expect = read_file(epath, NULL);
-  if (!expect && getenv("TI_LAYOUT_REGEN")) {
-    FILE *f = fopen(epath, "wb");
-    if (f) { fputs(out, f); fclose(f); }
-    printf("  wrote %s\n", epath);
-  } else {
-    TT_CHECK_MSG(expect != NULL, "missing %s", epath);
-    if (expect) TT_EQ_STR(out, expect);
-  }
-  free(expect);
+  TT_GOLDEN(out, epath, "TI_LAYOUT_REGEN");
   if (npu) {
     TT_CHECK_MSG(demands_met(p), "%s: a demanding op sees a non-NPU layout", name);
     TT_CHECK_MSG(same_outputs(orig, p, 7, why, sizeof why), "%s: %s", name, why);

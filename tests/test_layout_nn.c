@@ -167,26 +167,13 @@ static int demands_met(const ti_program *p) {
   return 1;
 }
 
-static char *read_file(const char *path) {
-  FILE *f = fopen(path, "rb");
-  char *buf;
-  long n;
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END); n = ftell(f); fseek(f, 0, SEEK_SET);
-  buf = (char *)malloc((size_t)n + 1);
-  if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) { free(buf); buf = NULL; }
-  fclose(f);
-  if (buf) buf[n] = 0;
-  return buf;
-}
-
 /* tests/layout/NAME.nn.tir: the seed examples in the nn dialect, run as
    `taskir layout FILE [--transmit] [--npu]` would; the printed program and
    the closing count must equal NAME.nn.expected.tir, and the nn
    interpreter must give the same outputs (TI_LAYOUT_REGEN=1 writes a
    missing expectation, to be checked by hand). */
 static void run_seed_nn(const char *name, int transmit, int npu) {
-  char path[256], epath[256], why[200], *text, *expect, *out = NULL;
+  char path[256], epath[256], why[200], *text, *out = NULL;
   ti_context *ctx = ti_context_create(NULL);
   ti_program *p = NULL, *orig = NULL;
   ti_layout_stats st;
@@ -197,7 +184,7 @@ static void run_seed_nn(const char *name, int transmit, int npu) {
   ti_nn_register(ctx, &e);
   snprintf(path, sizeof path, "tests/layout/%s.nn.tir", name);
   snprintf(epath, sizeof epath, "tests/layout/%s.nn.expected.tir", name);
-  text = read_file(path);
+  text = tt_read_file(path, NULL);
   TT_CHECK_MSG(text != NULL, "missing %s", path);
   if (text) {
     TT_EQ_INT(ti_parse_program(ctx, text, strlen(text), &p, &e), TI_STATUS_SUCCESS);
@@ -212,16 +199,7 @@ static void run_seed_nn(const char *name, int transmit, int npu) {
   out = (char *)malloc(b.len + 1);
   memcpy(out, b.data, b.len); out[b.len] = 0;
   ti_buffer_free(&b);
-  expect = read_file(epath);
-  if (!expect && getenv("TI_LAYOUT_REGEN")) {
-    FILE *f = fopen(epath, "wb");
-    if (f) { fputs(out, f); fclose(f); }
-    printf("  wrote %s\n", epath);
-  } else {
-    TT_CHECK_MSG(expect != NULL, "missing %s", epath);
-    if (expect) TT_EQ_STR(out, expect);
-  }
-  free(expect);
+  TT_GOLDEN(out, epath, "TI_LAYOUT_REGEN");
   TT_CHECK_MSG(demands_met(p) || !npu, "%s: a demanding op sees a non-NPU layout", name);
   r.s = 12345;
   TT_CHECK_MSG(same_outputs(orig, p, &r, why, sizeof why), "%s: %s", name, why);

@@ -58,6 +58,45 @@ static inline int64_t tt_range(tt_rng *r, int64_t lo, int64_t hi) { /* inclusive
   return lo + (int64_t)(tt_next(r) % (uint64_t)(hi - lo + 1));
 }
 
+/* The whole file at path, NUL-terminated (its size in *len when len is not
+   NULL); NULL when it cannot be read. The caller frees it. */
+static inline char *tt_read_file(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  char *buf;
+  long n;
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END); n = ftell(f); fseek(f, 0, SEEK_SET);
+  buf = n < 0 ? NULL : (char *)malloc((size_t)n + 1);
+  if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) { free(buf); buf = NULL; }
+  fclose(f);
+  if (buf) { buf[n] = 0; if (len) *len = (size_t)n; }
+  return buf;
+}
+
+/* Checks got against the expected text in the file at path; when the file
+   is missing and the environment variable regen is set, writes it instead. */
+#define TT_GOLDEN(got, path, regen) tt_golden(got, path, regen, __FILE__, __LINE__)
+static inline void tt_golden(const char *got, const char *path, const char *regen,
+                             const char *file, int line) {
+  char *expect = tt_read_file(path, NULL);
+  if (!expect && getenv(regen)) {
+    FILE *f = fopen(path, "wb");
+    if (f) { fputs(got, f); fclose(f); }
+    printf("  wrote %s\n", path);
+    return;
+  }
+  if (!expect) {
+    tt_fail(file, line, "expected-output file present");
+    fprintf(stderr, "    missing %s (%s=1 writes it)\n", path, regen);
+    return;
+  }
+  if (strcmp(got, expect) != 0) {
+    tt_fail(file, line, "output == expected file");
+    fprintf(stderr, "    %s differs:\n\"%s\"\n != \"%s\"\n", path, got, expect);
+  }
+  free(expect);
+}
+
 /* Path of the third-party fixtures: $TASKIR_FIXTURES or ../shared/fixtures. */
 static inline const char *tt_fixtures(void) {
   const char *p = getenv("TASKIR_FIXTURES");
