@@ -103,6 +103,20 @@ static ti_status load_graph(ti_context *ctx, const char *path, ti_task_graph *g,
   return ti_task_read_file(path, g, err);
 }
 
+/* An nn program from a .tir file, parsed and verified (*p is NULL on failure). */
+static ti_status load_nn_program(ti_context *ctx, const char *path, ti_program **p, ti_error *err) {
+  size_t len;
+  char *text = read_all(path, &len, err);
+  ti_status s;
+  *p = NULL;
+  if (!text) return err->status;
+  s = ti_nn_register(ctx, err);
+  if (s == TI_STATUS_SUCCESS) s = ti_parse_program(ctx, text, len, p, err);
+  free(text);
+  if (s == TI_STATUS_SUCCESS) s = ti_verify(*p, err);
+  return s;
+}
+
 static ti_status write_text_file(const char *path, const ti_buffer *b, ti_error *err) {
   FILE *f = fopen(path, "wb");
   if (!f) return ti_error_set(err, TI_STATUS_IO_ERROR, "cannot create '%s'", path);
@@ -332,17 +346,11 @@ static int cmd_print(int argc, char **argv) {
   if (!ctx) return fail("print", NULL);
   ti_buffer_init(&b, NULL);
   if (has_ext(argv[1], ".tir")) {
-    size_t len;
-    char *text = read_all(argv[1], &len, &err);
     ti_program *p = NULL;
-    s = text ? TI_STATUS_SUCCESS : err.status;
-    if (s == TI_STATUS_SUCCESS) s = ti_task_register(ctx, &err);
-    if (s == TI_STATUS_SUCCESS) s = ti_nn_register(ctx, &err);
-    if (s == TI_STATUS_SUCCESS) s = ti_parse_program(ctx, text, len, &p, &err);
-    if (s == TI_STATUS_SUCCESS) s = ti_verify(p, &err);
+    s = ti_task_register(ctx, &err);
+    if (s == TI_STATUS_SUCCESS) s = load_nn_program(ctx, argv[1], &p, &err);
     if (s == TI_STATUS_SUCCESS) s = ti_print_program(p, &b, &err);
     ti_program_destroy(p);
-    free(text);
   } else {
     ti_task_graph g;
     ti_task_graph_init(&g, NULL);
@@ -367,8 +375,6 @@ static int cmd_opt(int argc, char **argv) {
   ti_status s;
   const char *path = NULL, *passes = NULL;
   int i;
-  size_t len;
-  char *text;
   if (wants_help(argc, argv)) {
     int32_t n, k;
     const ti_pass *all = ti_generic_passes(&n);
@@ -387,23 +393,18 @@ static int cmd_opt(int argc, char **argv) {
   }
   if (!path || !passes) { fprintf(stderr, "usage: taskir opt FILE.tir --passes NAME[,NAME...]\n"); return 2; }
   ti_error_clear(&err);
-  text = read_all(path, &len, &err);
-  if (!text) return fail(path, &err);
   ctx = ti_context_create(NULL);
-  if (!ctx) { free(text); return fail("opt", NULL); }
+  if (!ctx) return fail("opt", NULL);
   ti_buffer_init(&b, NULL);
   ti_pass_manager_init(&pm);
   s = ti_pass_manager_add_named(&pm, passes, &err);
-  if (s == TI_STATUS_SUCCESS) s = ti_nn_register(ctx, &err);
-  if (s == TI_STATUS_SUCCESS) s = ti_parse_program(ctx, text, len, &p, &err);
-  if (s == TI_STATUS_SUCCESS) s = ti_verify(p, &err);
+  if (s == TI_STATUS_SUCCESS) s = load_nn_program(ctx, path, &p, &err);
   if (s == TI_STATUS_SUCCESS) s = ti_pass_manager_run(&pm, p, &err);
   if (s == TI_STATUS_SUCCESS) s = ti_print_program(p, &b, &err);
   if (s == TI_STATUS_SUCCESS) fwrite(b.data, 1, b.len, stdout);
   ti_buffer_free(&b);
   ti_program_destroy(p);
   ti_context_destroy(ctx);
-  free(text);
   return s == TI_STATUS_SUCCESS ? 0 : fail(path, &err);
 }
 
@@ -418,8 +419,6 @@ static int cmd_layout(int argc, char **argv) {
   ti_status s;
   const char *path = NULL;
   int transmit = 0, npu = 0, i;
-  size_t len;
-  char *text;
   if (wants_help(argc, argv)) {
     printf("usage: taskir layout FILE.tir [--transmit] [--npu]\n"
            "  --transmit  LayoutTransmit: colour every value with a layout\n"
@@ -439,15 +438,11 @@ static int cmd_layout(int argc, char **argv) {
   if (!path) { fprintf(stderr, "usage: taskir layout FILE.tir [--transmit] [--npu]\n"); return 2; }
   if (!transmit && !npu) transmit = npu = 1;
   ti_error_clear(&err);
-  text = read_all(path, &len, &err);
-  if (!text) return fail(path, &err);
   ctx = ti_context_create(NULL);
-  if (!ctx) { free(text); return fail("layout", NULL); }
+  if (!ctx) return fail("layout", NULL);
   ti_buffer_init(&b, NULL);
   memset(&ls, 0, sizeof ls);
-  s = ti_nn_register(ctx, &err);
-  if (s == TI_STATUS_SUCCESS) s = ti_parse_program(ctx, text, len, &p, &err);
-  if (s == TI_STATUS_SUCCESS) s = ti_verify(p, &err);
+  s = load_nn_program(ctx, path, &p, &err);
   if (s == TI_STATUS_SUCCESS && transmit) s = ti_layout_transmit(p, NULL, &err);
   if (s == TI_STATUS_SUCCESS && npu) s = ti_layout_preset_npu(p, NULL, &ls, &err);
   if (s == TI_STATUS_SUCCESS) s = ti_verify(p, &err);
@@ -459,7 +454,6 @@ static int cmd_layout(int argc, char **argv) {
   ti_buffer_free(&b);
   ti_program_destroy(p);
   ti_context_destroy(ctx);
-  free(text);
   return s == TI_STATUS_SUCCESS ? 0 : fail(path, &err);
 }
 
