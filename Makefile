@@ -46,9 +46,11 @@ $(BUILD)/asan/%: tests/%.c $(HEADERS) tests/tt.h
 	@mkdir -p $(@D)
 	$(CC) $(STD) $(WARN) -O1 -g $(SAN) -I. -o $@ $< -lm
 
+# The kernels as firmware builds them: reference paths, and (-ffreestanding,
+# __STDC_HOSTED__ 0) taskir's own copy/fill loops instead of the C library's.
 $(BUILD)/nosimd/%: tests/%.c $(HEADERS) tests/tt.h
 	@mkdir -p $(@D)
-	$(CC) $(STD) $(WARN) $(OPT) -g -DTASKIR_NO_SIMD -I. -o $@ $< -lm
+	$(CC) $(STD) $(WARN) $(OPT) -g -DTASKIR_NO_SIMD -ffreestanding -I. -o $@ $< -lm
 
 $(BUILD)/aarch64/%: tests/%.c $(HEADERS) tests/tt.h
 	@mkdir -p $(@D)
@@ -68,7 +70,8 @@ $(BUILD)/bench/%: bench/%.c $(HEADERS)
 
 # One command per check; tests/run.sh adds them up and prints the closing line.
 CHECKS := $(TESTS:%=$(BUILD)/test/%) $(TESTS:%=$(BUILD)/asan/%) $(KTESTS:%=$(BUILD)/nosimd/%) \
-          $(foreach h,$(HEADERS),"tests/header_check.sh $(h) c99" "tests/header_check.sh $(h) c++" "tests/header_check.sh $(h) static")
+          $(foreach h,$(HEADERS),"tests/header_check.sh $(h) c99" "tests/header_check.sh $(h) c++" "tests/header_check.sh $(h) static") \
+          "tests/header_check.sh taskir_kernels.h freestanding"
 TEST_BINS := $(TESTS:%=$(BUILD)/test/%) $(TESTS:%=$(BUILD)/asan/%) $(KTESTS:%=$(BUILD)/nosimd/%)
 ifneq ($(AARCH64_CC),)
 ifneq ($(QEMU),)

@@ -2,7 +2,10 @@
 
    Part of taskir (header-only C99, stb style). This header stands alone: it
    needs no other taskir header, never allocates (the caller passes every
-   buffer, including scratch) and never prints, so it fits firmware.
+   buffer, including scratch), never prints and includes no C library header
+   (only stddef.h and stdint.h), so it fits firmware built with
+   -ffreestanding -nostdlib (GCC may still call memcpy, memmove, memset and
+   memcmp, which every freestanding target must provide).
 
    DO THIS in *one* C or C++ file:
        #define TASKIR_IMPLEMENTATION
@@ -39,7 +42,11 @@
    OPTIONS (define before the implementing include)
        TASKIR_NO_SIMD               the plain C reference everywhere (global)
        TASKIR_STATIC                every function static (per translation unit)
-       TASKIR_ASSERT(x)             programmer-error checks; default assert(x)
+       TASKIR_MEMCPY, TASKIR_MEMMOVE, TASKIR_MEMSET (all or none)
+                                    copy/fill used by the kernels; default:
+                                    the compiler's builtins (the C library's
+                                    memcpy) when hosted, taskir's own loops
+                                    when freestanding (__STDC_HOSTED__ == 0)
        TASKIR_MAX_WINDOW            largest pooling window in positions (65536)
        TASKIR_KERNELS_STREAM_BYTES  outputs this big use non-temporal stores
                                     (16 MiB)
@@ -685,12 +692,42 @@ TASKIR_API ti_status ti_transpose_ex(const ti_kernel_ctx *ctx, size_t elem_size,
 #if defined(TASKIR_IMPLEMENTATION) && !defined(TASKIR_KERNELS_IMPL_INCLUDED)
 #define TASKIR_KERNELS_IMPL_INCLUDED
 
-#ifndef TASKIR_ASSERT
-#include <assert.h>
-#define TASKIR_ASSERT(x) assert(x)
-#endif
-
 /* >>kernels.impl.common -------------------------------------------------- */
+
+/* Copy, move and fill. This header includes no C library header, so it
+   builds where there is none (firmware, -ffreestanding -nostdinc).
+   TASKIR_MEMCPY, TASKIR_MEMMOVE and TASKIR_MEMSET (all or none, with the
+   signatures of memcpy, memmove and memset) replace the defaults:
+     hosted GCC/Clang    __builtin_memcpy/memmove/memset: inline for small
+                         fixed sizes, the C library's routines otherwise (the
+                         same code as calling memcpy)
+     hosted, others      memcpy/memmove/memset from <string.h>
+     freestanding        taskir's own loops (ti__fs_copy, ti__fs_move,
+     (__STDC_HOSTED__ 0) ti__fs_fill), so the kernels need no C library */
+#if defined(TASKIR_MEMCPY) || defined(TASKIR_MEMMOVE) || defined(TASKIR_MEMSET)
+#if !defined(TASKIR_MEMCPY) || !defined(TASKIR_MEMMOVE) || !defined(TASKIR_MEMSET)
+#error "taskir_kernels.h: define all or none of TASKIR_MEMCPY, TASKIR_MEMMOVE and TASKIR_MEMSET"
+#endif
+#elif !defined(__STDC_HOSTED__) || __STDC_HOSTED__
+#if defined(__GNUC__) || defined(__clang__)
+#define TASKIR_MEMCPY(d, s, n) __builtin_memcpy((d), (s), (n))
+#define TASKIR_MEMMOVE(d, s, n) __builtin_memmove((d), (s), (n))
+#define TASKIR_MEMSET(d, c, n) __builtin_memset((d), (c), (n))
+#else
+#include <string.h>
+#define TASKIR_MEMCPY(d, s, n) memcpy((d), (s), (n))
+#define TASKIR_MEMMOVE(d, s, n) memmove((d), (s), (n))
+#define TASKIR_MEMSET(d, c, n) memset((d), (c), (n))
+#endif
+#else
+#define TI__FS_MEM 1
+#define TASKIR_MEMCPY(d, s, n) ti__fs_copy((d), (s), (n))
+#define TASKIR_MEMMOVE(d, s, n) ti__fs_move((d), (s), (n))
+#define TASKIR_MEMSET(d, c, n) ti__fs_fill((d), (c), (n))
+#endif
+#define ti__memcpy TASKIR_MEMCPY
+#define ti__memmove TASKIR_MEMMOVE
+#define ti__memset TASKIR_MEMSET
 
 #if !defined(TASKIR_NO_SIMD) && (defined(__x86_64__) || defined(_M_X64))
 #define TI__X86 1
@@ -710,6 +747,31 @@ TASKIR_API ti_status ti_transpose_ex(const ti_kernel_ctx *ctx, size_t elem_size,
 #define TI__PRIVATE static __attribute__((unused))
 #else
 #define TI__PRIVATE static
+#endif
+
+#if defined(TI__FS_MEM)
+/* The freestanding copy, move and fill: byte loops, which compilers unroll
+   and widen; fixed-size calls compile to plain loads and stores. */
+TI__PRIVATE void *ti__fs_copy(void *d, const void *s, size_t n) {
+  unsigned char *p = (unsigned char *)d;
+  const unsigned char *q = (const unsigned char *)s;
+  size_t i;
+  for (i = 0; i < n; ++i) p[i] = q[i];
+  return d;
+}
+TI__PRIVATE void *ti__fs_move(void *d, const void *s, size_t n) {
+  unsigned char *p = (unsigned char *)d;
+  const unsigned char *q = (const unsigned char *)s;
+  if ((uintptr_t)p < (uintptr_t)q) return ti__fs_copy(d, s, n);
+  while (n > 0) { --n; p[n] = q[n]; }
+  return d;
+}
+TI__PRIVATE void *ti__fs_fill(void *d, int c, size_t n) {
+  unsigned char *p = (unsigned char *)d;
+  size_t i;
+  for (i = 0; i < n; ++i) p[i] = (unsigned char)c;
+  return d;
+}
 #endif
 
 #if defined(TI__X86)
@@ -817,7 +879,6 @@ TI__PRIVATE unsigned ti__cpu(const ti_kernel_ctx *ctx) {
 
 /* >>kernels.impl.tinshift ------------------------------------------------ */
 
-#include <string.h>
 
 #ifndef TASKIR_KERNELS_STREAM_BYTES
 /* Outputs this large bypass the caches (non-temporal stores) on x86-64:
@@ -834,38 +895,38 @@ static const unsigned char ti__mv_zeros[64] = {0};
 TI__PRIVATE void ti__mv_copy(unsigned char *d, const unsigned char *s, size_t n) {
   if (n <= 16) {
     if (n >= 8) {
-      uint64_t a, b; memcpy(&a, s, 8); memcpy(&b, s + n - 8, 8);
-      memcpy(d, &a, 8); memcpy(d + n - 8, &b, 8);
+      uint64_t a, b; ti__memcpy(&a, s, 8); ti__memcpy(&b, s + n - 8, 8);
+      ti__memcpy(d, &a, 8); ti__memcpy(d + n - 8, &b, 8);
     } else if (n >= 4) {
-      uint32_t a, b; memcpy(&a, s, 4); memcpy(&b, s + n - 4, 4);
-      memcpy(d, &a, 4); memcpy(d + n - 4, &b, 4);
+      uint32_t a, b; ti__memcpy(&a, s, 4); ti__memcpy(&b, s + n - 4, 4);
+      ti__memcpy(d, &a, 4); ti__memcpy(d + n - 4, &b, 4);
     } else if (n >= 2) {
-      uint16_t a, b; memcpy(&a, s, 2); memcpy(&b, s + n - 2, 2);
-      memcpy(d, &a, 2); memcpy(d + n - 2, &b, 2);
+      uint16_t a, b; ti__memcpy(&a, s, 2); ti__memcpy(&b, s + n - 2, 2);
+      ti__memcpy(d, &a, 2); ti__memcpy(d + n - 2, &b, 2);
     } else if (n) {
       d[0] = s[0];
     }
   } else if (n <= 32) {
-    unsigned char a[16], b[16]; memcpy(a, s, 16); memcpy(b, s + n - 16, 16);
-    memcpy(d, a, 16); memcpy(d + n - 16, b, 16);
+    unsigned char a[16], b[16]; ti__memcpy(a, s, 16); ti__memcpy(b, s + n - 16, 16);
+    ti__memcpy(d, a, 16); ti__memcpy(d + n - 16, b, 16);
   } else if (n <= 64) {
-    unsigned char a[32], b[32]; memcpy(a, s, 32); memcpy(b, s + n - 32, 32);
-    memcpy(d, a, 32); memcpy(d + n - 32, b, 32);
+    unsigned char a[32], b[32]; ti__memcpy(a, s, 32); ti__memcpy(b, s + n - 32, 32);
+    ti__memcpy(d, a, 32); ti__memcpy(d + n - 32, b, 32);
   } else if (n < 4096) {
     /* 64-byte moves and an overlapping last one: cheaper than a library
        call for the short runs the shift kernels make */
     unsigned char a[64];
     size_t i;
-    for (i = 0; i + 64 <= n; i += 64) { memcpy(a, s + i, 64); memcpy(d + i, a, 64); }
-    if (i < n) { memcpy(a, s + n - 64, 64); memcpy(d + n - 64, a, 64); }
+    for (i = 0; i + 64 <= n; i += 64) { ti__memcpy(a, s + i, 64); ti__memcpy(d + i, a, 64); }
+    if (i < n) { ti__memcpy(a, s + n - 64, 64); ti__memcpy(d + n - 64, a, 64); }
   } else {
-    memcpy(d, s, n);
+    ti__memcpy(d, s, n);
   }
 }
 
 TI__PRIVATE void ti__mv_zero(unsigned char *d, size_t n) {
   if (n <= 64) ti__mv_copy(d, ti__mv_zeros, n);
-  else memset(d, 0, n);
+  else ti__memset(d, 0, n);
 }
 
 /* Whether a kernel may take its SIMD paths (x86-64: SSE2 blocks and
@@ -964,7 +1025,7 @@ static void ti__wr_put(ti__wr *w, const unsigned char *s, size_t n) {
       size_t k = w->fill & ~(size_t)63;
       ti__wr_lines(w->out, w->buf, k);
       w->out += k;
-      memmove(w->buf, w->buf + k, w->fill - k);
+      ti__memmove(w->buf, w->buf + k, w->fill - k);
       w->fill -= k;
     }
     if (s) ti__mv_copy(w->buf + w->fill, s, n); else ti__mv_zero(w->buf + w->fill, n);
@@ -1035,7 +1096,7 @@ typedef struct ti__ts_job {
     const unsigned char *base = j->src + (size_t)(n * T) * row + (size_t)g0 * (BYTES); \
     for (g = g0; g < g1; ++g, base += (BYTES), d += (BYTES)) {                   \
       const int64_t st = t - sign * sh[g];                                       \
-      memcpy(d, (uint64_t)st < (uint64_t)T ? base + (size_t)st * row : ti__mv_zeros, \
+      ti__memcpy(d, (uint64_t)st < (uint64_t)T ? base + (size_t)st * row : ti__mv_zeros, \
              (BYTES));                                                           \
     }                                                                            \
     if (++t == T) { t = 0; ++n; }                                                \
@@ -1077,12 +1138,12 @@ static void ti__ts_gather(const ti__ts_job *j, int64_t r0, int64_t r1, int64_t g
     const int64_t hi = T + s < tb ? (T + s > lo ? T + s : lo) : tb;              \
     unsigned char *q = d + (size_t)g * (BYTES);                                  \
     int64_t t;                                                                   \
-    for (t = ta; t < lo; ++t, q += row) memset(q, 0, (BYTES));                   \
+    for (t = ta; t < lo; ++t, q += row) ti__memset(q, 0, (BYTES));                   \
     if (lo < hi) {                                                               \
       const unsigned char *p = srcn + (size_t)(lo - s) * row + (size_t)g * (BYTES); \
-      for (; t < hi; ++t, q += row, p += row) memcpy(q, p, (BYTES));             \
+      for (; t < hi; ++t, q += row, p += row) ti__memcpy(q, p, (BYTES));             \
     }                                                                            \
-    for (; t < tb; ++t, q += row) memset(q, 0, (BYTES));                         \
+    for (; t < tb; ++t, q += row) ti__memset(q, 0, (BYTES));                         \
   }
 static void ti__ts_cols(const ti__ts_job *j, int64_t n, int64_t ta, int64_t tb, unsigned char *d) {
   const int64_t T = j->T, G = j->G, sign = j->sign;
@@ -1768,7 +1829,6 @@ TASKIR_API ti_status ti_tinshift_backward_compat(const ti_tensor_desc *grad_outp
 
 /* >>kernels.impl.conv ---------------------------------------------------- */
 
-#include <string.h>   /* memcpy: unaligned and type-punned loads */
 #if defined(TI__X86) && (defined(__GNUC__) || defined(__clang__))
 #define TI__CC_X86 1
 #define TI__CC_T_AVX2 __attribute__((target("avx2")))
@@ -2029,10 +2089,10 @@ static void ti__cc_pack(const ti_prim_desc *d, const ti__cc_geo *g, const void *
           uint32_t v = 0;
           int64_t k = (f * g->nr + r) * g->T + t;
           if (f < g->nf) {
-            if (g->is_float) memcpy(&v, (const float *)w + k, 4);
+            if (g->is_float) ti__memcpy(&v, (const float *)w + k, 4);
             else v = ti__cc_geti(w, d->w_dtype, k);
           }
-          memcpy(o, &v, 4);
+          ti__memcpy(o, &v, 4);
         }
   }
   if (g->int8 || g->dual) {
@@ -2167,7 +2227,7 @@ static inline __m128i ti__cc_s_dot(__m128i acc, __m128i a, __m128i w) {
   return _mm_add_epi32(acc, _mm_add_epi32(_mm_madd_epi16(ae, we), _mm_madd_epi16(ao, wo)));
 }
 static inline __m128i ti__cc_s_bc(const uint8_t *p) {
-  int32_t v; memcpy(&v, p, 4); return _mm_set1_epi32(v);
+  int32_t v; ti__memcpy(&v, p, 4); return _mm_set1_epi32(v);
 }
 static inline void ti__cc_s_st(uint32_t *o, __m128i v, int64_t n) {
   if (n >= 4) _mm_storeu_si128((__m128i *)(void *)o, v);
@@ -2201,7 +2261,7 @@ TI__CC_T_AVX2 static inline __m256i ti__cc_a2_dot(__m256i acc, __m256i a, __m256
   return _mm256_add_epi32(acc, _mm256_add_epi32(_mm256_madd_epi16(ae, we), _mm256_madd_epi16(ao, wo)));
 }
 TI__CC_T_AVX2 static inline __m256i ti__cc_a2_bc(const uint8_t *p) {
-  int32_t v; memcpy(&v, p, 4); return _mm256_set1_epi32(v);
+  int32_t v; ti__memcpy(&v, p, 4); return _mm256_set1_epi32(v);
 }
 TI__CC_T_AVX2 static inline void ti__cc_a2_st(uint32_t *o, __m256i v, int64_t n) {
   if (n >= 8) _mm256_storeu_si256((__m256i *)(void *)o, v);
@@ -2241,7 +2301,7 @@ TI__CC_T_AVX512 static inline __m512i ti__cc_z_dot(__m512i acc, __m512i a, __m51
   return _mm512_add_epi32(acc, _mm512_add_epi32(_mm512_madd_epi16(ae, we), _mm512_madd_epi16(ao, wo)));
 }
 TI__CC_T_AVX512 static inline __m512i ti__cc_z_bc(const uint8_t *p) {
-  int32_t v; memcpy(&v, p, 4); return _mm512_set1_epi32(v);
+  int32_t v; ti__memcpy(&v, p, 4); return _mm512_set1_epi32(v);
 }
 TI__CC_T_AVX512 static inline void ti__cc_z_st(uint32_t *o, __m512i v, int64_t n) {
   if (n >= 16) _mm512_storeu_si512((void *)o, v);
@@ -2288,7 +2348,7 @@ static inline int32x4_t ti__cc_n_dot(int32x4_t acc, int32x4_t a, int32x4_t w) {
 #endif
 }
 static inline int32x4_t ti__cc_n_bc(const uint8_t *p) {
-  uint32_t v; memcpy(&v, p, 4); return vreinterpretq_s32_u32(vdupq_n_u32(v ^ 0x80808080u));
+  uint32_t v; ti__memcpy(&v, p, 4); return vreinterpretq_s32_u32(vdupq_n_u32(v ^ 0x80808080u));
 }
 static inline void ti__cc_n_st(uint32_t *o, int32x4_t v, int64_t n) {
   if (n >= 4) vst1q_u32(o, vreinterpretq_u32_s32(v));
@@ -2472,8 +2532,8 @@ static void ti__cw_k_c(const ti__cw_job *j, int64_t y, int64_t x, int64_t f0, in
   float accf[16];
   int64_t n = nfv < 16 ? nfv : 16, ky, kx, r;
   int l;
-  memcpy(acc, j->bias + f0 * 4, 64);
-  memcpy(accf, j->bias + f0 * 4, 64);
+  ti__memcpy(acc, j->bias + f0 * 4, 64);
+  ti__memcpy(accf, j->bias + f0 * 4, 64);
   for (ky = 0; ky < g->nky; ky++) {
     int64_t iy = y * g->sy + ky * g->dy - g->pu;
     if (iy < 0 || iy >= g->niy) continue;
@@ -2486,24 +2546,24 @@ static void ti__cw_k_c(const ti__cw_job *j, int64_t y, int64_t x, int64_t f0, in
       if (g->is_float)
         for (r = 0; r < g->nr; r++, ip += 4, wp += g->nf16 * 4) {
           float a, b[16];
-          memcpy(&a, ip, 4); memcpy(b, wp, 64);
+          ti__memcpy(&a, ip, 4); ti__memcpy(b, wp, 64);
           for (l = 0; l < 16; l++) accf[l] += a * b[l];
         }
       else
         for (r = 0; r < g->nr; r++, ip += 4, wp += g->nf16 * 4) {
           uint32_t a, b[16];
-          memcpy(&a, ip, 4); memcpy(b, wp, 64);
+          ti__memcpy(&a, ip, 4); ti__memcpy(b, wp, 64);
           for (l = 0; l < 16; l++) acc[l] += a * b[l];
         }
     }
   }
-  if (g->is_float) memcpy(j->out + ((y * g->nx + x) * g->nf + f0) * 4, accf, (size_t)n * 4);
-  else memcpy(j->out + ((y * g->nx + x) * g->nf + f0) * 4, acc, (size_t)n * 4);
+  if (g->is_float) ti__memcpy(j->out + ((y * g->nx + x) * g->nf + f0) * 4, accf, (size_t)n * 4);
+  else ti__memcpy(j->out + ((y * g->nx + x) * g->nf + f0) * 4, acc, (size_t)n * 4);
 }
 
 #if defined(TI__CC_X86)
 TI__CC_T_AVX2 static inline __m256i ti__cw_a2_bc(const uint8_t *p) {
-  int32_t v; memcpy(&v, p, 4); return _mm256_set1_epi32(v);
+  int32_t v; ti__memcpy(&v, p, 4); return _mm256_set1_epi32(v);
 }
 #define TI__CW_V __m256i
 #define TI__CW_LD(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
@@ -2551,7 +2611,7 @@ TI__CW_KERNEL(ti__cw_k_avx512f_4, TI__CC_T_AVX512, 4, 16)
 
 #if defined(TI__CC_NEON)
 static inline int32x4_t ti__cw_n_bc(const uint8_t *p) {
-  uint32_t v; memcpy(&v, p, 4); return vreinterpretq_s32_u32(vdupq_n_u32(v));
+  uint32_t v; ti__memcpy(&v, p, 4); return vreinterpretq_s32_u32(vdupq_n_u32(v));
 }
 #define TI__CW_V int32x4_t
 #define TI__CW_LD(p) vreinterpretq_s32_u8(vld1q_u8(p))
@@ -2635,17 +2695,17 @@ static void ti__cc_runw(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const t
   for (f = 0; f < g->nf16; f++) {
     uint32_t v = 0;
     if (f < g->nf) {
-      if (g->is_float) { float b = ti__cc_biasf(d, bias, f); memcpy(&v, &b, 4); }
+      if (g->is_float) { float b = ti__cc_biasf(d, bias, f); ti__memcpy(&v, &b, 4); }
       else v = ti__cc_biasi(d, bias, f);
     }
-    memcpy(s + f * 4, &v, 4);
+    ti__memcpy(s + f * 4, &v, 4);
   }
   j.in = (const uint8_t *)in;
   if (ti__cc_b8(d->in_dtype)) {   /* widen 8-bit input to int32 */
     uint8_t *wi = s + ti__cc_al64(g->nf16 * 4);
     for (i = 0; i < g->niy * g->nix * g->nr; i++) {
       uint32_t v = ti__cc_geti(in, d->in_dtype, i);
-      memcpy(wi + i * 4, &v, 4);
+      ti__memcpy(wi + i * 4, &v, 4);
     }
     j.in = wi;
   }
@@ -3475,7 +3535,6 @@ TASKIR_API ti_status ti_clif_ref(const ti_prim_desc *d, const ti_lif_params *p,
    table chosen from ctx->cpu. */
 #if defined(TI__X86) || defined(TI__NEON)
 #define TI__E_SIMD 1
-#include <string.h>
 
 /* Scalar LIF step in the branch-free form of the vector loop (k built by
    ti__e_lif_prep; |k->alpha| <= 1024 keeps every term inside int32). */
@@ -3814,14 +3873,14 @@ TI__E_INL __m128i ti__es_selneg(__m128i m, __m128i x, __m128i y) {
 }
 TI__E_INL __m128i ti__es_ld_i8w(const int8_t *p) {
   int32_t t; __m128i x;
-  memcpy(&t, p, 4);
+  ti__memcpy(&t, p, 4);
   x = _mm_cvtsi32_si128(t);
   x = _mm_unpacklo_epi8(x, x);
   return _mm_srai_epi32(_mm_unpacklo_epi16(x, x), 24);
 }
 TI__E_INL __m128i ti__es_ld_u8w(const uint8_t *p) {
   int32_t t; __m128i z = _mm_setzero_si128();
-  memcpy(&t, p, 4);
+  ti__memcpy(&t, p, 4);
   return _mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(t), z), z);
 }
 TI__E_INL __m128i ti__es_gather(const int32_t *lut, __m128i idx) {
@@ -3946,12 +4005,12 @@ TI__E_INL int32x4_t ti__en_selneg(int32x4_t m, int32x4_t x, int32x4_t y) {
 }
 TI__E_INL int32x4_t ti__en_ld_i8w(const int8_t *p) {
   int32_t t;
-  memcpy(&t, p, 4);
+  ti__memcpy(&t, p, 4);
   return vmovl_s16(vget_low_s16(vmovl_s8(vreinterpret_s8_s32(vdup_n_s32(t)))));
 }
 TI__E_INL int32x4_t ti__en_ld_u8w(const uint8_t *p) {
   int32_t t;
-  memcpy(&t, p, 4);
+  ti__memcpy(&t, p, 4);
   return vreinterpretq_s32_u32(vmovl_u16(vget_low_u16(vmovl_u8(vreinterpret_u8_s32(vdup_n_s32(t))))));
 }
 TI__E_INL int32x4_t ti__en_gather(const int32_t *lut, int32x4_t idx) {
@@ -4080,7 +4139,7 @@ TI__PRIVATE void ti__e_flat_range(void *arg, int64_t c0, int64_t c1) {
       switch (j->op) {
       case TI__E_CADD:
         x = ti__e_i32(vt, j->inputs[0], d->in_dtype, i0, n, o);
-        if (x != o) memcpy(o, x, (size_t)n * sizeof *o);
+        if (x != o) ti__memcpy(o, x, (size_t)n * sizeof *o);
         for (b = 1; b < d->n_branch; b++) vt->add(o, ti__e_i32(vt, j->inputs[b], d->in_dtype, i0, n, s1.i), n);
         break;
       case TI__E_CVVH:
@@ -4107,7 +4166,7 @@ TI__PRIVATE void ti__e_flat_range(void *arg, int64_t c0, int64_t c1) {
       int b;
       switch (j->op) {
       case TI__E_CADD:
-        memcpy(o, (const float *)j->inputs[0] + i0, (size_t)n * sizeof *o);
+        ti__memcpy(o, (const float *)j->inputs[0] + i0, (size_t)n * sizeof *o);
         for (b = 1; b < d->n_branch; b++) vt->fadd(o, (const float *)j->inputs[b] + i0, n);
         break;
       case TI__E_CVVH: vt->fmul(o, (const float *)j->a + i0, (const float *)j->b + i0, n); break;
@@ -4290,7 +4349,7 @@ TASKIR_API ti_status ti_cadd(const ti_kernel_ctx *ctx, const ti_prim_desc *d,
   if ((st = ti__e_check(d, out, bias, 1, &total, &kind))) return st;
   if (!inputs || d->n_branch < 1) return TI_STATUS_BAD_PARAM;
   for (b = 0; b < d->n_branch; b++) if (!inputs[b]) return TI_STATUS_BAD_PARAM;
-  memset(&j, 0, sizeof j);
+  ti__memset(&j, 0, sizeof j);
   j.vt = vt; j.d = d; j.op = TI__E_CADD; j.kind = kind; j.inputs = inputs; j.bias = bias; j.out = out;
   return ti__e_flat_run(ctx, &j);
 #else
@@ -4308,7 +4367,7 @@ TI__PRIVATE ti_status ti__e_mul_run(const ti_kernel_ctx *ctx, const ti__e_vt *vt
   if (st) return st;
   if (!a || (op != TI__E_CVS && !b)) return TI_STATUS_BAD_PARAM;
   if (op != TI__E_CVS && ti__e_kind(d->w_dtype) != kind) return TI_STATUS_NOT_SUPPORTED;
-  memset(&j, 0, sizeof j);
+  ti__memset(&j, 0, sizeof j);
   j.vt = vt; j.d = d; j.op = op; j.kind = kind; j.a = a; j.b = b; j.bias = bias; j.out = out;
   return ti__e_flat_run(ctx, &j);
 }
@@ -4319,7 +4378,7 @@ TI__PRIVATE ti_status ti__e_window_run(const ti_kernel_ctx *ctx, const ti__e_vt 
   ti__e_job j;
   ti_status st = ti__e_check_window_prim(d, op, in, bias, out, &w, &kind, &hi);
   if (st) return st;
-  memset(&j, 0, sizeof j);
+  ti__memset(&j, 0, sizeof j);
   j.vt = vt; j.d = d; j.op = op; j.kind = kind; j.a = in; j.bias = bias; j.out = out; j.w = &w; j.hi = hi;
   ti__parallel(ctx, d->ny, ti__e_win_range, &j);
   return TI_STATUS_SUCCESS;
@@ -4393,7 +4452,7 @@ TASKIR_API ti_status ti_clut(const ti_kernel_ctx *ctx, const ti_prim_desc *d,
     ti__e_job j;
     ti_status st = ti__e_check_clut(d, in, lut, out, &total);
     if (st) return st;
-    memset(&j, 0, sizeof j);
+    ti__memset(&j, 0, sizeof j);
     j.vt = vt; j.d = d; j.op = TI__E_CLUT; j.kind = 1; j.a = in; j.lut = lut; j.out = out;
     return ti__e_flat_run(ctx, &j);
   }
@@ -4416,7 +4475,7 @@ TASKIR_API ti_status ti_clif(const ti_kernel_ctx *ctx, const ti_prim_desc *d,
   /* The vector step keeps alpha * u inside int32 only for |alpha| <= 1024
      (hardware leak factors are 8-bit); beyond that the reference runs. */
   if (k.alpha < -1024 || k.alpha > 1024) return ti_clif_ref(d, p, in, v_state, spikes);
-  memset(&j, 0, sizeof j);
+  ti__memset(&j, 0, sizeof j);
   j.vt = vt; j.d = d; j.op = TI__E_CLIF; j.kind = 1; j.a = in; j.out = spikes; j.v = v_state; j.lk = &k;
   return ti__e_flat_run(ctx, &j);
 #else
@@ -4490,8 +4549,8 @@ static void ti__tr2d_scalar(size_t es, const unsigned char *in, int64_t sp, unsi
   for (j = ja; j < jb; ++j)                                                      \
     for (i = ia; i < ib; ++i) {                                                  \
       TYPE v;                                                                    \
-      memcpy(&v, in + (size_t)(i * sp + j) * sizeof(TYPE), sizeof(TYPE));        \
-      memcpy(out + (size_t)(j * so + i) * sizeof(TYPE), &v, sizeof(TYPE));       \
+      ti__memcpy(&v, in + (size_t)(i * sp + j) * sizeof(TYPE), sizeof(TYPE));        \
+      ti__memcpy(out + (size_t)(j * so + i) * sizeof(TYPE), &v, sizeof(TYPE));       \
     }
   switch (es) {
   case 1: TI__TR_SC(uint8_t) break;
@@ -4667,7 +4726,7 @@ static void ti__tr2d(size_t es, const unsigned char *in, int64_t sp, unsigned ch
             continue;
           }
 #endif
-          memcpy(d, buf + 64 * j, 64);
+          ti__memcpy(d, buf + 64 * j, 64);
         }
         continue;
       }
@@ -4785,7 +4844,7 @@ TASKIR_API ti_status ti_transpose_ex(const ti_kernel_ctx *ctx, size_t es, int nd
   }
   for (i = 0; i < ng && mp[i] == i; ++i) {}
   if (ng <= 1 || i == ng) {  /* the order is unchanged: one copy */
-    memcpy(out, in, (size_t)vol * es);
+    ti__memcpy(out, in, (size_t)vol * es);
     return TI_STATUS_SUCCESS;
   }
   istride[ng - 1] = 1;
@@ -5151,7 +5210,7 @@ static void ti__ra_gather(unsigned char *d, const unsigned char *s, int64_t ss, 
   if (ss == (int64_t)es) { ti__mv_copy(d, s, (size_t)n * es); return; }
 #define TI__RA_G(TYPE)                                                           \
   for (i = 0; i < n; ++i, s += ss, d += sizeof(TYPE)) {                          \
-    TYPE t; memcpy(&t, s, sizeof t); memcpy(d, &t, sizeof t);                    \
+    TYPE t; ti__memcpy(&t, s, sizeof t); ti__memcpy(d, &t, sizeof t);                    \
   }
   switch (es) {
   case 1: for (i = 0; i < n; ++i, s += ss) d[i] = *s; break;
@@ -5216,12 +5275,12 @@ TASKIR_API ti_status ti_rearrange_apply(int kind, const ti_rearrange_param *p, i
   if (np > 0) { v = p[0].i32; }
   if (np > 1) { v1 = p[1].i32; }
   if (ivol == 0) {  /* an empty input: the whole (non-empty) output is fill */
-    memset(dst, 0, (size_t)ovol * es);
+    ti__memset(dst, 0, (size_t)ovol * es);
     return TI_STATUS_SUCCESS;
   }
   switch (kind) {
   case TI_REARRANGE_IDENTITY:
-    memcpy(dst, src, (size_t)ovol * es);
+    ti__memcpy(dst, src, (size_t)ovol * es);
     return TI_STATUS_SUCCESS;
   case TI_REARRANGE_RESHAPE: {
     int perm[TI_TENSOR_MAX_DIMS];
@@ -5287,7 +5346,7 @@ TASKIR_API ti_status ti_rearrange_apply(int kind, const ti_rearrange_param *p, i
         s += si * istr[a];
       }
       if (!inside) {
-        memset(dst, 0, orow);
+        ti__memset(dst, 0, orow);
       } else if (kind == TI_REARRANGE_SCALE) {
         const int64_t f = dd[ndim - 1];
         if (f == 1) ti__mv_copy(dst, s, orow);
@@ -5295,7 +5354,7 @@ TASKIR_API ti_status ti_rearrange_apply(int kind, const ti_rearrange_param *p, i
           int64_t i, k2;
           unsigned char *q = dst;
           for (i = 0; i < n; ++i)
-            for (k2 = 0; k2 < f; ++k2, q += es) memcpy(q, s + (size_t)i * es, es);
+            for (k2 = 0; k2 < f; ++k2, q += es) ti__memcpy(q, s + (size_t)i * es, es);
         }
       } else if (cyc) {
         int64_t d0 = dd[ndim - 1] % n;
@@ -5307,9 +5366,9 @@ TASKIR_API ti_status ti_rearrange_apply(int kind, const ti_rearrange_param *p, i
         const int64_t d0 = dd[ndim - 1];
         const int64_t lo = d0 < 0 ? 0 : (d0 < n ? d0 : n);
         const int64_t hi = n + d0 < lo ? lo : (n + d0 < n ? n + d0 : n);
-        memset(dst, 0, (size_t)lo * es);
+        ti__memset(dst, 0, (size_t)lo * es);
         ti__mv_copy(dst + (size_t)lo * es, s + (size_t)(lo - d0) * es, (size_t)(hi - lo) * es);
-        memset(dst + (size_t)hi * es, 0, (size_t)(n - hi) * es);
+        ti__memset(dst + (size_t)hi * es, 0, (size_t)(n - hi) * es);
       }
       for (a = ndim - 2; a >= 0; --a) {
         if (++idx[a] < od[a]) break;
@@ -5347,7 +5406,7 @@ TASKIR_API ti_status ti_rearrange_apply(int kind, const ti_rearrange_param *p, i
           ok = ti__ra_map_src(&mp, y, x, H, W, &ys, &xs);
         }
         if (ok) ti__mv_copy(dst, src + (size_t)(ys * istr[0] + xs * istr[1]), pix);
-        else memset(dst, 0, pix);
+        else ti__memset(dst, 0, pix);
       }
     return TI_STATUS_SUCCESS;
   }
@@ -5360,14 +5419,14 @@ TASKIR_API ti_status ti_rearrange_apply(int kind, const ti_rearrange_param *p, i
       for (a = 0; a < c; ++a) outer *= in_dims[a];
       for (o = 0; o < outer; ++o)
         for (j = 0; j < n; ++j, dst += inner) {
-          if (v[j] < 0) memset(dst, 0, inner);
+          if (v[j] < 0) ti__memset(dst, 0, inner);
           else ti__mv_copy(dst, src + (size_t)(o * in_dims[c] + v[j]) * inner, inner);
         }
     } else {
       int64_t j;
       for (j = 0; j < n; ++j, dst += es) {
-        if (v[j] < 0) memset(dst, 0, es);
-        else memcpy(dst, src + (size_t)v[j] * es, es);
+        if (v[j] < 0) ti__memset(dst, 0, es);
+        else ti__memcpy(dst, src + (size_t)v[j] * es, es);
       }
     }
     return TI_STATUS_SUCCESS;
@@ -5389,6 +5448,12 @@ TASKIR_API ti_status ti_rearrange_apply(int kind, const ti_rearrange_param *p, i
 #undef TI__TR_AVX2
 #endif
 
+#undef ti__memcpy
+#undef ti__memmove
+#undef ti__memset
+#ifdef TI__FS_MEM
+#undef TI__FS_MEM
+#endif
 #undef TI__PRIVATE
 #endif /* TASKIR_IMPLEMENTATION */
 

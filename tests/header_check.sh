@@ -1,12 +1,29 @@
 #!/usr/bin/env bash
 # Compiles one header on its own, declarations and implementation, as strict
-# C99 (-pedantic), as C++ (g++ -x c++), or with TASKIR_STATIC (every function
-# static, unused ones included), warnings as errors.
+# C99 (-pedantic), as C++ (g++ -x c++), with TASKIR_STATIC (every function
+# static, unused ones included), or freestanding (taskir_kernels.h: no C
+# library headers, no symbols needed), warnings as errors.
 h=$1; mode=$2; tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 printf '#define TASKIR_IMPLEMENTATION\n#include "%s"\n#include "%s"\nint ti_header_check_dummy;\n' "$h" "$h" > "$tmp/t.c"
 case $mode in
   c99) ${CC:-cc} -std=c99 -Wall -Wextra -Werror -pedantic -I. -c "$tmp/t.c" -o "$tmp/t.o" ;;
   c++) ${CXX:-g++} -x c++ -Wall -Wextra -Werror -I. -c "$tmp/t.c" -o "$tmp/t.o" ;;
   static) ${CC:-cc} -std=c99 -Wall -Wextra -Werror -pedantic -DTASKIR_STATIC -I. -c "$tmp/t.c" -o "$tmp/t.o" ;;
-  *) echo "usage: $0 HEADER c99|c++|static"; exit 2 ;;
+  freestanding)
+    # Only the compiler's own headers (no C library on the include path), the
+    # plain C paths (GCC's x86 intrinsics headers include <stdlib.h>) ...
+    cc=${CC:-cc}; inc=$("$cc" -print-file-name=include)
+    [ -d "$inc" ] || inc=$("$cc" -print-resource-dir)/include
+    if printf '#include <string.h>\n' | "$cc" -ffreestanding -nostdinc -isystem "$inc" -E -o /dev/null -x c - 2>/dev/null; then
+      echo "<string.h> is reachable from $inc: cannot prove a libc-free build"; exit 1
+    fi
+    "$cc" -std=c99 -Wall -Wextra -Werror -pedantic -O2 -ffreestanding -nostdinc -isystem "$inc" \
+      -DTASKIR_NO_SIMD -I. -c "$tmp/t.c" -o "$tmp/t.o" || exit 1
+    # ... and the SIMD paths freestanding: neither object needs any symbol.
+    "$cc" -std=c99 -Wall -Wextra -Werror -pedantic -O2 -ffreestanding -I. -c "$tmp/t.c" -o "$tmp/s.o" || exit 1
+    for o in t.o s.o; do
+      u=$(nm -u "$tmp/$o")
+      if [ -n "$u" ]; then echo "$h freestanding ($o) needs: $u"; exit 1; fi
+    done ;;
+  *) echo "usage: $0 HEADER c99|c++|static|freestanding"; exit 2 ;;
 esac
