@@ -8,7 +8,7 @@ if [ ! -x "$T" ]; then echo "skip: $T is not built"; exit 77; fi
 if ! "$T" run --help 2>/dev/null | grep -q 'usage: taskir run'; then echo "skip: $T has no 'run' command"; exit 77; fi
 FIX=${TASKIR_FIXTURES:-../shared/fixtures}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fails=0; passes=0
+fails=0; passes=0; skips=0
 ok() { passes=$((passes + 1)); }
 bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
@@ -32,7 +32,7 @@ if [ -d "$FIX/expected" ]; then
     else bad "$c: printed outputs differ"; fi
   done
 else
-  echo "note: fixtures not found at $FIX (set TASKIR_FIXTURES); fixture cases skipped"
+  echo "skip: fixtures not found at $FIX (set TASKIR_FIXTURES); fixture cases skipped"; skips=$((skips + 1))
 fi
 
 # --- demo, then its saved graph through `taskir run` -------------------------
@@ -76,5 +76,6 @@ if [ -f "$FIX/cvm.task.txt" ]; then
 fi
 "$T" run --help > /dev/null 2>&1 && ok || bad "run --help did not exit 0"
 
-echo "cli_run: $passes checks passed, $fails failed"
+if [ "$skips" -ne 0 ]; then echo "$passes passed, $fails failed, $skips skipped"
+else echo "$passes passed, $fails failed"; fi
 [ "$fails" -eq 0 ]

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Runs each argument as a shell command and adds up the results.
 # A command that prints "N passed, N failed[, N skipped]" counts as those
-# tests; any other command counts as one test, passed on exit 0, skipped on
-# exit 77, failed otherwise. Ends with the total "N passed, N failed" line.
+# tests (exit 77 after it: the rest was skipped, one more skip unless it
+# counted its skips; any other non-zero exit after it: one more failure
+# unless it counted one); any other command counts as one test, passed on
+# exit 0, skipped on exit 77, failed otherwise. Ends with the total
+# "N passed, N failed[, N skipped]" line.
 passed=0; failed=0; skipped=0; bad=()
 for cmd in "$@"; do
   echo "== $cmd"
@@ -13,7 +16,8 @@ for cmd in "$@"; do
     p=$(echo "$line" | sed -E 's/^([0-9]+) passed.*/\1/')
     f=$(echo "$line" | sed -E 's/^[0-9]+ passed, ([0-9]+) failed.*/\1/')
     s=$(echo "$line" | sed -nE 's/.* ([0-9]+) skipped.*/\1/p'); s=${s:-0}
-    if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi   # crashed after its summary
+    if [ "$rc" -eq 77 ] && [ "$s" -eq 0 ]; then s=1     # skipped the rest after its summary
+    elif [ "$rc" -ne 0 ] && [ "$rc" -ne 77 ] && [ "$f" -eq 0 ]; then f=1; fi   # crashed after its summary
     echo "   -> $line"
   elif [ "$rc" -eq 0 ]; then p=1; f=0; s=0; echo "   -> ok"
   elif [ "$rc" -eq 77 ]; then p=0; f=0; s=1; echo "   -> skipped"
