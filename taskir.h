@@ -1,4 +1,4 @@
-/* taskir.h - v0.1 - graph core, Task IR and nn dialects for dataflow chip compilers.
+/* taskir.h - v0.1.0 - graph core, Task IR and nn dialects for dataflow chip compilers.
 
    Part of taskir (header-only C99, stb style). This header holds the SSA
    graph core and the dialects on it: `task` (Task IR, the chip-functional
@@ -63,6 +63,15 @@
 */
 #ifndef TASKIR_H
 #define TASKIR_H
+
+/* The taskir version; every header defines the same (the first one included
+   wins; tests/cli_version.sh checks that they agree). */
+#ifndef TASKIR_VERSION_MAJOR
+#define TASKIR_VERSION_MAJOR 0
+#define TASKIR_VERSION_MINOR 1
+#define TASKIR_VERSION_PATCH 0
+#define TASKIR_VERSION_STRING "0.1.0"
+#endif
 
 #include <stddef.h>
 #include <stdint.h>

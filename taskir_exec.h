@@ -1,4 +1,4 @@
-/* taskir_exec.h - v0.1 - Task Rabbit: a fast, bit-exact executor of Task IR.
+/* taskir_exec.h - v0.1.0 - Task Rabbit: a fast, bit-exact executor of Task IR.
 
    Part of taskir (header-only C99, stb style). Plans a Task IR graph once
    (validation, topological order, buffer sizes, a memory plan that reuses
@@ -70,6 +70,15 @@
 */
 #ifndef TASKIR_EXEC_H
 #define TASKIR_EXEC_H
+
+/* The taskir version; every header defines the same (the first one included
+   wins; tests/cli_version.sh checks that they agree). */
+#ifndef TASKIR_VERSION_MAJOR
+#define TASKIR_VERSION_MAJOR 0
+#define TASKIR_VERSION_MINOR 1
+#define TASKIR_VERSION_PATCH 0
+#define TASKIR_VERSION_STRING "0.1.0"
+#endif
 
 #include "taskir.h"
 

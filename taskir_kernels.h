@@ -1,4 +1,4 @@
-/* taskir_kernels.h - v0.1 - reference and SIMD kernels of Task IR.
+/* taskir_kernels.h - v0.1.0 - reference and SIMD kernels of Task IR.
 
    Part of taskir (header-only C99, stb style). This header stands alone: it
    needs no other taskir header, never allocates (the caller passes every
@@ -62,6 +62,15 @@
 */
 #ifndef TASKIR_KERNELS_H
 #define TASKIR_KERNELS_H
+
+/* The taskir version; every header defines the same (the first one included
+   wins; tests/cli_version.sh checks that they agree). */
+#ifndef TASKIR_VERSION_MAJOR
+#define TASKIR_VERSION_MAJOR 0
+#define TASKIR_VERSION_MINOR 1
+#define TASKIR_VERSION_PATCH 0
+#define TASKIR_VERSION_STRING "0.1.0"
+#endif
 
 #include <stddef.h>
 #include <stdint.h>

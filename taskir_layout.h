@@ -1,4 +1,4 @@
-/* taskir_layout.h - v0.1 - layout passes for taskir: LayoutTransmit and LayoutPresetToNPU.
+/* taskir_layout.h - v0.1.0 - layout passes for taskir: LayoutTransmit and LayoutPresetToNPU.
 
    Part of taskir (header-only C99, stb style). Needs taskir.h (included here).
 
@@ -68,6 +68,15 @@
 */
 #ifndef TASKIR_LAYOUT_H
 #define TASKIR_LAYOUT_H
+
+/* The taskir version; every header defines the same (the first one included
+   wins; tests/cli_version.sh checks that they agree). */
+#ifndef TASKIR_VERSION_MAJOR
+#define TASKIR_VERSION_MAJOR 0
+#define TASKIR_VERSION_MINOR 1
+#define TASKIR_VERSION_PATCH 0
+#define TASKIR_VERSION_STRING "0.1.0"
+#endif
 
 #include "taskir.h"
 

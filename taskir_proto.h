@@ -1,4 +1,4 @@
-/* taskir_proto.h - v0.1 - protobuf codec for Task IR (tianjic_ir.TaskGraph).
+/* taskir_proto.h - v0.1.0 - protobuf codec for Task IR (tianjic_ir.TaskGraph).
 
    Part of taskir (header-only C99, stb style). A hand-rolled protobuf wire
    codec: a generic reader/writer (varints, zigzag, fixed32/64, length-
@@ -77,6 +77,15 @@
 */
 #ifndef TASKIR_PROTO_H
 #define TASKIR_PROTO_H
+
+/* The taskir version; every header defines the same (the first one included
+   wins; tests/cli_version.sh checks that they agree). */
+#ifndef TASKIR_VERSION_MAJOR
+#define TASKIR_VERSION_MAJOR 0
+#define TASKIR_VERSION_MINOR 1
+#define TASKIR_VERSION_PATCH 0
+#define TASKIR_VERSION_STRING "0.1.0"
+#endif
 
 #include "taskir.h"
 

@@ -469,6 +469,10 @@ int main(int argc, char **argv) {
     fputs(usage_text, argc < 2 ? stderr : stdout);
     return argc < 2 ? 2 : 0;
   }
+  if (strcmp(argv[1], "--version") == 0) {
+    printf("taskir %s\n", TASKIR_VERSION_STRING);
+    return 0;
+  }
   for (i = 0; i < sizeof cmds / sizeof *cmds; i++)
     if (strcmp(argv[1], cmds[i].name) == 0) return cmds[i].fn(argc - 1, argv + 1);
   fprintf(stderr, "taskir: unknown command '%s'\n\n%s", argv[1], usage_text);
