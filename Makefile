@@ -104,13 +104,15 @@ test: all $(TEST_BINS)
 bench: all $(BENCHES:%=$(BUILD)/bench/%)
 	@for b in $(BENCHES:%=$(BUILD)/bench/%); do echo "== $$b"; $$b || exit 1; done
 
-install:
-	mkdir -p $(DESTDIR)$(PREFIX)/include
-	cp $(HEADERS) $(DESTDIR)$(PREFIX)/include/
-	$(if $(TOOL),mkdir -p $(DESTDIR)$(PREFIX)/bin && cp $(TOOL) $(DESTDIR)$(PREFIX)/bin/)
+# Headers, the tool, taskir.pc and the docs; all or nothing (tools/install.sh).
+install: $(TOOL)
+	@sh tools/install.sh install "$(DESTDIR)$(PREFIX)" "$(PREFIX)" $(TOOL)
+
+uninstall:
+	@sh tools/install.sh uninstall "$(DESTDIR)$(PREFIX)" "$(PREFIX)" $(TOOL)
 
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all demo test bench install clean
+.PHONY: all demo test bench install uninstall clean
 .SECONDARY:
