@@ -3,9 +3,10 @@
    Part of taskir (header-only C99, stb style). This header stands alone: it
    needs no other taskir header, never allocates (the caller passes every
    buffer, including scratch), never prints and includes no C library header
-   (only stddef.h and stdint.h), so it fits firmware built with
-   -ffreestanding -nostdlib (GCC may still call memcpy, memmove, memset and
-   memcmp, which every freestanding target must provide).
+   (only stddef.h, stdint.h and the compiler's intrinsics headers for the
+   SIMD paths), so it fits firmware built with -ffreestanding -nostdlib
+   (GCC may still call memcpy, memmove, memset and memcmp, which every
+   freestanding target must provide).
 
    DO THIS in *one* C or C++ file:
        #define TASKIR_IMPLEMENTATION
