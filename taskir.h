@@ -2711,7 +2711,7 @@ TASKIR_API ti_status ti_parse_program(ti_context *ctx, const char *text, size_t 
   char *name = NULL;
   ti_value **opnds = NULL;
   const ti_type **otypes = NULL, **rtypes = NULL;
-  int64_t *refs = NULL, cap_ops = 0, i;
+  int64_t *refs = NULL, cap_ops = 0, i, *results = NULL, cap_res = 0;
   memset(&vt, 0, sizeof vt);
   ps.ctx = ctx; ps.s = text; ps.end = text + len; ps.line_start = text; ps.line = 1; ps.err = err;
   ps.status = TI_STATUS_SUCCESS;
@@ -2749,7 +2749,7 @@ TASKIR_API ti_status ti_parse_program(ti_context *ctx, const char *text, size_t 
   }
   if (!ti__expect(&ps, '{')) goto fail;
   while (!ti__accept(&ps, '}')) {
-    int64_t results[64], nres = 0, nops = 0, nrt = 0;
+    int64_t nres = 0, nops = 0, nrt = 0;
     const char *w;
     size_t wn;
     char opname[128];
@@ -2759,8 +2759,14 @@ TASKIR_API ti_status ti_parse_program(ti_context *ctx, const char *text, size_t 
     ti__skip_ws(&ps);
     if (ps.s >= ps.end) { ti__perr(&ps, "unexpected end of input: missing '}'", NULL); goto fail; }
     if (ti__peek(&ps, '%')) {
-      do {
-        if (nres == 64) { ti__perr(&ps, "too many results", NULL); goto fail; }
+      do {   /* as many results as the text lists (the printer has no limit either) */
+        if (nres == cap_res) {
+          int64_t nc = cap_res ? cap_res * 2 : 16;
+          int64_t *nr = (int64_t *)TASKIR_REALLOC(u, results, (size_t)nc * sizeof *nr);
+          if (!nr) goto oom;
+          results = nr;
+          cap_res = nc;
+        }
         if ((results[nres++] = ti__parse_value_ref(&ps)) < 0) goto fail;
       } while (ti__accept(&ps, ','));
       if (!ti__expect(&ps, '=')) goto fail;
@@ -2947,6 +2953,7 @@ cleanup:
   }
   if (name) TASKIR_FREE(u, name);
   if (refs) TASKIR_FREE(u, refs);
+  if (results) TASKIR_FREE(u, results);
   if (opnds) TASKIR_FREE(u, opnds);
   if (otypes) TASKIR_FREE(u, (void *)otypes);
   if (rtypes) TASKIR_FREE(u, (void *)rtypes);

@@ -179,9 +179,74 @@ TT_TEST(nn_shape_rules_check_their_arithmetic) {
   ti_context_destroy(ctx);
 }
 
+/* The printed text as a malloc'd string (the buffer uses the counting allocator). */
+static char *print_prog(const ti_program *p) {
+  ti_buffer b;
+  char *s;
+  ti_buffer_init(&b, NULL);
+  TT_EQ_INT(ti_print_program(p, &b, NULL), TI_STATUS_SUCCESS);
+  s = (char *)malloc(b.len + 1);
+  if (s) { if (b.len) memcpy(s, b.data, b.len); s[b.len] = 0; }
+  ti_buffer_free(&b);
+  return s;
+}
+
+/* One SI block whose output cluster has n interfaces, each to an OUTPUT. */
+static void build_fanout(ti_task_graph *g, int n) {
+  ti_task_shape s;
+  int32_t dims[1] = {1}, val[1] = {5};
+  int i;
+  memset(&s, 0, sizeof s);
+  ti_task_shape_set(&s, TI_SHAPE_HAS_NF, 1);
+  ti_task_graph_init(g, NULL);
+  TT_CHECK(ti_task_add_block(g, 0, TI_BLOCK_SI, TI_DTYPE_I8, &s) != NULL);
+  TT_EQ_INT(ti_task_set_data(g, &g->blocks[0], TI_DTYPE_I8, 1, dims, val), TI_STATUS_SUCCESS);
+  for (i = 1; i <= n; i++) {
+    TT_CHECK(ti_task_add_block(g, i, TI_BLOCK_OUTPUT, TI_DTYPE_I8, &s) != NULL);
+    TT_CHECK(ti_task_connect(g, &g->blocks[0], 0, NULL, NULL, &g->blocks[i], 0, NULL, NULL) != NULL);
+  }
+}
+
+/* Issue item 11: whatever the writer prints reads back; a block with 64,
+   65 and 1000 output interfaces round-trips through the text form. */
+TT_TEST(text_form_reads_back_any_number_of_results) {
+  static const int counts[3] = {64, 65, 1000};
+  int c;
+  for (c = 0; c < 3; c++) {
+    ti_context *ctx = nn_ctx();
+    ti_task_graph g, h;
+    ti_program *p = NULL, *q = NULL, *r = NULL;
+    ti_error err;
+    char *a = NULL, *b = NULL, *d = NULL;
+    build_fanout(&g, counts[c]);
+    ti_task_graph_init(&h, NULL);
+    ti_error_clear(&err);
+    TT_EQ_INT(ti_task_import(ctx, &g, &p, &err), TI_STATUS_SUCCESS);
+    if (p) a = print_prog(p);
+    TT_CHECK(a != NULL);
+    if (a) {
+      TT_EQ_INT(ti_parse_program(ctx, a, strlen(a), &q, &err), TI_STATUS_SUCCESS);
+      TT_CHECK_MSG(q != NULL, "%d results: %s", counts[c], err.message);
+    }
+    if (q) {
+      b = print_prog(q);
+      TT_CHECK(b && strcmp(a, b) == 0);
+      TT_EQ_INT(ti_task_export(q, &h, &err), TI_STATUS_SUCCESS);
+      TT_EQ_INT(h.n_blocks, counts[c] + 1);
+      TT_EQ_INT(ti_task_import(ctx, &h, &r, &err), TI_STATUS_SUCCESS);
+      if (r) { d = print_prog(r); TT_CHECK(d && strcmp(a, d) == 0); }
+    }
+    free(a); free(b); free(d);
+    ti_program_destroy(r); ti_program_destroy(q); ti_program_destroy(p);
+    ti_task_graph_free(&h); ti_task_graph_free(&g);
+    ti_context_destroy(ctx);
+  }
+}
+
 int main(void) {
   TT_RUN(value_numbers_cost_what_is_defined);
   TT_RUN(type_volumes_that_overflow_are_refused);
   TT_RUN(nn_shape_rules_check_their_arithmetic);
+  TT_RUN(text_form_reads_back_any_number_of_results);
   return tt_finish();
 }
