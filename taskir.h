@@ -3062,7 +3062,13 @@ TASKIR_API int64_t ti_task_values_get_i64(const ti_task_values *v, int64_t i) {
   case TI_DTYPE_U16: return ((const uint16_t *)v->data)[i];
   case TI_DTYPE_I32: return ((const int32_t *)v->data)[i];
   case TI_DTYPE_U32: return ((const uint32_t *)v->data)[i];
-  case TI_DTYPE_F32: return (int64_t)((const float *)v->data)[i];
+  case TI_DTYPE_F32: {   /* saturating, NaN -> 0: never an out-of-range conversion */
+    float f = ((const float *)v->data)[i];
+    if (!(f == f)) return 0;
+    if (f >= 9223372036854775807.0f) return INT64_MAX;
+    if (f <= -9223372036854775808.0f) return INT64_MIN;
+    return (int64_t)f;
+  }
   default: return 0;
   }
 }
@@ -3405,9 +3411,24 @@ static ti_status ti__attr_to_tensor(ti__unpack *u, const ti_attr *d, ti_task_ten
   if ((a = ti_dict_get(d, "values")) != NULL) {   /* in the weights table */
     const ti_variable *var = a->kind == TI_ATTR_STRING ? ti_program_find_var(u->p, a->u.s.data) : NULL;
     const char *cont = ti_dict_string(d, "container", "int32_data");
+    int k_cont = strcmp(cont, "int32_data") == 0 ? 0 : strcmp(cont, "uint32_data") == 0 ? 1 : strcmp(cont, "float_data") == 0 ? 2 : -1;
+    ti_dtype dt;
     ti_task_values *v;
     if (!var) return ti__bad(u, "tensor values name a variable missing from the weights table");
-    v = strcmp(cont, "float_data") == 0 ? &t->float_data : strcmp(cont, "uint32_data") == 0 ? &t->uint32_data : &t->int32_data;
+    if (k_cont < 0) return ti__bad(u, "tensor container must be int32_data, uint32_data or float_data");
+    /* the weights' dtype must be one the container holds exactly: the
+       message's readers (checker, executor) trust the storage */
+    dt = var->type->dtype;
+    if (!(k_cont == 2 ? dt == TI_DTYPE_F32
+          : k_cont == 1 ? (dt == TI_DTYPE_U8 || dt == TI_DTYPE_U16 || dt == TI_DTYPE_U32)
+                        : (dt == TI_DTYPE_I8 || dt == TI_DTYPE_I16 || dt == TI_DTYPE_I32)))
+      return ti_error_set(u->err, TI_STATUS_INVALID,
+                          "%s: weights \"%s\" are %s, which %s cannot hold (int32_data holds i8/i16/i32, "
+                          "uint32_data u8/u16/u32, float_data f32; set \"container\" or convert the data)",
+                          u->where, var->name, ti_dtype_name(dt), cont);
+    if (ti_type_numel(var->type) < 0 || ti_type_numel(var->type) * (int64_t)ti_dtype_size(dt) != var->bytes)
+      return ti__bad(u, "tensor values: the weights have a dynamic or inconsistent size");
+    v = k_cont == 2 ? &t->float_data : k_cont == 1 ? &t->uint32_data : &t->int32_data;
     /* the message owns its data: it may outlive the program */
     v->count = ti_type_numel(var->type);
     v->storage = var->type->dtype;

@@ -243,10 +243,81 @@ TT_TEST(text_form_reads_back_any_number_of_results) {
   }
 }
 
+/* An SB block of INT_32 whose weights are given by `weights` (a .tir line). */
+static ti_status export_sb(ti_context *ctx, const char *container, const char *weights, ti_task_graph *g, ti_error *err) {
+  char text[1024];
+  ti_program *p = NULL;
+  ti_status s;
+  snprintf(text, sizeof text,
+           "program @task graph {\n"
+           "  %%0 = task.sb() {data = {container = \"%s\", dims = [2], precision = \"INT_32\", values = \"block3\"}, id = 3, "
+           "out = [{interfaces = [{}]}], precision = \"INT_32\", shape = {nf = 2}} : () -> tensor<2xi32>\n"
+           "  task.output(%%1) {id = 4, in = [{interfaces = [{}]}], precision = \"INT_32\", shape = {nf = 2}} : (tensor<2xi32>) -> ()\n"
+           "  %%1 = task.edge(%%0) {id = 0} : (tensor<2xi32>) -> tensor<2xi32>\n"
+           "}\nweights {\n  \"block3\" : %s\n}\n", container, weights);
+  ti_task_graph_init(g, NULL);
+  ti_error_clear(err);
+  s = ti_parse_program(ctx, text, strlen(text), &p, err);
+  TT_CHECK_MSG(s == TI_STATUS_SUCCESS, "%s", err->message);
+  if (s == TI_STATUS_SUCCESS) s = ti_task_export(p, g, err);
+  ti_program_destroy(p);
+  return s;
+}
+
+/* Issue item 7: f32 weights under an integer container are refused at
+   export, naming the block; reading f32 storage as integers saturates. */
+TT_TEST(export_refuses_weights_the_container_cannot_hold) {
+  ti_context *ctx = nn_ctx();
+  ti_task_graph g;
+  ti_error err;
+  ti_diag_list dl;
+  ti_task_values v;
+  float f[6];
+  int64_t i;
+  /* 1.5f and 1e30f */
+  TT_CHECK(export_sb(ctx, "int32_data", "vtensor<2xf32> = 0x0000c03fcaf24971", &g, &err) != TI_STATUS_SUCCESS);
+  TT_CHECK_MSG(strstr(err.message, "task.sb id 3") && strstr(err.message, "f32") && strstr(err.message, "int32_data"),
+               "%s", err.message);
+  ti_task_graph_free(&g);
+  TT_CHECK(export_sb(ctx, "uint32_data", "vtensor<2xi8> = 0x05fd", &g, &err) != TI_STATUS_SUCCESS);
+  TT_CHECK_MSG(strstr(err.message, "task.sb id 3") && strstr(err.message, "i8"), "%s", err.message);
+  ti_task_graph_free(&g);
+  TT_CHECK(export_sb(ctx, "int33_data", "vtensor<2xi8> = 0x05fd", &g, &err) != TI_STATUS_SUCCESS);
+  TT_CHECK_MSG(strstr(err.message, "container"), "%s", err.message);
+  ti_task_graph_free(&g);
+  /* what the container holds exports, the values intact */
+  TT_EQ_INT(export_sb(ctx, "int32_data", "vtensor<2xi8> = 0x05fd", &g, &err), TI_STATUS_SUCCESS);
+  if (g.n_blocks == 2) {
+    TT_EQ_INT(g.blocks[0].data.int32_data.count, 2);
+    TT_EQ_INT(ti_task_values_get_i64(&g.blocks[0].data.int32_data, 1), -3);
+  }
+  ti_task_graph_free(&g);
+  /* f32 data in float_data under an INT_32 block exports; the checker
+     reports the mismatch (and reads no float as an integer out of range) */
+  TT_EQ_INT(export_sb(ctx, "float_data", "vtensor<2xf32> = 0x0000c03fcaf24971", &g, &err), TI_STATUS_SUCCESS);
+  ti_diag_list_init(&dl, NULL);
+  ti_error_clear(&err);
+  ti_task_check(&g, &dl, &err);
+  TT_CHECK(dl.n_errors > 0);
+  ti_diag_list_free(&dl);
+  ti_task_graph_free(&g);
+  /* reading f32 storage as integers saturates; NaN reads 0 */
+  f[0] = 1.5f; f[1] = 1e30f; f[2] = -1e30f; f[3] = (float)NAN; f[4] = -2.5f; f[5] = (float)INFINITY;
+  v.count = 6; v.storage = TI_DTYPE_F32; v.data = f;
+  TT_EQ_INT(ti_task_values_get_i64(&v, 0), 1);
+  TT_CHECK(ti_task_values_get_i64(&v, 1) == INT64_MAX);
+  TT_CHECK(ti_task_values_get_i64(&v, 2) == INT64_MIN);
+  TT_EQ_INT(ti_task_values_get_i64(&v, 3), 0);
+  TT_EQ_INT(ti_task_values_get_i64(&v, 4), -2);
+  for (i = 5; i < 6; i++) TT_CHECK(ti_task_values_get_i64(&v, i) == INT64_MAX);
+  ti_context_destroy(ctx);
+}
+
 int main(void) {
   TT_RUN(value_numbers_cost_what_is_defined);
   TT_RUN(type_volumes_that_overflow_are_refused);
   TT_RUN(nn_shape_rules_check_their_arithmetic);
   TT_RUN(text_form_reads_back_any_number_of_results);
+  TT_RUN(export_refuses_weights_the_container_cannot_hold);
   return tt_finish();
 }
