@@ -181,7 +181,8 @@ struct ti_type {           /* interned: equal types are the same pointer */
   int64_t dims[TI_MAX_RANK];   /* -1: dynamic */
 };
 
-/* Interned type; NULL if rank > TI_MAX_RANK, a dim < -1, or out of memory. */
+/* Interned type; NULL if rank > TI_MAX_RANK, a dim < -1, the type is too
+   large (ti_type_fits), or out of memory. */
 TASKIR_API const ti_type *ti_type_get(ti_context *ctx, ti_type_kind kind, ti_dtype dtype,
                                       int32_t rank, const int64_t *dims, ti_layout layout);
 /* The same type with one property changed. */
@@ -189,6 +190,11 @@ TASKIR_API const ti_type *ti_type_with_kind(ti_context *ctx, const ti_type *t, t
 TASKIR_API const ti_type *ti_type_with_layout(ti_context *ctx, const ti_type *t, ti_layout layout);
 /* Number of elements; -1 if dynamic or the product overflows int64. */
 TASKIR_API int64_t ti_type_numel(const ti_type *t);
+/* 1 when dims (rank of them, -1 = dynamic) with elements of dtype fit: the
+   product of the nonzero static dims times the element size stays within
+   int64 (bytes), so every partial product of the dims (strides, flattened
+   sizes) does too, whatever size a dynamic dim takes up to that bound. */
+TASKIR_API int ti_type_fits(ti_dtype dtype, int32_t rank, const int64_t *dims);
 
 /* >>core.attributes ------------------------------------------------------- */
 
@@ -1319,6 +1325,23 @@ TASKIR_API int ti_layout_is_cnn(ti_layout l) {
   return l == TI_LAYOUT_NCHW || l == TI_LAYOUT_NHWC || l == TI_LAYOUT_OIHW || l == TI_LAYOUT_HWOI;
 }
 
+/* a * b for a, b >= 0 into *r; 0 (and *r untouched) when it overflows
+   int64 or an operand is negative. The one checked multiplication of sizes. */
+static int ti__mul64(int64_t a, int64_t b, int64_t *r) {
+  if (a < 0 || b < 0 || (a != 0 && b > INT64_MAX / a)) return 0;
+  *r = a * b;
+  return 1;
+}
+
+TASKIR_API int ti_type_fits(ti_dtype dtype, int32_t rank, const int64_t *dims) {
+  int64_t n = (int64_t)ti_dtype_size(dtype);
+  int32_t i;
+  if (n < 1) n = 1;
+  for (i = 0; i < rank; i++)
+    if (dims[i] > 0 && !ti__mul64(n, dims[i], &n)) return 0;
+  return 1;
+}
+
 static uint32_t ti__type_hash(const ti_type *t) {
   uint32_t h = ti__hash_mix(0, ((uint64_t)t->kind << 40) ^ ((uint64_t)t->dtype << 20) ^
                                    ((uint64_t)t->layout << 8) ^ (uint64_t)t->rank);
@@ -1344,6 +1367,7 @@ TASKIR_API const ti_type *ti_type_get(ti_context *ctx, ti_type_kind kind, ti_dty
     if (dims[i] < -1) return NULL;
     key.dims[i] = dims[i];
   }
+  if (!ti_type_fits(dtype, rank, dims)) return NULL;
   slot = ti__table_find(&ctx->types, ti__type_hash(&key), ti__type_eq, &key, ctx->alloc_user);
   if (!slot) return NULL;
   if (*slot) return (const ti_type *)*slot;
@@ -1364,11 +1388,8 @@ TASKIR_API const ti_type *ti_type_with_layout(ti_context *ctx, const ti_type *t,
 TASKIR_API int64_t ti_type_numel(const ti_type *t) {
   int64_t n = 1;
   int32_t i;
-  for (i = 0; i < t->rank; i++) {
-    if (t->dims[i] < 0) return -1;
-    if (t->dims[i] && n > INT64_MAX / t->dims[i]) return -1;
-    n *= t->dims[i];
-  }
+  for (i = 0; i < t->rank; i++)
+    if (!ti__mul64(n, t->dims[i], &n)) return -1;   /* dynamic (-1) or too large */
   return n;
 }
 
@@ -2459,6 +2480,9 @@ static const ti_type *ti__parse_type(ti__parser *ps) {
   ti_layout layout = TI_LAYOUT_ANY;
   const ti_type *t;
   int i;
+  const char *start;
+  ti__skip_ws(ps);
+  start = ps->s;
   if (ti__accept_word(ps, "vtensor")) kind = TI_TYPE_VTENSOR;
   else if (ti__accept_word(ps, "tensor")) kind = TI_TYPE_TENSOR;
   else { ti__perr(ps, "expected a type (tensor<...> or vtensor<...>)", NULL); return NULL; }
@@ -2495,6 +2519,11 @@ static const ti_type *ti__parse_type(ti__parser *ps) {
     if (layout == TI_LAYOUT_ANY) { ti__perr(ps, "unknown layout (NCHW, NHWC, OIHW, HWOI, TENSOR, NTENSOR)", NULL); return NULL; }
   }
   if (!ti__expect(ps, '>')) return NULL;
+  if (!ti_type_fits(dtype, rank, dims)) {
+    ps->s = start;   /* point at the type */
+    ti__perr(ps, "type too large: its size in bytes overflows int64", NULL);
+    return NULL;
+  }
   t = ti_type_get(ps->ctx, kind, dtype, rank, dims, layout);
   if (!t) ps->status = ti_error_set(ps->err, TI_STATUS_NO_MEMORY, "out of memory interning a type");
   return t;
@@ -2626,27 +2655,34 @@ fail:
 }
 
 /* Value table of the parser: number -> value; placeholders stand for values
-   of a graph program referenced before their definition. */
-typedef struct ti__vtab { ti_value **v; char *is_placeholder; int64_t cap; } ti__vtab;
+   of a graph program referenced before their definition. A hash table keyed
+   by the number, so its size follows the values the text names, never the
+   size of the numbers written (`%300000000` costs one entry). */
+typedef struct ti__vslot { int64_t key; ti_value *v; char used, is_placeholder; } ti__vslot;
+typedef struct ti__vtab { ti__vslot *slots; int64_t n, cap; } ti__vtab;
 
-static int ti__vtab_reserve(ti__vtab *t, int64_t k, void *u) {
-  if (k < t->cap) return 1;
-  {
-    int64_t ncap = t->cap ? t->cap : 64;
-    ti_value **nv;
-    char *np;
-    while (ncap <= k) ncap *= 2;
-    nv = (ti_value **)TASKIR_REALLOC(u, t->v, (size_t)ncap * sizeof *nv);
-    if (!nv) return 0;
-    t->v = nv;
-    np = (char *)TASKIR_REALLOC(u, t->is_placeholder, (size_t)ncap);
-    if (!np) return 0;
-    t->is_placeholder = np;
-    memset(t->v + t->cap, 0, (size_t)(ncap - t->cap) * sizeof *nv);
-    memset(t->is_placeholder + t->cap, 0, (size_t)(ncap - t->cap));
-    t->cap = ncap;
+/* The entry of number k, inserted empty (v NULL) when absent; NULL when out
+   of memory. */
+static ti__vslot *ti__vtab_get(ti__vtab *t, int64_t k, void *u) {
+  uint64_t j;
+  if ((t->n + 1) * 4 > t->cap * 3) {
+    int64_t ncap = t->cap ? t->cap * 2 : 64, i;
+    ti__vslot *ns = (ti__vslot *)TASKIR_MALLOC(u, (size_t)ncap * sizeof *ns);
+    if (!ns) return NULL;
+    memset(ns, 0, (size_t)ncap * sizeof *ns);
+    for (i = 0; i < t->cap; i++) {
+      if (!t->slots[i].used) continue;
+      j = ti__hash_mix(0, (uint64_t)t->slots[i].key) & (uint64_t)(ncap - 1);
+      while (ns[j].used) j = (j + 1) & (uint64_t)(ncap - 1);
+      ns[j] = t->slots[i];
+    }
+    if (t->slots) TASKIR_FREE(u, t->slots);
+    t->slots = ns; t->cap = ncap;
   }
-  return 1;
+  j = ti__hash_mix(0, (uint64_t)k) & (uint64_t)(t->cap - 1);
+  while (t->slots[j].used && t->slots[j].key != k) j = (j + 1) & (uint64_t)(t->cap - 1);
+  if (!t->slots[j].used) { t->slots[j].used = 1; t->slots[j].key = k; t->n++; }
+  return &t->slots[j];
 }
 
 static int64_t ti__parse_value_ref(ti__parser *ps) {
@@ -2684,7 +2720,7 @@ TASKIR_API ti_status ti_parse_program(ti_context *ctx, const char *text, size_t 
   char *name = NULL;
   ti_value **opnds = NULL;
   const ti_type **otypes = NULL, **rtypes = NULL;
-  int64_t *refs = NULL, cap_ops = 0, i;
+  int64_t *refs = NULL, cap_ops = 0, i, *results = NULL, cap_res = 0;
   memset(&vt, 0, sizeof vt);
   ps.ctx = ctx; ps.s = text; ps.end = text + len; ps.line_start = text; ps.line = 1; ps.err = err;
   ps.status = TI_STATUS_SUCCESS;
@@ -2706,10 +2742,11 @@ TASKIR_API ti_status ti_parse_program(ti_context *ctx, const char *text, size_t 
       int64_t k = ti__parse_value_ref(&ps);
       const ti_type *t;
       ti_value *v;
+      ti__vslot *e;
       if (k < 0 || !ti__expect(&ps, ':') || !(t = ti__parse_type(&ps))) goto fail;
       if (k != p->n_args) { ti__perr(&ps, "arguments must be numbered %0, %1, ... in order", NULL); goto fail; }
-      if (!ti__vtab_reserve(&vt, k, u) || !(v = ti_program_add_arg(p, t))) goto oom;
-      vt.v[k] = v;
+      if (!(e = ti__vtab_get(&vt, k, u)) || !(v = ti_program_add_arg(p, t))) goto oom;
+      e->v = v;
     } while (ti__accept(&ps, ','));
     if (!ti__expect(&ps, ')')) goto fail;
   }
@@ -2721,7 +2758,7 @@ TASKIR_API ti_status ti_parse_program(ti_context *ctx, const char *text, size_t 
   }
   if (!ti__expect(&ps, '{')) goto fail;
   while (!ti__accept(&ps, '}')) {
-    int64_t results[64], nres = 0, nops = 0, nrt = 0;
+    int64_t nres = 0, nops = 0, nrt = 0;
     const char *w;
     size_t wn;
     char opname[128];
@@ -2731,8 +2768,14 @@ TASKIR_API ti_status ti_parse_program(ti_context *ctx, const char *text, size_t 
     ti__skip_ws(&ps);
     if (ps.s >= ps.end) { ti__perr(&ps, "unexpected end of input: missing '}'", NULL); goto fail; }
     if (ti__peek(&ps, '%')) {
-      do {
-        if (nres == 64) { ti__perr(&ps, "too many results", NULL); goto fail; }
+      do {   /* as many results as the text lists (the printer has no limit either) */
+        if (nres == cap_res) {
+          int64_t nc = cap_res ? cap_res * 2 : 16;
+          int64_t *nr = (int64_t *)TASKIR_REALLOC(u, results, (size_t)nc * sizeof *nr);
+          if (!nr) goto oom;
+          results = nr;
+          cap_res = nc;
+        }
         if ((results[nres++] = ti__parse_value_ref(&ps)) < 0) goto fail;
       } while (ti__accept(&ps, ','));
       if (!ti__expect(&ps, '=')) goto fail;
@@ -2799,8 +2842,9 @@ TASKIR_API ti_status ti_parse_program(ti_context *ctx, const char *text, size_t 
     /* resolve operands */
     for (i = 0; i < nops; i++) {
       int64_t k = refs[i];
-      if (!ti__vtab_reserve(&vt, k, u)) goto oom;
-      if (!vt.v[k]) {
+      ti__vslot *e = ti__vtab_get(&vt, k, u);
+      if (!e) goto oom;
+      if (!e->v) {
         ti_value *ph;
         if (p->kind == TI_PROGRAM_SSA) {
           char num[32];
@@ -2813,17 +2857,17 @@ TASKIR_API ti_status ti_parse_program(ti_context *ctx, const char *text, size_t 
         if (!ph) goto oom;
         ph->type = otypes[i];
         ph->index = -1;
-        vt.v[k] = ph;
-        vt.is_placeholder[k] = 1;
+        e->v = ph;
+        e->is_placeholder = 1;
       }
-      if (vt.v[k]->type != otypes[i]) {
+      if (e->v->type != otypes[i]) {
         char num[32];
         snprintf(num, sizeof num, "%%%lld", (long long)k);
         ps.line = line; ps.s = ps.line_start + col - 1;
         ti__perr(&ps, "type mismatch: the signature gives another type than the definition of", num);
         goto fail;
       }
-      opnds[i] = vt.v[k];
+      opnds[i] = e->v;
     }
     op = ti_op_create(p, opname, (int32_t)nops, opnds, (int32_t)nres, rtypes, attrs, err);
     if (!op) {
@@ -2845,35 +2889,40 @@ TASKIR_API ti_status ti_parse_program(ti_context *ctx, const char *text, size_t 
     ti_op_insert_before(op, NULL);
     for (i = 0; i < nres; i++) {
       int64_t k = results[i];
-      if (!ti__vtab_reserve(&vt, k, u)) goto oom;
-      if (vt.v[k] && !vt.is_placeholder[k]) {
+      ti__vslot *e = ti__vtab_get(&vt, k, u);
+      if (!e) goto oom;
+      if (e->v && !e->is_placeholder) {
         char num[32];
         snprintf(num, sizeof num, "%%%lld", (long long)k);
         ps.line = line; ps.s = ps.line_start + col - 1;
         ti__perr(&ps, "value defined twice:", num);
         goto fail;
       }
-      if (vt.v[k]) {
-        if (vt.v[k]->type != op->results[i].type) {
+      if (e->v) {
+        if (e->v->type != op->results[i].type) {
           char num[32];
           snprintf(num, sizeof num, "%%%lld", (long long)k);
           ps.line = line; ps.s = ps.line_start + col - 1;
           ti__perr(&ps, "type mismatch between a use and the definition of", num);
           goto fail;
         }
-        ti_value_replace_all_uses(vt.v[k], &op->results[i]);
-        vt.is_placeholder[k] = 0;
+        ti_value_replace_all_uses(e->v, &op->results[i]);
+        e->is_placeholder = 0;
       }
-      vt.v[k] = &op->results[i];
+      e->v = &op->results[i];
     }
   }
-  for (i = 0; i < vt.cap; i++)
-    if (vt.is_placeholder[i]) {
+  {
+    int64_t undef = -1;   /* the smallest number used but never defined */
+    for (i = 0; i < vt.cap; i++)
+      if (vt.slots[i].used && vt.slots[i].is_placeholder && (undef < 0 || vt.slots[i].key < undef)) undef = vt.slots[i].key;
+    if (undef >= 0) {
       char num[32];
-      snprintf(num, sizeof num, "%%%lld", (long long)i);
+      snprintf(num, sizeof num, "%%%lld", (long long)undef);
       ti__perr(&ps, "value used but never defined:", num);
       goto fail;
     }
+  }
   if (ti__accept_word(&ps, "weights")) {
     if (!ti__expect(&ps, '{')) goto fail;
     while (!ti__accept(&ps, '}')) {
@@ -2913,11 +2962,11 @@ cleanup:
   }
   if (name) TASKIR_FREE(u, name);
   if (refs) TASKIR_FREE(u, refs);
+  if (results) TASKIR_FREE(u, results);
   if (opnds) TASKIR_FREE(u, opnds);
   if (otypes) TASKIR_FREE(u, (void *)otypes);
   if (rtypes) TASKIR_FREE(u, (void *)rtypes);
-  if (vt.v) TASKIR_FREE(u, vt.v);
-  if (vt.is_placeholder) TASKIR_FREE(u, vt.is_placeholder);
+  if (vt.slots) TASKIR_FREE(u, vt.slots);
   return *out ? TI_STATUS_SUCCESS : ps.status;
 }
 #undef TI__PUTS
@@ -3022,7 +3071,13 @@ TASKIR_API int64_t ti_task_values_get_i64(const ti_task_values *v, int64_t i) {
   case TI_DTYPE_U16: return ((const uint16_t *)v->data)[i];
   case TI_DTYPE_I32: return ((const int32_t *)v->data)[i];
   case TI_DTYPE_U32: return ((const uint32_t *)v->data)[i];
-  case TI_DTYPE_F32: return (int64_t)((const float *)v->data)[i];
+  case TI_DTYPE_F32: {   /* saturating, NaN -> 0: never an out-of-range conversion */
+    float f = ((const float *)v->data)[i];
+    if (!(f == f)) return 0;
+    if (f >= 9223372036854775807.0f) return INT64_MAX;
+    if (f <= -9223372036854775808.0f) return INT64_MIN;
+    return (int64_t)f;
+  }
   default: return 0;
   }
 }
@@ -3365,9 +3420,24 @@ static ti_status ti__attr_to_tensor(ti__unpack *u, const ti_attr *d, ti_task_ten
   if ((a = ti_dict_get(d, "values")) != NULL) {   /* in the weights table */
     const ti_variable *var = a->kind == TI_ATTR_STRING ? ti_program_find_var(u->p, a->u.s.data) : NULL;
     const char *cont = ti_dict_string(d, "container", "int32_data");
+    int k_cont = strcmp(cont, "int32_data") == 0 ? 0 : strcmp(cont, "uint32_data") == 0 ? 1 : strcmp(cont, "float_data") == 0 ? 2 : -1;
+    ti_dtype dt;
     ti_task_values *v;
     if (!var) return ti__bad(u, "tensor values name a variable missing from the weights table");
-    v = strcmp(cont, "float_data") == 0 ? &t->float_data : strcmp(cont, "uint32_data") == 0 ? &t->uint32_data : &t->int32_data;
+    if (k_cont < 0) return ti__bad(u, "tensor container must be int32_data, uint32_data or float_data");
+    /* the weights' dtype must be one the container holds exactly: the
+       message's readers (checker, executor) trust the storage */
+    dt = var->type->dtype;
+    if (!(k_cont == 2 ? dt == TI_DTYPE_F32
+          : k_cont == 1 ? (dt == TI_DTYPE_U8 || dt == TI_DTYPE_U16 || dt == TI_DTYPE_U32)
+                        : (dt == TI_DTYPE_I8 || dt == TI_DTYPE_I16 || dt == TI_DTYPE_I32)))
+      return ti_error_set(u->err, TI_STATUS_INVALID,
+                          "%s: weights \"%s\" are %s, which %s cannot hold (int32_data holds i8/i16/i32, "
+                          "uint32_data u8/u16/u32, float_data f32; set \"container\" or convert the data)",
+                          u->where, var->name, ti_dtype_name(dt), cont);
+    if (ti_type_numel(var->type) < 0 || ti_type_numel(var->type) * (int64_t)ti_dtype_size(dt) != var->bytes)
+      return ti__bad(u, "tensor values: the weights have a dynamic or inconsistent size");
+    v = k_cont == 2 ? &t->float_data : k_cont == 1 ? &t->uint32_data : &t->int32_data;
     /* the message owns its data: it may outlive the program */
     v->count = ti_type_numel(var->type);
     v->storage = var->type->dtype;
@@ -3715,7 +3785,11 @@ TASKIR_API ti_status ti_task_import(ti_context *ctx, const ti_task_graph *g, ti_
     attrs = ti__block_to_attr(ctx, b, var);
     rtypes = (const ti_type **)TASKIR_REALLOC(u, (void *)rtypes, ((size_t)nout + 1) * sizeof *rtypes);
     if (!attrs || !rtypes) { s = ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory importing block %d", (int)b->id); goto done; }
-    for (k = 0; k < nout; k++) rtypes[k] = ti__task_value_type(ctx, b);
+    for (k = 0; k < nout; k++)
+      if (!(rtypes[k] = ti__task_value_type(ctx, b))) {
+        s = ti_error_set(err, TI_STATUS_INVALID, "block %d: its shape is too large (bytes overflow int64)", (int)b->id);
+        goto done;
+      }
     op = ti_op_create(p, ti__task_ops[b->type].name, 0, NULL, nout, rtypes, attrs, err);
     if (!op) { s = err && err->status ? err->status : TI_STATUS_NO_MEMORY; goto done; }
     /* operands are set once the edges exist */
@@ -5425,15 +5499,14 @@ TASKIR_API void ti_task_stats_free(ti_task_stats *s, void *alloc_user) {
 struct ti_tensor_storage { int64_t refs; void *alloc_user; };
 #define TI__STORAGE_HDR ((sizeof(ti_tensor_storage) + 15u) & ~(size_t)15u)
 
+/* Elements of static dims that fit (ti_type_fits, also with a zero dim). */
 static int ti__nn_numel(int32_t rank, const int64_t *dims, int64_t *numel) {
   int64_t n = 1;
   int32_t i;
   if (rank < 0 || rank > TI_MAX_RANK) return 0;
-  for (i = 0; i < rank; i++) {
-    if (dims[i] < 0) return 0;
-    if (dims[i] && n > INT64_MAX / dims[i]) return 0;
-    n *= dims[i];
-  }
+  for (i = 0; i < rank; i++)
+    if (!ti__mul64(n, dims[i], &n)) return 0;
+  if (!ti_type_fits(TI_DTYPE_I8, rank, dims)) return 0;
   *numel = n;
   return 1;
 }
@@ -5858,14 +5931,21 @@ static ti_status ti__nn_conv_params(const ti_op *op, ti__nn_conv_p *p, int want_
   if (want_kernel && (st = ti__nn_ints(op, "kernel_shape", p->k, 2, NULL, 1, err)) != TI_STATUS_SUCCESS) return st;
   return TI_STATUS_SUCCESS;
 }
-/* Output size of a window op along one axis; -1 if dynamic, -2 if empty. */
+/* Output size of a window op along one axis; -1 if dynamic, -2 if empty,
+   -3 if the padded input or the window span overflows int64. */
 static int64_t ti__nn_out_dim(int64_t in, int64_t k, int64_t s, int64_t pb, int64_t pe, int64_t d) {
   int64_t span;
   if (in < 0) return -1;
-  span = d * (k - 1) + 1;
+  if (k < 1 || s < 1 || pb < 0 || pe < 0 || !ti__mul64(d, k - 1, &span) || span == INT64_MAX ||
+      in > INT64_MAX - pb || in + pb > INT64_MAX - pe)
+    return -3;
+  span += 1;
   if (in + pb + pe < span) return -2;
   return (in + pb + pe - span) / s + 1;
 }
+#define TI__NN_WINDOW_FAIL(op, err, r1, r2, what) \
+  TI__NN_FAIL(op, err, "%s", ((r1) == -3 || (r2) == -3) ? "window sizes overflow int64 (dims, pads, dilations or kernel)" \
+                                                        : "the " what " does not fit the padded input")
 static int ti__nn_dim_eq(int64_t a, int64_t b) { return a < 0 || b < 0 || a == b; }
 static int ti__nn_is_int(ti_dtype t) {
   return t != TI_DTYPE_F32 && t != TI_DTYPE_F16 && t != TI_DTYPE_F64;
@@ -5884,7 +5964,7 @@ static ti_status ti__nn_shape_conv(const ti_op *op, const ti__nn_desc *in, int32
   ti__nn_conv_p p;
   ti__nn_act a;
   ti__nn_wgt k;
-  int64_t oh, ow;
+  int64_t oh, ow, ci;
   int quant = strcmp(op->info->name, "nn.quant_conv2d") == 0;
   TI__NN_TRY(ti__nn_conv_params(op, &p, 0, err));
   TI__NN_TRY(ti__nn_need(op, &in[0], 0, 4, err));
@@ -5895,9 +5975,12 @@ static ti_status ti__nn_shape_conv(const ti_op *op, const ti__nn_desc *in, int32
     return TI__NN_FAIL(op, err, quant ? "x and w must be i8" : "x and w must have one dtype");
   if (k.o >= 0 && k.o % p.group) return TI__NN_FAIL(op, err, "%lld output channels are not divisible by group %lld",
                                                   (long long)k.o, (long long)p.group);
-  if (!ti__nn_dim_eq(a.c, k.i < 0 ? -1 : k.i * p.group))
+  ci = -1;
+  if (k.i >= 0 && !ti__mul64(k.i, p.group, &ci))
+    return TI__NN_FAIL(op, err, "w's I %lld x group %lld overflows int64", (long long)k.i, (long long)p.group);
+  if (!ti__nn_dim_eq(a.c, ci))
     return TI__NN_FAIL(op, err, "x has %lld channels, w expects %lld (I %lld x group %lld)", (long long)a.c,
-                       (long long)(k.i * p.group), (long long)k.i, (long long)p.group);
+                       (long long)ci, (long long)k.i, (long long)p.group);
   if (n == 3) {
     TI__NN_TRY(ti__nn_need(op, &in[2], 2, 1, err));
     if (!ti__nn_dim_eq(in[2].dims[0], k.o)) return TI__NN_FAIL(op, err, "bias has %lld entries, w has %lld outputs",
@@ -5907,7 +5990,7 @@ static ti_status ti__nn_shape_conv(const ti_op *op, const ti__nn_desc *in, int32
   }
   oh = k.kh < 0 ? -1 : ti__nn_out_dim(a.h, k.kh, p.s[0], p.p[0], p.p[2], p.d[0]);
   ow = k.kw < 0 ? -1 : ti__nn_out_dim(a.w, k.kw, p.s[1], p.p[1], p.p[3], p.d[1]);
-  if (oh == -2 || ow == -2) return TI__NN_FAIL(op, err, "the kernel does not fit the padded input");
+  if (oh < -1 || ow < -1) return TI__NN_WINDOW_FAIL(op, err, oh, ow, "kernel");
   out[0].dtype = quant ? (ti_dict_get(op->attrs, "shift") ? TI_DTYPE_I8 : TI_DTYPE_I32) : in[0].dtype;
   out[0].layout = ti__nn_act_out(in[0].layout);
   out[0].rank = 4;
@@ -5919,7 +6002,7 @@ static ti_status ti__nn_shape_bpa(const ti_op *op, const ti__nn_desc *in, int32_
   ti__nn_conv_p p;
   ti__nn_act a;
   ti__nn_wgt k;
-  int64_t hw[2], i;
+  int64_t hw[2], i, ci = -1;
   (void)n;
   TI__NN_TRY(ti__nn_conv_params(op, &p, 0, err));
   TI__NN_TRY(ti__nn_need(op, &in[0], 0, 4, err));
@@ -5933,11 +6016,19 @@ static ti_status ti__nn_shape_bpa(const ti_op *op, const ti__nn_desc *in, int32_
   if (ti_dict_get(op->attrs, "input_size")) {
     TI__NN_TRY(ti__nn_ints(op, "input_size", hw, 2, NULL, 1, err));
   } else {
-    hw[0] = (a.h < 0 || k.kh < 0) ? -1 : (a.h - 1) * p.s[0] - p.p[0] - p.p[2] + p.d[0] * (k.kh - 1) + 1;
-    hw[1] = (a.w < 0 || k.kw < 0) ? -1 : (a.w - 1) * p.s[1] - p.p[1] - p.p[3] + p.d[1] * (k.kw - 1) + 1;
+    for (i = 0; i < 2; i++) {   /* (dy - 1) * stride - pads + dilation * (kernel - 1) + 1 */
+      int64_t dy = i ? a.w : a.h, kk = i ? k.kw : k.kh, t1, t2;
+      if (dy < 0 || kk < 0) { hw[i] = -1; continue; }
+      if (dy < 1 || kk < 1) { hw[i] = 0; continue; }   /* refused below */
+      if (!ti__mul64(dy - 1, p.s[i], &t1) || !ti__mul64(p.d[i], kk - 1, &t2) || t1 > INT64_MAX - 1 - t2)
+        return TI__NN_FAIL(op, err, "the input size along axis %d overflows int64", (int)i);
+      t1 += t2 + 1;
+      hw[i] = (p.p[i] >= t1 || p.p[i + 2] >= t1 - p.p[i]) ? 0 : t1 - p.p[i] - p.p[i + 2];   /* 0 is refused below */
+    }
   }
   for (i = 0; i < 2; i++) {
     int64_t o = ti__nn_out_dim(hw[i], i ? k.kw : k.kh, p.s[i], p.p[i], p.p[i + 2], p.d[i]);
+    if (o == -3) return TI__NN_WINDOW_FAIL(op, err, o, o, "window");
     if (hw[i] != -1 && (hw[i] < 1 || !ti__nn_dim_eq(o, i ? a.w : a.h)))
       return TI__NN_FAIL(op, err, "input size %lld does not give dy's size %lld", (long long)hw[i],
                          (long long)(i ? a.w : a.h));
@@ -5945,13 +6036,16 @@ static ti_status ti__nn_shape_bpa(const ti_op *op, const ti__nn_desc *in, int32_
   out[0].dtype = in[0].dtype;
   out[0].layout = ti__nn_act_out(in[0].layout);
   out[0].rank = 4;
-  ti__nn_act_dims(out[0].layout, a.n, k.i < 0 ? -1 : k.i * p.group, hw[0], hw[1], out[0].dims);
+  if (k.i >= 0 && !ti__mul64(k.i, p.group, &ci))
+    return TI__NN_FAIL(op, err, "w's I %lld x group %lld overflows int64", (long long)k.i, (long long)p.group);
+  ti__nn_act_dims(out[0].layout, a.n, k.i < 0 ? -1 : ci, hw[0], hw[1], out[0].dims);
   return TI_STATUS_SUCCESS;
 }
 
 static ti_status ti__nn_shape_bpw(const ti_op *op, const ti__nn_desc *in, int32_t n, ti__nn_desc *out, ti_error *err) {
   ti__nn_conv_p p;
   ti__nn_act x, dy;
+  int64_t oh, ow;
   (void)n;
   TI__NN_TRY(ti__nn_conv_params(op, &p, 1, err));
   TI__NN_TRY(ti__nn_need(op, &in[0], 0, 4, err));
@@ -5962,8 +6056,10 @@ static ti_status ti__nn_shape_bpw(const ti_op *op, const ti__nn_desc *in, int32_
   if (!ti__nn_dim_eq(x.n, dy.n)) return TI__NN_FAIL(op, err, "x and dy batch sizes differ");
   if ((x.c >= 0 && x.c % p.group) || (dy.c >= 0 && dy.c % p.group))
     return TI__NN_FAIL(op, err, "channels not divisible by group");
-  if (!ti__nn_dim_eq(ti__nn_out_dim(x.h, p.k[0], p.s[0], p.p[0], p.p[2], p.d[0]), dy.h) ||
-      !ti__nn_dim_eq(ti__nn_out_dim(x.w, p.k[1], p.s[1], p.p[1], p.p[3], p.d[1]), dy.w))
+  oh = ti__nn_out_dim(x.h, p.k[0], p.s[0], p.p[0], p.p[2], p.d[0]);
+  ow = ti__nn_out_dim(x.w, p.k[1], p.s[1], p.p[1], p.p[3], p.d[1]);
+  if (oh == -3 || ow == -3) return TI__NN_WINDOW_FAIL(op, err, oh, ow, "window");
+  if (!ti__nn_dim_eq(oh, dy.h) || !ti__nn_dim_eq(ow, dy.w))
     return TI__NN_FAIL(op, err, "dy's spatial size does not match x, kernel_shape, strides and pads");
   out[0].dtype = in[0].dtype;
   out[0].layout = in[0].layout == TI_LAYOUT_NHWC ? TI_LAYOUT_HWOI : TI_LAYOUT_OIHW;
@@ -6095,11 +6191,14 @@ static ti_status ti__nn_shape_pool(const ti_op *op, const ti__nn_desc *in, int32
   ti__nn_act_of(in[0].layout, in[0].dims, &a);
   oh = ti__nn_out_dim(a.h, p.k[0], p.s[0], p.p[0], p.p[2], p.d[0]);
   ow = ti__nn_out_dim(a.w, p.k[1], p.s[1], p.p[1], p.p[3], p.d[1]);
-  if (oh == -2 || ow == -2) return TI__NN_FAIL(op, err, "the window does not fit the padded input");
+  if (oh < -1 || ow < -1) return TI__NN_WINDOW_FAIL(op, err, oh, ow, "window");
   out[0] = in[0];
-  if (strcmp(op->info->name, "nn.img2col") == 0)
-    ti__nn_act_dims(in[0].layout, a.n, a.c < 0 ? -1 : a.c * p.k[0] * p.k[1], oh, ow, out[0].dims);
-  else
+  if (strcmp(op->info->name, "nn.img2col") == 0) {
+    int64_t c = -1, kk;
+    if (a.c >= 0 && (!ti__mul64(p.k[0], p.k[1], &kk) || !ti__mul64(a.c, kk, &c)))
+      return TI__NN_FAIL(op, err, "channels x kernel size overflows int64");
+    ti__nn_act_dims(in[0].layout, a.n, c, oh, ow, out[0].dims);
+  } else
     ti__nn_act_dims(in[0].layout, a.n, a.c, oh, ow, out[0].dims);
   return TI_STATUS_SUCCESS;
 }
@@ -6135,8 +6234,7 @@ static ti_status ti__nn_shape_reshape(const ti_op *op, const ti__nn_desc *in, in
   r = a->u.array.n;
   for (i = 0; i < in[0].rank; i++) {
     if (in[0].dims[i] < 0) dyn = 1;
-    else if (in[0].dims[i] && numel > INT64_MAX / in[0].dims[i]) return TI__NN_FAIL(op, err, "too many elements");
-    else numel *= in[0].dims[i];
+    else if (!ti__mul64(numel, in[0].dims[i], &numel)) return TI__NN_FAIL(op, err, "too many elements");
   }
   for (i = 0; i < r; i++) {
     const ti_attr *e = a->u.array.items[i];
@@ -6146,8 +6244,7 @@ static ti_status ti__nn_shape_reshape(const ti_op *op, const ti__nn_desc *in, in
       if (neg >= 0) return TI__NN_FAIL(op, err, "attribute 'shape' has more than one -1");
       neg = i;
     } else {
-      if (e->u.i && known > INT64_MAX / e->u.i) return TI__NN_FAIL(op, err, "too many elements");
-      known *= e->u.i;
+      if (!ti__mul64(known, e->u.i, &known)) return TI__NN_FAIL(op, err, "too many elements");
     }
   }
   if (!dyn) {
@@ -6180,7 +6277,7 @@ static ti_status ti__nn_shape_flatten(const ti_op *op, const ti__nn_desc *in, in
   for (i = 0; i < in[0].rank; i++) {
     int64_t *p = i < axis ? &a : &b;
     if (*p < 0 || in[0].dims[i] < 0) *p = -1;
-    else *p *= in[0].dims[i];
+    else if (!ti__mul64(*p, in[0].dims[i], p)) return TI__NN_FAIL(op, err, "too many elements");
   }
   out[0].dtype = in[0].dtype;
   out[0].layout = TI_LAYOUT_TENSOR;
@@ -6262,7 +6359,11 @@ static ti_status ti__nn_shape_concat(const ti_op *op, const ti__nn_desc *in, int
       return TI__NN_FAIL(op, err, "operand %d differs from operand 0 in rank or dtype", (int)i);
     ti__nn_dims_in(&in[i], out[0].layout, d);
     for (j = 0; j < in[0].rank; j++) {
-      if (j == pax) out[0].dims[j] = (out[0].dims[j] < 0 || d[j] < 0) ? -1 : out[0].dims[j] + d[j];
+      if (j == pax) {
+        if (out[0].dims[j] < 0 || d[j] < 0) out[0].dims[j] = -1;
+        else if (out[0].dims[j] > INT64_MAX - d[j]) return TI__NN_FAIL(op, err, "the concatenated dim overflows int64");
+        else out[0].dims[j] += d[j];
+      }
       else if (!ti__nn_dim_eq(out[0].dims[j], d[j]))
         return TI__NN_FAIL(op, err, "operand %d differs in dim %d", (int)i, (int)j);
     }
@@ -6299,23 +6400,30 @@ static ti_status ti__nn_shape_pad(const ti_op *op, const ti__nn_desc *in, int32_
   TI__NN_TRY(ti__nn_num(op, "value", 0, 0, &v, err));
   TI__NN_TRY(ti__nn_pads(op, &in[0], b, e, err));
   out[0] = in[0];
-  for (i = 0; i < in[0].rank; i++) out[0].dims[i] = in[0].dims[i] < 0 ? -1 : in[0].dims[i] + b[i] + e[i];
+  for (i = 0; i < in[0].rank; i++) {
+    if (in[0].dims[i] < 0) { out[0].dims[i] = -1; continue; }
+    if (b[i] > INT64_MAX - in[0].dims[i] || e[i] > INT64_MAX - in[0].dims[i] - b[i])
+      return TI__NN_FAIL(op, err, "padded dim %d overflows int64", (int)i);
+    out[0].dims[i] = in[0].dims[i] + b[i] + e[i];
+  }
   return TI_STATUS_SUCCESS;
 }
 
 static ti_status ti__nn_shape_unpool(const ti_op *op, const ti__nn_desc *in, int32_t n, ti__nn_desc *out, ti_error *err) {
-  int64_t s[2];
+  int64_t s[2], oh, ow;
   ti__nn_act a, m;
   TI__NN_TRY(ti__nn_ints(op, "scales", s, 2, ti__nn_two2, 1, err));
   TI__NN_TRY(ti__nn_need(op, &in[0], 0, 4, err));
   ti__nn_act_of(in[0].layout, in[0].dims, &a);
+  oh = ow = -1;
+  if ((a.h >= 0 && !ti__mul64(a.h, s[0], &oh)) || (a.w >= 0 && !ti__mul64(a.w, s[1], &ow)))
+    return TI__NN_FAIL(op, err, "the unpooled size overflows int64");
   out[0] = in[0];
-  ti__nn_act_dims(in[0].layout, a.n, a.c, a.h < 0 ? -1 : a.h * s[0], a.w < 0 ? -1 : a.w * s[1], out[0].dims);
+  ti__nn_act_dims(in[0].layout, a.n, a.c, oh, ow, out[0].dims);
   if (n == 2) {
     TI__NN_TRY(ti__nn_need(op, &in[1], 1, 4, err));
     ti__nn_act_of(in[1].layout, in[1].dims, &m);
-    if (!ti__nn_dim_eq(m.n, a.n) || !ti__nn_dim_eq(m.c, a.c) || !ti__nn_dim_eq(m.h, a.h < 0 ? -1 : a.h * s[0]) ||
-        !ti__nn_dim_eq(m.w, a.w < 0 ? -1 : a.w * s[1]))
+    if (!ti__nn_dim_eq(m.n, a.n) || !ti__nn_dim_eq(m.c, a.c) || !ti__nn_dim_eq(m.h, oh) || !ti__nn_dim_eq(m.w, ow))
       return TI__NN_FAIL(op, err, "mask must have the result's shape");
   }
   return TI_STATUS_SUCCESS;
@@ -7256,6 +7364,8 @@ static ti_status ti__nn_infer(ti_context *ctx, const ti_op *op, const ti_type **
   TI__NN_TRY(def->shape(op, in, op->n_operands, out, err));
   if (op->n_operands && op->operands[0].value->type) kind = op->operands[0].value->type->kind;
   for (r = 0; r < op->info->num_results && r < 2; r++) {
+    if (!ti_type_fits(out[r].dtype, out[r].rank, out[r].dims))
+      return TI__NN_FAIL(op, err, "result %d is too large: its size in bytes overflows int64", (int)r);
     results[r] = ti_type_get(ctx, kind, out[r].dtype, out[r].rank, out[r].dims, out[r].layout);
     if (!results[r]) return ti__nn_fail(op, TI_STATUS_NO_MEMORY, err, "cannot create the result type");
   }

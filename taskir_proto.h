@@ -39,13 +39,21 @@
        the text reader accepts BIT_SHIGT_NUM and BIT_SHIFT_NUM.
 
    DECODING
-       Unknown fields are skipped (not kept). A known field with the wrong
-       wire type, an enum value the schema does not define, a varint over 10
-       bytes or 64 bits, a 32-bit field holding more than 32 bits (sign-
-       extended 10-byte negatives are fine), a length past the end of its
-       message, nesting past TASKIR_PROTO_MAX_DEPTH: each is an error naming
-       the byte offset (err->offset) and the field path, e.g.
-       "blocks[3].data.int32_data". A singular message given twice is merged
+       What `protoc --decode` decodes, this decodes to the same message, as
+       protobuf's proto2 parser reads it: a known field with another wire
+       type is an unknown field; an enum value the schema does not define is
+       an unknown field (the field stays unset, or keeps an earlier value);
+       int32/uint32/enum fields take the low 32 bits of the varint (negative
+       int32s are 10-byte varints; higher bits are dropped, as are bits past
+       the 64th of a 10-byte varint). Deliberate difference: unknown fields
+       (those three included) are skipped, not kept, so ti_task_format_text
+       does not print them (protoc prints them by number, e.g. `2: 77`) and
+       ti_task_encode does not write them back. Malformed input is an error
+       naming the byte offset (err->offset) and the field path, e.g.
+       "blocks[3].data.int32_data": a varint running past 10 bytes or the
+       end, a length past the end of its message, a bad wire type (6, 7),
+       field number 0, unbalanced groups, nesting past
+       TASKIR_PROTO_MAX_DEPTH. A singular message given twice is merged
        (proto2 rules); repeated fields append. Tensor values are kept at
        natural width (ti_task_values.storage): int32_data of an INT_8 tensor
        as int8, and so on, unless a value does not fit. Graph-level checks
@@ -264,7 +272,9 @@ TASKIR_API ti_status ti_pb_fail(ti_pb_reader *r, ti_status status, const uint8_t
   return status;
 }
 
-/* Decodes a varint when at least 10 bytes are readable; NULL on overflow. */
+/* Decodes a varint when at least 10 bytes are readable; NULL when it runs
+   past 10 bytes. Bits past the 64th (10th byte > 1) are dropped, as protobuf
+   drops them. */
 static inline const uint8_t *ti__pb_varint10(const uint8_t *p, uint64_t *out) {
   uint64_t r = 0;
   int i;
@@ -273,7 +283,7 @@ static inline const uint8_t *ti__pb_varint10(const uint8_t *p, uint64_t *out) {
     r |= (b & 0x7F) << (7 * i);
     if (b < 0x80) { *out = r; return p + i + 1; }
   }
-  if (p[9] > 1) return NULL;
+  if (p[9] >= 0x80) return NULL;
   *out = r | ((uint64_t)p[9] << 63);
   return p + 10;
 }
@@ -287,8 +297,8 @@ static inline const uint8_t *ti__pb_varint_slow(const uint8_t *p, const uint8_t 
     uint64_t b;
     if (p >= end) { *trunc = 1; return NULL; }
     b = *p++;
-    if (shift == 63 && b > 1) return NULL;
-    r |= (b & 0x7F) << shift;
+    if (shift == 63 && b >= 0x80) return NULL;
+    r |= (b & 0x7F) << shift;   /* bits past the 64th are dropped */
     if (b < 0x80) break;
     shift += 7;
   }
@@ -305,22 +315,19 @@ static inline ti_status ti__pb_varint(ti_pb_reader *r, uint64_t *v) {
   if (r->end - p >= 10) { q = ti__pb_varint10(p, &x); trunc = 0; }
   else q = ti__pb_varint_slow(p, r->end, &x, &trunc);
   if (!q)
-    return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, p, trunc ? "truncated varint" : "varint longer than 10 bytes or over 64 bits");
+    return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, p, trunc ? "truncated varint" : "varint longer than 10 bytes");
   *v = x;
   r->p = q;
   return TI_STATUS_SUCCESS;
 }
 
-/* 32-bit fields: protoc writes negative int32 as 10-byte sign-extended
-   varints; anything else over 32 bits is malformed. */
-#define TI__PB_FITS32(v) ((v) <= 0xFFFFFFFFu || ((v) >> 31) == 0x1FFFFFFFFu)
-
+/* 32-bit fields (int32, uint32, enum): the low 32 bits of the varint, as
+   protobuf reads them (negative int32s are 10-byte sign-extended varints;
+   higher bits of any other value are dropped). */
 static inline ti_status ti__pb_varint32(ti_pb_reader *r, uint32_t *v) {
-  const uint8_t *p = r->p;
   uint64_t x;
   *v = 0;
   TI__PB_TRY(ti__pb_varint(r, &x));
-  if (!TI__PB_FITS32(x)) return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, p, "varint too large for a 32-bit field");
   *v = (uint32_t)x;
   return TI_STATUS_SUCCESS;
 }
@@ -712,11 +719,6 @@ static int ti__pb_find(const ti__pb_msg *m, uint32_t num) {
   return -1;
 }
 
-static const char *ti__pb_wt_name(uint32_t wt) {
-  static const char *const n[] = { "varint", "fixed64", "length-delimited", "start-group", "end-group", "fixed32" };
-  return wt < 6 ? n[wt] : "invalid";
-}
-
 /* Storage of a values field for a tensor of precision p (-1: unknown). */
 static ti_dtype ti__pb_storage_hint(int vkind, int p) {
   if (vkind == TI__V_FLOAT) return TI_DTYPE_F32;
@@ -775,9 +777,9 @@ static int64_t ti__pb_count_varints(const uint8_t *p, size_t n) {
   return c;
 }
 
-/* Packed varints straight into a narrow array. Stops at the end, at a full
-   array, or at a problem (*why: 1 bad varint, 2 over 32 bits, 3 does not
-   fit T, so the caller can widen and go on). */
+/* Packed varints straight into a narrow array, each truncated to 32 bits as
+   protobuf does. Stops at the end, at a full array, or at a problem (*why:
+   1 bad varint, 3 does not fit T, so the caller can widen and go on). */
 #define TI__PB_DEC_PACKED(fname, T, FITS)                                                          \
   static const uint8_t *fname(const uint8_t *p, const uint8_t *end, T *out, int64_t *pi,           \
                               int64_t cap, int *why) {                                            \
@@ -794,7 +796,6 @@ static int64_t ti__pb_count_varints(const uint8_t *p, size_t n) {
         if (mid == ~(uint64_t)0 && p[9] == 1) { v = ~(uint64_t)0x7F | (p[0] & 0x7F); q = p + 10; } \
         else { q = ti__pb_varint10(p, &v); if (!q) { *why = 1; break; } }                        \
       } else { int t_; q = ti__pb_varint_slow(p, end, &v, &t_); if (!q) { *why = 1; break; } }   \
-      if (!TI__PB_FITS32(v)) { *why = 2; break; }                                                \
       u = (uint32_t)v;                                                                           \
       if (!(FITS)) { *why = 3; break; }                                                          \
       out[i++] = (T)u;                                                                           \
@@ -894,7 +895,6 @@ static ti_status ti__pb_dec_ints(ti__pb_dec *d, ti_task_values *v, int64_t cap, 
     }
     v->count = i;
     if (why == 1) return ti_pb_fail(&d->r, TI_STATUS_PARSE_ERROR, p, "malformed varint (truncated, over 10 bytes or over 64 bits)");
-    if (why == 2) return ti_pb_fail(&d->r, TI_STATUS_PARSE_ERROR, p, "varint too large for a 32-bit field");
     if (why == 3) {
       if (ti__pb_values_realloc(d->a, v, cap, ti__pb_widest(vkind)))
         return ti_pb_fail(&d->r, TI_STATUS_NO_MEMORY, p, "out of memory for %lld values", (long long)cap);
@@ -944,7 +944,7 @@ static ti_status ti__pb_dec_msg(ti__pb_dec *d, const ti__pb_msg *m, void *obj) {
     if (fi == m->hint_field && wt == TI_PB_VARINT) {
       uint64_t x;
       TI__PB_TRY(ti__pb_varint(r, &x));
-      hint = x <= 0xFFFFFFFFu && ti__pb_enum_from_wire(TI__E_PREC, (int32_t)(uint32_t)x, &hint) == 0 ? hint : -1;
+      hint = ti__pb_enum_from_wire(TI__E_PREC, (int32_t)(uint32_t)x, &hint) == 0 ? hint : -1;
       continue;
     }
     if ((f->kind == TI__K_REP_MSG && wt == TI_PB_LEN) ||
@@ -1014,9 +1014,14 @@ static ti_status ti__pb_dec_msg(ti__pb_dec *d, const ti__pb_msg *m, void *obj) {
     if (fi < 0) { r->field_num = num; TI__PB_TRY(ti__pb_skip(r, num, wt, tagp)); continue; }
     f = &m->fields[fi];
     r->field = f->name;
-#define TI__PB_WANT(w)                                                                                       \
-  if (wt != (w)) return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, tagp, "wire type %s for a field declared %s", \
-                                   ti__pb_wt_name(wt), ti__pb_wt_name(w))
+/* A known field with another wire type is an unknown field to protobuf:
+   skipped, the field left as it was. */
+#define TI__PB_WANT(w)                                           \
+  if (wt != (w)) {                                               \
+    r->field_num = num;                                          \
+    TI__PB_TRY(ti__pb_skip(r, num, wt, tagp));                   \
+    break;                                                       \
+  }
     switch (f->kind) {
     case TI__K_INT32:
       TI__PB_WANT(TI_PB_VARINT);
@@ -1045,10 +1050,10 @@ static ti_status ti__pb_dec_msg(ti__pb_dec *d, const ti__pb_msg *m, void *obj) {
     case TI__K_ENUM: {
       int e;
       TI__PB_WANT(TI_PB_VARINT);
-      q = r->p;
       TI__PB_TRY(ti__pb_varint32(r, &u));
-      if (ti__pb_enum_from_wire(f->aux, (int32_t)u, &e))
-        return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, q, "value %ld is not a %s", (long)(int32_t)u, ti__pb_enum_type(f->aux));
+      /* proto2: a value the enum does not define is an unknown field; the
+         field keeps its value (unset when first seen) */
+      if (ti__pb_enum_from_wire(f->aux, (int32_t)u, &e)) break;
       ti__pb_set_enum(obj, f->off, e);
       *has |= f->has;
       break;
@@ -1097,8 +1102,10 @@ static ti_status ti__pb_dec_msg(ti__pb_dec *d, const ti__pb_msg *m, void *obj) {
           arr[(*n)++] = (int32_t)u;
         }
         r->end = saved;
-      } else
-        return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, tagp, "wire type %s for a repeated int32 field", ti__pb_wt_name(wt));
+      } else {   /* another wire type: an unknown field */
+        r->field_num = num;
+        TI__PB_TRY(ti__pb_skip(r, num, wt, tagp));
+      }
       break;
     }
     case TI__K_VALUES: {
@@ -1125,8 +1132,10 @@ static ti_status ti__pb_dec_msg(ti__pb_dec *d, const ti__pb_msg *m, void *obj) {
             }
           }
 #endif
-        } else
-          return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, tagp, "wire type %s for a repeated float field", ti__pb_wt_name(wt));
+        } else {   /* another wire type: an unknown field */
+          r->field_num = num;
+          TI__PB_TRY(ti__pb_skip(r, num, wt, tagp));
+        }
       } else {
         if (wt == TI_PB_VARINT) {
           q = r->p;
@@ -1136,9 +1145,10 @@ static ti_status ti__pb_dec_msg(ti__pb_dec *d, const ti__pb_msg *m, void *obj) {
           const uint8_t *s;
           TI__PB_TRY(ti_pb_read_bytes(r, &s, &len));
           TI__PB_TRY(ti__pb_dec_ints(d, v, cap[fi], s, s + len, f->aux));
-        } else
-          return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, tagp, "wire type %s for a repeated %s field", ti__pb_wt_name(wt),
-                            f->aux == TI__V_INT32 ? "int32" : "uint32");
+        } else {   /* another wire type: an unknown field */
+          r->field_num = num;
+          TI__PB_TRY(ti__pb_skip(r, num, wt, tagp));
+        }
       }
       break;
     }
@@ -2245,7 +2255,6 @@ TASKIR_API ti_status ti_task_write_file(const char *path, const ti_task_graph *g
 #undef TI__PB_MAXF
 #undef TI__PB_STATIC_ASSERT
 #undef TI__PB_LE
-#undef TI__PB_FITS32
 #undef TI__AT
 #undef TI__CAT
 #undef TI__PB_TF_END

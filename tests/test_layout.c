@@ -153,6 +153,9 @@ static void run_seed_file(const char *name, int transmit, int npu) {
   if (!p || !orig) goto done;
   lt_options(&o);
   ti_error_clear(&e);
+  /* loaded as the CLI loads a program: parse, then verify */
+  TT_CHECK_MSG(ti_verify(p, &e) == TI_STATUS_SUCCESS, "%s does not verify: %s", path, e.message);
+  if (e.status) goto done;
   /* the reference is the coloured program: uncoloured 4-D data has no memory order yet */
   if (transmit) TT_EQ_INT(ti_layout_transmit(orig, &o, &e), TI_STATUS_SUCCESS);
   TT_EQ_INT(ti_layout_run(p, transmit, npu, &o, &st, &e), TI_STATUS_SUCCESS);

@@ -191,6 +191,9 @@ static void run_seed_nn(const char *name, int transmit, int npu) {
     TT_EQ_INT(ti_parse_program(ctx, text, strlen(text), &orig, &e), TI_STATUS_SUCCESS);
   }
   if (!p || !orig) { fprintf(stderr, "  %s: %s\n", name, e.message); goto done; }
+  /* loaded as the CLI loads it: parse, then verify */
+  TT_CHECK_MSG(ti_verify(p, &e) == TI_STATUS_SUCCESS, "%s does not verify: %s", path, e.message);
+  if (e.status) goto done;
   if (transmit) TT_EQ_INT(ti_layout_transmit(orig, NULL, &e), TI_STATUS_SUCCESS);
   TT_CHECK_MSG(ti_layout_run(p, transmit, npu, NULL, &st, &e) == TI_STATUS_SUCCESS, "%s: %s", name, e.message);
   ti_buffer_init(&b, NULL);
@@ -200,6 +203,7 @@ static void run_seed_nn(const char *name, int transmit, int npu) {
   memcpy(out, b.data, b.len); out[b.len] = 0;
   ti_buffer_free(&b);
   TT_GOLDEN(out, epath, "TI_LAYOUT_REGEN");
+  TT_CHECK_MSG(ti_verify(p, &e) == TI_STATUS_SUCCESS, "%s: the rewritten program does not verify: %s", name, e.message);
   TT_CHECK_MSG(demands_met(p) || !npu, "%s: a demanding op sees a non-NPU layout", name);
   r.s = 12345;
   TT_CHECK_MSG(same_outputs(orig, p, &r, why, sizeof why), "%s: %s", name, why);
