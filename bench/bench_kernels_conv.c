@@ -2,12 +2,13 @@
    a ratio measured in this run:
    - speed-up of each SIMD path over the plain C reference;
    - CC int8 throughput on ResNet-like layers as a fraction of this core's
-     int8 MAC peak, measured by a register-only vpdpbusd loop;
+     int8 MAC limit, the best of several vpdpbusd loop shapes (vnni_peak.h);
    - CVM with weights larger than the caches as a fraction of the memory
      bandwidth limit, measured by streaming reads of the same bytes. */
 #define _POSIX_C_SOURCE 199309L
 #define TASKIR_IMPLEMENTATION
 #include "taskir_kernels.h"
+#include "vnni_peak.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,40 +28,6 @@ static uint64_t rnd(void) { rng_s ^= rng_s << 13; rng_s ^= rng_s >> 7; rng_s ^= 
 static void fill8(void *p, size_t n) { size_t i; for (i = 0; i < n; i++) ((uint8_t *)p)[i] = (uint8_t)rnd(); }
 
 static volatile uint32_t sink;
-
-/* int8 MACs per second of one core: independent vpdpbusd chains, registers only. */
-static double vnni_peak(void) {
-#if defined(__AVX512VNNI__) && defined(__AVX512F__)
-  __m512i a0 = _mm512_set1_epi32(1), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0,
-          a8 = a0, a9 = a0, a10 = a0, a11 = a0;
-  __m512i x = _mm512_set1_epi32((int)(rnd() | 1)), y = _mm512_set1_epi32((int)rnd());
-  long i, n = 2000000;
-  int rep;
-  double t, best = 1e30;
-  for (rep = 0; rep < 12; rep++) {   /* best of several: the clock ramps up, the core is shared */
-  t = now();
-  for (i = 0; i < n; i++) {
-    a0 = _mm512_dpbusd_epi32(a0, x, y); a1 = _mm512_dpbusd_epi32(a1, x, y);
-    a2 = _mm512_dpbusd_epi32(a2, x, y); a3 = _mm512_dpbusd_epi32(a3, x, y);
-    a4 = _mm512_dpbusd_epi32(a4, x, y); a5 = _mm512_dpbusd_epi32(a5, x, y);
-    a6 = _mm512_dpbusd_epi32(a6, x, y); a7 = _mm512_dpbusd_epi32(a7, x, y);
-    a8 = _mm512_dpbusd_epi32(a8, x, y); a9 = _mm512_dpbusd_epi32(a9, x, y);
-    a10 = _mm512_dpbusd_epi32(a10, x, y); a11 = _mm512_dpbusd_epi32(a11, x, y);
-    __asm__ volatile("" : "+v"(a0), "+v"(a1), "+v"(a2), "+v"(a3), "+v"(a4), "+v"(a5));
-    __asm__ volatile("" : "+v"(a6), "+v"(a7), "+v"(a8), "+v"(a9), "+v"(a10), "+v"(a11));
-  }
-  t = now() - t;
-  if (t < best) best = t;
-  }
-  a0 = _mm512_add_epi32(_mm512_add_epi32(_mm512_add_epi32(a0, a1), _mm512_add_epi32(a2, a3)),
-                        _mm512_add_epi32(_mm512_add_epi32(a4, a5), _mm512_add_epi32(a6, a7)));
-  a0 = _mm512_add_epi32(a0, _mm512_add_epi32(_mm512_add_epi32(a8, a9), _mm512_add_epi32(a10, a11)));
-  sink = (uint32_t)_mm512_reduce_add_epi32(a0);
-  return (double)n * 12 * 64 / best;
-#else
-  return 0;
-#endif
-}
 
 /* Bytes per second of one core streaming a buffer (sum of 64-byte lines). */
 static double stream_bw(const uint8_t *p, size_t n) {
@@ -154,7 +121,7 @@ static void bench_cc(const char *label, ti_prim_desc d, double peak, const path 
   for (i = 0; i < np; i++) {
     t = time_cc(ps[i].cpu, &d, in, packed, pb, bias, out, s, sb, 10);
     printf("  %-12s %7.1f GMAC/s  x%6.1f vs reference", ps[i].name, macs / t / 1e9, tref / t);
-    if (peak > 0) printf("  %5.1f%% of vpdpbusd peak", 100.0 * macs / t / peak);
+    if (peak > 0) printf("  %5.1f%% of vpdpbusd limit", 100.0 * macs / t / peak);
     printf("%s\n", memcmp(out, ref, no * 4) ? "  MISMATCH" : "");
   }
   free(in); free(w); free(bias); free(packed); free(s); free(ref); free(out);
@@ -205,7 +172,7 @@ static void bench_cc_i32_narrow(ti_prim_desc d, double peak, unsigned cpu) {
   t = time_cc(cpu, &d, in, packed, pb, bias, out, s, sb, 10);
   printf("CC i32 input in int8 range x i8 weights %dx%dx%d->%d: %.1f GMAC/s", d.niy, d.nix, d.nr,
          d.nf, macs / t / 1e9);
-  if (peak > 0) printf(", %.1f%% of vpdpbusd peak", 100.0 * macs / t / peak);
+  if (peak > 0) printf(", %.1f%% of vpdpbusd limit", 100.0 * macs / t / peak);
   printf("%s\n", memcmp(out, ref, no * 4) ? "  MISMATCH" : "");
   free(in); free(ref); free(out); free(w); free(bias); free(packed); free(s);
 }
@@ -246,8 +213,8 @@ static void bench_cvm(int nf, int nr, double bw, const path *ps, int np) {
 int main(void) {
   path ps[6];
   int np = paths(ps);
-  double peak = vnni_peak();
-  if (peak > 0) printf("vpdpbusd peak (zmm, 1 core): %.1f GMAC/s\n", peak / 1e9);
+  double peak = vnni_peak(1);
+  if (peak > 0) printf("vpdpbusd limit (zmm, 1 core, best loop shape): %.1f GMAC/s\n", peak / 1e9);
   else printf("no AVX-512 VNNI in this build: no peak reference\n");
   bench_cc("56x56x64->64 3x3 pad 1", conv3x3(56, 64, 64), peak, ps, np);
   bench_cc("14x14x256->256 3x3 pad 1", conv3x3(14, 256, 256), peak, ps, np);
