@@ -1788,12 +1788,16 @@ typedef struct ti__cc_geo {
   int64_t ny, nx, nf, nr, nky, nkx, niy, nix;
   int64_t sy, sx, dy, dx, pu, pl;
   int64_t hn, wn;          /* padded-input rows/columns the windows reach */
-  int64_t nr4, G, T, K4;   /* nr rounded to 4, its 4-byte groups, taps, T*G */
+  int64_t nr4, G, T, K4;   /* nr rounded to 4, its 4-byte groups, taps, packed
+                              4-byte groups per channel (T*G, or ceil(T*nr/4)
+                              when win) */
   int64_t nfb, nf16;       /* 16-channel blocks */
   int is_float;            /* F32 everywhere */
   int int8;                /* I8/U8/TERNARY input with I8/TERNARY weights */
   int dual;                /* I32 input with I8/TERNARY weights: int8 path when
                               the input fits 8 bits, else wide */
+  int win;                 /* int8 path packs the whole window (ky, kx, r) as one
+                              reduction: few channels, not a multiple of 4 */
 } ti__cc_geo;
 
 static int ti__cc_mul(int64_t a, int64_t b, int64_t *r) {
@@ -1842,6 +1846,13 @@ static ti_status ti__cc_common(const ti_prim_desc *d, ti__cc_geo *g) {
       !ti__cc_mul(g->T, g->nr, &n) || !ti__cc_mul(n, g->nf * 4, &n) ||        /* weights */
       !ti__cc_mul(g->ny, g->nx, &n) || !ti__cc_mul(n, g->nf * 4, &n))         /* output */
     return TI_STATUS_BAD_PARAM;
+  /* Few channels (nr % 4 != 0, nr < 16) over a window: rounding each tap's
+     channels to 4 would waste up to 3/4 of the dot products, so the int8
+     path packs the window as one reduction of T*nr bytes (an im2col row per
+     output pixel in the run scratch, whose size must then fit). */
+  g->win = (g->int8 || g->dual) && g->nr % 4 != 0 && g->nr < 16 && g->T > 1 &&
+           ti__cc_mul(g->ny * g->nx, ((g->T * g->nr + 3) / 4) * 4, &n);
+  if (g->win) g->K4 = (g->T * g->nr + 3) / 4;
   return TI_STATUS_SUCCESS;
 }
 
@@ -1883,6 +1894,9 @@ static int ti__cc_fits(int64_t n) { return n >= 0 && (uint64_t)n <= (uint64_t)SI
    format 1 (int8 path): sum of weights per channel int32[nf16], then blocks
    [nfb][K4][16 channels][4 bytes], byte j of channel f in group
    kg = (ky*nkx + kx)*G + q being W[f][4q + j][ky][kx] (0 past nf or nr);
+   formats 4 and 5 are formats 1 and 3 for a window packed as one reduction
+   (win): byte j of group kg holds W[f][r][ky][kx] with 4kg + j =
+   (ky*nkx + kx)*nr + r (0 past T*nr);
    format 2 (wide path: I32, U8 weights, F32): int32 or float
    [nky*nkx][nr][nf16], channels fastest (0 past nf);
    format 3 (I32 input, int8 weights): format 1's data, then format 2's at
@@ -1896,11 +1910,16 @@ static int64_t ti__cc_pack_bytes(const ti__cc_geo *g) {
   if (g->dual) return 64 + ti__cc_al64(ti__cc_pack8_bytes(g)) + g->T * g->nr * g->nf16 * 4;
   return 64 + g->T * g->nr * g->nf16 * 4;
 }
-static uint32_t ti__cc_format(const ti__cc_geo *g) { return g->int8 ? 1u : g->dual ? 3u : 2u; }
-/* Run scratch. int8 path: corrections, tap offsets, padded input; wide
-   path: bias per channel, and the input widened to int32 when it is 8-bit. */
+static uint32_t ti__cc_format(const ti__cc_geo *g) {
+  return g->int8 ? (g->win ? 4u : 1u) : g->dual ? (g->win ? 5u : 3u) : 2u;
+}
+/* Run scratch. int8 path: corrections, tap offsets, padded input (and for
+   win the window rows, K4*4 bytes per output pixel); wide path: bias per
+   channel, and the input widened to int32 when it is 8-bit. */
 static int64_t ti__cc_run_bytes(const ti_prim_desc *d, const ti__cc_geo *g) {
-  int64_t r8 = 64 + ti__cc_al64(g->nf16 * 4) + ti__cc_al64(g->T * 8) + g->hn * g->wn * g->nr4;
+  int64_t r8 = 64 + ti__cc_al64(g->nf16 * 4) + ti__cc_al64(g->T * 8) +
+               (g->win ? ti__cc_al64(g->hn * g->wn * g->nr4) + g->ny * g->nx * g->K4 * 4 + 16
+                       : g->hn * g->wn * g->nr4);
   int64_t rw = 64 + ti__cc_al64(g->nf16 * 4) +
                (ti__cc_b8(d->in_dtype) ? g->niy * g->nix * g->nr * 4 : 0);
   if (g->int8) return r8;
@@ -2051,7 +2070,8 @@ static void ti__cc_pack(const ti_prim_desc *d, const ti__cc_geo *g, const void *
         uint8_t *dst = blk + ((f / 16) * g->K4 + kg) * 64 + (f % 16) * 4;
         for (j = 0; j < 4; j++) {
           int64_t r = 4 * q + j;
-          dst[j] = (f < g->nf && r < g->nr) ? (uint8_t)ws[(f * g->nr + r) * g->T + t] : 0;
+          if (g->win) { t = (4 * kg + j) / g->nr; r = (4 * kg + j) % g->nr; }
+          dst[j] = (f < g->nf && r < g->nr && t < g->T) ? (uint8_t)ws[(f * g->nr + r) * g->T + t] : 0;
         }
       }
   }
@@ -2088,6 +2108,7 @@ struct ti__cc_job {
   const int64_t *tapoff;
   uint32_t *out;
   int64_t G, T, bstride, npix, npt;
+  int64_t rowb;                   /* win: bytes per output pixel's window row */
   int P, L, nvmax;
   ti__cc_kfn kfn[4];
 };
@@ -2365,7 +2386,7 @@ static void ti__cc_range(void *arg, int64_t b, int64_t e) {
     int p, pvalid = (int)(j->npix - pix0 < j->P ? j->npix - pix0 : j->P);
     for (p = 0; p < j->P; p++) {
       int64_t pix = pix0 + (p < pvalid ? p : pvalid - 1), y = pix / g->nx, x = pix % g->nx;
-      ip[p] = j->pad + ((y * g->sy) * g->wn + x * g->sx) * g->nr4;
+      ip[p] = j->rowb ? j->pad + pix * j->rowb : j->pad + ((y * g->sy) * g->wn + x * g->sx) * g->nr4;
       op[p] = j->out + pix * g->nf + f0;
     }
     j->kfn[nv - 1](j, ip, op, pvalid, j->blk + (f0 / 16) * j->bstride, j->corr + f0, nfv);
@@ -2383,30 +2404,63 @@ static void ti__cc_run8(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const t
   uint32_t *corr = (uint32_t *)(void *)s;
   int64_t *tapoff = (int64_t *)(void *)(s + ti__cc_al64(g->nf16 * 4));
   const uint8_t *sums = p + 64, *src = (const uint8_t *)in;
-  int64_t f, ky, kx, y, x, r;
+  int64_t f, ky, kx, y, x, r, cs = g->win ? g->nr : g->nr4;   /* bytes per padded pixel */
   pad = s + ti__cc_al64(g->nf16 * 4) + ti__cc_al64(g->T * 8);
   for (f = 0; f < g->nf16; f++)
     corr[f] = (f < g->nf ? ti__cc_biasi(d, bias, f) : 0u) + (sub - off) * ti__cc_rd32(sums + 4 * f);
   for (ky = 0; ky < g->nky; ky++)
     for (kx = 0; kx < g->nkx; kx++)
       tapoff[ky * g->nkx + kx] = (ky * g->dy * g->wn + kx * g->dx) * g->nr4;
-  for (y = 0; y < g->hn; y++)
-    for (x = 0; x < g->wn; x++) {
-      uint8_t *o = pad + (y * g->wn + x) * g->nr4;
-      int64_t iy = y - g->pu, ix = x - g->pl;
-      if (iy < 0 || iy >= g->niy || ix < 0 || ix >= g->nix) {
-        for (r = 0; r < g->nr4; r++) o[r] = (uint8_t)off;
-      } else {
-        int64_t e = (iy * g->nix + ix) * g->nr;
+  /* Row by row: the padding is filled with off, the input's columns are
+     one flat loop when no channel rounding separates its pixels. */
+  for (y = 0; y < g->hn; y++) {
+    uint8_t *o = pad + y * g->wn * cs;
+    int64_t iy = y - g->pu, x0 = g->pl < g->wn ? g->pl : g->wn;
+    int64_t x1 = g->pl + g->nix < g->wn ? g->pl + g->nix : g->wn, e = iy * g->nix * g->nr, n;
+    if (iy < 0 || iy >= g->niy) { memset(o, (int)off, (size_t)(g->wn * cs)); continue; }
+    memset(o, (int)off, (size_t)(x0 * cs));
+    if (cs == g->nr) {
+      n = (x1 - x0) * g->nr; o += x0 * cs;
+      if (d->in_dtype == TI_DTYPE_I32)
+        for (r = 0; r < n; r++) o[r] = (uint8_t)(((const uint32_t *)in)[e + r] + off);
+      else
+        for (r = 0; r < n; r++) o[r] = (uint8_t)(src[e + r] + off);
+    } else {
+      for (x = x0, o += x0 * cs; x < x1; x++, o += cs, e += g->nr) {
         if (d->in_dtype == TI_DTYPE_I32)
           for (r = 0; r < g->nr; r++) o[r] = (uint8_t)(((const uint32_t *)in)[e + r] + off);
         else
           for (r = 0; r < g->nr; r++) o[r] = (uint8_t)(src[e + r] + off);
-        for (; r < g->nr4; r++) o[r] = (uint8_t)off;
+        for (; r < cs; r++) o[r] = (uint8_t)off;
       }
+      o -= x1 * cs;
     }
+    o = pad + y * g->wn * cs;
+    memset(o + x1 * cs, (int)off, (size_t)((g->wn - x1) * cs));
+  }
   j.g = g; j.pad = pad; j.blk = p + 64 + ti__cc_al64(g->nf16 * 4); j.corr = corr;
-  j.tapoff = tapoff; j.out = (uint32_t *)out; j.G = g->G; j.T = g->T;
+  j.tapoff = tapoff; j.out = (uint32_t *)out; j.G = g->G; j.T = g->T; j.rowb = 0;
+  if (g->win) {
+    /* One row per output pixel: its window's taps (ky, kx), nr bytes each,
+       then off up to K4*4 bytes; the kernels see one tap of K4 groups. The
+       runs go in fixed 16-byte moves (one instruction, no call), in order,
+       so the bytes a move writes past its run are rewritten by the next
+       one; the last row's and the padded input's overrun stay inside the
+       scratch (16 spare bytes at its end). */
+    uint8_t *col = pad + ti__cc_al64(g->hn * g->wn * g->nr4);
+    int64_t run = g->dx == 1 ? g->nkx * g->nr : g->nr, nrun = g->dx == 1 ? 1 : g->nkx, c;
+    for (y = 0; y < g->ny; y++)
+      for (x = 0; x < g->nx; x++) {
+        uint8_t *o = col + (y * g->nx + x) * g->K4 * 4;
+        for (ky = 0; ky < g->nky; ky++)
+          for (kx = 0; kx < nrun; kx++, o += run) {
+            const uint8_t *a = pad + ((y * g->sy + ky * g->dy) * g->wn + x * g->sx + kx * g->dx) * g->nr;
+            for (c = 0; c < run; c += 16) memcpy(o + c, a + c, 16);
+          }
+        for (r = g->T * g->nr; r < g->K4 * 4; r++, o++) *o = (uint8_t)off;
+      }
+    j.pad = col; j.G = g->K4; j.T = 1; j.rowb = g->K4 * 4; tapoff[0] = 0;
+  }
   j.bstride = g->K4 * 64; j.npix = g->ny * g->nx; j.npt = (j.npix + j.P - 1) / j.P;
   ti__parallel(ctx, j.npt * ((g->nf + (int64_t)j.L * j.nvmax - 1) / ((int64_t)j.L * j.nvmax)),
                ti__cc_range, &j);
