@@ -1846,13 +1846,14 @@ static ti_status ti__cc_common(const ti_prim_desc *d, ti__cc_geo *g) {
       !ti__cc_mul(g->T, g->nr, &n) || !ti__cc_mul(n, g->nf * 4, &n) ||        /* weights */
       !ti__cc_mul(g->ny, g->nx, &n) || !ti__cc_mul(n, g->nf * 4, &n))         /* output */
     return TI_STATUS_BAD_PARAM;
-  /* Few channels (nr % 4 != 0, nr < 16) over a window: rounding each tap's
-     channels to 4 would waste up to 3/4 of the dot products, so the int8
-     path packs the window as one reduction of T*nr bytes (an im2col row per
-     output pixel in the run scratch, whose size must then fit). */
-  g->win = (g->int8 || g->dual) && g->nr % 4 != 0 && g->nr < 16 && g->T > 1 &&
-           ti__cc_mul(g->ny * g->nx, ((g->T * g->nr + 3) / 4) * 4, &n);
-  if (g->win) g->K4 = (g->T * g->nr + 3) / 4;
+  /* Few channels (nr % 4 != 0, nr < 16) under a window of undilated
+     columns: rounding each tap's channels to 4 would waste up to 3/4 of the
+     dot products, so the int8 path packs each window row (kx, r), nkx*nr
+     bytes contiguous in the padded input, as one reduction. */
+  n = g->nky * ((g->nkx * g->nr + 3) / 4);
+  g->win = (g->int8 || g->dual) && g->nr % 4 != 0 && g->nr < 16 && g->nkx > 1 && g->dx == 1 &&
+           n <= g->K4;
+  if (g->win) g->K4 = n;
   return TI_STATUS_SUCCESS;
 }
 
@@ -1894,9 +1895,10 @@ static int ti__cc_fits(int64_t n) { return n >= 0 && (uint64_t)n <= (uint64_t)SI
    format 1 (int8 path): sum of weights per channel int32[nf16], then blocks
    [nfb][K4][16 channels][4 bytes], byte j of channel f in group
    kg = (ky*nkx + kx)*G + q being W[f][4q + j][ky][kx] (0 past nf or nr);
-   formats 4 and 5 are formats 1 and 3 for a window packed as one reduction
-   (win): byte j of group kg holds W[f][r][ky][kx] with 4kg + j =
-   (ky*nkx + kx)*nr + r (0 past T*nr);
+   formats 4 and 5 are formats 1 and 3 with window rows packed as one
+   reduction (win): with Gw = ceil(nkx*nr/4), byte j of group
+   kg = ky*Gw + q holds W[f][r][ky][kx] where 4q + j = kx*nr + r (0 past
+   nkx*nr);
    format 2 (wide path: I32, U8 weights, F32): int32 or float
    [nky*nkx][nr][nf16], channels fastest (0 past nf);
    format 3 (I32 input, int8 weights): format 1's data, then format 2's at
@@ -1913,13 +1915,12 @@ static int64_t ti__cc_pack_bytes(const ti__cc_geo *g) {
 static uint32_t ti__cc_format(const ti__cc_geo *g) {
   return g->int8 ? (g->win ? 4u : 1u) : g->dual ? (g->win ? 5u : 3u) : 2u;
 }
-/* Run scratch. int8 path: corrections, tap offsets, padded input (and for
-   win the window rows, K4*4 bytes per output pixel); wide path: bias per
-   channel, and the input widened to int32 when it is 8-bit. */
+/* Run scratch. int8 path: corrections, tap offsets, padded input (4 more
+   bytes for win); wide path: bias per channel, and the input widened to
+   int32 when it is 8-bit. */
 static int64_t ti__cc_run_bytes(const ti_prim_desc *d, const ti__cc_geo *g) {
   int64_t r8 = 64 + ti__cc_al64(g->nf16 * 4) + ti__cc_al64(g->T * 8) +
-               (g->win ? ti__cc_al64(g->hn * g->wn * g->nr4) + g->ny * g->nx * g->K4 * 4 + 16
-                       : g->hn * g->wn * g->nr4);
+               g->hn * g->wn * g->nr4 + (g->win ? 4 : 0);
   int64_t rw = 64 + ti__cc_al64(g->nf16 * 4) +
                (ti__cc_b8(d->in_dtype) ? g->niy * g->nix * g->nr * 4 : 0);
   if (g->int8) return r8;
@@ -2070,8 +2071,12 @@ static void ti__cc_pack(const ti_prim_desc *d, const ti__cc_geo *g, const void *
         uint8_t *dst = blk + ((f / 16) * g->K4 + kg) * 64 + (f % 16) * 4;
         for (j = 0; j < 4; j++) {
           int64_t r = 4 * q + j;
-          if (g->win) { t = (4 * kg + j) / g->nr; r = (4 * kg + j) % g->nr; }
-          dst[j] = (f < g->nf && r < g->nr && t < g->T) ? (uint8_t)ws[(f * g->nr + r) * g->T + t] : 0;
+          if (g->win) {   /* group q of window row ky */
+            int64_t gw = g->K4 / g->nky, k = 4 * (kg % gw) + j;
+            t = (kg / gw) * g->nkx + k / g->nr; r = k % g->nr;
+            if (k >= g->nkx * g->nr) r = g->nr;   /* past the row: zero */
+          }
+          dst[j] = (f < g->nf && r < g->nr) ? (uint8_t)ws[(f * g->nr + r) * g->T + t] : 0;
         }
       }
   }
@@ -2108,7 +2113,7 @@ struct ti__cc_job {
   const int64_t *tapoff;
   uint32_t *out;
   int64_t G, T, bstride, npix, npt;
-  int64_t rowb;                   /* win: bytes per output pixel's window row */
+  int64_t cs;                     /* bytes per padded input pixel */
   int P, L, nvmax;
   ti__cc_kfn kfn[4];
 };
@@ -2379,17 +2384,20 @@ static void ti__cc_range(void *arg, int64_t b, int64_t e) {
   const ti__cc_geo *g = j->g;
   const uint8_t *ip[6];
   uint32_t *op[6];
-  int64_t tw = (int64_t)j->L * j->nvmax, it;
+  int64_t tw = (int64_t)j->L * j->nvmax, it, ft = b / j->npt, pt = b % j->npt;
+  int64_t y = pt * j->P / g->nx, x = pt * j->P % g->nx;   /* then stepped, no division */
   for (it = b; it < e; it++) {
-    int64_t ft = it / j->npt, pt = it % j->npt, f0 = ft * tw, nfv = g->nf - f0;
+    int64_t f0 = ft * tw, nfv = g->nf - f0;
     int64_t nv = nfv < tw ? (nfv + j->L - 1) / j->L : j->nvmax, pix0 = pt * j->P;
     int p, pvalid = (int)(j->npix - pix0 < j->P ? j->npix - pix0 : j->P);
     for (p = 0; p < j->P; p++) {
-      int64_t pix = pix0 + (p < pvalid ? p : pvalid - 1), y = pix / g->nx, x = pix % g->nx;
-      ip[p] = j->rowb ? j->pad + pix * j->rowb : j->pad + ((y * g->sy) * g->wn + x * g->sx) * g->nr4;
-      op[p] = j->out + pix * g->nf + f0;
+      if (p >= pvalid) { ip[p] = ip[pvalid - 1]; op[p] = op[pvalid - 1]; continue; }
+      ip[p] = j->pad + ((y * g->sy) * g->wn + x * g->sx) * j->cs;
+      op[p] = j->out + (pix0 + p) * g->nf + f0;
+      if (++x == g->nx) { x = 0; y++; }
     }
     j->kfn[nv - 1](j, ip, op, pvalid, j->blk + (f0 / 16) * j->bstride, j->corr + f0, nfv);
+    if (++pt == j->npt) { pt = 0; ft++; y = 0; x = 0; }
   }
 }
 
@@ -2405,6 +2413,7 @@ static void ti__cc_run8(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const t
   int64_t *tapoff = (int64_t *)(void *)(s + ti__cc_al64(g->nf16 * 4));
   const uint8_t *sums = p + 64, *src = (const uint8_t *)in;
   int64_t f, ky, kx, y, x, r, cs = g->win ? g->nr : g->nr4;   /* bytes per padded pixel */
+  const uint32_t offs = off * 0x01010101u;
   pad = s + ti__cc_al64(g->nf16 * 4) + ti__cc_al64(g->T * 8);
   for (f = 0; f < g->nf16; f++)
     corr[f] = (f < g->nf ? ti__cc_biasi(d, bias, f) : 0u) + (sub - off) * ti__cc_rd32(sums + 4 * f);
@@ -2439,27 +2448,14 @@ static void ti__cc_run8(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const t
     memset(o + x1 * cs, (int)off, (size_t)((g->wn - x1) * cs));
   }
   j.g = g; j.pad = pad; j.blk = p + 64 + ti__cc_al64(g->nf16 * 4); j.corr = corr;
-  j.tapoff = tapoff; j.out = (uint32_t *)out; j.G = g->G; j.T = g->T; j.rowb = 0;
+  j.tapoff = tapoff; j.out = (uint32_t *)out; j.G = g->G; j.T = g->T; j.cs = cs;
   if (g->win) {
-    /* One row per output pixel: its window's taps (ky, kx), nr bytes each,
-       then off up to K4*4 bytes; the kernels see one tap of K4 groups. The
-       runs go in fixed 16-byte moves (one instruction, no call), in order,
-       so the bytes a move writes past its run are rewritten by the next
-       one; the last row's and the padded input's overrun stay inside the
-       scratch (16 spare bytes at its end). */
-    uint8_t *col = pad + ti__cc_al64(g->hn * g->wn * g->nr4);
-    int64_t run = g->dx == 1 ? g->nkx * g->nr : g->nr, nrun = g->dx == 1 ? 1 : g->nkx, c;
-    for (y = 0; y < g->ny; y++)
-      for (x = 0; x < g->nx; x++) {
-        uint8_t *o = col + (y * g->nx + x) * g->K4 * 4;
-        for (ky = 0; ky < g->nky; ky++)
-          for (kx = 0; kx < nrun; kx++, o += run) {
-            const uint8_t *a = pad + ((y * g->sy + ky * g->dy) * g->wn + x * g->sx + kx * g->dx) * g->nr;
-            for (c = 0; c < run; c += 16) memcpy(o + c, a + c, 16);
-          }
-        for (r = g->T * g->nr; r < g->K4 * 4; r++, o++) *o = (uint8_t)off;
-      }
-    j.pad = col; j.G = g->K4; j.T = 1; j.rowb = g->K4 * 4; tapoff[0] = 0;
+    /* A window row (kx, r) is contiguous in the padded input: one tap per
+       ky of K4/nky groups read straight from it; the last group's bytes past
+       the row meet zero weights (4 spare bytes after the padded input). */
+    memcpy(pad + g->hn * g->wn * cs, &offs, 4);
+    j.G = g->K4 / g->nky; j.T = g->nky;
+    for (ky = 0; ky < g->nky; ky++) tapoff[ky] = ky * g->dy * g->wn * cs;
   }
   j.bstride = g->K4 * 64; j.npix = g->ny * g->nx; j.npt = (j.npix + j.P - 1) / j.P;
   ti__parallel(ctx, j.npt * ((g->nf + (int64_t)j.L * j.nvmax - 1) / ((int64_t)j.L * j.nvmax)),
