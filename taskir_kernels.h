@@ -2124,6 +2124,7 @@ struct ti__cc_job {
 #define TI__CC_REP4(X) TI__CC_REP3(X) X(3)
 #define TI__CC_REP5(X) TI__CC_REP4(X) X(4)
 #define TI__CC_REP6(X) TI__CC_REP5(X) X(5)
+#define TI__CC_REP12(X) TI__CC_REP6(X) X(6) X(7) X(8) X(9) X(10) X(11)
 /* Byte offset of vector v of a tile inside the packed blocks. */
 #define TI__CC_WOFF(v, L, bs) ((size_t)(((v) / (16 / (L))) * (bs) + ((v) % (16 / (L))) * (L) * 4))
 #define TI__CC_DECL(p) TI__CC_V a##p##0 = TI__CC_ZERO(), a##p##1 = a##p##0, a##p##2 = a##p##0, \
@@ -2291,6 +2292,10 @@ TI__CC_KERNEL(ti__cc_k_vnni512_1, TI__CC_T_VNNI512, 6, 1, 16)
 TI__CC_KERNEL(ti__cc_k_vnni512_2, TI__CC_T_VNNI512, 6, 2, 16)
 TI__CC_KERNEL(ti__cc_k_vnni512_3, TI__CC_T_VNNI512, 6, 3, 16)
 TI__CC_KERNEL(ti__cc_k_vnni512_4, TI__CC_T_VNNI512, 6, 4, 16)
+/* 12 pixels for up to 32 channels: short reductions (few input channels)
+   spend less per tile on pointers, corrections and stores. */
+TI__CC_KERNEL(ti__cc_k_vnni512_12x1, TI__CC_T_VNNI512, 12, 1, 16)
+TI__CC_KERNEL(ti__cc_k_vnni512_12x2, TI__CC_T_VNNI512, 12, 2, 16)
 #undef TI__CC_V
 #undef TI__CC_ZERO
 #undef TI__CC_LD
@@ -2342,8 +2347,8 @@ TI__CC_KERNEL(ti__cc_k_neon_4, , 4, 4, 4)
 #undef TI__CC_ST
 #endif /* TI__CC_NEON */
 
-/* Picks the micro-kernels for the allowed cpu paths; returns sub. */
-static unsigned ti__cc_pick(unsigned cpu, ti__cc_job *j) {
+/* Picks the micro-kernels for the allowed cpu paths and nf; returns sub. */
+static unsigned ti__cc_pick(unsigned cpu, int64_t nf, ti__cc_job *j) {
   j->kfn[0] = j->kfn[1] = j->kfn[2] = j->kfn[3] = ti__cc_k_c;
   j->P = 1; j->L = 16; j->nvmax = 1;
 #if defined(TI__CC_X86)
@@ -2351,6 +2356,10 @@ static unsigned ti__cc_pick(unsigned cpu, ti__cc_job *j) {
     j->kfn[0] = ti__cc_k_vnni512_1; j->kfn[1] = ti__cc_k_vnni512_2;
     j->kfn[2] = ti__cc_k_vnni512_3; j->kfn[3] = ti__cc_k_vnni512_4;
     j->P = 6; j->L = 16; j->nvmax = 4;
+    if (nf <= 32) {
+      j->kfn[0] = ti__cc_k_vnni512_12x1; j->kfn[1] = ti__cc_k_vnni512_12x2;
+      j->P = 12; j->nvmax = 2;
+    }
   } else if (cpu & TI_CPU_AVXVNNI) {
     j->kfn[0] = ti__cc_k_avxvnni_1; j->kfn[1] = ti__cc_k_avxvnni_2;
     j->P = 6; j->L = 8; j->nvmax = 2;
@@ -2376,28 +2385,33 @@ static unsigned ti__cc_pick(unsigned cpu, ti__cc_job *j) {
 #else
   (void)cpu;
 #endif
+  (void)nf;
   return 0;
 }
 
 static void ti__cc_range(void *arg, int64_t b, int64_t e) {
   const ti__cc_job *j = (const ti__cc_job *)arg;
   const ti__cc_geo *g = j->g;
-  const uint8_t *ip[6];
-  uint32_t *op[6];
+  const uint8_t *ip[12];
+  uint32_t *op[12];
   int64_t tw = (int64_t)j->L * j->nvmax, it, ft = b / j->npt, pt = b % j->npt;
-  int64_t y = pt * j->P / g->nx, x = pt * j->P % g->nx;   /* then stepped, no division */
+  /* input pointer a of pixel (y, x), stepped without multiplies */
+  const int64_t xs = g->sx * j->cs, ys = g->sy * g->wn * j->cs, nx = g->nx, nf = g->nf;
+  int64_t y = pt * j->P / nx, x = pt * j->P % nx;
+  const uint8_t *a = j->pad + y * ys + x * xs;
   for (it = b; it < e; it++) {
-    int64_t f0 = ft * tw, nfv = g->nf - f0;
+    int64_t f0 = ft * tw, nfv = nf - f0;
     int64_t nv = nfv < tw ? (nfv + j->L - 1) / j->L : j->nvmax, pix0 = pt * j->P;
     int p, pvalid = (int)(j->npix - pix0 < j->P ? j->npix - pix0 : j->P);
-    for (p = 0; p < j->P; p++) {
-      if (p >= pvalid) { ip[p] = ip[pvalid - 1]; op[p] = op[pvalid - 1]; continue; }
-      ip[p] = j->pad + ((y * g->sy) * g->wn + x * g->sx) * j->cs;
-      op[p] = j->out + (pix0 + p) * g->nf + f0;
-      if (++x == g->nx) { x = 0; y++; }
+    uint32_t *o = j->out + pix0 * nf + f0;
+    for (p = 0; p < pvalid; p++, o += nf) {
+      ip[p] = a; op[p] = o;
+      a += xs;
+      if (++x == nx) { x = 0; y++; a = j->pad + (y < g->ny ? y : 0) * ys; }   /* in bounds */
     }
+    for (; p < j->P; p++) { ip[p] = ip[pvalid - 1]; op[p] = op[pvalid - 1]; }
     j->kfn[nv - 1](j, ip, op, pvalid, j->blk + (f0 / 16) * j->bstride, j->corr + f0, nfv);
-    if (++pt == j->npt) { pt = 0; ft++; y = 0; x = 0; }
+    if (++pt == j->npt) { pt = 0; ft++; x = y = 0; a = j->pad; }
   }
 }
 
@@ -2407,7 +2421,7 @@ static void ti__cc_run8(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const t
                         const void *in, const uint8_t *p, const void *bias, void *out,
                         void *scratch, uint32_t off) {
   ti__cc_job j;
-  unsigned sub = ti__cc_pick(ti__cpu(ctx), &j);
+  unsigned sub = ti__cc_pick(ti__cpu(ctx), g->nf, &j);
   uint8_t *s = (uint8_t *)ti__cc_align(scratch), *pad;
   uint32_t *corr = (uint32_t *)(void *)s;
   int64_t *tapoff = (int64_t *)(void *)(s + ti__cc_al64(g->nf16 * 4));
@@ -3117,6 +3131,7 @@ TASKIR_API ti_status ti_cvm(const ti_kernel_ctx *ctx, const ti_prim_desc *d, con
 #undef TI__CC_REP4
 #undef TI__CC_REP5
 #undef TI__CC_REP6
+#undef TI__CC_REP12
 #undef TI__CC_WOFF
 #undef TI__CC_DECL
 #undef TI__CC_SETI
