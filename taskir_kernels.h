@@ -2292,6 +2292,12 @@ TI__CC_KERNEL(ti__cc_k_vnni512_1, TI__CC_T_VNNI512, 6, 1, 16)
 TI__CC_KERNEL(ti__cc_k_vnni512_2, TI__CC_T_VNNI512, 6, 2, 16)
 TI__CC_KERNEL(ti__cc_k_vnni512_3, TI__CC_T_VNNI512, 6, 3, 16)
 TI__CC_KERNEL(ti__cc_k_vnni512_4, TI__CC_T_VNNI512, 6, 4, 16)
+/* 5 pixels where 6 would leave a larger share of the last tile empty
+   (7x7 = 49 outputs: 10 tiles of 5, not 9 of 6 with 5 empty slots). */
+TI__CC_KERNEL(ti__cc_k_vnni512_5x1, TI__CC_T_VNNI512, 5, 1, 16)
+TI__CC_KERNEL(ti__cc_k_vnni512_5x2, TI__CC_T_VNNI512, 5, 2, 16)
+TI__CC_KERNEL(ti__cc_k_vnni512_5x3, TI__CC_T_VNNI512, 5, 3, 16)
+TI__CC_KERNEL(ti__cc_k_vnni512_5x4, TI__CC_T_VNNI512, 5, 4, 16)
 /* 12 pixels for up to 32 channels: short reductions (few input channels)
    spend less per tile on pointers, corrections and stores. */
 TI__CC_KERNEL(ti__cc_k_vnni512_12x1, TI__CC_T_VNNI512, 12, 1, 16)
@@ -2348,7 +2354,7 @@ TI__CC_KERNEL(ti__cc_k_neon_4, , 4, 4, 4)
 #endif /* TI__CC_NEON */
 
 /* Picks the micro-kernels for the allowed cpu paths and nf; returns sub. */
-static unsigned ti__cc_pick(unsigned cpu, int64_t nf, ti__cc_job *j) {
+static unsigned ti__cc_pick(unsigned cpu, int64_t nf, int64_t npix, ti__cc_job *j) {
   j->kfn[0] = j->kfn[1] = j->kfn[2] = j->kfn[3] = ti__cc_k_c;
   j->P = 1; j->L = 16; j->nvmax = 1;
 #if defined(TI__CC_X86)
@@ -2359,6 +2365,10 @@ static unsigned ti__cc_pick(unsigned cpu, int64_t nf, ti__cc_job *j) {
     if (nf <= 32) {
       j->kfn[0] = ti__cc_k_vnni512_12x1; j->kfn[1] = ti__cc_k_vnni512_12x2;
       j->P = 12; j->nvmax = 2;
+    } else if (((npix + 5) / 6) * 6 - npix > ((npix + 4) / 5) * 5 - npix + npix / 32) {
+      j->kfn[0] = ti__cc_k_vnni512_5x1; j->kfn[1] = ti__cc_k_vnni512_5x2;
+      j->kfn[2] = ti__cc_k_vnni512_5x3; j->kfn[3] = ti__cc_k_vnni512_5x4;
+      j->P = 5;
     }
   } else if (cpu & TI_CPU_AVXVNNI) {
     j->kfn[0] = ti__cc_k_avxvnni_1; j->kfn[1] = ti__cc_k_avxvnni_2;
@@ -2385,7 +2395,7 @@ static unsigned ti__cc_pick(unsigned cpu, int64_t nf, ti__cc_job *j) {
 #else
   (void)cpu;
 #endif
-  (void)nf;
+  (void)nf; (void)npix;
   return 0;
 }
 
@@ -2421,7 +2431,7 @@ static void ti__cc_run8(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const t
                         const void *in, const uint8_t *p, const void *bias, void *out,
                         void *scratch, uint32_t off) {
   ti__cc_job j;
-  unsigned sub = ti__cc_pick(ti__cpu(ctx), g->nf, &j);
+  unsigned sub = ti__cc_pick(ti__cpu(ctx), g->nf, g->ny * g->nx, &j);
   uint8_t *s = (uint8_t *)ti__cc_align(scratch), *pad;
   uint32_t *corr = (uint32_t *)(void *)s;
   int64_t *tapoff = (int64_t *)(void *)(s + ti__cc_al64(g->nf16 * 4));
