@@ -2114,6 +2114,8 @@ struct ti__cc_job {
   uint32_t *out;
   int64_t G, T, bstride, npix, npt;
   int64_t cs;                     /* bytes per padded input pixel */
+  int pxmajor;                    /* items run pixel tile by pixel tile (else
+                                     channel tile by channel tile) */
   int P, L, nvmax;
   ti__cc_kfn kfn[4];
 };
@@ -2403,25 +2405,36 @@ static void ti__cc_range(void *arg, int64_t b, int64_t e) {
   const ti__cc_job *j = (const ti__cc_job *)arg;
   const ti__cc_geo *g = j->g;
   const uint8_t *ip[12];
-  uint32_t *op[12];
-  int64_t tw = (int64_t)j->L * j->nvmax, it, ft = b / j->npt, pt = b % j->npt;
+  uint32_t *op[12], *ob[12];
   /* input pointer a of pixel (y, x), stepped without multiplies */
   const int64_t xs = g->sx * j->cs, ys = g->sy * g->wn * j->cs, nx = g->nx, nf = g->nf;
+  const int64_t tw = (int64_t)j->L * j->nvmax, nft = (nf + tw - 1) / tw;
+  int64_t it, ft = j->pxmajor ? b % nft : b / j->npt, pt = j->pxmajor ? b / nft : b % j->npt;
   int64_t y = pt * j->P / nx, x = pt * j->P % nx;
   const uint8_t *a = j->pad + y * ys + x * xs;
+  int p, pvalid = 0, filled = 0;
   for (it = b; it < e; it++) {
-    int64_t f0 = ft * tw, nfv = nf - f0;
-    int64_t nv = nfv < tw ? (nfv + j->L - 1) / j->L : j->nvmax, pix0 = pt * j->P;
-    int p, pvalid = (int)(j->npix - pix0 < j->P ? j->npix - pix0 : j->P);
-    uint32_t *o = j->out + pix0 * nf + f0;
-    for (p = 0; p < pvalid; p++, o += nf) {
-      ip[p] = a; op[p] = o;
-      a += xs;
-      if (++x == nx) { x = 0; y++; a = j->pad + (y < g->ny ? y : 0) * ys; }   /* in bounds */
+    int64_t f0 = ft * tw, nfv = nf - f0, nv = nfv < tw ? (nfv + j->L - 1) / j->L : j->nvmax;
+    if (!filled) {   /* the tile's pixels */
+      int64_t pix0 = pt * j->P;
+      uint32_t *o = j->out + pix0 * nf;
+      pvalid = (int)(j->npix - pix0 < j->P ? j->npix - pix0 : j->P);
+      for (p = 0; p < pvalid; p++, o += nf) {
+        ip[p] = a; ob[p] = o;
+        a += xs;
+        if (++x == nx) { x = 0; y++; a = j->pad + (y < g->ny ? y : 0) * ys; }   /* in bounds */
+      }
+      for (; p < j->P; p++) { ip[p] = ip[pvalid - 1]; ob[p] = ob[pvalid - 1]; }
+      filled = 1;
     }
-    for (; p < j->P; p++) { ip[p] = ip[pvalid - 1]; op[p] = op[pvalid - 1]; }
+    for (p = 0; p < j->P; p++) op[p] = ob[p] + f0;
     j->kfn[nv - 1](j, ip, op, pvalid, j->blk + (f0 / 16) * j->bstride, j->corr + f0, nfv);
-    if (++pt == j->npt) { pt = 0; ft++; x = y = 0; a = j->pad; }
+    if (j->pxmajor) {
+      if (++ft == nft) { ft = 0; pt++; filled = 0; }
+    } else {
+      filled = 0;
+      if (++pt == j->npt) { pt = 0; ft++; x = y = 0; a = j->pad; }
+    }
   }
 }
 
@@ -2482,6 +2495,11 @@ static void ti__cc_run8(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const t
     for (ky = 0; ky < g->nky; ky++) tapoff[ky] = ky * g->dy * g->wn * cs;
   }
   j.bstride = g->K4 * 64; j.npix = g->ny * g->nx; j.npt = (j.npix + j.P - 1) / j.P;
+  /* Weights that stay in L1 (<= 32 KiB): all channel tiles of a pixel tile
+     in turn, so its input stays in L1 and its outputs go out line by line;
+     larger weights: channel tile by channel tile, each tile's weights
+     reused from L2 across the pixels. */
+  j.pxmajor = g->nfb * g->K4 * 64 <= 32768;
   ti__parallel(ctx, j.npt * ((g->nf + (int64_t)j.L * j.nvmax - 1) / ((int64_t)j.L * j.nvmax)),
                ti__cc_range, &j);
 }
