@@ -2858,64 +2858,75 @@ TASKIR_API ti_status ti_cc2d_ref(const ti_prim_desc *d, const void *in, const vo
 typedef void (*ti__cv_kfn)(const uint8_t *w, const uint8_t *x, int64_t nr, int64_t nm,
                            int64_t f0, int64_t f1, int flip, uint32_t *s);
 
-/* Four row streams at once: prefetching 1 KiB ahead keeps them all in flight
-   (a prefetch never faults, so running past a row's end is harmless). */
+/* Row by row, so W is read as one sequential stream (as a streaming read
+   does; interleaved row streams reach less of the bandwidth), four
+   accumulators per row; the input row stays in L1. Prefetching TI__CV_AHEAD
+   bytes ahead in that stream (past a row's end is the next row; a prefetch
+   never faults, so past W's end is harmless). */
+#define TI__CV_AHEAD 2048
 #if defined(TI__CC_X86)
-#define TI__CV_PF(p) _mm_prefetch((const char *)(p) + 1024, _MM_HINT_T0)
+#define TI__CV_PF(p) _mm_prefetch((const char *)(p) + TI__CV_AHEAD, _MM_HINT_T0)
 #else
 #define TI__CV_PF(p) ((void)0)
 #endif
-#define TI__CV_HSUM(v, n, res) { uint32_t t_[16]; int i_; TI__CV_STV(t_, v); \
-  res = 0; for (i_ = 0; i_ < (n); i_++) res += t_[i_]; }
+/* the prefetches of one step: every 64-byte line of its 4*VB bytes */
+#define TI__CV_PF4(p, vb) { int64_t k_; for (k_ = 0; k_ < 4 * (vb); k_ += 64) TI__CV_PF((p) + k_); }
+#define TI__CV_DOTW(a, wv, v) a = flip ? TI__CC_DOT(a, TI__CV_XOR(wv, k80), v) : TI__CC_DOT(a, v, wv)
 #define TI__CV_KERNEL(NAME, TGT, VB) \
 TGT static void NAME(const uint8_t *w, const uint8_t *x, int64_t nr, int64_t nm, \
                      int64_t f0, int64_t f1, int flip, uint32_t *s) { \
   const TI__CC_V k80 = TI__CV_SET1(0x80); \
-  int64_t f = f0, r; \
-  for (; f + 4 <= f1; f += 4) { \
-    const uint8_t *w0 = w + f * nr, *w1 = w0 + nr, *w2 = w1 + nr, *w3 = w2 + nr; \
+  int64_t f, r; \
+  for (f = f0; f < f1; f++) { \
+    const uint8_t *w0 = w + f * nr; \
     TI__CC_V a0 = TI__CC_ZERO(), a1 = a0, a2 = a0, a3 = a0; \
     if (flip) { \
-      for (r = 0; r < nm; r += VB) { \
-        TI__CC_V v = TI__CC_LD(x + r); \
-        TI__CV_PF(w0 + r); TI__CV_PF(w1 + r); TI__CV_PF(w2 + r); TI__CV_PF(w3 + r); \
-        a0 = TI__CC_DOT(a0, TI__CV_XOR(TI__CC_LD(w0 + r), k80), v); \
-        a1 = TI__CC_DOT(a1, TI__CV_XOR(TI__CC_LD(w1 + r), k80), v); \
-        a2 = TI__CC_DOT(a2, TI__CV_XOR(TI__CC_LD(w2 + r), k80), v); \
-        a3 = TI__CC_DOT(a3, TI__CV_XOR(TI__CC_LD(w3 + r), k80), v); \
+      for (r = 0; r + 4 * VB <= nm; r += 4 * VB) { \
+        TI__CV_PF4(w0 + r, VB); \
+        a0 = TI__CC_DOT(a0, TI__CV_XOR(TI__CC_LD(w0 + r), k80), TI__CC_LD(x + r)); \
+        a1 = TI__CC_DOT(a1, TI__CV_XOR(TI__CC_LD(w0 + r + VB), k80), TI__CC_LD(x + r + VB)); \
+        a2 = TI__CC_DOT(a2, TI__CV_XOR(TI__CC_LD(w0 + r + 2 * VB), k80), TI__CC_LD(x + r + 2 * VB)); \
+        a3 = TI__CC_DOT(a3, TI__CV_XOR(TI__CC_LD(w0 + r + 3 * VB), k80), TI__CC_LD(x + r + 3 * VB)); \
       } \
     } else { \
-      for (r = 0; r < nm; r += VB) { \
-        TI__CC_V v = TI__CC_LD(x + r); \
-        TI__CV_PF(w0 + r); TI__CV_PF(w1 + r); TI__CV_PF(w2 + r); TI__CV_PF(w3 + r); \
-        a0 = TI__CC_DOT(a0, v, TI__CC_LD(w0 + r)); \
-        a1 = TI__CC_DOT(a1, v, TI__CC_LD(w1 + r)); \
-        a2 = TI__CC_DOT(a2, v, TI__CC_LD(w2 + r)); \
-        a3 = TI__CC_DOT(a3, v, TI__CC_LD(w3 + r)); \
+      for (r = 0; r + 4 * VB <= nm; r += 4 * VB) { \
+        TI__CV_PF4(w0 + r, VB); \
+        a0 = TI__CC_DOT(a0, TI__CC_LD(x + r), TI__CC_LD(w0 + r)); \
+        a1 = TI__CC_DOT(a1, TI__CC_LD(x + r + VB), TI__CC_LD(w0 + r + VB)); \
+        a2 = TI__CC_DOT(a2, TI__CC_LD(x + r + 2 * VB), TI__CC_LD(w0 + r + 2 * VB)); \
+        a3 = TI__CC_DOT(a3, TI__CC_LD(x + r + 3 * VB), TI__CC_LD(w0 + r + 3 * VB)); \
       } \
     } \
-    TI__CV_HSUM(a0, VB / 4, s[f]) TI__CV_HSUM(a1, VB / 4, s[f + 1]) \
-    TI__CV_HSUM(a2, VB / 4, s[f + 2]) TI__CV_HSUM(a3, VB / 4, s[f + 3]) \
-  } \
-  for (; f < f1; f++) { \
-    const uint8_t *w0 = w + f * nr; \
-    TI__CC_V a0 = TI__CC_ZERO(); \
-    for (r = 0; r < nm; r += VB) { \
+    for (; r < nm; r += VB) { \
       TI__CC_V v = TI__CC_LD(x + r), u = TI__CC_LD(w0 + r); \
-      a0 = flip ? TI__CC_DOT(a0, TI__CV_XOR(u, k80), v) : TI__CC_DOT(a0, v, u); \
+      TI__CV_DOTW(a0, u, v); \
     } \
-    TI__CV_HSUM(a0, VB / 4, s[f]) \
+    s[f] = TI__CV_RSUM(TI__CV_ADD(TI__CV_ADD(a0, a1), TI__CV_ADD(a2, a3))); \
   } \
 }
 
 #if defined(TI__CC_X86)
+/* Sums of the int32 lanes (modulo 2^32) in registers. */
+static inline uint32_t ti__cv_s_rsum(__m128i v) {
+  v = _mm_add_epi32(v, _mm_shuffle_epi32(v, 0x4e));
+  v = _mm_add_epi32(v, _mm_shuffle_epi32(v, 0xb1));
+  return (uint32_t)_mm_cvtsi128_si32(v);
+}
+TI__CC_T_AVX2 static inline uint32_t ti__cv_a2_rsum(__m256i v) {
+  return ti__cv_s_rsum(_mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1)));
+}
+TI__CC_T_AVX512 static inline uint32_t ti__cv_z_rsum(__m512i v) {
+  __m256i h = _mm256_add_epi32(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1));
+  return ti__cv_s_rsum(_mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1)));
+}
 #define TI__CC_V __m128i
 #define TI__CC_ZERO() _mm_setzero_si128()
 #define TI__CC_LD(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
 #define TI__CC_DOT(c, a, w) ti__cc_s_dot(c, a, w)
 #define TI__CV_SET1(b) _mm_set1_epi8((char)(b))
 #define TI__CV_XOR(a, b) _mm_xor_si128(a, b)
-#define TI__CV_STV(t, v) _mm_storeu_si128((__m128i *)(void *)(t), v)
+#define TI__CV_ADD(a, b) _mm_add_epi32(a, b)
+#define TI__CV_RSUM(v) ti__cv_s_rsum(v)
 TI__CV_KERNEL(ti__cv_k_sse2, , 16)
 #undef TI__CC_V
 #undef TI__CC_ZERO
@@ -2923,14 +2934,16 @@ TI__CV_KERNEL(ti__cv_k_sse2, , 16)
 #undef TI__CC_DOT
 #undef TI__CV_SET1
 #undef TI__CV_XOR
-#undef TI__CV_STV
+#undef TI__CV_ADD
+#undef TI__CV_RSUM
 #define TI__CC_V __m256i
 #define TI__CC_ZERO() _mm256_setzero_si256()
 #define TI__CC_LD(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
 #define TI__CC_DOT(c, a, w) ti__cc_a2_dot(c, a, w)
 #define TI__CV_SET1(b) _mm256_set1_epi8((char)(b))
 #define TI__CV_XOR(a, b) _mm256_xor_si256(a, b)
-#define TI__CV_STV(t, v) _mm256_storeu_si256((__m256i *)(void *)(t), v)
+#define TI__CV_ADD(a, b) _mm256_add_epi32(a, b)
+#define TI__CV_RSUM(v) ti__cv_a2_rsum(v)
 TI__CV_KERNEL(ti__cv_k_avx2, TI__CC_T_AVX2, 32)
 #undef TI__CC_DOT
 #define TI__CC_DOT(c, a, w) _mm256_dpbusd_avx_epi32(c, a, w)
@@ -2944,14 +2957,16 @@ TI__CV_KERNEL(ti__cv_k_avx2_i32, TI__CC_T_AVX2, 32)
 #undef TI__CC_DOT
 #undef TI__CV_SET1
 #undef TI__CV_XOR
-#undef TI__CV_STV
+#undef TI__CV_ADD
+#undef TI__CV_RSUM
 #define TI__CC_V __m512i
 #define TI__CC_ZERO() _mm512_setzero_si512()
 #define TI__CC_LD(p) _mm512_loadu_si512((const void *)(p))
 #define TI__CC_DOT(c, a, w) ti__cc_z_dot(c, a, w)
 #define TI__CV_SET1(b) _mm512_set1_epi8((char)(b))
 #define TI__CV_XOR(a, b) _mm512_xor_si512(a, b)
-#define TI__CV_STV(t, v) _mm512_storeu_si512((void *)(t), v)
+#define TI__CV_ADD(a, b) _mm512_add_epi32(a, b)
+#define TI__CV_RSUM(v) ti__cv_z_rsum(v)
 TI__CV_KERNEL(ti__cv_k_avx512, TI__CC_T_AVX512, 64)
 #undef TI__CC_DOT
 #define TI__CC_DOT(c, a, w) _mm512_dpbusd_epi32(c, a, w)
@@ -2965,7 +2980,8 @@ TI__CV_KERNEL(ti__cv_k_avx512_i32, TI__CC_T_AVX512, 64)
 #undef TI__CC_DOT
 #undef TI__CV_SET1
 #undef TI__CV_XOR
-#undef TI__CV_STV
+#undef TI__CV_ADD
+#undef TI__CV_RSUM
 #endif /* TI__CC_X86 */
 
 #if defined(TI__CC_NEON)
@@ -3005,7 +3021,8 @@ static void ti__cv_k_neon(const uint8_t *w, const uint8_t *x, int64_t nr, int64_
 #define TI__CC_DOT(c, a, w) vmlaq_s32(c, a, w)
 #define TI__CV_SET1(b) vdupq_n_s32(b)
 #define TI__CV_XOR(a, b) veorq_s32(a, b)
-#define TI__CV_STV(t, v) vst1q_u32(t, vreinterpretq_u32_s32(v))
+#define TI__CV_ADD(a, b) vaddq_s32(a, b)
+#define TI__CV_RSUM(v) ((uint32_t)vaddvq_s32(v))
 TI__CV_KERNEL(ti__cv_k_neon_i32, , 16)
 #undef TI__CC_V
 #undef TI__CC_ZERO
@@ -3013,7 +3030,8 @@ TI__CV_KERNEL(ti__cv_k_neon_i32, , 16)
 #undef TI__CC_DOT
 #undef TI__CV_SET1
 #undef TI__CV_XOR
-#undef TI__CV_STV
+#undef TI__CV_ADD
+#undef TI__CV_RSUM
 #endif
 
 typedef struct ti__cv_job {
@@ -3166,8 +3184,10 @@ TASKIR_API ti_status ti_cvm(const ti_kernel_ctx *ctx, const ti_prim_desc *d, con
 #undef TI__CC_STEP
 #undef TI__CC_OUT
 #undef TI__CC_KERNEL
-#undef TI__CV_HSUM
 #undef TI__CV_PF
+#undef TI__CV_AHEAD
+#undef TI__CV_DOTW
+#undef TI__CV_PF4
 #undef TI__CW_KERNEL
 #undef TI__CV_KERNEL
 #undef TI__CC_LIMIT
