@@ -318,11 +318,16 @@ TASKIR_API ti_status ti_tinshift_ex(const ti_kernel_ctx *ctx, ti_tinshift_mode m
        reblocked into 16-channel groups of 4 bytes; AVX-512 VNNI and AVX-VNNI
        vpdpbusd (input offset by +128 to unsigned, exact per-channel
        correction), AVX-512BW / AVX2 / SSE2 pmaddwd, NEON sdot or smull.
+       Tiles of 5, 6 or 12 output pixels x up to 4 vectors of channels
+       (AVX-512 VNNI). Few input channels (nr % 4 != 0, nr < 16, undilated
+       columns): the 4-byte groups run along a window row (kx, r) instead
+       of within each tap.
      CC, other types: per pixel, channels across lanes (AVX-512, AVX2, NEON).
      CC and CVM, I32 input x I8/TERNARY weights: the input is scanned; when
        every value fits -128..127 or 0..255 it is narrowed and takes the
        int8 kernels (same sums, exactly), else the wide path.
-     CVM: row dots straight from [nf][nr] (bandwidth bound, no packing):
+     CVM: row dots straight from [nf][nr], row after row so that W is
+       read as one sequential stream (bandwidth bound, no packing):
        int8 types as above, I32 x I32 with wrapping multiplies; F32 and
        other mixes use the reference in ti_cvm, and the wide CC path
        through ti_cvm_as_cc + ti_cc_packed.
