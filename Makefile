@@ -64,9 +64,16 @@ $(BUILD)/fuzzloop/%: tests/%.c tests/fuzz_main.h $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(STD) $(WARN) -O1 -g $(SAN) -DTT_FUZZ_LOOP -I. -o $@ $< -lm
 
-$(BUILD)/bench/%: bench/%.c $(HEADERS)
+$(BUILD)/bench/%: bench/%.c $(wildcard bench/*.h) $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(STD) $(WARN) -O3 -march=native -I. -o $@ $< -lm
+
+# The oneDNN peer links -ldnnl only when the library is there; without it the
+# bench is built to print a skip.
+HAVE_DNNL := $(shell echo 'int main(void){return 0;}' | $(CC) -x c -include dnnl.h -o /dev/null - -ldnnl 2>/dev/null && echo yes)
+$(BUILD)/bench/bench_conv_onednn: bench/bench_conv_onednn.c $(wildcard bench/*.h) $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(STD) $(WARN) -O3 -march=native -I. -o $@ $< $(if $(HAVE_DNNL),-ldnnl,-DTI_BENCH_NO_DNNL) -lm
 
 # One command per check; tests/run.sh adds them up and prints the closing line.
 CHECKS := $(TESTS:%=$(BUILD)/test/%) $(TESTS:%=$(BUILD)/asan/%) $(KTESTS:%=$(BUILD)/nosimd/%) \

@@ -335,11 +335,16 @@ TASKIR_API ti_status ti_tinshift_ex(const ti_kernel_ctx *ctx, ti_tinshift_mode m
        reblocked into 16-channel groups of 4 bytes; AVX-512 VNNI and AVX-VNNI
        vpdpbusd (input offset by +128 to unsigned, exact per-channel
        correction), AVX-512BW / AVX2 / SSE2 pmaddwd, NEON sdot or smull.
+       Tiles of 5, 6 or 12 output pixels x up to 4 vectors of channels
+       (AVX-512 VNNI). Few input channels (nr % 4 != 0, nr < 16, undilated
+       columns): the 4-byte groups run along a window row (kx, r) instead
+       of within each tap.
      CC, other types: per pixel, channels across lanes (AVX-512, AVX2, NEON).
      CC and CVM, I32 input x I8/TERNARY weights: the input is scanned; when
        every value fits -128..127 or 0..255 it is narrowed and takes the
        int8 kernels (same sums, exactly), else the wide path.
-     CVM: row dots straight from [nf][nr] (bandwidth bound, no packing):
+     CVM: row dots straight from [nf][nr], row after row so that W is
+       read as one sequential stream (bandwidth bound, no packing):
        int8 types as above, I32 x I32 with wrapping multiplies; F32 and
        other mixes use the reference in ti_cvm, and the wide CC path
        through ti_cvm_as_cc + ti_cc_packed.
@@ -1858,12 +1863,16 @@ typedef struct ti__cc_geo {
   int64_t ny, nx, nf, nr, nky, nkx, niy, nix;
   int64_t sy, sx, dy, dx, pu, pl;
   int64_t hn, wn;          /* padded-input rows/columns the windows reach */
-  int64_t nr4, G, T, K4;   /* nr rounded to 4, its 4-byte groups, taps, T*G */
+  int64_t nr4, G, T, K4;   /* nr rounded to 4, its 4-byte groups, taps, packed
+                              4-byte groups per channel (T*G, or ceil(T*nr/4)
+                              when win) */
   int64_t nfb, nf16;       /* 16-channel blocks */
   int is_float;            /* F32 everywhere */
   int int8;                /* I8/U8/TERNARY input with I8/TERNARY weights */
   int dual;                /* I32 input with I8/TERNARY weights: int8 path when
                               the input fits 8 bits, else wide */
+  int win;                 /* int8 path packs the whole window (ky, kx, r) as one
+                              reduction: few channels, not a multiple of 4 */
 } ti__cc_geo;
 
 static int ti__cc_mul(int64_t a, int64_t b, int64_t *r) {
@@ -1912,6 +1921,14 @@ static ti_status ti__cc_common(const ti_prim_desc *d, ti__cc_geo *g) {
       !ti__cc_mul(g->T, g->nr, &n) || !ti__cc_mul(n, g->nf * 4, &n) ||        /* weights */
       !ti__cc_mul(g->ny, g->nx, &n) || !ti__cc_mul(n, g->nf * 4, &n))         /* output */
     return TI_STATUS_BAD_PARAM;
+  /* Few channels (nr % 4 != 0, nr < 16) under a window of undilated
+     columns: rounding each tap's channels to 4 would waste up to 3/4 of the
+     dot products, so the int8 path packs each window row (kx, r), nkx*nr
+     bytes contiguous in the padded input, as one reduction. */
+  n = g->nky * ((g->nkx * g->nr + 3) / 4);
+  g->win = (g->int8 || g->dual) && g->nr % 4 != 0 && g->nr < 16 && g->nkx > 1 && g->dx == 1 &&
+           n <= g->K4;
+  if (g->win) g->K4 = n;
   return TI_STATUS_SUCCESS;
 }
 
@@ -1953,6 +1970,10 @@ static int ti__cc_fits(int64_t n) { return n >= 0 && (uint64_t)n <= (uint64_t)SI
    format 1 (int8 path): sum of weights per channel int32[nf16], then blocks
    [nfb][K4][16 channels][4 bytes], byte j of channel f in group
    kg = (ky*nkx + kx)*G + q being W[f][4q + j][ky][kx] (0 past nf or nr);
+   formats 4 and 5 are formats 1 and 3 with window rows packed as one
+   reduction (win): with Gw = ceil(nkx*nr/4), byte j of group
+   kg = ky*Gw + q holds W[f][r][ky][kx] where 4q + j = kx*nr + r (0 past
+   nkx*nr);
    format 2 (wide path: I32, U8 weights, F32): int32 or float
    [nky*nkx][nr][nf16], channels fastest (0 past nf);
    format 3 (I32 input, int8 weights): format 1's data, then format 2's at
@@ -1966,11 +1987,15 @@ static int64_t ti__cc_pack_bytes(const ti__cc_geo *g) {
   if (g->dual) return 64 + ti__cc_al64(ti__cc_pack8_bytes(g)) + g->T * g->nr * g->nf16 * 4;
   return 64 + g->T * g->nr * g->nf16 * 4;
 }
-static uint32_t ti__cc_format(const ti__cc_geo *g) { return g->int8 ? 1u : g->dual ? 3u : 2u; }
-/* Run scratch. int8 path: corrections, tap offsets, padded input; wide
-   path: bias per channel, and the input widened to int32 when it is 8-bit. */
+static uint32_t ti__cc_format(const ti__cc_geo *g) {
+  return g->int8 ? (g->win ? 4u : 1u) : g->dual ? (g->win ? 5u : 3u) : 2u;
+}
+/* Run scratch. int8 path: corrections, tap offsets, padded input (4 more
+   bytes for win); wide path: bias per channel, and the input widened to
+   int32 when it is 8-bit. */
 static int64_t ti__cc_run_bytes(const ti_prim_desc *d, const ti__cc_geo *g) {
-  int64_t r8 = 64 + ti__cc_al64(g->nf16 * 4) + ti__cc_al64(g->T * 8) + g->hn * g->wn * g->nr4;
+  int64_t r8 = 64 + ti__cc_al64(g->nf16 * 4) + ti__cc_al64(g->T * 8) +
+               g->hn * g->wn * g->nr4 + (g->win ? 4 : 0);
   int64_t rw = 64 + ti__cc_al64(g->nf16 * 4) +
                (ti__cc_b8(d->in_dtype) ? g->niy * g->nix * g->nr * 4 : 0);
   if (g->int8) return r8;
@@ -2121,6 +2146,11 @@ static void ti__cc_pack(const ti_prim_desc *d, const ti__cc_geo *g, const void *
         uint8_t *dst = blk + ((f / 16) * g->K4 + kg) * 64 + (f % 16) * 4;
         for (j = 0; j < 4; j++) {
           int64_t r = 4 * q + j;
+          if (g->win) {   /* group q of window row ky */
+            int64_t gw = g->K4 / g->nky, k = 4 * (kg % gw) + j;
+            t = (kg / gw) * g->nkx + k / g->nr; r = k % g->nr;
+            if (k >= g->nkx * g->nr) r = g->nr;   /* past the row: zero */
+          }
           dst[j] = (f < g->nf && r < g->nr) ? (uint8_t)ws[(f * g->nr + r) * g->T + t] : 0;
         }
       }
@@ -2158,6 +2188,9 @@ struct ti__cc_job {
   const int64_t *tapoff;
   uint32_t *out;
   int64_t G, T, bstride, npix, npt;
+  int64_t cs;                     /* bytes per padded input pixel */
+  int pxmajor;                    /* items run pixel tile by pixel tile (else
+                                     channel tile by channel tile) */
   int P, L, nvmax;
   ti__cc_kfn kfn[4];
 };
@@ -2168,6 +2201,7 @@ struct ti__cc_job {
 #define TI__CC_REP4(X) TI__CC_REP3(X) X(3)
 #define TI__CC_REP5(X) TI__CC_REP4(X) X(4)
 #define TI__CC_REP6(X) TI__CC_REP5(X) X(5)
+#define TI__CC_REP12(X) TI__CC_REP6(X) X(6) X(7) X(8) X(9) X(10) X(11)
 /* Byte offset of vector v of a tile inside the packed blocks. */
 #define TI__CC_WOFF(v, L, bs) ((size_t)(((v) / (16 / (L))) * (bs) + ((v) % (16 / (L))) * (L) * 4))
 #define TI__CC_DECL(p) TI__CC_V a##p##0 = TI__CC_ZERO(), a##p##1 = a##p##0, a##p##2 = a##p##0, \
@@ -2335,6 +2369,16 @@ TI__CC_KERNEL(ti__cc_k_vnni512_1, TI__CC_T_VNNI512, 6, 1, 16)
 TI__CC_KERNEL(ti__cc_k_vnni512_2, TI__CC_T_VNNI512, 6, 2, 16)
 TI__CC_KERNEL(ti__cc_k_vnni512_3, TI__CC_T_VNNI512, 6, 3, 16)
 TI__CC_KERNEL(ti__cc_k_vnni512_4, TI__CC_T_VNNI512, 6, 4, 16)
+/* 5 pixels where 6 would leave a larger share of the last tile empty
+   (7x7 = 49 outputs: 10 tiles of 5, not 9 of 6 with 5 empty slots). */
+TI__CC_KERNEL(ti__cc_k_vnni512_5x1, TI__CC_T_VNNI512, 5, 1, 16)
+TI__CC_KERNEL(ti__cc_k_vnni512_5x2, TI__CC_T_VNNI512, 5, 2, 16)
+TI__CC_KERNEL(ti__cc_k_vnni512_5x3, TI__CC_T_VNNI512, 5, 3, 16)
+TI__CC_KERNEL(ti__cc_k_vnni512_5x4, TI__CC_T_VNNI512, 5, 4, 16)
+/* 12 pixels for up to 32 channels: short reductions (few input channels)
+   spend less per tile on pointers, corrections and stores. */
+TI__CC_KERNEL(ti__cc_k_vnni512_12x1, TI__CC_T_VNNI512, 12, 1, 16)
+TI__CC_KERNEL(ti__cc_k_vnni512_12x2, TI__CC_T_VNNI512, 12, 2, 16)
 #undef TI__CC_V
 #undef TI__CC_ZERO
 #undef TI__CC_LD
@@ -2386,8 +2430,8 @@ TI__CC_KERNEL(ti__cc_k_neon_4, , 4, 4, 4)
 #undef TI__CC_ST
 #endif /* TI__CC_NEON */
 
-/* Picks the micro-kernels for the allowed cpu paths; returns sub. */
-static unsigned ti__cc_pick(unsigned cpu, ti__cc_job *j) {
+/* Picks the micro-kernels for the allowed cpu paths and nf; returns sub. */
+static unsigned ti__cc_pick(unsigned cpu, int64_t nf, int64_t npix, ti__cc_job *j) {
   j->kfn[0] = j->kfn[1] = j->kfn[2] = j->kfn[3] = ti__cc_k_c;
   j->P = 1; j->L = 16; j->nvmax = 1;
 #if defined(TI__CC_X86)
@@ -2395,6 +2439,14 @@ static unsigned ti__cc_pick(unsigned cpu, ti__cc_job *j) {
     j->kfn[0] = ti__cc_k_vnni512_1; j->kfn[1] = ti__cc_k_vnni512_2;
     j->kfn[2] = ti__cc_k_vnni512_3; j->kfn[3] = ti__cc_k_vnni512_4;
     j->P = 6; j->L = 16; j->nvmax = 4;
+    if (nf <= 32) {
+      j->kfn[0] = ti__cc_k_vnni512_12x1; j->kfn[1] = ti__cc_k_vnni512_12x2;
+      j->P = 12; j->nvmax = 2;
+    } else if (((npix + 5) / 6) * 6 - npix > ((npix + 4) / 5) * 5 - npix + npix / 32) {
+      j->kfn[0] = ti__cc_k_vnni512_5x1; j->kfn[1] = ti__cc_k_vnni512_5x2;
+      j->kfn[2] = ti__cc_k_vnni512_5x3; j->kfn[3] = ti__cc_k_vnni512_5x4;
+      j->P = 5;
+    }
   } else if (cpu & TI_CPU_AVXVNNI) {
     j->kfn[0] = ti__cc_k_avxvnni_1; j->kfn[1] = ti__cc_k_avxvnni_2;
     j->P = 6; j->L = 8; j->nvmax = 2;
@@ -2420,25 +2472,44 @@ static unsigned ti__cc_pick(unsigned cpu, ti__cc_job *j) {
 #else
   (void)cpu;
 #endif
+  (void)nf; (void)npix;
   return 0;
 }
 
 static void ti__cc_range(void *arg, int64_t b, int64_t e) {
   const ti__cc_job *j = (const ti__cc_job *)arg;
   const ti__cc_geo *g = j->g;
-  const uint8_t *ip[6];
-  uint32_t *op[6];
-  int64_t tw = (int64_t)j->L * j->nvmax, it;
+  const uint8_t *ip[12];
+  uint32_t *op[12], *ob[12];
+  /* input pointer a of pixel (y, x), stepped without multiplies */
+  const int64_t xs = g->sx * j->cs, ys = g->sy * g->wn * j->cs, nx = g->nx, nf = g->nf;
+  const int64_t tw = (int64_t)j->L * j->nvmax, nft = (nf + tw - 1) / tw;
+  int64_t it, ft = j->pxmajor ? b % nft : b / j->npt, pt = j->pxmajor ? b / nft : b % j->npt;
+  int64_t y = pt * j->P / nx, x = pt * j->P % nx;
+  const uint8_t *a = j->pad + y * ys + x * xs;
+  int p, pvalid = 0, filled = 0;
   for (it = b; it < e; it++) {
-    int64_t ft = it / j->npt, pt = it % j->npt, f0 = ft * tw, nfv = g->nf - f0;
-    int64_t nv = nfv < tw ? (nfv + j->L - 1) / j->L : j->nvmax, pix0 = pt * j->P;
-    int p, pvalid = (int)(j->npix - pix0 < j->P ? j->npix - pix0 : j->P);
-    for (p = 0; p < j->P; p++) {
-      int64_t pix = pix0 + (p < pvalid ? p : pvalid - 1), y = pix / g->nx, x = pix % g->nx;
-      ip[p] = j->pad + ((y * g->sy) * g->wn + x * g->sx) * g->nr4;
-      op[p] = j->out + pix * g->nf + f0;
+    int64_t f0 = ft * tw, nfv = nf - f0, nv = nfv < tw ? (nfv + j->L - 1) / j->L : j->nvmax;
+    if (!filled) {   /* the tile's pixels */
+      int64_t pix0 = pt * j->P;
+      uint32_t *o = j->out + pix0 * nf;
+      pvalid = (int)(j->npix - pix0 < j->P ? j->npix - pix0 : j->P);
+      for (p = 0; p < pvalid; p++, o += nf) {
+        ip[p] = a; ob[p] = o;
+        a += xs;
+        if (++x == nx) { x = 0; y++; a = j->pad + (y < g->ny ? y : 0) * ys; }   /* in bounds */
+      }
+      for (; p < j->P; p++) { ip[p] = ip[pvalid - 1]; ob[p] = ob[pvalid - 1]; }
+      filled = 1;
     }
+    for (p = 0; p < j->P; p++) op[p] = ob[p] + f0;
     j->kfn[nv - 1](j, ip, op, pvalid, j->blk + (f0 / 16) * j->bstride, j->corr + f0, nfv);
+    if (j->pxmajor) {
+      if (++ft == nft) { ft = 0; pt++; filled = 0; }
+    } else {
+      filled = 0;
+      if (++pt == j->npt) { pt = 0; ft++; x = y = 0; a = j->pad; }
+    }
   }
 }
 
@@ -2448,36 +2519,62 @@ static void ti__cc_run8(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const t
                         const void *in, const uint8_t *p, const void *bias, void *out,
                         void *scratch, uint32_t off) {
   ti__cc_job j;
-  unsigned sub = ti__cc_pick(ti__cpu(ctx), &j);
+  unsigned sub = ti__cc_pick(ti__cpu(ctx), g->nf, g->ny * g->nx, &j);
   uint8_t *s = (uint8_t *)ti__cc_align(scratch), *pad;
   uint32_t *corr = (uint32_t *)(void *)s;
   int64_t *tapoff = (int64_t *)(void *)(s + ti__cc_al64(g->nf16 * 4));
   const uint8_t *sums = p + 64, *src = (const uint8_t *)in;
-  int64_t f, ky, kx, y, x, r;
+  int64_t f, ky, kx, y, x, r, cs = g->win ? g->nr : g->nr4;   /* bytes per padded pixel */
+  const uint32_t offs = off * 0x01010101u;
   pad = s + ti__cc_al64(g->nf16 * 4) + ti__cc_al64(g->T * 8);
   for (f = 0; f < g->nf16; f++)
     corr[f] = (f < g->nf ? ti__cc_biasi(d, bias, f) : 0u) + (sub - off) * ti__cc_rd32(sums + 4 * f);
   for (ky = 0; ky < g->nky; ky++)
     for (kx = 0; kx < g->nkx; kx++)
       tapoff[ky * g->nkx + kx] = (ky * g->dy * g->wn + kx * g->dx) * g->nr4;
-  for (y = 0; y < g->hn; y++)
-    for (x = 0; x < g->wn; x++) {
-      uint8_t *o = pad + (y * g->wn + x) * g->nr4;
-      int64_t iy = y - g->pu, ix = x - g->pl;
-      if (iy < 0 || iy >= g->niy || ix < 0 || ix >= g->nix) {
-        for (r = 0; r < g->nr4; r++) o[r] = (uint8_t)off;
-      } else {
-        int64_t e = (iy * g->nix + ix) * g->nr;
+  /* Row by row: the padding is filled with off, the input's columns are
+     one flat loop when no channel rounding separates its pixels. */
+  for (y = 0; y < g->hn; y++) {
+    uint8_t *o = pad + y * g->wn * cs;
+    int64_t iy = y - g->pu, x0 = g->pl < g->wn ? g->pl : g->wn;
+    int64_t x1 = g->pl + g->nix < g->wn ? g->pl + g->nix : g->wn, e = iy * g->nix * g->nr, n;
+    if (iy < 0 || iy >= g->niy) { memset(o, (int)off, (size_t)(g->wn * cs)); continue; }
+    memset(o, (int)off, (size_t)(x0 * cs));
+    if (cs == g->nr) {
+      n = (x1 - x0) * g->nr; o += x0 * cs;
+      if (d->in_dtype == TI_DTYPE_I32)
+        for (r = 0; r < n; r++) o[r] = (uint8_t)(((const uint32_t *)in)[e + r] + off);
+      else
+        for (r = 0; r < n; r++) o[r] = (uint8_t)(src[e + r] + off);
+    } else {
+      for (x = x0, o += x0 * cs; x < x1; x++, o += cs, e += g->nr) {
         if (d->in_dtype == TI_DTYPE_I32)
           for (r = 0; r < g->nr; r++) o[r] = (uint8_t)(((const uint32_t *)in)[e + r] + off);
         else
           for (r = 0; r < g->nr; r++) o[r] = (uint8_t)(src[e + r] + off);
-        for (; r < g->nr4; r++) o[r] = (uint8_t)off;
+        for (; r < cs; r++) o[r] = (uint8_t)off;
       }
+      o -= x1 * cs;
     }
+    o = pad + y * g->wn * cs;
+    memset(o + x1 * cs, (int)off, (size_t)((g->wn - x1) * cs));
+  }
   j.g = g; j.pad = pad; j.blk = p + 64 + ti__cc_al64(g->nf16 * 4); j.corr = corr;
-  j.tapoff = tapoff; j.out = (uint32_t *)out; j.G = g->G; j.T = g->T;
+  j.tapoff = tapoff; j.out = (uint32_t *)out; j.G = g->G; j.T = g->T; j.cs = cs;
+  if (g->win) {
+    /* A window row (kx, r) is contiguous in the padded input: one tap per
+       ky of K4/nky groups read straight from it; the last group's bytes past
+       the row meet zero weights (4 spare bytes after the padded input). */
+    memcpy(pad + g->hn * g->wn * cs, &offs, 4);
+    j.G = g->K4 / g->nky; j.T = g->nky;
+    for (ky = 0; ky < g->nky; ky++) tapoff[ky] = ky * g->dy * g->wn * cs;
+  }
   j.bstride = g->K4 * 64; j.npix = g->ny * g->nx; j.npt = (j.npix + j.P - 1) / j.P;
+  /* Weights that stay in L1 (<= 32 KiB): all channel tiles of a pixel tile
+     in turn, so its input stays in L1 and its outputs go out line by line;
+     larger weights: channel tile by channel tile, each tile's weights
+     reused from L2 across the pixels. */
+  j.pxmajor = g->nfb * g->K4 * 64 <= 32768;
   ti__parallel(ctx, j.npt * ((g->nf + (int64_t)j.L * j.nvmax - 1) / ((int64_t)j.L * j.nvmax)),
                ti__cc_range, &j);
 }
@@ -2836,64 +2933,75 @@ TASKIR_API ti_status ti_cc2d_ref(const ti_prim_desc *d, const void *in, const vo
 typedef void (*ti__cv_kfn)(const uint8_t *w, const uint8_t *x, int64_t nr, int64_t nm,
                            int64_t f0, int64_t f1, int flip, uint32_t *s);
 
-/* Four row streams at once: prefetching 1 KiB ahead keeps them all in flight
-   (a prefetch never faults, so running past a row's end is harmless). */
+/* Row by row, so W is read as one sequential stream (as a streaming read
+   does; interleaved row streams reach less of the bandwidth), four
+   accumulators per row; the input row stays in L1. Prefetching TI__CV_AHEAD
+   bytes ahead in that stream (past a row's end is the next row; a prefetch
+   never faults, so past W's end is harmless). */
+#define TI__CV_AHEAD 2048
 #if defined(TI__CC_X86)
-#define TI__CV_PF(p) _mm_prefetch((const char *)(p) + 1024, _MM_HINT_T0)
+#define TI__CV_PF(p) _mm_prefetch((const char *)(p) + TI__CV_AHEAD, _MM_HINT_T0)
 #else
 #define TI__CV_PF(p) ((void)0)
 #endif
-#define TI__CV_HSUM(v, n, res) { uint32_t t_[16]; int i_; TI__CV_STV(t_, v); \
-  res = 0; for (i_ = 0; i_ < (n); i_++) res += t_[i_]; }
+/* the prefetches of one step: every 64-byte line of its 4*VB bytes */
+#define TI__CV_PF4(p, vb) { int64_t k_; for (k_ = 0; k_ < 4 * (vb); k_ += 64) TI__CV_PF((p) + k_); }
+#define TI__CV_DOTW(a, wv, v) a = flip ? TI__CC_DOT(a, TI__CV_XOR(wv, k80), v) : TI__CC_DOT(a, v, wv)
 #define TI__CV_KERNEL(NAME, TGT, VB) \
 TGT static void NAME(const uint8_t *w, const uint8_t *x, int64_t nr, int64_t nm, \
                      int64_t f0, int64_t f1, int flip, uint32_t *s) { \
   const TI__CC_V k80 = TI__CV_SET1(0x80); \
-  int64_t f = f0, r; \
-  for (; f + 4 <= f1; f += 4) { \
-    const uint8_t *w0 = w + f * nr, *w1 = w0 + nr, *w2 = w1 + nr, *w3 = w2 + nr; \
+  int64_t f, r; \
+  for (f = f0; f < f1; f++) { \
+    const uint8_t *w0 = w + f * nr; \
     TI__CC_V a0 = TI__CC_ZERO(), a1 = a0, a2 = a0, a3 = a0; \
     if (flip) { \
-      for (r = 0; r < nm; r += VB) { \
-        TI__CC_V v = TI__CC_LD(x + r); \
-        TI__CV_PF(w0 + r); TI__CV_PF(w1 + r); TI__CV_PF(w2 + r); TI__CV_PF(w3 + r); \
-        a0 = TI__CC_DOT(a0, TI__CV_XOR(TI__CC_LD(w0 + r), k80), v); \
-        a1 = TI__CC_DOT(a1, TI__CV_XOR(TI__CC_LD(w1 + r), k80), v); \
-        a2 = TI__CC_DOT(a2, TI__CV_XOR(TI__CC_LD(w2 + r), k80), v); \
-        a3 = TI__CC_DOT(a3, TI__CV_XOR(TI__CC_LD(w3 + r), k80), v); \
+      for (r = 0; r + 4 * VB <= nm; r += 4 * VB) { \
+        TI__CV_PF4(w0 + r, VB); \
+        a0 = TI__CC_DOT(a0, TI__CV_XOR(TI__CC_LD(w0 + r), k80), TI__CC_LD(x + r)); \
+        a1 = TI__CC_DOT(a1, TI__CV_XOR(TI__CC_LD(w0 + r + VB), k80), TI__CC_LD(x + r + VB)); \
+        a2 = TI__CC_DOT(a2, TI__CV_XOR(TI__CC_LD(w0 + r + 2 * VB), k80), TI__CC_LD(x + r + 2 * VB)); \
+        a3 = TI__CC_DOT(a3, TI__CV_XOR(TI__CC_LD(w0 + r + 3 * VB), k80), TI__CC_LD(x + r + 3 * VB)); \
       } \
     } else { \
-      for (r = 0; r < nm; r += VB) { \
-        TI__CC_V v = TI__CC_LD(x + r); \
-        TI__CV_PF(w0 + r); TI__CV_PF(w1 + r); TI__CV_PF(w2 + r); TI__CV_PF(w3 + r); \
-        a0 = TI__CC_DOT(a0, v, TI__CC_LD(w0 + r)); \
-        a1 = TI__CC_DOT(a1, v, TI__CC_LD(w1 + r)); \
-        a2 = TI__CC_DOT(a2, v, TI__CC_LD(w2 + r)); \
-        a3 = TI__CC_DOT(a3, v, TI__CC_LD(w3 + r)); \
+      for (r = 0; r + 4 * VB <= nm; r += 4 * VB) { \
+        TI__CV_PF4(w0 + r, VB); \
+        a0 = TI__CC_DOT(a0, TI__CC_LD(x + r), TI__CC_LD(w0 + r)); \
+        a1 = TI__CC_DOT(a1, TI__CC_LD(x + r + VB), TI__CC_LD(w0 + r + VB)); \
+        a2 = TI__CC_DOT(a2, TI__CC_LD(x + r + 2 * VB), TI__CC_LD(w0 + r + 2 * VB)); \
+        a3 = TI__CC_DOT(a3, TI__CC_LD(x + r + 3 * VB), TI__CC_LD(w0 + r + 3 * VB)); \
       } \
     } \
-    TI__CV_HSUM(a0, VB / 4, s[f]) TI__CV_HSUM(a1, VB / 4, s[f + 1]) \
-    TI__CV_HSUM(a2, VB / 4, s[f + 2]) TI__CV_HSUM(a3, VB / 4, s[f + 3]) \
-  } \
-  for (; f < f1; f++) { \
-    const uint8_t *w0 = w + f * nr; \
-    TI__CC_V a0 = TI__CC_ZERO(); \
-    for (r = 0; r < nm; r += VB) { \
+    for (; r < nm; r += VB) { \
       TI__CC_V v = TI__CC_LD(x + r), u = TI__CC_LD(w0 + r); \
-      a0 = flip ? TI__CC_DOT(a0, TI__CV_XOR(u, k80), v) : TI__CC_DOT(a0, v, u); \
+      TI__CV_DOTW(a0, u, v); \
     } \
-    TI__CV_HSUM(a0, VB / 4, s[f]) \
+    s[f] = TI__CV_RSUM(TI__CV_ADD(TI__CV_ADD(a0, a1), TI__CV_ADD(a2, a3))); \
   } \
 }
 
 #if defined(TI__CC_X86)
+/* Sums of the int32 lanes (modulo 2^32) in registers. */
+static inline uint32_t ti__cv_s_rsum(__m128i v) {
+  v = _mm_add_epi32(v, _mm_shuffle_epi32(v, 0x4e));
+  v = _mm_add_epi32(v, _mm_shuffle_epi32(v, 0xb1));
+  return (uint32_t)_mm_cvtsi128_si32(v);
+}
+TI__CC_T_AVX2 static inline uint32_t ti__cv_a2_rsum(__m256i v) {
+  return ti__cv_s_rsum(_mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1)));
+}
+TI__CC_T_AVX512 static inline uint32_t ti__cv_z_rsum(__m512i v) {
+  __m256i h = _mm256_add_epi32(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1));
+  return ti__cv_s_rsum(_mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1)));
+}
 #define TI__CC_V __m128i
 #define TI__CC_ZERO() _mm_setzero_si128()
 #define TI__CC_LD(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
 #define TI__CC_DOT(c, a, w) ti__cc_s_dot(c, a, w)
 #define TI__CV_SET1(b) _mm_set1_epi8((char)(b))
 #define TI__CV_XOR(a, b) _mm_xor_si128(a, b)
-#define TI__CV_STV(t, v) _mm_storeu_si128((__m128i *)(void *)(t), v)
+#define TI__CV_ADD(a, b) _mm_add_epi32(a, b)
+#define TI__CV_RSUM(v) ti__cv_s_rsum(v)
 TI__CV_KERNEL(ti__cv_k_sse2, , 16)
 #undef TI__CC_V
 #undef TI__CC_ZERO
@@ -2901,14 +3009,16 @@ TI__CV_KERNEL(ti__cv_k_sse2, , 16)
 #undef TI__CC_DOT
 #undef TI__CV_SET1
 #undef TI__CV_XOR
-#undef TI__CV_STV
+#undef TI__CV_ADD
+#undef TI__CV_RSUM
 #define TI__CC_V __m256i
 #define TI__CC_ZERO() _mm256_setzero_si256()
 #define TI__CC_LD(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
 #define TI__CC_DOT(c, a, w) ti__cc_a2_dot(c, a, w)
 #define TI__CV_SET1(b) _mm256_set1_epi8((char)(b))
 #define TI__CV_XOR(a, b) _mm256_xor_si256(a, b)
-#define TI__CV_STV(t, v) _mm256_storeu_si256((__m256i *)(void *)(t), v)
+#define TI__CV_ADD(a, b) _mm256_add_epi32(a, b)
+#define TI__CV_RSUM(v) ti__cv_a2_rsum(v)
 TI__CV_KERNEL(ti__cv_k_avx2, TI__CC_T_AVX2, 32)
 #undef TI__CC_DOT
 #define TI__CC_DOT(c, a, w) _mm256_dpbusd_avx_epi32(c, a, w)
@@ -2922,14 +3032,16 @@ TI__CV_KERNEL(ti__cv_k_avx2_i32, TI__CC_T_AVX2, 32)
 #undef TI__CC_DOT
 #undef TI__CV_SET1
 #undef TI__CV_XOR
-#undef TI__CV_STV
+#undef TI__CV_ADD
+#undef TI__CV_RSUM
 #define TI__CC_V __m512i
 #define TI__CC_ZERO() _mm512_setzero_si512()
 #define TI__CC_LD(p) _mm512_loadu_si512((const void *)(p))
 #define TI__CC_DOT(c, a, w) ti__cc_z_dot(c, a, w)
 #define TI__CV_SET1(b) _mm512_set1_epi8((char)(b))
 #define TI__CV_XOR(a, b) _mm512_xor_si512(a, b)
-#define TI__CV_STV(t, v) _mm512_storeu_si512((void *)(t), v)
+#define TI__CV_ADD(a, b) _mm512_add_epi32(a, b)
+#define TI__CV_RSUM(v) ti__cv_z_rsum(v)
 TI__CV_KERNEL(ti__cv_k_avx512, TI__CC_T_AVX512, 64)
 #undef TI__CC_DOT
 #define TI__CC_DOT(c, a, w) _mm512_dpbusd_epi32(c, a, w)
@@ -2943,7 +3055,8 @@ TI__CV_KERNEL(ti__cv_k_avx512_i32, TI__CC_T_AVX512, 64)
 #undef TI__CC_DOT
 #undef TI__CV_SET1
 #undef TI__CV_XOR
-#undef TI__CV_STV
+#undef TI__CV_ADD
+#undef TI__CV_RSUM
 #endif /* TI__CC_X86 */
 
 #if defined(TI__CC_NEON)
@@ -2983,7 +3096,8 @@ static void ti__cv_k_neon(const uint8_t *w, const uint8_t *x, int64_t nr, int64_
 #define TI__CC_DOT(c, a, w) vmlaq_s32(c, a, w)
 #define TI__CV_SET1(b) vdupq_n_s32(b)
 #define TI__CV_XOR(a, b) veorq_s32(a, b)
-#define TI__CV_STV(t, v) vst1q_u32(t, vreinterpretq_u32_s32(v))
+#define TI__CV_ADD(a, b) vaddq_s32(a, b)
+#define TI__CV_RSUM(v) ((uint32_t)vaddvq_s32(v))
 TI__CV_KERNEL(ti__cv_k_neon_i32, , 16)
 #undef TI__CC_V
 #undef TI__CC_ZERO
@@ -2991,7 +3105,8 @@ TI__CV_KERNEL(ti__cv_k_neon_i32, , 16)
 #undef TI__CC_DOT
 #undef TI__CV_SET1
 #undef TI__CV_XOR
-#undef TI__CV_STV
+#undef TI__CV_ADD
+#undef TI__CV_RSUM
 #endif
 
 typedef struct ti__cv_job {
@@ -3137,14 +3252,17 @@ TASKIR_API ti_status ti_cvm(const ti_kernel_ctx *ctx, const ti_prim_desc *d, con
 #undef TI__CC_REP4
 #undef TI__CC_REP5
 #undef TI__CC_REP6
+#undef TI__CC_REP12
 #undef TI__CC_WOFF
 #undef TI__CC_DECL
 #undef TI__CC_SETI
 #undef TI__CC_STEP
 #undef TI__CC_OUT
 #undef TI__CC_KERNEL
-#undef TI__CV_HSUM
 #undef TI__CV_PF
+#undef TI__CV_AHEAD
+#undef TI__CV_DOTW
+#undef TI__CV_PF4
 #undef TI__CW_KERNEL
 #undef TI__CV_KERNEL
 #undef TI__CC_LIMIT

@@ -2,12 +2,14 @@
    a ratio measured in this run:
    - speed-up of each SIMD path over the plain C reference;
    - CC int8 throughput on ResNet-like layers as a fraction of this core's
-     int8 MAC peak, measured by a register-only vpdpbusd loop;
+     int8 MAC limit, the best of several vpdpbusd loop shapes (vnni_peak.h);
    - CVM with weights larger than the caches as a fraction of the memory
-     bandwidth limit, measured by streaming reads of the same bytes. */
+     bandwidth limit: median of paired ratios to a streaming read of the
+     same bytes, run alternately. */
 #define _POSIX_C_SOURCE 199309L
 #define TASKIR_IMPLEMENTATION
 #include "taskir_kernels.h"
+#include "vnni_peak.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,68 +30,35 @@ static void fill8(void *p, size_t n) { size_t i; for (i = 0; i < n; i++) ((uint8
 
 static volatile uint32_t sink;
 
-/* int8 MACs per second of one core: independent vpdpbusd chains, registers only. */
-static double vnni_peak(void) {
-#if defined(__AVX512VNNI__) && defined(__AVX512F__)
-  __m512i a0 = _mm512_set1_epi32(1), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0,
-          a8 = a0, a9 = a0, a10 = a0, a11 = a0;
-  __m512i x = _mm512_set1_epi32((int)(rnd() | 1)), y = _mm512_set1_epi32((int)rnd());
-  long i, n = 2000000;
-  int rep;
-  double t, best = 1e30;
-  for (rep = 0; rep < 12; rep++) {   /* best of several: the clock ramps up, the core is shared */
-  t = now();
-  for (i = 0; i < n; i++) {
-    a0 = _mm512_dpbusd_epi32(a0, x, y); a1 = _mm512_dpbusd_epi32(a1, x, y);
-    a2 = _mm512_dpbusd_epi32(a2, x, y); a3 = _mm512_dpbusd_epi32(a3, x, y);
-    a4 = _mm512_dpbusd_epi32(a4, x, y); a5 = _mm512_dpbusd_epi32(a5, x, y);
-    a6 = _mm512_dpbusd_epi32(a6, x, y); a7 = _mm512_dpbusd_epi32(a7, x, y);
-    a8 = _mm512_dpbusd_epi32(a8, x, y); a9 = _mm512_dpbusd_epi32(a9, x, y);
-    a10 = _mm512_dpbusd_epi32(a10, x, y); a11 = _mm512_dpbusd_epi32(a11, x, y);
-    __asm__ volatile("" : "+v"(a0), "+v"(a1), "+v"(a2), "+v"(a3), "+v"(a4), "+v"(a5));
-    __asm__ volatile("" : "+v"(a6), "+v"(a7), "+v"(a8), "+v"(a9), "+v"(a10), "+v"(a11));
+/* Seconds of one streaming read of p (sum of 64-byte lines, AVX-512 when
+   built for it): the bandwidth limit a CVM over the same bytes can reach. */
+static double stream_once(const uint8_t *p, size_t n) {
+  double t = now();
+#if defined(__AVX512F__)
+  __m512i s0 = _mm512_setzero_si512(), s1 = s0, s2 = s0, s3 = s0;
+  size_t i;
+  for (i = 0; i + 256 <= n; i += 256) {
+    s0 = _mm512_add_epi32(s0, _mm512_loadu_si512((const void *)(p + i)));
+    s1 = _mm512_add_epi32(s1, _mm512_loadu_si512((const void *)(p + i + 64)));
+    s2 = _mm512_add_epi32(s2, _mm512_loadu_si512((const void *)(p + i + 128)));
+    s3 = _mm512_add_epi32(s3, _mm512_loadu_si512((const void *)(p + i + 192)));
   }
-  t = now() - t;
-  if (t < best) best = t;
-  }
-  a0 = _mm512_add_epi32(_mm512_add_epi32(_mm512_add_epi32(a0, a1), _mm512_add_epi32(a2, a3)),
-                        _mm512_add_epi32(_mm512_add_epi32(a4, a5), _mm512_add_epi32(a6, a7)));
-  a0 = _mm512_add_epi32(a0, _mm512_add_epi32(_mm512_add_epi32(a8, a9), _mm512_add_epi32(a10, a11)));
-  sink = (uint32_t)_mm512_reduce_add_epi32(a0);
-  return (double)n * 12 * 64 / best;
+  sink = (uint32_t)_mm512_reduce_add_epi32(_mm512_add_epi32(_mm512_add_epi32(s0, s1),
+                                                              _mm512_add_epi32(s2, s3)));
 #else
-  return 0;
+  uint64_t s = 0;
+  size_t i;
+  for (i = 0; i + 8 <= n; i += 8) { uint64_t v; memcpy(&v, p + i, 8); s += v; }
+  sink = (uint32_t)s;
 #endif
+  return now() - t;
 }
 
-/* Bytes per second of one core streaming a buffer (sum of 64-byte lines). */
-static double stream_bw(const uint8_t *p, size_t n) {
-  double best = 1e30;
-  int rep;
-  for (rep = 0; rep < 5; rep++) {
-    double t = now();
-#if defined(__AVX512F__)
-    __m512i s0 = _mm512_setzero_si512(), s1 = s0, s2 = s0, s3 = s0;
-    size_t i;
-    for (i = 0; i + 256 <= n; i += 256) {
-      s0 = _mm512_add_epi32(s0, _mm512_loadu_si512((const void *)(p + i)));
-      s1 = _mm512_add_epi32(s1, _mm512_loadu_si512((const void *)(p + i + 64)));
-      s2 = _mm512_add_epi32(s2, _mm512_loadu_si512((const void *)(p + i + 128)));
-      s3 = _mm512_add_epi32(s3, _mm512_loadu_si512((const void *)(p + i + 192)));
-    }
-    sink = (uint32_t)_mm512_reduce_add_epi32(_mm512_add_epi32(_mm512_add_epi32(s0, s1),
-                                                                _mm512_add_epi32(s2, s3)));
-#else
-    uint64_t s = 0;
-    size_t i;
-    for (i = 0; i + 8 <= n; i += 8) { uint64_t v; memcpy(&v, p + i, 8); s += v; }
-    sink = (uint32_t)s;
-#endif
-    t = now() - t;
-    if (t < best) best = t;
-  }
-  return (double)n / best;
+static int cmp_d(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
 }
+static double median(double *v, int n) { qsort(v, (size_t)n, sizeof *v, cmp_d); return v[n / 2]; }
 
 typedef struct { const char *name; unsigned cpu; } path;
 
@@ -154,7 +123,7 @@ static void bench_cc(const char *label, ti_prim_desc d, double peak, const path 
   for (i = 0; i < np; i++) {
     t = time_cc(ps[i].cpu, &d, in, packed, pb, bias, out, s, sb, 10);
     printf("  %-12s %7.1f GMAC/s  x%6.1f vs reference", ps[i].name, macs / t / 1e9, tref / t);
-    if (peak > 0) printf("  %5.1f%% of vpdpbusd peak", 100.0 * macs / t / peak);
+    if (peak > 0) printf("  %5.1f%% of vpdpbusd limit", 100.0 * macs / t / peak);
     printf("%s\n", memcmp(out, ref, no * 4) ? "  MISMATCH" : "");
   }
   free(in); free(w); free(bias); free(packed); free(s); free(ref); free(out);
@@ -205,40 +174,47 @@ static void bench_cc_i32_narrow(ti_prim_desc d, double peak, unsigned cpu) {
   t = time_cc(cpu, &d, in, packed, pb, bias, out, s, sb, 10);
   printf("CC i32 input in int8 range x i8 weights %dx%dx%d->%d: %.1f GMAC/s", d.niy, d.nix, d.nr,
          d.nf, macs / t / 1e9);
-  if (peak > 0) printf(", %.1f%% of vpdpbusd peak", 100.0 * macs / t / peak);
+  if (peak > 0) printf(", %.1f%% of vpdpbusd limit", 100.0 * macs / t / peak);
   printf("%s\n", memcmp(out, ref, no * 4) ? "  MISMATCH" : "");
   free(in); free(ref); free(out); free(w); free(bias); free(packed); free(s);
 }
 
-static void bench_cvm(int nf, int nr, double bw, const path *ps, int np) {
+/* CVM with weights far beyond the caches: each run is paired with a
+   streaming read of the same weight bytes, alternately, and the figure is
+   the median over the pairs of (read time / CVM time), so a busy machine
+   moves both sides of a pair alike. */
+static void bench_cvm(int nf, int nr, ti_dtype tin, ti_dtype tw, const path *ps, int np) {
+  enum { PAIRS = 15 };
   ti_prim_desc d;
-  size_t nw = (size_t)nf * nr;
+  size_t nw = (size_t)nf * nr, k;
   uint8_t *w = (uint8_t *)malloc(nw), *in = (uint8_t *)malloc((size_t)nr);
   int32_t *ref = (int32_t *)malloc((size_t)nf * 4), *out = (int32_t *)malloc((size_t)nf * 4);
-  double tref;
+  double tref, ratio[PAIRS], gbs[PAIRS], rd[PAIRS];
   int i, r;
   memset(&d, 0, sizeof d);
-  d.ny = d.nx = 1; d.nf = nf; d.nr = nr; d.in_dtype = TI_DTYPE_I8; d.w_dtype = TI_DTYPE_I8;
+  d.ny = d.nx = 1; d.nf = nf; d.nr = nr; d.in_dtype = tin; d.w_dtype = tw;
   d.out_dtype = TI_DTYPE_I32; d.bias_mode = TI_BIAS_NONE;
   fill8(w, nw); fill8(in, (size_t)nr);
+  if (tw == TI_DTYPE_TERNARY) for (k = 0; k < nw; k++) w[k] = (uint8_t)(int8_t)((int)(w[k] % 3) - 1);
+  if (tin == TI_DTYPE_TERNARY) for (k = 0; k < (size_t)nr; k++) in[k] = (uint8_t)(int8_t)((int)(in[k] % 3) - 1);
   tref = now(); ti_cvm_ref(&d, in, w, NULL, ref); tref = now() - tref;
-  if (bw <= 0) bw = stream_bw(w, nw);
-  printf("CVM int8 %dx%d (%.0f MB of weights): streaming read %.1f GB/s, reference %.2f GB/s\n",
-         nf, nr, nw / 1e6, bw / 1e9, nw / tref / 1e9);
+  printf("CVM %s x %s %dx%d (%.0f MB of weights), reference %.2f GB/s; medians of %d pairs\n",
+         tin == TI_DTYPE_TERNARY ? "ternary" : tin == TI_DTYPE_U8 ? "u8" : "i8",
+         tw == TI_DTYPE_TERNARY ? "ternary" : "i8", nf, nr, nw / 1e6, nw / tref / 1e9, PAIRS);
   for (i = 0; i < np; i++) {
     ti_kernel_ctx ctx;
-    double best = 1e30;
     ti_kernel_ctx_init(&ctx);
     ctx.cpu = ps[i].cpu;
-    for (r = 0; r < 6; r++) {
-      double t = now();
+    ti_cvm(&ctx, &d, in, w, NULL, out, NULL, 0);
+    for (r = 0; r < PAIRS; r++) {
+      double ts = stream_once(w, nw), t = now();
       ti_cvm(&ctx, &d, in, w, NULL, out, NULL, 0);
       t = now() - t;
-      if (t < best) best = t;
+      ratio[r] = ts / t; gbs[r] = nw / t / 1e9; rd[r] = nw / ts / 1e9;
     }
-    printf("  %-12s %6.1f GB/s  x%6.1f vs reference  %5.1f%% of streaming read%s\n", ps[i].name,
-           nw / best / 1e9, tref / best, 100.0 * (nw / best) / bw,
-           memcmp(out, ref, (size_t)nf * 4) ? "  MISMATCH" : "");
+    printf("  %-12s %6.1f GB/s  x%6.1f vs reference  %5.2f of a streaming read (%.1f GB/s)%s\n",
+           ps[i].name, median(gbs, PAIRS), tref * median(gbs, PAIRS) * 1e9 / nw, median(ratio, PAIRS),
+           median(rd, PAIRS), memcmp(out, ref, (size_t)nf * 4) ? "  MISMATCH" : "");
   }
   free(w); free(in); free(ref); free(out);
 }
@@ -246,14 +222,18 @@ static void bench_cvm(int nf, int nr, double bw, const path *ps, int np) {
 int main(void) {
   path ps[6];
   int np = paths(ps);
-  double peak = vnni_peak();
-  if (peak > 0) printf("vpdpbusd peak (zmm, 1 core): %.1f GMAC/s\n", peak / 1e9);
+  double peak = vnni_peak(1);
+  if (peak > 0) printf("vpdpbusd limit (zmm, 1 core, best loop shape): %.1f GMAC/s\n", peak / 1e9);
   else printf("no AVX-512 VNNI in this build: no peak reference\n");
   bench_cc("56x56x64->64 3x3 pad 1", conv3x3(56, 64, 64), peak, ps, np);
   bench_cc("14x14x256->256 3x3 pad 1", conv3x3(14, 256, 256), peak, ps, np);
   bench_cc_i32_narrow(conv3x3(56, 64, 64), peak, ti_cpu_detect());
   bench_cc_wide(TI_DTYPE_I32, conv3x3(28, 64, 64), ps, np);
   bench_cc_wide(TI_DTYPE_F32, conv3x3(28, 64, 64), ps, np);
-  bench_cvm(4096, 8192, 0, ps, np);
+  /* L2 is 1 MiB per core on the reference machine: 8 and 32 MiB of weights */
+  bench_cvm(2048, 4096, TI_DTYPE_I8, TI_DTYPE_I8, ps, np);
+  bench_cvm(4096, 8192, TI_DTYPE_I8, TI_DTYPE_I8, ps, np);
+  bench_cvm(4096, 8192, TI_DTYPE_U8, TI_DTYPE_I8, ps, np);
+  bench_cvm(4096, 8192, TI_DTYPE_TERNARY, TI_DTYPE_TERNARY, ps, np);
   return 0;
 }

@@ -371,6 +371,10 @@ TT_TEST(random_shapes) {
     {13, 1, 7, 20, 3, 1, 2, 1, 2, 1, 1, 1, 0, 0},    /* one column */
     {5, 6, 4, 31, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},     /* nf % 16 == 15 */
     {4, 5, 9, 47, 2, 2, 1, 1, 1, 1, 0, 1, 0, 1},     /* nf % 32 == 15 */
+    {7, 7, 20, 70, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},    /* 49 outputs: 5-pixel tiles */
+    {5, 5, 8, 40, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0},     /* 25 outputs, three vectors */
+    {12, 11, 3, 29, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1},   /* 3 channels, window rows, 12-pixel tiles */
+    {5, 4, 64, 80, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},    /* weights past 32 KiB: channel tiles outer */
   };
   static const ti_dtype types[][2] = {
     {TI_DTYPE_I8, TI_DTYPE_I8}, {TI_DTYPE_U8, TI_DTYPE_I8}, {TI_DTYPE_TERNARY, TI_DTYPE_TERNARY},
