@@ -222,7 +222,8 @@ typedef struct ti_prim_desc {
    Speed: the work is runs of (C/G)*HW elements, copies or zero fills. Runs
    of up to 64 bytes go group by group within each image (a fixed-size move
    per run at the row stride); longer ones go row by row, neighbouring
-   groups with equal shifts merged. Outputs of at least
+   groups with equal shifts merged: below the streaming size (data in
+   cache) one memcpy / memset per run, nothing prefetched. Outputs of at least
    TASKIR_KERNELS_STREAM_BYTES (define before the implementing include;
    default 16 MiB) are written with non-temporal stores on x86-64, runs under
    16 KiB then in source order so that reads stay sequential; with AVX-512,
@@ -1558,6 +1559,32 @@ TI__T_TS512 static void ti__ts_columns_avx512(const ti__ts_job *j, int64_t r0, i
 #endif
 
 /* Output rows r = n*T + t in [r0, r1). */
+/* Rows in cache (the output is below the streaming size), runs over 64
+   bytes: one library memcpy / memset per run (neighbours with equal shifts
+   merged), nothing prefetched or staged, in a function of its own so that
+   the loop keeps its state in registers. Measured fastest there against
+   the per-run loop a user would write (bench_tinshift_grid). */
+static void ti__ts_rows_cached(const ti__ts_job *j, int64_t r0, int64_t r1) {
+  const int64_t T = j->T, G = j->G, sign = j->sign;
+  const size_t piece = j->piece, row = j->row;
+  unsigned char *d = j->dst + (size_t)r0 * row;
+  int64_t n = r0 / T, t = r0 % T, r, g, g1;
+  for (r = r0; r < r1; ++r) {
+    const int32_t *sh = j->shifts + n * G;
+    const unsigned char *base = j->src + (size_t)(n * T) * row;
+    for (g = 0; g < G; g = g1) {
+      const int64_t st = t - sign * sh[g];
+      size_t bytes;
+      for (g1 = g + 1; g1 < G && sh[g1] == sh[g]; ++g1) {}
+      bytes = (size_t)(g1 - g) * piece;
+      if ((uint64_t)st < (uint64_t)T) memcpy(d, base + (size_t)st * row + (size_t)g * piece, bytes);
+      else memset(d, 0, bytes);
+      d += bytes;
+    }
+    if (++t == T) { t = 0; ++n; }
+  }
+}
+
 static void ti__ts_rows(void *arg, int64_t r0, int64_t r1) {
   const ti__ts_job *j = (const ti__ts_job *)arg;
 #if defined(TI__TS_AVX512)
@@ -1623,6 +1650,7 @@ static void ti__ts_rows(void *arg, int64_t r0, int64_t r1) {
     return;
   }
 #endif
+  if (!j->stream) { ti__ts_rows_cached(j, r0, r1); return; }
   ti__wr_init(&w, j->dst + (size_t)r0 * row, j->stream);
   n = r0 / T; t = r0 % T;
   for (r = r0; r < r1; ++r) {
