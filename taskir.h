@@ -7817,10 +7817,23 @@ static int ti__nn_stable(const ti_value *v) {
   return 1;
 }
 
+/* Whether v has more than 16 uses. Only such values go into a pass's memo
+   (ti__nn_stable_memo, ti__nn_viewed): a few uses are cheaper to scan again
+   than an entry per value is to store (a large program's memo would be
+   fresh memory, faulted in page by page). */
+static int ti__nn_many_uses(const ti_value *v) {
+  const ti_use *u;
+  int k = 0;
+  for (u = v->first_use; u; u = u->next) if (++k > 16) return 1;
+  return 0;
+}
+
 /* ti__nn_stable with a memo (a value with many readers is scanned once);
    valid while a pass only adds or moves readers and creates no op. */
 static int ti__nn_stable_memo(ti__nn_ptrmap *m, const ti_value *v) {
-  int64_t f = ti__nn_ptrmap_get(m, v, -1);
+  int64_t f;
+  if (!ti__nn_many_uses(v)) return ti__nn_stable(v);
+  f = ti__nn_ptrmap_get(m, v, -1);
   if (f < 0) {
     f = ti__nn_stable(v);
     ti__nn_ptrmap_put(m, v, f);   /* out of memory: just not remembered */
@@ -7887,41 +7900,111 @@ static int ti__nn_cse_ok(const ti_program *p, const ti_op *op, ti__nn_ptrmap *me
   return 1;
 }
 
+/* The set of classes of a cse walk kept in a hash table: ops without
+   operands, and ops whose first operand has many uses (scanning its uses
+   would cost time per use). Open addressing on ti__nn_cse_hash, grown at
+   half load; each class is held by its earliest op (smallest order). */
+typedef struct ti__nn_cse_tab { ti_op **slot; int64_t cap, n; void *au; } ti__nn_cse_tab;
+static int ti__nn_cse_put(ti__nn_cse_tab *t, ti_op *op) {
+  size_t h;
+  if (2 * (t->n + 1) > t->cap) {
+    int64_t cap = t->cap ? 2 * t->cap : 64, i;
+    ti_op **s = (ti_op **)TASKIR_MALLOC(t->au, (size_t)cap * sizeof *s);
+    if (!s) return 0;
+    for (i = 0; i < cap; i++) s[i] = NULL;
+    for (i = 0; i < t->cap; i++)
+      if (t->slot[i]) {
+        h = (size_t)ti__nn_ptrhash((const void *)(uintptr_t)ti__nn_cse_hash(t->slot[i])) & (size_t)(cap - 1);
+        while (s[h]) h = (h + 1) & (size_t)(cap - 1);
+        s[h] = t->slot[i];
+      }
+    if (t->slot) TASKIR_FREE(t->au, t->slot);
+    t->slot = s;
+    t->cap = cap;
+  }
+  h = (size_t)ti__nn_ptrhash((const void *)(uintptr_t)ti__nn_cse_hash(op)) & (size_t)(t->cap - 1);
+  while (t->slot[h] && !ti__nn_cse_eq(t->slot[h], op)) h = (h + 1) & (size_t)(t->cap - 1);
+  if (!t->slot[h]) t->n++;
+  if (!t->slot[h] || op->order < t->slot[h]->order) t->slot[h] = op;
+  return 1;
+}
+static ti_op *ti__nn_cse_get(const ti__nn_cse_tab *t, const ti_op *op) {
+  size_t h;
+  if (!t->n) return NULL;
+  h = (size_t)ti__nn_ptrhash((const void *)(uintptr_t)ti__nn_cse_hash(op)) & (size_t)(t->cap - 1);
+  while (t->slot[h] && !ti__nn_cse_eq(t->slot[h], op)) h = (h + 1) & (size_t)(t->cap - 1);
+  return t->slot[h];
+}
+
+/* One walk in program order; a later op equal to an earlier one gives way
+   to it. The earlier twin shares op's first operand, so it is found among
+   that operand's (few) users, which sit near op in memory; operands with
+   many uses ("hot", decided once per value and kept) go through the table,
+   into which a value's earlier users move when it turns hot. So memory and
+   cache misses grow with the hot classes, not with the program. */
 TASKIR_API ti_status ti_pass_cse(ti_program *p, void *user, ti_error *err) {
   void *au = p->arena.alloc_user;
-  ti_op **tab, *op, *next;
-  int64_t cap = 16, i;
-  ti__nn_ptrmap memo;
+  ti_op *op, *next;
+  int64_t k = 0;
+  int32_t i;
+  ti__nn_ptrmap memo, hot;
+  ti__nn_cse_tab tab;
+  ti_status st = TI_STATUS_SUCCESS;
   (void)user;
-  while (cap < 2 * p->n_ops + 2) cap *= 2;
-  tab = (ti_op **)TASKIR_MALLOC(au, (size_t)cap * sizeof *tab);
-  if (!tab || !ti__nn_ptrmap_init(&memo, 64, au)) {
-    if (tab) TASKIR_FREE(au, tab);
+  tab.slot = NULL; tab.cap = tab.n = 0; tab.au = au;
+  memset(&hot, 0, sizeof hot);
+  if (!ti__nn_ptrmap_init(&memo, 64, au) || !ti__nn_ptrmap_init(&hot, 16, au)) {
+    ti__nn_ptrmap_free(&memo);
     return ti_error_set(err, TI_STATUS_NO_MEMORY, "cse: out of memory");
   }
-  for (i = 0; i < cap; i++) tab[i] = NULL;
+  for (op = p->first; op; op = op->next) op->order = k++;
   for (op = p->first; op; op = next) {
-    size_t h;
+    ti_op *twin = NULL;
     next = op->next;
     if (!ti__nn_cse_ok(p, op, &memo)) continue;
-    h = (size_t)ti__nn_cse_hash(op) & (size_t)(cap - 1);
-    while (tab[h] && !ti__nn_cse_eq(tab[h], op)) h = (h + 1) & (size_t)(cap - 1);
-    if (!tab[h]) { tab[h] = op; continue; }
+    if (op->n_operands > 0) {
+      const ti_value *v = ti__nn_cse_operand(op, 0);
+      const ti_use *u;
+      if (ti__nn_ptrmap_get(&hot, v, 0) == 0 && ti__nn_many_uses(v)) {
+        /* v turns hot: its visited users that could be a class's first op
+           enter the table. */
+        if (!ti__nn_ptrmap_put(&hot, v, 1)) goto oom;
+        for (u = v->first_use; u; u = u->next)
+          if (u->owner->order < op->order && ti__nn_cse_operand(u->owner, 0) == v && ti__nn_cse_ok(p, u->owner, &memo) &&
+              !ti__nn_cse_put(&tab, u->owner))
+            goto oom;
+      }
+      if (ti__nn_ptrmap_get(&hot, v, 0) == 0) {
+        for (u = v->first_use; u; u = u->next)
+          if (u->owner->order < op->order && (!twin || u->owner->order < twin->order) && !u->owner->props &&
+              ti__nn_cse_eq(u->owner, op))
+            twin = u->owner;
+        if (!twin) continue;
+      }
+    }
+    if (!twin) {
+      twin = ti__nn_cse_get(&tab, op);
+      if (!twin) {
+        if (!ti__nn_cse_put(&tab, op)) goto oom;
+        continue;
+      }
+    }
     /* Two buffers become one: only when neither is written or aliased. */
     for (i = 0; i < op->n_results; i++)
-      if (!ti__nn_stable_memo(&memo, &op->results[i]) || !ti__nn_stable_memo(&memo, &tab[h]->results[i])) break;
+      if (!ti__nn_stable_memo(&memo, &op->results[i]) || !ti__nn_stable_memo(&memo, &twin->results[i])) break;
     if (i < op->n_results) continue;
-    /* program order: tab[h] comes first and its operands are op's. */
-    for (i = 0; i < op->n_results; i++) ti_value_replace_all_uses(&op->results[i], &tab[h]->results[i]);
-    if (ti_op_erase(op, err) != TI_STATUS_SUCCESS) {
-      TASKIR_FREE(au, tab);
-      ti__nn_ptrmap_free(&memo);
-      return err ? err->status : TI_STATUS_INVALID;
-    }
+    /* program order: twin comes first and its operands are op's. */
+    for (i = 0; i < op->n_results; i++) ti_value_replace_all_uses(&op->results[i], &twin->results[i]);
+    if ((st = ti_op_erase(op, err)) != TI_STATUS_SUCCESS) goto done;
   }
-  TASKIR_FREE(au, tab);
+  goto done;
+oom:
+  st = ti_error_set(err, TI_STATUS_NO_MEMORY, "cse: out of memory");
+done:
+  if (tab.slot) TASKIR_FREE(au, tab.slot);
   ti__nn_ptrmap_free(&memo);
-  return TI_STATUS_SUCCESS;
+  ti__nn_ptrmap_free(&hot);
+  return st;
 }
 
 /* The constant attribute behind v: a builtin.constant's value, or the data
@@ -8091,12 +8174,13 @@ fail:
 /* A value read through a view, or itself a view: writing it in place is
    seen through another name. Memoised: scanned once per value. */
 static int ti__nn_viewed(ti__nn_ptrmap *m, const ti_value *v) {
-  int64_t f = ti__nn_ptrmap_get(m, v, -1);
+  int many = ti__nn_many_uses(v);
+  int64_t f = many ? ti__nn_ptrmap_get(m, v, -1) : -1;
   const ti_use *u;
   if (f >= 0) return (int)f;
   f = v->def && ti_op_has_trait(v->def, TI_TRAIT_VIEW_LIKE);
   for (u = v->first_use; u && !f; u = u->next) f = ti_op_has_trait(u->owner, TI_TRAIT_VIEW_LIKE);
-  ti__nn_ptrmap_put(m, v, f);   /* out of memory: scanned again next time */
+  if (many) ti__nn_ptrmap_put(m, v, f);   /* out of memory: scanned again next time */
   return (int)f;
 }
 
@@ -8106,30 +8190,35 @@ static int ti__nn_viewed(ti__nn_ptrmap *m, const ti_value *v) {
    rewired to the latest version when the walk reaches it. O(ops + uses). */
 TASKIR_API ti_status ti_pass_inplace_to_outofplace(ti_program *p, void *user, ti_error *err) {
   void *au = p->arena.alloc_user;
-  ti_op **ops;
+  ti_op *ip, *next;
   ti__nn_ptrmap root, latest, viewed;
-  int64_t n, k;
+  int64_t n = 0;
   ti_status st = TI_STATUS_SUCCESS;
   (void)user;
   memset(&root, 0, sizeof root);
   memset(&latest, 0, sizeof latest);
   memset(&viewed, 0, sizeof viewed);
-  ops = ti__nn_collect(p, NULL, 0, &n);
-  if (!ops || !ti__nn_ptrmap_init(&root, 64, au) || !ti__nn_ptrmap_init(&latest, 64, au) ||
-      !ti__nn_ptrmap_init(&viewed, 64, au)) {
+  /* root and latest get an entry per conversion: sized once, never grown. */
+  for (ip = p->first; ip; ip = ip->next) {
+    n += ti_op_has_trait(ip, TI_TRAIT_INPLACE);
+    ip->order = 0;   /* 1: a result of this op is a key of root or latest */
+  }
+  if (!ti__nn_ptrmap_init(&root, n, au) || !ti__nn_ptrmap_init(&latest, n, au) || !ti__nn_ptrmap_init(&viewed, 64, au)) {
     st = ti_error_set(err, TI_STATUS_NO_MEMORY, "inplace-to-outofplace: out of memory");
     goto done;
   }
-  for (k = 0; k < n; k++) {
-    ti_op *ip = ops[k], *nw;
+  /* The new op goes before ip, so the walk never meets it. */
+  for (ip = p->first; ip; ip = next) {
+    ti_op *nw;
     char name[128];
     size_t len = strlen(ip->info->name);
     ti_value *a, *r, *vals[64];
     const ti_type *types[8];
     int32_t i;
+    next = ip->next;
     for (i = 0; i < ip->n_operands; i++) {
       ti_value *v = ip->operands[i].value, *rt, *l;
-      if (!v) continue;
+      if (!v || (v->def && v->def->order == 0)) continue;   /* no version of a written buffer */
       rt = (ti_value *)(uintptr_t)ti__nn_ptrmap_get(&root, v, (int64_t)(uintptr_t)v);
       l = (ti_value *)(uintptr_t)ti__nn_ptrmap_get(&latest, rt, 0);
       if (l && l != v) ti_op_set_operand(ip, i, l);
@@ -8156,9 +8245,10 @@ TASKIR_API ti_status ti_pass_inplace_to_outofplace(ti_program *p, void *user, ti
       st = ti_error_set(err, TI_STATUS_NO_MEMORY, "inplace-to-outofplace: out of memory");
       goto done;
     }
+    nw->order = 1;
+    if (r->def) r->def->order = 1;
   }
 done:
-  if (ops) TASKIR_FREE(au, ops);
   ti__nn_ptrmap_free(&root);
   ti__nn_ptrmap_free(&latest);
   ti__nn_ptrmap_free(&viewed);

@@ -239,7 +239,10 @@ typedef struct ti_prim_desc {
    Speed: the work is runs of (C/G)*HW elements, copies or zero fills. Runs
    of up to 64 bytes go group by group within each image (a fixed-size move
    per run at the row stride); longer ones go row by row, neighbouring
-   groups with equal shifts merged. Outputs of at least
+   groups with equal shifts merged: below the streaming size (data in
+   cache) one memcpy / memset per run, nothing prefetched, or with AVX-512
+   and runs of 128 B to 4 KiB in whole lines, inline 64-byte moves with no
+   branch per run. Outputs of at least
    TASKIR_KERNELS_STREAM_BYTES (define before the implementing include;
    default 16 MiB) are written with non-temporal stores on x86-64, runs under
    16 KiB then in source order so that reads stay sequential; with AVX-512,
@@ -1081,7 +1084,7 @@ static void ti__wr_finish(ti__wr *w) {
 #endif
 }
 
-enum { TI__TS_PLAIN, TI__TS_LINES, TI__TS_COLUMNS };  /* ti__ts_job.path */
+enum { TI__TS_PLAIN, TI__TS_LINES, TI__TS_COLUMNS, TI__TS_CACHED };  /* ti__ts_job.path */
 typedef struct ti__ts_job {
   const unsigned char *src;
   unsigned char *dst;
@@ -1091,7 +1094,7 @@ typedef struct ti__ts_job {
   size_t row;       /* bytes of one (n, t) row: C*HW*elem */
   int sign;         /* +1: t - s; -1: t + s */
   int stream;       /* the whole output is large enough to stream */
-  int path;         /* TI__TS_PLAIN, or an AVX-512 path: TI__TS_LINES, TI__TS_COLUMNS */
+  int path;         /* TI__TS_PLAIN, or an AVX-512 path: TI__TS_LINES, TI__TS_COLUMNS, TI__TS_CACHED */
   int64_t rows;     /* N * T */
 } ti__ts_job;
 
@@ -1631,14 +1634,65 @@ TI__T_TS512 static void ti__ts_columns_avx512(const ti__ts_job *j, int64_t r0, i
   }
   if (j->stream) _mm_sfence();
 }
+
+/* ti__ts_rows_cached for runs of whole 64-byte lines up to 4 KiB: inline
+   64-byte moves, no library call and no branch per run (a zero-filled run
+   is a masked load of nothing from a valid row of its image). */
+TI__T_TS512 static void ti__ts_rows_cached_avx512(const ti__ts_job *j, int64_t r0, int64_t r1) {
+  const int64_t T = j->T, G = j->G, sign = j->sign;
+  const size_t piece = j->piece, row = j->row;
+  unsigned char *d = j->dst + (size_t)r0 * row;
+  int64_t n = r0 / T, t = r0 % T, r, g;
+  for (r = r0; r < r1; ++r) {
+    const int32_t *sh = j->shifts + n * G;
+    const unsigned char *base = j->src + (size_t)(n * T) * row;
+    for (g = 0; g < G; ++g, d += piece) {
+      const int64_t st = t - sign * sh[g];
+      const int in = (uint64_t)st < (uint64_t)T;
+      const __mmask16 m = (__mmask16)(in ? 0xFFFF : 0);
+      const unsigned char *s = base + (size_t)(in ? st : t) * row + (size_t)g * piece;
+      size_t o;
+      for (o = 0; o < piece; o += 64)
+        _mm512_storeu_si512((void *)(d + o), _mm512_maskz_loadu_epi32(m, (const void *)(s + o)));
+    }
+    if (++t == T) { t = 0; ++n; }
+  }
+}
 #endif
 
 /* Output rows r = n*T + t in [r0, r1). */
+/* Rows in cache (the output is below the streaming size), runs over 64
+   bytes: one library memcpy / memset per run (neighbours with equal shifts
+   merged), nothing prefetched or staged, in a function of its own so that
+   the loop keeps its state in registers. Measured fastest there against
+   the per-run loop a user would write (bench_tinshift_grid). */
+static void ti__ts_rows_cached(const ti__ts_job *j, int64_t r0, int64_t r1) {
+  const int64_t T = j->T, G = j->G, sign = j->sign;
+  const size_t piece = j->piece, row = j->row;
+  unsigned char *d = j->dst + (size_t)r0 * row;
+  int64_t n = r0 / T, t = r0 % T, r, g, g1;
+  for (r = r0; r < r1; ++r) {
+    const int32_t *sh = j->shifts + n * G;
+    const unsigned char *base = j->src + (size_t)(n * T) * row;
+    for (g = 0; g < G; g = g1) {
+      const int64_t st = t - sign * sh[g];
+      size_t bytes;
+      for (g1 = g + 1; g1 < G && sh[g1] == sh[g]; ++g1) {}
+      bytes = (size_t)(g1 - g) * piece;
+      if ((uint64_t)st < (uint64_t)T) memcpy(d, base + (size_t)st * row + (size_t)g * piece, bytes);
+      else memset(d, 0, bytes);
+      d += bytes;
+    }
+    if (++t == T) { t = 0; ++n; }
+  }
+}
+
 static void ti__ts_rows(void *arg, int64_t r0, int64_t r1) {
   const ti__ts_job *j = (const ti__ts_job *)arg;
 #if defined(TI__TS_AVX512)
   if (j->path == TI__TS_COLUMNS) { ti__ts_columns_avx512(j, r0, r1); return; }
   if (j->path == TI__TS_LINES) { ti__ts_lines_avx512(j, r0, r1); return; }
+  if (j->path == TI__TS_CACHED) { ti__ts_rows_cached_avx512(j, r0, r1); return; }
 #endif
   const int64_t T = j->T, G = j->G, sign = j->sign;
   const size_t piece = j->piece, row = j->row;
@@ -1699,6 +1753,7 @@ static void ti__ts_rows(void *arg, int64_t r0, int64_t r1) {
     return;
   }
 #endif
+  if (!j->stream) { ti__ts_rows_cached(j, r0, r1); return; }
   ti__wr_init(&w, j->dst + (size_t)r0 * row, j->stream);
   n = r0 / T; t = r0 % T;
   for (r = r0; r < r1; ++r) {
@@ -1805,6 +1860,10 @@ TASKIR_API ti_status ti_tinshift_ex(const ti_kernel_ctx *ctx, ti_tinshift_mode m
      the wider stores save) */
   if (job.stream && job.piece >= 64 && job.piece < 4096 && (ti__cpu(ctx) & TI_CPU_AVX512) != 0)
     job.path = TI__TS_LINES;
+  /* in cache, runs of 2 to 64 whole lines: inline line moves (measured
+     1.1-1.4x the per-run memcpy loop; longer runs: memcpy is as fast) */
+  if (!job.stream && job.piece > 64 && job.piece <= 4096 && job.piece % 64 == 0 && (ti__cpu(ctx) & TI_CPU_AVX512) != 0)
+    job.path = TI__TS_CACHED;
   /* runs of 16 to 48 bytes in rows of whole lines: column by column (in
      cache only 16-byte runs: the plain paths measured faster there for 32
      and 48) */

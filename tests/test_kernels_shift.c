@@ -306,6 +306,34 @@ TT_TEST(test_streaming_path) {
       }
 }
 
+/* In cache, runs of 2 to 64 whole 64-byte lines take inline line moves on
+   AVX-512 machines (through a detected ctx). Below this file's lowered
+   streaming size: runs of 64 B to 768 B, two output offsets, f16 and f32,
+   equal neighbours and out-of-range shifts (run_case draws them). */
+TT_TEST(test_cached_line_path) {
+  tt_rng r = {4096};
+  static const int64_t shapes[][5] = {
+    /* N, T, C, HW, G */
+    {1, 4, 64, 1, 2},     /* 128-byte runs (f32) */
+    {3, 2, 32, 2, 2},     /* 128 B, three images */
+    {1, 3, 128, 1, 1},    /* 512 B */
+    {1, 2, 192, 1, 1},    /* 768 B */
+    {2, 3, 64, 1, 1}      /* 256 B */
+  };
+  size_t k;
+  int a;
+  ti_kernel_ctx detected;
+  ti_kernel_ctx_init(&detected);
+  for (k = 0; k < sizeof shapes / sizeof shapes[0]; ++k)
+    for (a = 0; a < 4; ++a) {
+      const int64_t *s = shapes[k];
+      ti_dtype dt = a & 1 ? TI_DTYPE_F16 : TI_DTYPE_F32;
+      int off = a < 2 ? 0 : 4;
+      TT_CHECK((size_t)(s[0] * s[1] * s[2] * s[3]) * ti_dtype_size(dt) < TASKIR_KERNELS_STREAM_BYTES);
+      TT_CHECK_MSG(!run_case(&r, s[0], s[1], s[2], s[3], s[4], dt, off, &detected), "shape %u variant %d", (unsigned)k, a);
+    }
+}
+
 /* Runs of 16, 32 and 48 bytes in rows of whole 64-byte lines take a
    column-by-column path on AVX-512 machines (through a detected ctx):
    every 16-byte output offset to a line, the first and last image (checked
@@ -522,6 +550,7 @@ int main(void) {
   TT_RUN(test_random_vs_naive);
   TT_RUN(test_streaming_path);
   TT_RUN(test_column_path);
+  TT_RUN(test_cached_line_path);
   TT_RUN(test_parallel_hook);
   TT_RUN(test_reference_ctx);
   TT_RUN(test_adjoint);

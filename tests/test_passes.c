@@ -159,6 +159,35 @@ TT_TEST(cse_merges_equal_pure_ops) {
     "}\n", 0);
 }
 
+/* Operands with many uses go through cse's table, the others through a
+   scan of their uses: both find the earliest twin. %0 has 40 users; the
+   first four and the last four are returned. */
+TT_TEST(cse_merges_users_of_a_hot_value) {
+  static const char *const kinds[4] = {"nn.relu(%0) : (" V4 ")", "nn.add(%0, %1) : (" V4 ", " V4 ")",
+                                       "nn.add(%1, %0) : (" V4 ", " V4 ")", "nn.sub(%0, %1) : (" V4 ", " V4 ")"};
+  static const int keep[4] = {2, 3, 3, 4};
+  char before[8192], after[2048];
+  size_t b = 0, a = 0;
+  int i;
+  b += (size_t)snprintf(before + b, sizeof before - b, "program @h(%%0: " V4 ", %%1: " V4 ") {\n");
+  for (i = 0; i < 40; i++) b += (size_t)snprintf(before + b, sizeof before - b, "  %%%d = %s -> " V4 "\n", i + 2, kinds[i % 4]);
+  b += (size_t)snprintf(before + b, sizeof before - b, "  builtin.return(");
+  for (i = 0; i < 8; i++) b += (size_t)snprintf(before + b, sizeof before - b, "%s%%%d", i ? ", " : "", i < 4 ? i + 2 : i + 34);
+  b += (size_t)snprintf(before + b, sizeof before - b, ") : (");
+  for (i = 0; i < 8; i++) b += (size_t)snprintf(before + b, sizeof before - b, "%s" V4, i ? ", " : "");
+  b += (size_t)snprintf(before + b, sizeof before - b, ") -> ()\n}\n");
+  a += (size_t)snprintf(after + a, sizeof after - a, "program @h(%%0: " V4 ", %%1: " V4 ") {\n");
+  a += (size_t)snprintf(after + a, sizeof after - a, "  %%2 = %s -> " V4 "\n  %%3 = %s -> " V4 "\n  %%4 = %s -> " V4 "\n",
+                        kinds[0], kinds[1], kinds[3]);
+  a += (size_t)snprintf(after + a, sizeof after - a, "  builtin.return(");
+  for (i = 0; i < 8; i++) a += (size_t)snprintf(after + a, sizeof after - a, "%s%%%d", i ? ", " : "", keep[i % 4]);
+  a += (size_t)snprintf(after + a, sizeof after - a, ") : (");
+  for (i = 0; i < 8; i++) a += (size_t)snprintf(after + a, sizeof after - a, "%s" V4, i ? ", " : "");
+  a += (size_t)snprintf(after + a, sizeof after - a, ") -> ()\n}\n");
+  TT_CHECK(b < sizeof before && a < sizeof after);
+  check_pass("cse", before, after, 0);
+}
+
 /* get_parameter of an immutable variable is CSE'd; of a mutable one not. */
 TT_TEST(cse_get_parameter_only_when_immutable) {
   check_pass("cse,dce",
@@ -454,6 +483,7 @@ TT_TEST(random_programs_keep_their_outputs) {
 int main(void) {
   TT_RUN(dce_removes_unused_pure_ops);
   TT_RUN(cse_merges_equal_pure_ops);
+  TT_RUN(cse_merges_users_of_a_hot_value);
   TT_RUN(cse_get_parameter_only_when_immutable);
   TT_RUN(constant_fold_folds_constants_and_frozen_weights);
   TT_RUN(constant_fold_leaves_mutable_weights);
