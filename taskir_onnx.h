@@ -15,7 +15,7 @@
 
    EXAMPLE
        ti_onnx_dim_binding dims[1] = {{"N", 1}};
-       ti_onnx_options opt = {dims, 1, 0};
+       ti_onnx_options opt = {dims, 1, 0, NULL, 0};
        ti_program *p;
        ti_nn_register(ctx, &err);
        if (ti_onnx_import(ctx, bytes, len, &opt, &p, &err) != TI_STATUS_SUCCESS)
@@ -63,6 +63,11 @@ typedef struct ti_onnx_options {
      little-endian host) are referenced, not copied: the caller keeps the
      buffer alive and unchanged as long as the program. 0: copied. */
   int reference_weights;
+  /* Graph inputs bound to constant data (by tensor name): they become
+     weights instead of arguments, so ops that need constant operands
+     (Reshape's shape, Slice's starts, Clip's min, ...) can use them. */
+  const ti_onnx_tensor *constants;
+  int32_t n_constants;
 } ti_onnx_options;
 
 /* Decodes and imports bytes[len]; opt may be NULL. ctx must have the nn
@@ -1187,8 +1192,12 @@ TASKIR_API ti_status ti_onnx_import_model(ti_context *ctx, const ti_onnx_model *
     const ti_onnx_value_info *vi = &m->graph.inputs[i];
     ti__oi_ent *e = ti__oi_slot(&s, vi->name);
     const ti_type *t = NULL;
+    int32_t j;
     if (!e) { st = ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory"); break; }
     if (e->k) continue;   /* an initializer listed as an input */
+    for (j = 0; opt && j < opt->n_constants; j++)
+      if (opt->constants[j].name && strcmp(opt->constants[j].name, vi->name) == 0) e->k = &opt->constants[j];
+    if (e->k) continue;
     if (e->v) { st = ti_error_set(err, TI_STATUS_INVALID, "graph input '%s' given twice", vi->name); break; }
     if ((st = ti__oi_input_type(&s, vi, &t)) != TI_STATUS_SUCCESS) break;
     if (!(e->v = ti_program_add_arg(s.p, t))) st = ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory");

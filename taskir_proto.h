@@ -202,6 +202,7 @@ typedef struct ti_onnx_tensor {
      fields are converted into the arena. */
   const void *data;
   size_t bytes;
+  int in_input;               /* 1: data points into the decoded buffer */
   int64_t offset;
 } ti_onnx_tensor;
 
@@ -2518,6 +2519,7 @@ static ti_status ti__ox_tensor(ti_pb_reader *r, ti_arena *a, ti_onnx_tensor *t) 
                         t->name, (unsigned long)raw_len, (long long)numel, (unsigned long long)((uint64_t)numel * es));
 #if TI__PB_LE
     t->data = raw;
+    t->in_input = 1;
 #else
     {
       unsigned char *d = (unsigned char *)ti_arena_alloc(a, raw_len ? raw_len : 1, 16);
@@ -2577,6 +2579,7 @@ static ti_status ti__ox_tensor(ti_pb_reader *r, ti_arena *a, ti_onnx_tensor *t) 
     size_t ti__len_;                                                                         \
     const uint8_t *ti__saved_;                                                               \
     ti_status ti__st_;                                                                       \
+    (r)->field = (name);                                                                     \
     TI__PB_TRY(ti__ox_wt((r), wt, TI_PB_LEN, at));                                           \
     TI__PB_TRY(ti__pb_len((r), &ti__len_));                                                  \
     TI__PB_TRY(ti_pb_push((r), (name), (index), ti__len_, &ti__saved_));                     \

@@ -300,6 +300,7 @@ TT_TEST(import_cnn) {
     ti_error_clear(&e);
     TT_CHECK(ti_onnx_import(c, m.data, m.len, NULL, &p, &e) == TI_STATUS_INVALID);
     TT_CHECK(strstr(e.message, "graph input 'x' dim 0 is symbolic ('N'): bind it") != NULL);
+    memset(&opt, 0, sizeof opt);
     opt.dims = &bind; opt.n_dims = 1; opt.reference_weights = raw;
     ti_error_clear(&e);
     TT_CHECK_MSG(ti_onnx_import(c, m.data, m.len, &opt, &p, &e) == TI_STATUS_SUCCESS, "%s", e.message);
@@ -333,7 +334,7 @@ static ti_status import_one_node(const char *op, const char *attr_name, const ch
   if (attr_name) w_attr_s(&nd, attr_name, attr_val);
   w_node(&g, &nd, "Resize_12", op, in, out);
   w_vi(&vi, "x", 4, d); w_msg(&g, 11, &vi);
-  w_vi(&vi, "y", 0, d); w_msg(&g, 12, &vi);
+  w_vi(&vi, "y", 4, d); w_msg(&g, 12, &vi);
   w_model(&m, &g, opset);
   ti_error_clear(e);
   st = ti_onnx_import(c, m.data, m.len, NULL, &p, e);
@@ -373,18 +374,36 @@ static int op_index(const char *op) {
   return -1;
 }
 
-static ti_tensor_value *load_pb(const char *path, ti_error *e) {
-  size_t n;
-  char *buf = tt_read_file(path, &n);
-  ti_arena a;
-  ti_onnx_tensor t;
-  ti_tensor_value *v = NULL;
-  if (!buf) { ti_error_set(e, TI_STATUS_IO_ERROR, "cannot read %s", path); return NULL; }
-  ti_arena_init(&a, NULL);
-  if (ti_onnx_decode_tensor(&t, &a, buf, n, e) == TI_STATUS_SUCCESS) v = ti_onnx_tensor_value(&t, NULL, e);
-  ti_arena_free(&a);
-  free(buf);
-  return v;
+/* The input_*.pb / output_*.pb files of one data set, decoded. */
+typedef struct data_set {
+  int32_t n;
+  ti_onnx_tensor t[16];
+  char *buf[16];
+  ti_arena arena;
+} data_set;
+
+static int load_set(data_set *ds, const char *dir, const char *name, int k, const char *kind, ti_error *e) {
+  char path[1024];
+  size_t len;
+  ds->n = 0;
+  ti_arena_init(&ds->arena, NULL);
+  for (;;) {
+    if (ds->n == 16) break;
+    snprintf(path, sizeof path, "%s/%s/test_data_set_%d/%s_%d.pb", dir, name, k, kind, (int)ds->n);
+    if (!(ds->buf[ds->n] = tt_read_file(path, &len))) break;
+    if (ti_onnx_decode_tensor(&ds->t[ds->n], &ds->arena, ds->buf[ds->n], len, e) != TI_STATUS_SUCCESS) {
+      free(ds->buf[ds->n]);
+      return 0;
+    }
+    ds->n++;
+  }
+  return 1;
+}
+static void free_set(data_set *ds) {
+  int32_t i;
+  for (i = 0; i < ds->n; i++) free(ds->buf[i]);
+  ti_arena_free(&ds->arena);
+  ds->n = 0;
 }
 
 static int close_enough(const ti_tensor_value *got, const ti_tensor_value *want, char *why, size_t cap) {
@@ -406,15 +425,45 @@ static int close_enough(const ti_tensor_value *got, const ti_tensor_value *want,
   return 1;
 }
 
-/* One test directory: 1 pass, 0 fail, -1 skip (unsupported), -2 not in list. */
+/* Runs program p on data set ins (the first n_args tensors), compares with outs. */
+static int run_set(const ti_program *p, const data_set *ins, int32_t first, const data_set *outs, const char *name, int k) {
+  ti_tensor_value *in[16], *got[16], *want;
+  int32_t nin, nout = 16, j, ok = 1;
+  ti_error e;
+  char why[256];
+  ti_error_clear(&e);
+  for (nin = 0; nin < p->n_args && first + nin < ins->n; nin++)
+    if (!(in[nin] = ti_onnx_tensor_value(&ins->t[first + nin], NULL, &e))) break;
+  if (nin < p->n_args) { printf("  FAIL %s: set %d: inputs: %s\n", name, k, e.message); ok = 0; nout = 0; }
+  else if (ti_interpret(p, (const ti_tensor_value *const *)in, nin, got, &nout, &e) != TI_STATUS_SUCCESS) {
+    printf("  FAIL %s: set %d: run: %s\n", name, k, e.message);
+    ok = 0;
+    nout = 0;
+  } else if (nout != outs->n) {
+    printf("  FAIL %s: set %d: %d outputs, expected %d\n", name, k, (int)nout, (int)outs->n);
+    ok = 0;
+  }
+  for (j = 0; ok && j < nout; j++) {
+    if (!(want = ti_onnx_tensor_value(&outs->t[j], NULL, &e))) { printf("  FAIL %s: %s\n", name, e.message); ok = 0; break; }
+    if (!close_enough(got[j], want, why, sizeof why)) { printf("  FAIL %s: set %d output %d: %s\n", name, k, (int)j, why); ok = 0; }
+    ti_tensor_free(want);
+  }
+  for (j = 0; j < nin; j++) ti_tensor_free(in[j]);
+  for (j = 0; j < nout; j++) ti_tensor_free(got[j]);
+  return ok;
+}
+
+/* One test directory: 1 pass, 0 fail, -1 skip (unsupported), -2 not in list.
+   Node tests feed shapes, axes and bounds as graph inputs; when the import
+   needs them constant, inputs 1.. of each data set are bound as constants. */
 static int run_case(ti_context *c, const char *dir, const char *name, op_stat *st) {
-  char path[1024], why[256];
+  char path[1024];
   size_t n;
   char *buf;
   ti_onnx_model m;
   ti_program *p = NULL;
   ti_error e;
-  int32_t i, k, ok = 1, oi;
+  int32_t i, k, ok = 1, oi, bind = 0, sets = 0;
   snprintf(path, sizeof path, "%s/%s/model.onnx", dir, name);
   if (!(buf = tt_read_file(path, &n))) return -2;
   ti_error_clear(&e);
@@ -428,52 +477,63 @@ static int run_case(ti_context *c, const char *dir, const char *name, op_stat *s
   if (m.graph.n_nodes == 0) { ti_onnx_model_free(&m); free(buf); return -2; }
   oi = op_index(m.graph.nodes[0].op_type);
   if (ti_onnx_import_model(c, &m, NULL, &p, &e) != TI_STATUS_SUCCESS) {
-    ti_onnx_model_free(&m); free(buf);
-    if (e.status == TI_STATUS_NOT_SUPPORTED) {
+    if (e.status == TI_STATUS_NOT_SUPPORTED && m.graph.n_inputs > 1 && strstr(e.message, "constant")) bind = 1;
+    else if (e.status == TI_STATUS_NOT_SUPPORTED) {
+      ti_onnx_model_free(&m); free(buf);
       st[oi].skipped++;
       if (getenv("TASKIR_ONNX_VERBOSE")) printf("  skip %s: %s\n", name, e.message);
       return -1;
+    } else {
+      printf("  FAIL %s: import: %s\n", name, e.message);
+      ti_onnx_model_free(&m); free(buf);
+      st[oi].failed++;
+      return 0;
     }
-    printf("  FAIL %s: import: %s\n", name, e.message);
-    st[oi].failed++;
-    return 0;
   }
-  st[oi].imported++;
   for (k = 0; ok; k++) {
-    ti_tensor_value *ins[16], *outs[16], *want;
-    int32_t nin = 0, nout = 16, j;
-    snprintf(path, sizeof path, "%s/%s/test_data_set_%d/input_0.pb", dir, name, (int)k);
-    {
-      FILE *f = fopen(path, "rb");
-      if (!f) { snprintf(path, sizeof path, "%s/%s/test_data_set_%d/output_0.pb", dir, name, (int)k); f = fopen(path, "rb"); if (!f) break; }
-      fclose(f);
-    }
-    for (nin = 0; nin < 16 && nin < p->n_args; nin++) {
-      snprintf(path, sizeof path, "%s/%s/test_data_set_%d/input_%d.pb", dir, name, (int)k, (int)nin);
-      if (!(ins[nin] = load_pb(path, &e))) break;
-    }
-    if (nin < p->n_args) {
+    data_set ins, outs;
+    ti_error_clear(&e);
+    if (!load_set(&ins, dir, name, k, "input", &e) || !load_set(&outs, dir, name, k, "output", &e)) {
       printf("  FAIL %s: set %d: %s\n", name, (int)k, e.message);
       ok = 0;
-    } else if (ti_interpret(p, (const ti_tensor_value *const *)ins, nin, outs, &nout, &e) != TI_STATUS_SUCCESS) {
-      printf("  FAIL %s: set %d: run: %s\n", name, (int)k, e.message);
-      ok = 0;
-      nout = 0;
-    } else {
-      for (j = 0; ok && j < nout; j++) {
-        snprintf(path, sizeof path, "%s/%s/test_data_set_%d/output_%d.pb", dir, name, (int)k, (int)j);
-        ti_error_clear(&e);
-        if (!(want = load_pb(path, &e))) { printf("  FAIL %s: %s\n", name, e.message); ok = 0; break; }
-        if (!close_enough(outs[j], want, why, sizeof why)) { printf("  FAIL %s: set %d output %d: %s\n", name, (int)k, (int)j, why); ok = 0; }
-        ti_tensor_free(want);
+    } else if (ins.n == 0 && outs.n == 0) {
+      free_set(&ins); free_set(&outs);
+      break;
+    } else if (bind) {
+      ti_onnx_options opt;
+      ti_program *pb = NULL;
+      int32_t j, a = 0;
+      memset(&opt, 0, sizeof opt);
+      for (j = 0; j < m.graph.n_inputs && a < ins.n; j++) {
+        int init = 0, q;
+        for (q = 0; q < m.graph.n_inits; q++) if (strcmp(m.graph.inits[q].name, m.graph.inputs[j].name) == 0) init = 1;
+        if (!init) ins.t[a++].name = m.graph.inputs[j].name;
       }
-    }
-    for (j = 0; j < nin; j++) ti_tensor_free(ins[j]);
-    for (j = 0; j < nout; j++) ti_tensor_free(outs[j]);
+      opt.constants = ins.t + 1;
+      opt.n_constants = ins.n - 1;
+      if (ti_onnx_import_model(c, &m, &opt, &pb, &e) != TI_STATUS_SUCCESS) {
+        if (e.status == TI_STATUS_NOT_SUPPORTED && k == 0) {
+          free_set(&ins); free_set(&outs);
+          ti_onnx_model_free(&m); free(buf);
+          st[oi].skipped++;
+          if (getenv("TASKIR_ONNX_VERBOSE")) printf("  skip %s: %s\n", name, e.message);
+          return -1;
+        }
+        printf("  FAIL %s: set %d: import with bound inputs: %s\n", name, (int)k, e.message);
+        ok = 0;
+      } else {
+        ok = run_set(pb, &ins, 0, &outs, name, (int)k);
+        ti_program_destroy(pb);
+      }
+    } else ok = run_set(p, &ins, 0, &outs, name, (int)k);
+    if (ins.n || outs.n) sets++;
+    free_set(&ins); free_set(&outs);
   }
   ti_program_destroy(p);
   ti_onnx_model_free(&m);
   free(buf);
+  if (!sets) { printf("  FAIL %s: no data sets\n", name); ok = 0; }
+  st[oi].imported++;
   if (ok) st[oi].passed++; else st[oi].failed++;
   return ok;
 }
