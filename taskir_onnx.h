@@ -247,7 +247,7 @@ static double ti__oi_float(const ti_onnx_node *nd, const char *name, double dflt
 }
 static const char *ti__oi_str(const ti_onnx_node *nd, const char *name, const char *dflt) {
   const ti_onnx_attr *a = ti__oi_attr(nd, name);
-  return a && a->type == TI_ONNX_ATTR_STRING ? a->s : dflt;
+  return a && a->type == TI_ONNX_ATTR_STRING && a->s ? a->s : dflt;
 }
 /* ints attribute: count (<= max), -1 if absent; -2 if longer than max. */
 static int32_t ti__oi_ints(const ti_onnx_node *nd, const char *name, int64_t *out, int32_t max) {
