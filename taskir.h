@@ -336,6 +336,10 @@ struct ti_program {
   int32_t n_vars, cap_vars;
   ti_variable *vars;
   ti_arena arena;             /* ops, values, variable data */
+  /* name index of vars for ti_program_find_var (a cache: open addressing of
+     var indices + 1, built as variables are looked up) */
+  int32_t *var_slots;
+  int32_t var_slots_cap, var_slots_n;
 };
 
 TASKIR_API ti_program *ti_program_create(ti_context *ctx, const char *name, ti_program_kind kind);
@@ -1667,6 +1671,7 @@ TASKIR_API void ti_program_destroy(ti_program *p) {
   u = p->ctx->alloc_user;
   if (p->args) TASKIR_FREE(u, p->args);
   if (p->vars) TASKIR_FREE(u, p->vars);
+  if (p->var_slots) TASKIR_FREE(u, p->var_slots);
   ti_arena_free(&p->arena);
   TASKIR_FREE(u, p);
 }
@@ -1684,9 +1689,45 @@ TASKIR_API ti_value *ti_program_add_arg(ti_program *p, const ti_type *type) {
   return v;
 }
 
+static uint32_t ti__var_hash(const char *s) {
+  uint32_t h = 2166136261u;
+  while (*s) { h ^= (unsigned char)*s++; h *= 16777619u; }
+  return h;
+}
+
+/* Brings the name index up to date with p->vars (variables are only ever
+   appended); 0 when out of memory (callers then search linearly). */
+static int ti__var_index(ti_program *p) {
+  if (p->var_slots_n == p->n_vars) return 1;
+  if ((int64_t)p->n_vars * 2 >= p->var_slots_cap) {
+    int32_t cap = 64, *ns;
+    while (cap <= p->n_vars * 2 && cap < (1 << 30)) cap *= 2;
+    ns = (int32_t *)TASKIR_MALLOC(p->ctx->alloc_user, (size_t)cap * sizeof *ns);
+    if (!ns) return 0;
+    memset(ns, 0, (size_t)cap * sizeof *ns);
+    if (p->var_slots) TASKIR_FREE(p->ctx->alloc_user, p->var_slots);
+    p->var_slots = ns;
+    p->var_slots_cap = cap;
+    p->var_slots_n = 0;
+  }
+  for (; p->var_slots_n < p->n_vars; p->var_slots_n++) {
+    uint32_t m = (uint32_t)p->var_slots_cap - 1, i = ti__var_hash(p->vars[p->var_slots_n].name) & m;
+    while (p->var_slots[i]) i = (i + 1) & m;
+    p->var_slots[i] = p->var_slots_n + 1;
+  }
+  return 1;
+}
+
 TASKIR_API ti_variable *ti_program_find_var(const ti_program *p, const char *name) {
   int32_t i;
-  for (i = 0; i < p->n_vars; i++) if (strcmp(p->vars[i].name, name) == 0) return &p->vars[i];
+  ti_program *mp = (ti_program *)(uintptr_t)p;   /* the index is a cache */
+  if (p->n_vars > 8 && ti__var_index(mp)) {
+    uint32_t m = (uint32_t)p->var_slots_cap - 1, k = ti__var_hash(name) & m;
+    for (; p->var_slots[k]; k = (k + 1) & m)
+      if (strcmp(p->vars[p->var_slots[k] - 1].name, name) == 0) return &mp->vars[p->var_slots[k] - 1];
+    return NULL;
+  }
+  for (i = 0; i < p->n_vars; i++) if (strcmp(p->vars[i].name, name) == 0) return &mp->vars[i];
   return NULL;
 }
 
