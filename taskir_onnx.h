@@ -320,18 +320,20 @@ static ti_status ti__oi_materialize(ti__oi *s, ti__oi_ent *e) {
   ti_dtype dt;
   const ti_type *t;
   ti_named_attr na;
-  ti_error local;
   if (!ti_onnx_to_dtype(k->data_type, &dt)) return ti__oi_unsup(s, "tensor '%s' of data type %ld", k->name, (long)k->data_type);
   if (k->numel && !k->data) return ti__oi_bad(s, "tensor '%s' carries no data", k->name);
   t = ti_type_get(s->ctx, TI_TYPE_TENSOR, dt, k->rank, k->dims, TI_LAYOUT_ANY);
   if (!t) return ti__oi_bad(s, "tensor '%s': no type for its shape", k->name);
-  if (ti_program_find_var(s->p, e->name)) return ti__oi_bad(s, "weight '%s' given twice", e->name);
-  ti_error_clear(&local);
+  if (k->bytes != (size_t)k->numel * ti_dtype_size(dt)) return ti__oi_bad(s, "tensor '%s' holds %lu bytes for %lld elements", k->name, (unsigned long)k->bytes, (long long)k->numel);
+  /* names are unique through the name table: no linear search of the weights */
   if (s->opt && s->opt->reference_weights && k->numel && k->in_input) {
     if (!ti__program_push_var(s->p, e->name, t, k->bytes, (void *)(uintptr_t)k->data))
       return ti__oi_bad(s, "out of memory adding weight '%s'", e->name);
-  } else if (ti_program_add_var(s->p, e->name, t, k->data, 0, &local) != TI_STATUS_SUCCESS)
-    return ti__oi_bad(s, "%s", local.message);
+  } else {
+    ti_variable *var = ti__program_push_var(s->p, e->name, t, k->bytes, NULL);
+    if (!var) return ti__oi_bad(s, "out of memory adding weight '%s'", e->name);
+    if (k->bytes) memcpy(var->data, k->data, k->bytes);
+  }
   na = ti_named(s->ctx, "name", ti_attr_string(s->ctx, e->name, -1));
   e->v = ti_build1(&s->b, "builtin.get_parameter", 0, NULL, t, ti_attr_dict(s->ctx, &na, 1));
   if (!e->v) return ti__oi_bad(s, "cannot read weight '%s'", e->name);
