@@ -4,7 +4,8 @@
    graph core and the dialects on it: `task` (Task IR, the chip-functional
    IR: compute and storage task blocks) and `nn` (algorithm level). It
    includes taskir_kernels.h (shared types, kernels): one
-   TASKIR_IMPLEMENTATION implements both. taskir_proto.h (protobuf),
+   TASKIR_IMPLEMENTATION implements both. taskir_proto.h (protobuf: Task IR
+   and ONNX decoding), taskir_onnx.h (ONNX models -> nn programs),
    taskir_layout.h (layout passes) and taskir_exec.h (executor) build on it.
 
    DO THIS in *one* C or C++ file:

@@ -4,8 +4,10 @@
    codec: a generic reader/writer (varints, zigzag, fixed32/64, length-
    delimited fields, groups skipped, packed and unpacked repeated scalars,
    depth-limited nesting) and, on top of it, Task IR <-> tianjic_ir.TaskGraph
-   in the binary wire format and in protobuf text format, both ways. No
-   protoc and no protobuf runtime are needed. Needs taskir.h (included here).
+   in the binary wire format and in protobuf text format, both ways, and
+   the decoding of onnx.ModelProto (>>proto.onnx; the import of its graph
+   into an nn program is taskir_onnx.h). No protoc and no protobuf runtime
+   are needed. Needs taskir.h (included here).
 
    DO THIS in *one* C or C++ file:
        #define TASKIR_IMPLEMENTATION
@@ -61,6 +63,16 @@
        singular field given twice is an error, as in protoc. Errors name
        line:column (err->line, err->column). Floats are read and written
        with strtod/snprintf: keep the C locale's '.' as the decimal point.
+
+   ONNX
+       ti_onnx_decode reads ModelProto (ir_version, opset_import, graph),
+       GraphProto (node, initializer, input, output, value_info), NodeProto,
+       AttributeProto (f, i, s, t, floats, ints, strings, type), TensorProto
+       (dims, data_type, raw_data and the typed *_data fields, little-endian)
+       and TypeProto tensor shapes (dim_value, dim_param); other fields are
+       skipped. Same guarantees as the TaskGraph decoder: bounded reads,
+       depth limit, every error with err->offset and the field path. raw_data
+       is referenced in place (little-endian hosts), typed fields converted.
 
    GENERIC LAYER (for other schemas)
        ti_pb_reader r; uint32_t field, wt; uint64_t v;
