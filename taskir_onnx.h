@@ -522,7 +522,7 @@ static ti_status ti__oi_window(ti__oi *s, const ti_value *x, const int64_t *k, c
   pads[0] = pads[1] = pads[2] = pads[3] = 0;
   extra[0] = extra[1] = 0;
   if (strcmp(ap, "NOTSET") == 0) {
-    if (n >= 0 && n != 4) return ti__oi_bad(s, "pads must hold 4 ints for 2-D data, has %d", (int)n);
+    if (n != -1 && n != 4) return ti__oi_bad(s, "pads must hold 4 ints for 2-D data");
     if (n == 4) for (i = 0; i < 4; i++) pads[i] = p[i];
     for (i = 0; i < 4; i++) if (pads[i] < 0) return ti__oi_unsup(s, "negative pads");
   } else if (strcmp(ap, "SAME_UPPER") == 0 || strcmp(ap, "SAME_LOWER") == 0) {
