@@ -4,7 +4,8 @@
    graph core and the dialects on it: `task` (Task IR, the chip-functional
    IR: compute and storage task blocks) and `nn` (algorithm level). It
    includes taskir_kernels.h (shared types, kernels): one
-   TASKIR_IMPLEMENTATION implements both. taskir_proto.h (protobuf),
+   TASKIR_IMPLEMENTATION implements both. taskir_proto.h (protobuf: Task IR
+   and ONNX decoding), taskir_onnx.h (ONNX models -> nn programs),
    taskir_layout.h (layout passes) and taskir_exec.h (executor) build on it.
 
    DO THIS in *one* C or C++ file:
@@ -351,6 +352,10 @@ struct ti_program {
   int32_t n_vars, cap_vars;
   ti_variable *vars;
   ti_arena arena;             /* ops, values, variable data */
+  /* name index of vars for ti_program_find_var (a cache: open addressing of
+     var indices + 1, built as variables are looked up) */
+  int32_t *var_slots;
+  int32_t var_slots_cap, var_slots_n;
 };
 
 TASKIR_API ti_program *ti_program_create(ti_context *ctx, const char *name, ti_program_kind kind);
@@ -887,6 +892,13 @@ TASKIR_API void ti_task_stats_free(ti_task_stats *s, void *alloc_user);
                          v_reset : u
      lut(x:int, table)   offset (default 128 for i8 x, else 0): result =
                          table[x + offset], dtype of table
+     div(a, b)           as add; integer division truncates (by 0: error)
+     floor(x), sigmoid(x), tanh(x), leaky_relu(x)  alpha=0.01 (leaky_relu)
+     softmax(x)          axis=-1 (storage order): exp(x-max)/sum over axis
+     slice(x)            *starts, *ends, steps=1s: one int per dim (storage
+                         order), ONNX/numpy clamping, negative steps reverse
+     cast(x)             *dtype="f32"|"i8"|...: integers truncate towards 0
+                         and saturate
    Elementwise arithmetic computes in double and converts to the result
    dtype (integers saturate). f16 data is not supported by the interpreter. */
 
@@ -1690,6 +1702,7 @@ TASKIR_API void ti_program_destroy(ti_program *p) {
   u = p->ctx->alloc_user;
   if (p->args) TASKIR_FREE(u, p->args);
   if (p->vars) TASKIR_FREE(u, p->vars);
+  if (p->var_slots) TASKIR_FREE(u, p->var_slots);
   ti_arena_free(&p->arena);
   TASKIR_FREE(u, p);
 }
@@ -1707,9 +1720,45 @@ TASKIR_API ti_value *ti_program_add_arg(ti_program *p, const ti_type *type) {
   return v;
 }
 
+static uint32_t ti__var_hash(const char *s) {
+  uint32_t h = 2166136261u;
+  while (*s) { h ^= (unsigned char)*s++; h *= 16777619u; }
+  return h;
+}
+
+/* Brings the name index up to date with p->vars (variables are only ever
+   appended); 0 when out of memory (callers then search linearly). */
+static int ti__var_index(ti_program *p) {
+  if (p->var_slots_n == p->n_vars) return 1;
+  if ((int64_t)p->n_vars * 2 >= p->var_slots_cap) {
+    int32_t cap = 64, *ns;
+    while (cap <= p->n_vars * 2 && cap < (1 << 30)) cap *= 2;
+    ns = (int32_t *)TASKIR_MALLOC(p->ctx->alloc_user, (size_t)cap * sizeof *ns);
+    if (!ns) return 0;
+    memset(ns, 0, (size_t)cap * sizeof *ns);
+    if (p->var_slots) TASKIR_FREE(p->ctx->alloc_user, p->var_slots);
+    p->var_slots = ns;
+    p->var_slots_cap = cap;
+    p->var_slots_n = 0;
+  }
+  for (; p->var_slots_n < p->n_vars; p->var_slots_n++) {
+    uint32_t m = (uint32_t)p->var_slots_cap - 1, i = ti__var_hash(p->vars[p->var_slots_n].name) & m;
+    while (p->var_slots[i]) i = (i + 1) & m;
+    p->var_slots[i] = p->var_slots_n + 1;
+  }
+  return 1;
+}
+
 TASKIR_API ti_variable *ti_program_find_var(const ti_program *p, const char *name) {
   int32_t i;
-  for (i = 0; i < p->n_vars; i++) if (strcmp(p->vars[i].name, name) == 0) return &p->vars[i];
+  ti_program *mp = (ti_program *)(uintptr_t)p;   /* the index is a cache */
+  if (p->n_vars > 8 && ti__var_index(mp)) {
+    uint32_t m = (uint32_t)p->var_slots_cap - 1, k = ti__var_hash(name) & m;
+    for (; p->var_slots[k]; k = (k + 1) & m)
+      if (strcmp(p->vars[p->var_slots[k] - 1].name, name) == 0) return &mp->vars[p->var_slots[k] - 1];
+    return NULL;
+  }
+  for (i = 0; i < p->n_vars; i++) if (strcmp(p->vars[i].name, name) == 0) return &mp->vars[i];
   return NULL;
 }
 
@@ -6181,6 +6230,75 @@ static ti_status ti__nn_shape_clip(const ti_op *op, const ti__nn_desc *in, int32
   return ti__nn_shape_same(op, in, n, out, err);
 }
 
+/* softmax: axis in [-rank, rank). */
+static ti_status ti__nn_shape_softmax(const ti_op *op, const ti__nn_desc *in, int32_t n, ti__nn_desc *out, ti_error *err) {
+  double ax;
+  TI__NN_TRY(ti__nn_num(op, "axis", -1, 0, &ax, err));
+  if (ax < -in[0].rank || ax >= in[0].rank || ax != floor(ax))
+    return TI__NN_FAIL(op, err, "axis %g outside rank %d", ax, (int)in[0].rank);
+  if (ti__nn_is_int(in[0].dtype)) return TI__NN_FAIL(op, err, "softmax needs float data");
+  return ti__nn_shape_same(op, in, n, out, err);
+}
+
+/* slice: per-axis begin/end/step after numpy/ONNX clamping (storage order). */
+static ti_status ti__nn_slice_axes(const ti_op *op, const ti__nn_desc *x, int64_t *beg, int64_t *step, int64_t *len,
+                                   ti_error *err) {
+  int64_t s[TI_MAX_RANK], e[TI_MAX_RANK], st[TI_MAX_RANK];
+  int32_t r = x->rank, i;
+  if (ti_dict_ints(op->attrs, "starts", s, TI_MAX_RANK) != r || ti_dict_ints(op->attrs, "ends", e, TI_MAX_RANK) != r)
+    return TI__NN_FAIL(op, err, "attributes 'starts' and 'ends' must hold rank (%d) ints", (int)r);
+  if (!ti_dict_get(op->attrs, "steps")) for (i = 0; i < r; i++) st[i] = 1;
+  else if (ti_dict_ints(op->attrs, "steps", st, TI_MAX_RANK) != r)
+    return TI__NN_FAIL(op, err, "attribute 'steps' must hold rank (%d) ints", (int)r);
+  for (i = 0; i < r; i++) {
+    int64_t d = x->dims[i], b = s[i], en = e[i];
+    if (st[i] == 0 || st[i] == INT64_MIN) return TI__NN_FAIL(op, err, "step %d is 0", (int)i);
+    if (d < 0) { beg[i] = 0; step[i] = st[i]; len[i] = -1; continue; }
+    if (b < 0) b = b < -d ? -1 : b + d;   /* -1 only matters for negative steps (clamped below) */
+    if (en < 0) en = en < -d ? -1 : en + d;
+    if (st[i] > 0) {
+      if (b < 0) b = 0;
+      if (b > d) b = d;
+      if (en < 0) en = 0;
+      if (en > d) en = d;
+      len[i] = en > b ? (en - b + st[i] - 1) / st[i] : 0;
+    } else {
+      if (b < 0) b = -1;
+      if (b > d - 1) b = d - 1;
+      if (en < -1) en = -1;
+      if (en > d - 1) en = d - 1;
+      len[i] = b > en ? (b - en + (-st[i]) - 1) / (-st[i]) : 0;
+    }
+    beg[i] = b;
+    step[i] = st[i];
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__nn_shape_slice(const ti_op *op, const ti__nn_desc *in, int32_t n, ti__nn_desc *out, ti_error *err) {
+  int64_t b[TI_MAX_RANK], s[TI_MAX_RANK], l[TI_MAX_RANK];
+  int32_t i;
+  (void)n;
+  TI__NN_TRY(ti__nn_slice_axes(op, &in[0], b, s, l, err));
+  out[0] = in[0];
+  out[0].layout = in[0].rank == 4 ? in[0].layout : TI_LAYOUT_TENSOR;
+  for (i = 0; i < in[0].rank; i++) out[0].dims[i] = l[i];
+  return TI_STATUS_SUCCESS;
+}
+
+/* cast: *dtype names the result dtype ("f32", "i8", ...). */
+static ti_status ti__nn_shape_cast(const ti_op *op, const ti__nn_desc *in, int32_t n, ti__nn_desc *out, ti_error *err) {
+  const char *name = ti_dict_string(op->attrs, "dtype", NULL);
+  int32_t t;
+  (void)n;
+  for (t = 0; name && t < TI_DTYPE_COUNT; t++)
+    if (ti_dtype_name((ti_dtype)t) && strcmp(ti_dtype_name((ti_dtype)t), name) == 0) break;
+  if (!name || t == TI_DTYPE_COUNT) return TI__NN_FAIL(op, err, "attribute 'dtype' must name a dtype (\"f32\", \"i8\", ...)");
+  out[0] = in[0];
+  out[0].dtype = (ti_dtype)t;
+  return TI_STATUS_SUCCESS;
+}
+
 static ti_status ti__nn_shape_pool(const ti_op *op, const ti__nn_desc *in, int32_t n, ti__nn_desc *out, ti_error *err) {
   ti__nn_conv_p p;
   ti__nn_act a;
@@ -6804,9 +6922,11 @@ static ti_status ti__nn_eval_binary(const ti_op *op, const ti_tensor_value *cons
   const ti_tensor_value *a, *b;
   int64_t sa[TI_MAX_RANK], sb[TI_MAX_RANK], idx[TI_MAX_RANK] = {0}, oa = 0, ob = 0, k;
   int32_t r, i;
-  char kind = op->info->name[3]; /* a(dd), s(ub), m(ul) */
+  char kind = op->info->name[3]; /* a(dd), s(ub), m(ul), d(iv) */
+  int idiv;
   ti_status st;
   TI__NN_TRY(ti__nn_prep(op, in, out, od, err));
+  idiv = ti__nn_is_int(out[0]->dtype);
   st = ti__nn_conform(op, in[0], out[0]->layout, &ta, &a, err);
   if (st == TI_STATUS_SUCCESS) st = ti__nn_conform(op, in[1], out[0]->layout, &tb, &b, err);
   if (st != TI_STATUS_SUCCESS) { ti_tensor_free(ta); return st; }
@@ -6815,7 +6935,12 @@ static ti_status ti__nn_eval_binary(const ti_op *op, const ti_tensor_value *cons
   ti__nn_bstr(b->dims, b->rank, r, sb);
   for (k = 0; k < out[0]->numel; k++) {
     double x = ti_tensor_get(a, oa), y = ti_tensor_get(b, ob);
-    ti_tensor_set(out[0], k, kind == 'a' ? x + y : kind == 's' ? x - y : x * y);
+    double z = kind == 'a' ? x + y : kind == 's' ? x - y : kind == 'm' ? x * y : x / y;
+    if (kind == 'd' && idiv) {   /* integer division truncates; by zero is an error */
+      if (y == 0) { ti_tensor_free(ta); ti_tensor_free(tb); return TI__NN_FAIL(op, err, "integer division by zero"); }
+      z = z < 0 ? ceil(z) : floor(z);
+    }
+    ti_tensor_set(out[0], k, z);
     for (i = r - 1; i >= 0; i--) {
       oa += sa[i]; ob += sb[i];
       if (++idx[i] < out[0]->dims[i]) break;
@@ -6964,6 +7089,72 @@ static ti_status ti__nn_eval_broadcast(const ti_op *op, const ti_tensor_value *c
   ti__nn_bstr(in[0]->dims, in[0]->rank, out[0]->rank, s);
   ti__nn_strided_copy((unsigned char *)out[0]->data, (const unsigned char *)in[0]->data, es, out[0]->rank,
                       out[0]->dims, s, 0, 1);
+  return TI_STATUS_SUCCESS;
+}
+
+/* floor, sigmoid, tanh, leaky_relu (alpha=0.01): one value in, one out. */
+static ti_status ti__nn_eval_unary(const ti_op *op, const ti_tensor_value *const *in, ti_tensor_value **out, ti_error *err) {
+  ti__nn_desc od[2];
+  double alpha = 0;
+  int64_t i;
+  char kind = op->info->name[3]; /* f(loor), s(igmoid), t(anh), l(eaky_relu) */
+  TI__NN_TRY(ti__nn_prep(op, in, out, od, err));
+  if (kind == 'l') TI__NN_TRY(ti__nn_num(op, "alpha", 0.01, 0, &alpha, err));
+  for (i = 0; i < in[0]->numel; i++) {
+    double v = ti_tensor_get(in[0], i);
+    v = kind == 'f' ? floor(v) : kind == 's' ? 1.0 / (1.0 + exp(-v)) : kind == 't' ? tanh(v) : (v < 0 ? alpha * v : v);
+    ti_tensor_set(out[0], i, v);
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+/* softmax along one axis (storage order): exp(x - max) / sum. */
+static ti_status ti__nn_eval_softmax(const ti_op *op, const ti_tensor_value *const *in, ti_tensor_value **out, ti_error *err) {
+  ti__nn_desc od[2];
+  double ax;
+  int64_t outer = 1, inner = 1, len, o, k, j;
+  int32_t i, a;
+  TI__NN_TRY(ti__nn_prep(op, in, out, od, err));
+  TI__NN_TRY(ti__nn_num(op, "axis", -1, 0, &ax, err));
+  a = (int32_t)(ax < 0 ? ax + in[0]->rank : ax);
+  for (i = 0; i < a; i++) outer *= in[0]->dims[i];
+  for (i = a + 1; i < in[0]->rank; i++) inner *= in[0]->dims[i];
+  len = in[0]->dims[a];
+  for (o = 0; o < outer; o++)
+    for (k = 0; k < inner; k++) {
+      int64_t base = o * len * inner + k;
+      double mx = -HUGE_VAL, sum = 0;
+      for (j = 0; j < len; j++) { double v = ti_tensor_get(in[0], base + j * inner); if (v > mx) mx = v; }
+      for (j = 0; j < len; j++) sum += exp(ti_tensor_get(in[0], base + j * inner) - mx);
+      for (j = 0; j < len; j++) ti_tensor_set(out[0], base + j * inner, exp(ti_tensor_get(in[0], base + j * inner) - mx) / sum);
+    }
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__nn_eval_slice(const ti_op *op, const ti_tensor_value *const *in, ti_tensor_value **out, ti_error *err) {
+  ti__nn_desc od[2], id;
+  int64_t b[TI_MAX_RANK], s[TI_MAX_RANK], l[TI_MAX_RANK], str[TI_MAX_RANK], off = 0;
+  int32_t i;
+  TI__NN_TRY(ti__nn_prep(op, in, out, od, err));
+  ti__nn_desc_of(in[0], &id);
+  TI__NN_TRY(ti__nn_slice_axes(op, &id, b, s, l, err));
+  if (out[0]->numel == 0) return TI_STATUS_SUCCESS;
+  ti__nn_strides(in[0]->rank, in[0]->dims, str);
+  for (i = 0; i < in[0]->rank; i++) { off += b[i] * str[i]; str[i] *= s[i]; }
+  ti__nn_strided_copy((unsigned char *)out[0]->data, (const unsigned char *)in[0]->data, ti_dtype_size(in[0]->dtype),
+                      in[0]->rank, out[0]->dims, str, off, 1);
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__nn_eval_cast(const ti_op *op, const ti_tensor_value *const *in, ti_tensor_value **out, ti_error *err) {
+  ti__nn_desc od[2];
+  int64_t i;
+  TI__NN_TRY(ti__nn_prep(op, in, out, od, err));
+  for (i = 0; i < in[0]->numel; i++) {
+    double v = ti_tensor_get(in[0], i);
+    if (ti__nn_is_int(out[0]->dtype)) v = v != v ? 0 : v < 0 ? ceil(v) : floor(v);   /* towards zero */
+    ti_tensor_set(out[0], i, v);
+  }
   return TI_STATUS_SUCCESS;
 }
 
@@ -7491,7 +7682,8 @@ static const ti__nn_def ti__nn_d_conv = {ti__nn_shape_conv}, ti__nn_d_bpa = {ti_
     ti__nn_d_pad = {ti__nn_shape_pad}, ti__nn_d_unpool = {ti__nn_shape_unpool}, ti__nn_d_mirror = {ti__nn_shape_mirror},
     ti__nn_d_rotate = {ti__nn_shape_rotate}, ti__nn_d_cvt = {ti__nn_shape_cvt}, ti__nn_d_tnorm = {ti__nn_shape_tnorm},
     ti__nn_d_bilinear = {ti__nn_shape_bilinear}, ti__nn_d_tin = {ti__nn_shape_tin}, ti__nn_d_lif = {ti__nn_shape_lif},
-    ti__nn_d_lut = {ti__nn_shape_lut};
+    ti__nn_d_lut = {ti__nn_shape_lut}, ti__nn_d_softmax = {ti__nn_shape_softmax},
+    ti__nn_d_slice = {ti__nn_shape_slice}, ti__nn_d_cast = {ti__nn_shape_cast};
 
 static const char *const ti__nn_req_kernel[] = {"kernel_shape", NULL};
 static const char *const ti__nn_req_minmax[] = {"min", "max", NULL};
@@ -7500,6 +7692,8 @@ static const char *const ti__nn_req_perm[] = {"perm", NULL};
 static const char *const ti__nn_req_axis[] = {"axis", NULL};
 static const char *const ti__nn_req_pads[] = {"pads", NULL};
 static const char *const ti__nn_req_size[] = {"size", NULL};
+static const char *const ti__nn_req_slice[] = {"starts", "ends", NULL};
+static const char *const ti__nn_req_dtype[] = {"dtype", NULL};
 
 #define TI__NN_OP(name, req, traits, mn, mx, nr, lay, fold, eval, def) \
   {"nn." name, "nn", req, traits, mn, mx, nr, ti__nn_verify, ti__nn_infer, lay, fold, eval, def}
@@ -7537,7 +7731,15 @@ static const ti_op_info ti__nn_ops[] = {
   TI__NN_OP("bilinear", ti__nn_req_size, TI__NN_VSD, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_bilinear, &ti__nn_d_bilinear),
   TI__NN_OP("tin_shift", NULL, TI__NN_VS, 2, 2, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_tin, &ti__nn_d_tin),
   TI__NN_OP("lif", NULL, TI__NN_VS, 2, 2, 2, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_lif, &ti__nn_d_lif),
-  TI__NN_OP("lut", NULL, TI__NN_VS, 2, 2, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_lut, &ti__nn_d_lut)
+  TI__NN_OP("lut", NULL, TI__NN_VS, 2, 2, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_lut, &ti__nn_d_lut),
+  TI__NN_OP("div", NULL, TI__NN_VS, 2, 2, 1, &ti__nn_l_join, ti__nn_fold, ti__nn_eval_binary, &ti__nn_d_binary),
+  TI__NN_OP("floor", NULL, TI__NN_VS, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_unary, &ti__nn_d_same),
+  TI__NN_OP("sigmoid", NULL, TI__NN_VS, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_unary, &ti__nn_d_same),
+  TI__NN_OP("tanh", NULL, TI__NN_VS, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_unary, &ti__nn_d_same),
+  TI__NN_OP("leaky_relu", NULL, TI__NN_VS, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_unary, &ti__nn_d_same),
+  TI__NN_OP("softmax", NULL, TI__NN_VS, 1, 1, 1, &ti__nn_l_view, ti__nn_fold, ti__nn_eval_softmax, &ti__nn_d_softmax),
+  TI__NN_OP("slice", ti__nn_req_slice, TI__NN_VS, 1, 1, 1, &ti__nn_l_view, ti__nn_fold, ti__nn_eval_slice, &ti__nn_d_slice),
+  TI__NN_OP("cast", ti__nn_req_dtype, TI__NN_VS, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_cast, &ti__nn_d_cast)
 };
 #undef TI__NN_OP
 

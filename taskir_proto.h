@@ -4,8 +4,10 @@
    codec: a generic reader/writer (varints, zigzag, fixed32/64, length-
    delimited fields, groups skipped, packed and unpacked repeated scalars,
    depth-limited nesting) and, on top of it, Task IR <-> tianjic_ir.TaskGraph
-   in the binary wire format and in protobuf text format, both ways. No
-   protoc and no protobuf runtime are needed. Needs taskir.h (included here).
+   in the binary wire format and in protobuf text format, both ways, and
+   the decoding of onnx.ModelProto (>>proto.onnx; the import of its graph
+   into an nn program is taskir_onnx.h). No protoc and no protobuf runtime
+   are needed. Needs taskir.h (included here).
 
    DO THIS in *one* C or C++ file:
        #define TASKIR_IMPLEMENTATION
@@ -69,6 +71,16 @@
        singular field given twice is an error, as in protoc. Errors name
        line:column (err->line, err->column). Floats are read and written
        with strtod/snprintf: keep the C locale's '.' as the decimal point.
+
+   ONNX
+       ti_onnx_decode reads ModelProto (ir_version, opset_import, graph),
+       GraphProto (node, initializer, input, output, value_info), NodeProto,
+       AttributeProto (f, i, s, t, floats, ints, strings, type), TensorProto
+       (dims, data_type, raw_data and the typed *_data fields, little-endian)
+       and TypeProto tensor shapes (dim_value, dim_param); other fields are
+       skipped. Same guarantees as the TaskGraph decoder: bounded reads,
+       depth limit, every error with err->offset and the field path. raw_data
+       is referenced in place (little-endian hosts), typed fields converted.
 
    GENERIC LAYER (for other schemas)
        ti_pb_reader r; uint32_t field, wt; uint64_t v;
@@ -189,6 +201,103 @@ TASKIR_API ti_status ti_task_format_text(const ti_task_graph *g, ti_buffer *out,
    for anything else (.pb). */
 TASKIR_API ti_status ti_task_read_file(const char *path, ti_task_graph *g, ti_error *err);
 TASKIR_API ti_status ti_task_write_file(const char *path, const ti_task_graph *g, ti_error *err);
+
+
+/* >>proto.onnx: onnx.ModelProto decoding ----------------------------------- */
+
+/* The ONNX model as decoded: every string NUL-terminated, every array and
+   converted tensor in the model's arena; `offset` fields give the byte
+   offset of the message in the input, for errors. Subgraphs (If/Loop
+   bodies), sparse tensors, training info and functions are skipped. */
+enum {   /* onnx.TensorProto.DataType */
+  TI_ONNX_FLOAT = 1, TI_ONNX_UINT8, TI_ONNX_INT8, TI_ONNX_UINT16, TI_ONNX_INT16, TI_ONNX_INT32,
+  TI_ONNX_INT64, TI_ONNX_STRING, TI_ONNX_BOOL, TI_ONNX_FLOAT16, TI_ONNX_DOUBLE, TI_ONNX_UINT32,
+  TI_ONNX_UINT64
+};
+enum {   /* onnx.AttributeProto.AttributeType */
+  TI_ONNX_ATTR_UNDEFINED = 0, TI_ONNX_ATTR_FLOAT, TI_ONNX_ATTR_INT, TI_ONNX_ATTR_STRING,
+  TI_ONNX_ATTR_TENSOR, TI_ONNX_ATTR_GRAPH, TI_ONNX_ATTR_FLOATS, TI_ONNX_ATTR_INTS, TI_ONNX_ATTR_STRINGS
+};
+
+typedef struct ti_onnx_tensor {
+  const char *name;
+  int32_t data_type;          /* TI_ONNX_FLOAT, ... */
+  int32_t rank;
+  int64_t dims[TI_MAX_RANK];
+  int64_t numel;
+  /* numel elements of ti_onnx_elem_size(data_type) bytes, little-endian host
+     order; NULL when the tensor carries no data (or holds strings). raw_data
+     on a little-endian host points into the input buffer; typed *_data
+     fields are converted into the arena. */
+  const void *data;
+  size_t bytes;
+  int in_input;               /* 1: data points into the decoded buffer */
+  int64_t offset;
+} ti_onnx_tensor;
+
+typedef struct ti_onnx_dim { int64_t value; const char *param; } ti_onnx_dim;  /* value -1: param or unknown */
+
+typedef struct ti_onnx_value_info {
+  const char *name;
+  int32_t elem_type;          /* 0 when the type is not a tensor or absent */
+  int32_t rank;               /* -1: no shape given */
+  ti_onnx_dim dims[TI_MAX_RANK];
+  int64_t offset;
+} ti_onnx_value_info;
+
+typedef struct ti_onnx_attr {
+  const char *name;
+  int32_t type;               /* TI_ONNX_ATTR_* (inferred from the fields present when 0) */
+  float f;
+  int64_t i;
+  const char *s; size_t s_len;
+  ti_onnx_tensor *t;
+  int32_t n_floats, n_ints, n_strings;
+  float *floats;
+  int64_t *ints;
+  const char **strings;
+  int64_t offset;
+} ti_onnx_attr;
+
+typedef struct ti_onnx_node {
+  const char *name, *op_type, *domain;
+  int32_t n_inputs, n_outputs, n_attrs;
+  const char **inputs, **outputs;   /* "" marks an omitted optional input */
+  ti_onnx_attr *attrs;
+  int64_t offset;
+} ti_onnx_node;
+
+typedef struct ti_onnx_graph {
+  const char *name;
+  int32_t n_nodes, n_inits, n_inputs, n_outputs, n_value_info;
+  ti_onnx_node *nodes;
+  ti_onnx_tensor *inits;
+  ti_onnx_value_info *inputs, *outputs, *value_info;
+} ti_onnx_graph;
+
+typedef struct ti_onnx_opset { const char *domain; int64_t version; } ti_onnx_opset;
+
+typedef struct ti_onnx_model {
+  int64_t ir_version;
+  int32_t n_opsets;
+  ti_onnx_opset *opsets;
+  ti_onnx_graph graph;
+  ti_arena arena;
+} ti_onnx_model;
+
+/* Bytes per element of an ONNX data type as decoded; 0 for STRING/unknown. */
+TASKIR_API size_t ti_onnx_elem_size(int32_t data_type);
+/* Decodes buf[len]. m needs no init; free it with ti_onnx_model_free whatever
+   the result. The decoded model refers to buf (raw tensor data): keep buf
+   alive while m is used. Errors name the byte offset and the field path,
+   e.g. "graph.node[3].attribute[0].ints". */
+TASKIR_API ti_status ti_onnx_decode(ti_onnx_model *m, const void *buf, size_t len, void *alloc_user, ti_error *err);
+TASKIR_API void ti_onnx_model_free(ti_onnx_model *m);
+/* One TensorProto (e.g. the input_0.pb of an ONNX test case); its arrays go
+   into arena a, its raw data refers to buf. */
+TASKIR_API ti_status ti_onnx_decode_tensor(ti_onnx_tensor *t, ti_arena *a, const void *buf, size_t len, ti_error *err);
+/* The opset version of a domain ("" and "ai.onnx" are the same); 0 if absent. */
+TASKIR_API int64_t ti_onnx_opset_version(const ti_onnx_model *m, const char *domain);
 
 #ifdef __cplusplus
 }
@@ -2250,6 +2359,541 @@ TASKIR_API ti_status ti_task_write_file(const char *path, const ti_task_graph *g
   ti_buffer_free(&b);
   return st;
 }
+
+/* >>impl.proto.onnx -------------------------------------------------------- */
+
+TASKIR_API size_t ti_onnx_elem_size(int32_t dt) {
+  switch (dt) {
+  case TI_ONNX_UINT8: case TI_ONNX_INT8: case TI_ONNX_BOOL: return 1;
+  case TI_ONNX_UINT16: case TI_ONNX_INT16: case TI_ONNX_FLOAT16: return 2;
+  case TI_ONNX_FLOAT: case TI_ONNX_INT32: case TI_ONNX_UINT32: return 4;
+  case TI_ONNX_INT64: case TI_ONNX_DOUBLE: case TI_ONNX_UINT64: return 8;
+  default: return 0;
+  }
+}
+
+/* Appends one element to an arena array, doubling: at most twice the final
+   size is ever allocated. */
+static void *ti__ox_push(ti_arena *a, void *arr, int32_t *n, int32_t *cap, size_t es) {
+  unsigned char *p = (unsigned char *)arr;
+  if (*n == INT32_MAX) return NULL;
+  if (*n == *cap) {
+    int32_t nc = *cap ? (*cap > INT32_MAX / 2 ? INT32_MAX : *cap * 2) : 4;
+    unsigned char *q = (unsigned char *)ti_arena_array(a, (size_t)nc, es, 16);
+    if (!q) return NULL;
+    if (*n) memcpy(q, p, (size_t)*n * es);
+    p = q;
+    *cap = nc;
+  }
+  (*n)++;
+  return p;
+}
+#define TI__OX_PUSH(r, a, arr, n, cap, type, at)                                                          \
+  do {                                                                                                     \
+    void *ti__q_ = ti__ox_push((a), (arr), &(n), &(cap), sizeof(type));                                    \
+    if (!ti__q_) return ti_pb_fail((r), TI_STATUS_NO_MEMORY, (at), "out of memory");                       \
+    (arr) = (type *)ti__q_;                                                                                \
+  } while (0)
+
+static ti_status ti__ox_wt(ti_pb_reader *r, uint32_t wt, uint32_t want, const uint8_t *at) {
+  if (wt == want) return TI_STATUS_SUCCESS;
+  return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, at, "wire type %lu, expected %lu", (unsigned long)wt, (unsigned long)want);
+}
+
+static ti_status ti__ox_string(ti_pb_reader *r, ti_arena *a, uint32_t wt, const uint8_t *at, const char **out, size_t *len) {
+  const uint8_t *d;
+  size_t n;
+  char *s;
+  TI__PB_TRY(ti__ox_wt(r, wt, TI_PB_LEN, at));
+  TI__PB_TRY(ti_pb_read_bytes(r, &d, &n));
+  if (!(s = ti_arena_strndup(a, (const char *)d, n))) return ti_pb_fail(r, TI_STATUS_NO_MEMORY, at, "out of memory");
+  *out = s;
+  if (len) *len = n;
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__ox_int(ti_pb_reader *r, uint32_t wt, const uint8_t *at, int64_t *v) {
+  uint64_t x;
+  TI__PB_TRY(ti__ox_wt(r, wt, TI_PB_VARINT, at));
+  TI__PB_TRY(ti_pb_read_varint(r, &x));
+  *v = (int64_t)x;
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__ox_int32(ti_pb_reader *r, uint32_t wt, const uint8_t *at, int32_t *v) {
+  uint32_t x;
+  TI__PB_TRY(ti__ox_wt(r, wt, TI_PB_VARINT, at));
+  TI__PB_TRY(ti_pb_read_varint32(r, &x));
+  *v = (int32_t)x;
+  return TI_STATUS_SUCCESS;
+}
+
+/* Repeated scalars, packed or not: kind 'v' varint (int64), 'i' varint that
+   must fit 32 bits, 'f' fixed32, 'd' fixed64. Values go to arr (8-byte
+   slots for v/d, 4-byte for i/f). */
+static ti_status ti__ox_rep(ti_pb_reader *r, ti_arena *a, uint32_t wt, const uint8_t *at, char kind, void **arr,
+                            int32_t *n, int32_t *cap) {
+  size_t es = (kind == 'v' || kind == 'd') ? 8 : 4;
+  uint32_t scalar_wt = kind == 'f' ? TI_PB_FIXED32 : kind == 'd' ? TI_PB_FIXED64 : TI_PB_VARINT;
+  const uint8_t *end = NULL, *saved = r->end;
+  if (wt == TI_PB_LEN) {
+    size_t len;
+    TI__PB_TRY(ti__pb_len(r, &len));
+    end = r->p + len;
+  } else TI__PB_TRY(ti__ox_wt(r, wt, scalar_wt, at));
+  if (end) r->end = end;
+  do {
+    uint64_t x = 0;
+    uint32_t x32 = 0;
+    unsigned char *slot;
+    ti_status st;
+    if (kind == 'v') st = ti_pb_read_varint(r, &x);
+    else if (kind == 'i') st = ti_pb_read_varint32(r, &x32);
+    else if (kind == 'f') st = ti_pb_read_fixed32(r, &x32);
+    else st = ti_pb_read_fixed64(r, &x);
+    if (st == TI_STATUS_SUCCESS && !(slot = (unsigned char *)ti__ox_push(a, *arr, n, cap, es)))
+      st = ti_pb_fail(r, TI_STATUS_NO_MEMORY, at, "out of memory");
+    if (st != TI_STATUS_SUCCESS) { r->end = saved; return st; }
+    *arr = slot;
+    if (es == 8) memcpy(slot + (size_t)(*n - 1) * 8, &x, 8);
+    else memcpy(slot + (size_t)(*n - 1) * 4, &x32, 4);
+  } while (end && r->p < end);
+  r->end = saved;
+  return TI_STATUS_SUCCESS;
+}
+
+static void ti__ox_put_le(unsigned char *d, uint64_t v, size_t es) {
+  size_t i;
+  for (i = 0; i < es; i++) d[i] = (unsigned char)(v >> (8 * i));   /* host order below */
+}
+
+/* Stores v (an element value's bits) in host order at d. */
+static void ti__ox_store(unsigned char *d, uint64_t v, size_t es) {
+#if TI__PB_LE
+  ti__ox_put_le(d, v, es);
+#else
+  size_t i;
+  for (i = 0; i < es; i++) d[es - 1 - i] = (unsigned char)(v >> (8 * i));
+#endif
+}
+
+static ti_status ti__ox_tensor(ti_pb_reader *r, ti_arena *a, ti_onnx_tensor *t) {
+  const uint8_t *start = r->p, *raw = NULL;
+  size_t raw_len = 0;
+  int has_raw = 0, external = 0;
+  void *vals[5] = {NULL, NULL, NULL, NULL, NULL};   /* float, int32, int64, double, uint64 */
+  int32_t nv[5] = {0, 0, 0, 0, 0}, cv[5] = {0, 0, 0, 0, 0}, n_strings = 0;
+  int32_t ndims = 0, cdims = 0, k;
+  int64_t *dims = NULL, numel = 1;
+  size_t es;
+  memset(t, 0, sizeof *t);
+  t->name = "";
+  t->offset = (int64_t)(start - r->base);
+  while (r->p < r->end) {
+    uint32_t f, wt;
+    const uint8_t *at = r->p;
+    r->field = NULL; r->field_num = 0;
+    TI__PB_TRY(ti_pb_read_tag(r, &f, &wt));
+    switch (f) {
+    case 1: r->field = "dims"; TI__PB_TRY(ti__ox_rep(r, a, wt, at, 'v', (void **)&dims, &ndims, &cdims)); break;
+    case 2: r->field = "data_type"; TI__PB_TRY(ti__ox_int32(r, wt, at, &t->data_type)); break;
+    case 4: r->field = "float_data"; TI__PB_TRY(ti__ox_rep(r, a, wt, at, 'f', &vals[0], &nv[0], &cv[0])); break;
+    case 5: r->field = "int32_data"; TI__PB_TRY(ti__ox_rep(r, a, wt, at, 'i', &vals[1], &nv[1], &cv[1])); break;
+    case 6:
+      r->field = "string_data";
+      TI__PB_TRY(ti__ox_wt(r, wt, TI_PB_LEN, at));
+      TI__PB_TRY(ti_pb_skip_field(r, f, wt));
+      n_strings++;
+      break;
+    case 7: r->field = "int64_data"; TI__PB_TRY(ti__ox_rep(r, a, wt, at, 'v', &vals[2], &nv[2], &cv[2])); break;
+    case 8: r->field = "name"; TI__PB_TRY(ti__ox_string(r, a, wt, at, &t->name, NULL)); break;
+    case 9:
+      r->field = "raw_data";
+      TI__PB_TRY(ti__ox_wt(r, wt, TI_PB_LEN, at));
+      TI__PB_TRY(ti_pb_read_bytes(r, &raw, &raw_len));
+      has_raw = 1;
+      break;
+    case 10: r->field = "double_data"; TI__PB_TRY(ti__ox_rep(r, a, wt, at, 'd', &vals[3], &nv[3], &cv[3])); break;
+    case 11: r->field = "uint64_data"; TI__PB_TRY(ti__ox_rep(r, a, wt, at, 'v', &vals[4], &nv[4], &cv[4])); break;
+    case 14: {
+      int32_t loc;
+      r->field = "data_location";
+      TI__PB_TRY(ti__ox_int32(r, wt, at, &loc));
+      external = loc == 1;
+      break;
+    }
+    default: TI__PB_TRY(ti_pb_skip_field(r, f, wt)); break;
+    }
+  }
+  r->field = NULL; r->field_num = 0;
+  if (external)
+    return ti_pb_fail(r, TI_STATUS_NOT_SUPPORTED, start, "tensor '%s' keeps its data in an external file (not supported)", t->name);
+  if (ndims > TI_MAX_RANK)
+    return ti_pb_fail(r, TI_STATUS_LIMIT, start, "tensor '%s' has %ld dims (at most %d)", t->name, (long)ndims, TI_MAX_RANK);
+  t->rank = ndims;
+  for (k = 0; k < ndims; k++) {
+    if (dims[k] < 0) return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, start, "tensor '%s' dim %ld is negative", t->name, (long)k);
+    t->dims[k] = dims[k];
+    if (dims[k] && numel > INT64_MAX / dims[k]) return ti_pb_fail(r, TI_STATUS_LIMIT, start, "tensor '%s' has too many elements", t->name);
+    numel *= dims[k];
+  }
+  t->numel = numel;
+  es = ti_onnx_elem_size(t->data_type);
+  if (t->data_type == TI_ONNX_STRING || (es == 0 && !has_raw && !nv[0] && !nv[1] && !nv[2] && !nv[3] && !nv[4])) {
+    (void)n_strings;
+    return TI_STATUS_SUCCESS;   /* strings or no data: data stays NULL */
+  }
+  if (es == 0) return ti_pb_fail(r, TI_STATUS_NOT_SUPPORTED, start, "tensor '%s' has data type %ld (not supported)", t->name, (long)t->data_type);
+  if (has_raw) {
+    if (raw_len != (size_t)numel * es || (uint64_t)numel > (uint64_t)SIZE_MAX / es)
+      return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, start, "tensor '%s': raw_data holds %lu bytes, its %lld elements need %llu",
+                        t->name, (unsigned long)raw_len, (long long)numel, (unsigned long long)((uint64_t)numel * es));
+#if TI__PB_LE
+    t->data = raw;
+    t->in_input = 1;
+#else
+    {
+      unsigned char *d = (unsigned char *)ti_arena_alloc(a, raw_len ? raw_len : 1, 16);
+      size_t i, j;
+      if (!d) return ti_pb_fail(r, TI_STATUS_NO_MEMORY, start, "out of memory");
+      for (i = 0; i < raw_len; i += es) for (j = 0; j < es; j++) d[i + j] = raw[i + es - 1 - j];
+      t->data = d;
+    }
+#endif
+    t->bytes = raw_len;
+    return TI_STATUS_SUCCESS;
+  } else {
+    /* The typed field the schema uses for this data type. */
+    int which = t->data_type == TI_ONNX_FLOAT ? 0 : t->data_type == TI_ONNX_INT64 ? 2 : t->data_type == TI_ONNX_DOUBLE ? 3
+              : (t->data_type == TI_ONNX_UINT64 || t->data_type == TI_ONNX_UINT32) ? 4 : 1;
+    int other;
+    unsigned char *d;
+    int64_t i;
+    for (other = 0; other < 5; other++)
+      if (other != which && nv[other])
+        return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, start, "tensor '%s' of data type %ld carries values in the wrong typed field",
+                          t->name, (long)t->data_type);
+    if ((int64_t)nv[which] != numel)
+      return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, start, "tensor '%s' holds %ld values, its dims need %lld", t->name,
+                        (long)nv[which], (long long)numel);
+    d = (unsigned char *)ti_arena_array(a, (size_t)(numel ? numel : 1), es, 16);
+    if (!d) return ti_pb_fail(r, TI_STATUS_NO_MEMORY, start, "out of memory");
+    for (i = 0; i < numel; i++) {
+      uint64_t bits;
+      if (which == 0 || which == 1) {
+        uint32_t x;
+        memcpy(&x, (unsigned char *)vals[which] + i * 4, 4);
+        bits = x;
+        if (which == 1 && es < 4 && t->data_type != TI_ONNX_FLOAT16 && t->data_type != TI_ONNX_UINT16 &&
+            t->data_type != TI_ONNX_UINT8 && t->data_type != TI_ONNX_BOOL) {
+          int32_t sv = (int32_t)x;   /* signed narrow types must fit */
+          if ((es == 1 && (sv < -128 || sv > 127)) || (es == 2 && (sv < -32768 || sv > 32767)))
+            return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, start, "tensor '%s' value %ld does not fit its data type", t->name, (long)sv);
+        } else if (which == 1 && es < 4 && (x >> (8 * es)) != 0)
+          return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, start, "tensor '%s' value %lu does not fit its data type", t->name, (unsigned long)x);
+      } else {
+        memcpy(&bits, (unsigned char *)vals[which] + i * 8, 8);
+        if (t->data_type == TI_ONNX_UINT32 && (bits >> 32) != 0)
+          return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, start, "tensor '%s' value does not fit uint32", t->name);
+      }
+      ti__ox_store(d + (size_t)i * es, bits, es);
+    }
+    t->data = d;
+    t->bytes = (size_t)numel * es;
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+/* Message fields: read the length, push a frame, run fn, pop. */
+#define TI__OX_SUB(r, name, index, call)                                                     \
+  do {                                                                                       \
+    size_t ti__len_;                                                                         \
+    const uint8_t *ti__saved_;                                                               \
+    ti_status ti__st_;                                                                       \
+    (r)->field = (name);                                                                     \
+    TI__PB_TRY(ti__ox_wt((r), wt, TI_PB_LEN, at));                                           \
+    TI__PB_TRY(ti__pb_len((r), &ti__len_));                                                  \
+    TI__PB_TRY(ti_pb_push((r), (name), (index), ti__len_, &ti__saved_));                     \
+    ti__st_ = (call);                                                                        \
+    if (ti__st_ != TI_STATUS_SUCCESS) return ti__st_;                                        \
+    ti_pb_pop((r), ti__saved_);                                                              \
+  } while (0)
+
+static ti_status ti__ox_dim(ti_pb_reader *r, ti_arena *a, ti_onnx_dim *d) {
+  d->value = -1; d->param = NULL;
+  while (r->p < r->end) {
+    uint32_t f, wt;
+    const uint8_t *at = r->p;
+    r->field = NULL; r->field_num = 0;
+    TI__PB_TRY(ti_pb_read_tag(r, &f, &wt));
+    if (f == 1) {
+      r->field = "dim_value";
+      TI__PB_TRY(ti__ox_int(r, wt, at, &d->value));
+      if (d->value < 0) return ti_pb_fail(r, TI_STATUS_PARSE_ERROR, at, "negative dim_value %lld", (long long)d->value);
+    } else if (f == 2) { r->field = "dim_param"; TI__PB_TRY(ti__ox_string(r, a, wt, at, &d->param, NULL)); d->value = -1; }
+    else TI__PB_TRY(ti_pb_skip_field(r, f, wt));
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__ox_shape(ti_pb_reader *r, ti_arena *a, ti_onnx_value_info *v) {
+  v->rank = 0;
+  while (r->p < r->end) {
+    uint32_t f, wt;
+    const uint8_t *at = r->p;
+    r->field = NULL; r->field_num = 0;
+    TI__PB_TRY(ti_pb_read_tag(r, &f, &wt));
+    if (f == 1) {
+      if (v->rank >= TI_MAX_RANK) return ti_pb_fail(r, TI_STATUS_LIMIT, at, "value '%s' has more than %d dims", v->name, TI_MAX_RANK);
+      TI__OX_SUB(r, "dim", v->rank, ti__ox_dim(r, a, &v->dims[v->rank]));
+      v->rank++;
+    } else TI__PB_TRY(ti_pb_skip_field(r, f, wt));
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__ox_tensor_type(ti_pb_reader *r, ti_arena *a, ti_onnx_value_info *v) {
+  while (r->p < r->end) {
+    uint32_t f, wt;
+    const uint8_t *at = r->p;
+    r->field = NULL; r->field_num = 0;
+    TI__PB_TRY(ti_pb_read_tag(r, &f, &wt));
+    if (f == 1) { r->field = "elem_type"; TI__PB_TRY(ti__ox_int32(r, wt, at, &v->elem_type)); }
+    else if (f == 2) TI__OX_SUB(r, "shape", -1, ti__ox_shape(r, a, v));
+    else TI__PB_TRY(ti_pb_skip_field(r, f, wt));
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__ox_type(ti_pb_reader *r, ti_arena *a, ti_onnx_value_info *v) {
+  while (r->p < r->end) {
+    uint32_t f, wt;
+    const uint8_t *at = r->p;
+    r->field = NULL; r->field_num = 0;
+    TI__PB_TRY(ti_pb_read_tag(r, &f, &wt));
+    if (f == 1) TI__OX_SUB(r, "tensor_type", -1, ti__ox_tensor_type(r, a, v));
+    else TI__PB_TRY(ti_pb_skip_field(r, f, wt));
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__ox_value_info(ti_pb_reader *r, ti_arena *a, ti_onnx_value_info *v) {
+  memset(v, 0, sizeof *v);
+  v->name = "";
+  v->rank = -1;
+  v->offset = (int64_t)(r->p - r->base);
+  while (r->p < r->end) {
+    uint32_t f, wt;
+    const uint8_t *at = r->p;
+    r->field = NULL; r->field_num = 0;
+    TI__PB_TRY(ti_pb_read_tag(r, &f, &wt));
+    if (f == 1) { r->field = "name"; TI__PB_TRY(ti__ox_string(r, a, wt, at, &v->name, NULL)); }
+    else if (f == 2) TI__OX_SUB(r, "type", -1, ti__ox_type(r, a, v));
+    else TI__PB_TRY(ti_pb_skip_field(r, f, wt));
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__ox_attr(ti_pb_reader *r, ti_arena *a, ti_onnx_attr *x) {
+  int32_t cf = 0, ci = 0, cs = 0;
+  memset(x, 0, sizeof *x);
+  x->name = "";
+  x->offset = (int64_t)(r->p - r->base);
+  while (r->p < r->end) {
+    uint32_t f, wt;
+    const uint8_t *at = r->p;
+    r->field = NULL; r->field_num = 0;
+    TI__PB_TRY(ti_pb_read_tag(r, &f, &wt));
+    switch (f) {
+    case 1: r->field = "name"; TI__PB_TRY(ti__ox_string(r, a, wt, at, &x->name, NULL)); break;
+    case 20: r->field = "type"; TI__PB_TRY(ti__ox_int32(r, wt, at, &x->type)); break;
+    case 2: {
+      uint32_t b;
+      r->field = "f";
+      TI__PB_TRY(ti__ox_wt(r, wt, TI_PB_FIXED32, at));
+      TI__PB_TRY(ti_pb_read_fixed32(r, &b));
+      memcpy(&x->f, &b, 4);
+      if (!x->type) x->type = TI_ONNX_ATTR_FLOAT;
+      break;
+    }
+    case 3: r->field = "i"; TI__PB_TRY(ti__ox_int(r, wt, at, &x->i)); if (!x->type) x->type = TI_ONNX_ATTR_INT; break;
+    case 4: r->field = "s"; TI__PB_TRY(ti__ox_string(r, a, wt, at, &x->s, &x->s_len)); if (!x->type) x->type = TI_ONNX_ATTR_STRING; break;
+    case 5:
+      if (!x->t && !(x->t = (ti_onnx_tensor *)ti_arena_alloc(a, sizeof *x->t, 16)))
+        return ti_pb_fail(r, TI_STATUS_NO_MEMORY, at, "out of memory");
+      TI__OX_SUB(r, "t", -1, ti__ox_tensor(r, a, x->t));
+      if (!x->type) x->type = TI_ONNX_ATTR_TENSOR;
+      break;
+    case 7: r->field = "floats"; TI__PB_TRY(ti__ox_rep(r, a, wt, at, 'f', (void **)&x->floats, &x->n_floats, &cf)); if (!x->type) x->type = TI_ONNX_ATTR_FLOATS; break;
+    case 8: r->field = "ints"; TI__PB_TRY(ti__ox_rep(r, a, wt, at, 'v', (void **)&x->ints, &x->n_ints, &ci)); if (!x->type) x->type = TI_ONNX_ATTR_INTS; break;
+    case 9: {
+      const char *s;
+      r->field = "strings";
+      TI__PB_TRY(ti__ox_string(r, a, wt, at, &s, NULL));
+      TI__OX_PUSH(r, a, x->strings, x->n_strings, cs, const char *, at);
+      x->strings[x->n_strings - 1] = s;
+      if (!x->type) x->type = TI_ONNX_ATTR_STRINGS;
+      break;
+    }
+    case 6: r->field = "g"; TI__PB_TRY(ti_pb_skip_field(r, f, wt)); if (!x->type) x->type = TI_ONNX_ATTR_GRAPH; break;
+    default: TI__PB_TRY(ti_pb_skip_field(r, f, wt)); break;
+    }
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__ox_node(ti_pb_reader *r, ti_arena *a, ti_onnx_node *nd) {
+  int32_t ci = 0, co = 0, ca = 0;
+  memset(nd, 0, sizeof *nd);
+  nd->name = nd->op_type = nd->domain = "";
+  nd->offset = (int64_t)(r->p - r->base);
+  while (r->p < r->end) {
+    uint32_t f, wt;
+    const uint8_t *at = r->p;
+    const char *s;
+    r->field = NULL; r->field_num = 0;
+    TI__PB_TRY(ti_pb_read_tag(r, &f, &wt));
+    switch (f) {
+    case 1:
+      r->field = "input";
+      TI__PB_TRY(ti__ox_string(r, a, wt, at, &s, NULL));
+      TI__OX_PUSH(r, a, nd->inputs, nd->n_inputs, ci, const char *, at);
+      nd->inputs[nd->n_inputs - 1] = s;
+      break;
+    case 2:
+      r->field = "output";
+      TI__PB_TRY(ti__ox_string(r, a, wt, at, &s, NULL));
+      TI__OX_PUSH(r, a, nd->outputs, nd->n_outputs, co, const char *, at);
+      nd->outputs[nd->n_outputs - 1] = s;
+      break;
+    case 3: r->field = "name"; TI__PB_TRY(ti__ox_string(r, a, wt, at, &nd->name, NULL)); break;
+    case 4: r->field = "op_type"; TI__PB_TRY(ti__ox_string(r, a, wt, at, &nd->op_type, NULL)); break;
+    case 7: r->field = "domain"; TI__PB_TRY(ti__ox_string(r, a, wt, at, &nd->domain, NULL)); break;
+    case 5:
+      TI__OX_PUSH(r, a, nd->attrs, nd->n_attrs, ca, ti_onnx_attr, at);
+      TI__OX_SUB(r, "attribute", nd->n_attrs - 1, ti__ox_attr(r, a, &nd->attrs[nd->n_attrs - 1]));
+      break;
+    default: TI__PB_TRY(ti_pb_skip_field(r, f, wt)); break;
+    }
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__ox_graph(ti_pb_reader *r, ti_arena *a, ti_onnx_graph *g) {
+  int32_t cn = 0, cz = 0, ci = 0, co = 0, cv = 0;
+  memset(g, 0, sizeof *g);
+  g->name = "";
+  while (r->p < r->end) {
+    uint32_t f, wt;
+    const uint8_t *at = r->p;
+    r->field = NULL; r->field_num = 0;
+    TI__PB_TRY(ti_pb_read_tag(r, &f, &wt));
+    switch (f) {
+    case 1:
+      TI__OX_PUSH(r, a, g->nodes, g->n_nodes, cn, ti_onnx_node, at);
+      TI__OX_SUB(r, "node", g->n_nodes - 1, ti__ox_node(r, a, &g->nodes[g->n_nodes - 1]));
+      break;
+    case 2: r->field = "name"; TI__PB_TRY(ti__ox_string(r, a, wt, at, &g->name, NULL)); break;
+    case 5:
+      TI__OX_PUSH(r, a, g->inits, g->n_inits, cz, ti_onnx_tensor, at);
+      TI__OX_SUB(r, "initializer", g->n_inits - 1, ti__ox_tensor(r, a, &g->inits[g->n_inits - 1]));
+      break;
+    case 11:
+      TI__OX_PUSH(r, a, g->inputs, g->n_inputs, ci, ti_onnx_value_info, at);
+      TI__OX_SUB(r, "input", g->n_inputs - 1, ti__ox_value_info(r, a, &g->inputs[g->n_inputs - 1]));
+      break;
+    case 12:
+      TI__OX_PUSH(r, a, g->outputs, g->n_outputs, co, ti_onnx_value_info, at);
+      TI__OX_SUB(r, "output", g->n_outputs - 1, ti__ox_value_info(r, a, &g->outputs[g->n_outputs - 1]));
+      break;
+    case 13:
+      TI__OX_PUSH(r, a, g->value_info, g->n_value_info, cv, ti_onnx_value_info, at);
+      TI__OX_SUB(r, "value_info", g->n_value_info - 1, ti__ox_value_info(r, a, &g->value_info[g->n_value_info - 1]));
+      break;
+    default: TI__PB_TRY(ti_pb_skip_field(r, f, wt)); break;
+    }
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__ox_opset(ti_pb_reader *r, ti_arena *a, ti_onnx_opset *o) {
+  o->domain = "";
+  o->version = 0;
+  while (r->p < r->end) {
+    uint32_t f, wt;
+    const uint8_t *at = r->p;
+    r->field = NULL; r->field_num = 0;
+    TI__PB_TRY(ti_pb_read_tag(r, &f, &wt));
+    if (f == 1) { r->field = "domain"; TI__PB_TRY(ti__ox_string(r, a, wt, at, &o->domain, NULL)); }
+    else if (f == 2) { r->field = "version"; TI__PB_TRY(ti__ox_int(r, wt, at, &o->version)); }
+    else TI__PB_TRY(ti_pb_skip_field(r, f, wt));
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__ox_model(ti_pb_reader *r, ti_onnx_model *m) {
+  ti_arena *a = &m->arena;
+  int32_t co = 0, graphs = 0;
+  while (r->p < r->end) {
+    uint32_t f, wt;
+    const uint8_t *at = r->p;
+    r->field = NULL; r->field_num = 0;
+    TI__PB_TRY(ti_pb_read_tag(r, &f, &wt));
+    switch (f) {
+    case 1: r->field = "ir_version"; TI__PB_TRY(ti__ox_int(r, wt, at, &m->ir_version)); break;
+    case 8:
+      TI__OX_PUSH(r, a, m->opsets, m->n_opsets, co, ti_onnx_opset, at);
+      TI__OX_SUB(r, "opset_import", m->n_opsets - 1, ti__ox_opset(r, a, &m->opsets[m->n_opsets - 1]));
+      break;
+    case 7:
+      if (graphs++) return ti_pb_fail(r, TI_STATUS_NOT_SUPPORTED, at, "graph given twice (merging graphs is not supported)");
+      TI__OX_SUB(r, "graph", -1, ti__ox_graph(r, a, &m->graph));
+      break;
+    default: TI__PB_TRY(ti_pb_skip_field(r, f, wt)); break;
+    }
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+TASKIR_API ti_status ti_onnx_decode(ti_onnx_model *m, const void *buf, size_t len, void *alloc_user, ti_error *err) {
+  ti_pb_reader r;
+  ti_status st;
+  if (!m) return ti_error_set(err, TI_STATUS_BAD_PARAM, "ti_onnx_decode: NULL model");
+  memset(m, 0, sizeof *m);
+  ti_arena_init(&m->arena, alloc_user);
+  m->graph.name = "";
+  if (!buf && len) return ti_error_set(err, TI_STATUS_BAD_PARAM, "ti_onnx_decode: NULL buffer");
+  ti_pb_reader_init(&r, buf, len, err);
+  st = ti__ox_model(&r, m);
+  return st;
+}
+
+TASKIR_API ti_status ti_onnx_decode_tensor(ti_onnx_tensor *t, ti_arena *a, const void *buf, size_t len, ti_error *err) {
+  ti_pb_reader r;
+  if (!t || !a) return ti_error_set(err, TI_STATUS_BAD_PARAM, "ti_onnx_decode_tensor: NULL tensor or arena");
+  if (!buf && len) return ti_error_set(err, TI_STATUS_BAD_PARAM, "ti_onnx_decode_tensor: NULL buffer");
+  ti_pb_reader_init(&r, buf, len, err);
+  return ti__ox_tensor(&r, a, t);
+}
+
+TASKIR_API void ti_onnx_model_free(ti_onnx_model *m) {
+  if (!m) return;
+  ti_arena_free(&m->arena);
+  memset(m, 0, sizeof *m);
+}
+
+TASKIR_API int64_t ti_onnx_opset_version(const ti_onnx_model *m, const char *domain) {
+  int32_t i;
+  if (!domain || strcmp(domain, "ai.onnx") == 0) domain = "";
+  for (i = 0; i < m->n_opsets; i++) {
+    const char *d = strcmp(m->opsets[i].domain, "ai.onnx") == 0 ? "" : m->opsets[i].domain;
+    if (strcmp(d, domain) == 0) return m->opsets[i].version;
+  }
+  return 0;
+}
+
+#undef TI__OX_PUSH
+#undef TI__OX_SUB
 
 #undef TI__PB_TRY
 #undef TI__PB_MAXF

@@ -29,6 +29,8 @@ static const char *usage_text =
   "                             maximize-value-semantics, inplace-to-outofplace)\n"
   "  layout FILE.tir [--transmit] [--npu]\n"
   "                             run the layout passes on an nn program and print it\n"
+  "  import MODEL.onnx OUT.tir  ONNX model -> nn program (see taskir import --help)\n"
+  "  eval PROGRAM.tir|MODEL.onnx  run the nn interpreter (see taskir eval --help)\n"
   "\n"
   "FILE is .pb, .txt or .tir. Every command takes --help.\n";
 
@@ -459,10 +461,13 @@ static int cmd_layout(int argc, char **argv) {
 
 /* --------------------------------------------------------------------------- */
 
+#include "taskir_onnx.h"   /* tools/taskir_onnx.h: import, eval */
+
 int main(int argc, char **argv) {
   static const struct { const char *name; int (*fn)(int, char **); } cmds[] = {
     { "demo", ti_cli_demo }, { "run", ti_cli_run }, { "convert", cmd_convert }, { "check", cmd_check },
     { "stat", cmd_stat }, { "dot", cmd_dot }, { "print", cmd_print }, { "opt", cmd_opt }, { "layout", cmd_layout },
+    { "import", ti_cli_import }, { "eval", ti_cli_eval },
   };
   size_t i;
   if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
