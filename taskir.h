@@ -36,7 +36,9 @@
        >>core.verify       the verifier
        >>core.passes       the pass manager
        >>core.text         ti_buffer; print and parse the text form
-       >>task.types        Task IR messages (tianjic_ir field for field)
+       >>task.types        the block descriptor table (TI_BLOCK_TYPES: one row
+                           per block type, and how to add one); Task IR
+                           messages (tianjic_ir field for field)
        >>task.dialect      task.* ops: import/export, accessors, builder
        >>task.check        the checker: every rule, every problem
        >>task.stats        parameters, MACs, storage, edge traffic
@@ -919,8 +921,10 @@ TASKIR_API ti_status ti_task_check(const ti_task_graph *g, ti_diag_list *out, ti
                 shape sizes them (CC weight nf*nr*nky*nkx, CVM nf*nr, CAX
                 alpha nf, CLUT table 2^LUT_DW, bias nf when bias_type is
                 VECTOR); storage: the values its data carries
-     macs       CC/CC2D ny*nx*nf*nr*nky*nkx; CVM nf*nr; CAVG, CCMPB, CCMPS
-                ny*nx*nf*nky*nkx (window adds / compares); CADD, CVVH,
+     macs       ti_task_block_macs, by the row's formula: CC/CC2D
+                ny*nx*nf*nr*nky*nkx; CVM nf*nr; CAVG, CCMPB, CCMPS
+                ny*nx*nf*nky*nkx (window adds / compares); CADD
+                ny*nx*nf*n_branch (each output sums n_branch inputs); CVVH,
                 CAX, CVS, CLUT, CLIF ny*nx*nf (one op per output element)
      out_elems  compute: its output (CVM nf); storage: the elements it
                 holds; INPUT its shape; OUTPUT 0
@@ -1132,6 +1136,10 @@ TASKIR_API ti_status ti_pass_manager_add_named(ti_pass_manager *pm, const char *
 /* ======================================================================== */
 #if defined(TASKIR_IMPLEMENTATION) && !defined(TASKIR_IMPL_INCLUDED)
 #define TASKIR_IMPL_INCLUDED
+
+/* the kernels' implementation, when an earlier include gave only the
+   declarations (declare first, implement later, as stb allows) */
+#include "taskir_kernels.h"
 
 #include <errno.h>
 #include <math.h>
@@ -4073,7 +4081,7 @@ static int ti__layout_operand(const ti_task_block *b, ti_task_layout l, int chan
   op->rank = ti__layout_dims(b, &b->shape, l, op->dims, op->fields);
   if (op->rank < 0) { op->rank = 0; return 0; }
   for (i = 0; i < op->rank; i++) {
-    uint32_t f = chan_f && op->channel && i == op->rank - 1 ? TI_DIM_F : op->fields[i];
+    uint32_t f = chan_f && op->channel && i == op->rank - 1 ? (uint32_t)TI_DIM_F : op->fields[i];
     if (op->dims[i]) { op->shape.has |= f; *ti__shape_field(&op->shape, ti__dim_index(f)) = (int32_t)op->dims[i]; }
   }
   return 1;

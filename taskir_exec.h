@@ -201,6 +201,7 @@ typedef ti_status (*ti_exec_kernel_fn)(const ti_exec_kernel_args *a);
 /* ======================================================================== */
 #if defined(TASKIR_IMPLEMENTATION) && !defined(TASKIR_EXEC_IMPL_INCLUDED)
 #define TASKIR_EXEC_IMPL_INCLUDED
+#include "taskir.h"   /* its implementation, after a declarations-only include */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -1133,7 +1134,7 @@ static ti_status ti__x_classify(ti__xplan *P) {
     int64_t cnt = 1;
     xb->id = b->id; xb->type = b->type; xb->precision = b->precision; xb->buf = -1;
     xb->socket = (b->has & TI_BLOCK_HAS_SOCKET_ID) ? b->socket_id : 0;
-    if ((unsigned)b->type >= (unsigned)TI_BLOCK_NULL)
+    if (ti_block_class_of(b->type) == TI_CLASS_NULL)
       return ti_error_set(P->err, TI_STATUS_INVALID, "block %d has an unknown or null type", (int)b->id);
     ti__x_block_view(b, &v);
     xb->rank = v.rank;
