@@ -639,6 +639,16 @@ typedef struct ti_task_shape {
   int32_t n_extra;
   int32_t *extra;                                          /* extra_dimensions */
 } ti_task_shape;
+/* The Shape message's scalar fields, written once: X(wire number, member
+   = schema name, IR attribute key, presence bit). Row i has presence bit
+   1 << i (pinned by static asserts). The protobuf codec (taskir_proto.h),
+   the task dialect's attributes and the checker's messages walk it; the
+   one repeated field, extra_dimensions = 15 (IR key "extra"), follows. */
+#define TI_TASK_SHAPE_FIELDS(X)                                                                   \
+  X(1, nx, "nx", TI_SHAPE_HAS_NX) X(2, ny, "ny", TI_SHAPE_HAS_NY) X(3, nf, "nf", TI_SHAPE_HAS_NF)   \
+  X(4, nr, "nr", TI_SHAPE_HAS_NR) X(5, nkx, "nkx", TI_SHAPE_HAS_NKX) X(6, nky, "nky", TI_SHAPE_HAS_NKY) \
+  X(7, niy, "niy", TI_SHAPE_HAS_NIY) X(8, nix, "nix", TI_SHAPE_HAS_NIX)                             \
+  X(10, n_branch, "n_branch", TI_SHAPE_HAS_N_BRANCH)
 
 enum { TI_IFACE_HAS_POSITION = 1u << 0, TI_IFACE_HAS_SIZE = 1u << 1, TI_IFACE_HAS_EDGE_ID = 1u << 2 };
 typedef struct ti_task_interface {
@@ -3221,14 +3231,22 @@ static int ti__is_edge_op(const ti_op *op) { return op->info == &ti__task_ops[TI
 
 /* --- message <-> attributes ------------------------------------------------ */
 
-static const char *const ti__shape_keys[9] = { "nx", "ny", "nf", "nr", "nkx", "nky", "niy", "nix", "n_branch" };
+/* The shape fields by index (TI_TASK_SHAPE_FIELDS): IR keys, offsets. */
+#define TI__SHAPE_KEY(num, m, ir, has) ir,
+static const char *const ti__shape_keys[] = { TI_TASK_SHAPE_FIELDS(TI__SHAPE_KEY) };
+#undef TI__SHAPE_KEY
+#define TI__SHAPE_OFF(num, m, ir, has) offsetof(ti_task_shape, m),
+static const size_t ti__shape_offs[] = { TI_TASK_SHAPE_FIELDS(TI__SHAPE_OFF) };
+#undef TI__SHAPE_OFF
+#define TI__SHAPE_IDX(num, m, ir, has) TI__SHAPE_I_##m,
+enum { TI_TASK_SHAPE_FIELDS(TI__SHAPE_IDX) TI__SHAPE_N };
+#undef TI__SHAPE_IDX
+#define TI__SHAPE_PIN(num, m, ir, has) TI__STATIC_ASSERT((has) == 1u << TI__SHAPE_I_##m, shape_bit_##m);
+TI_TASK_SHAPE_FIELDS(TI__SHAPE_PIN)
+#undef TI__SHAPE_PIN
+TI__STATIC_ASSERT(TI__SHAPE_N == 9 && sizeof ti__shape_keys / sizeof *ti__shape_keys == TI__SHAPE_N, shape_fields);
 
-static int32_t *ti__shape_field(ti_task_shape *s, int i) {
-  int32_t *f[9];
-  f[0] = &s->nx; f[1] = &s->ny; f[2] = &s->nf; f[3] = &s->nr; f[4] = &s->nkx; f[5] = &s->nky;
-  f[6] = &s->niy; f[7] = &s->nix; f[8] = &s->n_branch;
-  return f[i];
-}
+static int32_t *ti__shape_field(ti_task_shape *s, int i) { return (int32_t *)(void *)((char *)s + ti__shape_offs[i]); }
 /* Field i (bit 1 << i, TI_DIM_*) of a shape. */
 static int32_t ti__shape_get(const ti_task_shape *s, int i) {
   return *ti__shape_field((ti_task_shape *)s, i);
@@ -3242,8 +3260,8 @@ static int ti__dim_index(uint32_t bit) {
 static const ti_attr *ti__shape_to_attr(ti_context *ctx, const ti_task_shape *s) {
   ti_named_attr kv[10];
   int n = 0, i;
-  for (i = 0; i < 9; i++)
-    if (s->has & (1u << i)) kv[n++] = ti_named(ctx, ti__shape_keys[i], ti_attr_int(ctx, *ti__shape_field((ti_task_shape *)s, i)));
+  for (i = 0; i < TI__SHAPE_N; i++)
+    if (s->has & (1u << i)) kv[n++] = ti_named(ctx, ti__shape_keys[i], ti_attr_int(ctx, ti__shape_get(s, i)));
   if (s->n_extra) {
     int64_t tmp[64], k;
     const ti_attr *arr;
@@ -3439,7 +3457,7 @@ static ti_status ti__attr_to_shape(ti__unpack *u, const ti_attr *d, ti_task_shap
   const ti_attr *extra;
   memset(s, 0, sizeof *s);
   if (!d || d->kind != TI_ATTR_DICT) return ti__bad(u, "a shape must be a dictionary");
-  for (i = 0; i < 9; i++) {
+  for (i = 0; i < TI__SHAPE_N; i++) {
     const ti_attr *a = ti_dict_get(d, ti__shape_keys[i]);
     if (a) { *ti__shape_field(s, i) = ti__i32(a, &ok); s->has |= 1u << i; }
   }
@@ -4160,7 +4178,7 @@ TASKIR_API const ti_task_edge *ti_task_find_edge(const ti_task_graph *g, int32_t
 
 TASKIR_API void ti_task_shape_set(ti_task_shape *s, uint32_t field, int32_t value) {
   int i;
-  for (i = 0; i < 9; i++)
+  for (i = 0; i < TI__SHAPE_N; i++)
     if (field == (1u << i)) { *ti__shape_field(s, i) = value; s->has |= field; return; }
 }
 
@@ -4623,7 +4641,7 @@ static void ti__check_dims(ti__check *c) {
     ti__check_dimrule r;
     uint32_t req, allowed, bit;
     int k, one_d;
-    int64_t d[9];
+    int64_t d[TI__SHAPE_N];
     if ((unsigned)b->type >= TI_BLOCK_COUNT || b->type == TI_BLOCK_NULL) continue;
     r = ti__check_dimrule_of(b->type);
     req = r.req;
@@ -4634,7 +4652,7 @@ static void ti__check_dims(ti__check *c) {
                      TI__BNAME(b), s->ny ? "ny" : "nx", s->ny ? "nx" : "ny");
     if (one_d) req &= ~(uint32_t)(TI__D_Y | TI__D_X | TI__D_WIN);
     allowed = r.req | r.opt;
-    for (k = 0; k < 9; k++) {
+    for (k = 0; k < TI__SHAPE_N; k++) {
       int32_t v = ti__shape_get(s, k);
       bit = 1u << k;
       d[k] = v;
