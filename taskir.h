@@ -510,31 +510,53 @@ TASKIR_API ti_status ti_parse_program(ti_context *ctx, const char *text, size_t 
 #define TI_DIM_YXF (TI_DIM_Y | TI_DIM_X | TI_DIM_F)
 #define TI_DIM_WIN (TI_DIM_KY | TI_DIM_KX | TI_DIM_IY | TI_DIM_IX)
 
-#define TI_BLOCK_TYPES(X) \
-  X(SI, "SI", "task.si",     0, STORAGE, 0, NONE, NONE,   NONE, 0, NONE,   TI_DIM_YXF, 0, 0, 1, YXF,  NONE, 0) \
-  X(SW, "SW", "task.sw",     1, STORAGE, 0, NONE, NONE,   NONE, 0, NONE,   TI_DIM_F | TI_DIM_R | TI_DIM_KY | TI_DIM_KX, 0, 0, 0, FRKK, NONE, 0) \
-  X(SIC2D, "SIC2D", "task.sic2d",  2, STORAGE, 0, NONE, NONE,   NONE, 0, NONE,   TI_DIM_Y | TI_DIM_X | TI_DIM_R, 0, 0, 0, YXR, NONE, 0) \
-  X(SIFC, "SIFC", "task.sifc",   3, STORAGE, 0, NONE, NONE,   NONE, 0, NONE,   TI_DIM_R, 0, 0, 0, R, NONE, 0) \
-  X(SIC, "SIC", "task.sic",    4, STORAGE, 0, NONE, NONE,   NONE, 0, NONE,   TI_DIM_Y | TI_DIM_X | TI_DIM_R, 0, 0, 0, YXR, NONE, 0) \
-  X(SB, "SB", "task.sb",     5, STORAGE, 0, NONE, NONE,   NONE, 0, NONE,   TI_DIM_F, 0, 0, 0, F, NONE, 0) \
-  X(SWFC, "SWFC", "task.swfc",   6, STORAGE, 0, NONE, NONE,   NONE, 0, NONE,   TI_DIM_F | TI_DIM_R, 0, 0, 0, FR, NONE, 0) \
-  X(SW2D, "SW2D", "task.sw2d",   7, STORAGE, 0, NONE, NONE,   NONE, 0, NONE,   TI_DIM_F | TI_DIM_R | TI_DIM_KY | TI_DIM_KX, 0, 0, 0, FRKK, NONE, 0) \
-  X(CADD, "CADD", "task.cadd",   8, COMPUTE, TI_TASK_N_BRANCH, YXF, NONE, NONE, 1, NONE, \
-    TI_DIM_YXF, TI_DIM_KY | TI_DIM_KX | TI_DIM_NB, TI_DIM_KY | TI_DIM_KX, 1, YXF, BRANCH, ti__xk_cadd) \
-  X(CVVH, "CVVH", "task.cvvh",   9, COMPUTE, 2, YXF,  NONE,   NONE, 1, NONE,   TI_DIM_YXF, 0, 0, 1, YXF, OUT, ti__xk_cvvh) \
-  X(CVM, "CVM", "task.cvm",   10, COMPUTE, 1, R,    WEIGHT, FR,   1, NONE,   TI_DIM_F | TI_DIM_R, 0, 0, 0, F, FC, ti__xk_cvm) \
-  X(CC, "CC", "task.cc",    11, COMPUTE, 1, IYXR, WEIGHT, FRKK, 1, CONV,   TI_DIM_YXF | TI_DIM_R | TI_DIM_WIN, 0, 0, 0, YXF, CONV, ti__xk_cc) \
-  X(CAX, "CAX", "task.cax",   12, COMPUTE, 1, YXF,  ALPHA,  F,    1, NONE,   TI_DIM_YXF, 0, 0, 1, YXF, OUT, ti__xk_cax) \
-  X(CC2D, "CC2D", "task.cc2d",  13, COMPUTE, 1, IYXR, WEIGHT, FRKK, 1, CONV,   TI_DIM_YXF | TI_DIM_R | TI_DIM_WIN, 0, 0, 0, YXF, CONV, ti__xk_cc) \
-  X(CVS, "CVS", "task.cvs",   14, COMPUTE, 1, YXF,  NONE,   NONE, 1, NONE,   TI_DIM_YXF, 0, 0, 1, YXF, OUT, ti__xk_cvs) \
-  X(CCMPB, "CCMPB", "task.ccmpb", 15, COMPUTE, 1, IYXF, NONE,   NONE, 0, POOL,   TI_DIM_YXF | TI_DIM_WIN, 0, 0, 1, YXF, WINDOW, ti__xk_ccmpb) \
-  X(CAVG, "CAVG", "task.cavg",  16, COMPUTE, 1, IYXF, NONE,   NONE, 1, POOL,   TI_DIM_YXF | TI_DIM_WIN, 0, 0, 1, YXF, WINDOW, ti__xk_cavg) \
-  X(CCMPS, "CCMPS", "task.ccmps", 17, COMPUTE, 1, IYXF, NONE,   NONE, 0, POOL,   TI_DIM_YXF | TI_DIM_WIN, 0, 0, 1, YXF, WINDOW, ti__xk_ccmps) \
-  X(CLUT, "CLUT", "task.clut",  18, COMPUTE, 1, YXF,  TABLE,  LUT,  0, NONE,   TI_DIM_YXF, 0, 0, 1, YXF, OUT, ti__xk_clut) \
-  X(CLIF, "CLIF", "task.clif",  19, COMPUTE, 1, YXF,  STATE,  YXF,  0, NONE,   TI_DIM_YXF, 0, 0, 1, YXF, OUT, ti__xk_clif) \
-  X(INPUT, "INPUT", "task.input", 50, IO,      0, NONE, NONE,   NONE, 0, NONE,   TI_DIM_YXF, 0, 0, 1, YXF,  NONE, 0) \
-  X(OUTPUT, "OUTPUT", "task.output", 51, IO,     0, NONE, NONE,   NONE, 0, NONE,   TI_DIM_YXF, 0, 0, 1, YXF,  NONE, 0) \
-  X(NULL, "TASK_NULL", "task.task_null", 100, NULL, 0, NONE, NONE, NONE, 0, NONE,   0, 0, 0, 0, NONE, NONE, 0)
+#define TI_BLOCK_TYPES(X)                                                                                     \
+  X(SI,     "SI",        "task.si",        0,   STORAGE, 0,                NONE, NONE,   NONE, 0, NONE,       \
+    TI_DIM_YXF, 0, 0, 1, YXF, NONE, 0)                                                                        \
+  X(SW,     "SW",        "task.sw",        1,   STORAGE, 0,                NONE, NONE,   NONE, 0, NONE,       \
+    TI_DIM_F | TI_DIM_R | TI_DIM_KY | TI_DIM_KX, 0, 0, 0, FRKK, NONE, 0)                                      \
+  X(SIC2D,  "SIC2D",     "task.sic2d",     2,   STORAGE, 0,                NONE, NONE,   NONE, 0, NONE,       \
+    TI_DIM_Y | TI_DIM_X | TI_DIM_R, 0, 0, 0, YXR, NONE, 0)                                                    \
+  X(SIFC,   "SIFC",      "task.sifc",      3,   STORAGE, 0,                NONE, NONE,   NONE, 0, NONE,       \
+    TI_DIM_R, 0, 0, 0, R, NONE, 0)                                                                            \
+  X(SIC,    "SIC",       "task.sic",       4,   STORAGE, 0,                NONE, NONE,   NONE, 0, NONE,       \
+    TI_DIM_Y | TI_DIM_X | TI_DIM_R, 0, 0, 0, YXR, NONE, 0)                                                    \
+  X(SB,     "SB",        "task.sb",        5,   STORAGE, 0,                NONE, NONE,   NONE, 0, NONE,       \
+    TI_DIM_F, 0, 0, 0, F, NONE, 0)                                                                            \
+  X(SWFC,   "SWFC",      "task.swfc",      6,   STORAGE, 0,                NONE, NONE,   NONE, 0, NONE,       \
+    TI_DIM_F | TI_DIM_R, 0, 0, 0, FR, NONE, 0)                                                                \
+  X(SW2D,   "SW2D",      "task.sw2d",      7,   STORAGE, 0,                NONE, NONE,   NONE, 0, NONE,       \
+    TI_DIM_F | TI_DIM_R | TI_DIM_KY | TI_DIM_KX, 0, 0, 0, FRKK, NONE, 0)                                      \
+  X(CADD,   "CADD",      "task.cadd",      8,   COMPUTE, TI_TASK_N_BRANCH, YXF,  NONE,   NONE, 1, NONE,       \
+    TI_DIM_YXF, TI_DIM_KY | TI_DIM_KX | TI_DIM_NB, TI_DIM_KY | TI_DIM_KX, 1, YXF, BRANCH, ti__xk_cadd)        \
+  X(CVVH,   "CVVH",      "task.cvvh",      9,   COMPUTE, 2,                YXF,  NONE,   NONE, 1, NONE,       \
+    TI_DIM_YXF, 0, 0, 1, YXF, OUT, ti__xk_cvvh)                                                               \
+  X(CVM,    "CVM",       "task.cvm",       10,  COMPUTE, 1,                R,    WEIGHT, FR,   1, NONE,       \
+    TI_DIM_F | TI_DIM_R, 0, 0, 0, F, FC, ti__xk_cvm)                                                          \
+  X(CC,     "CC",        "task.cc",        11,  COMPUTE, 1,                IYXR, WEIGHT, FRKK, 1, CONV,       \
+    TI_DIM_YXF | TI_DIM_R | TI_DIM_WIN, 0, 0, 0, YXF, CONV, ti__xk_cc)                                        \
+  X(CAX,    "CAX",       "task.cax",       12,  COMPUTE, 1,                YXF,  ALPHA,  F,    1, NONE,       \
+    TI_DIM_YXF, 0, 0, 1, YXF, OUT, ti__xk_cax)                                                                \
+  X(CC2D,   "CC2D",      "task.cc2d",      13,  COMPUTE, 1,                IYXR, WEIGHT, FRKK, 1, CONV,       \
+    TI_DIM_YXF | TI_DIM_R | TI_DIM_WIN, 0, 0, 0, YXF, CONV, ti__xk_cc)                                        \
+  X(CVS,    "CVS",       "task.cvs",       14,  COMPUTE, 1,                YXF,  NONE,   NONE, 1, NONE,       \
+    TI_DIM_YXF, 0, 0, 1, YXF, OUT, ti__xk_cvs)                                                                \
+  X(CCMPB,  "CCMPB",     "task.ccmpb",     15,  COMPUTE, 1,                IYXF, NONE,   NONE, 0, POOL,       \
+    TI_DIM_YXF | TI_DIM_WIN, 0, 0, 1, YXF, WINDOW, ti__xk_ccmpb)                                              \
+  X(CAVG,   "CAVG",      "task.cavg",      16,  COMPUTE, 1,                IYXF, NONE,   NONE, 1, POOL,       \
+    TI_DIM_YXF | TI_DIM_WIN, 0, 0, 1, YXF, WINDOW, ti__xk_cavg)                                               \
+  X(CCMPS,  "CCMPS",     "task.ccmps",     17,  COMPUTE, 1,                IYXF, NONE,   NONE, 0, POOL,       \
+    TI_DIM_YXF | TI_DIM_WIN, 0, 0, 1, YXF, WINDOW, ti__xk_ccmps)                                              \
+  X(CLUT,   "CLUT",      "task.clut",      18,  COMPUTE, 1,                YXF,  TABLE,  LUT,  0, NONE,       \
+    TI_DIM_YXF, 0, 0, 1, YXF, OUT, ti__xk_clut)                                                               \
+  X(CLIF,   "CLIF",      "task.clif",      19,  COMPUTE, 1,                YXF,  STATE,  YXF,  0, NONE,       \
+    TI_DIM_YXF, 0, 0, 1, YXF, OUT, ti__xk_clif)                                                               \
+  X(INPUT,  "INPUT",     "task.input",     50,  IO,      0,                NONE, NONE,   NONE, 0, NONE,       \
+    TI_DIM_YXF, 0, 0, 1, YXF, NONE, 0)                                                                        \
+  X(OUTPUT, "OUTPUT",    "task.output",    51,  IO,      0,                NONE, NONE,   NONE, 0, NONE,       \
+    TI_DIM_YXF, 0, 0, 1, YXF, NONE, 0)                                                                        \
+  X(NULL,   "TASK_NULL", "task.task_null", 100, NULL,    0,                NONE, NONE,   NONE, 0, NONE,       \
+    0, 0, 0, 0, NONE, NONE, 0)
 #define TI__BLOCK_TYPES_BUILTIN 23   /* rows above; pinned by a static assert */
 #ifndef TASKIR_EXTRA_BLOCK_TYPES
 #define TASKIR_EXTRA_BLOCK_TYPES(X)
