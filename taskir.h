@@ -37,7 +37,9 @@
        >>core.verify       the verifier
        >>core.passes       the pass manager
        >>core.text         ti_buffer; print and parse the text form
-       >>task.types        Task IR messages (tianjic_ir field for field)
+       >>task.types        the block descriptor table (TI_BLOCK_TYPES: one row
+                           per block type, and how to add one); Task IR
+                           messages (tianjic_ir field for field)
        >>task.dialect      task.* ops: import/export, accessors, builder
        >>task.check        the checker: every rule, every problem
        >>task.stats        parameters, MACs, storage, edge traffic
@@ -472,20 +474,160 @@ TASKIR_API ti_status ti_parse_program(ti_context *ctx, const char *text, size_t 
 
 /* >>task.types: Task IR (SPEC §2) ---------------------------------------- */
 
-/* Block types. The values are dense; ti_block_type_wire() gives the wire
+/* Block types: the descriptor table. One row per block type holds every
+   fact the library knows about the type; the enum, names, class, wire
+   mapping, the task.* op table, the checker's dims and cluster rules, the
+   statistics and the executor's operand views and dispatch all come from
+   it (ggml's type traits, sokol's X-macro lists).
+
+     X(NAME, name, op, wire, class, n_act, in, mid, mid_in, bias, window,
+       req, opt, must1, one_d, layout, macs, kernel)
+
+     NAME    enum TI_BLOCK_NAME
+     name    the schema's name ("CC", "TASK_NULL")
+     op      the task dialect's op name
+     wire    TaskBlockType value on the wire
+     class   STORAGE, COMPUTE, IO or NULL (ti_block_class)
+     n_act   activation operands (input clusters 0..n_act-1); TI_TASK_N_BRANCH:
+             shape.n_branch of them (or as many as the clusters say)
+     in      layout of each activation operand (ti_task_layout)
+     mid     role of the operand after the activations: NONE, WEIGHT, ALPHA,
+             TABLE, or STATE (optional; its write-back is output cluster 1)
+     mid_in  its layout
+     bias    1: a bias cluster may follow (bias_type VECTOR), else none
+     window  NONE, POOL (window over nf, no dilation) or CONV (window over
+             nr into nf, dilated); windowed types read [niy][nix][...]
+     req, opt, must1, one_d   the dims rule (TI_DIM_* bits): required
+             (>= 1), optional, must be 1 when present; one_d: the 1-D form
+             (ny, nx and the window absent) is allowed
+     layout  storage: the data's layout; compute, io: the output's
+     macs    the MAC formula (ti_task_macs): OUT ny*nx*nf, BRANCH
+             ny*nx*nf*n_branch, WINDOW ny*nx*nf*nky*nkx, CONV
+             ny*nx*nf*nr*nky*nkx, FC nf*nr, NONE 0
+     kernel  the executor's kernel (a ti_exec_kernel_fn), 0 for none
+
+   ADDING A COMPUTE TYPE CFOO is one row, one kernel, one dispatch entry:
+     1. a row here (or, without editing the header, in the global option
+        TASKIR_EXTRA_BLOCK_TYPES(X), defined identically before every include;
+        extra rows follow TASK_NULL and need a wire value not in use);
+     2. the kernel: a function `ti_status cfoo(const ti_exec_kernel_args *a)`
+        (taskir_exec.h), declared before the implementing include;
+     3. its name in the row's kernel column: that is the dispatch entry.
+   The checker, the statistics and the executor's planner then handle CFOO
+   from its row. A type whose semantics the columns cannot say (an operand
+   role or layout not listed) needs a new role or layout value first.
+   tests/test_block_table.c adds a test-only type this way. */
+#define TI_TASK_N_BRANCH (-1)
+#define TI_DIM_Y TI_SHAPE_HAS_NY   /* the dims rule bits name shape fields */
+#define TI_DIM_X TI_SHAPE_HAS_NX
+#define TI_DIM_F TI_SHAPE_HAS_NF
+#define TI_DIM_R TI_SHAPE_HAS_NR
+#define TI_DIM_KX TI_SHAPE_HAS_NKX
+#define TI_DIM_KY TI_SHAPE_HAS_NKY
+#define TI_DIM_IY TI_SHAPE_HAS_NIY
+#define TI_DIM_IX TI_SHAPE_HAS_NIX
+#define TI_DIM_NB TI_SHAPE_HAS_N_BRANCH
+#define TI_DIM_YXF (TI_DIM_Y | TI_DIM_X | TI_DIM_F)
+#define TI_DIM_WIN (TI_DIM_KY | TI_DIM_KX | TI_DIM_IY | TI_DIM_IX)
+
+#define TI_BLOCK_TYPES(X)                                                                                     \
+  X(SI,     "SI",        "task.si",        0,   STORAGE, 0,                NONE, NONE,   NONE, 0, NONE,       \
+    TI_DIM_YXF, 0, 0, 1, YXF, NONE, 0)                                                                        \
+  X(SW,     "SW",        "task.sw",        1,   STORAGE, 0,                NONE, NONE,   NONE, 0, NONE,       \
+    TI_DIM_F | TI_DIM_R | TI_DIM_KY | TI_DIM_KX, 0, 0, 0, FRKK, NONE, 0)                                      \
+  X(SIC2D,  "SIC2D",     "task.sic2d",     2,   STORAGE, 0,                NONE, NONE,   NONE, 0, NONE,       \
+    TI_DIM_Y | TI_DIM_X | TI_DIM_R, 0, 0, 0, YXR, NONE, 0)                                                    \
+  X(SIFC,   "SIFC",      "task.sifc",      3,   STORAGE, 0,                NONE, NONE,   NONE, 0, NONE,       \
+    TI_DIM_R, 0, 0, 0, R, NONE, 0)                                                                            \
+  X(SIC,    "SIC",       "task.sic",       4,   STORAGE, 0,                NONE, NONE,   NONE, 0, NONE,       \
+    TI_DIM_Y | TI_DIM_X | TI_DIM_R, 0, 0, 0, YXR, NONE, 0)                                                    \
+  X(SB,     "SB",        "task.sb",        5,   STORAGE, 0,                NONE, NONE,   NONE, 0, NONE,       \
+    TI_DIM_F, 0, 0, 0, F, NONE, 0)                                                                            \
+  X(SWFC,   "SWFC",      "task.swfc",      6,   STORAGE, 0,                NONE, NONE,   NONE, 0, NONE,       \
+    TI_DIM_F | TI_DIM_R, 0, 0, 0, FR, NONE, 0)                                                                \
+  X(SW2D,   "SW2D",      "task.sw2d",      7,   STORAGE, 0,                NONE, NONE,   NONE, 0, NONE,       \
+    TI_DIM_F | TI_DIM_R | TI_DIM_KY | TI_DIM_KX, 0, 0, 0, FRKK, NONE, 0)                                      \
+  X(CADD,   "CADD",      "task.cadd",      8,   COMPUTE, TI_TASK_N_BRANCH, YXF,  NONE,   NONE, 1, NONE,       \
+    TI_DIM_YXF, TI_DIM_KY | TI_DIM_KX | TI_DIM_NB, TI_DIM_KY | TI_DIM_KX, 1, YXF, BRANCH, ti__xk_cadd)        \
+  X(CVVH,   "CVVH",      "task.cvvh",      9,   COMPUTE, 2,                YXF,  NONE,   NONE, 1, NONE,       \
+    TI_DIM_YXF, 0, 0, 1, YXF, OUT, ti__xk_cvvh)                                                               \
+  X(CVM,    "CVM",       "task.cvm",       10,  COMPUTE, 1,                R,    WEIGHT, FR,   1, NONE,       \
+    TI_DIM_F | TI_DIM_R, 0, 0, 0, F, FC, ti__xk_cvm)                                                          \
+  X(CC,     "CC",        "task.cc",        11,  COMPUTE, 1,                IYXR, WEIGHT, FRKK, 1, CONV,       \
+    TI_DIM_YXF | TI_DIM_R | TI_DIM_WIN, 0, 0, 0, YXF, CONV, ti__xk_cc)                                        \
+  X(CAX,    "CAX",       "task.cax",       12,  COMPUTE, 1,                YXF,  ALPHA,  F,    1, NONE,       \
+    TI_DIM_YXF, 0, 0, 1, YXF, OUT, ti__xk_cax)                                                                \
+  X(CC2D,   "CC2D",      "task.cc2d",      13,  COMPUTE, 1,                IYXR, WEIGHT, FRKK, 1, CONV,       \
+    TI_DIM_YXF | TI_DIM_R | TI_DIM_WIN, 0, 0, 0, YXF, CONV, ti__xk_cc)                                        \
+  X(CVS,    "CVS",       "task.cvs",       14,  COMPUTE, 1,                YXF,  NONE,   NONE, 1, NONE,       \
+    TI_DIM_YXF, 0, 0, 1, YXF, OUT, ti__xk_cvs)                                                                \
+  X(CCMPB,  "CCMPB",     "task.ccmpb",     15,  COMPUTE, 1,                IYXF, NONE,   NONE, 0, POOL,       \
+    TI_DIM_YXF | TI_DIM_WIN, 0, 0, 1, YXF, WINDOW, ti__xk_ccmpb)                                              \
+  X(CAVG,   "CAVG",      "task.cavg",      16,  COMPUTE, 1,                IYXF, NONE,   NONE, 1, POOL,       \
+    TI_DIM_YXF | TI_DIM_WIN, 0, 0, 1, YXF, WINDOW, ti__xk_cavg)                                               \
+  X(CCMPS,  "CCMPS",     "task.ccmps",     17,  COMPUTE, 1,                IYXF, NONE,   NONE, 0, POOL,       \
+    TI_DIM_YXF | TI_DIM_WIN, 0, 0, 1, YXF, WINDOW, ti__xk_ccmps)                                              \
+  X(CLUT,   "CLUT",      "task.clut",      18,  COMPUTE, 1,                YXF,  TABLE,  LUT,  0, NONE,       \
+    TI_DIM_YXF, 0, 0, 1, YXF, OUT, ti__xk_clut)                                                               \
+  X(CLIF,   "CLIF",      "task.clif",      19,  COMPUTE, 1,                YXF,  STATE,  YXF,  0, NONE,       \
+    TI_DIM_YXF, 0, 0, 1, YXF, OUT, ti__xk_clif)                                                               \
+  X(INPUT,  "INPUT",     "task.input",     50,  IO,      0,                NONE, NONE,   NONE, 0, NONE,       \
+    TI_DIM_YXF, 0, 0, 1, YXF, NONE, 0)                                                                        \
+  X(OUTPUT, "OUTPUT",    "task.output",    51,  IO,      0,                NONE, NONE,   NONE, 0, NONE,       \
+    TI_DIM_YXF, 0, 0, 1, YXF, NONE, 0)                                                                        \
+  X(NULL,   "TASK_NULL", "task.task_null", 100, NULL,    0,                NONE, NONE,   NONE, 0, NONE,       \
+    0, 0, 0, 0, NONE, NONE, 0)
+#define TI__BLOCK_TYPES_BUILTIN 23   /* rows above; pinned by a static assert */
+#ifndef TASKIR_EXTRA_BLOCK_TYPES
+#define TASKIR_EXTRA_BLOCK_TYPES(X)
+#endif
+
+/* The values are dense (row order); ti_block_type_wire() gives the wire
    value (SI 0 ... CLIF 19, INPUT 50, OUTPUT 51, TASK_NULL 100). */
+#define TI__BLOCK_ENUM(N, nm, op, w, cl, na, in, mid, mi, bias, win, req, opt, m1, od, lay, macs, k) TI_BLOCK_##N,
 typedef enum ti_block_type {
-  TI_BLOCK_SI = 0, TI_BLOCK_SW, TI_BLOCK_SIC2D, TI_BLOCK_SIFC, TI_BLOCK_SIC,
-  TI_BLOCK_SB, TI_BLOCK_SWFC, TI_BLOCK_SW2D, TI_BLOCK_CADD, TI_BLOCK_CVVH,
-  TI_BLOCK_CVM, TI_BLOCK_CC, TI_BLOCK_CAX, TI_BLOCK_CC2D, TI_BLOCK_CVS,
-  TI_BLOCK_CCMPB, TI_BLOCK_CAVG, TI_BLOCK_CCMPS, TI_BLOCK_CLUT, TI_BLOCK_CLIF,
-  TI_BLOCK_INPUT, TI_BLOCK_OUTPUT, TI_BLOCK_NULL,
+  TI_BLOCK_TYPES(TI__BLOCK_ENUM)
+  TASKIR_EXTRA_BLOCK_TYPES(TI__BLOCK_ENUM)
   TI_BLOCK_COUNT
 } ti_block_type;
+#undef TI__BLOCK_ENUM
 
 typedef enum ti_block_class {
   TI_CLASS_STORAGE, TI_CLASS_COMPUTE, TI_CLASS_IO, TI_CLASS_NULL
 } ti_block_class;
+
+/* Role of an input cluster of a compute block. */
+typedef enum ti_task_role {
+  TI_TASK_ROLE_NONE, TI_TASK_ROLE_DATA, TI_TASK_ROLE_WEIGHT, TI_TASK_ROLE_ALPHA, TI_TASK_ROLE_TABLE,
+  TI_TASK_ROLE_STATE, TI_TASK_ROLE_BIAS
+} ti_task_role;
+/* Layouts of data, outermost first. YX* drop y and x when both are absent
+   (the 1-D form); IY/IX read niy/nix (a windowed input); LUT is [2^LUT_DW]. */
+typedef enum ti_task_layout {
+  TI_TASK_LAYOUT_NONE, TI_TASK_LAYOUT_YXF, TI_TASK_LAYOUT_YXR, TI_TASK_LAYOUT_IYXF, TI_TASK_LAYOUT_IYXR,
+  TI_TASK_LAYOUT_R, TI_TASK_LAYOUT_F, TI_TASK_LAYOUT_FRKK, TI_TASK_LAYOUT_FR, TI_TASK_LAYOUT_LUT
+} ti_task_layout;
+typedef enum ti_task_window { TI_TASK_WINDOW_NONE, TI_TASK_WINDOW_POOL, TI_TASK_WINDOW_CONV } ti_task_window;
+typedef enum ti_task_macs {
+  TI_TASK_MACS_NONE, TI_TASK_MACS_OUT, TI_TASK_MACS_BRANCH, TI_TASK_MACS_WINDOW, TI_TASK_MACS_CONV, TI_TASK_MACS_FC
+} ti_task_macs;
+
+/* One row of the table (the kernel column is the executor's). */
+typedef struct ti_task_block_desc {
+  const char *name, *op_name;
+  int32_t wire;
+  ti_block_class cls;
+  int32_t n_act;              /* or TI_TASK_N_BRANCH */
+  ti_task_layout in;
+  ti_task_role mid;
+  ti_task_layout mid_in;
+  int32_t bias;
+  ti_task_window window;
+  uint32_t req, opt, must1;   /* TI_DIM_* */
+  int32_t one_d;
+  ti_task_layout layout;
+  ti_task_macs macs;
+} ti_task_block_desc;
 
 /* Attribute types of compute blocks; values are the wire values. */
 typedef enum ti_attr_type {
@@ -515,6 +657,8 @@ TASKIR_API const char *ti_attr_type_name(ti_attr_type t);
 TASKIR_API const char *ti_bias_type_name(ti_bias_type b);
 TASKIR_API const char *ti_test_mode_name(ti_test_mode m);
 TASKIR_API ti_block_class ti_block_class_of(ti_block_type t);
+/* The descriptor table's row of a type; NULL for a value out of range. */
+TASKIR_API const ti_task_block_desc *ti_task_block_desc_of(ti_block_type t);
 /* Wire value <-> enum. from_wire returns 0 on success, -1 if unknown. */
 TASKIR_API int32_t ti_block_type_wire(ti_block_type t);
 TASKIR_API int ti_block_type_from_wire(int32_t v, ti_block_type *out);
@@ -537,6 +681,16 @@ typedef struct ti_task_shape {
   int32_t n_extra;
   int32_t *extra;                                          /* extra_dimensions */
 } ti_task_shape;
+/* The Shape message's scalar fields, written once: X(wire number, member
+   = schema name, IR attribute key, presence bit). Row i has presence bit
+   1 << i (pinned by static asserts). The protobuf codec (taskir_proto.h),
+   the task dialect's attributes and the checker's messages walk it; the
+   one repeated field, extra_dimensions = 15 (IR key "extra"), follows. */
+#define TI_TASK_SHAPE_FIELDS(X)                                                                   \
+  X(1, nx, "nx", TI_SHAPE_HAS_NX) X(2, ny, "ny", TI_SHAPE_HAS_NY) X(3, nf, "nf", TI_SHAPE_HAS_NF)   \
+  X(4, nr, "nr", TI_SHAPE_HAS_NR) X(5, nkx, "nkx", TI_SHAPE_HAS_NKX) X(6, nky, "nky", TI_SHAPE_HAS_NKY) \
+  X(7, niy, "niy", TI_SHAPE_HAS_NIY) X(8, nix, "nix", TI_SHAPE_HAS_NIX)                             \
+  X(10, n_branch, "n_branch", TI_SHAPE_HAS_N_BRANCH)
 
 enum { TI_IFACE_HAS_POSITION = 1u << 0, TI_IFACE_HAS_SIZE = 1u << 1, TI_IFACE_HAS_EDGE_ID = 1u << 2 };
 typedef struct ti_task_interface {
@@ -692,6 +846,38 @@ TASKIR_API const ti_task_attr *ti_task_find_attr(const ti_task_block *b, ti_attr
    [nf][nr][nky][nkx]; SWFC [nf][nr]; SB [nf]; compute blocks and INPUT/
    OUTPUT their output [ny][nx][nf] or [nf]. Returns the rank (0..4). */
 TASKIR_API int32_t ti_task_block_dims(const ti_task_block *b, int64_t dims[4]);
+/* The same with the shape field of each dim (TI_DIM_*). */
+TASKIR_API int32_t ti_task_block_layout(const ti_task_block *b, int64_t dims[4], uint32_t fields[4]);
+/* What input cluster `cluster` of block b is, by its type's row: the role
+   (data, weight, alpha, table, state, bias), the layout, its dims
+   (outermost first, as the block's shape gives them) and the cluster
+   shape the type implies (fields set where the dims are nonzero). The bias
+   is the cluster after the activations and the middle operand when
+   bias_type is VECTOR, or (bias_type absent) when the cluster count has
+   room for it. cluster -1: the block's own data (storage) or output
+   (compute, io), role DATA, any class. Returns 0 when the type says nothing
+   about the cluster (not a compute block, a cluster past the type's count,
+   a CLUT without LUT_DW). */
+typedef struct ti_task_operand {
+  ti_task_role role;
+  ti_task_layout layout;
+  int32_t rank;
+  int64_t dims[4];
+  uint32_t fields[4];     /* TI_DIM_* of each dim */
+  int32_t channel;        /* 1: the last dim is a channel (nf or nr) */
+  ti_task_shape shape;
+} ti_task_operand;
+TASKIR_API int ti_task_block_operand(const ti_task_block *b, int32_t cluster, ti_task_operand *out);
+/* Activation operands of a compute block: n_act of its row, or for
+   TI_TASK_N_BRANCH shape.n_branch (when > 0; capped at 65536) else the
+   input clusters less the bias. */
+TASKIR_API int32_t ti_task_block_n_act(const ti_task_block *b);
+/* Multiply-accumulates (or ops) of one run of block b, by its row's
+   formula, absent dims counted as 1 (see >>task.stats); INT64_MAX when the
+   count does not fit. CADD counts ny*nx*nf*n_branch: each output element
+   accumulates n_branch inputs, as a window block accumulates nky*nkx. The
+   statistics and the executor's profile both use it. */
+TASKIR_API int64_t ti_task_block_macs(const ti_task_block *b);
 TASKIR_API const ti_task_block *ti_task_find_block(const ti_task_graph *g, int32_t id);
 TASKIR_API const ti_task_edge *ti_task_find_edge(const ti_task_graph *g, int32_t id);
 
@@ -787,8 +973,10 @@ TASKIR_API ti_status ti_task_check(const ti_task_graph *g, ti_diag_list *out, ti
                 shape sizes them (CC weight nf*nr*nky*nkx, CVM nf*nr, CAX
                 alpha nf, CLUT table 2^LUT_DW, bias nf when bias_type is
                 VECTOR); storage: the values its data carries
-     macs       CC/CC2D ny*nx*nf*nr*nky*nkx; CVM nf*nr; CAVG, CCMPB, CCMPS
-                ny*nx*nf*nky*nkx (window adds / compares); CADD, CVVH,
+     macs       ti_task_block_macs, by the row's formula: CC/CC2D
+                ny*nx*nf*nr*nky*nkx; CVM nf*nr; CAVG, CCMPB, CCMPS
+                ny*nx*nf*nky*nkx (window adds / compares); CADD
+                ny*nx*nf*n_branch (each output sums n_branch inputs); CVVH,
                 CAX, CVS, CLUT, CLIF ny*nx*nf (one op per output element)
      out_elems  compute: its output (CVM nf); storage: the elements it
                 holds; INPUT its shape; OUTPUT 0
@@ -1007,6 +1195,10 @@ TASKIR_API ti_status ti_pass_manager_add_named(ti_pass_manager *pm, const char *
 /* ======================================================================== */
 #if defined(TASKIR_IMPLEMENTATION) && !defined(TASKIR_IMPL_INCLUDED)
 #define TASKIR_IMPL_INCLUDED
+
+/* the kernels' implementation, when an earlier include gave only the
+   declarations (declare first, implement later, as stb allows) */
+#include "taskir_kernels.h"
 
 #include <errno.h>
 #include <math.h>
@@ -3022,12 +3214,17 @@ cleanup:
 
 /* >>impl.task.types -------------------------------------------------------- */
 
-static const char *const ti__block_type_names[] = {
-  "SI", "SW", "SIC2D", "SIFC", "SIC", "SB", "SWFC", "SW2D", "CADD", "CVVH", "CVM",
-  "CC", "CAX", "CC2D", "CVS", "CCMPB", "CAVG", "CCMPS", "CLUT", "CLIF",
-  "INPUT", "OUTPUT", "TASK_NULL"
+#define TI__BLOCK_DESC(N, nm, op, w, cl, na, in, mid, mi, bias, win, req, opt, m1, od, lay, macs, k)              \
+  { nm, op, w, TI_CLASS_##cl, na, TI_TASK_LAYOUT_##in, TI_TASK_ROLE_##mid, TI_TASK_LAYOUT_##mi, bias,        \
+    TI_TASK_WINDOW_##win, req, opt, m1, od, TI_TASK_LAYOUT_##lay, TI_TASK_MACS_##macs },
+static const ti_task_block_desc ti__block_descs[] = {
+  TI_BLOCK_TYPES(TI__BLOCK_DESC)
+  TASKIR_EXTRA_BLOCK_TYPES(TI__BLOCK_DESC)
 };
-TI__STATIC_ASSERT(sizeof ti__block_type_names / sizeof *ti__block_type_names == TI_BLOCK_COUNT, block_names);
+#undef TI__BLOCK_DESC
+TI__STATIC_ASSERT(sizeof ti__block_descs / sizeof *ti__block_descs == TI_BLOCK_COUNT, block_descs);
+TI__STATIC_ASSERT(TI_BLOCK_NULL + 1 == TI__BLOCK_TYPES_BUILTIN, block_types_builtin);
+TI__STATIC_ASSERT(TI_DIM_Y == TI_SHAPE_HAS_NY && TI_DIM_WIN == 0xF0u, dim_bits);
 
 static const char *const ti__precision_names[] = {
   "INT_8", "UINT_8", "INT_16", "UINT_16", "INT_32", "UINT_32", "FLOAT_16", "FLOAT_32",
@@ -3048,8 +3245,11 @@ TI__STATIC_ASSERT(sizeof ti__attr_type_names / sizeof *ti__attr_type_names == TI
 static const char *const ti__test_mode_names[] = { "MEMORY_STATE", "PRIM_OUTPUT", "CASE_OUTPUT" };
 TI__STATIC_ASSERT(sizeof ti__test_mode_names / sizeof *ti__test_mode_names == TI_TEST_MODE_COUNT, test_mode_names);
 
+TASKIR_API const ti_task_block_desc *ti_task_block_desc_of(ti_block_type t) {
+  return (unsigned)t < TI_BLOCK_COUNT ? &ti__block_descs[t] : NULL;
+}
 TASKIR_API const char *ti_block_type_name(ti_block_type t) {
-  return (unsigned)t < TI_BLOCK_COUNT ? ti__block_type_names[t] : NULL;
+  return (unsigned)t < TI_BLOCK_COUNT ? ti__block_descs[t].name : NULL;
 }
 TASKIR_API const char *ti_precision_name(ti_dtype p) {
   return (unsigned)p <= TI_DTYPE_I9 ? ti__precision_names[p] : NULL;
@@ -3065,26 +3265,23 @@ TASKIR_API const char *ti_test_mode_name(ti_test_mode m) {
 }
 
 TASKIR_API ti_block_class ti_block_class_of(ti_block_type t) {
-  if (t <= TI_BLOCK_SW2D) return TI_CLASS_STORAGE;
-  if (t <= TI_BLOCK_CLIF) return TI_CLASS_COMPUTE;
-  if (t == TI_BLOCK_INPUT || t == TI_BLOCK_OUTPUT) return TI_CLASS_IO;
-  return TI_CLASS_NULL;
+  return (unsigned)t < TI_BLOCK_COUNT ? ti__block_descs[t].cls : TI_CLASS_NULL;
 }
 
 TASKIR_API int32_t ti_block_type_wire(ti_block_type t) {
-  if (t == TI_BLOCK_INPUT) return 50;
-  if (t == TI_BLOCK_OUTPUT) return 51;
-  if (t == TI_BLOCK_NULL) return 100;
-  return (int32_t)t;
+  return (unsigned)t < TI_BLOCK_COUNT ? ti__block_descs[t].wire : (int32_t)t;
 }
+/* A switch over the wire column: a wire value used twice does not compile. */
+#define TI__BLOCK_FROM_WIRE(N, nm, op, w, cl, na, in, mid, mi, bias, win, req, opt, m1, od, lay, macs, k) \
+  case w: *out = TI_BLOCK_##N; return 0;
 TASKIR_API int ti_block_type_from_wire(int32_t v, ti_block_type *out) {
-  if (v >= 0 && v <= (int32_t)TI_BLOCK_CLIF) *out = (ti_block_type)v;
-  else if (v == 50) *out = TI_BLOCK_INPUT;
-  else if (v == 51) *out = TI_BLOCK_OUTPUT;
-  else if (v == 100) *out = TI_BLOCK_NULL;
-  else return -1;
-  return 0;
+  switch (v) {
+  TI_BLOCK_TYPES(TI__BLOCK_FROM_WIRE)
+  TASKIR_EXTRA_BLOCK_TYPES(TI__BLOCK_FROM_WIRE)
+  default: return -1;
+  }
 }
+#undef TI__BLOCK_FROM_WIRE
 TASKIR_API int32_t ti_precision_wire(ti_dtype p) {
   return p == TI_DTYPE_I9 ? 100 : (int32_t)p;
 }
@@ -3140,22 +3337,19 @@ TASKIR_API double ti_task_values_get_f64(const ti_task_values *v, int64_t i) {
 
 /* Block types are op kinds "task.<lowercase type>"; dialect_data points at
    the block type. Edges are "task.edge". */
-static const ti_block_type ti__task_types[TI_BLOCK_COUNT] = {
-  TI_BLOCK_SI, TI_BLOCK_SW, TI_BLOCK_SIC2D, TI_BLOCK_SIFC, TI_BLOCK_SIC, TI_BLOCK_SB, TI_BLOCK_SWFC, TI_BLOCK_SW2D,
-  TI_BLOCK_CADD, TI_BLOCK_CVVH, TI_BLOCK_CVM, TI_BLOCK_CC, TI_BLOCK_CAX, TI_BLOCK_CC2D, TI_BLOCK_CVS, TI_BLOCK_CCMPB,
-  TI_BLOCK_CAVG, TI_BLOCK_CCMPS, TI_BLOCK_CLUT, TI_BLOCK_CLIF, TI_BLOCK_INPUT, TI_BLOCK_OUTPUT, TI_BLOCK_NULL
+#define TI__TASK_TYPE(N, nm, op, w, cl, na, in, mid, mi, bias, win, req, opt, m1, od, lay, macs, k) TI_BLOCK_##N,
+static const ti_block_type ti__task_types[] = {
+  TI_BLOCK_TYPES(TI__TASK_TYPE)
+  TASKIR_EXTRA_BLOCK_TYPES(TI__TASK_TYPE)
 };
+#undef TI__TASK_TYPE
+TI__STATIC_ASSERT(sizeof ti__task_types / sizeof *ti__task_types == TI_BLOCK_COUNT, task_types);
 static const char *const ti__attrs_id[] = { "id", NULL };
-#define TI__TASK_OP(name, t) { name, "task", ti__attrs_id, 0, 0, -1, -1, NULL, NULL, NULL, NULL, NULL, &ti__task_types[t] }
+#define TI__TASK_OP(N, nm, op, w, cl, na, in, mid, mi, bias, win, req, opt, m1, od, lay, macs, k) \
+  { op, "task", ti__attrs_id, 0, 0, -1, -1, NULL, NULL, NULL, NULL, NULL, &ti__task_types[TI_BLOCK_##N] },
 static const ti_op_info ti__task_ops[] = {
-  TI__TASK_OP("task.si", TI_BLOCK_SI), TI__TASK_OP("task.sw", TI_BLOCK_SW), TI__TASK_OP("task.sic2d", TI_BLOCK_SIC2D),
-  TI__TASK_OP("task.sifc", TI_BLOCK_SIFC), TI__TASK_OP("task.sic", TI_BLOCK_SIC), TI__TASK_OP("task.sb", TI_BLOCK_SB),
-  TI__TASK_OP("task.swfc", TI_BLOCK_SWFC), TI__TASK_OP("task.sw2d", TI_BLOCK_SW2D), TI__TASK_OP("task.cadd", TI_BLOCK_CADD),
-  TI__TASK_OP("task.cvvh", TI_BLOCK_CVVH), TI__TASK_OP("task.cvm", TI_BLOCK_CVM), TI__TASK_OP("task.cc", TI_BLOCK_CC),
-  TI__TASK_OP("task.cax", TI_BLOCK_CAX), TI__TASK_OP("task.cc2d", TI_BLOCK_CC2D), TI__TASK_OP("task.cvs", TI_BLOCK_CVS),
-  TI__TASK_OP("task.ccmpb", TI_BLOCK_CCMPB), TI__TASK_OP("task.cavg", TI_BLOCK_CAVG), TI__TASK_OP("task.ccmps", TI_BLOCK_CCMPS),
-  TI__TASK_OP("task.clut", TI_BLOCK_CLUT), TI__TASK_OP("task.clif", TI_BLOCK_CLIF), TI__TASK_OP("task.input", TI_BLOCK_INPUT),
-  TI__TASK_OP("task.output", TI_BLOCK_OUTPUT), TI__TASK_OP("task.task_null", TI_BLOCK_NULL),
+  TI_BLOCK_TYPES(TI__TASK_OP)
+  TASKIR_EXTRA_BLOCK_TYPES(TI__TASK_OP)
   { "task.edge", "task", ti__attrs_id, 0, 1, 1, 1, NULL, NULL, NULL, NULL, NULL, NULL }
 };
 #undef TI__TASK_OP
@@ -3172,20 +3366,37 @@ static int ti__is_edge_op(const ti_op *op) { return op->info == &ti__task_ops[TI
 
 /* --- message <-> attributes ------------------------------------------------ */
 
-static const char *const ti__shape_keys[9] = { "nx", "ny", "nf", "nr", "nkx", "nky", "niy", "nix", "n_branch" };
+/* The shape fields by index (TI_TASK_SHAPE_FIELDS): IR keys, offsets. */
+#define TI__SHAPE_KEY(num, m, ir, has) ir,
+static const char *const ti__shape_keys[] = { TI_TASK_SHAPE_FIELDS(TI__SHAPE_KEY) };
+#undef TI__SHAPE_KEY
+#define TI__SHAPE_OFF(num, m, ir, has) offsetof(ti_task_shape, m),
+static const size_t ti__shape_offs[] = { TI_TASK_SHAPE_FIELDS(TI__SHAPE_OFF) };
+#undef TI__SHAPE_OFF
+#define TI__SHAPE_IDX(num, m, ir, has) TI__SHAPE_I_##m,
+enum { TI_TASK_SHAPE_FIELDS(TI__SHAPE_IDX) TI__SHAPE_N };
+#undef TI__SHAPE_IDX
+#define TI__SHAPE_PIN(num, m, ir, has) TI__STATIC_ASSERT((has) == 1u << TI__SHAPE_I_##m, shape_bit_##m);
+TI_TASK_SHAPE_FIELDS(TI__SHAPE_PIN)
+#undef TI__SHAPE_PIN
+TI__STATIC_ASSERT(TI__SHAPE_N == 9 && sizeof ti__shape_keys / sizeof *ti__shape_keys == TI__SHAPE_N, shape_fields);
 
-static int32_t *ti__shape_field(ti_task_shape *s, int i) {
-  int32_t *f[9];
-  f[0] = &s->nx; f[1] = &s->ny; f[2] = &s->nf; f[3] = &s->nr; f[4] = &s->nkx; f[5] = &s->nky;
-  f[6] = &s->niy; f[7] = &s->nix; f[8] = &s->n_branch;
-  return f[i];
+static int32_t *ti__shape_field(ti_task_shape *s, int i) { return (int32_t *)(void *)((char *)s + ti__shape_offs[i]); }
+/* Field i (bit 1 << i, TI_DIM_*) of a shape. */
+static int32_t ti__shape_get(const ti_task_shape *s, int i) {
+  return *ti__shape_field((ti_task_shape *)s, i);
+}
+static int ti__dim_index(uint32_t bit) {
+  int i = 0;
+  while (i < 8 && !(bit & 1u)) { bit >>= 1; i++; }
+  return i;
 }
 
 static const ti_attr *ti__shape_to_attr(ti_context *ctx, const ti_task_shape *s) {
   ti_named_attr kv[10];
   int n = 0, i;
-  for (i = 0; i < 9; i++)
-    if (s->has & (1u << i)) kv[n++] = ti_named(ctx, ti__shape_keys[i], ti_attr_int(ctx, *ti__shape_field((ti_task_shape *)s, i)));
+  for (i = 0; i < TI__SHAPE_N; i++)
+    if (s->has & (1u << i)) kv[n++] = ti_named(ctx, ti__shape_keys[i], ti_attr_int(ctx, ti__shape_get(s, i)));
   if (s->n_extra) {
     int64_t tmp[64], k;
     const ti_attr *arr;
@@ -3381,7 +3592,7 @@ static ti_status ti__attr_to_shape(ti__unpack *u, const ti_attr *d, ti_task_shap
   const ti_attr *extra;
   memset(s, 0, sizeof *s);
   if (!d || d->kind != TI_ATTR_DICT) return ti__bad(u, "a shape must be a dictionary");
-  for (i = 0; i < 9; i++) {
+  for (i = 0; i < TI__SHAPE_N; i++) {
     const ti_attr *a = ti_dict_get(d, ti__shape_keys[i]);
     if (a) { *ti__shape_field(s, i) = ti__i32(a, &ok); s->has |= 1u << i; }
   }
@@ -3971,25 +4182,139 @@ TASKIR_API int32_t ti_task_attr_int(const ti_task_block *b, ti_attr_type t, int3
   return a && (a->has & TI_TATTR_HAS_INT) ? a->int_value : dflt;
 }
 
-TASKIR_API int32_t ti_task_block_dims(const ti_task_block *b, int64_t dims[4]) {
-  const ti_task_shape *s = &b->shape;
-  int32_t n = 0;
-  switch (b->type) {
-  case TI_BLOCK_SIC: case TI_BLOCK_SIC2D:
-    if (s->ny || s->nx) { dims[n++] = s->ny; dims[n++] = s->nx; }
-    dims[n++] = s->nr;
-    return n;
-  case TI_BLOCK_SIFC: dims[0] = s->nr; return 1;
-  case TI_BLOCK_SW: case TI_BLOCK_SW2D:
-    dims[0] = s->nf; dims[1] = s->nr; dims[2] = s->nky; dims[3] = s->nkx; return 4;
-  case TI_BLOCK_SWFC: dims[0] = s->nf; dims[1] = s->nr; return 2;
-  case TI_BLOCK_SB: dims[0] = s->nf; return 1;
-  case TI_BLOCK_NULL: return 0;
-  default:   /* SI, compute blocks, INPUT, OUTPUT: [ny][nx][nf] or [nf] */
-    if (s->ny || s->nx) { dims[n++] = s->ny; dims[n++] = s->nx; }
-    dims[n++] = s->nf;
-    return n;
+/* The layouts of the descriptor table: the shape field each dim reads
+   (src) and the one it names in a cluster (dst); yx: the first two dims
+   are y, x and are dropped when both are absent (the 1-D form); chan: the
+   last dim is a channel (nf or nr; a storage block's producer writes it as
+   nf); LUT reads 2^LUT_DW. */
+typedef struct ti__layout_info {
+  int32_t rank, yx, chan;
+  uint32_t src[4], dst[4];
+} ti__layout_info;
+static const ti__layout_info ti__layouts[] = {
+  { 0, 0, 0, { 0, 0, 0, 0 }, { 0, 0, 0, 0 } },                                           /* NONE */
+  { 3, 1, 1, { TI_DIM_Y, TI_DIM_X, TI_DIM_F, 0 }, { TI_DIM_Y, TI_DIM_X, TI_DIM_F, 0 } },   /* YXF */
+  { 3, 1, 1, { TI_DIM_Y, TI_DIM_X, TI_DIM_R, 0 }, { TI_DIM_Y, TI_DIM_X, TI_DIM_R, 0 } },   /* YXR */
+  { 3, 1, 1, { TI_DIM_IY, TI_DIM_IX, TI_DIM_F, 0 }, { TI_DIM_Y, TI_DIM_X, TI_DIM_F, 0 } }, /* IYXF */
+  { 3, 1, 1, { TI_DIM_IY, TI_DIM_IX, TI_DIM_R, 0 }, { TI_DIM_Y, TI_DIM_X, TI_DIM_R, 0 } }, /* IYXR */
+  { 1, 0, 1, { TI_DIM_R, 0, 0, 0 }, { TI_DIM_R, 0, 0, 0 } },                               /* R */
+  { 1, 0, 1, { TI_DIM_F, 0, 0, 0 }, { TI_DIM_F, 0, 0, 0 } },                               /* F */
+  { 4, 0, 0, { TI_DIM_F, TI_DIM_R, TI_DIM_KY, TI_DIM_KX }, { TI_DIM_F, TI_DIM_R, TI_DIM_KY, TI_DIM_KX } }, /* FRKK */
+  { 2, 0, 0, { TI_DIM_F, TI_DIM_R, 0, 0 }, { TI_DIM_F, TI_DIM_R, 0, 0 } },                 /* FR */
+  { 1, 0, 1, { 0, 0, 0, 0 }, { TI_DIM_F, 0, 0, 0 } }                                       /* LUT */
+};
+TI__STATIC_ASSERT(sizeof ti__layouts / sizeof *ti__layouts == TI_TASK_LAYOUT_LUT + 1, layouts);
+
+static int32_t ti__attr_lookup(const ti_task_block *b, ti_attr_type t, int32_t dflt) {
+  int32_t i;
+  for (i = 0; i < b->n_attrs; i++)
+    if (b->attrs[i].type == t) return b->attrs[i].int_value;
+  return dflt;
+}
+
+/* Dims of layout l on shape s (values as written, outermost first) and
+   the cluster field of each; -1 when a LUT has no valid LUT_DW. */
+static int32_t ti__layout_dims(const ti_task_block *b, const ti_task_shape *s, ti_task_layout l, int64_t dims[4],
+                               uint32_t fields[4]) {
+  const ti__layout_info *L = &ti__layouts[l];
+  int32_t n = 0, i = 0;
+  if (l == TI_TASK_LAYOUT_LUT) {
+    int32_t dw = ti__attr_lookup(b, TI_ATTR_LUT_DW, 0);
+    if (dw < 1 || dw > 16) return -1;
+    dims[0] = (int64_t)1 << dw; fields[0] = TI_DIM_F;
+    return 1;
   }
+  if (L->yx && !ti__shape_get(s, ti__dim_index(L->src[0])) && !ti__shape_get(s, ti__dim_index(L->src[1]))) i = 2;
+  for (; i < L->rank; i++) {
+    dims[n] = ti__shape_get(s, ti__dim_index(L->src[i]));
+    fields[n++] = L->dst[i];
+  }
+  return n;
+}
+
+TASKIR_API int32_t ti_task_block_layout(const ti_task_block *b, int64_t dims[4], uint32_t fields[4]) {
+  ti_task_layout l = (unsigned)b->type < TI_BLOCK_COUNT ? ti__block_descs[b->type].layout : TI_TASK_LAYOUT_YXF;
+  return ti__layout_dims(b, &b->shape, l, dims, fields);
+}
+
+TASKIR_API int32_t ti_task_block_dims(const ti_task_block *b, int64_t dims[4]) {
+  uint32_t f[4];
+  return ti_task_block_layout(b, dims, f);
+}
+
+/* Fills op's dims and cluster shape for layout l of block b; chan_f: a
+   channel dim is named nf (what a producer writes). 0 when l cannot be
+   sized (a LUT without a valid LUT_DW). */
+static int ti__layout_operand(const ti_task_block *b, ti_task_layout l, int chan_f, ti_task_operand *op) {
+  int32_t i;
+  op->layout = l;
+  op->channel = ti__layouts[l].chan;
+  memset(&op->shape, 0, sizeof op->shape);
+  op->rank = ti__layout_dims(b, &b->shape, l, op->dims, op->fields);
+  if (op->rank < 0) { op->rank = 0; return 0; }
+  for (i = 0; i < op->rank; i++) {
+    uint32_t f = chan_f && op->channel && i == op->rank - 1 ? (uint32_t)TI_DIM_F : op->fields[i];
+    if (op->dims[i]) { op->shape.has |= f; *ti__shape_field(&op->shape, ti__dim_index(f)) = (int32_t)op->dims[i]; }
+  }
+  return 1;
+}
+
+/* The cluster shape of layout l (see ti__layout_operand). */
+static int ti__layout_shape(const ti_task_block *b, ti_task_layout l, int chan_f, ti_task_shape *out) {
+  ti_task_operand op;
+  int ok = ti__layout_operand(b, l, chan_f, &op);
+  *out = op.shape;
+  return ok;
+}
+
+/* 1: bias cluster, 0: none, -1: bias_type absent (either is accepted). */
+static int ti__task_bias_of(const ti_task_block *b) {
+  if (!(b->has & TI_BLOCK_HAS_BIAS_TYPE)) return -1;
+  return b->bias_type == TI_BIAS_TYPE_VECTOR ? 1 : 0;
+}
+
+TASKIR_API int32_t ti_task_block_n_act(const ti_task_block *b) {
+  const ti_task_block_desc *d = ti_task_block_desc_of(b->type);
+  int32_t n;
+  if (!d || d->cls != TI_CLASS_COMPUTE) return 0;
+  if (d->n_act != TI_TASK_N_BRANCH) return d->n_act;
+  /* capped so that counts below never overflow; the dims rule reports it */
+  if ((b->shape.has & TI_SHAPE_HAS_N_BRANCH) && b->shape.n_branch > 0)
+    return b->shape.n_branch < 65536 ? b->shape.n_branch : 65536;
+  n = b->n_inputs - (d->bias && ti__task_bias_of(b) == 1 ? 1 : 0);
+  return n > 0 ? n : 1;
+}
+
+/* Operand counts of a compute block: activations, middle operand (0/1),
+   bias (0/1). 0 when b is not a compute block. */
+static int ti__task_operands(const ti_task_block *b, int32_t *n_act, int32_t *n_mid, int32_t *has_bias) {
+  const ti_task_block_desc *d = ti_task_block_desc_of(b->type);
+  int bias;
+  if (!d || d->cls != TI_CLASS_COMPUTE) return 0;
+  *n_act = ti_task_block_n_act(b);
+  *n_mid = d->mid == TI_TASK_ROLE_NONE ? 0 : d->mid == TI_TASK_ROLE_STATE ? (b->n_inputs > *n_act ? 1 : 0) : 1;
+  bias = ti__task_bias_of(b);
+  if (!d->bias) *has_bias = 0;
+  else if (bias >= 0) *has_bias = bias;
+  else *has_bias = b->n_inputs > *n_act + *n_mid;   /* absent bias_type: judge by the count */
+  return 1;
+}
+
+TASKIR_API int ti_task_block_operand(const ti_task_block *b, int32_t cluster, ti_task_operand *out) {
+  const ti_task_block_desc *d = ti_task_block_desc_of(b->type);
+  int32_t n_act, n_mid, has_bias;
+  ti_task_layout l;
+  memset(out, 0, sizeof *out);
+  if (cluster == -1) {
+    out->role = TI_TASK_ROLE_DATA;
+    return ti__layout_operand(b, d ? d->layout : TI_TASK_LAYOUT_YXF, 0, out);
+  }
+  if (!ti__task_operands(b, &n_act, &n_mid, &has_bias) || cluster < 0) return 0;
+  if (cluster < n_act) { out->role = TI_TASK_ROLE_DATA; l = d->in; }
+  else if (cluster < n_act + n_mid) { out->role = d->mid; l = d->mid_in; }
+  else if (has_bias && cluster == n_act + n_mid) { out->role = TI_TASK_ROLE_BIAS; l = TI_TASK_LAYOUT_F; }
+  else return 0;
+  return ti__layout_operand(b, l, 0, out);
 }
 
 TASKIR_API const ti_task_block *ti_task_find_block(const ti_task_graph *g, int32_t id) {
@@ -4007,7 +4332,7 @@ TASKIR_API const ti_task_edge *ti_task_find_edge(const ti_task_graph *g, int32_t
 
 TASKIR_API void ti_task_shape_set(ti_task_shape *s, uint32_t field, int32_t value) {
   int i;
-  for (i = 0; i < 9; i++)
+  for (i = 0; i < TI__SHAPE_N; i++)
     if (field == (1u << i)) { *ti__shape_field(s, i) = value; s->has |= field; return; }
 }
 
@@ -4210,37 +4535,10 @@ TASKIR_API void ti_diag_list_free(ti_diag_list *l) {
 typedef struct ti__check_dimrule { uint32_t req, opt, must1; int one_d; } ti__check_dimrule;
 
 static ti__check_dimrule ti__check_dimrule_of(ti_block_type t) {
+  const ti_task_block_desc *d = ti_task_block_desc_of(t);
   ti__check_dimrule r;
-  uint32_t yxf = TI__D_Y | TI__D_X | TI__D_F;
-  r.req = 0; r.opt = 0; r.must1 = 0; r.one_d = 0;
-  switch (t) {
-  case TI_BLOCK_SI: case TI_BLOCK_INPUT: case TI_BLOCK_OUTPUT: r.req = yxf; r.one_d = 1; break;
-  case TI_BLOCK_SIC: case TI_BLOCK_SIC2D: r.req = TI__D_Y | TI__D_X | TI__D_R; break;
-  case TI_BLOCK_SIFC: r.req = TI__D_R; break;
-  case TI_BLOCK_SW: case TI_BLOCK_SW2D: r.req = TI__D_F | TI__D_R | TI__D_KY | TI__D_KX; break;
-  case TI_BLOCK_SWFC: r.req = TI__D_F | TI__D_R; break;
-  case TI_BLOCK_SB: r.req = TI__D_F; break;
-  case TI_BLOCK_CADD:
-    r.req = yxf; r.opt = TI__D_KY | TI__D_KX | TI__D_NB; r.must1 = TI__D_KY | TI__D_KX; r.one_d = 1; break;
-  case TI_BLOCK_CAVG: case TI_BLOCK_CCMPB: case TI_BLOCK_CCMPS:
-    r.req = yxf | TI__D_WIN; r.one_d = 1; break;
-  case TI_BLOCK_CVVH: case TI_BLOCK_CAX: case TI_BLOCK_CVS: case TI_BLOCK_CLUT: case TI_BLOCK_CLIF:
-    r.req = yxf; r.one_d = 1; break;
-  case TI_BLOCK_CVM: r.req = TI__D_F | TI__D_R; break;
-  case TI_BLOCK_CC: case TI_BLOCK_CC2D: r.req = yxf | TI__D_R | TI__D_WIN; break;
-  default: break;
-  }
+  r.req = d ? d->req : 0; r.opt = d ? d->opt : 0; r.must1 = d ? d->must1 : 0; r.one_d = d ? d->one_d : 0;
   return r;
-}
-
-static const char *const ti__check_dim_names[9] = { "nx", "ny", "nf", "nr", "nkx", "nky", "niy", "nix", "n_branch" };
-
-static int32_t ti__check_dim_get(const ti_task_shape *s, int bit) {
-  switch (bit) {
-  case 0: return s->nx; case 1: return s->ny; case 2: return s->nf; case 3: return s->nr;
-  case 4: return s->nkx; case 5: return s->nky; case 6: return s->niy; case 7: return s->nix;
-  default: return s->n_branch;
-  }
 }
 
 /* Box dims of a shape in storage order: ny, nx, nf, nr, nky, nkx (niy/nix
@@ -4290,76 +4588,34 @@ typedef struct ti__check_roles {
   int32_t min_out, max_out;
 } ti__check_roles;
 
-/* 1: bias cluster, 0: none, -1: bias_type absent (either is accepted). */
-static int ti__check_bias_of(const ti_task_block *b) {
-  if (!(b->has & TI_BLOCK_HAS_BIAS_TYPE)) return -1;
-  return b->bias_type == TI_BIAS_TYPE_VECTOR ? 1 : 0;
-}
-
 static int ti__check_roles_of(const ti_task_block *b, ti__check_roles *r) {
-  int bias = ti__check_bias_of(b), takes_bias = 1;
-  int32_t n = b->n_inputs;
   memset(r, 0, sizeof *r);
+  if (!ti__task_operands(b, &r->n_act, &r->n_mid, &r->has_bias)) return 0;
   r->min_out = r->max_out = 1;
-  switch (b->type) {
-  case TI_BLOCK_CADD:
-    /* capped so that counts below never overflow; the dims rule reports it */
-    if ((b->shape.has & TI_SHAPE_HAS_N_BRANCH) && b->shape.n_branch > 0)
-      r->n_act = b->shape.n_branch < 65536 ? b->shape.n_branch : 65536;
-    else r->n_act = n - (bias == 1 ? 1 : 0) > 0 ? n - (bias == 1 ? 1 : 0) : 1;
-    break;
-  case TI_BLOCK_CAVG: case TI_BLOCK_CVS: r->n_act = 1; break;
-  case TI_BLOCK_CVVH: r->n_act = 2; break;
-  case TI_BLOCK_CVM: case TI_BLOCK_CC: case TI_BLOCK_CC2D: case TI_BLOCK_CAX: r->n_act = 1; r->n_mid = 1; break;
-  case TI_BLOCK_CCMPB: case TI_BLOCK_CCMPS: r->n_act = 1; takes_bias = 0; break;
-  case TI_BLOCK_CLUT: r->n_act = 1; r->n_mid = 1; takes_bias = 0; break;
-  case TI_BLOCK_CLIF:
-    /* optional second input: the membrane state; optional second output:
-       its write-back */
-    r->n_act = 1; r->n_mid = n >= 2 ? 1 : 0; takes_bias = 0; r->max_out = 2;
-    r->min_in = 1; r->max_in = 2;
+  if (ti__block_descs[b->type].mid == TI_TASK_ROLE_STATE) {
+    /* optional middle input: the state; optional second output: its
+       write-back */
+    r->min_in = r->n_act; r->max_in = r->n_act + 1; r->max_out = 2;
     return 1;
-  default: return 0;
   }
-  if (!takes_bias) r->has_bias = 0;
-  else if (bias >= 0) r->has_bias = bias;
-  else r->has_bias = n > r->n_act + r->n_mid;   /* absent bias_type: judge by the count */
   r->min_in = r->max_in = r->n_act + r->n_mid + r->has_bias;
   return 1;
 }
 
-static const char *ti__check_roles_text(ti_block_type t) {
-  switch (t) {
-  case TI_BLOCK_CADD: return " (n_branch inputs, then the bias when bias_type is VECTOR)";
-  case TI_BLOCK_CAVG: case TI_BLOCK_CVS: return " (input, then the bias when bias_type is VECTOR)";
-  case TI_BLOCK_CVVH: return " (two inputs, then the bias when bias_type is VECTOR)";
-  case TI_BLOCK_CVM: case TI_BLOCK_CC: case TI_BLOCK_CC2D:
-    return " (input, weight, then the bias when bias_type is VECTOR)";
-  case TI_BLOCK_CAX: return " (input, alpha, then the bias when bias_type is VECTOR)";
-  case TI_BLOCK_CLUT: return " (input, lookup table)";
-  case TI_BLOCK_CCMPB: case TI_BLOCK_CCMPS: return " (input)";
-  default: return "";
-  }
+/* " (input, weight, then the bias when bias_type is VECTOR)": the input
+   clusters a type takes, from its row. */
+static const char *ti__check_roles_text(ti_block_type t, char *buf, size_t cap) {
+  static const char *const role[] = { "", "input", "weight", "alpha", "lookup table", "state", "bias" };
+  const ti_task_block_desc *d = ti_task_block_desc_of(t);
+  if (!d || d->cls != TI_CLASS_COMPUTE || d->mid == TI_TASK_ROLE_STATE) return "";
+  snprintf(buf, cap, " (%s%s%s%s)",
+           d->n_act == TI_TASK_N_BRANCH ? "n_branch inputs" : d->n_act == 1 ? "input" : d->n_act == 2 ? "two inputs" : "inputs",
+           d->mid != TI_TASK_ROLE_NONE ? ", " : "", role[d->mid],
+           d->bias ? ", then the bias when bias_type is VECTOR" : "");
+  return buf;
 }
 
 static void ti__check_shape_only(ti_task_shape *s) { memset(s, 0, sizeof *s); }
-static void ti__check_shape_put(ti_task_shape *s, uint32_t bit, int32_t v) {
-  if (!v) return;
-  s->has |= bit;
-  switch (bit) {
-  case TI_SHAPE_HAS_NX: s->nx = v; break; case TI_SHAPE_HAS_NY: s->ny = v; break;
-  case TI_SHAPE_HAS_NF: s->nf = v; break; case TI_SHAPE_HAS_NR: s->nr = v; break;
-  case TI_SHAPE_HAS_NKX: s->nkx = v; break; case TI_SHAPE_HAS_NKY: s->nky = v; break;
-  default: break;
-  }
-}
-
-static int32_t ti__check_attr(const ti_task_block *b, ti_attr_type t, int32_t dflt) {
-  int32_t i;
-  for (i = 0; i < b->n_attrs; i++)
-    if (b->attrs[i].type == t) return b->attrs[i].int_value;
-  return dflt;
-}
 static int ti__check_has_attr(const ti_task_block *b, ti_attr_type t) {
   int32_t i;
   for (i = 0; i < b->n_attrs; i++)
@@ -4371,74 +4627,23 @@ static int ti__check_has_attr(const ti_task_block *b, ti_attr_type t) {
    Returns 0 when the type says nothing (unknown type, cluster beyond the
    type's count). */
 static int ti__check_expected_cluster(const ti_task_block *b, int is_output, int32_t idx, ti_task_shape *out) {
-  const ti_task_shape *s = &b->shape;
   ti__check_shape_only(out);
   if ((unsigned)b->type >= TI_BLOCK_COUNT) return 0;
   if (ti_block_class_of(b->type) == TI_CLASS_COMPUTE) {
     ti__check_roles r;
-    if (!ti__check_roles_of(b, &r)) return 0;
-    if (is_output) {
-      if (idx >= r.max_out) return 0;
-      if (b->type != TI_BLOCK_CVM) { ti__check_shape_put(out, TI__D_Y, s->ny); ti__check_shape_put(out, TI__D_X, s->nx); }
-      ti__check_shape_put(out, TI__D_F, s->nf);
+    if (!is_output) {
+      ti_task_operand op;
+      if (!ti_task_block_operand(b, idx, &op)) return 0;
+      *out = op.shape;
       return 1;
     }
-    if (idx < r.n_act) {
-      switch (b->type) {
-      case TI_BLOCK_CVM: ti__check_shape_put(out, TI__D_R, s->nr); break;
-      case TI_BLOCK_CC: case TI_BLOCK_CC2D:
-        ti__check_shape_put(out, TI__D_Y, s->niy); ti__check_shape_put(out, TI__D_X, s->nix);
-        ti__check_shape_put(out, TI__D_R, s->nr); break;
-      case TI_BLOCK_CAVG: case TI_BLOCK_CCMPB: case TI_BLOCK_CCMPS:
-        ti__check_shape_put(out, TI__D_Y, s->niy); ti__check_shape_put(out, TI__D_X, s->nix);
-        ti__check_shape_put(out, TI__D_F, s->nf); break;
-      default:
-        ti__check_shape_put(out, TI__D_Y, s->ny); ti__check_shape_put(out, TI__D_X, s->nx);
-        ti__check_shape_put(out, TI__D_F, s->nf); break;
-      }
-      return 1;
-    }
-    if (idx < r.n_act + r.n_mid) {
-      switch (b->type) {
-      case TI_BLOCK_CVM: ti__check_shape_put(out, TI__D_F, s->nf); ti__check_shape_put(out, TI__D_R, s->nr); break;
-      case TI_BLOCK_CC: case TI_BLOCK_CC2D:
-        ti__check_shape_put(out, TI__D_F, s->nf); ti__check_shape_put(out, TI__D_R, s->nr);
-        ti__check_shape_put(out, TI__D_KY, s->nky); ti__check_shape_put(out, TI__D_KX, s->nkx); break;
-      case TI_BLOCK_CAX: ti__check_shape_put(out, TI__D_F, s->nf); break;
-      case TI_BLOCK_CLUT: {
-        int32_t dw = ti__check_attr(b, TI_ATTR_LUT_DW, 0);
-        if (dw < 1 || dw > 16) return 0;
-        ti__check_shape_put(out, TI__D_F, (int32_t)1 << dw);
-        break;
-      }
-      case TI_BLOCK_CLIF:
-        ti__check_shape_put(out, TI__D_Y, s->ny); ti__check_shape_put(out, TI__D_X, s->nx);
-        ti__check_shape_put(out, TI__D_F, s->nf); break;
-      default: return 0;
-      }
-      return 1;
-    }
-    if (r.has_bias && idx == r.n_act + r.n_mid) { ti__check_shape_put(out, TI__D_F, s->nf); return 1; }
-    return 0;
+    if (!ti__check_roles_of(b, &r) || idx >= r.max_out) return 0;
+    return ti__layout_shape(b, ti__block_descs[b->type].layout, 0, out);
   }
-  if (idx != 0) return 0;
-  switch (b->type) {
-  case TI_BLOCK_SI: case TI_BLOCK_INPUT: case TI_BLOCK_OUTPUT:
-    ti__check_shape_put(out, TI__D_Y, s->ny); ti__check_shape_put(out, TI__D_X, s->nx);
-    ti__check_shape_put(out, TI__D_F, s->nf); break;
-  case TI_BLOCK_SIC: case TI_BLOCK_SIC2D:
-    ti__check_shape_put(out, TI__D_Y, s->ny); ti__check_shape_put(out, TI__D_X, s->nx);
-    /* written as [ny][nx][nf] by the producer, read as [ny][nx][nr] */
-    ti__check_shape_put(out, is_output ? TI__D_R : TI__D_F, s->nr); break;
-  case TI_BLOCK_SIFC: ti__check_shape_put(out, is_output ? TI__D_R : TI__D_F, s->nr); break;
-  case TI_BLOCK_SW: case TI_BLOCK_SW2D:
-    ti__check_shape_put(out, TI__D_F, s->nf); ti__check_shape_put(out, TI__D_R, s->nr);
-    ti__check_shape_put(out, TI__D_KY, s->nky); ti__check_shape_put(out, TI__D_KX, s->nkx); break;
-  case TI_BLOCK_SWFC: ti__check_shape_put(out, TI__D_F, s->nf); ti__check_shape_put(out, TI__D_R, s->nr); break;
-  case TI_BLOCK_SB: ti__check_shape_put(out, TI__D_F, s->nf); break;
-  default: return 0;
-  }
-  return 1;
+  if (idx != 0 || ti_block_class_of(b->type) == TI_CLASS_NULL) return 0;
+  /* a storage block's channel is written as nf by its producer (SIC holds
+     [ny][nx][nf] written, read as [ny][nx][nr]) */
+  return ti__layout_shape(b, ti__block_descs[b->type].layout, !is_output, out);
 }
 
 /* Dims lists equal once extents of 1 (and absent dims) are dropped: then
@@ -4545,7 +4750,7 @@ static int32_t ti__check_lookup(const ti__check_idx *s, int32_t n, int32_t id) {
 }
 
 #define TI__BID(c, i) ((c)->g->blocks[i].id)
-#define TI__BNAME(b) ((unsigned)(b)->type < TI_BLOCK_COUNT ? ti__block_type_names[(b)->type] : "?")
+#define TI__BNAME(b) ((unsigned)(b)->type < TI_BLOCK_COUNT ? ti__block_descs[(b)->type].name : "?")
 
 static void ti__check_ids(ti__check *c) {
   const ti_task_graph *g = c->g;
@@ -4590,7 +4795,7 @@ static void ti__check_dims(ti__check *c) {
     ti__check_dimrule r;
     uint32_t req, allowed, bit;
     int k, one_d;
-    int64_t d[9];
+    int64_t d[TI__SHAPE_N];
     if ((unsigned)b->type >= TI_BLOCK_COUNT || b->type == TI_BLOCK_NULL) continue;
     r = ti__check_dimrule_of(b->type);
     req = r.req;
@@ -4601,27 +4806,27 @@ static void ti__check_dims(ti__check *c) {
                      TI__BNAME(b), s->ny ? "ny" : "nx", s->ny ? "nx" : "ny");
     if (one_d) req &= ~(uint32_t)(TI__D_Y | TI__D_X | TI__D_WIN);
     allowed = r.req | r.opt;
-    for (k = 0; k < 9; k++) {
-      int32_t v = ti__check_dim_get(s, k);
+    for (k = 0; k < TI__SHAPE_N; k++) {
+      int32_t v = ti__shape_get(s, k);
       bit = 1u << k;
       d[k] = v;
       if (v < 0)
         ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, -1, "%s = %d is negative; dims are counts (absent = 0)",
-                       ti__check_dim_names[k], (int)v);
+                       ti__shape_keys[k], (int)v);
       else if (v == 0 && (req & bit))
         ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, -1, "%s block needs %s >= 1, it is absent",
-                       TI__BNAME(b), ti__check_dim_names[k]);
+                       TI__BNAME(b), ti__shape_keys[k]);
       else if (v != 0 && !(allowed & bit))
         ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, -1,
                        "%s block has %s = %d, which this type does not have; leave it absent",
-                       TI__BNAME(b), ti__check_dim_names[k], (int)v);
+                       TI__BNAME(b), ti__shape_keys[k], (int)v);
       else if (v > 1 && (r.must1 & bit))
         ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, -1, "%s block has %s = %d, it must be 1 (or absent)",
-                       TI__BNAME(b), ti__check_dim_names[k], (int)v);
+                       TI__BNAME(b), ti__shape_keys[k], (int)v);
       else if (v > 1 && one_d && (bit & TI__D_WIN))
         ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, -1,
                        "%s block in the 1-D form (no ny, nx) has %s = %d; the window must be 1 (or absent)",
-                       TI__BNAME(b), ti__check_dim_names[k], (int)v);
+                       TI__BNAME(b), ti__shape_keys[k], (int)v);
       else if (k == 8 && v > 65536)
         ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, -1, "n_branch = %d is not plausible", (int)v);
     }
@@ -4700,7 +4905,7 @@ static void ti__check_clusters(ti__check *c) {
       if (min_in == max_in)
         ti__check_diag(c, TI_DIAG_ERROR, "clusters", b->id, -1,
                        "%s block has %d input clusters, expected %d%s", TI__BNAME(b), (int)b->n_inputs, (int)min_in,
-                       ti__check_roles_text(b->type));
+                       ti__check_roles_text(b->type, why, sizeof why));
       else
         ti__check_diag(c, TI_DIAG_ERROR, "clusters", b->id, -1, "%s block has %d input clusters, expected %d..%d",
                        TI__BNAME(b), (int)b->n_inputs, (int)min_in, (int)max_in);
@@ -5188,11 +5393,11 @@ static void ti__check_attrs(ti__check *c) {
       for (axis = 0; axis < 2; axis++) {
         int32_t n_in = axis ? b->shape.nix : b->shape.niy, n_out = axis ? b->shape.nx : b->shape.ny;
         int32_t kk = axis ? b->shape.nkx : b->shape.nky;
-        int32_t ka = ti__check_attr(b, axis ? TI_ATTR_KERNEL_X : TI_ATTR_KERNEL_Y, kk);
-        int32_t st = ti__check_attr(b, axis ? TI_ATTR_STRIDE_X : TI_ATTR_STRIDE_Y, 1);
-        int32_t dl = ti__check_attr(b, axis ? TI_ATTR_DILATION_X : TI_ATTR_DILATION_Y, 1);
-        int32_t p0 = ti__check_attr(b, axis ? TI_ATTR_PAD_LEFT : TI_ATTR_PAD_UP, 0);
-        int32_t p1 = ti__check_attr(b, axis ? TI_ATTR_PAD_RIGHT : TI_ATTR_PAD_DOWN, 0);
+        int32_t ka = ti__attr_lookup(b, axis ? TI_ATTR_KERNEL_X : TI_ATTR_KERNEL_Y, kk);
+        int32_t st = ti__attr_lookup(b, axis ? TI_ATTR_STRIDE_X : TI_ATTR_STRIDE_Y, 1);
+        int32_t dl = ti__attr_lookup(b, axis ? TI_ATTR_DILATION_X : TI_ATTR_DILATION_Y, 1);
+        int32_t p0 = ti__attr_lookup(b, axis ? TI_ATTR_PAD_LEFT : TI_ATTR_PAD_UP, 0);
+        int32_t p1 = ti__attr_lookup(b, axis ? TI_ATTR_PAD_RIGHT : TI_ATTR_PAD_DOWN, 0);
         int64_t span, want;
         if (kk > 0 && ka != kk)
           ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, -1, "%s = %d but the shape's %s = %d",
@@ -5391,11 +5596,29 @@ static int64_t ti__stats_shape(const ti_task_shape *s, int *sat) {
   return ti__stats_prod(d, 6, sat);
 }
 
+/* The MACs of b by its row's formula (see >>task.stats). */
+static int64_t ti__stats_macs(const ti_task_block *b, int *sat) {
+  const ti_task_shape *s = &b->shape;
+  int64_t out = ti__stats_mul(ti__stats_mul(ti__stats_dim(s->ny), ti__stats_dim(s->nx), sat), ti__stats_dim(s->nf), sat);
+  int64_t win = ti__stats_mul(ti__stats_dim(s->nky), ti__stats_dim(s->nkx), sat);
+  switch ((unsigned)b->type < TI_BLOCK_COUNT ? ti__block_descs[b->type].macs : TI_TASK_MACS_NONE) {
+  case TI_TASK_MACS_OUT: return out;
+  case TI_TASK_MACS_BRANCH: return ti__stats_mul(out, ti_task_block_n_act(b), sat);
+  case TI_TASK_MACS_WINDOW: return ti__stats_mul(out, win, sat);
+  case TI_TASK_MACS_CONV: return ti__stats_mul(ti__stats_mul(out, ti__stats_dim(s->nr), sat), win, sat);
+  case TI_TASK_MACS_FC: return ti__stats_mul(ti__stats_dim(s->nf), ti__stats_dim(s->nr), sat);
+  default: return 0;
+  }
+}
+
+TASKIR_API int64_t ti_task_block_macs(const ti_task_block *b) {
+  int sat = 0;
+  int64_t m = ti__stats_macs(b, &sat);
+  return sat ? INT64_MAX : m;
+}
+
 static void ti__stats_block(const ti_task_block *b, ti_task_block_stats *bs, int *sat) {
   const ti_task_shape *s = &b->shape;
-  int64_t ny = ti__stats_dim(s->ny), nx = ti__stats_dim(s->nx), nf = ti__stats_dim(s->nf);
-  int64_t nr = ti__stats_dim(s->nr), nky = ti__stats_dim(s->nky), nkx = ti__stats_dim(s->nkx);
-  int64_t out = ti__stats_mul(ti__stats_mul(ny, nx, sat), nf, sat);
   int64_t dims[4];
   int n;
   memset(bs, 0, sizeof *bs);
@@ -5413,36 +5636,22 @@ static void ti__stats_block(const ti_task_block *b, ti_task_block_stats *bs, int
     break;
   }
   case TI_CLASS_COMPUTE: {
-    ti__check_roles r;
     int32_t i;
-    ti__check_roles_of(b, &r);
-    /* parameters: the operands that are not activations, as the block's
-       shape sizes them (weight, alpha, LUT, bias) */
-    for (i = r.n_act; i < b->n_inputs && i < r.n_act + r.n_mid + r.has_bias; i++) {
-      ti_task_shape e;
-      if (b->type == TI_BLOCK_CLIF) break;   /* its second input is state, not a parameter */
-      if (ti__check_expected_cluster(b, 0, i, &e)) bs->params = ti__stats_add(bs->params, ti__stats_shape(&e, sat), sat);
+    /* parameters: the operands that are not activations or state, as the
+       block's shape sizes them (weight, alpha, LUT, bias) */
+    for (i = 0; i < b->n_inputs; i++) {
+      ti_task_operand op;
+      if (ti_task_block_operand(b, i, &op) && op.role != TI_TASK_ROLE_DATA && op.role != TI_TASK_ROLE_STATE)
+        bs->params = ti__stats_add(bs->params, ti__stats_shape(&op.shape, sat), sat);
     }
-    switch (b->type) {
-    case TI_BLOCK_CC: case TI_BLOCK_CC2D:
-      bs->macs = ti__stats_mul(ti__stats_mul(ti__stats_mul(out, nr, sat), nky, sat), nkx, sat);
-      break;
-    case TI_BLOCK_CVM:
-      out = nf;
-      bs->macs = ti__stats_mul(nf, nr, sat);
-      break;
-    case TI_BLOCK_CAVG: case TI_BLOCK_CCMPB: case TI_BLOCK_CCMPS:
-      bs->macs = ti__stats_mul(ti__stats_mul(out, nky, sat), nkx, sat);
-      break;
-    default:
-      bs->macs = out;
-      break;
-    }
-    bs->out_elems = out;
+    n = (int)ti_task_block_dims(b, dims);
+    bs->out_elems = ti__stats_prod(dims, n, sat);
+    bs->macs = ti__stats_macs(b, sat);
     break;
   }
   case TI_CLASS_IO:
-    if (b->type == TI_BLOCK_INPUT) bs->out_elems = out;
+    if (b->type == TI_BLOCK_INPUT)
+      bs->out_elems = ti__stats_mul(ti__stats_mul(ti__stats_dim(s->ny), ti__stats_dim(s->nx), sat), ti__stats_dim(s->nf), sat);
     break;
   default: break;
   }

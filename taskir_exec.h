@@ -179,6 +179,29 @@ TASKIR_API void ti_exec_get_info(const ti_exec *x, ti_exec_info *info);
 TASKIR_API const ti_exec_profile *ti_exec_get_profile(const ti_exec *x);
 TASKIR_API void ti_exec_clear_profile(ti_exec *x);
 
+/* A compute block's kernel as the dispatch table calls it: the kernel
+   column of the block type's row in taskir.h (TI_BLOCK_TYPES). The plan
+   gathers the operands by the row: in[0..n_in) the activations, w the
+   second operand (second activation, weight, alpha or table), bias the
+   bias vector (or NULL; d->bias_mode says), out the output [ny][nx][nf] or
+   [nf] at d->out_dtype (int32, or f32 for float blocks). */
+typedef struct ti_exec_kernel_args {
+  const ti_kernel_ctx *k;
+  const ti_prim_desc *d;
+  const void *const *in;
+  int32_t n_in;
+  const void *w;
+  const void *packed;           /* CC: constant weights packed at plan time, or NULL */
+  size_t packed_bytes;
+  const void *bias;
+  void *out;
+  void *scratch;                /* kernel scratch of the plan */
+  size_t scratch_bytes;
+  ti_lif_params *lif;           /* CLIF: parameters and the state buffer */
+  int32_t *state;
+} ti_exec_kernel_args;
+typedef ti_status (*ti_exec_kernel_fn)(const ti_exec_kernel_args *a);
+
 #ifdef __cplusplus
 }
 #endif
@@ -187,6 +210,7 @@ TASKIR_API void ti_exec_clear_profile(ti_exec *x);
 /* ======================================================================== */
 #if defined(TASKIR_IMPLEMENTATION) && !defined(TASKIR_EXEC_IMPL_INCLUDED)
 #define TASKIR_EXEC_IMPL_INCLUDED
+#include "taskir.h"   /* its implementation, after a declarations-only include */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -392,21 +416,30 @@ static void ti__x_view3(ti__xview *v, int64_t y, int64_t xx, int64_t c) {
   }
 }
 
+/* The view of an operand as the descriptor table lays it out: dims by
+   shape field; a channel dim takes nf or nr from an interface; y and x of
+   a 2-D form count at least 1. */
+static void ti__x_operand_view(const ti_task_operand *op, ti__xview *v) {
+  int32_t i;
+  memset(v, 0, sizeof *v);
+  if (op->rank == 3 && op->fields[0] == TI_DIM_Y) {   /* [y][x][c] or [c] */
+    ti__x_view3(v, op->dims[0], op->dims[1], op->dims[2]);
+    return;
+  }
+  v->rank = op->rank;
+  for (i = 0; i < op->rank; i++) {
+    uint32_t f = op->fields[i];
+    v->dims[i] = op->dims[i];
+    v->role[i] = op->channel && i == op->rank - 1 ? TI__R_C : f == TI_DIM_Y ? TI__R_Y : f == TI_DIM_X ? TI__R_X
+               : f == TI_DIM_F ? TI__R_F : f == TI_DIM_R ? TI__R_R : f == TI_DIM_KY ? TI__R_KY : TI__R_KX;
+  }
+}
+
 /* The view of a block's own data (storage layout, or output of compute). */
 static void ti__x_block_view(const ti_task_block *b, ti__xview *v) {
-  const ti_task_shape *s = &b->shape;
-  memset(v, 0, sizeof *v);
-  switch (b->type) {
-  case TI_BLOCK_SIC: case TI_BLOCK_SIC2D: ti__x_view3(v, s->ny, s->nx, s->nr); break;
-  case TI_BLOCK_SIFC: v->rank = 1; v->dims[0] = s->nr; v->role[0] = TI__R_C; break;
-  case TI_BLOCK_SW: case TI_BLOCK_SW2D:
-    v->rank = 4; v->dims[0] = s->nf; v->dims[1] = s->nr; v->dims[2] = s->nky; v->dims[3] = s->nkx;
-    v->role[0] = TI__R_F; v->role[1] = TI__R_R; v->role[2] = TI__R_KY; v->role[3] = TI__R_KX; break;
-  case TI_BLOCK_SWFC:
-    v->rank = 2; v->dims[0] = s->nf; v->dims[1] = s->nr; v->role[0] = TI__R_F; v->role[1] = TI__R_R; break;
-  case TI_BLOCK_SB: v->rank = 1; v->dims[0] = s->nf; v->role[0] = TI__R_C; break;
-  default: ti__x_view3(v, s->ny, s->nx, s->nf); break;
-  }
+  ti_task_operand op;
+  ti_task_block_operand(b, -1, &op);
+  ti__x_operand_view(&op, v);
 }
 
 static int32_t ti__x_box_field(const ti_task_shape *s, int role, uint32_t *has) {
@@ -808,13 +841,8 @@ static void ti__x_lif_from_block(const ti_task_block *b, ti_lif_params *p) {
   }
 }
 
-static int ti__x_windowed(ti_block_type t) {
-  return t == TI_BLOCK_CAVG || t == TI_BLOCK_CCMPB || t == TI_BLOCK_CCMPS;
-}
-static int ti__x_has_bias(ti_block_type t) {
-  return t == TI_BLOCK_CADD || t == TI_BLOCK_CAVG || t == TI_BLOCK_CVVH || t == TI_BLOCK_CVM || t == TI_BLOCK_CC ||
-         t == TI_BLOCK_CC2D || t == TI_BLOCK_CAX || t == TI_BLOCK_CVS;
-}
+/* The descriptor table's row of a block (its type was checked by plan). */
+static const ti_task_block_desc *ti__x_row(const ti_task_block *b) { return ti_task_block_desc_of(b->type); }
 
 /* Descriptor of a compute block from its shape and attributes. */
 static void ti__x_desc(const ti_task_block *b, ti_prim_desc *d) {
@@ -829,8 +857,8 @@ static void ti__x_desc(const ti_task_block *b, ti_prim_desc *d) {
   d->dilation_y = ti_task_attr_int(b, TI_ATTR_DILATION_Y, 1); d->dilation_x = ti_task_attr_int(b, TI_ATTR_DILATION_X, 1);
   d->pad_up = ti_task_attr_int(b, TI_ATTR_PAD_UP, 0); d->pad_down = ti_task_attr_int(b, TI_ATTR_PAD_DOWN, 0);
   d->pad_left = ti_task_attr_int(b, TI_ATTR_PAD_LEFT, 0); d->pad_right = ti_task_attr_int(b, TI_ATTR_PAD_RIGHT, 0);
-  if (b->type != TI_BLOCK_CC && b->type != TI_BLOCK_CC2D) d->dilation_y = d->dilation_x = 1;
-  if (one_d && (ti__x_windowed(b->type) || b->type == TI_BLOCK_CC || b->type == TI_BLOCK_CC2D) && s->niy <= 0 && s->nix <= 0) {
+  if (ti__x_row(b)->window != TI_TASK_WINDOW_CONV) d->dilation_y = d->dilation_x = 1;
+  if (one_d && ti__x_row(b)->window != TI_TASK_WINDOW_NONE && s->niy <= 0 && s->nix <= 0) {
     d->nky = d->nkx = 1; d->stride_y = d->stride_x = 1;
     d->pad_up = d->pad_down = d->pad_left = d->pad_right = 0;
   }
@@ -852,20 +880,19 @@ static void ti__x_desc(const ti_task_block *b, ti_prim_desc *d) {
   d->out_dtype = b->precision == TI_DTYPE_F16 ? TI_DTYPE_F32 : b->precision;
 }
 
-/* View of the first (activation) operand of a compute block. */
-static void ti__x_in_view(const ti_task_block *b, const ti_prim_desc *d, ti__xview *v) {
+/* View of input cluster c of a compute block, by its row, on the shape
+   the descriptor completes (window and input extents from attributes; the
+   1-D form keeps no input extents). 0 when the row says nothing of c. */
+static int ti__x_in_view(const ti_task_block *b, const ti_prim_desc *d, int32_t c, ti__xview *v) {
   const ti_task_shape *s = &b->shape;
   int one_d = s->ny <= 0 && s->nx <= 0 && s->niy <= 0 && s->nix <= 0;
-  switch (b->type) {
-  case TI_BLOCK_CC: case TI_BLOCK_CC2D:
-    if (one_d && d->niy == 1 && d->nix == 1) ti__x_view3(v, 0, 0, d->nr); else ti__x_view3(v, d->niy, d->nix, d->nr);
-    break;
-  case TI_BLOCK_CVM: ti__x_view3(v, 0, 0, d->nr); break;
-  case TI_BLOCK_CAVG: case TI_BLOCK_CCMPB: case TI_BLOCK_CCMPS:
-    if (one_d) ti__x_view3(v, 0, 0, d->nf); else ti__x_view3(v, d->niy, d->nix, d->nf);
-    break;
-  default: ti__x_view3(v, s->ny, s->nx, d->nf); break;
-  }
+  ti_task_block t = *b;
+  ti_task_operand op;
+  t.shape.nf = d->nf; t.shape.nr = d->nr; t.shape.nky = d->nky; t.shape.nkx = d->nkx;
+  t.shape.niy = one_d ? 0 : d->niy; t.shape.nix = one_d ? 0 : d->nix;
+  if (!ti_task_block_operand(&t, c, &op)) return 0;
+  ti__x_operand_view(&op, v);
+  return 1;
 }
 
 static ti_status ti__x_kernel_fail(ti__xplan *P, const ti_task_block *b, ti_status s, const char *what) {
@@ -876,6 +903,7 @@ static ti_status ti__x_kernel_fail(ti__xplan *P, const ti_task_block *b, ti_stat
 static ti_status ti__x_plan_compute(ti__xplan *P, int32_t bi) {
   ti_exec *x = P->x;
   const ti_task_block *b = &P->g->blocks[bi];
+  const ti_task_block_desc *row = ti__x_row(b);
   ti__xblk *xb = &x->blk[bi];
   ti__xview iv, v;
   ti_prim_desc d;
@@ -894,8 +922,8 @@ static ti_status ti__x_plan_compute(ti__xplan *P, int32_t bi) {
   /* bias: one cluster past the data clusters (CADD, whose data clusters
      vary in number: a last cluster fed by an SB block) */
   n_data = b->n_inputs;
-  if (ti__x_has_bias(b->type)) {
-    int32_t fixed = b->type == TI_BLOCK_CAVG || b->type == TI_BLOCK_CVS ? 1 : b->type == TI_BLOCK_CADD ? 0 : 2;
+  if (row->bias) {
+    int32_t fixed = row->n_act == TI_TASK_N_BRANCH ? 0 : row->n_act + (row->mid != TI_TASK_ROLE_NONE);
     if (fixed && b->n_inputs == fixed + 1) has_bias = 1;
     else if (!fixed && b->n_inputs >= 2 && b->inputs[b->n_inputs - 1].n_interfaces == 1) {
       int32_t e = ti__x_edge_index(P, b->inputs[b->n_inputs - 1].interfaces[0].edge_id);
@@ -907,21 +935,18 @@ static ti_status ti__x_plan_compute(ti__xplan *P, int32_t bi) {
               : ((b->has & TI_BLOCK_HAS_BIAS_TYPE) && b->bias_type == TI_BIAS_TYPE_CONSTANT) || d.constant_b ? TI_BIAS_CONSTANT
               : TI_BIAS_NONE;
   {
-    int32_t want_in = 1;   /* data clusters the type takes (CADD: any) */
-    switch (b->type) {
-    case TI_BLOCK_CVVH: case TI_BLOCK_CVM: case TI_BLOCK_CC: case TI_BLOCK_CC2D: case TI_BLOCK_CAX: case TI_BLOCK_CLUT: want_in = 2; break;
-    case TI_BLOCK_CLIF: want_in = n_data == 2 ? 2 : 1; break;
-    case TI_BLOCK_CADD: want_in = n_data >= 1 ? n_data : 1; break;
-    default: want_in = 1; break;
-    }
+    /* data clusters the type takes (n_branch: any; state: optional) */
+    int32_t want_in = row->n_act == TI_TASK_N_BRANCH ? (n_data >= 1 ? n_data : 1) : row->n_act;
+    if (row->mid == TI_TASK_ROLE_STATE) want_in += n_data == want_in + 1;
+    else if (row->mid != TI_TASK_ROLE_NONE) want_in++;
     if (n_data != want_in || n_data > 60)
       return ti_error_set(P->err, TI_STATUS_INVALID, "block %d (%s): has %d input clusters (%d data%s), expected %d data cluster%s%s",
                           (int)b->id, ti__x_tname(b->type), (int)b->n_inputs, (int)n_data, has_bias ? " + bias" : "",
-                          (int)want_in, want_in == 1 ? "" : "s", ti__x_has_bias(b->type) ? " and an optional SB bias" : "");
+                          (int)want_in, want_in == 1 ? "" : "s", row->bias ? " and an optional SB bias" : "");
   }
-  ti__x_in_view(b, &d, &iv);
+  ti__x_in_view(b, &d, 0, &iv);
   /* activations: int8 when every source is int8, else int32 (float blocks: f32) */
-  if (b->type == TI_BLOCK_CADD) {
+  if (row->n_act == TI_TASK_N_BRANCH) {
     int all8 = !isf;
     for (c = 0; c < n_data; c++) if (!ti__x_cluster_i8(P, &b->inputs[c])) all8 = 0;
     d.n_branch = n_data;
@@ -933,18 +958,13 @@ static ti_status ti__x_plan_compute(ti__xplan *P, int32_t bi) {
     d.in_dtype = isf ? fdt : ti__x_cluster_i8(P, &b->inputs[0]) ? TI_DTYPE_I8 : TI_DTYPE_I32;
     if ((s = ti__x_gather(P, bi, 0, &iv, d.in_dtype, -1, &ops[nops++])) != TI_STATUS_SUCCESS) return s;
     d.w_dtype = d.in_dtype;
-    if (b->type == TI_BLOCK_CVVH || b->type == TI_BLOCK_CAX || b->type == TI_BLOCK_CVM || b->type == TI_BLOCK_CC || b->type == TI_BLOCK_CC2D) {
-      if (b->type == TI_BLOCK_CVVH) v = iv;
-      else if (b->type == TI_BLOCK_CAX) ti__x_view3(&v, 0, 0, d.nf);
-      else if (b->type == TI_BLOCK_CVM) { memset(&v, 0, sizeof v); v.rank = 2; v.dims[0] = d.nf; v.dims[1] = d.nr; v.role[0] = TI__R_F; v.role[1] = TI__R_R; }
-      else {
-        memset(&v, 0, sizeof v); v.rank = 4; v.dims[0] = d.nf; v.dims[1] = d.nr; v.dims[2] = d.nky; v.dims[3] = d.nkx;
-        v.role[0] = TI__R_F; v.role[1] = TI__R_R; v.role[2] = TI__R_KY; v.role[3] = TI__R_KX;
-      }
+    /* the second operand (a second activation, weight or alpha) is w */
+    if (row->n_act == 2 || row->mid == TI_TASK_ROLE_WEIGHT || row->mid == TI_TASK_ROLE_ALPHA) {
+      if (!ti__x_in_view(b, &d, 1, &v)) return ti_error_set(P->err, TI_STATUS_INVALID, "block %d (%s): no view of input cluster 1", (int)b->id, ti__x_tname(b->type));
       d.w_dtype = isf ? fdt : ti__x_cluster_i8(P, &b->inputs[1]) ? TI_DTYPE_I8 : TI_DTYPE_I32;
       if ((s = ti__x_gather(P, bi, 1, &v, d.w_dtype, -1, &st.w)) != TI_STATUS_SUCCESS) return s;
-    } else if (b->type == TI_BLOCK_CLUT) {
-      if (d.lut_dw < 1 || d.lut_dw > 16) return ti_error_set(P->err, TI_STATUS_INVALID, "block %d (CLUT): LUT_DW %d is outside 1..16", (int)b->id, (int)d.lut_dw);
+    } else if (row->mid == TI_TASK_ROLE_TABLE) {
+      if (d.lut_dw < 1 || d.lut_dw > 16) return ti_error_set(P->err, TI_STATUS_INVALID, "block %d (%s): LUT_DW %d is outside 1..16", (int)b->id, ti__x_tname(b->type), (int)d.lut_dw);
       ti__x_view3(&v, 0, 0, (int64_t)1 << d.lut_dw);
       if ((s = ti__x_gather(P, bi, 1, &v, TI_DTYPE_I32, -1, &st.w)) != TI_STATUS_SUCCESS) return s;
     }
@@ -1015,16 +1035,12 @@ static ti_status ti__x_plan_compute(ti__xplan *P, int32_t bi) {
     size_t sb = 0;
     if ((s = ti_cc_scratch_size(&d, st.packed >= 0, &sb)) != TI_STATUS_SUCCESS) return ti__x_kernel_fail(P, b, s, "bad convolution shape");
     if (sb > x->scratch_bytes) x->scratch_bytes = sb;
-    st.macs = (int64_t)d.ny * d.nx * d.nf * d.nr * d.nky * d.nkx;
   } else if (b->type == TI_BLOCK_CVM) {
     size_t sb = 0;
     if ((s = ti_cvm_scratch_size(&d, &sb)) != TI_STATUS_SUCCESS) return ti__x_kernel_fail(P, b, s, "bad FC shape");
     if (sb > x->scratch_bytes) x->scratch_bytes = sb;
-    st.macs = (int64_t)d.nf * d.nr;
   }
-  else if (ti__x_windowed(b->type)) st.macs = (int64_t)d.ny * d.nx * d.nf * d.nky * d.nkx;
-  else if (b->type == TI_BLOCK_CADD) st.macs = (int64_t)d.ny * d.nx * d.nf * d.n_branch;
-  else st.macs = (int64_t)d.ny * d.nx * d.nf;
+  st.macs = ti_task_block_macs(b);   /* the statistics' count, one definition */
   {
     ti__xstep *k = ti__x_newstep(x, TI__XS_KERNEL, bi);
     int32_t i;
@@ -1127,7 +1143,7 @@ static ti_status ti__x_classify(ti__xplan *P) {
     int64_t cnt = 1;
     xb->id = b->id; xb->type = b->type; xb->precision = b->precision; xb->buf = -1;
     xb->socket = (b->has & TI_BLOCK_HAS_SOCKET_ID) ? b->socket_id : 0;
-    if ((unsigned)b->type >= (unsigned)TI_BLOCK_NULL)
+    if (ti_block_class_of(b->type) == TI_CLASS_NULL)
       return ti_error_set(P->err, TI_STATUS_INVALID, "block %d has an unknown or null type", (int)b->id);
     ti__x_block_view(b, &v);
     xb->rank = v.rank;
@@ -1558,32 +1574,53 @@ TASKIR_API void ti_exec_free(ti_exec *x) {
 
 #define TI__XP(id) ((id) >= 0 ? x->buf[(id)].p : NULL)
 
+/* The kernels of the built-in rows (the kernel column of TI_BLOCK_TYPES). */
+static ti_status ti__xk_cadd(const ti_exec_kernel_args *a) { return ti_cadd(a->k, a->d, a->in, a->bias, a->out); }
+static ti_status ti__xk_cavg(const ti_exec_kernel_args *a) { return ti_cavg(a->k, a->d, a->in[0], a->bias, a->out); }
+static ti_status ti__xk_cvvh(const ti_exec_kernel_args *a) { return ti_cvvh(a->k, a->d, a->in[0], a->w, a->bias, a->out); }
+static ti_status ti__xk_cvm(const ti_exec_kernel_args *a) {
+  return ti_cvm(a->k, a->d, a->in[0], a->w, a->bias, a->out, a->scratch, a->scratch_bytes);
+}
+static ti_status ti__xk_cc(const ti_exec_kernel_args *a) {
+  if (a->packed) return ti_cc_packed(a->k, a->d, a->in[0], a->packed, a->packed_bytes, a->bias, a->out, a->scratch, a->scratch_bytes);
+  return ti_cc(a->k, a->d, a->in[0], a->w, a->bias, a->out, a->scratch, a->scratch_bytes);
+}
+static ti_status ti__xk_cax(const ti_exec_kernel_args *a) { return ti_cax(a->k, a->d, a->in[0], a->w, a->bias, a->out); }
+static ti_status ti__xk_cvs(const ti_exec_kernel_args *a) { return ti_cvs(a->k, a->d, a->in[0], a->bias, a->out); }
+static ti_status ti__xk_ccmpb(const ti_exec_kernel_args *a) { return ti_ccmpb(a->k, a->d, a->in[0], a->out); }
+static ti_status ti__xk_ccmps(const ti_exec_kernel_args *a) { return ti_ccmps(a->k, a->d, a->in[0], a->out); }
+static ti_status ti__xk_clut(const ti_exec_kernel_args *a) {
+  return ti_clut(a->k, a->d, a->in[0], (const int32_t *)a->w, (int32_t *)a->out);
+}
+static ti_status ti__xk_clif(const ti_exec_kernel_args *a) {
+  ti_status st = ti_clif(a->k, a->d, a->lif, a->in[0], a->state, (int32_t *)a->out);
+  if (!st) ti_lif_params_next_step(a->lif);
+  return st;
+}
+
+/* The dispatch table: one entry per row, 0 for types without a kernel. */
+#define TI__XK_ENTRY(N, nm, op, w, cl, na, in, mid, mi, bias, win, req, opt, m1, od, lay, macs, k) k,
+static const ti_exec_kernel_fn ti__x_kernels[] = {
+  TI_BLOCK_TYPES(TI__XK_ENTRY)
+  TASKIR_EXTRA_BLOCK_TYPES(TI__XK_ENTRY)
+};
+#undef TI__XK_ENTRY
+typedef char ti__x_static_assert_kernels[sizeof ti__x_kernels / sizeof *ti__x_kernels == TI_BLOCK_COUNT ? 1 : -1];
+
 static ti_status ti__x_kernel(ti_exec *x, ti__xstep *s) {
-  const ti_kernel_ctx *k = &x->kctx;
-  const ti_prim_desc *d = &s->d;
-  const void *const *in = x->optr + s->in0;
-  void *out = TI__XP(s->out);
-  const void *bias = TI__XP(s->bias);
-  switch (x->blk[s->blk].type) {
-  case TI_BLOCK_CADD: return ti_cadd(k, d, in, bias, out);
-  case TI_BLOCK_CAVG: return ti_cavg(k, d, in[0], bias, out);
-  case TI_BLOCK_CVVH: return ti_cvvh(k, d, in[0], TI__XP(s->w), bias, out);
-  case TI_BLOCK_CVM: return ti_cvm(k, d, in[0], TI__XP(s->w), bias, out, x->scratch, x->scratch_bytes);
-  case TI_BLOCK_CC: case TI_BLOCK_CC2D:
-    if (s->packed >= 0) return ti_cc_packed(k, d, in[0], TI__XP(s->packed), s->packed_bytes, bias, out, x->scratch, x->scratch_bytes);
-    return ti_cc(k, d, in[0], TI__XP(s->w), bias, out, x->scratch, x->scratch_bytes);
-  case TI_BLOCK_CAX: return ti_cax(k, d, in[0], TI__XP(s->w), bias, out);
-  case TI_BLOCK_CVS: return ti_cvs(k, d, in[0], bias, out);
-  case TI_BLOCK_CCMPB: return ti_ccmpb(k, d, in[0], out);
-  case TI_BLOCK_CCMPS: return ti_ccmps(k, d, in[0], out);
-  case TI_BLOCK_CLUT: return ti_clut(k, d, in[0], (const int32_t *)TI__XP(s->w), (int32_t *)out);
-  case TI_BLOCK_CLIF: {
-    ti_status st = ti_clif(k, d, &x->lif[s->lif], in[0], (int32_t *)TI__XP(s->state), (int32_t *)out);
-    if (!st) ti_lif_params_next_step(&x->lif[s->lif]);
-    return st;
-  }
-  default: return TI_STATUS_NOT_SUPPORTED;
-  }
+  ti_exec_kernel_args a;
+  ti_block_type t = x->blk[s->blk].type;
+  if ((unsigned)t >= TI_BLOCK_COUNT || !ti__x_kernels[t]) return TI_STATUS_NOT_SUPPORTED;
+  a.k = &x->kctx; a.d = &s->d;
+  a.in = x->optr + s->in0; a.n_in = s->n_in;
+  a.w = TI__XP(s->w);
+  a.packed = s->packed >= 0 ? x->buf[s->packed].p : NULL; a.packed_bytes = s->packed_bytes;
+  a.bias = TI__XP(s->bias);
+  a.out = TI__XP(s->out);
+  a.scratch = x->scratch; a.scratch_bytes = x->scratch_bytes;
+  a.lif = t == TI_BLOCK_CLIF ? &x->lif[s->lif] : NULL;
+  a.state = (int32_t *)TI__XP(s->state);
+  return ti__x_kernels[t](&a);
 }
 
 static ti_status ti__x_run(ti_exec *x, ti_error *err) {

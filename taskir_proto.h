@@ -663,18 +663,15 @@ TI__PB_STATIC_ASSERT(sizeof(ti_dtype) == sizeof(int32_t) && sizeof(ti_block_type
 #define TI__FS(num, name, kind, aux, has, type, member, count, sub) \
   { num, name, kind, aux, has, offsetof(type, member), offsetof(type, count), sub }
 
+/* Shape: the scalar fields from taskir.h's TI_TASK_SHAPE_FIELDS (the one
+   description the task dialect's attributes also walk). */
+#define TI__SHAPE_PBF(num, m, ir, has) TI__F(num, #m, TI__K_INT32, 0, has, ti_task_shape, m),
 static const ti__pb_field ti__pbf_shape[] = {
-  TI__F(1, "nx", TI__K_INT32, 0, TI_SHAPE_HAS_NX, ti_task_shape, nx),
-  TI__F(2, "ny", TI__K_INT32, 0, TI_SHAPE_HAS_NY, ti_task_shape, ny),
-  TI__F(3, "nf", TI__K_INT32, 0, TI_SHAPE_HAS_NF, ti_task_shape, nf),
-  TI__F(4, "nr", TI__K_INT32, 0, TI_SHAPE_HAS_NR, ti_task_shape, nr),
-  TI__F(5, "nkx", TI__K_INT32, 0, TI_SHAPE_HAS_NKX, ti_task_shape, nkx),
-  TI__F(6, "nky", TI__K_INT32, 0, TI_SHAPE_HAS_NKY, ti_task_shape, nky),
-  TI__F(7, "niy", TI__K_INT32, 0, TI_SHAPE_HAS_NIY, ti_task_shape, niy),
-  TI__F(8, "nix", TI__K_INT32, 0, TI_SHAPE_HAS_NIX, ti_task_shape, nix),
-  TI__F(10, "n_branch", TI__K_INT32, 0, TI_SHAPE_HAS_N_BRANCH, ti_task_shape, n_branch),
+  TI_TASK_SHAPE_FIELDS(TI__SHAPE_PBF)
   TI__FS(15, "extra_dimensions", TI__K_REP_INT32, 0, 0, ti_task_shape, extra, n_extra, NULL)
 };
+#undef TI__SHAPE_PBF
+TI__PB_STATIC_ASSERT(sizeof ti__pbf_shape / sizeof *ti__pbf_shape == 10, shape_fields);
 static const ti__pb_msg ti__pbm_shape = { "Shape", ti__pbf_shape, 10, sizeof(ti_task_shape), -1 };
 
 static const ti__pb_field ti__pbf_attr[] = {
