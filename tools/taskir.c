@@ -197,8 +197,8 @@ static int cmd_check(int argc, char **argv) {
   for (i = 0; i < diags.n; i++) {
     const ti_diag *d = &diags.items[i];
     printf("%s: %s", d->severity == TI_DIAG_ERROR ? "error" : "warning", argv[1]);
-    if (d->block_id >= 0) printf(": block %d", (int)d->block_id);
-    if (d->edge_id >= 0) printf(": edge %d", (int)d->edge_id);
+    if (d->at & TI_DIAG_AT_BLOCK) printf(": block %d", (int)d->block_id);
+    if (d->at & TI_DIAG_AT_EDGE) printf(": edge %d", (int)d->edge_id);
     printf(": [%s] %s\n", d->rule ? d->rule : "?", d->message);
   }
   printf("%s: %d blocks, %d edges: %d errors, %d warnings\n", argv[1], (int)g.n_blocks, (int)g.n_edges,
