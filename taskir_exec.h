@@ -137,6 +137,11 @@ typedef struct ti_exec_info {
 } ti_exec_info;
 
 TASKIR_API void ti_exec_options_init(ti_exec_options *o);
+/* Before planning (which may take long on a big graph): the INPUT blocks g
+   needs fed, in graph order. Fills sockets[i] (ti_task_socket_of) and
+   counts[i] (values it takes, 0 if its shape is unusable) for i < cap;
+   either array may be NULL. Returns the number of INPUT blocks. */
+TASKIR_API int32_t ti_exec_graph_inputs(const ti_task_graph *g, int32_t *sockets, int64_t *counts, int32_t cap);
 /* Plans g (which need not outlive the plan). o may be NULL (defaults).
    Errors: INVALID (checker or executor rules, naming block/edge), NOT_
    SUPPORTED (a kernel or rearrangement case beyond what the kernels do), NO_MEMORY. */
@@ -278,6 +283,25 @@ static double ti__x_clock_default(void *u) { (void)u; return (double)clock() / C
 
 TASKIR_API void ti_exec_options_init(ti_exec_options *o) {
   memset(o, 0, sizeof *o);
+  o->max_bytes = TASKIR_EXEC_MAX_BYTES;
+}
+
+TASKIR_API int32_t ti_exec_graph_inputs(const ti_task_graph *g, int32_t *sockets, int64_t *counts, int32_t cap) {
+  int32_t i, n = 0;
+  if (!g) return 0;
+  for (i = 0; i < g->n_blocks; i++) {
+    const ti_task_block *b = &g->blocks[i];
+    if (b->type != TI_BLOCK_INPUT) continue;
+    if (n < cap) {
+      int64_t d[4], c = 1;
+      int32_t r = ti_task_block_dims(b, d), k;
+      for (k = 0; k < r; k++) c = d[k] <= 0 || c > TASKIR_CHECK_MAX_ELEMS / d[k] ? 0 : c * d[k];
+      if (sockets) sockets[n] = ti_task_socket_of(b);
+      if (counts) counts[n] = c;
+    }
+    n++;
+  }
+  return n;
 }
 
 /* Charges bytes against the plan's budget before they are allocated; 0 (with
