@@ -67,7 +67,7 @@ expect_fail 'nonexistent' run "$tmp/nonexistent.task.pb"
 expect_fail 'usage' run
 expect_fail 'unknown option' run "$tmp/demo.task.pb" --bogus
 expect_fail 'steps' run "$tmp/demo.task.pb" --steps 0
-expect_fail 'exceeds the memory budget of 10000 bytes' run "$tmp/demo.task.pb" --input "0=$in0" --max-memory 10000
+expect_fail 'exceeds the memory budget of 2000 bytes' run "$tmp/demo.task.pb" --input "0=$in0" --max-memory 2000
 expect_fail 'max-memory wants BYTES' run "$tmp/demo.task.pb" --max-memory 12X
 "$T" run "$tmp/demo.task.pb" --input "0=$in0" --max-memory 64M > /dev/null 2>&1 && ok || bad "run with --max-memory 64M failed"
 if [ -f "$FIX/cvm.task.txt" ]; then
