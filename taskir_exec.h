@@ -1478,14 +1478,66 @@ static int ti__x_cmp_size(const void *a, const void *b) {
   return p[1] < q[1] ? -1 : p[1] > q[1];
 }
 
+/* Placed buffers overlapping a live range, found through a max-segment tree
+   over the buffers sorted by first step: in O((k + 1) log n) for k overlaps. */
+typedef struct ti__xlive {
+  int32_t n, size;
+  int32_t *byfirst;            /* buffer ids sorted by first step */
+  int32_t *firsts;             /* their first steps */
+  int32_t *tree;               /* max last step per node; 1-based heap of 2*size */
+} ti__xlive;
+
+static int ti__x_cmp_first(const void *a, const void *b) {
+  /* pairs (first, id) */
+  const int64_t *p = (const int64_t *)a, *q = (const int64_t *)b;
+  if (p[0] != q[0]) return p[0] < q[0] ? -1 : 1;
+  return p[1] < q[1] ? -1 : p[1] > q[1];
+}
+
+/* Calls back each buffer whose live range meets [a, b]: leaves among the
+   first hi (first <= b) whose last >= a. */
+static int32_t ti__x_live_query(const ti__xlive *L, int32_t a, int32_t b, int32_t *out) {
+  int32_t lo = 0, hi = L->n, n = 0, sp = 0;
+  int32_t stack[64], node_lo[64], node_len[64];
+  while (lo < hi) {   /* hi = number of buffers with first <= b */
+    int32_t mid = lo + (hi - lo) / 2;
+    if (L->firsts[mid] <= b) lo = mid + 1; else hi = mid;
+  }
+  hi = lo;
+  if (!hi) return 0;
+  stack[sp] = 1; node_lo[sp] = 0; node_len[sp] = L->size; sp++;
+  while (sp) {
+    int32_t nd, nl, len;
+    sp--;
+    nd = stack[sp]; nl = node_lo[sp]; len = node_len[sp];
+    if (nl >= hi || L->tree[nd] < a) continue;
+    if (len == 1) { out[n++] = L->byfirst[nl]; continue; }
+    stack[sp] = 2 * nd + 1; node_lo[sp] = nl + len / 2; node_len[sp] = len / 2; sp++;
+    stack[sp] = 2 * nd; node_lo[sp] = nl; node_len[sp] = len / 2; sp++;
+  }
+  return n;
+}
+
+static int ti__x_cmp_off(const void *a, const void *b) {
+  const int64_t *p = (const int64_t *)a, *q = (const int64_t *)b;
+  return p[0] < q[0] ? -1 : p[0] > q[0];
+}
+
 /* Live ranges, then first-fit placement by decreasing size: buffers whose
-   live ranges are disjoint may share bytes. */
+   live ranges are disjoint may share bytes. Each buffer goes to the lowest
+   offset clear of the placed buffers alive at the same time; those are
+   found through ti__xlive and swept in offset order, so planning costs
+   O(N log N) plus the overlapping pairs (a chain: O(N log N)). */
 static ti_status ti__x_memory(ti__xplan *P) {
   ti_exec *x = P->x;
-  int32_t i, j, k, n = 0;
-  int64_t *order;
-  int32_t *placed;
+  int32_t i, j, n = 0;
+  int64_t *order = NULL, *cand = NULL;
+  int32_t *hits = NULL;
+  unsigned char *placed = NULL;
+  ti__xlive L;
   size_t top = 0;
+  ti_status st = TI_STATUS_SUCCESS;
+  memset(&L, 0, sizeof L);
   for (i = 0; i < x->n_step; i++) {
     const ti__xstep *s = &x->step[i];
     ti__x_touch(x, s->src, i); ti__x_touch(x, s->dst, i); ti__x_touch(x, s->w, i); ti__x_touch(x, s->bias, i);
@@ -1496,44 +1548,73 @@ static ti_status ti__x_memory(ti__xplan *P) {
     int32_t b = x->blk[x->out_blk[i]].buf;
     if (b >= 0) { x->buf[b].last = TI__X_END; if (x->buf[b].first == TI__X_END) x->buf[b].first = 0; }
   }
+  for (L.size = 1; L.size < x->n_buf; L.size *= 2) {}
   order = (int64_t *)TASKIR_MALLOC(x->u, ((size_t)x->n_buf + 1) * 2 * sizeof *order);
-  placed = (int32_t *)TASKIR_MALLOC(x->u, ((size_t)x->n_buf + 1) * sizeof *placed);
-  if (!order || !placed) {
-    if (order) TASKIR_FREE(x->u, order);
-    if (placed) TASKIR_FREE(x->u, placed);
-    return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory");
+  cand = (int64_t *)TASKIR_MALLOC(x->u, ((size_t)x->n_buf + 1) * 2 * sizeof *cand);
+  hits = (int32_t *)TASKIR_MALLOC(x->u, ((size_t)x->n_buf + 1) * sizeof *hits);
+  placed = (unsigned char *)TASKIR_MALLOC(x->u, (size_t)x->n_buf + 1);
+  L.byfirst = (int32_t *)TASKIR_MALLOC(x->u, ((size_t)x->n_buf + 1) * sizeof *L.byfirst);
+  L.firsts = (int32_t *)TASKIR_MALLOC(x->u, ((size_t)x->n_buf + 1) * sizeof *L.firsts);
+  L.tree = (int32_t *)TASKIR_MALLOC(x->u, (size_t)L.size * 2 * sizeof *L.tree);
+  if (!order || !cand || !hits || !placed || !L.byfirst || !L.firsts || !L.tree) {
+    st = ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory");
+    goto done;
   }
+  memset(placed, 0, (size_t)x->n_buf + 1);
   for (i = 0; i < x->n_buf; i++) {
     ti__xbuf *b = &x->buf[i];
     if (b->persistent) continue;
     if (b->first == TI__X_END) { b->first = 0; b->last = 0; }   /* never used: still give it room */
     x->buffer_bytes += (int64_t)b->bytes;
-    order[2 * n] = (int64_t)b->bytes; order[2 * n + 1] = i; n++;
+    order[2 * n] = b->first; order[2 * n + 1] = i; n++;
   }
+  /* the live-range index: arena buffers by first step */
+  qsort(order, (size_t)n, 2 * sizeof *order, ti__x_cmp_first);
+  L.n = n;
+  for (i = 0; i < 2 * L.size; i++) L.tree[i] = -1;
+  for (i = 0; i < n; i++) {
+    L.byfirst[i] = (int32_t)order[2 * i + 1];
+    L.firsts[i] = (int32_t)order[2 * i];
+    L.tree[L.size + i] = x->buf[L.byfirst[i]].last;
+  }
+  for (i = L.size - 1; i >= 1; i--) L.tree[i] = L.tree[2 * i] > L.tree[2 * i + 1] ? L.tree[2 * i] : L.tree[2 * i + 1];
+  /* placement order: larger first, then by id */
+  for (i = 0; i < n; i++) { order[2 * i] = (int64_t)x->buf[L.byfirst[i]].bytes; order[2 * i + 1] = L.byfirst[i]; }
   qsort(order, (size_t)n, 2 * sizeof *order, ti__x_cmp_size);
   for (i = 0; i < n; i++) {
-    ti__xbuf *b = &x->buf[order[2 * i + 1]];
+    int32_t id = (int32_t)order[2 * i + 1];
+    ti__xbuf *b = &x->buf[id];
     size_t sz = (b->bytes + TI__X_ALIGN - 1) & ~(size_t)(TI__X_ALIGN - 1), off = 0;
     if (x->opt.keep_all) off = top;
     else {
       /* lowest offset clear of every placed buffer alive at the same time */
-      int moved = 1;
-      while (moved) {
-        moved = 0;
-        for (k = 0; k < i; k++) {
-          const ti__xbuf *o = &x->buf[placed[k]];
-          size_t osz = (o->bytes + TI__X_ALIGN - 1) & ~(size_t)(TI__X_ALIGN - 1);
-          if (o->last < b->first || b->last < o->first) continue;
-          if (off < o->offset + osz && o->offset < off + sz) { off = o->offset + osz; moved = 1; }
-        }
+      int32_t nh = ti__x_live_query(&L, b->first, b->last, hits), nc = 0, k;
+      for (k = 0; k < nh; k++) {
+        const ti__xbuf *o = &x->buf[hits[k]];
+        if (!placed[hits[k]]) continue;
+        cand[2 * nc] = (int64_t)o->offset;
+        cand[2 * nc + 1] = (int64_t)(o->offset + ((o->bytes + TI__X_ALIGN - 1) & ~(size_t)(TI__X_ALIGN - 1)));
+        nc++;
+      }
+      qsort(cand, (size_t)nc, 2 * sizeof *cand, ti__x_cmp_off);
+      for (k = 0; k < nc; k++) {
+        if ((size_t)cand[2 * k] >= off + sz) break;   /* the gap before it fits */
+        if ((size_t)cand[2 * k + 1] > off) off = (size_t)cand[2 * k + 1];
       }
     }
     b->offset = off;
-    placed[i] = (int32_t)order[2 * i + 1];
+    placed[id] = 1;
     if (off + sz > top) top = off + sz;
   }
-  TASKIR_FREE(x->u, order);
-  TASKIR_FREE(x->u, placed);
+done:
+  if (order) TASKIR_FREE(x->u, order);
+  if (cand) TASKIR_FREE(x->u, cand);
+  if (hits) TASKIR_FREE(x->u, hits);
+  if (placed) TASKIR_FREE(x->u, placed);
+  if (L.byfirst) TASKIR_FREE(x->u, L.byfirst);
+  if (L.firsts) TASKIR_FREE(x->u, L.firsts);
+  if (L.tree) TASKIR_FREE(x->u, L.tree);
+  if (st) return st;
   x->arena_bytes = top;
   x->cur_blk = -1;
   if (!ti__x_charge(x, (int64_t)top + TI__X_ALIGN, "the activation arena")) return TI_STATUS_LIMIT;
@@ -1626,6 +1707,25 @@ TASKIR_API ti_status ti_exec_plan(const ti_task_graph *g, const ti_exec_options 
   for (i = 0; i < nb; i++) { P.state_clif[i] = -1; P.sdt[i] = TI_DTYPE_I32; }
   if ((s = ti__x_index(&P)) != TI_STATUS_SUCCESS) goto done;
   if ((s = ti__x_classify(&P)) != TI_STATUS_SUCCESS) goto done;
+  {   /* room for the steps and buffers planning makes (at most a zero step,
+         a copy per interface and a kernel per block; a buffer per cluster
+         and two more), so the arrays do not move while they grow */
+    int64_t ns = 1, nbuf = 1;
+    for (i = 0; i < nb; i++) {
+      ns += 2 + g->blocks[i].n_inputs + ti__x_n_in_ifaces(&g->blocks[i]);
+      nbuf += 3 + g->blocks[i].n_inputs;
+    }
+    if (!ti__x_charge(x, ns * (int64_t)sizeof *x->step + nbuf * (int64_t)sizeof *x->buf, "the plan's step and buffer tables")) {
+      s = TI_STATUS_LIMIT;
+      goto done;
+    }
+    if (ns > INT32_MAX / 2) ns = INT32_MAX / 2;
+    if (nbuf > INT32_MAX / 2) nbuf = INT32_MAX / 2;
+    x->step = (ti__xstep *)TASKIR_MALLOC(u, (size_t)ns * sizeof *x->step);
+    x->buf = (ti__xbuf *)TASKIR_MALLOC(u, (size_t)nbuf * sizeof *x->buf);
+    if (!x->step || !x->buf) { s = ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory"); goto done; }
+    x->cap_step = (int32_t)ns; x->cap_buf = (int32_t)nbuf;
+  }
   for (i = 0; i < nb && !s; i++) { x->cur_blk = P.order[i]; s = ti__x_plan_block(&P, P.order[i]); }
   x->cur_blk = -1;
   if (s) goto done;
