@@ -54,7 +54,10 @@
                               pointer given to the context or arena
        TASKIR_ASSERT(x)       programmer-error checks; default assert(x)
        TASKIR_NO_ERRMSG       drop message text (codes and locations stay)
-       TASKIR_CHECK_MAX_ELEMS the checker's cap on a block's volume (2^40)
+       TASKIR_CHECK_MAX_ELEMS the cap on a block's volume, checker and
+                              executor alike (2^31 - 1; at most that)
+       TASKIR_REARRANGE_GROWTH how many times the larger end of an edge any
+                              step of its rearrangements may hold (4)
 
    ERRORS
        Every fallible call returns a ti_status and, when given a ti_error,
@@ -840,6 +843,17 @@ TASKIR_API const ti_task_edge *ti_task_edge_of(const ti_op *op);     /* NULL if 
 
 /* Attribute of a block by type: the first one's int_value, or dflt. */
 TASKIR_API int32_t ti_task_attr_int(const ti_task_block *b, ti_attr_type t, int32_t dflt);
+/* The socket of an INPUT/OUTPUT block: its socket_id, or its block id when
+   it gives none (checker and executor use this one rule). */
+TASKIR_API int32_t ti_task_socket_of(const ti_task_block *b);
+/* CLIF parameters of a block: ti_lif_params_init, then its attributes. */
+TASKIR_API void ti_task_lif_params(const ti_task_block *b, ti_lif_params *p);
+/* Largest element count any step of an edge's rearrangement list may hold,
+   given the element counts of its source and destination boxes:
+   TASKIR_REARRANGE_GROWTH times the larger, at most TASKIR_CHECK_MAX_ELEMS.
+   A step beyond it is an error for the checker and the executor alike, so
+   a small file cannot ask for a huge intermediate. */
+TASKIR_API int64_t ti_task_rearrange_cap(int64_t src_elems, int64_t dst_elems);
 TASKIR_API const ti_task_attr *ti_task_find_attr(const ti_task_block *b, ti_attr_type t);
 /* Dims of a block's storage layout (SPEC §2 "Storage"), outermost first:
    SI [ny][nx][nf] or [nf]; SIC/SIC2D [ny][nx][nr]; SIFC [nr]; SW/SW2D
@@ -903,11 +917,24 @@ TASKIR_API void ti_task_shape_set(ti_task_shape *s, uint32_t field, int32_t valu
 
 /* >>task.check ------------------------------------------------------------- */
 
+/* Largest element count of one block, cluster, tensor or rearrangement step
+   the checker accepts; the executor runs every volume up to it (its buffers
+   are indexed in int32). Must not exceed 2^31 - 1. */
+#ifndef TASKIR_CHECK_MAX_ELEMS
+#define TASKIR_CHECK_MAX_ELEMS ((int64_t)INT32_MAX)
+#endif
+#ifndef TASKIR_REARRANGE_GROWTH
+#define TASKIR_REARRANGE_GROWTH 4
+#endif
+
 typedef enum ti_diag_severity { TI_DIAG_ERROR, TI_DIAG_WARNING } ti_diag_severity;
+enum { TI_DIAG_AT_BLOCK = 1u << 0, TI_DIAG_AT_EDGE = 1u << 1 };
 typedef struct ti_diag {
   ti_diag_severity severity;
   const char *rule;          /* short rule name, e.g. "unique-ids", "dims" */
-  int32_t block_id, edge_id; /* -1 where not applicable */
+  int32_t block_id, edge_id; /* -1 where not applicable; see `at` */
+  uint32_t at;               /* TI_DIAG_AT_BLOCK / _EDGE: which id is a location
+                                (an id may itself be -1) */
   char message[224];
 } ti_diag;
 typedef struct ti_diag_list {
@@ -930,7 +957,7 @@ TASKIR_API void ti_diag_list_free(ti_diag_list *l);
      precision      the block precision is a Task IR precision
      dims           per-type required/absent dims (seed 000; absent = 0),
                     1-D forms ([nf]; SIFC [nr]), CADD nky = nkx = 1, no
-                    negative dim, volume <= TASKIR_CHECK_MAX_ELEMS (2^40)
+                    negative dim, volume <= TASKIR_CHECK_MAX_ELEMS (2^31-1)
      clusters       input/output cluster counts per type (compute: inputs...,
                     weight/alpha/LUT, bias when bias_type is VECTOR; absent
                     bias_type accepts either; CLIF: optional state input and
@@ -4182,6 +4209,52 @@ TASKIR_API int32_t ti_task_attr_int(const ti_task_block *b, ti_attr_type t, int3
   return a && (a->has & TI_TATTR_HAS_INT) ? a->int_value : dflt;
 }
 
+TASKIR_API int32_t ti_task_socket_of(const ti_task_block *b) {
+  return (b->has & TI_BLOCK_HAS_SOCKET_ID) ? b->socket_id : b->id;
+}
+
+TASKIR_API int64_t ti_task_rearrange_cap(int64_t src_elems, int64_t dst_elems) {
+  int64_t m = src_elems > dst_elems ? src_elems : dst_elems;
+  if (m < 1) m = 1;
+  return m > TASKIR_CHECK_MAX_ELEMS / TASKIR_REARRANGE_GROWTH ? TASKIR_CHECK_MAX_ELEMS : m * TASKIR_REARRANGE_GROWTH;
+}
+
+TASKIR_API void ti_task_lif_params(const ti_task_block *b, ti_lif_params *p) {
+  int32_t i;
+  ti_lif_params_init(p);
+  for (i = 0; i < b->n_attrs; i++) {
+    const ti_task_attr *a = &b->attrs[i];
+    int32_t v = a->int_value;
+    if (!(a->has & TI_TATTR_HAS_TYPE)) continue;
+    switch (a->type) {
+    case TI_ATTR_VTH0: p->vth0 = v; break;
+    case TI_ATTR_VTH_ALPHA: p->vth_alpha = v; break;
+    case TI_ATTR_VTH_BETA: p->vth_beta = v; break;
+    case TI_ATTR_VTH_INCRE: p->vth_incre = v; break;
+    case TI_ATTR_VR: p->vr = v; break;
+    case TI_ATTR_VL: p->vl = v; break;
+    case TI_ATTR_VLEAKY_ALPHA: p->vleaky_alpha = v; break;
+    case TI_ATTR_VLEAKY_BETA: p->vleaky_beta = v; break;
+    case TI_ATTR_DV: p->dv = v; break;
+    case TI_ATTR_REF_LEN: p->ref_len = v; break;
+    case TI_ATTR_TW_CNT: p->tw_cnt = v; break;
+    case TI_ATTR_VINIT: p->vinit = v; break;
+    case TI_ATTR_TW_LEN: p->tw_len = v; break;
+    case TI_ATTR_SEED: p->seed = v; break;
+    case TI_ATTR_VTH_ADPT_EN: p->vth_adpt_en = v; break;
+    case TI_ATTR_VLEAKY_ADPT_EN: p->vleaky_adpt_en = v; break;
+    case TI_ATTR_TW_EN: p->tw_en = v; break;
+    case TI_ATTR_RESET_MODE: p->reset_mode = v; break;
+    case TI_ATTR_FIRE_TYPE: p->fire_type = v; break;
+    case TI_ATTR_VM_CONST_EN: p->vm_const_en = v; break;
+    case TI_ATTR_VM_CONST: p->vm_const = v; break;
+    case TI_ATTR_VTHETA_CONST_EN: p->vtheta_const_en = v; break;
+    case TI_ATTR_VTHETA_CONST: p->vtheta_const = v; break;
+    default: break;
+    }
+  }
+}
+
 /* The layouts of the descriptor table: the shape field each dim reads
    (src) and the one it names in a cluster (dst); yx: the first two dims
    are y, x and are dropped when both are absent (the 1-D form); chan: the
@@ -4498,12 +4571,6 @@ TASKIR_API ti_status ti_task_add_rearrange(ti_task_graph *g, ti_task_edge *e, ti
 
 /* >>impl.task.check -------------------------------------------------------- */
 
-/* Largest element count the checker accepts for one block, cluster or
-   tensor (2^40 by default): beyond it no chip or host holds the data, and
-   products of such dims stay far from int64 overflow. */
-#ifndef TASKIR_CHECK_MAX_ELEMS
-#define TASKIR_CHECK_MAX_ELEMS ((int64_t)1 << 40)
-#endif
 
 TASKIR_API void ti_diag_list_init(ti_diag_list *l, void *alloc_user) {
   memset(l, 0, sizeof *l);
@@ -4690,15 +4757,19 @@ typedef struct ti__check {
   int32_t *in_deg, *adj_start, *adj;     /* cycle search */
 } ti__check;
 
-static void ti__check_diag(ti__check *c, ti_diag_severity sev, const char *rule, int32_t block_id, int32_t edge_id,
+/* block: a block id, or TI__NOBLK when the problem has no block (ids may be
+   -1 themselves); edge: an edge id, or -1 for none. */
+#define TI__NOBLK ((int64_t)INT32_MIN - 1)
+static void ti__check_diag(ti__check *c, ti_diag_severity sev, const char *rule, int64_t block, int32_t edge_id,
                            const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((format(printf, 6, 7)))
 #endif
     ;
-static void ti__check_diag(ti__check *c, ti_diag_severity sev, const char *rule, int32_t block_id, int32_t edge_id,
+static void ti__check_diag(ti__check *c, ti_diag_severity sev, const char *rule, int64_t block, int32_t edge_id,
                            const char *fmt, ...) {
   ti_diag_list *l = c->out;
+  int32_t block_id = block == TI__NOBLK ? -1 : (int32_t)block;
   ti_diag *d;
   va_list ap;
   if (c->oom) return;
@@ -4715,6 +4786,7 @@ static void ti__check_diag(ti__check *c, ti_diag_severity sev, const char *rule,
   }
   d = &l->items[l->n++];
   d->severity = sev; d->rule = rule; d->block_id = block_id; d->edge_id = edge_id;
+  d->at = (block == TI__NOBLK ? 0u : (uint32_t)TI_DIAG_AT_BLOCK) | (edge_id >= 0 ? (uint32_t)TI_DIAG_AT_EDGE : 0u);
   va_start(ap, fmt);
 #ifdef TASKIR_NO_ERRMSG
   (void)fmt; d->message[0] = 0;
@@ -4724,10 +4796,12 @@ static void ti__check_diag(ti__check *c, ti_diag_severity sev, const char *rule,
   va_end(ap);
   if (sev == TI_DIAG_ERROR) {
     l->n_errors++;
-    if (block_id >= 0 || edge_id < 0)
+    if (d->at & TI_DIAG_AT_BLOCK)
       ti_error_set(c->err, TI_STATUS_INVALID, "%s: block %d: %s", rule, (int)block_id, d->message);
-    else
+    else if (d->at & TI_DIAG_AT_EDGE)
       ti_error_set(c->err, TI_STATUS_INVALID, "%s: edge %d: %s", rule, (int)edge_id, d->message);
+    else
+      ti_error_set(c->err, TI_STATUS_INVALID, "%s: %s", rule, d->message);
   } else {
     l->n_warnings++;
   }
@@ -4766,7 +4840,7 @@ static void ti__check_ids(ti__check *c) {
                      (int)c->bsorted[i].id, (int)c->bsorted[i - 1].idx, (int)c->bsorted[i].idx);
   for (i = 1; i < g->n_edges; i++)
     if (c->esorted[i].id == c->esorted[i - 1].id)
-      ti__check_diag(c, TI_DIAG_ERROR, "unique-ids", -1, c->esorted[i].id,
+      ti__check_diag(c, TI_DIAG_ERROR, "unique-ids", TI__NOBLK, c->esorted[i].id,
                      "edge id %d is used by edges #%d and #%d; give each edge its own id",
                      (int)c->esorted[i].id, (int)c->esorted[i - 1].idx, (int)c->esorted[i].idx);
 }
@@ -4943,7 +5017,10 @@ static void ti__check_clusters(ti__check *c) {
                          is_out ? "output" : "input", (int)ci, sa, se);
         }
       }
-      if (cl->n_interfaces == 0)
+      /* a storage block that carries data needs no writer: an empty input
+         cluster there is harmless (the reference engine's cases have it) */
+      if (cl->n_interfaces == 0 && !(!is_out && cls == TI_CLASS_STORAGE && (b->has & TI_BLOCK_HAS_DATA) &&
+                                     ti_task_tensor_values(&b->data)))
         ti__check_diag(c, TI_DIAG_ERROR, "clusters", b->id, -1,
                        "%s cluster %d has no interface, so nothing %s it", is_out ? "output" : "input", (int)ci,
                        is_out ? "reads" : "writes");
@@ -4971,13 +5048,13 @@ static void ti__check_edges(ti__check *c) {
     x->n_out = x->n_in = 0;
     x->out_blk = x->in_blk = -1;
     if (!(e->has & TI_EDGE_HAS_SRC) && x->src < 0)
-      ti__check_diag(c, TI_DIAG_ERROR, "edge-ends", -1, e->id, "edge has no src_block_id");
+      ti__check_diag(c, TI_DIAG_ERROR, "edge-ends", TI__NOBLK, e->id, "edge has no src_block_id");
     else if (x->src < 0)
-      ti__check_diag(c, TI_DIAG_ERROR, "edge-ends", -1, e->id, "src_block_id %d names no block", (int)e->src_block_id);
+      ti__check_diag(c, TI_DIAG_ERROR, "edge-ends", TI__NOBLK, e->id, "src_block_id %d names no block", (int)e->src_block_id);
     if (!(e->has & TI_EDGE_HAS_DST) && x->dst < 0)
-      ti__check_diag(c, TI_DIAG_ERROR, "edge-ends", -1, e->id, "edge has no dst_block_id");
+      ti__check_diag(c, TI_DIAG_ERROR, "edge-ends", TI__NOBLK, e->id, "edge has no dst_block_id");
     else if (x->dst < 0)
-      ti__check_diag(c, TI_DIAG_ERROR, "edge-ends", -1, e->id, "dst_block_id %d names no block", (int)e->dst_block_id);
+      ti__check_diag(c, TI_DIAG_ERROR, "edge-ends", TI__NOBLK, e->id, "dst_block_id %d names no block", (int)e->dst_block_id);
   }
   for (i = 0; i < g->n_blocks; i++) {
     const ti_task_block *b = &g->blocks[i];
@@ -5015,14 +5092,14 @@ static void ti__check_edges(ti__check *c) {
     ti__check_edge_info *x = &c->einfo[i];
     if (ti__check_lookup(c->esorted, g->n_edges, e->id) != i) continue;   /* duplicate id: reported */
     if (x->n_out != 1)
-      ti__check_diag(c, TI_DIAG_ERROR, "edge-ends", x->out_blk >= 0 ? TI__BID(c, x->out_blk) : -1, e->id,
+      ti__check_diag(c, TI_DIAG_ERROR, "edge-ends", x->out_blk >= 0 ? (int64_t)TI__BID(c, x->out_blk) : TI__NOBLK, e->id,
                      "edge is named by %d output interfaces, expected exactly 1 (on its source block)", (int)x->n_out);
     else if (x->src >= 0 && TI__BID(c, x->out_blk) != e->src_block_id)
       ti__check_diag(c, TI_DIAG_ERROR, "edge-ends", TI__BID(c, x->out_blk), e->id,
                      "the output interface naming the edge is on block %d, but the edge's source is block %d",
                      (int)TI__BID(c, x->out_blk), (int)e->src_block_id);
     if (x->n_in != 1)
-      ti__check_diag(c, TI_DIAG_ERROR, "edge-ends", x->in_blk >= 0 ? TI__BID(c, x->in_blk) : -1, e->id,
+      ti__check_diag(c, TI_DIAG_ERROR, "edge-ends", x->in_blk >= 0 ? (int64_t)TI__BID(c, x->in_blk) : TI__NOBLK, e->id,
                      "edge is named by %d input interfaces, expected exactly 1 (on its destination block)", (int)x->n_in);
     else if (x->dst >= 0 && TI__BID(c, x->in_blk) != e->dst_block_id)
       ti__check_diag(c, TI_DIAG_ERROR, "edge-ends", TI__BID(c, x->in_blk), e->id,
@@ -5055,9 +5132,10 @@ static void ti__check_edges(ti__check *c) {
    (in, n_in <= 6 dims), by the kernels' shape inference
    (ti_rearrange_infer_ex). Returns 1 with
    the dims in out (rank *n_out, out holds TI_TENSOR_MAX_DIMS), -1 for
-   malformed parameters (why), -2 when out of memory. */
-static int ti__check_rearranged(ti__check *c, const ti_task_edge *e, const int64_t *in, int n_in, int64_t *out,
-                                int *n_out, char *why, size_t why_cap) {
+   malformed parameters or a step holding more than cap elements (why), -2
+   when out of memory. */
+static int ti__check_rearranged(ti__check *c, const ti_task_edge *e, const int64_t *in, int n_in, int64_t cap,
+                                int64_t *out, int *n_out, char *why, size_t why_cap) {
   int32_t r;
   int k, n = n_in > 0 ? n_in : 1;
   int64_t cur[TI_TENSOR_MAX_DIMS];
@@ -5107,6 +5185,16 @@ static int ti__check_rearranged(ti__check *c, const ti_task_edge *e, const int64
     }
     n = on;
     for (k = 0; k < on && k < TI_TENSOR_MAX_DIMS; k++) cur[k] = od[k];
+    {
+      int64_t vol = ti__check_volume(cur, n);
+      if (vol < 0 || vol > cap) {
+        const char *kn = ti_rearrange_kind_name((int)(ra->type));
+        snprintf(why, why_cap, "rearrangement #%d (%s) makes %s%lld elements, more than %lld (%d times the larger end "
+                 "of the edge)", (int)r, kn ? kn : "?", vol < 0 ? "over " : "",
+                 (long long)(vol < 0 ? TASKIR_CHECK_MAX_ELEMS : vol), (long long)cap, (int)TASKIR_REARRANGE_GROWTH);
+        return -1;
+      }
+    }
   }
   for (k = 0; k < n; k++) out[k] = cur[k];
   *n_out = n;
@@ -5133,13 +5221,14 @@ static void ti__check_sizes(ti__check *c) {
     ns = ti__check_iface_box(&es, &s->outputs[x->out_cl].interfaces[x->out_if], bs, why, sizeof why);
     nd = ti__check_iface_box(&ed, &d->inputs[x->in_cl].interfaces[x->in_if], bd, why, sizeof why);
     if (ns < 0 || nd < 0) continue;   /* reported by interface-box */
-    st = ti__check_rearranged(c, e, bs, ns, rs, &nr, why, sizeof why);
+    st = ti__check_rearranged(c, e, bs, ns, ti_task_rearrange_cap(ti__check_volume(bs, ns), ti__check_volume(bd, nd)),
+                              rs, &nr, why, sizeof why);
     if (st == -2) {
       c->oom = 1;
       ti_error_set(c->err, TI_STATUS_NO_MEMORY, "checker: out of memory reading rearrangement parameters");
       return;
     }
-    if (st < 0) { ti__check_diag(c, TI_DIAG_ERROR, "rearrange", -1, e->id, "%s", why); continue; }
+    if (st < 0) { ti__check_diag(c, TI_DIAG_ERROR, "rearrange", TI__NOBLK, e->id, "%s", why); continue; }
     vs = ti__check_volume(rs, nr);
     vd = ti__check_volume(bd, nd);
     /* a RESHAPE last says the data is meant to be reshaped */
@@ -5148,12 +5237,12 @@ static void ti__check_sizes(ti__check *c) {
     ti__check_fmt_dims(sa, sizeof sa, rs, nr);
     ti__check_fmt_dims(sb, sizeof sb, bd, nd);
     if (vs != vd)
-      ti__check_diag(c, TI_DIAG_ERROR, "edge-size", -1, e->id,
+      ti__check_diag(c, TI_DIAG_ERROR, "edge-size", TI__NOBLK, e->id,
                      "block %d sends %s%s = %lld elements, block %d receives %s = %lld",
                      (int)s->id, sa, e->n_rearrange ? " after rearrangement" : "", (long long)vs, (int)d->id, sb,
                      (long long)vd);
     else
-      ti__check_diag(c, TI_DIAG_WARNING, "edge-size", -1, e->id,
+      ti__check_diag(c, TI_DIAG_WARNING, "edge-size", TI__NOBLK, e->id,
                      "block %d sends %s, block %d receives %s: an implicit row-major reshape; "
                      "add a RESHAPE rearrangement to say so", (int)s->id, sa, (int)d->id, sb);
   }
@@ -5313,24 +5402,45 @@ static void ti__check_data(ti__check *c) {
   }
 }
 
+static int ti__check_u64_cmp(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Sockets: ti_task_socket_of (socket_id, else the block id), distinct among
+   INPUTs and among OUTPUTs; a socket_id is >= 0. Sorted, so any number of
+   io blocks costs n log n. */
 static void ti__check_io(ti__check *c) {
   const ti_task_graph *g = c->g;
-  int32_t i, j;
+  int32_t i, n = 0;
+  uint64_t *key;
   for (i = 0; i < g->n_blocks; i++) {
     const ti_task_block *b = &g->blocks[i];
-    if ((b->type != TI_BLOCK_INPUT && b->type != TI_BLOCK_OUTPUT) || !(b->has & TI_BLOCK_HAS_SOCKET_ID)) continue;
-    if (b->socket_id < 0)
+    if (b->type != TI_BLOCK_INPUT && b->type != TI_BLOCK_OUTPUT) continue;
+    if ((b->has & TI_BLOCK_HAS_SOCKET_ID) && b->socket_id < 0)
       ti__check_diag(c, TI_DIAG_ERROR, "io", b->id, -1, "socket_id %d is negative", (int)b->socket_id);
-    /* quadratic, but io blocks are few */
-    for (j = 0; j < i; j++) {
-      const ti_task_block *o = &g->blocks[j];
-      if (o->type == b->type && (o->has & TI_BLOCK_HAS_SOCKET_ID) && o->socket_id == b->socket_id) {
-        ti__check_diag(c, TI_DIAG_ERROR, "io", b->id, -1, "%s blocks %d and %d share socket_id %d; sockets must differ",
-                       TI__BNAME(b), (int)o->id, (int)b->id, (int)b->socket_id);
-        break;
-      }
-    }
+    n++;
   }
+  if (n < 2) return;
+  key = (uint64_t *)TASKIR_MALLOC(c->out->alloc_user, (size_t)n * sizeof *key);
+  if (!key) { c->oom = 1; ti_error_set(c->err, TI_STATUS_NO_MEMORY, "checker: out of memory sorting sockets"); return; }
+  n = 0;
+  for (i = 0; i < g->n_blocks; i++) {
+    const ti_task_block *b = &g->blocks[i];
+    if (b->type != TI_BLOCK_INPUT && b->type != TI_BLOCK_OUTPUT) continue;
+    /* (output?, socket ^ sign, index): equal sockets of a kind sort together */
+    key[n++] = ((uint64_t)(b->type == TI_BLOCK_OUTPUT) << 63) |
+               ((uint64_t)((uint32_t)ti_task_socket_of(b) ^ 0x80000000u) << 31) | (uint64_t)(uint32_t)i;
+  }
+  qsort(key, (size_t)n, sizeof *key, ti__check_u64_cmp);
+  for (i = 1; i < n; i++)
+    if ((key[i] >> 31) == (key[i - 1] >> 31)) {
+      const ti_task_block *o = &g->blocks[key[i - 1] & 0x7fffffffu], *b = &g->blocks[key[i] & 0x7fffffffu];
+      ti__check_diag(c, TI_DIAG_ERROR, "io", b->id, -1,
+                     "%s blocks %d and %d both have socket %d (socket_id, or the block id when it has none); "
+                     "sockets must differ", TI__BNAME(b), (int)o->id, (int)b->id, (int)ti_task_socket_of(b));
+    }
+  TASKIR_FREE(c->out->alloc_user, key);
 }
 
 static void ti__check_attrs(ti__check *c) {
@@ -5382,6 +5492,24 @@ static void ti__check_attrs(ti__check *c) {
       ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, -1,
                      "bias_type %d is unknown; VECTOR (1) reads a bias cluster, CONSTANT (2) adds CONSTANT_B",
                      (int)b->bias_type);
+    if (b->type == TI_BLOCK_CLIF) {   /* the kernel's own rules (ti_lif_params_check) */
+      ti_lif_params lp;
+      const char *field = "?";
+      int32_t val = 0;
+      ti_status ls;
+      ti_task_lif_params(b, &lp);
+      if ((ls = ti_lif_params_check(&lp, &field, &val)) != TI_STATUS_SUCCESS)
+        ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, -1, "CLIF %s = %d %s", field, (int)val,
+                       ls == TI_STATUS_NOT_SUPPORTED ? "is not supported by the LIF kernel" : "is out of range");
+    }
+    if (b->type == TI_BLOCK_CAVG || b->type == TI_BLOCK_CCMPB || b->type == TI_BLOCK_CCMPS) {
+      int64_t ky = b->shape.nky > 0 ? b->shape.nky : ti__attr_lookup(b, TI_ATTR_KERNEL_Y, 1);
+      int64_t kx = b->shape.nkx > 0 ? b->shape.nkx : ti__attr_lookup(b, TI_ATTR_KERNEL_X, 1);
+      if (ky > 0 && kx > 0 && ky * kx > (int64_t)TASKIR_MAX_WINDOW)
+        ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, -1,
+                       "window %lldx%lld has %lld positions, more than TASKIR_MAX_WINDOW (%lld)", (long long)ky,
+                       (long long)kx, (long long)(ky * kx), (long long)TASKIR_MAX_WINDOW);
+    }
     if (b->type == TI_BLOCK_CLUT && !ti__check_has_attr(b, TI_ATTR_LUT_DW))
       ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, -1,
                      "CLUT block has no LUT_DW; it sets the index width and the table size 2^LUT_DW");
@@ -5424,7 +5552,7 @@ static void ti__check_groups(ti__check *c) {
     const ti_task_group *gr = &g->groups[i];
     for (j = 0; j < i; j++)
       if (g->groups[j].group_id == gr->group_id) {
-        ti__check_diag(c, TI_DIAG_ERROR, "groups", -1, -1, "group id %d is used by groups #%d and #%d",
+        ti__check_diag(c, TI_DIAG_ERROR, "groups", TI__NOBLK, -1, "group id %d is used by groups #%d and #%d",
                        (int)gr->group_id, (int)j, (int)i);
         break;
       }
@@ -5501,7 +5629,7 @@ static void ti__check_cycles(ti__check *c) {
       } while (k >= 0 && k != v && n_on <= nb);
       if (len + 16 < sizeof path) snprintf(path + len, sizeof path - len, "%d", (int)TI__BID(c, v));
     }
-    ti__check_diag(c, TI_DIAG_ERROR, "cycle", v >= 0 ? TI__BID(c, v) : -1, -1,
+    ti__check_diag(c, TI_DIAG_ERROR, "cycle", v >= 0 ? (int64_t)TI__BID(c, v) : TI__NOBLK, -1,
                    "the graph has a cycle (%d blocks on or after it): %s; Task IR graphs are acyclic", (int)left, path);
   }
 }

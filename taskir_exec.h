@@ -98,7 +98,16 @@ typedef struct ti_exec_options {
   ti_exec_clock_fn clock;   /* NULL: clock() */
   void *clock_user;
   void *alloc_user;         /* passed to TASKIR_MALLOC/FREE */
+  int64_t max_bytes;        /* memory budget of the plan in bytes: buffers, arena,
+                               packed weights, scratch, copy programs and the
+                               temporaries of planning; 0: TASKIR_EXEC_MAX_BYTES
+                               (1 GiB), negative: no limit. Checked before each
+                               allocation: LIMIT, naming what needs how much. */
 } ti_exec_options;
+
+#ifndef TASKIR_EXEC_MAX_BYTES
+#define TASKIR_EXEC_MAX_BYTES ((int64_t)1 << 30)
+#endif
 
 typedef struct ti_exec ti_exec;   /* a plan: opaque */
 
@@ -137,6 +146,11 @@ typedef struct ti_exec_info {
 } ti_exec_info;
 
 TASKIR_API void ti_exec_options_init(ti_exec_options *o);
+/* Before planning (which may take long on a big graph): the INPUT blocks g
+   needs fed, in graph order. Fills sockets[i] (ti_task_socket_of) and
+   counts[i] (values it takes, 0 if its shape is unusable) for i < cap;
+   either array may be NULL. Returns the number of INPUT blocks. */
+TASKIR_API int32_t ti_exec_graph_inputs(const ti_task_graph *g, int32_t *sockets, int64_t *counts, int32_t cap);
 /* Plans g (which need not outlive the plan). o may be NULL (defaults).
    Errors: INVALID (checker or executor rules, naming block/edge), NOT_
    SUPPORTED (a kernel or rearrangement case beyond what the kernels do), NO_MEMORY. */
@@ -292,13 +306,59 @@ struct ti_exec {
   int32_t n_packed;
   int32_t n_lif, cap_lif;
   ti_lif_params *lif, *lif0;   /* CLIF parameters now / at t = 0 */
+  /* memory budget while planning */
+  int64_t budget, charged, peak;
+  ti_error *perr;
+  int32_t cur_blk;             /* block index being planned, -1 if none */
 };
 
 static double ti__x_clock_default(void *u) { (void)u; return (double)clock() / CLOCKS_PER_SEC; }
 
 TASKIR_API void ti_exec_options_init(ti_exec_options *o) {
   memset(o, 0, sizeof *o);
+  o->max_bytes = TASKIR_EXEC_MAX_BYTES;
 }
+
+TASKIR_API int32_t ti_exec_graph_inputs(const ti_task_graph *g, int32_t *sockets, int64_t *counts, int32_t cap) {
+  int32_t i, n = 0;
+  if (!g) return 0;
+  for (i = 0; i < g->n_blocks; i++) {
+    const ti_task_block *b = &g->blocks[i];
+    if (b->type != TI_BLOCK_INPUT) continue;
+    if (n < cap) {
+      int64_t d[4], c = 1;
+      int32_t r = ti_task_block_dims(b, d), k;
+      for (k = 0; k < r; k++) c = d[k] <= 0 || c > TASKIR_CHECK_MAX_ELEMS / d[k] ? 0 : c * d[k];
+      if (sockets) sockets[n] = ti_task_socket_of(b);
+      if (counts) counts[n] = c;
+    }
+    n++;
+  }
+  return n;
+}
+
+/* Charges bytes against the plan's budget before they are allocated; 0 (with
+   a LIMIT error naming what needs how much) when they do not fit. */
+static int ti__x_charge(ti_exec *x, int64_t bytes, const char *what) {
+  if (bytes < 0) bytes = INT64_MAX / 2;
+  if (x->budget >= 0 && (bytes > x->budget || x->charged > x->budget - bytes)) {
+    if (x->cur_blk >= 0)
+      ti_error_set(x->perr, TI_STATUS_LIMIT,
+                   "block %d (%s): %s needs %lld bytes, which with the %lld bytes planned so far exceeds the memory "
+                   "budget of %lld bytes (ti_exec_options.max_bytes)", (int)x->blk[x->cur_blk].id,
+                   ti_block_type_name(x->blk[x->cur_blk].type) ? ti_block_type_name(x->blk[x->cur_blk].type) : "?",
+                   what, (long long)bytes, (long long)x->charged, (long long)x->budget);
+    else
+      ti_error_set(x->perr, TI_STATUS_LIMIT,
+                   "%s needs %lld bytes, which with the %lld bytes planned so far exceeds the memory budget of %lld "
+                   "bytes (ti_exec_options.max_bytes)", what, (long long)bytes, (long long)x->charged, (long long)x->budget);
+    return 0;
+  }
+  x->charged += bytes;
+  if (x->charged > x->peak) x->peak = x->charged;
+  return 1;
+}
+static void ti__x_uncharge(ti_exec *x, int64_t bytes) { x->charged -= bytes; }
 
 static void *ti__x_grow(ti_exec *x, void *p, int64_t n, int64_t *cap, size_t elem) {
   void *np;
@@ -323,6 +383,7 @@ static int32_t ti__x_newbuf(ti_exec *x, int64_t count, ti_dtype dt, int persiste
   b->persistent = persistent;
   b->first = TI__X_END; b->last = -1;
   if (persistent) {
+    if (!ti__x_charge(x, (int64_t)b->bytes, "a buffer")) return -1;
     b->p = TASKIR_MALLOC(x->u, b->bytes ? b->bytes : 1);
     if (!b->p) return -1;
     memset(b->p, 0, b->bytes);
@@ -483,16 +544,17 @@ static ti_status ti__x_box(const ti__xview *v, const ti_task_interface *f, int64
 /* A tensor of source offsets (-1: zero), dims d[0..r). Planning runs each
    rearrangement of an edge once, through the kernels' ti_rearrange_apply, on
    this tensor (offset + 1 as 8-byte elements, so the zero fill reads -1). */
-typedef struct ti__xidx { int32_t r; int64_t d[TI_TENSOR_MAX_DIMS]; int64_t *v; } ti__xidx;
+typedef struct ti__xidx { int32_t r; int64_t d[TI_TENSOR_MAX_DIMS]; int64_t *v; int64_t bytes; } ti__xidx;
 
 #define TI__X_MAXP 8   /* parameter tensors per rearrangement */
 
-static ti_status ti__x_rearrange(ti_exec *x, ti__xidx *t, const ti_task_rearrange *ra, int32_t edge_id, ti_error *err) {
+static ti_status ti__x_rearrange(ti_exec *x, ti__xidx *t, const ti_task_rearrange *ra, int32_t edge_id, int32_t step,
+                                 int64_t cap, ti_error *err) {
   ti_rearrange_param prm[TI__X_MAXP];
   int32_t *ib[TI__X_MAXP];
   int np = ra->n_matrix, i, ond = 0;
   int64_t od[TI_TENSOR_MAX_DIMS], n = 1, k;
-  int64_t *nv = NULL;
+  int64_t *nv = NULL, charged = 0;
   const char *why = NULL, *kname = ti_rearrange_kind_name((int)ra->type);
   ti_status s = TI_STATUS_SUCCESS;
   if (!kname) kname = "?";
@@ -504,6 +566,10 @@ static ti_status ti__x_rearrange(ti_exec *x, ti__xidx *t, const ti_task_rearrang
     ib[i] = NULL;
     prm[i].ndims = m->n_dims; prm[i].dims = m->dims;
     if (m->int32_data.count > 0) {
+      if (!ti__x_charge(x, m->int32_data.count * (int64_t)sizeof(int32_t), "a rearrangement's parameters")) {
+        s = TI_STATUS_LIMIT; np = i; goto done;
+      }
+      charged += m->int32_data.count * (int64_t)sizeof(int32_t);
       ib[i] = (int32_t *)TASKIR_MALLOC(x->u, (size_t)m->int32_data.count * sizeof(int32_t));
       if (!ib[i]) { s = ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory"); np = i + 1; goto done; }
       for (k = 0; k < m->int32_data.count; k++) ib[i][k] = (int32_t)ti_task_values_get_i64(&m->int32_data, k);
@@ -519,8 +585,15 @@ static ti_status ti__x_rearrange(ti_exec *x, ti__xidx *t, const ti_task_rearrang
                      why ? why : "parameters do not fit the data");
     goto done;
   }
-  for (i = 0; i < ond; i++) n *= od[i];
-  if (n > INT32_MAX) { s = ti_error_set(err, TI_STATUS_LIMIT, "edge %d: %s gives more than 2^31 elements", (int)edge_id, kname); goto done; }
+  for (i = 0; i < ond; i++) n = od[i] > 0 && n > INT64_MAX / 16 / od[i] ? INT64_MAX / 16 : n * od[i];
+  if (n > cap) {   /* the checker's rule (ti_task_rearrange_cap), kept here for unchecked plans */
+    s = ti_error_set(err, TI_STATUS_INVALID, "edge %d: rearrangement #%d (%s) makes %lld elements, more than %lld "
+                     "(%d times the larger end of the edge)", (int)edge_id, (int)step, kname, (long long)n,
+                     (long long)cap, (int)TASKIR_REARRANGE_GROWTH);
+    goto done;
+  }
+  if (!ti__x_charge(x, (n > 0 ? n : 1) * (int64_t)sizeof *nv, "an edge's index map")) { s = TI_STATUS_LIMIT; goto done; }
+  charged += (n > 0 ? n : 1) * (int64_t)sizeof *nv;
   nv = (int64_t *)TASKIR_MALLOC(x->u, (size_t)(n > 0 ? n : 1) * sizeof *nv);
   if (!nv) { s = ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory"); goto done; }
   {
@@ -537,11 +610,15 @@ static ti_status ti__x_rearrange(ti_exec *x, ti__xidx *t, const ti_task_rearrang
   }
   for (k = 0; k < n; k++) nv[k] -= 1;
   TASKIR_FREE(x->u, t->v);
+  ti__x_uncharge(x, t->bytes);   /* the old map goes, the new one stays charged */
+  charged -= (n > 0 ? n : 1) * (int64_t)sizeof *nv;
+  t->bytes = (n > 0 ? n : 1) * (int64_t)sizeof *nv;
   t->v = nv;
   t->r = ond;
   for (i = 0; i < ond; i++) t->d[i] = od[i];
 done:
   for (i = 0; i < np; i++) if (ib[i]) TASKIR_FREE(x->u, ib[i]);
+  ti__x_uncharge(x, charged);
   return s;
 }
 
@@ -622,20 +699,52 @@ static int ti__x_simple(const ti__xplan *P, int32_t e, const ti__xview *dv) {
   return ti__x_numel(&sv) == ti__x_numel(dv);
 }
 
-static ti_status ti__x_add_run(ti_exec *x, int64_t *nrun, int64_t d, int64_t s) {
+/* Appends dst[d..d+len) = src[s..s+len) (s < 0: zeros), merged with the
+   last run when it continues it. */
+static ti_status ti__x_add_runs(ti_exec *x, int64_t *nrun, int64_t d, int64_t s, int64_t len) {
   if (*nrun) {
     ti__xrun *r = &x->run[x->n_run - 1];
-    if (r->d + r->n == d && ((s < 0 && r->s < 0) || (s >= 0 && r->s >= 0 && r->s + r->n == s))) { r->n++; return TI_STATUS_SUCCESS; }
+    if (r->d + r->n == d && ((s < 0 && r->s < 0) || (s >= 0 && r->s >= 0 && r->s + r->n == s))) { r->n += len; return TI_STATUS_SUCCESS; }
   }
   {
     int64_t cap = x->cap_run;
-    ti__xrun *nr = (ti__xrun *)ti__x_grow(x, x->run, x->n_run, &cap, sizeof *nr);
+    ti__xrun *nr;
+    if (x->n_run >= cap && !ti__x_charge(x, (cap ? cap : 16) * (int64_t)sizeof *nr, "the copy program")) return TI_STATUS_LIMIT;
+    nr = (ti__xrun *)ti__x_grow(x, x->run, x->n_run, &cap, sizeof *nr);
     if (!nr) return TI_STATUS_NO_MEMORY;
     x->run = nr; x->cap_run = cap;
-    nr[x->n_run].d = d; nr[x->n_run].s = s; nr[x->n_run].n = 1;
+    nr[x->n_run].d = d; nr[x->n_run].s = s; nr[x->n_run].n = len;
     x->n_run++; (*nrun)++;
   }
   return TI_STATUS_SUCCESS;
+}
+static ti_status ti__x_add_run(ti_exec *x, int64_t *nrun, int64_t d, int64_t s) { return ti__x_add_runs(x, nrun, d, s, 1); }
+
+/* Offset of the first element of each row (innermost dim) of a box, in
+   order: the box pos/size inside a tensor with row-major strides st. */
+typedef struct ti__xrows { int32_t rank; int64_t idx[4], size[4], st[4], base, row, left; } ti__xrows;
+static void ti__x_rows_init(ti__xrows *w, int32_t rank, const int64_t *pos, const int64_t *size, const int64_t *dims) {
+  int32_t i;
+  memset(w, 0, sizeof *w);
+  w->rank = rank;
+  w->st[rank - 1] = 1;
+  for (i = rank - 2; i >= 0; i--) w->st[i] = w->st[i + 1] * dims[i + 1];
+  for (i = 0; i < rank; i++) { w->size[i] = size[i]; w->base += pos[i] * w->st[i]; }
+  w->row = w->base; w->left = size[rank - 1];
+}
+/* Takes up to want elements from the current row: returns how many, sets *off. */
+static int64_t ti__x_rows_take(ti__xrows *w, int64_t want, int64_t *off) {
+  int64_t n = want < w->left ? want : w->left;
+  int32_t i;
+  *off = w->row + (w->size[w->rank - 1] - w->left);
+  w->left -= n;
+  if (!w->left) {   /* next row */
+    for (i = w->rank - 2; i >= 0; i--) { if (++w->idx[i] < w->size[i]) break; w->idx[i] = 0; }
+    w->row = w->base;
+    for (i = 0; i < w->rank - 1; i++) w->row += w->idx[i] * w->st[i];
+    w->left = w->size[w->rank - 1];
+  }
+  return n;
 }
 
 /* Builds the copy program of edge e into buffer dst (viewed as dv). */
@@ -661,11 +770,36 @@ static ti_status ti__x_edge_copy(ti__xplan *P, int32_t e, int32_t dst, const ti_
     x->edge_bytes_per_run += n * (int64_t)ti_dtype_size(x->buf[st->src].dt);
     return TI_STATUS_SUCCESS;
   }
+  for (i = 0; i < dv->rank; i++) dn *= dsz[i];
+  if (ti__x_unchanged(ed)) {
+    /* box to box in row-major order: walk the rows of both, no index map */
+    ti__xrows rs, rd;
+    int64_t done = 0;
+    if (n != dn)
+      return ti_error_set(P->err, TI_STATUS_INVALID, "edge %d (block %d -> %d) carries %lld values, its destination box holds %lld",
+                          (int)ed->id, (int)sb->id, (int)dst_id, (long long)n, (long long)dn);
+    ti__x_rows_init(&rs, sv.rank, spos, ssz, sv.dims);
+    ti__x_rows_init(&rd, dv->rank, dpos, dsz, dv->dims);
+    st->src = x->blk[P->esrc[e]].buf; st->dst = dst; st->run0 = x->n_run; st->nrun = 0; st->elems = n;
+    while (done < n) {
+      int64_t so, doff, m = rd.left < rs.left ? rd.left : rs.left;
+      ti__x_rows_take(&rs, m, &so);
+      ti__x_rows_take(&rd, m, &doff);
+      if (cover) memset(cover + doff, 1, (size_t)m);
+      if ((s = ti__x_add_runs(x, &st->nrun, doff, so, m)) != TI_STATUS_SUCCESS)
+        return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory");
+      done += m;
+    }
+    x->edge_bytes_per_run += n * (int64_t)ti_dtype_size(x->buf[st->src].dt);
+    return TI_STATUS_SUCCESS;
+  }
   memset(&t, 0, sizeof t);
   t.r = sv.rank;
   for (i = 0; i < sv.rank; i++) t.d[i] = ssz[i];
-  t.v = (int64_t *)TASKIR_MALLOC(x->u, (size_t)(n ? n : 1) * sizeof *t.v);
-  if (!t.v) return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory");
+  t.bytes = (n ? n : 1) * (int64_t)sizeof *t.v;
+  if (!ti__x_charge(x, t.bytes, "an edge's index map")) return TI_STATUS_LIMIT;
+  t.v = (int64_t *)TASKIR_MALLOC(x->u, (size_t)t.bytes);
+  if (!t.v) { ti__x_uncharge(x, t.bytes); return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory"); }
   sst[sv.rank - 1] = 1;
   for (i = sv.rank - 2; i >= 0; i--) sst[i] = sst[i + 1] * sv.dims[i + 1];
   {   /* offsets of the box's elements in row-major order, by counters */
@@ -678,13 +812,17 @@ static ti_status ti__x_edge_copy(ti__xplan *P, int32_t e, int32_t dst, const ti_
       for (i = sv.rank - 1; i >= 0; i--) { if (++idx[i] < ssz[i]) break; idx[i] = 0; }
     }
   }
-  for (i = 0; i < ed->n_rearrange; i++)
-    if ((s = ti__x_rearrange(x, &t, &ed->rearrange[i], ed->id, P->err)) != TI_STATUS_SUCCESS) { TASKIR_FREE(x->u, t.v); return s; }
+  {
+    int64_t cap = ti_task_rearrange_cap(n, dn);
+    for (i = 0; i < ed->n_rearrange; i++)
+      if ((s = ti__x_rearrange(x, &t, &ed->rearrange[i], ed->id, i, cap, P->err)) != TI_STATUS_SUCCESS) {
+        TASKIR_FREE(x->u, t.v); ti__x_uncharge(x, t.bytes); return s;
+      }
+  }
   n = 1;
   for (i = 0; i < t.r; i++) n *= t.d[i];
-  for (i = 0; i < dv->rank; i++) dn *= dsz[i];
   if (n != dn) {
-    TASKIR_FREE(x->u, t.v);
+    TASKIR_FREE(x->u, t.v); ti__x_uncharge(x, t.bytes);
     return ti_error_set(P->err, TI_STATUS_INVALID, "edge %d (block %d -> %d) carries %lld values, its destination box holds %lld",
                         (int)ed->id, (int)sb->id, (int)dst_id, (long long)n, (long long)dn);
   }
@@ -700,12 +838,12 @@ static ti_status ti__x_edge_copy(ti__xplan *P, int32_t e, int32_t dst, const ti_
     for (i = dv->rank - 1; i >= 0; i--) { if (++idx[i] < dsz[i]) break; idx[i] = 0; }
     if (cover) cover[off] = 1;
     if (ti__x_add_run(x, &st->nrun, off, t.v[k]) != TI_STATUS_SUCCESS) {
-      TASKIR_FREE(x->u, t.v);
+      TASKIR_FREE(x->u, t.v); ti__x_uncharge(x, t.bytes);
       return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory");
     }
   }
   }
-  TASKIR_FREE(x->u, t.v);
+  TASKIR_FREE(x->u, t.v); ti__x_uncharge(x, t.bytes);
   x->edge_bytes_per_run += n * (int64_t)ti_dtype_size(x->buf[st->src].dt);
   return TI_STATUS_SUCCESS;
 }
@@ -768,8 +906,9 @@ static ti_status ti__x_gather(ti__xplan *P, int32_t bi, int32_t ci, const ti__xv
   if (force >= 0) { buf = force; all_const = 0; }
   else buf = ti__x_newbuf(x, count, want, all_const);
   if (buf < 0) return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory");
+  if (!ti__x_charge(x, count, "the coverage map of an input cluster")) return TI_STATUS_LIMIT;
   cover = (unsigned char *)TASKIR_MALLOC(x->u, (size_t)count);
-  if (!cover) return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory");
+  if (!cover) { ti__x_uncharge(x, count); return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory"); }
   memset(cover, 0, (size_t)count);
   if (all_const) {
     x->buf[buf].constant = 1;
@@ -801,44 +940,9 @@ static ti_status ti__x_gather(ti__xplan *P, int32_t bi, int32_t ci, const ti__xv
     }
   }
   TASKIR_FREE(x->u, cover);
+  ti__x_uncharge(x, count);
   *out = buf;
   return s;
-}
-
-static void ti__x_lif_from_block(const ti_task_block *b, ti_lif_params *p) {
-  int32_t i;
-  ti_lif_params_init(p);
-  for (i = 0; i < b->n_attrs; i++) {
-    const ti_task_attr *a = &b->attrs[i];
-    int32_t v = a->int_value;
-    if (!(a->has & TI_TATTR_HAS_TYPE)) continue;
-    switch (a->type) {
-    case TI_ATTR_VTH0: p->vth0 = v; break;
-    case TI_ATTR_VTH_ALPHA: p->vth_alpha = v; break;
-    case TI_ATTR_VTH_BETA: p->vth_beta = v; break;
-    case TI_ATTR_VTH_INCRE: p->vth_incre = v; break;
-    case TI_ATTR_VR: p->vr = v; break;
-    case TI_ATTR_VL: p->vl = v; break;
-    case TI_ATTR_VLEAKY_ALPHA: p->vleaky_alpha = v; break;
-    case TI_ATTR_VLEAKY_BETA: p->vleaky_beta = v; break;
-    case TI_ATTR_DV: p->dv = v; break;
-    case TI_ATTR_REF_LEN: p->ref_len = v; break;
-    case TI_ATTR_TW_CNT: p->tw_cnt = v; break;
-    case TI_ATTR_VINIT: p->vinit = v; break;
-    case TI_ATTR_TW_LEN: p->tw_len = v; break;
-    case TI_ATTR_SEED: p->seed = v; break;
-    case TI_ATTR_VTH_ADPT_EN: p->vth_adpt_en = v; break;
-    case TI_ATTR_VLEAKY_ADPT_EN: p->vleaky_adpt_en = v; break;
-    case TI_ATTR_TW_EN: p->tw_en = v; break;
-    case TI_ATTR_RESET_MODE: p->reset_mode = v; break;
-    case TI_ATTR_FIRE_TYPE: p->fire_type = v; break;
-    case TI_ATTR_VM_CONST_EN: p->vm_const_en = v; break;
-    case TI_ATTR_VM_CONST: p->vm_const = v; break;
-    case TI_ATTR_VTHETA_CONST_EN: p->vtheta_const_en = v; break;
-    case TI_ATTR_VTHETA_CONST: p->vtheta_const = v; break;
-    default: break;
-    }
-  }
 }
 
 /* The descriptor table's row of a block (its type was checked by plan). */
@@ -994,7 +1098,15 @@ static ti_status ti__x_plan_compute(ti__xplan *P, int32_t bi) {
     nl = (ti_lif_params *)ti__x_grow(x, x->lif0, x->n_lif, &cap, sizeof *nl);
     if (!nl) return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory");
     x->lif0 = nl; x->cap_lif = (int32_t)cap;
-    ti__x_lif_from_block(b, &lp);
+    ti_task_lif_params(b, &lp);
+    {
+      const char *field = "?";
+      int32_t val = 0;
+      if ((s = ti_lif_params_check(&lp, &field, &val)) != TI_STATUS_SUCCESS)
+        return ti_error_set(P->err, s == TI_STATUS_NOT_SUPPORTED ? s : TI_STATUS_INVALID, "block %d (CLIF): %s = %d %s",
+                            (int)b->id, field, (int)val,
+                            s == TI_STATUS_NOT_SUPPORTED ? "is not supported by the LIF kernel" : "is out of range");
+    }
     st.lif = x->n_lif++;
     x->lif[st.lif] = x->lif0[st.lif] = lp;
     if (n_data == 2) {
@@ -1014,6 +1126,7 @@ static ti_status ti__x_plan_compute(ti__xplan *P, int32_t bi) {
       st.state = ti__x_newbuf(x, (int64_t)d.ny * d.nx * d.nf, TI_DTYPE_I32, 1);
       if (st.state < 0) return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory");
       for (k = 0; k < x->buf[st.state].count; k++) ((int32_t *)x->buf[st.state].p)[k] = lp.vinit;
+      if (!ti__x_charge(x, (int64_t)x->buf[st.state].bytes, "the initial CLIF state")) return TI_STATUS_LIMIT;
       x->buf[st.state].init = TASKIR_MALLOC(x->u, x->buf[st.state].bytes);
       if (!x->buf[st.state].init) return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory");
       memcpy(x->buf[st.state].init, x->buf[st.state].p, x->buf[st.state].bytes);
@@ -1142,7 +1255,7 @@ static ti_status ti__x_classify(ti__xplan *P) {
     ti__xview v;
     int64_t cnt = 1;
     xb->id = b->id; xb->type = b->type; xb->precision = b->precision; xb->buf = -1;
-    xb->socket = (b->has & TI_BLOCK_HAS_SOCKET_ID) ? b->socket_id : 0;
+    xb->socket = ti_task_socket_of(b);
     if (ti_block_class_of(b->type) == TI_CLASS_NULL)
       return ti_error_set(P->err, TI_STATUS_INVALID, "block %d has an unknown or null type", (int)b->id);
     ti__x_block_view(b, &v);
@@ -1153,7 +1266,9 @@ static ti_status ti__x_classify(ti__xplan *P) {
         return ti_error_set(P->err, TI_STATUS_INVALID, "block %d (%s): dim %d of its data is %lld (missing shape field?)",
                             (int)b->id, ti__x_tname(b->type), (int)j, (long long)v.dims[j]);
       cnt *= v.dims[j];
-      if (cnt > INT32_MAX) return ti_error_set(P->err, TI_STATUS_LIMIT, "block %d (%s): more than 2^31 elements", (int)b->id, ti__x_tname(b->type));
+      if (cnt > TASKIR_CHECK_MAX_ELEMS)
+        return ti_error_set(P->err, TI_STATUS_LIMIT, "block %d (%s): more than %lld elements (TASKIR_CHECK_MAX_ELEMS)",
+                            (int)b->id, ti__x_tname(b->type), (long long)TASKIR_CHECK_MAX_ELEMS);
     }
     xb->count = cnt;
     x->block_bytes += cnt * (int64_t)(ti_dtype_size(b->precision) ? ti_dtype_size(b->precision) : 4);
@@ -1163,27 +1278,28 @@ static ti_status ti__x_classify(ti__xplan *P) {
       return ti_error_set(P->err, TI_STATUS_INVALID, "block %d (INPUT) has inputs", (int)b->id);
     if (b->type == TI_BLOCK_OUTPUT && (b->n_inputs != 1 || ti__x_n_out_ifaces(b)))
       return ti_error_set(P->err, TI_STATUS_INVALID, "block %d (OUTPUT) needs one input cluster and no outputs", (int)b->id);
-    /* sockets name INPUTs uniquely; OUTPUTs too when they give one (those
-       without are read by block id) */
-    if (b->type == TI_BLOCK_INPUT || (b->type == TI_BLOCK_OUTPUT && (b->has & TI_BLOCK_HAS_SOCKET_ID))) {
-      for (j = 0; j < i; j++)
-        if (g->blocks[j].type == b->type && x->blk[j].socket == xb->socket &&
-            (b->type == TI_BLOCK_INPUT || (g->blocks[j].has & TI_BLOCK_HAS_SOCKET_ID)))
-          return ti_error_set(P->err, TI_STATUS_INVALID, "blocks %d and %d are both %s socket %d", (int)g->blocks[j].id, (int)b->id,
-                              ti__x_tname(b->type), (int)xb->socket);
-    }
   }
-  { /* unique block ids */
+  { /* unique block ids; unique sockets (ti_task_socket_of) among INPUTs and among OUTPUTs */
     uint64_t *ids = (uint64_t *)TASKIR_MALLOC(x->u, ((size_t)g->n_blocks + 1) * sizeof *ids);
+    int pass;
     if (!ids) return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory");
-    for (i = 0; i < g->n_blocks; i++) ids[i] = ti__x_key(g->blocks[i].id, i);
-    qsort(ids, (size_t)g->n_blocks, sizeof *ids, ti__x_cmp64);
-    for (i = 1; i < g->n_blocks; i++)
-      if ((ids[i] >> 32) == (ids[i - 1] >> 32)) {
-        int32_t id = g->blocks[(uint32_t)ids[i]].id;
-        TASKIR_FREE(x->u, ids);
-        return ti_error_set(P->err, TI_STATUS_INVALID, "block id %d is used twice", (int)id);
-      }
+    for (pass = 0; pass < 3; pass++) {
+      ti_block_type want = pass == 1 ? TI_BLOCK_INPUT : TI_BLOCK_OUTPUT;
+      int32_t n = 0;
+      for (i = 0; i < g->n_blocks; i++)
+        if (!pass) ids[n++] = ti__x_key(g->blocks[i].id, i);
+        else if (g->blocks[i].type == want) ids[n++] = ti__x_key(x->blk[i].socket, i);
+      qsort(ids, (size_t)n, sizeof *ids, ti__x_cmp64);
+      for (i = 1; i < n; i++)
+        if ((ids[i] >> 32) == (ids[i - 1] >> 32)) {
+          int32_t a = (int32_t)(uint32_t)ids[i - 1], b = (int32_t)(uint32_t)ids[i];
+          TASKIR_FREE(x->u, ids);
+          if (!pass) return ti_error_set(P->err, TI_STATUS_INVALID, "block id %d is used twice", (int)g->blocks[b].id);
+          return ti_error_set(P->err, TI_STATUS_INVALID, "blocks %d and %d are both %s socket %d (socket_id, or the block id "
+                              "when it has none)", (int)g->blocks[a].id, (int)g->blocks[b].id, ti__x_tname(want),
+                              (int)x->blk[b].socket);
+        }
+    }
     TASKIR_FREE(x->u, ids);
   }
   /* CLIF state blocks */
@@ -1255,7 +1371,7 @@ static ti_status ti__x_classify(ti__xplan *P) {
       else if (b->type == TI_BLOCK_CCMPS) P->range8[i] = 1;
       else if (b->type == TI_BLOCK_CLIF) {
         ti_lif_params lp;
-        ti__x_lif_from_block(b, &lp);
+        ti_task_lif_params(b, &lp);
         P->range8[i] = lp.fire_type == 4 || lp.fire_type == 5;
       } else if (b->type == TI_BLOCK_CLUT && b->n_inputs >= 2 && b->inputs[1].n_interfaces >= 1) {
         int all8 = 1;
@@ -1304,10 +1420,11 @@ static ti_status ti__x_plan_storage(ti__xplan *P, int32_t bi) {
       }
     } else if (P->is_state[bi]) {
       ti_lif_params lp;
-      ti__x_lif_from_block(&P->g->blocks[P->state_clif[bi]], &lp);
+      ti_task_lif_params(&P->g->blocks[P->state_clif[bi]], &lp);
       for (k = 0; k < xb->count; k++) ((int32_t *)x->buf[buf].p)[k] = lp.vinit;
     }
     if (P->is_state[bi]) {
+      if (!ti__x_charge(x, (int64_t)x->buf[buf].bytes, "the initial CLIF state")) return TI_STATUS_LIMIT;
       x->buf[buf].init = TASKIR_MALLOC(x->u, x->buf[buf].bytes ? x->buf[buf].bytes : 1);
       if (!x->buf[buf].init) return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory");
       memcpy(x->buf[buf].init, x->buf[buf].p, x->buf[buf].bytes);
@@ -1386,14 +1503,66 @@ static int ti__x_cmp_size(const void *a, const void *b) {
   return p[1] < q[1] ? -1 : p[1] > q[1];
 }
 
+/* Placed buffers overlapping a live range, found through a max-segment tree
+   over the buffers sorted by first step: in O((k + 1) log n) for k overlaps. */
+typedef struct ti__xlive {
+  int32_t n, size;
+  int32_t *byfirst;            /* buffer ids sorted by first step */
+  int32_t *firsts;             /* their first steps */
+  int32_t *tree;               /* max last step per node; 1-based heap of 2*size */
+} ti__xlive;
+
+static int ti__x_cmp_first(const void *a, const void *b) {
+  /* pairs (first, id) */
+  const int64_t *p = (const int64_t *)a, *q = (const int64_t *)b;
+  if (p[0] != q[0]) return p[0] < q[0] ? -1 : 1;
+  return p[1] < q[1] ? -1 : p[1] > q[1];
+}
+
+/* Calls back each buffer whose live range meets [a, b]: leaves among the
+   first hi (first <= b) whose last >= a. */
+static int32_t ti__x_live_query(const ti__xlive *L, int32_t a, int32_t b, int32_t *out) {
+  int32_t lo = 0, hi = L->n, n = 0, sp = 0;
+  int32_t stack[64], node_lo[64], node_len[64];
+  while (lo < hi) {   /* hi = number of buffers with first <= b */
+    int32_t mid = lo + (hi - lo) / 2;
+    if (L->firsts[mid] <= b) lo = mid + 1; else hi = mid;
+  }
+  hi = lo;
+  if (!hi) return 0;
+  stack[sp] = 1; node_lo[sp] = 0; node_len[sp] = L->size; sp++;
+  while (sp) {
+    int32_t nd, nl, len;
+    sp--;
+    nd = stack[sp]; nl = node_lo[sp]; len = node_len[sp];
+    if (nl >= hi || L->tree[nd] < a) continue;
+    if (len == 1) { out[n++] = L->byfirst[nl]; continue; }
+    stack[sp] = 2 * nd + 1; node_lo[sp] = nl + len / 2; node_len[sp] = len / 2; sp++;
+    stack[sp] = 2 * nd; node_lo[sp] = nl; node_len[sp] = len / 2; sp++;
+  }
+  return n;
+}
+
+static int ti__x_cmp_off(const void *a, const void *b) {
+  const int64_t *p = (const int64_t *)a, *q = (const int64_t *)b;
+  return p[0] < q[0] ? -1 : p[0] > q[0];
+}
+
 /* Live ranges, then first-fit placement by decreasing size: buffers whose
-   live ranges are disjoint may share bytes. */
+   live ranges are disjoint may share bytes. Each buffer goes to the lowest
+   offset clear of the placed buffers alive at the same time; those are
+   found through ti__xlive and swept in offset order, so planning costs
+   O(N log N) plus the overlapping pairs (a chain: O(N log N)). */
 static ti_status ti__x_memory(ti__xplan *P) {
   ti_exec *x = P->x;
-  int32_t i, j, k, n = 0;
-  int64_t *order;
-  int32_t *placed;
+  int32_t i, j, n = 0;
+  int64_t *order = NULL, *cand = NULL;
+  int32_t *hits = NULL;
+  unsigned char *placed = NULL;
+  ti__xlive L;
   size_t top = 0;
+  ti_status st = TI_STATUS_SUCCESS;
+  memset(&L, 0, sizeof L);
   for (i = 0; i < x->n_step; i++) {
     const ti__xstep *s = &x->step[i];
     ti__x_touch(x, s->src, i); ti__x_touch(x, s->dst, i); ti__x_touch(x, s->w, i); ti__x_touch(x, s->bias, i);
@@ -1404,45 +1573,76 @@ static ti_status ti__x_memory(ti__xplan *P) {
     int32_t b = x->blk[x->out_blk[i]].buf;
     if (b >= 0) { x->buf[b].last = TI__X_END; if (x->buf[b].first == TI__X_END) x->buf[b].first = 0; }
   }
+  for (L.size = 1; L.size < x->n_buf; L.size *= 2) {}
   order = (int64_t *)TASKIR_MALLOC(x->u, ((size_t)x->n_buf + 1) * 2 * sizeof *order);
-  placed = (int32_t *)TASKIR_MALLOC(x->u, ((size_t)x->n_buf + 1) * sizeof *placed);
-  if (!order || !placed) {
-    if (order) TASKIR_FREE(x->u, order);
-    if (placed) TASKIR_FREE(x->u, placed);
-    return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory");
+  cand = (int64_t *)TASKIR_MALLOC(x->u, ((size_t)x->n_buf + 1) * 2 * sizeof *cand);
+  hits = (int32_t *)TASKIR_MALLOC(x->u, ((size_t)x->n_buf + 1) * sizeof *hits);
+  placed = (unsigned char *)TASKIR_MALLOC(x->u, (size_t)x->n_buf + 1);
+  L.byfirst = (int32_t *)TASKIR_MALLOC(x->u, ((size_t)x->n_buf + 1) * sizeof *L.byfirst);
+  L.firsts = (int32_t *)TASKIR_MALLOC(x->u, ((size_t)x->n_buf + 1) * sizeof *L.firsts);
+  L.tree = (int32_t *)TASKIR_MALLOC(x->u, (size_t)L.size * 2 * sizeof *L.tree);
+  if (!order || !cand || !hits || !placed || !L.byfirst || !L.firsts || !L.tree) {
+    st = ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory");
+    goto done;
   }
+  memset(placed, 0, (size_t)x->n_buf + 1);
   for (i = 0; i < x->n_buf; i++) {
     ti__xbuf *b = &x->buf[i];
     if (b->persistent) continue;
     if (b->first == TI__X_END) { b->first = 0; b->last = 0; }   /* never used: still give it room */
     x->buffer_bytes += (int64_t)b->bytes;
-    order[2 * n] = (int64_t)b->bytes; order[2 * n + 1] = i; n++;
+    order[2 * n] = b->first; order[2 * n + 1] = i; n++;
   }
+  /* the live-range index: arena buffers by first step */
+  qsort(order, (size_t)n, 2 * sizeof *order, ti__x_cmp_first);
+  L.n = n;
+  for (i = 0; i < 2 * L.size; i++) L.tree[i] = -1;
+  for (i = 0; i < n; i++) {
+    L.byfirst[i] = (int32_t)order[2 * i + 1];
+    L.firsts[i] = (int32_t)order[2 * i];
+    L.tree[L.size + i] = x->buf[L.byfirst[i]].last;
+  }
+  for (i = L.size - 1; i >= 1; i--) L.tree[i] = L.tree[2 * i] > L.tree[2 * i + 1] ? L.tree[2 * i] : L.tree[2 * i + 1];
+  /* placement order: larger first, then by id */
+  for (i = 0; i < n; i++) { order[2 * i] = (int64_t)x->buf[L.byfirst[i]].bytes; order[2 * i + 1] = L.byfirst[i]; }
   qsort(order, (size_t)n, 2 * sizeof *order, ti__x_cmp_size);
   for (i = 0; i < n; i++) {
-    ti__xbuf *b = &x->buf[order[2 * i + 1]];
+    int32_t id = (int32_t)order[2 * i + 1];
+    ti__xbuf *b = &x->buf[id];
     size_t sz = (b->bytes + TI__X_ALIGN - 1) & ~(size_t)(TI__X_ALIGN - 1), off = 0;
     if (x->opt.keep_all) off = top;
     else {
       /* lowest offset clear of every placed buffer alive at the same time */
-      int moved = 1;
-      while (moved) {
-        moved = 0;
-        for (k = 0; k < i; k++) {
-          const ti__xbuf *o = &x->buf[placed[k]];
-          size_t osz = (o->bytes + TI__X_ALIGN - 1) & ~(size_t)(TI__X_ALIGN - 1);
-          if (o->last < b->first || b->last < o->first) continue;
-          if (off < o->offset + osz && o->offset < off + sz) { off = o->offset + osz; moved = 1; }
-        }
+      int32_t nh = ti__x_live_query(&L, b->first, b->last, hits), nc = 0, k;
+      for (k = 0; k < nh; k++) {
+        const ti__xbuf *o = &x->buf[hits[k]];
+        if (!placed[hits[k]]) continue;
+        cand[2 * nc] = (int64_t)o->offset;
+        cand[2 * nc + 1] = (int64_t)(o->offset + ((o->bytes + TI__X_ALIGN - 1) & ~(size_t)(TI__X_ALIGN - 1)));
+        nc++;
+      }
+      qsort(cand, (size_t)nc, 2 * sizeof *cand, ti__x_cmp_off);
+      for (k = 0; k < nc; k++) {
+        if ((size_t)cand[2 * k] >= off + sz) break;   /* the gap before it fits */
+        if ((size_t)cand[2 * k + 1] > off) off = (size_t)cand[2 * k + 1];
       }
     }
     b->offset = off;
-    placed[i] = (int32_t)order[2 * i + 1];
+    placed[id] = 1;
     if (off + sz > top) top = off + sz;
   }
-  TASKIR_FREE(x->u, order);
-  TASKIR_FREE(x->u, placed);
+done:
+  if (order) TASKIR_FREE(x->u, order);
+  if (cand) TASKIR_FREE(x->u, cand);
+  if (hits) TASKIR_FREE(x->u, hits);
+  if (placed) TASKIR_FREE(x->u, placed);
+  if (L.byfirst) TASKIR_FREE(x->u, L.byfirst);
+  if (L.firsts) TASKIR_FREE(x->u, L.firsts);
+  if (L.tree) TASKIR_FREE(x->u, L.tree);
+  if (st) return st;
   x->arena_bytes = top;
+  x->cur_blk = -1;
+  if (!ti__x_charge(x, (int64_t)top + TI__X_ALIGN, "the activation arena")) return TI_STATUS_LIMIT;
   x->arena = TASKIR_MALLOC(x->u, top ? top + TI__X_ALIGN : TI__X_ALIGN);
   if (!x->arena) return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory (arena of %lld bytes)", (long long)top);
   memset(x->arena, 0, top + TI__X_ALIGN);
@@ -1452,6 +1652,7 @@ static ti_status ti__x_memory(ti__xplan *P) {
     for (i = 0; i < x->n_buf; i++) if (!x->buf[i].persistent) x->buf[i].p = base + x->buf[i].offset;
   }
   if (x->scratch_bytes) {
+    if (!ti__x_charge(x, (int64_t)x->scratch_bytes, "kernel scratch")) return TI_STATUS_LIMIT;
     x->scratch = TASKIR_MALLOC(x->u, x->scratch_bytes);
     if (!x->scratch) return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory (kernel scratch)");
   }
@@ -1499,6 +1700,9 @@ TASKIR_API ti_status ti_exec_plan(const ti_task_graph *g, const ti_exec_options 
   x->opt = *o;
   if (o->kernel_ctx) x->kctx = *o->kernel_ctx; else ti_kernel_ctx_init(&x->kctx);
   if (!x->opt.clock) x->opt.clock = ti__x_clock_default;
+  x->budget = o->max_bytes ? o->max_bytes : TASKIR_EXEC_MAX_BYTES;
+  x->perr = err;
+  x->cur_blk = -1;
   nb = g->n_blocks; ne = g->n_edges;
   memset(&P, 0, sizeof P);
   P.x = x; P.g = g; P.err = err;
@@ -1528,7 +1732,27 @@ TASKIR_API ti_status ti_exec_plan(const ti_task_graph *g, const ti_exec_options 
   for (i = 0; i < nb; i++) { P.state_clif[i] = -1; P.sdt[i] = TI_DTYPE_I32; }
   if ((s = ti__x_index(&P)) != TI_STATUS_SUCCESS) goto done;
   if ((s = ti__x_classify(&P)) != TI_STATUS_SUCCESS) goto done;
-  for (i = 0; i < nb && !s; i++) s = ti__x_plan_block(&P, P.order[i]);
+  {   /* room for the steps and buffers planning makes (at most a zero step,
+         a copy per interface and a kernel per block; a buffer per cluster
+         and two more), so the arrays do not move while they grow */
+    int64_t ns = 1, nbuf = 1;
+    for (i = 0; i < nb; i++) {
+      ns += 2 + g->blocks[i].n_inputs + ti__x_n_in_ifaces(&g->blocks[i]);
+      nbuf += 3 + g->blocks[i].n_inputs;
+    }
+    if (!ti__x_charge(x, ns * (int64_t)sizeof *x->step + nbuf * (int64_t)sizeof *x->buf, "the plan's step and buffer tables")) {
+      s = TI_STATUS_LIMIT;
+      goto done;
+    }
+    if (ns > INT32_MAX / 2) ns = INT32_MAX / 2;
+    if (nbuf > INT32_MAX / 2) nbuf = INT32_MAX / 2;
+    x->step = (ti__xstep *)TASKIR_MALLOC(u, (size_t)ns * sizeof *x->step);
+    x->buf = (ti__xbuf *)TASKIR_MALLOC(u, (size_t)nbuf * sizeof *x->buf);
+    if (!x->step || !x->buf) { s = ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory"); goto done; }
+    x->cap_step = (int32_t)ns; x->cap_buf = (int32_t)nbuf;
+  }
+  for (i = 0; i < nb && !s; i++) { x->cur_blk = P.order[i]; s = ti__x_plan_block(&P, P.order[i]); }
+  x->cur_blk = -1;
   if (s) goto done;
   if ((s = ti__x_memory(&P)) != TI_STATUS_SUCCESS) goto done;
   /* one run now, so that every kernel has accepted its arguments before the
@@ -1540,7 +1764,11 @@ done:
   TASKIR_FREE(u, P.order); TASKIR_FREE(u, P.esrc); TASKIR_FREE(u, P.edst);
   TASKIR_FREE(u, (void *)P.esif); TASKIR_FREE(u, (void *)P.edif); TASKIR_FREE(u, P.eid_sorted);
   TASKIR_FREE(u, P.range8); TASKIR_FREE(u, P.is_state); TASKIR_FREE(u, P.state_clif); TASKIR_FREE(u, P.sdt);
-  if (s) { ti_exec_free(x); return s; }
+  if (s) {
+    ti_exec_free(x);
+    return err && err->status ? err->status : s;   /* the first problem decides (a LIMIT, not the out of memory after it) */
+  }
+  x->perr = NULL;
   *out = x;
   return TI_STATUS_SUCCESS;
 }

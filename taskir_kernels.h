@@ -567,6 +567,11 @@ TASKIR_API void ti_lif_params_init(ti_lif_params *p);
 /* The hardware's time-window counter after a step: with tw_en, tw_cnt
    becomes 0 when it equals tw_len, else tw_cnt + 1; without tw_en unchanged. */
 TASKIR_API void ti_lif_params_next_step(ti_lif_params *p);
+/* The parameter rules of ti_clif, in one place: SUCCESS, BAD_PARAM (a value
+   outside its range) or NOT_SUPPORTED (a feature the kernel lacks). On a
+   failure *field names the parameter by its attribute name ("FIRE_TYPE",
+   "VTH0", ...) and *value gives its value (either pointer may be NULL). */
+TASKIR_API ti_status ti_lif_params_check(const ti_lif_params *p, const char **field, int32_t *value);
 
 TASKIR_API ti_status ti_clif(const ti_kernel_ctx *ctx, const ti_prim_desc *d,
                              const ti_lif_params *p, const void *in,
@@ -1679,8 +1684,8 @@ static void ti__ts_rows_cached(const ti__ts_job *j, int64_t r0, int64_t r1) {
       size_t bytes;
       for (g1 = g + 1; g1 < G && sh[g1] == sh[g]; ++g1) {}
       bytes = (size_t)(g1 - g) * piece;
-      if ((uint64_t)st < (uint64_t)T) memcpy(d, base + (size_t)st * row + (size_t)g * piece, bytes);
-      else memset(d, 0, bytes);
+      if ((uint64_t)st < (uint64_t)T) TASKIR_MEMCPY(d, base + (size_t)st * row + (size_t)g * piece, bytes);
+      else TASKIR_MEMSET(d, 0, bytes);
       d += bytes;
     }
     if (++t == T) { t = 0; ++n; }
@@ -2597,8 +2602,8 @@ static void ti__cc_run8(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const t
     uint8_t *o = pad + y * g->wn * cs;
     int64_t iy = y - g->pu, x0 = g->pl < g->wn ? g->pl : g->wn;
     int64_t x1 = g->pl + g->nix < g->wn ? g->pl + g->nix : g->wn, e = iy * g->nix * g->nr, n;
-    if (iy < 0 || iy >= g->niy) { memset(o, (int)off, (size_t)(g->wn * cs)); continue; }
-    memset(o, (int)off, (size_t)(x0 * cs));
+    if (iy < 0 || iy >= g->niy) { TASKIR_MEMSET(o, (int)off, (size_t)(g->wn * cs)); continue; }
+    TASKIR_MEMSET(o, (int)off, (size_t)(x0 * cs));
     if (cs == g->nr) {
       n = (x1 - x0) * g->nr; o += x0 * cs;
       if (d->in_dtype == TI_DTYPE_I32)
@@ -2616,7 +2621,7 @@ static void ti__cc_run8(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const t
       o -= x1 * cs;
     }
     o = pad + y * g->wn * cs;
-    memset(o + x1 * cs, (int)off, (size_t)((g->wn - x1) * cs));
+    TASKIR_MEMSET(o + x1 * cs, (int)off, (size_t)((g->wn - x1) * cs));
   }
   j.g = g; j.pad = pad; j.blk = p + 64 + ti__cc_al64(g->nf16 * 4); j.corr = corr;
   j.tapoff = tapoff; j.out = (uint32_t *)out; j.G = g->G; j.T = g->T; j.cs = cs;
@@ -2624,7 +2629,7 @@ static void ti__cc_run8(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const t
     /* A window row (kx, r) is contiguous in the padded input: one tap per
        ky of K4/nky groups read straight from it; the last group's bytes past
        the row meet zero weights (4 spare bytes after the padded input). */
-    memcpy(pad + g->hn * g->wn * cs, &offs, 4);
+    TASKIR_MEMCPY(pad + g->hn * g->wn * cs, &offs, 4);
     j.G = g->K4 / g->nky; j.T = g->nky;
     for (ky = 0; ky < g->nky; ky++) tapoff[ky] = ky * g->dy * g->wn * cs;
   }
@@ -3638,6 +3643,30 @@ TASKIR_API void ti_lif_params_next_step(ti_lif_params *p) {
 
 TI__PRIVATE int ti__e_in28(int32_t v) { return v >= TI_LIF_V_MIN && v <= TI_LIF_V_MAX; }
 
+TASKIR_API ti_status ti_lif_params_check(const ti_lif_params *p, const char **field, int32_t *value) {
+  /* range rules first (BAD_PARAM), then features the kernel lacks */
+#define TI__E_LIF_RULE(bad, name, v, st) \
+  if (bad) { if (field) *field = name; if (value) *value = v; return st; }
+  TI__E_LIF_RULE(!ti__e_in28(p->vth0), "VTH0", p->vth0, TI_STATUS_BAD_PARAM)
+  TI__E_LIF_RULE(!ti__e_in28(p->vr), "VR", p->vr, TI_STATUS_BAD_PARAM)
+  TI__E_LIF_RULE(!ti__e_in28(p->vl), "VL", p->vl, TI_STATUS_BAD_PARAM)
+  TI__E_LIF_RULE(!ti__e_in28(p->dv), "DV", p->dv, TI_STATUS_BAD_PARAM)
+  TI__E_LIF_RULE(!ti__e_in28(p->vinit), "VINIT", p->vinit, TI_STATUS_BAD_PARAM)
+  TI__E_LIF_RULE(!ti__e_in28(p->vleaky_beta), "VLEAKY_BETA", p->vleaky_beta, TI_STATUS_BAD_PARAM)
+  TI__E_LIF_RULE(!ti__e_in28(p->vtheta_const), "VTHETA_CONST", p->vtheta_const, TI_STATUS_BAD_PARAM)
+  TI__E_LIF_RULE(p->reset_mode < 0 || p->reset_mode > 3, "RESET_MODE", p->reset_mode, TI_STATUS_BAD_PARAM)
+  TI__E_LIF_RULE(p->fire_type < 0 || p->fire_type > 7, "FIRE_TYPE", p->fire_type, TI_STATUS_BAD_PARAM)
+  TI__E_LIF_RULE(p->ref_len != 0, "REF_LEN", p->ref_len, TI_STATUS_NOT_SUPPORTED)
+  TI__E_LIF_RULE(p->vth_adpt_en != 0, "VTH_ADPT_EN", p->vth_adpt_en, TI_STATUS_NOT_SUPPORTED)
+  TI__E_LIF_RULE(p->vth_beta != 0, "VTH_BETA", p->vth_beta, TI_STATUS_NOT_SUPPORTED)
+  TI__E_LIF_RULE(p->vth_incre != 0, "VTH_INCRE", p->vth_incre, TI_STATUS_NOT_SUPPORTED)
+  TI__E_LIF_RULE(p->vm_const_en && p->vm_const, "VM_CONST", p->vm_const, TI_STATUS_NOT_SUPPORTED)
+  TI__E_LIF_RULE((p->fire_type > 1 && p->fire_type < 4) || p->fire_type > 5, "FIRE_TYPE", p->fire_type,
+                 TI_STATUS_NOT_SUPPORTED)
+#undef TI__E_LIF_RULE
+  return TI_STATUS_SUCCESS;
+}
+
 /* Precomputed per-call constants of the LIF step, in the branch-free form
    the vector code uses: reset(v) = (v & ka) + kb; leak = alpha * u / 256
    with alpha = 256 when the leak is not adaptive; the time-window reset
@@ -3654,13 +3683,7 @@ TI__PRIVATE ti_status ti__e_lif_prep(const ti_prim_desc *d, const ti_lif_params 
   if (!p || !in || !v) return TI_STATUS_BAD_PARAM;
   if ((st = ti__e_check(d, spikes, 0, 0, total, &kind))) return st;
   if (kind != 1) return TI_STATUS_NOT_SUPPORTED;
-  if (!ti__e_in28(p->vth0) || !ti__e_in28(p->vr) || !ti__e_in28(p->vl) || !ti__e_in28(p->dv) ||
-      !ti__e_in28(p->vinit) || !ti__e_in28(p->vleaky_beta) || !ti__e_in28(p->vtheta_const) ||
-      p->reset_mode < 0 || p->reset_mode > 3 || p->fire_type < 0 || p->fire_type > 7)
-    return TI_STATUS_BAD_PARAM;
-  if (p->ref_len || p->vth_adpt_en || p->vth_beta || p->vth_incre ||
-      (p->vm_const_en && p->vm_const) || (p->fire_type > 1 && p->fire_type < 4) || p->fire_type > 5)
-    return TI_STATUS_NOT_SUPPORTED;
+  if ((st = ti_lif_params_check(p, NULL, NULL))) return st;
   vth = ti__e_clamp28((int64_t)p->vth0 + (p->vtheta_const_en ? p->vtheta_const : 0));
   k->vth = (int32_t)(vth < p->vl ? p->vl : vth);
   k->ka = p->reset_mode == 0 ? 0 : -1;

@@ -67,6 +67,9 @@ expect_fail 'nonexistent' run "$tmp/nonexistent.task.pb"
 expect_fail 'usage' run
 expect_fail 'unknown option' run "$tmp/demo.task.pb" --bogus
 expect_fail 'steps' run "$tmp/demo.task.pb" --steps 0
+expect_fail 'exceeds the memory budget of 2000 bytes' run "$tmp/demo.task.pb" --input "0=$in0" --max-memory 2000
+expect_fail 'max-memory wants BYTES' run "$tmp/demo.task.pb" --max-memory 12X
+"$T" run "$tmp/demo.task.pb" --input "0=$in0" --max-memory 64M > /dev/null 2>&1 && ok || bad "run with --max-memory 64M failed"
 if [ -f "$FIX/cvm.task.txt" ]; then
   # the CVM output storage block loses a dim: fails the checker
   awk 'BEGIN{b=0} /type: SI$/{b++} {if (b==1 && $1=="nf:" && !done) {print "    nf: 31"; done=1} else print}' "$FIX/cvm.task.txt" > "$tmp/broken.task.txt"

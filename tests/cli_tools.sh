@@ -57,6 +57,12 @@ for pb in "$FIX"/*.task.pb; do
 done
 # the CC fixture's statistics by hand: 8*8*32 outputs * 32 inputs * 3*3 = 589824 MACs
 "$T" stat "$FIX/cc.task.pb" | grep -q " 589824 MACs" && ok || bad "cc MAC count"
+# totals beyond int64: the table still prints, saturated totals marked
+printf 'blocks { id: -1 type: CC shape { ny: 2147483647 nx: 2147483647 nf: 2147483647 nr: 2147483647 nky: 3 nkx: 3 } }\n' > "$tmp/sat.txt"
+"$T" stat "$tmp/sat.txt" > "$tmp/stat" 2> "$tmp/e" && grep -q "^ *-1 *CC" "$tmp/stat" && grep -q "MACs (saturated)" "$tmp/stat" && ok || bad "stat of saturated totals"
+# a block whose id is -1 keeps its location in check's report
+printf 'blocks { id: -1 type: SI shape { nf: -4 } }\n' > "$tmp/neg.txt"
+"$T" check "$tmp/neg.txt" > "$tmp/out" 2>&1; grep -q "block -1" "$tmp/out" && ok || bad "block -1 location: $(cat "$tmp/out")"
 
 # the checker finds a broken graph and exits 1
 sed 's/dst_block_id: 3/dst_block_id: 42/' "$FIX/cadd.task.txt" > "$tmp/broken.txt"

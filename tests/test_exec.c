@@ -488,7 +488,7 @@ TT_TEST(test_rearrange_chain) {
     ti_error err;
     memset(&err, 0, sizeof err);
     TT_EQ_INT(ti_exec_run(x, &err), 0);
-    TT_CHECK(output_is(x, 0, want, 24));
+    TT_CHECK(output_is(x, 3, want, 24));   /* OUTPUT 3 has no socket_id: socket = its id */
     ti_exec_free(x);
   }
   free(in);
@@ -735,7 +735,7 @@ TT_TEST(test_3d_chain) {
     int64_t k;
     memset(&err, 0, sizeof err);
     TT_EQ_INT(ti_exec_run(xp, &err), 0);
-    TT_CHECK(output_is(xp, 0, mn, 2 * 3 * F));
+    TT_CHECK(output_is(xp, 11, mn, 2 * 3 * F));   /* socket = block id */
     TT_EQ_INT(ti_exec_block(xp, 3, &t, &err), 0);
     for (k = 0; k < H * W * F; k++) TT_EQ_INT(ti_exec_tensor_i64(&t, k), conv[k]);
     TT_EQ_INT(ti_exec_block(xp, 6, &t, &err), 0);
@@ -803,7 +803,7 @@ TT_TEST(test_1d_chain) {
     ti_error err;
     memset(&err, 0, sizeof err);
     TT_EQ_INT(ti_exec_run(x, &err), 0);
-    TT_CHECK(output_is(x, 0, want, 5));
+    TT_CHECK(output_is(x, 16, want, 5));   /* socket = block id */
     ti_exec_free(x);
   }
   free(in); free(w); free(bias); free(other); free(lut); free(alpha);
@@ -835,7 +835,7 @@ TT_TEST(test_float) {
     memset(&err, 0, sizeof err);
     TT_EQ_INT(ti_exec_set_input_f32(x, 0, in, 6, &err), 0);
     TT_EQ_INT(ti_exec_run(x, &err), 0);
-    TT_EQ_INT(ti_exec_output(x, 0, &t, &err), 0);
+    TT_EQ_INT(ti_exec_output(x, 5, &t, &err), 0);   /* socket = block id */
     TT_EQ_INT(t.dtype, TI_DTYPE_F32);
     for (k = 0; k < 6; k++) TT_CHECK(ti_exec_tensor_f64(&t, k) == (double)want[k]);
     ti_exec_free(x);
@@ -869,7 +869,7 @@ TT_TEST(test_memory_reuse) {
     ti_exec_tensor t;
     memset(&err, 0, sizeof err);
     TT_EQ_INT(ti_exec_run(x, &err), 0);
-    TT_CHECK(output_is(x, 0, want, 1024));
+    TT_CHECK(output_is(x, 100, want, 1024));   /* socket = block id */
     ti_exec_get_info(x, &a);
     TT_CHECK(a.arena_bytes <= 2 * 4096 + 128);   /* two live buffers at a time */
     TT_CHECK(a.buffer_bytes >= N * 4096);

@@ -599,11 +599,36 @@ TT_TEST(rule_io) {
   o = ti_task_add_block(&g, 40, TI_BLOCK_OUTPUT, TI_DTYPE_I32, &s);
   o->socket_id = 0; o->has |= TI_BLOCK_HAS_SOCKET_ID;
   TT_CHECK(ti_task_connect(&g, blk(&g, 8), 0, NULL, NULL, blk(&g, 40), 0, NULL, NULL) != NULL);
-  expect(&g, TI_DIAG_ERROR, "io", 40, -1, "OUTPUT blocks 9 and 40 share socket_id 0");
+  expect(&g, TI_DIAG_ERROR, "io", 40, -1, "OUTPUT blocks 9 and 40 both have socket 0");
   blk(&g, 40)->socket_id = 1;
   TT_EQ_INT(n_diags(&g, NULL, NULL), 0);   /* a storage block may feed two OUTPUTs */
   blk(&g, 40)->has &= ~(uint32_t)TI_BLOCK_HAS_SOCKET_ID;
   TT_EQ_INT(n_diags(&g, NULL, NULL), 0);   /* no socket: addressed by its (unique) block id */
+  blk(&g, 9)->socket_id = 40;                /* ... which is a socket like any other */
+  expect(&g, TI_DIAG_ERROR, "io", -2, -1, "both have socket 40");
+  blk(&g, 9)->socket_id = 0;
+  {   /* a block whose id is -1 keeps its location (-1 is not "no block") */
+    ti_diag_list l;
+    ti_error err;
+    int32_t i, seen = 0;
+    ti_task_block *o40 = blk(&g, 40);
+    o40->socket_id = -5; o40->has |= TI_BLOCK_HAS_SOCKET_ID;
+    o40->id = -1;
+    g.edges[g.n_edges - 1].dst_block_id = -1;   /* the edge into it */
+    ti_diag_list_init(&l, NULL);
+    ti_error_clear(&err);
+    TT_EQ_INT(ti_task_check(&g, &l, &err), TI_STATUS_INVALID);
+    for (i = 0; i < l.n; i++)
+      if (!strcmp(l.items[i].rule, "io")) {
+        seen = 1;
+        TT_EQ_INT(l.items[i].block_id, -1);
+        TT_CHECK((l.items[i].at & TI_DIAG_AT_BLOCK) != 0);
+        TT_CHECK((l.items[i].at & TI_DIAG_AT_EDGE) == 0);
+      }
+    TT_CHECK(seen);
+    TT_CHECK_MSG(strstr(err.message, "block -1:") != NULL, "%s", err.message);
+    ti_diag_list_free(&l);
+  }
   ti_task_graph_free(&g);
 }
 

@@ -199,8 +199,8 @@ static int cmd_check(int argc, char **argv) {
   for (i = 0; i < diags.n; i++) {
     const ti_diag *d = &diags.items[i];
     printf("%s: %s", d->severity == TI_DIAG_ERROR ? "error" : "warning", argv[1]);
-    if (d->block_id >= 0) printf(": block %d", (int)d->block_id);
-    if (d->edge_id >= 0) printf(": edge %d", (int)d->edge_id);
+    if (d->at & TI_DIAG_AT_BLOCK) printf(": block %d", (int)d->block_id);
+    if (d->at & TI_DIAG_AT_EDGE) printf(": edge %d", (int)d->edge_id);
     printf(": [%s] %s\n", d->rule ? d->rule : "?", d->message);
   }
   printf("%s: %d blocks, %d edges: %d errors, %d warnings\n", argv[1], (int)g.n_blocks, (int)g.n_edges,
@@ -237,12 +237,18 @@ static int cmd_stat(int argc, char **argv) {
             "  Prints one row per block (id, type, precision, shape, parameters, MACs)\n"
             "  and the totals: parameters, MACs, storage bytes by precision, edge traffic.\n");
   ti_error_clear(&err);
+  memset(&st, 0, sizeof st);
   ctx = ti_context_create(NULL);
   if (!ctx) return fail("stat", NULL);
   ti_task_graph_init(&g, NULL);
   s = load_graph(ctx, argv[1], &g, &err);
   if (s == TI_STATUS_SUCCESS) s = ti_task_statistics(&g, &st, 1, &err);
+  if (s == TI_STATUS_LIMIT) {   /* counts beyond int64: the table still prints, saturated totals marked */
+    fprintf(stderr, "taskir stat: %s: %s (marked 'saturated')\n", argv[1], err.message);
+    s = TI_STATUS_SUCCESS;
+  }
   if (s != TI_STATUS_SUCCESS) {
+    ti_task_stats_free(&st, NULL);
     ti_task_graph_free(&g);
     ti_context_destroy(ctx);
     return fail(argv[1], &err);
@@ -257,9 +263,12 @@ static int cmd_stat(int argc, char **argv) {
     printf("%6d  %-7s %-9s %-18s %12lld %14lld\n", (int)b->id, ti_block_type_name(b->type) ? ti_block_type_name(b->type) : "?",
            prec ? prec : "?", shape, (long long)bs->params, (long long)bs->macs);
   }
-  printf("total: %lld blocks, %lld edges, %lld parameters, %lld MACs, %lld bytes of storage, %lld bytes on edges\n",
-         (long long)st.blocks, (long long)st.edges, (long long)st.params, (long long)st.macs,
-         (long long)st.storage_total, (long long)st.edge_bytes);
+#define TI__SAT(v) ((v) == INT64_MAX ? " (saturated)" : "")
+  printf("total: %lld blocks, %lld edges, %lld parameters%s, %lld MACs%s, %lld bytes of storage%s, %lld bytes on edges%s\n",
+         (long long)st.blocks, (long long)st.edges, (long long)st.params, TI__SAT(st.params), (long long)st.macs,
+         TI__SAT(st.macs), (long long)st.storage_total, TI__SAT(st.storage_total), (long long)st.edge_bytes,
+         TI__SAT(st.edge_bytes));
+#undef TI__SAT
   for (i = 0; i < TI_DTYPE_COUNT; i++)
     if (st.storage_bytes[i])
       printf("storage %-9s %lld bytes\n", ti_precision_name((ti_dtype)i) ? ti_precision_name((ti_dtype)i) : ti_dtype_name((ti_dtype)i),

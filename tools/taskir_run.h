@@ -26,7 +26,7 @@
 #include "taskir_exec.h"
 
 static const char ti__cli_run_usage[] =
-    "usage: taskir run FILE [--input SOCKET=FILE]... [--steps N] [--out DIR] [--all] [--profile]\n"
+    "usage: taskir run FILE [--input SOCKET=FILE]... [--steps N] [--out DIR] [--all] [--profile] [--max-memory BYTES]\n"
     "\n"
     "Executes a Task IR graph (FILE: .pb binary, or .txt protobuf text format).\n"
     "  --input SOCKET=FILE  feed INPUT socket SOCKET from FILE: one number per line,\n"
@@ -35,7 +35,9 @@ static const char ti__cli_run_usage[] =
     "  --out DIR            write DIR/o_<block_id>.txt for every OUTPUT block (one value\n"
     "                       per line, storage order); without it outputs are printed\n"
     "  --all                with --out, also DIR/<block_id>.txt for every block\n"
-    "  --profile            print where the time went, bytes moved and MACs\n";
+    "  --profile            print where the time went, bytes moved and MACs\n"
+    "  --max-memory BYTES   memory budget of the plan (suffix K, M or G; default 1G);\n"
+    "                       a graph needing more is refused before it is allocated\n";
 
 /* Reads one number per line (blank lines and #-comments skipped). */
 static int ti__cli_read_values(const char *path, int want_float, int32_t **iv, float **fv, int64_t *n) {
@@ -137,6 +139,7 @@ static void ti__cli_print_profile(FILE *f, const ti_exec *x) {
 static int ti_cli_run(int argc, char **argv) {
   const char *file = NULL, *out_dir = NULL;
   long steps = 1;
+  int64_t max_memory = 0;
   int all = 0, profile = 0, i, rc = 1;
   int32_t j;
   ti_task_graph g;
@@ -154,6 +157,17 @@ static int ti_cli_run(int argc, char **argv) {
       steps = strtol(argv[i], &end, 10);
       if (*end || steps < 1 || steps > 100000000L) { fprintf(stderr, "taskir run: --steps wants a positive integer, got '%s'\n", argv[i]); return 2; }
     } else if (!strcmp(a, "--out")) { if (++i >= argc) goto usage; out_dir = argv[i]; }
+    else if (!strcmp(a, "--max-memory")) {
+      char *end;
+      double v;
+      if (++i >= argc) goto usage;
+      v = strtod(argv[i], &end);
+      if (*end == 'k' || *end == 'K') { v *= 1024.0; end++; }
+      else if (*end == 'M') { v *= 1048576.0; end++; }
+      else if (*end == 'G') { v *= 1073741824.0; end++; }
+      if (*end || !(v >= 1) || v > 9.0e18) { fprintf(stderr, "taskir run: --max-memory wants BYTES (suffix K, M or G), got '%s'\n", argv[i]); return 2; }
+      max_memory = (int64_t)v;
+    }
     else if (!strcmp(a, "--all")) all = 1;
     else if (!strcmp(a, "--profile")) profile = 1;
     else if (a[0] == '-' && a[1]) { fprintf(stderr, "taskir run: unknown option '%s'\n", a); goto usage; }
@@ -168,9 +182,46 @@ static int ti_cli_run(int argc, char **argv) {
     ti_task_graph_free(&g);
     return 1;
   }
+  {   /* every INPUT socket fed? (before planning, which may take long) */
+    int32_t n_in = ti_exec_graph_inputs(&g, NULL, NULL, 0), k;
+    int32_t *socks = (int32_t *)malloc(((size_t)n_in + 1) * sizeof *socks);
+    int64_t *cnts = (int64_t *)malloc(((size_t)n_in + 1) * sizeof *cnts);
+    int missing = -1;
+    if (!socks || !cnts) { free(socks); free(cnts); fprintf(stderr, "taskir run: out of memory\n"); ti_task_graph_free(&g); return 1; }
+    ti_exec_graph_inputs(&g, socks, cnts, n_in);
+    for (i = 1; i + 1 < argc && missing < 0; i++) {   /* each --input names a socket of the graph */
+      const char *spec = argv[i + 1], *eq = strchr(spec, '=');
+      char *end;
+      long sock;
+      if (!strcmp(argv[i], "--steps") || !strcmp(argv[i], "--out") || !strcmp(argv[i], "--max-memory")) { i++; continue; }
+      if (strcmp(argv[i], "--input")) continue;
+      i++;
+      sock = strtol(spec, &end, 10);
+      if (!eq || end != eq || eq == spec) { fprintf(stderr, "taskir run: --input wants SOCKET=FILE, got '%s'\n", spec); missing = n_in; break; }
+      for (k = 0; k < n_in && socks[k] != sock; k++) {}
+      if (k == n_in) {
+        fprintf(stderr, "taskir run: %s has no INPUT socket %ld (it has:", file, sock);
+        for (k = 0; k < n_in; k++) fprintf(stderr, " %d", (int)socks[k]);
+        fprintf(stderr, "%s)\n", n_in ? "" : " none");
+        missing = n_in;
+      }
+    }
+    for (k = 0; k < n_in && missing < 0; k++) {
+      int fed = 0;
+      for (i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "--input") && strtol(argv[i + 1], NULL, 10) == socks[k] && strchr(argv[i + 1], '=')) fed = 1;
+      if (!fed) missing = k;
+    }
+    if (missing >= 0 && missing < n_in)
+      fprintf(stderr, "taskir run: INPUT socket %d needs values: add --input %d=FILE (%lld values, y,x,f order)\n",
+              (int)socks[missing], (int)socks[missing], (long long)cnts[missing]);
+    free(socks); free(cnts);
+    if (missing >= 0) { ti_task_graph_free(&g); return 1; }
+  }
   ti_exec_options_init(&o);
   o.keep_all = all;
   o.profile = profile;
+  if (max_memory) o.max_bytes = max_memory;
   if (ti_exec_plan(&g, &o, &x, &err) != TI_STATUS_SUCCESS) {
     ti_diag_list dl;
     fprintf(stderr, "taskir run: %s: %s\n", file, err.message);
@@ -195,7 +246,7 @@ static int ti_cli_run(int argc, char **argv) {
     float *fv = NULL;
     int64_t n = 0;
     ti_status s;
-    if (!strcmp(argv[i], "--steps") || !strcmp(argv[i], "--out")) { i++; continue; }
+    if (!strcmp(argv[i], "--steps") || !strcmp(argv[i], "--out") || !strcmp(argv[i], "--max-memory")) { i++; continue; }
     if (strcmp(argv[i], "--input")) continue;
     spec = argv[++i];
     eq = strchr(spec, '=');

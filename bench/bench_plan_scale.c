@@ -1,0 +1,156 @@
+/* How planning and reading scale with the number of blocks.
+
+   1. ti_exec_plan (checker included) on chains SI -> CVS -> SI -> ... ->
+      OUTPUT of 10^3, 10^4 and 10^5 blocks: microseconds per block (median
+      of a few trials) and the ratio largest / smallest size (flat = 1).
+   2. Memory per block and per edge of decoding and checking: the peak bytes
+      held through TASKIR_MALLOC while decoding a message of N empty blocks
+      (N empty edges) and while checking it, divided by N. */
+#define _POSIX_C_SOURCE 199309L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* counting allocator: every byte taken through TASKIR_MALLOC/REALLOC/FREE */
+typedef struct bp_hdr { size_t n; size_t pad; } bp_hdr;
+static size_t bp_now, bp_peak;
+static void *bp_malloc(size_t n) {
+  bp_hdr *h = (bp_hdr *)malloc(sizeof *h + n);
+  if (!h) return NULL;
+  h->n = n; bp_now += n; if (bp_now > bp_peak) bp_peak = bp_now;
+  return h + 1;
+}
+static void bp_free(void *p) {
+  bp_hdr *h;
+  if (!p) return;
+  h = (bp_hdr *)p - 1;
+  bp_now -= h->n;
+  free(h);
+}
+static void *bp_realloc(void *p, size_t n) {
+  bp_hdr *h, *nh;
+  if (!p) return bp_malloc(n);
+  h = (bp_hdr *)p - 1;
+  nh = (bp_hdr *)realloc(h, sizeof *nh + n);
+  if (!nh) return NULL;
+  bp_now = bp_now - nh->n + n; nh->n = n;
+  if (bp_now > bp_peak) bp_peak = bp_now;
+  return nh + 1;
+}
+#define TASKIR_MALLOC(u, sz) ((void)(u), bp_malloc(sz))
+#define TASKIR_REALLOC(u, p, sz) ((void)(u), bp_realloc(p, sz))
+#define TASKIR_FREE(u, p) ((void)(u), bp_free(p))
+#define TASKIR_IMPLEMENTATION
+#include "taskir_proto.h"
+#include "taskir_exec.h"
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+static int cmp_d(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+static ti_task_shape shp16(void) {
+  ti_task_shape s;
+  memset(&s, 0, sizeof s);
+  ti_task_shape_set(&s, TI_SHAPE_HAS_NY, 1);
+  ti_task_shape_set(&s, TI_SHAPE_HAS_NX, 1);
+  ti_task_shape_set(&s, TI_SHAPE_HAS_NF, 16);
+  return s;
+}
+
+/* SI(data) -> (CVS -> SI) * k -> OUTPUT: about n blocks. */
+static int build_chain(ti_task_graph *g, int32_t n) {
+  ti_task_shape s = shp16();
+  int32_t dims[3] = {1, 1, 16}, v[16], id, k;
+  ti_task_block **b = (ti_task_block **)malloc((size_t)n * sizeof *b);
+  for (k = 0; k < 16; k++) v[k] = k - 8;
+  ti_task_graph_init(g, NULL);
+  if (!b) return 0;
+  /* blocks first (the block array may move while it grows), then edges */
+  for (id = 0; id + 1 < n; id++) {
+    ti_block_type t = id == 0 || id % 2 == 0 ? TI_BLOCK_SI : TI_BLOCK_CVS;
+    if (!ti_task_add_block(g, id, t, TI_DTYPE_I32, &s)) return 0;
+  }
+  if (!ti_task_add_block(g, id, TI_BLOCK_OUTPUT, TI_DTYPE_I32, &s)) return 0;
+  for (k = 0; k <= id; k++) b[k] = &g->blocks[k];
+  if (ti_task_set_data(g, b[0], TI_DTYPE_I32, 3, dims, v)) return 0;
+  for (k = 1; k < id; k += 2)
+    if (ti_task_add_attr(g, b[k], TI_ATTR_CONSTANT_A, 1)) return 0;
+  if (id % 2 == 0) b[id - 1]->type = TI_BLOCK_SI;   /* keep S -> C -> S: the OUTPUT follows a storage block */
+  for (k = 0; k < id; k++)
+    if (!ti_task_connect(g, b[k], 0, NULL, NULL, b[k + 1], 0, NULL, NULL)) return 0;
+  free(b);
+  return 1;
+}
+
+int main(void) {
+  static const int32_t sizes[3] = {1000, 10000, 100000};
+  double per_block[3];
+  int i;
+  printf("plan time per block (ti_exec_plan with the checker; chains SI -> CVS -> SI ...;\n"
+         "median over 3 * 10^5 / N plans, at least 3)\n");
+  for (i = 0; i < 3; i++) {
+    ti_task_graph g;
+    double t[300];
+    int r, reps = sizes[i] >= 100000 ? 3 : 300000 / sizes[i];
+    ti_exec_info info;
+    memset(&info, 0, sizeof info);
+    if (!build_chain(&g, sizes[i])) { fprintf(stderr, "cannot build the chain\n"); return 1; }
+    for (r = 0; r < reps; r++) {
+      ti_exec *x = NULL;
+      ti_error err;
+      double t0;
+      ti_error_clear(&err);
+      t0 = now();
+      if (ti_exec_plan(&g, NULL, &x, &err)) { fprintf(stderr, "plan: %s\n", err.message); return 1; }
+      t[r] = now() - t0;
+      ti_exec_get_info(x, &info);
+      ti_exec_free(x);
+    }
+    qsort(t, (size_t)reps, sizeof *t, cmp_d);
+    per_block[i] = t[reps / 2] / g.n_blocks;
+    printf("  %6d blocks: %8.3f ms, %6.3f us per block, arena %lld bytes of %lld without reuse\n", (int)g.n_blocks,
+           t[reps / 2] * 1e3, per_block[i] * 1e6, (long long)info.arena_bytes, (long long)info.buffer_bytes);
+    ti_task_graph_free(&g);
+  }
+  printf("  ratio per block 10^5 / 10^3: %.2f (target <= 2)\n", per_block[2] / per_block[0]);
+
+  printf("memory of decode and check (peak bytes through TASKIR_MALLOC / count)\n");
+  for (i = 0; i < 2; i++) {
+    int32_t n = 1000000, k;
+    size_t len = (size_t)n * 2;
+    unsigned char *msg = (unsigned char *)malloc(len);
+    ti_task_graph g;
+    ti_error err;
+    ti_status s;
+    size_t dec, chk;
+    if (!msg) return 1;
+    for (k = 0; k < n; k++) { msg[2 * k] = i ? 0x12 : 0x0a; msg[2 * k + 1] = 0; }   /* blocks {} or edges {} */
+    ti_task_graph_init(&g, NULL);
+    ti_error_clear(&err);
+    bp_now = bp_peak = 0;
+    s = ti_task_decode(&g, msg, len, &err);
+    dec = bp_peak;
+    if (s) printf("  %d empty %s (%zu bytes): decode refuses: %s\n", (int)n, i ? "edges" : "blocks", len, err.message);
+    else {
+      ti_diag_list dl;
+      size_t base = bp_now;
+      ti_diag_list_init(&dl, NULL);
+      bp_peak = bp_now;
+      ti_task_check(&g, &dl, NULL);
+      chk = bp_peak - base;
+      printf("  %d empty %s (%zu bytes): decode %.1f bytes each, check %.1f bytes each (%d problems listed)\n", (int)n,
+             i ? "edges" : "blocks", len, (double)dec / n, (double)chk / n, (int)dl.n);
+      ti_diag_list_free(&dl);
+    }
+    ti_task_graph_free(&g);
+    free(msg);
+  }
+  return 0;
+}
