@@ -1450,6 +1450,7 @@ static ti_status ti__x_memory(ti__xplan *P) {
 static ti_status ti__x_run(ti_exec *x, ti_error *err);
 
 TASKIR_API ti_status ti_exec_plan(const ti_task_graph *g, const ti_exec_options *o, ti_exec **out, ti_error *err) {
+  ti_error_clear(err);
   ti_exec_options defaults;
   ti__xplan P;
   ti_exec *x;
@@ -1614,6 +1615,7 @@ static ti_status ti__x_run(ti_exec *x, ti_error *err) {
 }
 
 TASKIR_API ti_status ti_exec_run(ti_exec *x, ti_error *err) {
+  ti_error_clear(err);
   int32_t i;
   if (!x) return ti_error_set(err, TI_STATUS_BAD_PARAM, "ti_exec_run: NULL plan");
   for (i = 0; i < x->n_in; i++)
@@ -1668,9 +1670,11 @@ static ti_status ti__x_set_input(ti_exec *x, int32_t socket, const int32_t *iv, 
 }
 
 TASKIR_API ti_status ti_exec_set_input(ti_exec *x, int32_t socket, const int32_t *values, int64_t n, ti_error *err) {
+  ti_error_clear(err);
   return ti__x_set_input(x, socket, values, NULL, n, err);
 }
 TASKIR_API ti_status ti_exec_set_input_f32(ti_exec *x, int32_t socket, const float *values, int64_t n, ti_error *err) {
+  ti_error_clear(err);
   return ti__x_set_input(x, socket, NULL, values, n, err);
 }
 
@@ -1690,6 +1694,7 @@ static ti_status ti__x_view_of(const ti_exec *x, int32_t bi, ti_exec_tensor *t, 
 }
 
 TASKIR_API ti_status ti_exec_output(const ti_exec *x, int32_t socket, ti_exec_tensor *t, ti_error *err) {
+  ti_error_clear(err);
   int32_t i;
   if (!x || !t) return ti_error_set(err, TI_STATUS_BAD_PARAM, "ti_exec_output: NULL argument");
   for (i = 0; i < x->n_out; i++)
@@ -1698,6 +1703,7 @@ TASKIR_API ti_status ti_exec_output(const ti_exec *x, int32_t socket, ti_exec_te
 }
 
 TASKIR_API ti_status ti_exec_block(const ti_exec *x, int32_t block_id, ti_exec_tensor *t, ti_error *err) {
+  ti_error_clear(err);
   int32_t i;
   if (!x || !t) return ti_error_set(err, TI_STATUS_BAD_PARAM, "ti_exec_block: NULL argument");
   for (i = 0; i < x->n_blk; i++) if (x->blk[i].id == block_id) return ti__x_view_of(x, i, t, err);
