@@ -158,6 +158,7 @@ TASKIR_API int32_t ti_exec_num_inputs(const ti_exec *x);
 TASKIR_API int32_t ti_exec_input_socket(const ti_exec *x, int32_t i);
 TASKIR_API int64_t ti_exec_input_count(const ti_exec *x, int32_t i);   /* values expected */
 TASKIR_API int ti_exec_input_is_float(const ti_exec *x, int32_t i);
+TASKIR_API ti_dtype ti_exec_input_precision(const ti_exec *x, int32_t i);   /* the INPUT block's precision */
 TASKIR_API int32_t ti_exec_num_outputs(const ti_exec *x);
 TASKIR_API int32_t ti_exec_output_socket(const ti_exec *x, int32_t i);
 TASKIR_API int32_t ti_exec_output_block(const ti_exec *x, int32_t i);  /* block id */
@@ -1719,6 +1720,9 @@ TASKIR_API int64_t ti_exec_input_count(const ti_exec *x, int32_t i) {
 }
 TASKIR_API int ti_exec_input_is_float(const ti_exec *x, int32_t i) {
   return x && i >= 0 && i < x->n_in && x->buf[x->blk[x->in_blk[i]].buf].dt == TI_DTYPE_F32;
+}
+TASKIR_API ti_dtype ti_exec_input_precision(const ti_exec *x, int32_t i) {
+  return x && i >= 0 && i < x->n_in ? x->blk[x->in_blk[i]].precision : TI_DTYPE_COUNT;
 }
 TASKIR_API int32_t ti_exec_num_outputs(const ti_exec *x) { return x ? x->n_out : 0; }
 TASKIR_API int32_t ti_exec_output_socket(const ti_exec *x, int32_t i) {
