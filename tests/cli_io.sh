@@ -200,7 +200,8 @@ sys.exit(0 if sum(x['params'] for x in b) == t['params'] == 1586 and sum(x['macs
 "$T" run "$D" --input "0=$IN" --steps 2 > "$tmp/np.out"
 cmp -s "$tmp/p.out" "$tmp/np.out" && ok || bad "--profile leaves stdout alone"
 grep -qE "plan [0-9]+\.[0-9]{6} ms" "$tmp/p.err" && grep -q "MACs" "$tmp/p.err" && ok || bad "--profile on stderr with the plan time: $(cat "$tmp/p.err")"
-"$T" run "$D" --input "0=$IN" --profile --json 2> "$tmp/pj.json" > /dev/null && $PY -c "import json,sys; d = json.load(open('$tmp/pj.json')); sys.exit(0 if d['runs'] == 1 and d['plan_ms'] >= 0 and d['macs'] > 0 else 1)" \
+grep -qE "^ +4 CC +packed int8 +2 +[0-9]+\.[0-9]{6} +36864 " "$tmp/p.err" && ok || bad "--profile has a row per block (id, type, kernel path, calls, time, MACs): $(cat "$tmp/p.err")"
+"$T" run "$D" --input "0=$IN" --profile --json 2> "$tmp/pj.json" > /dev/null && $PY -c "import json,sys; d = json.load(open('$tmp/pj.json')); sys.exit(0 if d['runs'] == 1 and d['plan_ms'] >= 0 and d['macs'] > 0 and sum(b['macs'] for b in d['blocks']) == d['macs'] and len(d['blocks']) == 21 else 1)" \
   && ok || bad "run --profile --json"
 expect 2 "--json goes with --profile" run "$D" --input "0=$IN" --json
 

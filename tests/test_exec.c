@@ -614,6 +614,47 @@ TT_TEST(test_error_reuse) {
   ti_task_graph_free(&g);
 }
 
+/* Per-block profile rows add up to the whole profile. */
+TT_TEST(test_block_profile) {
+  ti_task_graph g;
+  ti_exec *x = NULL;
+  ti_exec_options o;
+  ti_exec_block_profile bp;
+  const ti_exec_profile *p;
+  ti_error err;
+  int32_t a[12] = {0}, i, kernels = 0;
+  int64_t macs = 0, bytes = 0, calls = 0;
+  double secs = 0;
+  build_two_io(&g);
+  ti_exec_options_init(&o);
+  o.profile = 1;
+  TT_EQ_INT(ti_exec_plan(&g, &o, &x, &err), 0);
+  if (!x) { ti_task_graph_free(&g); return; }
+  TT_EQ_INT(ti_exec_set_input(x, 0, a, 12, &err), 0);
+  TT_EQ_INT(ti_exec_set_input(x, 1, a, 12, &err), 0);
+  for (i = 0; i < 3; i++) TT_EQ_INT(ti_exec_run(x, &err), 0);
+  p = ti_exec_get_profile(x);
+  for (i = 0; i < ti_exec_num_blocks(x); i++) {
+    TT_CHECK(ti_exec_get_block_profile(x, i, &bp));
+    TT_EQ_INT(bp.block_id, ti_exec_block_id(x, i));
+    TT_CHECK(bp.kernel != NULL);
+    if (bp.calls) { kernels++; TT_EQ_INT(bp.calls, 3); TT_CHECK(strcmp(bp.kernel, "-") != 0); }
+    else TT_EQ_STR(bp.kernel, "-");
+    macs += bp.macs; bytes += bp.bytes; calls += bp.calls; secs += bp.seconds;
+  }
+  TT_CHECK(kernels > 0);
+  TT_CHECK(!ti_exec_get_block_profile(x, ti_exec_num_blocks(x), &bp));
+  TT_EQ_INT(macs, p->macs);
+  TT_EQ_INT(bytes, p->copied_bytes);
+  for (i = 0; i < TI_BLOCK_COUNT; i++) calls -= p->block_calls[i];
+  TT_EQ_INT(calls, 0);
+  TT_CHECK(secs <= p->total_seconds + 1e-9);
+  ti_exec_clear_profile(x);
+  TT_CHECK(ti_exec_get_block_profile(x, 0, &bp) && bp.calls == 0 && bp.macs == 0 && bp.seconds == 0);
+  ti_exec_free(x);
+  ti_task_graph_free(&g);
+}
+
 TT_TEST(test_sockets) {
   ti_task_graph g;
   ti_exec *x;
@@ -1106,6 +1147,7 @@ int main(void) {
   TT_RUN(test_clif_steps);
   TT_RUN(test_sockets);
   TT_RUN(test_error_reuse);
+  TT_RUN(test_block_profile);
   TT_RUN(test_3d_chain);
   TT_RUN(test_1d_chain);
   TT_RUN(test_float);

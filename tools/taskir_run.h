@@ -358,6 +358,7 @@ static int ti__cli_mkdir(const char *dir) {
 
 static void ti__cli_print_profile(FILE *f, const ti_exec *x, double plan_seconds, int json) {
   const ti_exec_profile *p = ti_exec_get_profile(x);
+  ti_exec_block_profile bp;
   ti_exec_info info;
   int t;
   double tot = p->total_seconds > 0 ? p->total_seconds : 1e-12;
@@ -375,6 +376,11 @@ static void ti__cli_print_profile(FILE *f, const ti_exec *x, double plan_seconds
       if (p->block_calls[t] || p->block_seconds[t] > 0)
         fprintf(f, "%s{\"type\": \"%s\", \"calls\": %lld, \"ms\": %.6f}", data++ ? ", " : "",
                 ti_block_type_name((ti_block_type)t), (long long)p->block_calls[t], p->block_seconds[t] * 1e3);
+    fprintf(f, "], \"blocks\": [");
+    for (t = 0; ti_exec_get_block_profile(x, t, &bp); t++)
+      fprintf(f, "%s{\"id\": %d, \"type\": \"%s\", \"kernel\": \"%s\", \"calls\": %lld, \"ms\": %.6f, \"macs\": %lld, "
+                 "\"bytes\": %lld}", t ? ", " : "", (int)bp.block_id, ti_block_type_name(bp.type), bp.kernel,
+              (long long)bp.calls, bp.seconds * 1e3, (long long)bp.macs, (long long)bp.bytes);
     fprintf(f, "]}\n");
     return;
   }
@@ -391,6 +397,11 @@ static void ti__cli_print_profile(FILE *f, const ti_exec *x, double plan_seconds
     }
   fprintf(f, "  MACs %lld, edge traffic %lld bytes (%lld copied)\n", (long long)p->macs, (long long)p->edge_bytes,
           (long long)p->copied_bytes);
+  fprintf(f, "  %6s %-6s %-11s %8s %12s %14s %12s\n", "block", "type", "kernel", "calls", "ms", "MACs", "bytes in");
+  for (t = 0; ti_exec_get_block_profile(x, t, &bp); t++)
+    if (bp.calls || bp.bytes)
+      fprintf(f, "  %6d %-6s %-11s %8lld %12.6f %14lld %12lld\n", (int)bp.block_id, ti_block_type_name(bp.type), bp.kernel,
+              (long long)bp.calls, bp.seconds * 1e3, (long long)bp.macs, (long long)bp.bytes);
   fprintf(f, "  plan memory %lld bytes: data %lld (arena %lld reused, constants/state %lld, packed weights %lld, "
              "scratch %lld) + bookkeeping %lld; the blocks at their precision: %lld bytes\n",
           (long long)info.plan_bytes, (long long)data, (long long)info.arena_bytes, (long long)info.persistent_bytes,
