@@ -800,12 +800,18 @@ typedef struct ti_task_stats {
   int64_t storage_total;
   int32_t n_blocks;
   ti_task_block_stats *per_block;          /* n_blocks entries, TASKIR_MALLOC'd; NULL if not asked */
+  int64_t *per_edge_bytes;                 /* with per_block: n_edges entries, edge_bytes edge by edge
+                                              (0 for an edge without a source block) */
 } ti_task_stats;
 /* per_block: 1 to fill s->per_block (free with ti_task_stats_free, with
    the graph's alloc_user). Safe on graphs that fail the checker; LIMIT when
    a count exceeds int64 (the totals are then clamped). */
 TASKIR_API ti_status ti_task_statistics(const ti_task_graph *g, ti_task_stats *s, int per_block, ti_error *err);
 TASKIR_API void ti_task_stats_free(ti_task_stats *s, void *alloc_user);
+/* The role of input cluster `cluster` of block b: "data" (activations, and
+   every cluster of a storage or OUTPUT block), "weight", "alpha", "lut",
+   "state" (CLIF v_prev) or "bias"; NULL when b has no such cluster role. */
+TASKIR_API const char *ti_task_input_role(const ti_task_block *b, int32_t cluster);
 
 /* >>nn: the algorithm-level dialect and its reference interpreter ---------- */
 
@@ -4215,6 +4221,18 @@ static int ti__check_roles_of(const ti_task_block *b, ti__check_roles *r) {
   return 1;
 }
 
+TASKIR_API const char *ti_task_input_role(const ti_task_block *b, int32_t cluster) {
+  ti__check_roles r;
+  if (!b || cluster < 0) return NULL;
+  if ((unsigned)b->type < TI_BLOCK_COUNT && ti_block_class_of(b->type) != TI_CLASS_COMPUTE) return "data";
+  if (!ti__check_roles_of(b, &r)) return NULL;
+  if (cluster < r.n_act) return "data";
+  if (cluster < r.n_act + r.n_mid)
+    return b->type == TI_BLOCK_CLIF ? "state" : b->type == TI_BLOCK_CAX ? "alpha" : b->type == TI_BLOCK_CLUT ? "lut" : "weight";
+  if (cluster < r.n_act + r.n_mid + r.has_bias) return "bias";
+  return NULL;
+}
+
 static const char *ti__check_roles_text(ti_block_type t) {
   switch (t) {
   case TI_BLOCK_CADD: return " (n_branch inputs, then the bias when bias_type is VECTOR)";
@@ -5340,6 +5358,7 @@ TASKIR_API ti_status ti_task_statistics(const ti_task_graph *g, ti_task_stats *s
   ti_error_clear(err);
   ti__check_idx *idx = NULL;
   ti_task_block_stats *pb = NULL, one;
+  int64_t *pe = NULL;
   void *au;
   int sat = 0;
   int32_t i;
@@ -5350,9 +5369,11 @@ TASKIR_API ti_status ti_task_statistics(const ti_task_graph *g, ti_task_stats *s
   au = g->arena.alloc_user;
   idx = (ti__check_idx *)TASKIR_MALLOC(au, ((size_t)g->n_blocks + 1) * sizeof *idx);
   if (per_block) pb = (ti_task_block_stats *)TASKIR_MALLOC(au, ((size_t)g->n_blocks + 1) * sizeof *pb);
-  if (!idx || (per_block && !pb)) {
+  if (per_block) pe = (int64_t *)TASKIR_MALLOC(au, ((size_t)g->n_edges + 1) * sizeof *pe);
+  if (!idx || (per_block && (!pb || !pe))) {
     if (idx) TASKIR_FREE(au, idx);
     if (pb) TASKIR_FREE(au, pb);
+    if (pe) TASKIR_FREE(au, pe);
     return ti_error_set(err, TI_STATUS_NO_MEMORY, "ti_task_statistics: out of memory for %d blocks", (int)g->n_blocks);
   }
   s->blocks = g->n_blocks;
@@ -5384,6 +5405,7 @@ TASKIR_API ti_status ti_task_statistics(const ti_task_graph *g, ti_task_stats *s
     int64_t elems = -1, box[6];
     ti_task_block_stats tmp;
     char why[192];
+    if (pe) pe[i] = 0;
     if (si < 0) continue;
     b = &g->blocks[si];
     for (cl = 0; cl < b->n_outputs && elems < 0; cl++)
@@ -5400,11 +5422,14 @@ TASKIR_API ti_status ti_task_statistics(const ti_task_graph *g, ti_task_stats *s
       ti__stats_block(b, &tmp, &sat);
       elems = tmp.out_elems;
     }
-    if (ti__check_is_precision(b->precision))
-      s->edge_bytes = ti__stats_add(s->edge_bytes, ti__stats_mul(elems, (int64_t)ti_dtype_size(b->precision), &sat), &sat);
+    if (ti__check_is_precision(b->precision)) {
+      int64_t eb = ti__stats_mul(elems, (int64_t)ti_dtype_size(b->precision), &sat);
+      s->edge_bytes = ti__stats_add(s->edge_bytes, eb, &sat);
+      if (pe) pe[i] = eb;
+    }
   }
   TASKIR_FREE(au, idx);
-  if (pb) { s->per_block = pb; s->n_blocks = g->n_blocks; }
+  if (pb) { s->per_block = pb; s->n_blocks = g->n_blocks; s->per_edge_bytes = pe; }
   if (sat)
     return ti_error_set(err, TI_STATUS_LIMIT, "ti_task_statistics: a count exceeds int64; the totals are clamped");
   return TI_STATUS_SUCCESS;
@@ -5413,7 +5438,9 @@ TASKIR_API ti_status ti_task_statistics(const ti_task_graph *g, ti_task_stats *s
 TASKIR_API void ti_task_stats_free(ti_task_stats *s, void *alloc_user) {
   (void)alloc_user;
   if (s->per_block) TASKIR_FREE(alloc_user, s->per_block);
+  if (s->per_edge_bytes) TASKIR_FREE(alloc_user, s->per_edge_bytes);
   s->per_block = NULL;
+  s->per_edge_bytes = NULL;
   s->n_blocks = 0;
 }
 

@@ -325,16 +325,146 @@ static void dot_rearrange(const ti_task_edge *e) {
   }
 }
 
+/* A DOT string literal: the text with " and \ escaped (newlines as \n). */
+static void dot_str(const char *t) {
+  putchar('"');
+  for (; *t; t++) {
+    if (*t == '"' || *t == '\\') printf("\\%c", *t);
+    else if (*t == '\n') printf("\\n");
+    else putchar(*t);
+  }
+  putchar('"');
+}
+
+/* The input cluster of dst that names edge id, or -1. */
+static int32_t dot_dst_cluster(const ti_task_block *dst, int32_t id) {
+  int32_t c, k;
+  for (c = 0; c < dst->n_inputs; c++)
+    for (k = 0; k < dst->inputs[c].n_interfaces; k++)
+      if (dst->inputs[c].interfaces[k].edge_id == id) return c;
+  return -1;
+}
+
+static void dot_block(const ti_task_block *b, const char *indent) {
+  ti_block_class cls = ti_block_class_of(b->type);
+  char shape[64];
+  const char *prec = ti_precision_name(b->precision), *type = ti_block_type_name(b->type);
+  shape_string(b, shape, sizeof shape);
+  printf("%sb%d [label=\"%s %d", indent, (int)b->id, type ? type : "?", (int)b->id);
+  if ((b->type == TI_BLOCK_INPUT || b->type == TI_BLOCK_OUTPUT))
+    printf((b->has & TI_BLOCK_HAS_SOCKET_ID) ? "\\nsocket %d" : "\\nno socket_id", (int)b->socket_id);
+  printf("\\n%s %s\", %s];\n", prec ? prec : "?", shape,
+         cls == TI_CLASS_STORAGE ? "shape=box, style=filled, fillcolor=\"#cfe2f3\""
+         : cls == TI_CLASS_COMPUTE ? "shape=ellipse, style=filled, fillcolor=\"#fce5cd\""
+         : b->type == TI_BLOCK_INPUT ? "shape=invhouse, style=filled, fillcolor=\"#e0e0e0\""
+                                     : "shape=house, style=filled, fillcolor=\"#e0e0e0\"");
+}
+
+static int dot_task_graph(const char *path, const ti_task_graph *g, const ti_task_stats *st) {
+  int32_t i, j, k, dangling = 0;
+  unsigned char *placed = (unsigned char *)calloc((size_t)g->n_blocks + 1, 1);
+  if (!placed) { fprintf(stderr, "taskir dot: out of memory\n"); return 1; }
+  printf("digraph taskgraph {\n  rankdir=TB;\n  node [fontname=\"Helvetica\", fontsize=10];\n"
+         "  edge [fontname=\"Helvetica\", fontsize=9];\n");
+  for (k = 0; k < g->n_groups; k++) {
+    const ti_task_group *gr = &g->groups[k];
+    printf("  subgraph cluster_g%d {\n    label=\"group %d\"; style=\"rounded,dashed\"; color=\"#6d9eeb\"; fontname=\"Helvetica\";\n",
+           (int)k, (int)gr->group_id);
+    for (j = 0; j < gr->n_block_ids; j++)
+      for (i = 0; i < g->n_blocks; i++)
+        if (g->blocks[i].id == gr->block_ids[j] && !placed[i]) { dot_block(&g->blocks[i], "    "); placed[i] = 1; }
+    printf("  }\n");
+  }
+  for (i = 0; i < g->n_blocks; i++) if (!placed[i]) dot_block(&g->blocks[i], "  ");
+  free(placed);
+  for (i = 0; i < g->n_edges; i++) {
+    const ti_task_edge *e = &g->edges[i];
+    const ti_task_block *src = ti_task_find_block(g, e->src_block_id), *dst = ti_task_find_block(g, e->dst_block_id);
+    if (!src || !dst) {
+      /* no phantom block: a red end point that says what is missing */
+      const char *end = !src ? "source" : "destination";
+      int32_t missing = !src ? e->src_block_id : e->dst_block_id;
+      printf("  x%d [shape=plaintext, fontcolor=red, label=\"edge %d: %s block %d does not exist\"];\n", (int)i, (int)e->id,
+             end, (int)missing);
+      if (src) printf("  b%d -> x%d", (int)src->id, (int)i);
+      else if (dst) printf("  x%d -> b%d", (int)i, (int)dst->id);
+      else printf("  x%d -> x%d", (int)i, (int)i);
+      printf(" [color=red, fontcolor=red, style=dashed, label=\"e%d\"];\n", (int)e->id);
+      fprintf(stderr, "taskir dot: %s: edge %d: %s block %d does not exist (drawn in red)\n", path, (int)e->id, end,
+              (int)missing);
+      dangling++;
+      continue;
+    }
+    {
+      int32_t c = dot_dst_cluster(dst, e->id);
+      const char *role = c >= 0 ? ti_task_input_role(dst, c) : NULL;
+      printf("  b%d -> b%d [label=\"e%d", (int)e->src_block_id, (int)e->dst_block_id, (int)e->id);
+      if (c >= 0) printf(" %s (in %d)", role ? role : "?", (int)c);
+      else printf(" (no input interface names it)");
+      if (st && st->per_edge_bytes) printf("\\n%lld B", (long long)st->per_edge_bytes[i]);
+      dot_rearrange(e);
+      printf("\"%s];\n", role && strcmp(role, "data") ? ", style=dashed" : c < 0 ? ", color=red, fontcolor=red" : "");
+    }
+  }
+  printf("}\n");
+  if (dangling) fprintf(stderr, "taskir dot: %s: %d dangling edge(s)\n", path, (int)dangling);
+  return 0;
+}
+
+/* An nn program: one node per op and argument, one edge per use labelled
+   with the value's type (dtype, shape, layout). */
+static int dot_program(const ti_program *p) {
+  const ti_op *op;
+  int32_t i, k;
+  ti_buffer tb;
+  ti_buffer_init(&tb, NULL);
+  printf("digraph nnprogram {\n  rankdir=TB;\n  node [fontname=\"Helvetica\", fontsize=10];\n"
+         "  edge [fontname=\"Helvetica\", fontsize=9];\n");
+  for (i = 0; i < p->n_args; i++)
+    printf("  a%d [label=\"%%arg%d\", shape=cds, style=filled, fillcolor=\"#e0e0e0\"];\n", (int)i, (int)i);
+  for (op = p->first, k = 0; op; op = op->next, k++) {
+    const char *name = op->info && op->info->name ? op->info->name : "?";
+    int is_ret = !strcmp(name, "builtin.return");
+    ((ti_op *)op)->order = k;
+    printf("  o%d [label=", (int)k);
+    dot_str(name);
+    printf(", %s];\n", is_ret ? "shape=cds, style=filled, fillcolor=\"#e0e0e0\""
+                              : "shape=box, style=\"rounded,filled\", fillcolor=\"#fce5cd\"");
+  }
+  for (op = p->first; op; op = op->next)
+    for (i = 0; i < op->n_operands; i++) {
+      const ti_value *v = op->operands[i].value;
+      if (!v) continue;
+      if (v->def) printf("  o%d -> o%d [label=", (int)v->def->order, (int)op->order);
+      else printf("  a%d -> o%d [label=", (int)v->index, (int)op->order);
+      tb.len = 0;
+      if (v->type && ti_print_type(v->type, &tb) == TI_STATUS_SUCCESS && !tb.failed) {
+        char *t = (char *)malloc(tb.len + 1);
+        if (t) { memcpy(t, tb.data, tb.len); t[tb.len] = 0; dot_str(t); free(t); }
+        else dot_str("?");
+      } else dot_str("?");
+      printf("];\n");
+    }
+  printf("}\n");
+  ti_buffer_free(&tb);
+  return 0;
+}
+
 static int cmd_dot(int argc, char **argv) {
   static const char use[] = "usage: taskir dot FILE [--format pb|txt|tir] > graph.dot\n"
-            "  Graphviz DOT: storage blocks are blue boxes, compute blocks orange ellipses,\n"
-            "  INPUT/OUTPUT grey; edges are labelled with their id and rearrangements.\n"
+            "  Graphviz DOT of a Task IR graph: storage blocks are blue boxes, compute\n"
+            "  blocks orange ellipses, INPUT/OUTPUT grey with their socket; groups are\n"
+            "  dashed clusters. Each edge: its id, the role of the input cluster it feeds\n"
+            "  (data, weight, alpha, lut, state, bias; non-data edges dashed), its bytes\n"
+            "  and rearrangements. An edge naming a missing block is drawn in red (and\n"
+            "  reported on stderr). Of an nn program (.tir): ops, arguments, and one edge\n"
+            "  per use labelled with the value's type (dtype, shape, layout).\n"
             "  Render with: dot -Tpng graph.dot -o graph.png\n";
   ti_context *ctx;
   ti_task_graph g;
   ti_error err;
+  ti_cli_fmt fmt;
   cli_args a;
-  int32_t i;
   int rc;
   if (wants_help(argc, argv)) return usage(1, use);
   if ((rc = parse_file_args(argc, argv, 0, use, &a)) != 0) return rc;
@@ -342,35 +472,28 @@ static int cmd_dot(int argc, char **argv) {
   ctx = ti_context_create(NULL);
   if (!ctx) return ti_cli_fail("dot", NULL, NULL);
   ti_task_graph_init(&g, NULL);
-  if (ti_cli_load_graph(ctx, a.path, a.fmt, &g, NULL, &err) != TI_STATUS_SUCCESS) {
-    ti_task_graph_free(&g);
-    ti_context_destroy(ctx);
-    return ti_cli_fail("dot", a.path, &err);
+  if (ti_cli_format(a.path, a.fmt, &fmt, &err) != TI_STATUS_SUCCESS) rc = ti_cli_fail("dot", a.path, &err);
+  else if (fmt == TI_CLI_FMT_TIR) {
+    ti_program *p = NULL;
+    const char *d = NULL;
+    if (ti_cli_load_program(ctx, a.path, fmt, &p, &d, &err) != TI_STATUS_SUCCESS) rc = ti_cli_fail("dot", a.path, &err);
+    else if (d && !strcmp(d, "task")) {
+      if (ti_task_export(p, &g, &err) != TI_STATUS_SUCCESS) rc = ti_cli_fail("dot", a.path, &err);
+    } else rc = dot_program(p);
+    if (!(d && !strcmp(d, "task"))) { ti_program_destroy(p); ti_task_graph_free(&g); ti_context_destroy(ctx); return rc; }
+    ti_program_destroy(p);
+  } else if (ti_cli_load_graph(ctx, a.path, fmt, &g, NULL, &err) != TI_STATUS_SUCCESS) rc = ti_cli_fail("dot", a.path, &err);
+  if (rc == 0) {
+    ti_task_stats st;
+    ti_error serr;
+    memset(&st, 0, sizeof st);
+    ti_task_statistics(&g, &st, 1, &serr);   /* bytes per edge when it can say (saturated counts are clamped) */
+    rc = dot_task_graph(a.path, &g, &st);
+    ti_task_stats_free(&st, NULL);
   }
-  printf("digraph taskgraph {\n  rankdir=TB;\n  node [fontname=\"Helvetica\", fontsize=10];\n"
-         "  edge [fontname=\"Helvetica\", fontsize=9];\n");
-  for (i = 0; i < g.n_blocks; i++) {
-    const ti_task_block *b = &g.blocks[i];
-    ti_block_class cls = ti_block_class_of(b->type);
-    char shape[64];
-    const char *prec = ti_precision_name(b->precision);
-    shape_string(b, shape, sizeof shape);
-    printf("  b%d [label=\"%s %d\\n%s %s\", %s];\n", (int)b->id, ti_block_type_name(b->type) ? ti_block_type_name(b->type) : "?",
-           (int)b->id, prec ? prec : "?", shape,
-           cls == TI_CLASS_STORAGE ? "shape=box, style=filled, fillcolor=\"#cfe2f3\""
-           : cls == TI_CLASS_COMPUTE ? "shape=ellipse, style=filled, fillcolor=\"#fce5cd\""
-                                     : "shape=cds, style=filled, fillcolor=\"#e0e0e0\"");
-  }
-  for (i = 0; i < g.n_edges; i++) {
-    const ti_task_edge *e = &g.edges[i];
-    printf("  b%d -> b%d [label=\"e%d", (int)e->src_block_id, (int)e->dst_block_id, (int)e->id);
-    dot_rearrange(e);
-    printf("\"];\n");
-  }
-  printf("}\n");
   ti_task_graph_free(&g);
   ti_context_destroy(ctx);
-  return 0;
+  return rc;
 }
 
 /* --- print ----------------------------------------------------------------- */
