@@ -73,7 +73,7 @@ expect 2 "--format wants pb, txt or tir" check "$D" --format xml
 printf 'blocks { id: 0 type: BOGUS }\n' > "$tmp/bad.txt"
 "$T" check "$tmp/bad.txt" 2> "$tmp/err"; [ "$(grep -o "bad.txt" "$tmp/err" | wc -l)" -eq 1 ] && ok || bad "file name repeated: $(cat "$tmp/err")"
 NN=tests/layout/seed004_conv_reshape_add.nn.tir
-for c in check stat dot run convert; do
+for c in check stat run convert; do   # (dot draws either kind)
   if [ "$c" = convert ]; then expect 1 "expected a Task IR graph.*found an nn program" convert "$NN" "$tmp/x.pb"
   else expect 1 "expected a Task IR graph.*found an nn program" "$c" "$NN"; fi
 done
@@ -113,6 +113,8 @@ v 1 2 3 2147483648; expect 1 "v.txt:4: .* out of range for INT_32" run "$tmp/io_
 v 1 0 -1 2;     expect 1 "v.txt:4: 2 is out of range for TERNARY" run "$tmp/io_TERNARY.txt" --input "0=$tmp/v.txt"
 v 1 2 3 3.5e38; expect 1 "v.txt:4: .* out of range for FLOAT_32" run "$tmp/io_FLOAT_32.txt" --input "0=$tmp/v.txt"
 v 1 2 3 1e39;   expect 1 "v.txt:4: .* out of range for FLOAT_32" run "$tmp/io_FLOAT_32.txt" --input "0=$tmp/v.txt"
+v 1 2 3 1e400;  expect 1 "v.txt:4: '1e400' is out of range for FLOAT_32" run "$tmp/io_FLOAT_32.txt" --input "0=$tmp/v.txt"
+v 1 2 3 99999999999999999999999; expect 1 "v.txt:4: '9+' is out of range for INT_16" run "$tmp/io_INT_16.txt" --input "0=$tmp/v.txt"
 v 1 nan 3 4;    expect 1 "v.txt:2: NaN is not a finite number" run "$tmp/io_FLOAT_32.txt" --input "0=$tmp/v.txt"
 v 1 2 -inf 4;   expect 1 "v.txt:3: Inf is not a finite number" run "$tmp/io_FLOAT_32.txt" --input "0=$tmp/v.txt"
 v 1 2.5 3 4;    expect 1 "v.txt:2: '2.5' is not an integer" run "$tmp/io_INT_16.txt" --input "0=$tmp/v.txt"
@@ -153,6 +155,11 @@ sys.exit(0 if a.shape == (10,) and (a.reshape(-1) == b).all() else 1)" && ok || 
   expect 1 "the array holds 5 values, the INPUT takes 4" run "$tmp/io_INT_16.txt" --input "0=$tmp/s.npy"
   head -c 20 "$tmp/in.npy" > "$tmp/t.npy"; expect 1 "truncated|ends" run "$D" --input "0=$tmp/t.npy"
   printf 'hello' > "$tmp/x.npy"; expect 1 "not a .npy file" run "$D" --input "0=$tmp/x.npy"
+  $PY -c "import numpy as np; np.save('$tmp/fo.npy', np.asfortranarray(np.arange(4, dtype=np.int16).reshape(2, 2)))"
+  expect 1 "Fortran-order" run "$tmp/io_INT_16.txt" --input "0=$tmp/fo.npy"
+  $PY -c "import numpy as np; np.save('$tmp/co.npy', np.arange(4, dtype='>i2').reshape(2, 2))"
+  expect 0 "" run "$tmp/io_INT_16.txt" --input "0=$tmp/co.npy"
+  grep -v '^#' "$tmp/out" | tr '\n' ' ' | grep -q "^0 1 2 3 $" && ok || bad "big-endian 2x2 .npy input: $(cat "$tmp/out")"
 else
   echo "note: numpy (python3-numpy) missing: .npy checks skipped"
 fi
@@ -180,6 +187,13 @@ if $PY -c 'import numpy' 2> /dev/null; then
   $PY -c "import numpy as np, sys; a = np.load('$tmp/tr4/o_20.trace.npy'); b = np.loadtxt('$tmp/tr1/o_20.trace.txt', dtype=np.int64)
 sys.exit(0 if a.shape == (4, 10) and (a == b).all() else 1)" && ok || bad ".trace.npy has shape [steps, 10] and the text trace's values"
 fi
+
+# progress on stderr when it is a terminal (script(1) gives it one), none otherwise
+if command -v script > /dev/null; then
+  script -qec "$T run $D --input 0=$IN --steps 200 --out $tmp/prog" /dev/null > "$tmp/tty.log" 2>&1
+  grep -q "step 200/200, [0-9]* steps/s" "$tmp/tty.log" && ok || bad "progress on a terminal: $(tail -c 300 "$tmp/tty.log")"
+fi
+"$T" run "$D" --input "0=$IN" --steps 200 --out "$tmp/prog" 2> "$tmp/err" && [ ! -s "$tmp/err" ] && ok || bad "no progress when stderr is not a terminal"
 
 # --- 8/10: --json, stat's accounting, --profile on stderr --------------------
 "$T" check "$D" --json > "$tmp/c.json" && $PY -c "import json,sys; d = json.load(open('$tmp/c.json')); sys.exit(0 if d['errors'] == 0 and d['blocks'] == 21 else 1)" && ok || bad "check --json"

@@ -156,14 +156,17 @@ static int ti__cli_read_text(FILE *f, ti__cli_values *v) {
         }
         errno = 0;
         if (v->is_float) d = strtod(tok, &end);
-        else {
-          long long ll = strtoll(tok, &end, 10);
-          d = (double)ll;
-          if (errno == ERANGE) d = ll < 0 ? -1e300 : 1e300;
-        }
+        else d = (double)strtoll(tok, &end, 10);
         if (end == tok || *end) {
           fprintf(stderr, "taskir run: %s: '%.40s%s' is not %s\n", where, tok, len > 40 ? "..." : "",
                   v->is_float ? "a number" : "an integer");
+          ok = 0;
+          break;
+        }
+        if (errno == ERANGE && (!v->is_float || d > 1 || d < -1)) {   /* too large; float underflow reads as 0 */
+          const char *pn = ti_precision_name(v->prec);
+          fprintf(stderr, "taskir run: %s: '%.40s%s' is out of range for %s\n", where, tok, len > 40 ? "..." : "",
+                  pn ? pn : "this INPUT");
           ok = 0;
           break;
         }
@@ -217,7 +220,7 @@ static int ti__cli_read_npy(FILE *f, ti__cli_values *v) {
   big = descr[0] == '>';
   esize = (size_t)(descr[2] - '0');
   if (kind == 'f' && esize < 4) { fprintf(stderr, "taskir run: %s: .npy dtype '%s' is not supported (f4, f8)\n", v->path, descr); goto done; }
-  if ((p = strstr(hdr, "'fortran_order'")) && strstr(p, "True") && strstr(p, "True") < strchr(p, ',')) {
+  if ((p = strstr(hdr, "'fortran_order'")) && (p = strchr(p + 15, ':')) && strncmp(p + 1 + strspn(p + 1, " "), "True", 4) == 0) {
     fprintf(stderr, "taskir run: %s: Fortran-order .npy arrays are not supported (save with C order)\n", v->path);
     goto done;
   }
