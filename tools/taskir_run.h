@@ -670,7 +670,8 @@ static const char ti__cli_demo_usage[] =
     "Builds a small network through the C API -- an ANN part (conv -> requantise\n"
     "(CCMPB) -> max pool -> fully connected) and an SNN part (a LIF layer driven by\n"
     "the requantised FC output for N time steps, default 8) -- checks it, prints its\n"
-    "statistics, writes it as FILE (default taskir_demo.task.pb) with its input in\n"
+    "statistics, writes it as FILE (default taskir_demo.task.pb; .pb, .txt or .tir by\n"
+    "its extension, as for every command) with its input in\n"
     "FILE's name + .input0.txt, reads it back, runs it and prints the outputs.\n";
 
 static ti_task_shape ti__demo_shape(int32_t ny, int32_t nx, int32_t nf, int32_t nr, int32_t nky, int32_t nkx) {
