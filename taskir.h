@@ -63,7 +63,9 @@
        Every fallible call returns a ti_status and, when given a ti_error,
        fills it with the first problem: code, a message naming what and
        where (block id, op name, byte offset, line:column). Bad input never
-       aborts. Clear a ti_error with ti_error_clear before use.
+       aborts. Every public call that takes a ti_error clears it on entry,
+       so one ti_error can be reused across calls: after a call it holds
+       that call's first problem, or nothing.
 
    LICENSE: MIT, see the end of this file.
 */
@@ -112,8 +114,9 @@ typedef struct ti_error {
   char message[256];     /* what and where, for a human */
 } ti_error;
 
-/* Records a problem in err (if err is non-NULL and holds no earlier problem)
-   and returns status, so callers can write `return ti_error_set(...)`. */
+/* Records a problem in err (if err is non-NULL and holds no earlier problem
+   of the same call: public calls clear err on entry) and returns status, so
+   callers can write `return ti_error_set(...)`. */
 TASKIR_API ti_status ti_error_set(ti_error *err, ti_status status, const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((format(printf, 3, 4)))
@@ -1032,12 +1035,18 @@ typedef struct ti_task_stats {
   int64_t storage_total;
   int32_t n_blocks;
   ti_task_block_stats *per_block;          /* n_blocks entries, TASKIR_MALLOC'd; NULL if not asked */
+  int64_t *per_edge_bytes;                 /* with per_block: n_edges entries, edge_bytes edge by edge
+                                              (0 for an edge without a source block) */
 } ti_task_stats;
 /* per_block: 1 to fill s->per_block (free with ti_task_stats_free, with
    the graph's alloc_user). Safe on graphs that fail the checker; LIMIT when
    a count exceeds int64 (the totals are then clamped). */
 TASKIR_API ti_status ti_task_statistics(const ti_task_graph *g, ti_task_stats *s, int per_block, ti_error *err);
 TASKIR_API void ti_task_stats_free(ti_task_stats *s, void *alloc_user);
+/* The role of input cluster `cluster` of block b: "data" (activations, and
+   every cluster of a storage or OUTPUT block), "weight", "alpha", "lut",
+   "state" (CLIF v_prev) or "bias"; NULL when b has no such cluster role. */
+TASKIR_API const char *ti_task_input_role(const ti_task_block *b, int32_t cluster);
 
 /* >>nn: the algorithm-level dialect and its reference interpreter ---------- */
 
@@ -1850,6 +1859,7 @@ static int ti__info_eq(const void *entry, const void *key) {
 }
 
 TASKIR_API ti_status ti_register_ops(ti_context *ctx, const ti_op_info *infos, int32_t n, ti_error *err) {
+  ti_error_clear(err);
   int32_t i;
   for (i = 0; i < n; i++) {
     void **slot = ti__table_find(&ctx->ops, ti__str_hash(infos[i].name), ti__info_eq, infos[i].name, ctx->alloc_user);
@@ -2006,6 +2016,7 @@ static ti_variable *ti__program_push_var(ti_program *p, const char *name, const 
 
 TASKIR_API ti_status ti_program_add_var(ti_program *p, const char *name, const ti_type *type, const void *data,
                                         int is_mutable, ti_error *err) {
+  ti_error_clear(err);
   int64_t numel;
   size_t bytes;
   ti_variable *v;
@@ -2057,6 +2068,7 @@ static int ti__count_ok(int32_t n, int32_t min, int32_t max) { return n >= min &
 TASKIR_API ti_op *ti_op_create(ti_program *p, const char *name, int32_t n_operands, ti_value *const *operands,
                                int32_t n_results, const ti_type *const *result_types, const ti_attr *attrs,
                                ti_error *err) {
+  ti_error_clear(err);
   const ti_op_info *info = ti__info_for(p->ctx, name, err);
   ti_op *op;
   int32_t i;
@@ -2145,6 +2157,7 @@ TASKIR_API void ti_op_remove(ti_op *op) {
 }
 
 TASKIR_API ti_status ti_op_erase(ti_op *op, ti_error *err) {
+  ti_error_clear(err);
   int32_t i;
   for (i = 0; i < op->n_results; i++)
     if (op->results[i].first_use)
@@ -2193,6 +2206,7 @@ TASKIR_API int ti_op_is(const ti_op *op, const char *name) { return op->info && 
 TASKIR_API int ti_op_has_trait(const ti_op *op, uint32_t trait) { return op->info && (op->info->traits & trait) == trait; }
 
 TASKIR_API void ti_builder_init(ti_builder *b, ti_program *p, ti_error *err) {
+  ti_error_clear(err);
   b->program = p; b->point = NULL; b->err = err; b->status = TI_STATUS_SUCCESS;
 }
 TASKIR_API ti_op *ti_build(ti_builder *b, const char *name, int32_t n_operands, ti_value *const *operands,
@@ -2218,6 +2232,7 @@ TASKIR_API ti_value *ti_build1(ti_builder *b, const char *name, int32_t n_operan
 TASKIR_API void ti_ops_free(const ti_program *p, ti_op **ops) { if (ops) TASKIR_FREE(p->ctx->alloc_user, ops); }
 
 TASKIR_API ti_status ti_walk_program(const ti_program *p, ti_op ***out, int64_t *n, ti_error *err) {
+  ti_error_clear(err);
   ti_op **ops = (ti_op **)TASKIR_MALLOC(p->ctx->alloc_user, (size_t)(p->n_ops + 1) * sizeof *ops);
   ti_op *op;
   int64_t k = 0;
@@ -2230,6 +2245,7 @@ TASKIR_API ti_status ti_walk_program(const ti_program *p, ti_op ***out, int64_t 
 /* Kahn's algorithm; ties are broken by program order so an already sorted
    program keeps its order. op->order holds the pending operand count. */
 TASKIR_API ti_status ti_walk_topo(const ti_program *p, ti_op ***out, int64_t *n, ti_error *err) {
+  ti_error_clear(err);
   ti_op **ops, *op;
   int64_t head = 0, tail = 0, i;
   int32_t k;
@@ -2265,6 +2281,7 @@ TASKIR_API ti_status ti_walk_topo(const ti_program *p, ti_op ***out, int64_t *n,
 }
 
 TASKIR_API ti_status ti_walk_reverse_topo(const ti_program *p, ti_op ***out, int64_t *n, ti_error *err) {
+  ti_error_clear(err);
   ti_status s = ti_walk_topo(p, out, n, err);
   int64_t i;
   if (s != TI_STATUS_SUCCESS) return s;
@@ -2277,6 +2294,7 @@ TASKIR_API ti_status ti_walk_reverse_topo(const ti_program *p, ti_op ***out, int
 }
 
 TASKIR_API ti_status ti_program_sort(ti_program *p, ti_error *err) {
+  ti_error_clear(err);
   ti_op **ops;
   int64_t n, i;
   ti_status s = ti_walk_topo(p, &ops, &n, err);
@@ -2294,6 +2312,7 @@ TASKIR_API ti_status ti_program_sort(ti_program *p, ti_error *err) {
 /* >>impl.core.verify ------------------------------------------------------ */
 
 TASKIR_API ti_status ti_verify(const ti_program *p, ti_error *err) {
+  ti_error_clear(err);
   const ti_op *op;
   int64_t pos = 0;
   int32_t k;
@@ -2363,6 +2382,7 @@ TASKIR_API ti_status ti_pass_manager_add(ti_pass_manager *pm, const char *name, 
 }
 
 TASKIR_API ti_status ti_pass_manager_run(const ti_pass_manager *pm, ti_program *p, ti_error *err) {
+  ti_error_clear(err);
   int32_t i;
   for (i = 0; i < pm->n; i++) {
     ti_error local;
@@ -2549,6 +2569,7 @@ static void ti__print_value(ti_buffer *b, const ti__vnum *map, int64_t n, const 
 static const char ti__hex[] = "0123456789abcdef";
 
 TASKIR_API ti_status ti_print_program(const ti_program *p, ti_buffer *b, ti_error *err) {
+  ti_error_clear(err);
   int64_t nvals = p->n_args, k = 0, i;
   int oom = 0;
   ti__vnum *map;
@@ -2981,6 +3002,7 @@ static int ti__parse_hex(ti__parser *ps, unsigned char *dst, int64_t bytes) {
 }
 
 TASKIR_API ti_status ti_parse_program(ti_context *ctx, const char *text, size_t len, ti_program **out, ti_error *err) {
+  ti_error_clear(err);
   ti__parser ps;
   ti_program *p = NULL;
   ti__vtab vt;
@@ -3383,6 +3405,7 @@ static const ti_op_info ti__task_ops[] = {
 TI__STATIC_ASSERT(sizeof ti__task_ops / sizeof *ti__task_ops == TI_BLOCK_COUNT + 1, task_ops);
 
 TASKIR_API ti_status ti_task_register(ti_context *ctx, ti_error *err) {
+  ti_error_clear(err);
   return ti_register_ops(ctx, ti__task_ops, (int32_t)(sizeof ti__task_ops / sizeof *ti__task_ops), err);
 }
 
@@ -4014,6 +4037,7 @@ static int32_t ti__idx_find(const ti__idx *t, int32_t n, int32_t id) {
 }
 
 TASKIR_API ti_status ti_task_import(ti_context *ctx, const ti_task_graph *g, ti_program **out, ti_error *err) {
+  ti_error_clear(err);
   ti_program *p;
   ti_op **block_ops = NULL, **edge_ops = NULL;
   ti__idx *eidx = NULL;
@@ -4167,6 +4191,7 @@ TASKIR_API const ti_task_edge *ti_task_edge_of(const ti_op *op) {
 /* Rebuilds the message from attributes and SSA links (not from props, which
    may point into another graph), so rewritten programs export correctly. */
 TASKIR_API ti_status ti_task_export(const ti_program *p, ti_task_graph *g, ti_error *err) {
+  ti_error_clear(err);
   const ti_op *op;
   int32_t nb = 0, ne = 0;
   ti__unpack u;
@@ -4667,6 +4692,15 @@ static int ti__check_roles_of(const ti_task_block *b, ti__check_roles *r) {
   }
   r->min_in = r->max_in = r->n_act + r->n_mid + r->has_bias;
   return 1;
+}
+
+TASKIR_API const char *ti_task_input_role(const ti_task_block *b, int32_t cluster) {
+  static const char *const name[] = { NULL, "data", "weight", "alpha", "lut", "state", "bias" };
+  ti_task_operand op;
+  if (!b || cluster < 0) return NULL;
+  if (ti_block_class_of(b->type) != TI_CLASS_COMPUTE) return "data";
+  ti_task_block_operand(b, cluster, &op);   /* the role is set even when the dims cannot be sized */
+  return (unsigned)op.role < sizeof name / sizeof *name ? name[op.role] : NULL;
 }
 
 /* " (input, weight, then the bias when bias_type is VECTOR)": the input
@@ -5635,6 +5669,7 @@ static void ti__check_cycles(ti__check *c) {
 }
 
 TASKIR_API ti_status ti_task_check(const ti_task_graph *g, ti_diag_list *out, ti_error *err) {
+  ti_error_clear(err);
   ti__check c;
   ti_diag_list local;
   int32_t nb, ne, n_err0;
@@ -5786,8 +5821,10 @@ static void ti__stats_block(const ti_task_block *b, ti_task_block_stats *bs, int
 }
 
 TASKIR_API ti_status ti_task_statistics(const ti_task_graph *g, ti_task_stats *s, int per_block, ti_error *err) {
+  ti_error_clear(err);
   ti__check_idx *idx = NULL;
   ti_task_block_stats *pb = NULL, one;
+  int64_t *pe = NULL;
   void *au;
   int sat = 0;
   int32_t i;
@@ -5798,9 +5835,11 @@ TASKIR_API ti_status ti_task_statistics(const ti_task_graph *g, ti_task_stats *s
   au = g->arena.alloc_user;
   idx = (ti__check_idx *)TASKIR_MALLOC(au, ((size_t)g->n_blocks + 1) * sizeof *idx);
   if (per_block) pb = (ti_task_block_stats *)TASKIR_MALLOC(au, ((size_t)g->n_blocks + 1) * sizeof *pb);
-  if (!idx || (per_block && !pb)) {
+  if (per_block) pe = (int64_t *)TASKIR_MALLOC(au, ((size_t)g->n_edges + 1) * sizeof *pe);
+  if (!idx || (per_block && (!pb || !pe))) {
     if (idx) TASKIR_FREE(au, idx);
     if (pb) TASKIR_FREE(au, pb);
+    if (pe) TASKIR_FREE(au, pe);
     return ti_error_set(err, TI_STATUS_NO_MEMORY, "ti_task_statistics: out of memory for %d blocks", (int)g->n_blocks);
   }
   s->blocks = g->n_blocks;
@@ -5832,6 +5871,7 @@ TASKIR_API ti_status ti_task_statistics(const ti_task_graph *g, ti_task_stats *s
     int64_t elems = -1, box[6];
     ti_task_block_stats tmp;
     char why[192];
+    if (pe) pe[i] = 0;
     if (si < 0) continue;
     b = &g->blocks[si];
     for (cl = 0; cl < b->n_outputs && elems < 0; cl++)
@@ -5848,11 +5888,14 @@ TASKIR_API ti_status ti_task_statistics(const ti_task_graph *g, ti_task_stats *s
       ti__stats_block(b, &tmp, &sat);
       elems = tmp.out_elems;
     }
-    if (ti__check_is_precision(b->precision))
-      s->edge_bytes = ti__stats_add(s->edge_bytes, ti__stats_mul(elems, (int64_t)ti_dtype_size(b->precision), &sat), &sat);
+    if (ti__check_is_precision(b->precision)) {
+      int64_t eb = ti__stats_mul(elems, (int64_t)ti_dtype_size(b->precision), &sat);
+      s->edge_bytes = ti__stats_add(s->edge_bytes, eb, &sat);
+      if (pe) pe[i] = eb;
+    }
   }
   TASKIR_FREE(au, idx);
-  if (pb) { s->per_block = pb; s->n_blocks = g->n_blocks; }
+  if (pb) { s->per_block = pb; s->n_blocks = g->n_blocks; s->per_edge_bytes = pe; }
   if (sat)
     return ti_error_set(err, TI_STATUS_LIMIT, "ti_task_statistics: a count exceeds int64; the totals are clamped");
   return TI_STATUS_SUCCESS;
@@ -5861,7 +5904,9 @@ TASKIR_API ti_status ti_task_statistics(const ti_task_graph *g, ti_task_stats *s
 TASKIR_API void ti_task_stats_free(ti_task_stats *s, void *alloc_user) {
   (void)alloc_user;
   if (s->per_block) TASKIR_FREE(alloc_user, s->per_block);
+  if (s->per_edge_bytes) TASKIR_FREE(alloc_user, s->per_edge_bytes);
   s->per_block = NULL;
+  s->per_edge_bytes = NULL;
   s->n_blocks = 0;
 }
 
@@ -5899,6 +5944,7 @@ static int ti__nn_numel(int32_t rank, const int64_t *dims, int64_t *numel) {
 
 TASKIR_API ti_tensor_value *ti_tensor_create(void *alloc_user, ti_dtype dtype, int32_t rank, const int64_t *dims,
                                              ti_layout layout, const void *data, ti_error *err) {
+  ti_error_clear(err);
   int64_t numel;
   size_t es = ti_dtype_size(dtype), bytes;
   ti_tensor_value *t;
@@ -5938,6 +5984,7 @@ TASKIR_API ti_tensor_value *ti_tensor_create(void *alloc_user, ti_dtype dtype, i
 
 TASKIR_API ti_tensor_value *ti_tensor_alias(const ti_tensor_value *t, int32_t rank, const int64_t *dims,
                                             ti_layout layout, ti_error *err) {
+  ti_error_clear(err);
   int64_t numel;
   ti_tensor_value *a;
   if (!t || (rank && !dims) || !ti__nn_numel(rank, dims, &numel) || numel != t->numel) {
@@ -5959,6 +6006,7 @@ TASKIR_API ti_tensor_value *ti_tensor_alias(const ti_tensor_value *t, int32_t ra
 }
 
 TASKIR_API ti_tensor_value *ti_tensor_copy(const ti_tensor_value *t, ti_error *err) {
+  ti_error_clear(err);
   if (!t) {
     ti_error_set(err, TI_STATUS_BAD_PARAM, "tensor copy: NULL tensor");
     return NULL;
@@ -6048,6 +6096,7 @@ static void ti__nn_permute_raw(const unsigned char *src, unsigned char *dst, siz
 
 TASKIR_API ti_tensor_value *ti_tensor_permute(const ti_tensor_value *t, const int32_t *perm, ti_layout layout,
                                               ti_error *err) {
+  ti_error_clear(err);
   int64_t odims[TI_MAX_RANK];
   int32_t i;
   ti_tensor_value *r;
@@ -6109,6 +6158,7 @@ static int32_t ti__nn_phys_axis(ti_layout l, int32_t rank, int32_t logical) {
 }
 
 TASKIR_API ti_tensor_value *ti_tensor_to_layout(const ti_tensor_value *t, ti_layout layout, ti_error *err) {
+  ti_error_clear(err);
   int32_t perm[4];
   if (!t) {
     ti_error_set(err, TI_STATUS_BAD_PARAM, "tensor to_layout: NULL tensor");
@@ -6125,6 +6175,7 @@ TASKIR_API ti_tensor_value *ti_tensor_to_layout(const ti_tensor_value *t, ti_lay
 }
 
 TASKIR_API double ti_tensor_max_diff(const ti_tensor_value *a, const ti_tensor_value *b, ti_error *err) {
+  ti_error_clear(err);
   ti_tensor_value *c = NULL;
   double m = 0;
   int64_t i;
@@ -8081,6 +8132,7 @@ static const ti_op_info ti__nn_ops[] = {
 #undef TI__NN_OP
 
 TASKIR_API ti_status ti_nn_register(ti_context *ctx, ti_error *err) {
+  ti_error_clear(err);
   const ti_op_info *have;
   if (!ctx) return ti_error_set(err, TI_STATUS_BAD_PARAM, "ti_nn_register: NULL context");
   have = ti_lookup_op(ctx, ti__nn_ops[0].name);
@@ -8092,6 +8144,7 @@ TASKIR_API ti_status ti_nn_register(ti_context *ctx, ti_error *err) {
 
 TASKIR_API ti_status ti__builtin_eval_get_parameter(const ti_op *op, const ti_tensor_value *const *operands,
                                                     ti_tensor_value **results, ti_error *err) {
+  ti_error_clear(err);
   const char *name = ti_dict_string(op->attrs, "name", NULL);
   const ti_variable *v = name && op->program ? ti_program_find_var(op->program, name) : NULL;
   (void)operands;
@@ -8110,6 +8163,7 @@ TASKIR_API ti_status ti__builtin_eval_get_parameter(const ti_op *op, const ti_te
 
 TASKIR_API ti_status ti__builtin_eval_set_parameter(const ti_op *op, const ti_tensor_value *const *operands,
                                                     ti_tensor_value **results, ti_error *err) {
+  ti_error_clear(err);
   const char *name = ti_dict_string(op->attrs, "name", NULL);
   ti_variable *v = name && op->program ? ti_program_find_var(op->program, name) : NULL;
   const ti_tensor_value *t = op->n_operands ? operands[0] : NULL;
@@ -8126,17 +8180,20 @@ TASKIR_API ti_status ti__builtin_eval_set_parameter(const ti_op *op, const ti_te
 /* to_tensor / to_vtensor are deep copies (seed 003 §2.5). */
 TASKIR_API ti_status ti__builtin_eval_to_tensor(const ti_op *op, const ti_tensor_value *const *operands,
                                                 ti_tensor_value **results, ti_error *err) {
+  ti_error_clear(err);
   if (op->n_operands < 1 || !operands[0]) return ti_error_set(err, TI_STATUS_INVALID, "%s: no operand", op->info->name);
   results[0] = ti_tensor_copy(operands[0], err);
   return results[0] ? TI_STATUS_SUCCESS : (err ? err->status : TI_STATUS_NO_MEMORY);
 }
 TASKIR_API ti_status ti__builtin_eval_to_vtensor(const ti_op *op, const ti_tensor_value *const *operands,
                                                  ti_tensor_value **results, ti_error *err) {
+  ti_error_clear(err);
   return ti__builtin_eval_to_tensor(op, operands, results, err);
 }
 
 TASKIR_API ti_status ti__builtin_eval_constant(const ti_op *op, const ti_tensor_value *const *operands,
                                                ti_tensor_value **results, ti_error *err) {
+  ti_error_clear(err);
   const ti_attr *a = ti_op_attr(op, "value");
   (void)operands;
   if (op->n_results < 1) return ti_error_set(err, TI_STATUS_INVALID, "builtin.constant: no result");
@@ -8146,6 +8203,7 @@ TASKIR_API ti_status ti__builtin_eval_constant(const ti_op *op, const ti_tensor_
 
 TASKIR_API ti_status ti__builtin_eval_return(const ti_op *op, const ti_tensor_value *const *operands,
                                              ti_tensor_value **results, ti_error *err) {
+  ti_error_clear(err);
   (void)op; (void)operands; (void)results; (void)err;
   return TI_STATUS_SUCCESS;   /* the interpreter collects return's operands */
 }
@@ -8207,6 +8265,7 @@ static int64_t ti__nn_slot(const ti_program *p, const ti__nn_interp *s, const ti
 
 TASKIR_API ti_status ti_interpret(const ti_program *p, const ti_tensor_value *const *inputs, int32_t n_inputs,
                                   ti_tensor_value **outputs, int32_t *n_outputs, ti_error *err) {
+  ti_error_clear(err);
   ti__nn_interp s;
   const ti_op *op;
   const ti_tensor_value *opnds[64];
@@ -8393,6 +8452,7 @@ static int ti__nn_removable(const ti_op *op) {
 }
 
 TASKIR_API ti_status ti_pass_dce(ti_program *p, void *user, ti_error *err) {
+  ti_error_clear(err);
   ti_op *op, *prev;
   (void)user;
   /* Reverse order: an op's producers come earlier and die in the same sweep. */
@@ -8482,6 +8542,7 @@ static ti_op *ti__nn_cse_get(const ti__nn_cse_tab *t, const ti_op *op) {
    into which a value's earlier users move when it turns hot. So memory and
    cache misses grow with the hot classes, not with the program. */
 TASKIR_API ti_status ti_pass_cse(ti_program *p, void *user, ti_error *err) {
+  ti_error_clear(err);
   void *au = p->arena.alloc_user;
   ti_op *op, *next;
   int64_t k = 0;
@@ -8572,6 +8633,7 @@ static const ti_attr *ti__nn_const_attr(ti_program *p, const ti_value *v) {
 }
 
 TASKIR_API ti_status ti_pass_constant_fold(ti_program *p, void *user, ti_error *err) {
+  ti_error_clear(err);
   ti_op *op, *next;
   const ti_attr *in[64], *res[8];
   int32_t i;
@@ -8622,6 +8684,7 @@ static ti_op *ti__nn_convert(ti_program *p, const char *name, ti_value *v, ti_ty
 }
 
 TASKIR_API ti_status ti_pass_maximize_value_semantics(ti_program *p, void *user, ti_error *err) {
+  ti_error_clear(err);
   void *au = p->arena.alloc_user;
   ti_op **ops;
   int64_t n, k;
@@ -8728,6 +8791,7 @@ static int ti__nn_viewed(ti__nn_ptrmap *m, const ti_value *v) {
    every later operand naming the buffer (the root, or an older version) is
    rewired to the latest version when the walk reaches it. O(ops + uses). */
 TASKIR_API ti_status ti_pass_inplace_to_outofplace(ti_program *p, void *user, ti_error *err) {
+  ti_error_clear(err);
   void *au = p->arena.alloc_user;
   ti_op *ip, *next;
   ti__nn_ptrmap root, latest, viewed;
@@ -8815,6 +8879,7 @@ TASKIR_API const ti_pass *ti_find_pass(const char *name) {
 }
 
 TASKIR_API ti_status ti_pass_manager_add_named(ti_pass_manager *pm, const char *names, ti_error *err) {
+  ti_error_clear(err);
   const char *s = names;
   if (!pm || !names) return ti_error_set(err, TI_STATUS_BAD_PARAM, "pass list: NULL argument");
   while (*s) {

@@ -181,6 +181,7 @@ TASKIR_API int32_t ti_exec_num_inputs(const ti_exec *x);
 TASKIR_API int32_t ti_exec_input_socket(const ti_exec *x, int32_t i);
 TASKIR_API int64_t ti_exec_input_count(const ti_exec *x, int32_t i);   /* values expected */
 TASKIR_API int ti_exec_input_is_float(const ti_exec *x, int32_t i);
+TASKIR_API ti_dtype ti_exec_input_precision(const ti_exec *x, int32_t i);   /* the INPUT block's precision */
 TASKIR_API int32_t ti_exec_num_outputs(const ti_exec *x);
 TASKIR_API int32_t ti_exec_output_socket(const ti_exec *x, int32_t i);
 TASKIR_API int32_t ti_exec_output_block(const ti_exec *x, int32_t i);  /* block id */
@@ -215,6 +216,21 @@ typedef struct ti_exec_kernel_args {
   int32_t *state;
 } ti_exec_kernel_args;
 typedef ti_status (*ti_exec_kernel_fn)(const ti_exec_kernel_args *a);
+/* Per block i (0 .. ti_exec_num_blocks - 1, graph order), accumulated like
+   the profile: seconds only with options.profile, counts always. */
+typedef struct ti_exec_block_profile {
+  int32_t block_id;
+  ti_block_type type;
+  const char *kernel;       /* the path the plan chose: "packed int8" (CC on int8
+                               data with packed weights), "int8", "int32", "float"
+                               (the kernel's input width); "-" for storage/IO */
+  int64_t calls;            /* kernel calls */
+  double seconds;           /* its kernel and the copies into it */
+  int64_t macs;             /* as ti_exec_profile.macs */
+  int64_t bytes;            /* bytes copied into it over edges */
+} ti_exec_block_profile;
+/* 0 if i is out of range. */
+TASKIR_API int ti_exec_get_block_profile(const ti_exec *x, int32_t i, ti_exec_block_profile *bp);
 
 #ifdef __cplusplus
 }
@@ -303,6 +319,7 @@ struct ti_exec {
   size_t scratch_bytes;
   int64_t edge_bytes_per_run, macs_per_run, block_bytes, buffer_bytes;
   ti_exec_profile prof;
+  ti_exec_block_profile *bprof;   /* n_blk entries */
   int32_t n_packed;
   int32_t n_lif, cap_lif;
   ti_lif_params *lif, *lif0;   /* CLIF parameters now / at t = 0 */
@@ -1676,6 +1693,7 @@ done:
 static ti_status ti__x_run(ti_exec *x, ti_error *err);
 
 TASKIR_API ti_status ti_exec_plan(const ti_task_graph *g, const ti_exec_options *o, ti_exec **out, ti_error *err) {
+  ti_error_clear(err);
   ti_exec_options defaults;
   ti__xplan P;
   ti_exec *x;
@@ -1708,6 +1726,7 @@ TASKIR_API ti_status ti_exec_plan(const ti_task_graph *g, const ti_exec_options 
   P.x = x; P.g = g; P.err = err;
   x->n_blk = nb;
   x->blk = (ti__xblk *)TASKIR_MALLOC(u, ((size_t)nb + 1) * sizeof *x->blk);
+  x->bprof = (ti_exec_block_profile *)TASKIR_MALLOC(u, ((size_t)nb + 1) * sizeof *x->bprof);
   x->in_blk = (int32_t *)TASKIR_MALLOC(u, ((size_t)nb + 1) * sizeof(int32_t));
   x->out_blk = (int32_t *)TASKIR_MALLOC(u, ((size_t)nb + 1) * sizeof(int32_t));
   x->in_set = (unsigned char *)TASKIR_MALLOC(u, (size_t)nb + 1);
@@ -1721,12 +1740,13 @@ TASKIR_API ti_status ti_exec_plan(const ti_task_graph *g, const ti_exec_options 
   P.is_state = (unsigned char *)TASKIR_MALLOC(u, (size_t)nb + 1);
   P.state_clif = (int32_t *)TASKIR_MALLOC(u, ((size_t)nb + 1) * sizeof(int32_t));
   P.sdt = (ti_dtype *)TASKIR_MALLOC(u, ((size_t)nb + 1) * sizeof(ti_dtype));
-  if (!x->blk || !x->in_blk || !x->out_blk || !x->in_set || !P.order || !P.esrc || !P.edst || !P.esif || !P.edif ||
+  if (!x->blk || !x->bprof || !x->in_blk || !x->out_blk || !x->in_set || !P.order || !P.esrc || !P.edst || !P.esif || !P.edif ||
       !P.eid_sorted || !P.range8 || !P.is_state || !P.state_clif || !P.sdt) {
     s = ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory");
     goto done;
   }
   memset(x->in_set, 0, (size_t)nb + 1);
+  memset(x->bprof, 0, ((size_t)nb + 1) * sizeof *x->bprof);
   memset(P.range8, 0, (size_t)nb + 1);
   memset(P.is_state, 0, (size_t)nb + 1);
   for (i = 0; i < nb; i++) { P.state_clif[i] = -1; P.sdt[i] = TI_DTYPE_I32; }
@@ -1788,6 +1808,7 @@ TASKIR_API void ti_exec_free(ti_exec *x) {
   if (x->opnd) TASKIR_FREE(u, x->opnd);
   if (x->optr) TASKIR_FREE(u, (void *)x->optr);
   if (x->blk) TASKIR_FREE(u, x->blk);
+  if (x->bprof) TASKIR_FREE(u, x->bprof);
   if (x->in_blk) TASKIR_FREE(u, x->in_blk);
   if (x->out_blk) TASKIR_FREE(u, x->out_blk);
   if (x->in_set) TASKIR_FREE(u, x->in_set);
@@ -1864,18 +1885,22 @@ static ti_status ti__x_run(ti_exec *x, ti_error *err) {
     case TI__XS_COPY:
       ti__x_do_copy(x, s);
       x->prof.copied_bytes += s->elems * (int64_t)ti_dtype_size(x->buf[s->dst].dt);
+      x->bprof[s->blk].bytes += s->elems * (int64_t)ti_dtype_size(x->buf[s->dst].dt);
       break;
     default: {
       ti_status st = ti__x_kernel(x, s);
       if (st) return ti_error_set(err, st == TI_STATUS_NOT_SUPPORTED ? st : TI_STATUS_INVALID, "block %d (%s): the kernel refused its arguments (%s)",
                                   (int)x->blk[s->blk].id, ti__x_tname(bt), ti_status_name(st));
       x->prof.block_calls[bt]++;
+      x->bprof[s->blk].calls++;
+      x->bprof[s->blk].macs += s->macs;
       break;
     }
     }
     if (prof) {
       t1 = x->opt.clock(x->opt.clock_user);
       x->prof.block_seconds[bt] += t1 - t0;
+      x->bprof[s->blk].seconds += t1 - t0;
       if (s->kind == TI__XS_KERNEL) x->prof.kernel_seconds += t1 - t0; else x->prof.copy_seconds += t1 - t0;
       t0 = t1;
     }
@@ -1888,6 +1913,7 @@ static ti_status ti__x_run(ti_exec *x, ti_error *err) {
 }
 
 TASKIR_API ti_status ti_exec_run(ti_exec *x, ti_error *err) {
+  ti_error_clear(err);
   int32_t i;
   if (!x) return ti_error_set(err, TI_STATUS_BAD_PARAM, "ti_exec_run: NULL plan");
   for (i = 0; i < x->n_in; i++)
@@ -1942,9 +1968,11 @@ static ti_status ti__x_set_input(ti_exec *x, int32_t socket, const int32_t *iv, 
 }
 
 TASKIR_API ti_status ti_exec_set_input(ti_exec *x, int32_t socket, const int32_t *values, int64_t n, ti_error *err) {
+  ti_error_clear(err);
   return ti__x_set_input(x, socket, values, NULL, n, err);
 }
 TASKIR_API ti_status ti_exec_set_input_f32(ti_exec *x, int32_t socket, const float *values, int64_t n, ti_error *err) {
+  ti_error_clear(err);
   return ti__x_set_input(x, socket, NULL, values, n, err);
 }
 
@@ -1964,6 +1992,7 @@ static ti_status ti__x_view_of(const ti_exec *x, int32_t bi, ti_exec_tensor *t, 
 }
 
 TASKIR_API ti_status ti_exec_output(const ti_exec *x, int32_t socket, ti_exec_tensor *t, ti_error *err) {
+  ti_error_clear(err);
   int32_t i;
   if (!x || !t) return ti_error_set(err, TI_STATUS_BAD_PARAM, "ti_exec_output: NULL argument");
   for (i = 0; i < x->n_out; i++)
@@ -1972,6 +2001,7 @@ TASKIR_API ti_status ti_exec_output(const ti_exec *x, int32_t socket, ti_exec_te
 }
 
 TASKIR_API ti_status ti_exec_block(const ti_exec *x, int32_t block_id, ti_exec_tensor *t, ti_error *err) {
+  ti_error_clear(err);
   int32_t i;
   if (!x || !t) return ti_error_set(err, TI_STATUS_BAD_PARAM, "ti_exec_block: NULL argument");
   for (i = 0; i < x->n_blk; i++) if (x->blk[i].id == block_id) return ti__x_view_of(x, i, t, err);
@@ -1987,6 +2017,9 @@ TASKIR_API int64_t ti_exec_input_count(const ti_exec *x, int32_t i) {
 }
 TASKIR_API int ti_exec_input_is_float(const ti_exec *x, int32_t i) {
   return x && i >= 0 && i < x->n_in && x->buf[x->blk[x->in_blk[i]].buf].dt == TI_DTYPE_F32;
+}
+TASKIR_API ti_dtype ti_exec_input_precision(const ti_exec *x, int32_t i) {
+  return x && i >= 0 && i < x->n_in ? x->blk[x->in_blk[i]].precision : TI_DTYPE_COUNT;
 }
 TASKIR_API int32_t ti_exec_num_outputs(const ti_exec *x) { return x ? x->n_out : 0; }
 TASKIR_API int32_t ti_exec_output_socket(const ti_exec *x, int32_t i) {
@@ -2028,7 +2061,31 @@ TASKIR_API void ti_exec_get_info(const ti_exec *x, ti_exec_info *info) {
 }
 
 TASKIR_API const ti_exec_profile *ti_exec_get_profile(const ti_exec *x) { return x ? &x->prof : NULL; }
-TASKIR_API void ti_exec_clear_profile(ti_exec *x) { if (x) memset(&x->prof, 0, sizeof x->prof); }
+TASKIR_API void ti_exec_clear_profile(ti_exec *x) {
+  int32_t i;
+  if (!x) return;
+  memset(&x->prof, 0, sizeof x->prof);
+  for (i = 0; i < x->n_blk; i++) x->bprof[i].calls = 0, x->bprof[i].seconds = 0, x->bprof[i].macs = 0, x->bprof[i].bytes = 0;
+}
+
+TASKIR_API int ti_exec_get_block_profile(const ti_exec *x, int32_t i, ti_exec_block_profile *bp) {
+  int32_t k;
+  if (!x || i < 0 || i >= x->n_blk || !bp) return 0;
+  *bp = x->bprof[i];
+  bp->block_id = x->blk[i].id;
+  bp->type = x->blk[i].type;
+  bp->kernel = "-";
+  for (k = 0; k < x->n_step; k++) {
+    const ti__xstep *s = &x->step[k];
+    if (s->blk != i || s->kind != TI__XS_KERNEL) continue;
+    if (s->packed >= 0) bp->kernel = "packed int8";
+    else if (s->n_in > 0 && x->opnd[s->in0] >= 0) {
+      ti_dtype dt = x->buf[x->opnd[s->in0]].dt;
+      bp->kernel = dt == TI_DTYPE_I8 ? "int8" : dt == TI_DTYPE_F32 ? "float" : "int32";
+    }
+  }
+  return 1;
+}
 
 #undef TI__XP
 #endif /* TASKIR_IMPLEMENTATION */

@@ -376,6 +376,7 @@ static int ti__lay_recolour(ti_program *p, ti_value *v, ti_layout l) {
 enum { TI__LT_SEED = 1, TI__LT_INVERTIBLE = 2 };
 
 TASKIR_API ti_status ti_layout_transmit(ti_program *p, const ti_layout_options *opt, ti_error *err) {
+  ti_error_clear(err);
   ti__lay_index ix;
   ti_status st;
   unsigned char *need = NULL, *col = NULL, *flag = NULL;
@@ -1038,6 +1039,7 @@ done:
 
 TASKIR_API ti_status ti_layout_preset_npu(ti_program *p, const ti_layout_options *opt, ti_layout_stats *stats,
                                           ti_error *err) {
+  ti_error_clear(err);
   ti__lp c;
   ti_status st;
   ti__lp_snap snap;
@@ -1094,10 +1096,12 @@ done:
 /* >>impl.layout.passes ----------------------------------------------------- */
 
 TASKIR_API ti_status ti_layout_transmit_pass(ti_program *p, void *user, ti_error *err) {
+  ti_error_clear(err);
   return ti_layout_transmit(p, (const ti_layout_options *)user, err);
 }
 
 TASKIR_API ti_status ti_layout_preset_npu_pass(ti_program *p, void *user, ti_error *err) {
+  ti_error_clear(err);
   const ti_layout_options *o = (const ti_layout_options *)user;
   ti_layout_stats st;
   ti_status s = ti_layout_preset_npu(p, o, &st, err);
@@ -1115,6 +1119,7 @@ TASKIR_API ti_status ti_layout_add_passes(ti_pass_manager *pm, ti_layout_options
 
 TASKIR_API ti_status ti_layout_run(ti_program *p, int transmit, int npu, const ti_layout_options *opt,
                                    ti_layout_stats *stats, ti_error *err) {
+  ti_error_clear(err);
   ti_status s = TI_STATUS_SUCCESS;
   if (stats) memset(stats, 0, sizeof *stats);
   if (transmit) s = ti_layout_transmit(p, opt, err);

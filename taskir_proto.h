@@ -329,6 +329,7 @@ TASKIR_API int64_t ti_onnx_opset_version(const ti_onnx_model *m, const char *dom
 /* >>impl.proto.wire -------------------------------------------------------- */
 
 TASKIR_API void ti_pb_reader_init(ti_pb_reader *r, const void *buf, size_t len, ti_error *err) {
+  ti_error_clear(err);
   static const uint8_t empty[1] = { 0 };
   r->base = r->p = buf ? (const uint8_t *)buf : empty;   /* no arithmetic on NULL */
   r->end = r->base + (buf ? len : 0);
@@ -1267,6 +1268,7 @@ static ti_status ti__pb_dec_msg(ti__pb_dec *d, const ti__pb_msg *m, void *obj) {
 }
 
 TASKIR_API ti_status ti_task_decode(ti_task_graph *g, const void *buf, size_t len, ti_error *err) {
+  ti_error_clear(err);
   ti__pb_dec d;
   if (!g || (!buf && len)) return ti_error_set(err, TI_STATUS_BAD_PARAM, "ti_task_decode: NULL graph or buffer");
   ti_pb_reader_init(&d.r, buf, len, err);
@@ -1583,11 +1585,13 @@ static ti_status ti__pb_encode(const ti_task_graph *g, ti_buffer *out, void *dst
 }
 
 TASKIR_API ti_status ti_task_encode(const ti_task_graph *g, ti_buffer *out, ti_error *err) {
+  ti_error_clear(err);
   if (!out) return ti_error_set(err, TI_STATUS_BAD_PARAM, "ti_task_encode: NULL buffer");
   return ti__pb_encode(g, out, NULL, 0, NULL, err);
 }
 
 TASKIR_API ti_status ti_task_encode_into(const ti_task_graph *g, void *dst, size_t cap, size_t *len, ti_error *err) {
+  ti_error_clear(err);
   return ti__pb_encode(g, NULL, dst, cap, len, err);
 }
 
@@ -1753,6 +1757,7 @@ oom:
 }
 
 TASKIR_API ti_status ti_task_format_text(const ti_task_graph *g, ti_buffer *out, ti_error *err) {
+  ti_error_clear(err);
   size_t len0;
   ti_status st;
   if (!g || !out) return ti_error_set(err, TI_STATUS_BAD_PARAM, "ti_task_format_text: NULL graph or buffer");
@@ -2276,6 +2281,7 @@ static ti_status ti__pb_tp_body(ti__pb_tp *t, const ti__pb_msg *m, void *obj, in
 }
 
 TASKIR_API ti_status ti_task_parse_text(ti_task_graph *g, const char *text, size_t len, ti_error *err) {
+  ti_error_clear(err);
   ti__pb_tp t;
   ti_status st;
   int i;
@@ -2299,6 +2305,7 @@ static int ti__pb_is_text_path(const char *path) {
 }
 
 TASKIR_API ti_status ti_task_read_file(const char *path, ti_task_graph *g, ti_error *err) {
+  ti_error_clear(err);
   FILE *f;
   ti_buffer b;
   ti_status st = TI_STATUS_SUCCESS;
@@ -2337,6 +2344,7 @@ TASKIR_API ti_status ti_task_read_file(const char *path, ti_task_graph *g, ti_er
 }
 
 TASKIR_API ti_status ti_task_write_file(const char *path, const ti_task_graph *g, ti_error *err) {
+  ti_error_clear(err);
   FILE *f;
   ti_buffer b;
   ti_status st;

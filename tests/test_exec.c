@@ -585,6 +585,76 @@ static void build_two_io(ti_task_graph *g) {
   link0(g, 5, 6, 0); link0(g, 5, 7, 0); link0(g, 7, 8, 0); link0(g, 8, 9, 0);
 }
 
+/* One ti_error reused across calls, as in the README's run loop: each call
+   clears it on entry, so a failure reports its own problem, and a success
+   leaves it clear. */
+TT_TEST(test_error_reuse) {
+  ti_task_graph g;
+  ti_exec *x;
+  ti_exec_tensor t;
+  ti_error err;
+  int32_t a[12] = {0};
+  build_two_io(&g);
+  x = plan(&g, 0);
+  TT_CHECK(x != NULL);
+  if (!x) { ti_task_graph_free(&g); return; }
+  ti_error_clear(&err);
+  TT_EQ_INT(ti_exec_set_input(x, 0, a, 11, &err), TI_STATUS_BAD_PARAM);   /* first failure */
+  TT_CHECK(strstr(err.message, "takes 12") != NULL);
+  TT_EQ_INT(ti_exec_set_input(x, 0, a, 12, &err), 0);                     /* success clears */
+  TT_EQ_INT(err.status, TI_STATUS_SUCCESS);
+  TT_EQ_INT(err.message[0], 0);
+  TT_EQ_INT(ti_exec_set_input(x, 9, a, 12, &err), TI_STATUS_NOT_FOUND);
+  TT_CHECK(strstr(err.message, "no INPUT block has socket 9") != NULL);
+  TT_EQ_INT(ti_exec_output(x, 42, &t, &err), TI_STATUS_NOT_FOUND);         /* its own message */
+  TT_CHECK_MSG(strstr(err.message, "no OUTPUT block has socket 42") != NULL, "got '%s'", err.message);
+  TT_EQ_INT(ti_exec_run(x, &err), TI_STATUS_NOT_FOUND);                     /* socket 1 never fed */
+  TT_CHECK_MSG(strstr(err.message, "socket 1") != NULL, "got '%s'", err.message);
+  ti_exec_free(x);
+  ti_task_graph_free(&g);
+}
+
+/* Per-block profile rows add up to the whole profile. */
+TT_TEST(test_block_profile) {
+  ti_task_graph g;
+  ti_exec *x = NULL;
+  ti_exec_options o;
+  ti_exec_block_profile bp;
+  const ti_exec_profile *p;
+  ti_error err;
+  int32_t a[12] = {0}, i, kernels = 0;
+  int64_t macs = 0, bytes = 0, calls = 0;
+  double secs = 0;
+  build_two_io(&g);
+  ti_exec_options_init(&o);
+  o.profile = 1;
+  TT_EQ_INT(ti_exec_plan(&g, &o, &x, &err), 0);
+  if (!x) { ti_task_graph_free(&g); return; }
+  TT_EQ_INT(ti_exec_set_input(x, 0, a, 12, &err), 0);
+  TT_EQ_INT(ti_exec_set_input(x, 1, a, 12, &err), 0);
+  for (i = 0; i < 3; i++) TT_EQ_INT(ti_exec_run(x, &err), 0);
+  p = ti_exec_get_profile(x);
+  for (i = 0; i < ti_exec_num_blocks(x); i++) {
+    TT_CHECK(ti_exec_get_block_profile(x, i, &bp));
+    TT_EQ_INT(bp.block_id, ti_exec_block_id(x, i));
+    TT_CHECK(bp.kernel != NULL);
+    if (bp.calls) { kernels++; TT_EQ_INT(bp.calls, 3); TT_CHECK(strcmp(bp.kernel, "-") != 0); }
+    else TT_EQ_STR(bp.kernel, "-");
+    macs += bp.macs; bytes += bp.bytes; calls += bp.calls; secs += bp.seconds;
+  }
+  TT_CHECK(kernels > 0);
+  TT_CHECK(!ti_exec_get_block_profile(x, ti_exec_num_blocks(x), &bp));
+  TT_EQ_INT(macs, p->macs);
+  TT_EQ_INT(bytes, p->copied_bytes);
+  for (i = 0; i < TI_BLOCK_COUNT; i++) calls -= p->block_calls[i];
+  TT_EQ_INT(calls, 0);
+  TT_CHECK(secs <= p->total_seconds + 1e-9);
+  ti_exec_clear_profile(x);
+  TT_CHECK(ti_exec_get_block_profile(x, 0, &bp) && bp.calls == 0 && bp.macs == 0 && bp.seconds == 0);
+  ti_exec_free(x);
+  ti_task_graph_free(&g);
+}
+
 TT_TEST(test_sockets) {
   ti_task_graph g;
   ti_exec *x;
@@ -1076,6 +1146,8 @@ int main(void) {
   TT_RUN(test_rearrange_chain);
   TT_RUN(test_clif_steps);
   TT_RUN(test_sockets);
+  TT_RUN(test_error_reuse);
+  TT_RUN(test_block_profile);
   TT_RUN(test_3d_chain);
   TT_RUN(test_1d_chain);
   TT_RUN(test_float);

@@ -202,10 +202,41 @@ TT_TEST(block_dims_follow_storage_layouts) {
   TT_EQ_INT(d[0], 32);
 }
 
+/* Input cluster roles and per-edge traffic: the small graph's CVS reads data
+   (cluster 0) and a bias (cluster 1); the edges' bytes add up to the total. */
+TT_TEST(input_roles_and_edge_bytes) {
+  ti_task_graph g;
+  ti_task_stats st;
+  ti_error err;
+  ti_task_block clif, cax;
+  int64_t sum = 0;
+  int32_t i;
+  build_small(&g);
+  TT_EQ_STR(ti_task_input_role(&g.blocks[2], 0), "data");
+  TT_EQ_STR(ti_task_input_role(&g.blocks[2], 1), "bias");
+  TT_CHECK(ti_task_input_role(&g.blocks[2], 2) == NULL);
+  TT_EQ_STR(ti_task_input_role(&g.blocks[3], 0), "data");    /* storage */
+  TT_EQ_STR(ti_task_input_role(&g.blocks[4], 0), "data");    /* OUTPUT */
+  memset(&clif, 0, sizeof clif); clif.type = TI_BLOCK_CLIF; clif.n_inputs = 2;
+  TT_EQ_STR(ti_task_input_role(&clif, 1), "state");
+  memset(&cax, 0, sizeof cax); cax.type = TI_BLOCK_CAX; cax.n_inputs = 2;
+  TT_EQ_STR(ti_task_input_role(&cax, 1), "alpha");
+  TT_EQ_INT(ti_task_statistics(&g, &st, 1, &err), TI_STATUS_SUCCESS);
+  TT_CHECK(st.per_edge_bytes != NULL);
+  for (i = 0; st.per_edge_bytes && i < g.n_edges; i++) sum += st.per_edge_bytes[i];
+  TT_EQ_INT(sum, st.edge_bytes);
+  TT_EQ_INT(st.per_edge_bytes ? st.per_edge_bytes[0] : -1, 12);       /* 2x2x3 INT_8 */
+  TT_EQ_INT(st.per_edge_bytes ? st.per_edge_bytes[1] : -1, 3 * 4);   /* bias, INT_32 */
+  ti_task_stats_free(&st, NULL);
+  TT_CHECK(st.per_edge_bytes == NULL);
+  ti_task_graph_free(&g);
+}
+
 int main(void) {
   TT_RUN(import_builds_a_graph_program);
   TT_RUN(text_form_and_export_round_trip);
   TT_RUN(import_rejects_dangling_edges_with_ids);
   TT_RUN(block_dims_follow_storage_layouts);
+  TT_RUN(input_roles_and_edge_bytes);
   return tt_finish();
 }

@@ -1,7 +1,7 @@
 /* tools/taskir_onnx.h - the `taskir import` and `taskir eval` commands.
 
-   Included by tools/taskir.c after its helpers (read_all, has_ext,
-   load_nn_program) and taskir_run.h (value files, TI__CLI_MKDIR); defines
+   Included by tools/taskir.c after taskir_io.h (files and formats) and
+   taskir_run.h (value files, TI__CLI_MKDIR); defines
        static int ti_cli_import(int argc, char **argv);   argv[0] == "import"
        static int ti_cli_eval(int argc, char **argv);     argv[0] == "eval"
    Both return the exit code (0 success, 1 failure, 2 bad usage) and print
@@ -77,7 +77,7 @@ static ti_status ti__cli_load_onnx(ti_context *ctx, const char *path, const ti_o
   opt.dims = bound;
   opt.n_dims = n_dims;
   opt.reference_weights = 1;   /* the bytes stay until the program is gone */
-  if (!(cm->bytes = read_all(path, &len, err))) return err->status;
+  if (!(cm->bytes = ti_cli_read_all(path, &len, err))) return err->status;
   s = ti_nn_register(ctx, err);
   if (s == TI_STATUS_SUCCESS) s = ti_onnx_decode(&cm->m, cm->bytes, len, NULL, err);
   if (s == TI_STATUS_SUCCESS) s = ti_onnx_import_model(ctx, &cm->m, &opt, &cm->p, err);
@@ -132,16 +132,16 @@ static int ti_cli_import(int argc, char **argv) {
     else return usage(0, ti__cli_import_usage);
   }
   if (!in || !out) return usage(0, ti__cli_import_usage);
-  if (!has_ext(out, ".tir")) {
+  if (!ti__cli_ends_with(out, ".tir")) {
     fprintf(stderr, "taskir import: '%s': write the nn program as .tir (--nn-only); lowering to Task IR (.pb/.txt) is not part of this tool yet\n", out);
     return 2;
   }
   ti_error_clear(&err);
-  if (!(ctx = ti_context_create(NULL))) return fail("import", NULL);
+  if (!(ctx = ti_context_create(NULL))) return ti_cli_fail("import", NULL, NULL);
   ti_buffer_init(&b, NULL);
   s = ti__cli_load_onnx(ctx, in, dims, n_dims, &cm, &err);
   if (s == TI_STATUS_SUCCESS) s = ti_print_program(cm.p, &b, &err);
-  if (s == TI_STATUS_SUCCESS) s = write_text_file(out, &b, &err);
+  if (s == TI_STATUS_SUCCESS) s = ti_cli_write_bytes(out, b.data, b.len, &err);
   if (s == TI_STATUS_SUCCESS) {
     for (op = cm.p->first; op; op = op->next) {
       int32_t k;
@@ -157,7 +157,7 @@ static int ti_cli_import(int argc, char **argv) {
   ti_buffer_free(&b);
   ti__cli_model_free(&cm);
   ti_context_destroy(ctx);
-  return s == TI_STATUS_SUCCESS ? 0 : fail(in, &err);
+  return s == TI_STATUS_SUCCESS ? 0 : ti_cli_fail("import", in, &err);
 }
 
 static int ti__cli_print_result(FILE *f, const ti_tensor_value *t) {
@@ -204,12 +204,12 @@ static int ti_cli_eval(int argc, char **argv) {
   }
   if (!path) return usage(0, ti__cli_eval_usage);
   ti_error_clear(&err);
-  if (!(ctx = ti_context_create(NULL))) return fail("eval", NULL);
-  if (has_ext(path, ".onnx")) {
+  if (!(ctx = ti_context_create(NULL))) return ti_cli_fail("eval", NULL, NULL);
+  if (ti__cli_ends_with(path, ".onnx")) {
     s = ti__cli_load_onnx(ctx, path, dims, n_dims, &cm, &err);
     p = cm.p;
-  } else s = load_nn_program(ctx, path, &p, &err);
-  if (s != TI_STATUS_SUCCESS) { fail(path, &err); goto done; }
+  } else s = ti_cli_load_nn(ctx, path, TI_CLI_FMT_NONE, &p, &err);
+  if (s != TI_STATUS_SUCCESS) { ti_cli_fail("eval", path, &err); goto done; }
   if (p->n_args > 64) { fprintf(stderr, "taskir eval: %d arguments (at most 64)\n", (int)p->n_args); goto done; }
   for (i = 1; i < argc; i++) {   /* --input K=FILE: K an index or an ONNX input name */
     const char *arg, *eq;
@@ -241,13 +241,24 @@ static int ti_cli_eval(int argc, char **argv) {
     int32_t *iv = NULL;
     float *fv = NULL;
     int fl = t->dtype == TI_DTYPE_F32 || t->dtype == TI_DTYPE_F64;
+    int ok;
     ti__cli_type_str(t->dtype, t->rank, t->dims, ts, sizeof ts);
     if (!files[i]) {
       fprintf(stderr, "taskir eval: argument %d%s%s%s (%s, %lld values) needs --input %d=FILE\n", (int)i,
               i < cm.n_names ? " '" : "", i < cm.n_names ? cm.names[i] : "", i < cm.n_names ? "'" : "", ts, (long long)n, (int)i);
       goto done;
     }
-    if (!ti__cli_read_values(files[i], fl, &iv, &fv, &got)) { free(iv); free(fv); goto done; }
+    {
+      ti__cli_values vv;
+      memset(&vv, 0, sizeof vv);
+      vv.is_float = fl;
+      vv.prec = t->dtype;
+      vv.count = n;
+      vv.max_frames = 1;
+      ok = ti__cli_read_values(files[i], &vv);
+      iv = vv.iv; fv = vv.fv; got = vv.n;
+      if (!ok) { free(iv); free(fv); goto done; }
+    }
     if (got != n) {
       fprintf(stderr, "taskir eval: '%s' holds %lld values, argument %d (%s) needs %lld\n", files[i], (long long)got, (int)i, ts, (long long)n);
       free(iv); free(fv);
@@ -256,12 +267,12 @@ static int ti_cli_eval(int argc, char **argv) {
     ins[i] = ti_tensor_create(NULL, t->dtype, t->rank, t->dims, t->layout, NULL, &err);
     if (ins[i]) for (j = 0; j < n; j++) ti_tensor_set(ins[i], j, fl ? (double)fv[j] : (double)iv[j]);
     free(iv); free(fv);
-    if (!ins[i]) { fail(files[i], &err); goto done; }
+    if (!ins[i]) { ti_cli_fail("eval", files[i], &err); goto done; }
   }
   nout = 64;
   if (ti_interpret(p, (const ti_tensor_value *const *)ins, p->n_args, outs, &nout, &err) != TI_STATUS_SUCCESS) {
     nout = 0;
-    fail(path, &err);
+    ti_cli_fail("eval", path, &err);
     goto done;
   }
   if (out_dir && TI__CLI_MKDIR(out_dir) != 0 && errno != EEXIST) {
@@ -287,7 +298,7 @@ static int ti_cli_eval(int argc, char **argv) {
   rc = 0;
 done:
   for (i = 0; i < 64; i++) { ti_tensor_free(ins[i]); ti_tensor_free(outs[i]); }
-  if (has_ext(path, ".onnx")) ti__cli_model_free(&cm);
+  if (ti__cli_ends_with(path, ".onnx")) ti__cli_model_free(&cm);
   else ti_program_destroy(p);
   ti_context_destroy(ctx);
   return rc;
