@@ -1,4 +1,4 @@
-/* taskir_onnx.h - v0.1 - ONNX models to nn programs.
+/* taskir_onnx.h - v0.1.0 - ONNX models to nn programs.
 
    Part of taskir (header-only C99, stb style). Builds one SSA program of the
    `nn` dialect (taskir.h >>nn) from an onnx.ModelProto decoded by
@@ -45,6 +45,15 @@
 */
 #ifndef TASKIR_ONNX_H
 #define TASKIR_ONNX_H
+
+/* The taskir version; every header defines the same (the first one included
+   wins; tests/cli_version.sh checks that they agree). */
+#ifndef TASKIR_VERSION_MAJOR
+#define TASKIR_VERSION_MAJOR 0
+#define TASKIR_VERSION_MINOR 1
+#define TASKIR_VERSION_PATCH 0
+#define TASKIR_VERSION_STRING "0.1.0"
+#endif
 
 #include "taskir_proto.h"
 
