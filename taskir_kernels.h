@@ -1928,14 +1928,14 @@ typedef struct ti__cc_geo {
   int64_t sy, sx, dy, dx, pu, pl;
   int64_t hn, wn;          /* padded-input rows/columns the windows reach */
   int64_t nr4, G, T, K4;   /* nr rounded to 4, its 4-byte groups, taps, packed
-                              4-byte groups per channel (T*G, or ceil(T*nr/4)
-                              when win) */
+                              4-byte groups per channel (T*G, or
+                              nky*ceil(nkx*nr/4) when win) */
   int64_t nfb, nf16;       /* 16-channel blocks */
   int is_float;            /* F32 everywhere */
   int int8;                /* I8/U8/TERNARY input with I8/TERNARY weights */
   int dual;                /* I32 input with I8/TERNARY weights: int8 path when
                               the input fits 8 bits, else wide */
-  int win;                 /* int8 path packs the whole window (ky, kx, r) as one
+  int win;                 /* int8 path packs each window row (kx, r) as one
                               reduction: few channels, not a multiple of 4 */
 } ti__cc_geo;
 
@@ -2618,7 +2618,6 @@ static void ti__cc_run8(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const t
           for (r = 0; r < g->nr; r++) o[r] = (uint8_t)(src[e + r] + off);
         for (; r < cs; r++) o[r] = (uint8_t)off;
       }
-      o -= x1 * cs;
     }
     o = pad + y * g->wn * cs;
     TASKIR_MEMSET(o + x1 * cs, (int)off, (size_t)((g->wn - x1) * cs));
