@@ -733,9 +733,15 @@ typedef struct ti_diag {
 } ti_diag;
 typedef struct ti_diag_list {
   ti_diag *items;
-  int32_t n, cap, n_errors, n_warnings;
+  int32_t n, cap, n_errors, n_warnings;   /* n_errors/n_warnings count every problem */
   void *alloc_user;
+  int64_t n_dropped;         /* problems counted but not listed (past TASKIR_CHECK_MAX_DIAGS) */
 } ti_diag_list;
+/* Problems listed at most (the rest are counted): a hostile file with a
+   million broken blocks costs a bounded list, not 256 bytes per problem. */
+#ifndef TASKIR_CHECK_MAX_DIAGS
+#define TASKIR_CHECK_MAX_DIAGS 10000
+#endif
 TASKIR_API void ti_diag_list_init(ti_diag_list *l, void *alloc_user);
 TASKIR_API void ti_diag_list_free(ti_diag_list *l);
 
@@ -4436,6 +4442,14 @@ static void ti__check_diag(ti__check *c, ti_diag_severity sev, const char *rule,
   ti_diag *d;
   va_list ap;
   if (c->oom) return;
+  if (l->n >= TASKIR_CHECK_MAX_DIAGS) {   /* counted, not listed; err keeps the first error */
+    l->n_dropped++;
+    if (sev == TI_DIAG_ERROR) {
+      if (l->n_errors < INT32_MAX) l->n_errors++;
+      ti_error_set(c->err, TI_STATUS_INVALID, "%s: a problem (more than %d listed)", rule, (int)TASKIR_CHECK_MAX_DIAGS);
+    } else if (l->n_warnings < INT32_MAX) l->n_warnings++;
+    return;
+  }
   if (l->n == l->cap) {
     int32_t ncap = l->cap ? l->cap * 2 : 16;
     ti_diag *ni;

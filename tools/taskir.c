@@ -201,6 +201,7 @@ static int cmd_check(int argc, char **argv) {
     if (d->at & TI_DIAG_AT_EDGE) printf(": edge %d", (int)d->edge_id);
     printf(": [%s] %s\n", d->rule ? d->rule : "?", d->message);
   }
+  if (diags.n_dropped) printf("%s: %lld more problems not listed\n", argv[1], (long long)diags.n_dropped);
   printf("%s: %d blocks, %d edges: %d errors, %d warnings\n", argv[1], (int)g.n_blocks, (int)g.n_edges,
          (int)diags.n_errors, (int)diags.n_warnings);
   ti_diag_list_free(&diags);
