@@ -942,9 +942,15 @@ typedef struct ti_diag {
 } ti_diag;
 typedef struct ti_diag_list {
   ti_diag *items;
-  int32_t n, cap, n_errors, n_warnings;
+  int32_t n, cap, n_errors, n_warnings;   /* n_errors/n_warnings count every problem */
   void *alloc_user;
+  int64_t n_dropped;         /* problems counted but not listed (past TASKIR_CHECK_MAX_DIAGS) */
 } ti_diag_list;
+/* Problems listed at most (the rest are counted): a hostile file with a
+   million broken blocks costs a bounded list, not 256 bytes per problem. */
+#ifndef TASKIR_CHECK_MAX_DIAGS
+#define TASKIR_CHECK_MAX_DIAGS 10000
+#endif
 TASKIR_API void ti_diag_list_init(ti_diag_list *l, void *alloc_user);
 TASKIR_API void ti_diag_list_free(ti_diag_list *l);
 
@@ -966,7 +972,8 @@ TASKIR_API void ti_diag_list_free(ti_diag_list *l);
                     bias_type accepts either; CLIF: optional state input and
                     write-back output), a cluster's shape matches the block
                     (compute: dim for dim; storage, io: element count),
-                    every cluster has an interface
+                    every cluster has an interface (but the input cluster
+                    of a storage block that carries data may be empty)
      interface-box  each interface's position/size box lies in its cluster
                     (absent position = 0, absent size = the rest)
      edge-ends      ends exist; each edge named by exactly one output
@@ -978,17 +985,21 @@ TASKIR_API void ti_diag_list_free(ti_diag_list *l);
                     many elements as the destination box; equal counts with
                     different dims and no saying how: WARNING (implicit
                     row-major reshape)
-     rearrange      malformed rearrangement parameters
+     rearrange      malformed rearrangement parameters; a step holding more
+                    than ti_task_rearrange_cap elements (edge and step named)
      data           one values field, the one of the precision; length =
                     product of dims; dims = the storage dims; data precision
                     = block precision; values in range (INT_8 -128..127,
                     TERNARY -1..1, ...); SW/SWFC/SW2D/SB that feed something
                     carry data unless an edge writes them
-     io             INPUT (OUTPUT) socket ids distinct and >= 0; without
-                    one a block is addressed by its (unique) id
+     io             INPUT (OUTPUT) sockets distinct (ti_task_socket_of:
+                    socket_id, else the block id - the executor's rule),
+                    socket_id >= 0
      attributes     known types, none twice, KERNEL/STRIDE/DILATION >= 1,
                     PAD >= 0, LUT_DW 1..16 (required on CLUT), BIT_SHIFT_NUM
-                    0..31, bias_type VECTOR or CONSTANT;
+                    0..31, bias_type VECTOR or CONSTANT; CLIF parameters
+                    by ti_lif_params_check; CAVG/CCMPB/CCMPS windows of at
+                    most TASKIR_MAX_WINDOW positions;
                     CC/CC2D/CAVG/CCMPB/CCMPS: ny, nx = (niy + pads -
                     dilation*(k-1) - 1) / stride + 1 and KERNEL = nky/nkx
      groups         group ids unique; a group names existing blocks, once
@@ -4807,6 +4818,14 @@ static void ti__check_diag(ti__check *c, ti_diag_severity sev, const char *rule,
   ti_diag *d;
   va_list ap;
   if (c->oom) return;
+  if (l->n >= TASKIR_CHECK_MAX_DIAGS) {   /* counted, not listed; err keeps the first error */
+    l->n_dropped++;
+    if (sev == TI_DIAG_ERROR) {
+      if (l->n_errors < INT32_MAX) l->n_errors++;
+      ti_error_set(c->err, TI_STATUS_INVALID, "%s: a problem (more than %d listed)", rule, (int)TASKIR_CHECK_MAX_DIAGS);
+    } else if (l->n_warnings < INT32_MAX) l->n_warnings++;
+    return;
+  }
   if (l->n == l->cap) {
     int32_t ncap = l->cap ? l->cap * 2 : 16;
     ti_diag *ni;

@@ -353,6 +353,32 @@ TT_TEST(si_with_data_and_empty_input_cluster) {
   ti_task_graph_free(&g);
 }
 
+/* 100000 empty blocks: every problem is counted, at most
+   TASKIR_CHECK_MAX_DIAGS are listed, so checking costs bounded memory. */
+TT_TEST(check_list_bounded) {
+  ti_task_graph g;
+  ti_diag_list l;
+  ti_error err;
+  int32_t i, n = 100000;
+  ti_task_graph_init(&g, NULL);
+  g.blocks = (ti_task_block *)ti_arena_array(&g.arena, (size_t)n, sizeof *g.blocks, 8);
+  TT_CHECK(g.blocks != NULL);
+  if (!g.blocks) return;
+  memset(g.blocks, 0, (size_t)n * sizeof *g.blocks);
+  g.n_blocks = n;
+  for (i = 0; i < n; i++) g.blocks[i].id = i;   /* SI without shape: a dims error each */
+  ti_diag_list_init(&l, NULL);
+  ti_error_clear(&err);
+  TT_EQ_INT(ti_task_check(&g, &l, &err), TI_STATUS_INVALID);
+  TT_EQ_INT(l.n, TASKIR_CHECK_MAX_DIAGS);
+  TT_CHECK(l.n_dropped > 0);
+  TT_CHECK(l.n_errors >= n);
+  TT_CHECK(l.cap <= 2 * TASKIR_CHECK_MAX_DIAGS);
+  TT_CHECK(strstr(err.message, "block 0") != NULL);   /* the first error stays */
+  ti_diag_list_free(&l);
+  ti_task_graph_free(&g);
+}
+
 int main(void) {
   TT_RUN(amplification_bounded);
   TT_RUN(memory_budget);
@@ -361,5 +387,6 @@ int main(void) {
   TT_RUN(element_cap_agrees);
   TT_RUN(inputs_without_socket);
   TT_RUN(si_with_data_and_empty_input_cluster);
+  TT_RUN(check_list_bounded);
   return tt_finish();
 }

@@ -199,11 +199,13 @@ static int cmd_check(int argc, char **argv) {
     warnings++;
   }
   if (a.json)
-    printf("%s], \"blocks\": %d, \"edges\": %d, \"errors\": %d, \"warnings\": %d}\n", n ? "\n  " : "", (int)g.n_blocks,
-           (int)g.n_edges, (int)diags.n_errors, (int)warnings);
-  else
+    printf("%s], \"blocks\": %d, \"edges\": %d, \"errors\": %d, \"warnings\": %d, \"not_listed\": %lld}\n", n ? "\n  " : "",
+           (int)g.n_blocks, (int)g.n_edges, (int)diags.n_errors, (int)warnings, (long long)diags.n_dropped);
+  else {
+    if (diags.n_dropped) printf("%s: %lld more problems not listed\n", a.path, (long long)diags.n_dropped);
     printf("%s: %d blocks, %d edges: %d errors, %d warnings\n", a.path, (int)g.n_blocks, (int)g.n_edges,
            (int)diags.n_errors, (int)warnings);
+  }
   ti_diag_list_free(&diags);
   ti_task_graph_free(&g);
   ti_context_destroy(ctx);
