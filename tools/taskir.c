@@ -17,6 +17,7 @@
 
 static const char *usage_text =
   "usage: taskir <command> [options]\n"
+  "       taskir --version\n"
   "\n"
   "commands:\n"
   "  demo                       build, check, save, reload and run a small ANN+SNN network\n"

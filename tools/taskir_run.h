@@ -415,7 +415,16 @@ static void ti__cli_print_profile(FILE *f, const ti_exec *x, double plan_seconds
           (long long)info.block_bytes);
 }
 
-static double ti__cli_now(void) { return (double)clock() / CLOCKS_PER_SEC; }
+/* Wall-clock seconds (monotonic where the system has one): progress rates
+   and --profile times are elapsed time, not CPU time. */
+static double ti__cli_now(void) {
+#if defined(CLOCK_MONOTONIC)
+  struct timespec ts;
+  if (clock_gettime(CLOCK_MONOTONIC, &ts) == 0) return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+#endif
+  return (double)clock() / CLOCKS_PER_SEC;
+}
+static double ti__cli_clock(void *user) { (void)user; return ti__cli_now(); }
 
 /* One --input: the socket and the file (or a per-step pattern with %d). */
 typedef struct ti__cli_input { long socket; const char *file; int per_step; } ti__cli_input;
@@ -555,6 +564,7 @@ static int ti_cli_run(int argc, char **argv) {
   o.keep_all = all;
   o.profile = profile;
   if (max_memory) o.max_bytes = max_memory;
+  o.clock = ti__cli_clock;
   t0 = ti__cli_now();
   if (ti_exec_plan(&g, &o, &x, &err) != TI_STATUS_SUCCESS) {
     ti_diag_list dl;
