@@ -6387,12 +6387,14 @@ static ti_status ti__nn_conv_params(const ti_op *op, ti__nn_conv_p *p, int want_
   if (want_kernel && (st = ti__nn_ints(op, "kernel_shape", p->k, 2, NULL, 1, err)) != TI_STATUS_SUCCESS) return st;
   return TI_STATUS_SUCCESS;
 }
-/* Output size of a window op along one axis; -1 if dynamic, -2 if empty,
-   -3 if the padded input or the window span overflows int64. */
+/* Output size of a window op along one axis; -1 if dynamic, -2 if empty
+   (or an empty window), -3 if the padded input or the window span overflows
+   int64. */
 static int64_t ti__nn_out_dim(int64_t in, int64_t k, int64_t s, int64_t pb, int64_t pe, int64_t d) {
   int64_t span;
   if (in < 0) return -1;
-  if (k < 1 || s < 1 || pb < 0 || pe < 0 || !ti__mul64(d, k - 1, &span) || span == INT64_MAX ||
+  if (k < 1 || s < 1 || pb < 0 || pe < 0) return -2;
+  if (!ti__mul64(d, k - 1, &span) || span == INT64_MAX ||
       in > INT64_MAX - pb || in + pb > INT64_MAX - pe)
     return -3;
   span += 1;
@@ -6514,7 +6516,7 @@ static ti_status ti__nn_shape_bpw(const ti_op *op, const ti__nn_desc *in, int32_
     return TI__NN_FAIL(op, err, "channels not divisible by group");
   oh = ti__nn_out_dim(x.h, p.k[0], p.s[0], p.p[0], p.p[2], p.d[0]);
   ow = ti__nn_out_dim(x.w, p.k[1], p.s[1], p.p[1], p.p[3], p.d[1]);
-  if (oh == -3 || ow == -3) return TI__NN_WINDOW_FAIL(op, err, oh, ow, "window");
+  if (oh < -1 || ow < -1) return TI__NN_WINDOW_FAIL(op, err, oh, ow, "kernel");
   if (!ti__nn_dim_eq(oh, dy.h) || !ti__nn_dim_eq(ow, dy.w))
     return TI__NN_FAIL(op, err, "dy's spatial size does not match x, kernel_shape, strides and pads");
   out[0].dtype = in[0].dtype;
