@@ -170,6 +170,11 @@ TT_TEST(nn_shape_rules_check_their_arithmetic) {
             "overflow int64");
   t[0] = s; t[1] = s;
   nn_refuse(ctx, "nn.conv2d_backprop_input", 2, t, dict1(ctx, "strides", ints_attr(ctx, 2, s2)), "overflows int64");
+  {   /* a kernel larger than the padded input: refused, not read as "dynamic" */
+    int64_t k8[2] = {8, 8};
+    nn_refuse(ctx, "nn.conv2d_backprop_filter", 2, t, dict1(ctx, "kernel_shape", ints_attr(ctx, 2, k8)),
+              "the kernel does not fit the padded input");
+  }
   t[0] = s;
   nn_refuse(ctx, "nn.unpool", 1, t, dict1(ctx, "scales", ints_attr(ctx, 2, s2)), "overflows int64");
   nn_refuse(ctx, "nn.pad", 1, t, dict1(ctx, "pads", ints_attr(ctx, 8, pd)), "overflows int64");
