@@ -25,6 +25,10 @@ render "$tmp/d.dot"
 # the .tir form of the same graph draws the same picture
 "$T" convert "$tmp/d.task.pb" "$tmp/d.tir" && "$T" dot "$tmp/d.tir" | cmp -s - "$tmp/d.dot" && ok || bad "dot of .tir equals dot of .pb"
 
+if [ -f "$FIX/cc.task.pb" ]; then   # an OUTPUT without socket_id is addressed by its block id
+  "$T" dot "$FIX/cc.task.pb" | grep -q 'b5 \[label="OUTPUT 5\\nsocket 5 (its block id)' && ok || bad "OUTPUT without socket_id"
+fi
+
 if [ -f "$FIX/cadd.task.txt" ]; then
   sed 's/dst_block_id: 3$/dst_block_id: 42/' "$FIX/cadd.task.txt" > "$tmp/dang.txt"
   printf 'groups { group_id: 9 block_ids: 4 }\n' >> "$tmp/dang.txt"

@@ -362,7 +362,7 @@ static void dot_block(const ti_task_block *b, const char *indent) {
   shape_string(b, shape, sizeof shape);
   printf("%sb%d [label=\"%s %d", indent, (int)b->id, type ? type : "?", (int)b->id);
   if ((b->type == TI_BLOCK_INPUT || b->type == TI_BLOCK_OUTPUT))
-    printf((b->has & TI_BLOCK_HAS_SOCKET_ID) ? "\\nsocket %d" : "\\nno socket_id", (int)b->socket_id);
+    printf((b->has & TI_BLOCK_HAS_SOCKET_ID) ? "\\nsocket %d" : "\\nsocket %d (its block id)", (int)ti_task_socket_of(b));
   printf("\\n%s %s\", %s];\n", prec ? prec : "?", shape,
          cls == TI_CLASS_STORAGE ? "shape=box, style=filled, fillcolor=\"#cfe2f3\""
          : cls == TI_CLASS_COMPUTE ? "shape=ellipse, style=filled, fillcolor=\"#fce5cd\""
