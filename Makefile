@@ -56,7 +56,7 @@ $(BUILD)/aarch64/%: tests/%.c $(HEADERS) tests/tt.h
 	@mkdir -p $(@D)
 	$(AARCH64_CC) $(STD) $(WARN) $(OPT) -static -I. -o $@ $< -lm
 
-$(BUILD)/fuzz/%: tests/%.c $(HEADERS)
+$(BUILD)/fuzz/%: tests/%.c tests/fuzz_seeds.h $(HEADERS)
 	@mkdir -p $(@D)
 	$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -I. -o $@ $<
 

@@ -112,39 +112,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 #ifdef TT_FUZZ_LOOP
 #include "fuzz_main.h"
 #else
+#include "fuzz_seeds.h"
 /* Adds a few ONNX node-test models (when libonnx-testdata is installed) as
    seed inputs; libFuzzer reads its flags after this hook. */
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
-  static char *args[256];
-  static char seeds[8192];
   static const char *const names[] = {"test_conv_with_strides_padding", "test_gemm_all_attributes", "test_maxpool_2d_ceil",
                                       "test_averagepool_2d_pads_count_include_pad", "test_reshape_negative_dim",
                                       "test_concat_2d_axis_0", "test_slice_neg_steps", "test_batchnorm_example",
                                       "test_resize_upsample_scales_nearest", "test_convtranspose_pads", "test_softmax_axis_0"};
+  static const char *const fmts[] = { "%s/%s/model.onnx" };
   const char *dir = getenv("TASKIR_ONNX_TESTDATA");
-  size_t n, i;
-  int k;
   if (!dir || !*dir) dir = "/usr/share/libonnx-testdata/data/node";
-  n = (size_t)snprintf(seeds, sizeof seeds, "-seed_inputs=");
-  for (i = 0; i < sizeof names / sizeof *names; i++) {
-    char path[1024];
-    FILE *f;
-    snprintf(path, sizeof path, "%s/%s/model.onnx", dir, names[i]);
-    if (!(f = fopen(path, "rb"))) continue;
-    fclose(f);
-    if (n + strlen(path) + 2 >= sizeof seeds) break;
-    n += (size_t)snprintf(seeds + n, sizeof seeds - n, "%s%s", seeds[n - 1] == '=' ? "" : ",", path);
-  }
-  if (seeds[n - 1] == '=' || *argc < 1 || *argc > 250) return 0;
-  for (k = 0; k < *argc; k++) {
-    if (strncmp((*argv)[k], "-seed_inputs=", 13) == 0) return 0;
-    args[k] = (*argv)[k];
-  }
-  args[k++] = seeds;
-  args[k] = NULL;
-  *argc = k;
-  *argv = args;
-  return 0;
+  return tt_fuzz_seed_args(argc, argv, dir, fmts, 1, names, sizeof names / sizeof *names);
 }
 #endif

@@ -65,39 +65,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 #ifdef TT_FUZZ_LOOP
 #include "fuzz_main.h"
 #else
+#include "fuzz_seeds.h"
 /* Adds the fixtures ($TASKIR_FIXTURES or ../shared/fixtures) as seed inputs:
    libFuzzer reads its flags after this hook, so an extra -seed_inputs works. */
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
-  static char *args[256];
-  static char seeds[8192];
   static const char *const names[] = { "cvm", "cax", "cavg", "clut", "cvs", "ccmpb", "cadd", "cvvh", "cc" };
+  static const char *const fmts[] = { "%s/%s.task.pb", "%s/%s.task.txt" };
   const char *dir = getenv("TASKIR_FIXTURES");
-  size_t n = 0, i;
-  int k;
   if (!dir || !*dir) dir = "../shared/fixtures";
-  n = (size_t)snprintf(seeds, sizeof seeds, "-seed_inputs=");
-  for (i = 0; i < sizeof names / sizeof *names; i++) {
-    int e;
-    for (e = 0; e < 2; e++) {
-      char path[1024];
-      FILE *f;
-      snprintf(path, sizeof path, "%s/%s.task.%s", dir, names[i], e ? "txt" : "pb");
-      if (!(f = fopen(path, "rb"))) continue;
-      fclose(f);
-      if (n + strlen(path) + 2 >= sizeof seeds) break;
-      n += (size_t)snprintf(seeds + n, sizeof seeds - n, "%s%s", seeds[n - 1] == '=' ? "" : ",", path);
-    }
-  }
-  if (seeds[n - 1] == '=' || *argc < 1 || *argc > 250) return 0;
-  for (k = 0; k < *argc; k++) {
-    if (strncmp((*argv)[k], "-seed_inputs=", 13) == 0) return 0;   /* the caller chose */
-    args[k] = (*argv)[k];
-  }
-  args[k++] = seeds;
-  args[k] = NULL;
-  *argc = k;
-  *argv = args;
-  return 0;
+  return tt_fuzz_seed_args(argc, argv, dir, fmts, 2, names, sizeof names / sizeof *names);
 }
 #endif
