@@ -17,6 +17,10 @@
    OPTIONS (define before the implementing include)
        TASKIR_PROTO_MAX_DEPTH   nesting limit for messages and groups (64);
                                 deeper input fails with TI_STATUS_LIMIT
+       TASKIR_MAX_BLOCKS        most blocks a TaskGraph may hold (2^20)
+       TASKIR_MAX_EDGES         most edges a TaskGraph may hold (2^22)
+       TASKIR_PROTO_MAX_AMPLIFICATION  (32) and TASKIR_PROTO_BUDGET_BASE
+                                (16 MiB): the decode budget, below
        and those of taskir.h (TASKIR_STATIC, TASKIR_MALLOC/REALLOC/FREE, ...)
 
    EXAMPLE
@@ -60,6 +64,29 @@
        natural width (ti_task_values.storage): int32_data of an INT_8 tensor
        as int8, and so on, unless a value does not fit. Graph-level checks
        (duplicate ids, dangling edges) are the checker's, not the decoder's.
+
+   MEMORY
+       A block costs sizeof(ti_task_block) (248 bytes on LP64) however few
+       bytes say it (an empty block is 2 bytes of wire format, 10 of text),
+       an edge 32: a small hostile file could ask for gigabytes. So a decode
+       (binary and text) has a budget, as expat bounds the amplification of
+       entities: the arrays it allocates (messages, repeated ints, values at
+       4 bytes each, every growth of a text-format array counted) may total
+       at most TASKIR_PROTO_MAX_AMPLIFICATION x input bytes +
+       TASKIR_PROTO_BUDGET_BASE. Real graphs stay well inside: the fixtures
+       with their tensor data removed take 13-24x (arena slack included),
+       and tensor data takes at most 4 bytes per value, which is at least
+       one byte of input; the base lets small files of few bytes per block
+       decode. Over budget fails with TI_STATUS_LIMIT before the allocation,
+       naming the byte offset (line:column), the count and the bytes, e.g.
+       "1048576 blocks need 260046848 bytes, past the decode budget (0 of
+       83886080 bytes used; ...)". Apart from that the count of blocks and
+       of edges is capped (TASKIR_MAX_BLOCKS, TASKIR_MAX_EDGES, far above a
+       chip's graphs; the ids and indices downstream are int32): the block
+       or edge one past the cap fails with LIMIT where it starts. Binary
+       decoding counts before it allocates, so an over-budget graph costs
+       nothing; the text reader learns counts as it reads and fails at the
+       growth that would cross the budget.
 
    TEXT FORMAT
        ti_task_parse_text accepts what protoc accepts for these messages:
@@ -111,6 +138,18 @@
 
 #ifndef TASKIR_PROTO_MAX_DEPTH
 #define TASKIR_PROTO_MAX_DEPTH 64
+#endif
+#ifndef TASKIR_MAX_BLOCKS
+#define TASKIR_MAX_BLOCKS (1 << 20)
+#endif
+#ifndef TASKIR_MAX_EDGES
+#define TASKIR_MAX_EDGES (1 << 22)
+#endif
+#ifndef TASKIR_PROTO_MAX_AMPLIFICATION
+#define TASKIR_PROTO_MAX_AMPLIFICATION 32
+#endif
+#ifndef TASKIR_PROTO_BUDGET_BASE
+#define TASKIR_PROTO_BUDGET_BASE ((size_t)16 << 20)
 #endif
 
 #ifdef __cplusplus
@@ -872,7 +911,33 @@ static int ti__pb_values_realloc(ti_arena *a, ti_task_values *v, int64_t cap, ti
 typedef struct ti__pb_dec {
   ti_pb_reader r;
   ti_arena *a;
+  size_t spent, budget;   /* bytes of arrays decoded so far; the most allowed */
 } ti__pb_dec;
+
+/* The decode budget of an input of len bytes: TASKIR_PROTO_MAX_AMPLIFICATION
+   x len + TASKIR_PROTO_BUDGET_BASE, saturating. */
+static size_t ti__pb_budget(size_t len) {
+  size_t k = (size_t)TASKIR_PROTO_MAX_AMPLIFICATION;
+  size_t m = len > ((size_t)-1 - TASKIR_PROTO_BUDGET_BASE) / (k ? k : 1) ? (size_t)-1 - TASKIR_PROTO_BUDGET_BASE : len * k;
+  return m + TASKIR_PROTO_BUDGET_BASE;
+}
+
+/* Charges n elements of es bytes to *spent; 0 when that stays within budget. */
+static int ti__pb_spend(size_t *spent, size_t budget, int64_t n, size_t es) {
+  if (n < 0 || (uint64_t)n > (budget - *spent) / (es ? es : 1)) return 1;
+  *spent += (size_t)n * es;
+  return 0;
+}
+
+/* The message of a spend that did not fit: what needs how much, and the
+   budget, in buf. */
+static void ti__pb_budget_msg(char *buf, size_t cap, int64_t n, const char *what, size_t es, size_t spent, size_t budget) {
+  snprintf(buf, cap,
+           "%lld %s need %llu bytes, past the decode budget (%llu of %llu bytes used; "
+           "TASKIR_PROTO_MAX_AMPLIFICATION %d x input + TASKIR_PROTO_BUDGET_BASE)",
+           (long long)n, what, (unsigned long long)n * (unsigned long long)es, (unsigned long long)spent,
+           (unsigned long long)budget, (int)TASKIR_PROTO_MAX_AMPLIFICATION);
+}
 
 /* Counts the varints of a packed payload (bytes without the high bit) and
    checks it does not end inside one. */
@@ -1003,6 +1068,11 @@ static ti_status ti__pb_dec_ints(ti__pb_dec *d, ti_task_values *v, int64_t cap, 
     v->count = i;
     if (why == 1) return ti_pb_fail(&d->r, TI_STATUS_PARSE_ERROR, p, "malformed varint (truncated, over 10 bytes or over 64 bits)");
     if (why == 3) {
+      if (ti__pb_spend(&d->spent, d->budget, cap, 4)) {
+        char msg[256];
+        ti__pb_budget_msg(msg, sizeof msg, cap, "widened values", 4, d->spent, d->budget);
+        return ti_pb_fail(&d->r, TI_STATUS_LIMIT, p, "%s", msg);
+      }
       if (ti__pb_values_realloc(d->a, v, cap, ti__pb_widest(vkind)))
         return ti_pb_fail(&d->r, TI_STATUS_NO_MEMORY, p, "out of memory for %lld values", (long long)cap);
     } else if (p < end)
@@ -1058,6 +1128,12 @@ static ti_status ti__pb_dec_msg(ti__pb_dec *d, const ti__pb_msg *m, void *obj) {
         ((f->kind == TI__K_REP_INT32 || (f->kind == TI__K_VALUES && f->aux != TI__V_FLOAT)) && wt == TI_PB_VARINT) ||
         (f->kind == TI__K_VALUES && f->aux == TI__V_FLOAT && wt == TI_PB_FIXED32)) {
       cnt[fi]++;
+      if (f->sub == &ti__pbm_block && cnt[fi] > TASKIR_MAX_BLOCKS)
+        return ti_pb_fail(r, TI_STATUS_LIMIT, tagp, "block %lld is one more than TASKIR_MAX_BLOCKS (%d)", (long long)cnt[fi] - 1,
+                          (int)TASKIR_MAX_BLOCKS);
+      if (f->sub == &ti__pbm_edge && cnt[fi] > TASKIR_MAX_EDGES)
+        return ti_pb_fail(r, TI_STATUS_LIMIT, tagp, "edge %lld is one more than TASKIR_MAX_EDGES (%d)", (long long)cnt[fi] - 1,
+                          (int)TASKIR_MAX_EDGES);
       TI__PB_TRY(ti__pb_skip(r, num, wt, tagp));
     } else if ((f->kind == TI__K_REP_INT32 || f->kind == TI__K_VALUES) && wt == TI_PB_LEN) {
       int64_t c;
@@ -1088,6 +1164,11 @@ static ti_status ti__pb_dec_msg(ti__pb_dec *d, const ti__pb_msg *m, void *obj) {
       int64_t k;
       if (cnt[i] > (int64_t)INT32_MAX - n)
         return ti_pb_fail(r, TI_STATUS_LIMIT, start, "more than 2^31-1 elements in %s", f->name);
+      if (ti__pb_spend(&d->spent, d->budget, n + cnt[i], es)) {
+        char msg[256];
+        ti__pb_budget_msg(msg, sizeof msg, n + cnt[i], f->name, es, d->spent, d->budget);
+        return ti_pb_fail(r, TI_STATUS_LIMIT, start, "%s", msg);
+      }
       na = (char *)ti_arena_array(d->a, (size_t)(n + cnt[i]), es, 8);
       if (!na) return ti_pb_fail(r, TI_STATUS_NO_MEMORY, start, "out of memory for %lld elements", (long long)(n + cnt[i]));
       if (n) memcpy(na, *pp, (size_t)n * es);
@@ -1099,6 +1180,11 @@ static ti_status ti__pb_dec_msg(ti__pb_dec *d, const ti__pb_msg *m, void *obj) {
       if (cnt[i] > INT64_MAX / 8 - v->count)
         return ti_pb_fail(r, TI_STATUS_LIMIT, start, "too many values");
       cap[i] = v->count + cnt[i];
+      if (ti__pb_spend(&d->spent, d->budget, cap[i], 4)) {
+        char msg[256];
+        ti__pb_budget_msg(msg, sizeof msg, cap[i], f->name, 4, d->spent, d->budget);
+        return ti_pb_fail(r, TI_STATUS_LIMIT, start, "%s", msg);
+      }
       if (ti__pb_values_realloc(d->a, v, cap[i], v->count ? v->storage : ti__pb_storage_hint(f->aux, hint)))
         return ti_pb_fail(r, TI_STATUS_NO_MEMORY, start, "out of memory for %lld values", (long long)cap[i]);
     }
@@ -1273,6 +1359,8 @@ TASKIR_API ti_status ti_task_decode(ti_task_graph *g, const void *buf, size_t le
   if (!g || (!buf && len)) return ti_error_set(err, TI_STATUS_BAD_PARAM, "ti_task_decode: NULL graph or buffer");
   ti_pb_reader_init(&d.r, buf, len, err);
   d.a = &g->arena;
+  d.spent = 0;
+  d.budget = ti__pb_budget(len);
   return ti__pb_dec_msg(&d, &ti__pbm_graph, g);
 }
 
@@ -1775,6 +1863,8 @@ typedef struct ti__pb_tp {
   ti_arena *a;
   int depth;
   struct { uint32_t *d; int64_t n, cap; } scr[3];   /* float, int32, uint32 values of a Tensor */
+  size_t spent, budget;                               /* as ti__pb_dec's */
+  char over[256];                                     /* the spend that did not fit, or "" */
 } ti__pb_tp;
 
 static ti_status ti__pb_tp_fail(ti__pb_tp *t, ti_status st, const char *at, const char *fmt, ...)
@@ -2037,12 +2127,16 @@ static ti_status ti__pb_tp_string(ti__pb_tp *t, char **out, int32_t *out_len, co
 }
 
 /* Room for one more element of a repeated field (arena, doubling). */
-static void *ti__pb_tp_grow(ti__pb_tp *t, void **arr, int32_t n, int64_t *cap, size_t es) {
+static void *ti__pb_tp_grow(ti__pb_tp *t, void **arr, int32_t n, int64_t *cap, size_t es, const char *name) {
   if (n >= *cap) {
     int64_t nc = *cap ? *cap * 2 : 4;
     char *na;
     if (nc > INT32_MAX) nc = INT32_MAX;
     if (n >= nc) return NULL;
+    if (ti__pb_spend(&t->spent, t->budget, nc, es)) {
+      ti__pb_budget_msg(t->over, sizeof t->over, nc, name, es, t->spent, t->budget);
+      return NULL;
+    }
     na = (char *)ti_arena_array(t->a, (size_t)nc, es, 8);
     if (!na) return NULL;
     if (n) memcpy(na, *arr, (size_t)n * es);
@@ -2108,8 +2202,8 @@ static ti_status ti__pb_tp_scalar(ti__pb_tp *t, const ti__pb_msg *m, const ti__p
   case TI__K_REP_INT32: {
     int32_t *n = TI__AT(obj, f->off_n, int32_t), *slot;
     TI__PB_TRY(ti__pb_tp_int(t, &k, INT32_MIN, INT32_MAX, &iv, f->name));
-    slot = (int32_t *)ti__pb_tp_grow(t, TI__AT(obj, f->off, void *), *n, cap, sizeof(int32_t));
-    if (!slot) return ti__pb_tp_fail(t, TI_STATUS_NO_MEMORY, k.at, "out of memory");
+    slot = (int32_t *)ti__pb_tp_grow(t, TI__AT(obj, f->off, void *), *n, cap, sizeof(int32_t), f->name);
+    if (!slot) return t->over[0] ? ti__pb_tp_fail(t, TI_STATUS_LIMIT, k.at, "%s", t->over) : ti__pb_tp_fail(t, TI_STATUS_NO_MEMORY, k.at, "out of memory");
     *slot = (int32_t)iv;
     (*n)++;
     return TI_STATUS_SUCCESS;
@@ -2160,6 +2254,10 @@ static ti_status ti__pb_tp_commit(ti__pb_tp *t, const ti__pb_msg *m, void *obj, 
       if (!fits) { st = ti__pb_widest(f->aux); break; }
     }
     base = v->count;
+    if (n <= INT64_MAX / 8 - base && ti__pb_spend(&t->spent, t->budget, base + n, 4)) {
+      ti__pb_budget_msg(t->over, sizeof t->over, base + n, "values", 4, t->spent, t->budget);
+      return ti__pb_tp_fail(t, TI_STATUS_LIMIT, at, "%s", t->over);
+    }
     if (n > INT64_MAX / 8 - base || ti__pb_values_realloc(t->a, v, base + n, st))
       return ti__pb_tp_fail(t, TI_STATUS_NO_MEMORY, at, "out of memory for %lld values", (long long)(base + n));
     switch (st) {
@@ -2191,8 +2289,12 @@ static ti_status ti__pb_tp_msgval(ti__pb_tp *t, const ti__pb_field *f, void *obj
     sub = TI__AT(obj, f->off, char);
   } else {
     int32_t *n = TI__AT(obj, f->off_n, int32_t);
-    sub = ti__pb_tp_grow(t, TI__AT(obj, f->off, void *), *n, cap, f->sub->size);
-    if (!sub) return ti__pb_tp_fail(t, TI_STATUS_NO_MEMORY, t->p, "out of memory");
+    if (f->sub == &ti__pbm_block && *n >= TASKIR_MAX_BLOCKS)
+      return ti__pb_tp_fail(t, TI_STATUS_LIMIT, name_at, "block %ld is one more than TASKIR_MAX_BLOCKS (%d)", (long)*n, (int)TASKIR_MAX_BLOCKS);
+    if (f->sub == &ti__pbm_edge && *n >= TASKIR_MAX_EDGES)
+      return ti__pb_tp_fail(t, TI_STATUS_LIMIT, name_at, "edge %ld is one more than TASKIR_MAX_EDGES (%d)", (long)*n, (int)TASKIR_MAX_EDGES);
+    sub = ti__pb_tp_grow(t, TI__AT(obj, f->off, void *), *n, cap, f->sub->size, f->name);
+    if (!sub) return t->over[0] ? ti__pb_tp_fail(t, TI_STATUS_LIMIT, t->p, "%s", t->over) : ti__pb_tp_fail(t, TI_STATUS_NO_MEMORY, t->p, "out of memory");
     memset(sub, 0, f->sub->size);
     ti__pb_msg_init(f->sub, sub);
     (*n)++;
@@ -2291,6 +2393,7 @@ TASKIR_API ti_status ti_task_parse_text(ti_task_graph *g, const char *text, size
   t.end = t.s + len;
   t.err = err;
   t.a = &g->arena;
+  t.budget = ti__pb_budget(len);
   st = ti__pb_tp_body(&t, &ti__pbm_graph, g, 0, t.s);
   for (i = 0; i < 3; i++) if (t.scr[i].d) TASKIR_FREE(g->arena.alloc_user, t.scr[i].d);
   return st;

@@ -110,6 +110,45 @@ static void bench_one(const char *name, const unsigned char *buf, size_t len, in
   free(dst);
 }
 
+/* Decoded bytes (arena bytes / count) per empty block and per empty edge,
+   binary (0A 00, 12 00) and text ("blocks {}", "edges {}"), at a count the
+   decode budget admits; then what 2 MB of each does. */
+static void bench_empty(void) {
+  static const char *names[2] = { "blocks", "edges" };
+  int kind, text;
+  printf("decoded memory of empty messages (arena bytes / count)\n");
+  for (kind = 0; kind < 2; kind++)
+    for (text = 0; text < 2; text++) {
+      const char *unit = text ? (kind ? "edges {}\n" : "blocks {}\n") : (kind ? "\x12" : "\x0a");
+      size_t ul = text ? strlen(unit) : 2, sizes[2], i, j;
+      int s;
+      sizes[0] = 50000;
+      sizes[1] = ((size_t)2 << 20) / ul;
+      for (s = 0; s < 2; s++) {
+        size_t n = sizes[s], len = n * ul;
+        char *buf = (char *)malloc(len);
+        ti_task_graph g;
+        ti_error err;
+        ti_status st;
+        if (!buf) exit(1);
+        for (i = 0; i < n; i++)
+          for (j = 0; j < ul; j++) buf[i * ul + j] = text ? unit[j] : (char)(j ? 0 : unit[0]);
+        ti_task_graph_init(&g, NULL);
+        ti_error_clear(&err);
+        st = text ? ti_task_parse_text(&g, buf, len, &err) : ti_task_decode(&g, buf, len, &err);
+        if (st == TI_STATUS_SUCCESS)
+          printf("  %-6s %7lu empty %-6s (%8lu bytes): %6.1f bytes each (%.1f x input)\n", text ? "text" : "binary",
+                 (unsigned long)n, names[kind], (unsigned long)len, (double)g.arena.total / (double)n,
+                 (double)g.arena.total / (double)len);
+        else
+          printf("  %-6s %7lu empty %-6s (%8lu bytes): refused after %lu arena bytes: %s\n", text ? "text" : "binary",
+                 (unsigned long)n, names[kind], (unsigned long)len, (unsigned long)g.arena.total, err.message);
+        ti_task_graph_free(&g);
+        free(buf);
+      }
+    }
+}
+
 int main(void) {
   const char *dir = getenv("TASKIR_FIXTURES");
   char path[1024];
@@ -131,6 +170,7 @@ int main(void) {
   ti_task_graph_free(&g);
   bench_one("synthetic resnet (int8 weights, int32 biases)", big.data, big.len, 5);
   ti_buffer_free(&big);
+  bench_empty();
   {
     const char *skip = getenv("TASKIR_BENCH_NO_PBC");
     if (!(skip && *skip == '1') && system("command -v protoc-c >/dev/null 2>&1 && test -f /usr/include/protobuf-c/protobuf-c.h") == 0) {

@@ -2,32 +2,53 @@
    the Nth call: errors are clean and nothing leaks. */
 #include <stdlib.h>
 #include <stddef.h>
+#include <string.h>
 
-typedef struct fail_alloc { long calls, fail_at, live; } fail_alloc;
+/* Counts calls, live blocks and live bytes (peak too); fails call fail_at.
+   Each block carries its size in a 16-byte header. */
+typedef struct fail_alloc { long calls, fail_at, live; size_t bytes, peak; } fail_alloc;
+static void fa_count(fail_alloc *a, size_t add, size_t sub) {
+  a->bytes += add;
+  a->bytes -= sub;
+  if (a->bytes > a->peak) a->peak = a->bytes;
+}
 static void *fa_malloc(void *u, size_t sz) {
   fail_alloc *a = (fail_alloc *)u;
-  void *p;
+  unsigned char *p;
   if (a->calls++ == a->fail_at) return NULL;
-  p = malloc(sz);
-  if (p) a->live++;
-  return p;
+  p = (unsigned char *)malloc(sz + 16);
+  if (!p) return NULL;
+  a->live++;
+  memcpy(p, &sz, sizeof sz);
+  fa_count(a, sz, 0);
+  return p + 16;
 }
 static void *fa_realloc(void *u, void *old, size_t sz) {
   fail_alloc *a = (fail_alloc *)u;
-  void *p;
+  unsigned char *p, *base = old ? (unsigned char *)old - 16 : NULL;
+  size_t was = 0;
   if (a->calls++ == a->fail_at) return NULL;
-  p = realloc(old, sz);
-  if (p && !old) a->live++;
-  return p;
+  if (base) memcpy(&was, base, sizeof was);
+  p = (unsigned char *)realloc(base, sz + 16);
+  if (!p) return NULL;
+  if (!old) a->live++;
+  memcpy(p, &sz, sizeof sz);
+  fa_count(a, sz, was);
+  return p + 16;
 }
 static void fa_free(void *u, void *p) {
-  if (p) ((fail_alloc *)u)->live--;
-  free(p);
+  size_t was;
+  if (!p) return;
+  memcpy(&was, (unsigned char *)p - 16, sizeof was);
+  ((fail_alloc *)u)->live--;
+  fa_count((fail_alloc *)u, 0, was);
+  free((unsigned char *)p - 16);
 }
 #define TASKIR_MALLOC(u, sz) fa_malloc((u), (sz))
 #define TASKIR_REALLOC(u, p, sz) fa_realloc((u), (p), (sz))
 #define TASKIR_FREE(u, p) fa_free((u), (p))
 #define TASKIR_PROTO_MAX_DEPTH 3
+#define TASKIR_MAX_EDGES 100000
 #define TASKIR_IMPLEMENTATION
 #include "taskir_proto.h"
 #include "tt.h"
@@ -36,7 +57,7 @@ static const char *deep4 = "blocks { input_clusters { interfaces { position { nx
 static const char *deep3 = "blocks { input_clusters { interfaces { edge_id: 1 } } }";
 
 TT_TEST(depth_limit_binary_and_text) {
-  fail_alloc fa = { 0, -1, 0 };
+  fail_alloc fa = { 0, -1, 0, 0, 0 };
   ti_task_graph g;
   ti_error err;
   ti_buffer b;
@@ -87,7 +108,7 @@ TT_TEST(every_allocation_failure_is_clean) {
   ti_buffer ref, txt;
   ti_task_graph g;
   ti_error err;
-  fail_alloc ok = { 0, -1, 0 };
+  fail_alloc ok = { 0, -1, 0, 0, 0 };
   long n, done_parse = 0, done_decode = 0, done_encode = 0, done_format = 0;
   ti_task_graph_init(&g, &ok);
   ti_error_clear(&err);
@@ -97,7 +118,7 @@ TT_TEST(every_allocation_failure_is_clean) {
   TT_EQ_INT(ti_task_encode(&g, &ref, &err), TI_STATUS_SUCCESS);
   TT_EQ_INT(ti_task_format_text(&g, &txt, &err), TI_STATUS_SUCCESS);
   for (n = 0; n < 100 && !(done_parse && done_decode && done_encode && done_format); n++) {
-    fail_alloc fa = { 0, n, 0 };
+    fail_alloc fa = { 0, n, 0, 0, 0 };
     ti_task_graph h;
     ti_buffer b;
     ti_status st;
@@ -143,8 +164,54 @@ TT_TEST(every_allocation_failure_is_clean) {
   TT_EQ_INT(ok.live, 0);
 }
 
+/* 2 MB of empty blocks, binary and text: 248 bytes each would take 124x
+   (binary) or 25x plus the growth of the array (text) the input, so the
+   decoder refuses them with LIMIT naming the offset (line:column) and the
+   count. 2 MB of empty edges (32 bytes each) would fit the budget; here
+   TASKIR_MAX_EDGES is 100000, so edge 100000 is refused where it starts.
+   Either way what the decoder held at any time stays within the decode
+   budget (TASKIR_PROTO_MAX_AMPLIFICATION x input + TASKIR_PROTO_BUDGET_BASE)
+   plus one arena chunk (64 MB at most) of slack. */
+static void empty_many(const char *unit, size_t unit_len, int text, const char *what) {
+  size_t n = (2u << 20) / unit_len, i, len = n * unit_len;
+  char *buf = (char *)malloc(len);
+  fail_alloc fa = { 0, -1, 0, 0, 0 };
+  size_t budget = (size_t)TASKIR_PROTO_MAX_AMPLIFICATION * len + TASKIR_PROTO_BUDGET_BASE;
+  ti_task_graph g;
+  ti_error err;
+  ti_status st;
+  TT_CHECK(buf != NULL);
+  if (!buf) return;
+  for (i = 0; i < n; i++) memcpy(buf + i * unit_len, unit, unit_len);
+  ti_task_graph_init(&g, &fa);
+  ti_error_clear(&err);
+  st = text ? ti_task_parse_text(&g, buf, len, &err) : ti_task_decode(&g, buf, len, &err);
+  TT_EQ_INT(st, TI_STATUS_LIMIT);
+  TT_CHECK_MSG(strstr(err.message, what) != NULL, "%s", err.message);
+  if (strstr(what, "TASKIR_MAX_EDGES")) {
+    if (text) TT_CHECK_MSG(err.line == 100001 && err.column == 1, "%ld:%ld", (long)err.line, (long)err.column);
+    else TT_CHECK_MSG(err.offset == 200000, "%ld", (long)err.offset);
+  } else if (text) TT_CHECK_MSG(err.line >= 1 && err.column >= 1, "%ld:%ld", (long)err.line, (long)err.column);
+  else TT_CHECK_MSG(err.offset >= 0 && (size_t)err.offset < len, "%ld", (long)err.offset);
+  TT_CHECK_MSG(fa.peak <= budget + ((size_t)64 << 20), "peak %lu bytes for %lu input bytes", (unsigned long)fa.peak, (unsigned long)len);
+  ti_task_graph_free(&g);
+  TT_EQ_INT(fa.live, 0);
+  free(buf);
+}
+
+TT_TEST(empty_blocks_and_edges_are_bounded) {
+  static const char blk_pb[] = { 0x0A, 0x00 }, edge_pb[] = { 0x12, 0x00 };
+  char want[64];
+  snprintf(want, sizeof want, "1048576 blocks need %lu bytes", (unsigned long)(1048576 * sizeof(ti_task_block)));
+  empty_many(blk_pb, 2, 0, want);
+  empty_many(edge_pb, 2, 0, "edge 100000 is one more than TASKIR_MAX_EDGES (100000)");
+  empty_many("blocks {}\n", 10, 1, "blocks need");
+  empty_many("edges {}\n", 9, 1, "edge 100000 is one more than TASKIR_MAX_EDGES (100000)");
+}
+
 int main(void) {
   TT_RUN(depth_limit_binary_and_text);
   TT_RUN(every_allocation_failure_is_clean);
+  TT_RUN(empty_blocks_and_edges_are_bounded);
   return tt_finish();
 }
