@@ -41,6 +41,10 @@ static void *bp_realloc(void *p, size_t n) {
 #define TASKIR_MALLOC(u, sz) ((void)(u), bp_malloc(sz))
 #define TASKIR_REALLOC(u, p, sz) ((void)(u), bp_realloc(p, sz))
 #define TASKIR_FREE(u, p) ((void)(u), bp_free(p))
+/* The checker is measured on 10^6 empty blocks, which the decoder's default
+   budget (32 bytes per input byte) refuses: 248 bytes each. */
+#define TASKIR_PROTO_MAX_AMPLIFICATION 256
+#define TASKIR_MAX_BLOCKS (1 << 21)
 #define TASKIR_IMPLEMENTATION
 #include "taskir_proto.h"
 #include "taskir_exec.h"
