@@ -7,25 +7,11 @@
 #include "taskir_proto.h"
 #include "taskir_exec.h"
 #include "tt.h"
+#include "tt_task.h"
 #include <math.h>
 
 /* --- helpers ------------------------------------------------------------- */
 
-static ti_task_shape shp(int32_t ny, int32_t nx, int32_t nf, int32_t nr, int32_t nky, int32_t nkx) {
-  ti_task_shape s;
-  memset(&s, 0, sizeof s);
-  if (ny) ti_task_shape_set(&s, TI_SHAPE_HAS_NY, ny);
-  if (nx) ti_task_shape_set(&s, TI_SHAPE_HAS_NX, nx);
-  if (nf) ti_task_shape_set(&s, TI_SHAPE_HAS_NF, nf);
-  if (nr) ti_task_shape_set(&s, TI_SHAPE_HAS_NR, nr);
-  if (nky) ti_task_shape_set(&s, TI_SHAPE_HAS_NKY, nky);
-  if (nkx) ti_task_shape_set(&s, TI_SHAPE_HAS_NKX, nkx);
-  return s;
-}
-static ti_task_block *B(ti_task_graph *g, int32_t id) { return (ti_task_block *)ti_task_find_block(g, id); }
-static void add(ti_task_graph *g, int32_t id, ti_block_type t, ti_dtype p, ti_task_shape s) {
-  TT_CHECK(ti_task_add_block(g, id, t, p, &s) != NULL);
-}
 static void attr(ti_task_graph *g, int32_t id, ti_attr_type a, int32_t v) { TT_EQ_INT(ti_task_add_attr(g, B(g, id), a, v), 0); }
 static void socket_of(ti_task_graph *g, int32_t id, int32_t s) { B(g, id)->has |= TI_BLOCK_HAS_SOCKET_ID; B(g, id)->socket_id = s; }
 static void data(ti_task_graph *g, int32_t id, ti_dtype p, int32_t nd, const int32_t *dims, const int32_t *v) {
