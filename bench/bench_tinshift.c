@@ -12,16 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);  /* CPU time: robust on a shared machine */
-  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static size_t avail_bytes(void) {
-  long p = sysconf(_SC_AVPHYS_PAGES), s = sysconf(_SC_PAGESIZE);
-  return (p > 0 && s > 0) ? (size_t)p * (size_t)s : (size_t)1 << 30;
-}
+#include "bench_clock.h"
 
 typedef struct shape { long long N, T, C, HW, G; int large; const char *what; } shape;
 
