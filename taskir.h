@@ -1082,15 +1082,18 @@ TASKIR_API const char *ti_task_input_role(const ti_task_block *b, int32_t cluste
                          bottom,right], dilations=[1,1] [dy,dx], group=1;
                          w is [O, C/group, KH, KW] (OIHW) or HWOI; b [O]
      quant_conv2d(x:i8, w:i8[, b:i32])  as conv2d with int32 accumulation;
-                         shift=s (optional): result i8 = saturate(acc >> s)
-                         (arithmetic shift), else the i32 accumulator
+                         shift=s (optional, 0..31): result i8 =
+                         clamp(acc >> s, clip_min, 127) (arithmetic shift;
+                         clip_min=-128, 0 fuses a ReLU), else the i32
+                         accumulator
      conv2d_backprop_input(dy, w)   (BPA) conv2d attrs + input_size=[H,W]
                          (default: the smallest input giving dy)
      conv2d_backprop_filter(x, dy)  (BPW) conv2d attrs + *kernel_shape=[KH,KW];
                          result OIHW (x NCHW) or HWOI (x NHWC)
      gemm(a, b[, c])     alpha=1.0, beta=1.0, trans_a=0, trans_b=0;
                          alpha*op(a)@op(b) + beta*c (c broadcast to [M,N])
-     quant_gemm(a:i8, b:i8[, c:i32])  trans_a, trans_b, shift as quant_conv2d
+     quant_gemm(a:i8, b:i8[, c:i32])  trans_a, trans_b, shift, clip_min as
+                         quant_conv2d
      matmul(a, b)        transpose_a=false, transpose_b=false; [..,M,K]@[..,K,N],
                          batch dims equal or b 2-D
      add, sub, mul (a, b)  numpy broadcasting in storage order; a 4-D operand
@@ -6340,6 +6343,25 @@ static ti_status ti__nn_num(const ti_op *op, const char *name, double dflt, int 
   return TI_STATUS_SUCCESS;
 }
 
+/* The requantisation attributes of quant_conv2d / quant_gemm: shift (0..31;
+   absent: the op yields its i32 accumulator) and clip_min (-128..127, default
+   -128; only with shift): the i8 result is clamp(acc >> shift, clip_min, 127). */
+static ti_status ti__nn_quant_attrs(const ti_op *op, int64_t *shift, int64_t *clip_min, ti_error *err) {
+  double sh, lo;
+  ti_status st = ti__nn_num(op, "shift", 0, 0, &sh, err);
+  if (st == TI_STATUS_SUCCESS) st = ti__nn_num(op, "clip_min", -128, 0, &lo, err);
+  if (st != TI_STATUS_SUCCESS) return st;
+  if (!(sh >= 0 && sh <= 31) || sh != (double)(int64_t)sh)
+    return TI__NN_FAIL(op, err, "shift must be an integer in 0..31, not %g", sh);
+  if (!(lo >= -128 && lo <= 127) || lo != (double)(int64_t)lo)
+    return TI__NN_FAIL(op, err, "clip_min must be an integer in -128..127, not %g", lo);
+  if (ti_dict_get(op->attrs, "clip_min") && !ti_dict_get(op->attrs, "shift"))
+    return TI__NN_FAIL(op, err, "clip_min needs shift (without shift the result is the i32 accumulator)");
+  *shift = (int64_t)sh;
+  *clip_min = (int64_t)lo;
+  return TI_STATUS_SUCCESS;
+}
+
 /* Activation (N,C,H,W) and weight (O,I,KH,KW) views of 4-D data. */
 typedef struct ti__nn_act { int64_t n, c, h, w, sn, sc, sh, sw; } ti__nn_act;
 typedef struct ti__nn_wgt { int64_t o, i, kh, kw, so, si, sh, sw; } ti__nn_wgt;
@@ -6424,7 +6446,9 @@ static ti_status ti__nn_shape_conv(const ti_op *op, const ti__nn_desc *in, int32
   ti__nn_wgt k;
   int64_t oh, ow, ci;
   int quant = strcmp(op->info->name, "nn.quant_conv2d") == 0;
+  int64_t qs, qlo;
   TI__NN_TRY(ti__nn_conv_params(op, &p, 0, err));
+  if (quant) TI__NN_TRY(ti__nn_quant_attrs(op, &qs, &qlo, err));
   TI__NN_TRY(ti__nn_need(op, &in[0], 0, 4, err));
   TI__NN_TRY(ti__nn_need(op, &in[1], 1, 4, err));
   ti__nn_act_of(in[0].layout, in[0].dims, &a);
@@ -6546,8 +6570,10 @@ static ti_status ti__nn_shape_gemm(const ti_op *op, const ti__nn_desc *in, int32
   int64_t m, k1, k2, nn, mn[2], tmp[TI_MAX_RANK];
   int32_t rt;
   int quant = strcmp(op->info->name, "nn.quant_gemm") == 0;
+  int64_t qs, qlo;
   TI__NN_TRY(ti__nn_num(op, "trans_a", 0, 0, &ta, err));
   TI__NN_TRY(ti__nn_num(op, "trans_b", 0, 0, &tb, err));
+  if (quant) TI__NN_TRY(ti__nn_quant_attrs(op, &qs, &qlo, err));
   TI__NN_TRY(ti__nn_need(op, &in[0], 0, 2, err));
   TI__NN_TRY(ti__nn_need(op, &in[1], 1, 2, err));
   if (quant ? (in[0].dtype != TI_DTYPE_I8 || in[1].dtype != TI_DTYPE_I8) : in[0].dtype != in[1].dtype)
@@ -7109,12 +7135,13 @@ static int64_t ti__nn_asr(int64_t v, int64_t s) {
   if (s > 62) return v < 0 ? -1 : 0;
   return v >= 0 ? (v >> s) : -((-(v + 1)) >> s) - 1;
 }
-/* Stores an accumulator of a quantised op: i8 after shift, else i32 (wraps). */
-static void ti__nn_qstore(ti_tensor_value *t, int64_t i, double acc, int64_t shift) {
+/* Stores an accumulator of a quantised op: i8 after shift and clip to
+   [lo, 127], else i32 (wraps). */
+static void ti__nn_qstore(ti_tensor_value *t, int64_t i, double acc, int64_t shift, int64_t lo) {
   int64_t v = (int64_t)acc;
   if (t->dtype == TI_DTYPE_I8) {
     v = ti__nn_asr(v, shift);
-    ((int8_t *)t->data)[i] = (int8_t)(v < -128 ? -128 : v > 127 ? 127 : v);
+    ((int8_t *)t->data)[i] = (int8_t)(v < lo ? lo : v > 127 ? 127 : v);
   } else {
     ((int32_t *)t->data)[i] = (int32_t)(uint32_t)(uint64_t)v;
   }
@@ -7126,12 +7153,12 @@ static ti_status ti__nn_eval_conv(const ti_op *op, const ti_tensor_value *const 
   ti__nn_act a, y;
   ti__nn_wgt k;
   const float *xf, *wf, *bf;
-  double sh = 0;
+  int64_t sh = 0, lo = -128;
   int64_t n, o, oh, ow, ci, kh, kw, og;
   int quant = strcmp(op->info->name, "nn.quant_conv2d") == 0;
   TI__NN_TRY(ti__nn_prep(op, in, out, od, err));
   TI__NN_TRY(ti__nn_conv_params(op, &p, 0, err));
-  if (quant) TI__NN_TRY(ti__nn_num(op, "shift", 0, 0, &sh, err));
+  if (quant) TI__NN_TRY(ti__nn_quant_attrs(op, &sh, &lo, err));
   ti__nn_act_of(in[0]->layout, in[0]->dims, &a);
   ti__nn_wgt_of(in[1]->layout, in[1]->dims, &k);
   ti__nn_act_of(out[0]->layout, out[0]->dims, &y);
@@ -7158,7 +7185,7 @@ static ti_status ti__nn_eval_conv(const ti_op *op, const ti_tensor_value *const 
               }
             }
           }
-          if (quant) ti__nn_qstore(out[0], n * y.sn + o * y.sc + oh * y.sh + ow * y.sw, acc, (int64_t)sh);
+          if (quant) ti__nn_qstore(out[0], n * y.sn + o * y.sc + oh * y.sh + ow * y.sw, acc, sh, lo);
           else ti_tensor_set(out[0], n * y.sn + o * y.sc + oh * y.sh + ow * y.sw, acc);
         }
     }
@@ -7253,14 +7280,15 @@ static void ti__nn_bstr(const int64_t *d, int32_t ra, int32_t r, int64_t *str) {
 
 static ti_status ti__nn_eval_gemm(const ti_op *op, const ti_tensor_value *const *in, ti_tensor_value **out, ti_error *err) {
   ti__nn_desc od[2];
-  double ta, tb, alpha = 1, beta = 1, sh = 0;
+  double ta, tb, alpha = 1, beta = 1;
+  int64_t sh = 0, lo = -128;
   int64_t m, nn, kk, i, j, l, cs[2] = {0, 0};
   const float *af, *bf;
   int quant = strcmp(op->info->name, "nn.quant_gemm") == 0;
   TI__NN_TRY(ti__nn_prep(op, in, out, od, err));
   TI__NN_TRY(ti__nn_num(op, "trans_a", 0, 0, &ta, err));
   TI__NN_TRY(ti__nn_num(op, "trans_b", 0, 0, &tb, err));
-  if (quant) TI__NN_TRY(ti__nn_num(op, "shift", 0, 0, &sh, err));
+  if (quant) TI__NN_TRY(ti__nn_quant_attrs(op, &sh, &lo, err));
   else {
     TI__NN_TRY(ti__nn_num(op, "alpha", 1, 0, &alpha, err));
     TI__NN_TRY(ti__nn_num(op, "beta", 1, 0, &beta, err));
@@ -7277,7 +7305,7 @@ static ti_status ti__nn_eval_gemm(const ti_op *op, const ti_tensor_value *const 
                TI__NN_GET(in[1], bf, tb != 0 ? j * kk + l : l * nn + j);
       acc *= alpha;
       if (op->n_operands > 2) acc += beta * ti_tensor_get(in[2], i * cs[0] + j * cs[1]);
-      if (quant) ti__nn_qstore(out[0], i * nn + j, acc, (int64_t)sh);
+      if (quant) ti__nn_qstore(out[0], i * nn + j, acc, sh, lo);
       else ti_tensor_set(out[0], i * nn + j, acc);
     }
   return TI_STATUS_SUCCESS;

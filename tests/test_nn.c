@@ -95,26 +95,38 @@ TT_TEST(quant_conv2d_accumulates_and_shifts) {
   ti_context *c = nu_ctx();
   tt_rng r = {11};
   int64_t xd[4] = {1, 3, 5, 5}, wd[4] = {4, 3, 3, 3}, bd[1] = {4};
-  ti_tensor_value *in[3], *y, *y8;
+  ti_tensor_value *in[3], *y, *y8, *yr, *bad;
   double ref[4 * 3 * 3];
   int64_t i;
-  int ok = 1, ok8 = 1;
+  int ok = 1, ok8 = 1, okr = 1;
   in[0] = nu_rand(TI_DTYPE_I8, TI_LAYOUT_NCHW, 4, xd, &r, -128, 127);
   in[1] = nu_rand(TI_DTYPE_I8, TI_LAYOUT_OIHW, 4, wd, &r, -128, 127);
   in[2] = nu_rand(TI_DTYPE_I32, TI_LAYOUT_TENSOR, 1, bd, &r, -1000, 1000);
   y = nu_run1(c, "nn.quant_conv2d", 3, in, NULL);
   y8 = nu_run1(c, "nn.quant_conv2d", 3, in, nu_dict(c, 1, "shift", ti_attr_int(c, 7)));
+  /* clip_min fuses the lower bound (0: a ReLU) into the requantisation */
+  yr = nu_run1(c, "nn.quant_conv2d", 3, in, nu_dict(c, 2, "shift", ti_attr_int(c, 5), "clip_min", ti_attr_int(c, -3)));
+  /* clip_min is a signed 8-bit bound and needs a shift */
+  bad = nu_run1(c, "nn.quant_conv2d", 3, in, nu_dict(c, 2, "shift", ti_attr_int(c, 5), "clip_min", ti_attr_int(c, 128)));
+  TT_CHECK(bad == NULL);
+  bad = nu_run1(c, "nn.quant_conv2d", 3, in, nu_dict(c, 1, "clip_min", ti_attr_int(c, 0)));
+  TT_CHECK(bad == NULL);
+  bad = nu_run1(c, "nn.quant_conv2d", 3, in, nu_dict(c, 1, "shift", ti_attr_int(c, 32)));
+  TT_CHECK(bad == NULL);
   ref_conv(in[0], in[1], in[2], 1, 1, 0, 0, 1, 1, 1, 3, 3, ref);
-  TT_CHECK(y && y->dtype == TI_DTYPE_I32 && y8 && y8->dtype == TI_DTYPE_I8);
-  for (i = 0; y && y8 && i < 36; i++) {
-    double q = floor(ref[i] / 128.0);
+  TT_CHECK(y && y->dtype == TI_DTYPE_I32 && y8 && y8->dtype == TI_DTYPE_I8 && yr && yr->dtype == TI_DTYPE_I8);
+  for (i = 0; y && y8 && yr && i < 36; i++) {
+    double q = floor(ref[i] / 128.0), qr = floor(ref[i] / 32.0);
     q = q < -128 ? -128 : q > 127 ? 127 : q;
+    qr = qr < -3 ? -3 : qr > 127 ? 127 : qr;
     if (nu_at(y, i) != ref[i]) ok = 0;
     if (nu_at(y8, i) != q) ok8 = 0;
+    if (nu_at(yr, i) != qr) okr = 0;
   }
   TT_CHECK(ok);
   TT_CHECK(ok8);
-  ti_tensor_free(y); ti_tensor_free(y8);
+  TT_CHECK(okr);
+  ti_tensor_free(y); ti_tensor_free(y8); ti_tensor_free(yr);
   nu_free_all(3, in);
   ti_context_destroy(c);
 }
