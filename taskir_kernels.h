@@ -765,6 +765,25 @@ TASKIR_API ti_status ti_transpose_ex(const ti_kernel_ctx *ctx, size_t elem_size,
 #include <arm_neon.h>
 #endif
 
+/* Target attributes, one per x86-64 ISA level the kernels use: a function
+   marked with one may use that level's intrinsics whatever the translation
+   unit's -m flags; it runs only when ctx->cpu has the level's TI_CPU_* flags.
+   GCC and Clang need them; MSVC compiles every intrinsic anywhere, so they
+   are empty there. SSE2 is the x86-64 baseline. */
+#if defined(TI__X86) && (defined(__GNUC__) || defined(__clang__))
+#define TI__T_SSE2
+#define TI__T_AVX2 __attribute__((target("avx2")))
+#define TI__T_AVXVNNI __attribute__((target("avx2,avxvnni")))
+#define TI__T_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq")))
+#define TI__T_VNNI512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512vnni")))
+#elif defined(TI__X86)
+#define TI__T_SSE2
+#define TI__T_AVX2
+#define TI__T_AVXVNNI
+#define TI__T_AVX512
+#define TI__T_VNNI512
+#endif
+
 /* Static helper; unused-safe under -Wall. */
 #if defined(__GNUC__) || defined(__clang__)
 #define TI__PRIVATE static __attribute__((unused))
@@ -1279,9 +1298,8 @@ static const unsigned char *ti__ts_next_run(const ti__ts_job *j, const int32_t *
   return 0;
 }
 
-#if defined(TI__X86) && (defined(__GNUC__) || defined(__clang__))
+#if defined(TI__X86)
 #define TI__TS_AVX512 1
-#define TI__T_TS512 __attribute__((target("avx512f,avx512bw")))
 /* AVX-512 rows: the output is built one aligned 64-byte line at a time in a
    register (a masked load per run that ends inside the line, plain loads for
    whole lines) and each line is written with one store, non-temporal when
@@ -1316,12 +1334,12 @@ typedef struct ti__ln512 {
 } ti__ln512;
 
 /* One aligned output line: a non-temporal store when streaming. */
-TI__T_TS512 static void ti__ts_put_line(unsigned char *L, __m512i v, int stream) {
+TI__T_AVX512 static void ti__ts_put_line(unsigned char *L, __m512i v, int stream) {
   if (stream) _mm512_stream_si512((__m512i *)(void *)L, v);
   else _mm512_store_si512((void *)L, v);
 }
 
-TI__T_TS512 static void ti__ln_flush(ti__ln512 *l, __m512i v) {
+TI__T_AVX512 static void ti__ln_flush(ti__ln512 *l, __m512i v) {
   if (l->keep != ~(__mmask64)0) {
     _mm512_mask_storeu_epi8(l->line, l->keep, v);
     l->keep = ~(__mmask64)0;
@@ -1332,7 +1350,7 @@ TI__T_TS512 static void ti__ln_flush(ti__ln512 *l, __m512i v) {
 }
 
 /* Appends n bytes from s (zeros when s is NULL). */
-TI__T_TS512 static void ti__ln_put(ti__ln512 *l, const unsigned char *s, size_t n) {
+TI__T_AVX512 static void ti__ln_put(ti__ln512 *l, const unsigned char *s, size_t n) {
   const __m512i z = _mm512_setzero_si512();
   while (n) {
     if (l->off == 0 && n >= 64) {
@@ -1379,7 +1397,7 @@ TI__T_TS512 static void ti__ln_put(ti__ln512 *l, const unsigned char *s, size_t 
   }
 }
 
-TI__T_TS512 static void ti__ts_lines_avx512(const ti__ts_job *j, int64_t r0, int64_t r1) {
+TI__T_AVX512 static void ti__ts_lines_avx512(const ti__ts_job *j, int64_t r0, int64_t r1) {
   const int64_t T = j->T, G = j->G;
   const size_t row = j->row;
   unsigned char *d0 = j->dst + (size_t)r0 * row;
@@ -1429,7 +1447,7 @@ TI__T_TS512 static void ti__ts_lines_avx512(const ti__ts_job *j, int64_t r0, int
 static size_t ti__ts_unit_group(size_t u, size_t q) { return q == 1 ? u : q == 2 ? u >> 1 : u / 3; }
 
 /* Source of the 16 output bytes at column x of row t of image n. */
-TI__T_TS512 static const unsigned char *ti__ts_unit(const ti__ts_job *j, int64_t n, int64_t t,
+TI__T_AVX512 static const unsigned char *ti__ts_unit(const ti__ts_job *j, int64_t n, int64_t t,
                                                     size_t x) {
   const int64_t g = (int64_t)ti__ts_unit_group(x >> 4, j->piece >> 4);
   const int64_t s = j->sign * (int64_t)j->shifts[n * j->G + g];
@@ -1441,7 +1459,7 @@ TI__T_TS512 static const unsigned char *ti__ts_unit(const ti__ts_job *j, int64_t
 /* Units [u0, u1) of the aligned line at L, unit u0 being column x of row t
    of image n. A whole line is stored whole (streamed when streaming), a
    partial one with a masked store: its other bytes belong to a neighbour. */
-TI__T_TS512 static void ti__ts_line_units(const ti__ts_job *j, unsigned char *L, unsigned u0,
+TI__T_AVX512 static void ti__ts_line_units(const ti__ts_job *j, unsigned char *L, unsigned u0,
                                           unsigned u1, int64_t n, int64_t t, size_t x) {
   __m512i v = _mm512_setzero_si512();
   unsigned u;
@@ -1464,7 +1482,7 @@ TI__T_TS512 static void ti__ts_line_units(const ti__ts_job *j, unsigned char *L,
 }
 
 /* A line from four 16-byte units. */
-TI__T_TS512 static __m512i ti__ts_line4(const unsigned char *p0, const unsigned char *p1,
+TI__T_AVX512 static __m512i ti__ts_line4(const unsigned char *p0, const unsigned char *p1,
                                         const unsigned char *p2, const unsigned char *p3) {
   __m512i v = _mm512_castsi128_si512(_mm_loadu_si128((const __m128i *)(const void *)p0));
   v = _mm512_inserti32x4(v, _mm_loadu_si128((const __m128i *)(const void *)p1), 1);
@@ -1482,7 +1500,7 @@ typedef struct ti__ts_coltab {
   int64_t lo[TI__TS_UMAX + 8], hi[TI__TS_UMAX + 8], off[TI__TS_UMAX + 8];
 } ti__ts_coltab;
 
-TI__T_TS512 static void ti__ts_col_tables(const ti__ts_job *j, int64_t n, size_t h,
+TI__T_AVX512 static void ti__ts_col_tables(const ti__ts_job *j, int64_t n, size_t h,
                                           ti__ts_coltab *tc) {
   const int64_t T = j->T;
   const size_t R = j->row, q = j->piece / 16, U = R / 16;
@@ -1518,7 +1536,7 @@ TI__T_TS512 static void ti__ts_col_tables(const ti__ts_job *j, int64_t n, size_t
 /* The whole lines of image n that start in rows [ta, tb) at columns h,
    h + 64, ... and end in rows before tb, from the image's tables; safe:
    check every unit's row. */
-TI__T_TS512 static void ti__ts_image_columns(const ti__ts_job *j, int64_t n, int64_t ta, int64_t tb,
+TI__T_AVX512 static void ti__ts_image_columns(const ti__ts_job *j, int64_t n, int64_t ta, int64_t tb,
                                              size_t h, int safe, const ti__ts_coltab *tc) {
   const int64_t T = j->T, *const lo = tc->lo, *const hi = tc->hi, *const off = tc->off;
   const size_t R = j->row;
@@ -1582,7 +1600,7 @@ TI__T_TS512 static void ti__ts_image_columns(const ti__ts_job *j, int64_t n, int
 
 /* The line from the last row of image n into the first of image n + 1,
    from the two images' tables. */
-TI__T_TS512 static void ti__ts_cross_line(const ti__ts_job *j, int64_t n, size_t h,
+TI__T_AVX512 static void ti__ts_cross_line(const ti__ts_job *j, int64_t n, size_t h,
                                           const ti__ts_coltab *tn, const ti__ts_coltab *tx) {
   const int64_t T = j->T;
   const size_t R = j->row, x0 = R + h - 64;
@@ -1610,7 +1628,7 @@ TI__T_TS512 static void ti__ts_cross_line(const ti__ts_job *j, int64_t n, size_t
   }
 }
 
-TI__T_TS512 static void ti__ts_columns_avx512(const ti__ts_job *j, int64_t r0, int64_t r1) {
+TI__T_AVX512 static void ti__ts_columns_avx512(const ti__ts_job *j, int64_t r0, int64_t r1) {
   const int64_t T = j->T, N = j->rows / T;
   const size_t R = j->row;
   unsigned char *const d0 = j->dst + (size_t)r0 * R;
@@ -1643,7 +1661,7 @@ TI__T_TS512 static void ti__ts_columns_avx512(const ti__ts_job *j, int64_t r0, i
 /* ti__ts_rows_cached for runs of whole 64-byte lines up to 4 KiB: inline
    64-byte moves, no library call and no branch per run (a zero-filled run
    is a masked load of nothing from a valid row of its image). */
-TI__T_TS512 static void ti__ts_rows_cached_avx512(const ti__ts_job *j, int64_t r0, int64_t r1) {
+TI__T_AVX512 static void ti__ts_rows_cached_avx512(const ti__ts_job *j, int64_t r0, int64_t r1) {
   const int64_t T = j->T, G = j->G, sign = j->sign;
   const size_t piece = j->piece, row = j->row;
   unsigned char *d = j->dst + (size_t)r0 * row;
@@ -1907,16 +1925,6 @@ TASKIR_API ti_status ti_tinshift_backward_compat(const ti_tensor_desc *grad_outp
 }
 
 /* >>kernels.impl.conv ---------------------------------------------------- */
-
-#if defined(TI__X86) && (defined(__GNUC__) || defined(__clang__))
-#define TI__CC_X86 1
-#define TI__CC_T_AVX2 __attribute__((target("avx2")))
-#define TI__CC_T_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq")))
-#define TI__CC_T_VNNI512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512vnni")))
-#define TI__CC_T_AVXVNNI __attribute__((target("avx2,avxvnni")))
-#elif defined(TI__NEON)
-#define TI__CC_NEON 1
-#endif
 
 /* Element counts and byte sizes are kept below this, so every size fits
    int64 arithmetic without overflow; byte sizes must also fit size_t. */
@@ -2326,7 +2334,7 @@ static void ti__cc_k_c(const ti__cc_job *j, const uint8_t *const *ip, uint32_t *
     }
 }
 
-#if defined(TI__CC_X86)
+#if defined(TI__X86)
 /* SSE2 (x86-64 baseline): u8 x s8 dot of 4-byte groups through pmaddwd on
    even and odd bytes; exact (|sum| < 2^17 per pair of bytes). */
 static inline __m128i ti__cc_s_dot(__m128i acc, __m128i a, __m128i w) {
@@ -2349,10 +2357,10 @@ static inline void ti__cc_s_st(uint32_t *o, __m128i v, int64_t n) {
 #define TI__CC_DOT(c, a, w) ti__cc_s_dot(c, a, w)
 #define TI__CC_ADD(a, b) _mm_add_epi32(a, b)
 #define TI__CC_ST(o, v, n) ti__cc_s_st(o, v, n)
-TI__CC_KERNEL(ti__cc_k_sse2_1, , 2, 1, 4)
-TI__CC_KERNEL(ti__cc_k_sse2_2, , 2, 2, 4)
-TI__CC_KERNEL(ti__cc_k_sse2_3, , 2, 3, 4)
-TI__CC_KERNEL(ti__cc_k_sse2_4, , 2, 4, 4)
+TI__CC_KERNEL(ti__cc_k_sse2_1, TI__T_SSE2, 2, 1, 4)
+TI__CC_KERNEL(ti__cc_k_sse2_2, TI__T_SSE2, 2, 2, 4)
+TI__CC_KERNEL(ti__cc_k_sse2_3, TI__T_SSE2, 2, 3, 4)
+TI__CC_KERNEL(ti__cc_k_sse2_4, TI__T_SSE2, 2, 4, 4)
 #undef TI__CC_V
 #undef TI__CC_ZERO
 #undef TI__CC_LD
@@ -2363,15 +2371,15 @@ TI__CC_KERNEL(ti__cc_k_sse2_4, , 2, 4, 4)
 #undef TI__CC_ST
 
 /* AVX2: the same on 8 lanes. */
-TI__CC_T_AVX2 static inline __m256i ti__cc_a2_dot(__m256i acc, __m256i a, __m256i w) {
+TI__T_AVX2 static inline __m256i ti__cc_a2_dot(__m256i acc, __m256i a, __m256i w) {
   __m256i we = _mm256_srai_epi16(_mm256_slli_epi16(w, 8), 8), wo = _mm256_srai_epi16(w, 8);
   __m256i ae = _mm256_and_si256(a, _mm256_set1_epi16(0xff)), ao = _mm256_srli_epi16(a, 8);
   return _mm256_add_epi32(acc, _mm256_add_epi32(_mm256_madd_epi16(ae, we), _mm256_madd_epi16(ao, wo)));
 }
-TI__CC_T_AVX2 static inline __m256i ti__cc_a2_bc(const uint8_t *p) {
+TI__T_AVX2 static inline __m256i ti__cc_a2_bc(const uint8_t *p) {
   int32_t v; ti__memcpy(&v, p, 4); return _mm256_set1_epi32(v);
 }
-TI__CC_T_AVX2 static inline void ti__cc_a2_st(uint32_t *o, __m256i v, int64_t n) {
+TI__T_AVX2 static inline void ti__cc_a2_st(uint32_t *o, __m256i v, int64_t n) {
   if (n >= 8) _mm256_storeu_si256((__m256i *)(void *)o, v);
   else {
     __m256i m = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
@@ -2386,13 +2394,13 @@ TI__CC_T_AVX2 static inline void ti__cc_a2_st(uint32_t *o, __m256i v, int64_t n)
 #define TI__CC_DOT(c, a, w) ti__cc_a2_dot(c, a, w)
 #define TI__CC_ADD(a, b) _mm256_add_epi32(a, b)
 #define TI__CC_ST(o, v, n) ti__cc_a2_st(o, v, n)
-TI__CC_KERNEL(ti__cc_k_avx2_1, TI__CC_T_AVX2, 3, 1, 8)
-TI__CC_KERNEL(ti__cc_k_avx2_2, TI__CC_T_AVX2, 3, 2, 8)
+TI__CC_KERNEL(ti__cc_k_avx2_1, TI__T_AVX2, 3, 1, 8)
+TI__CC_KERNEL(ti__cc_k_avx2_2, TI__T_AVX2, 3, 2, 8)
 #undef TI__CC_DOT
 /* AVX-VNNI: vpdpbusd on 8 lanes (VEX encoding). */
 #define TI__CC_DOT(c, a, w) _mm256_dpbusd_avx_epi32(c, a, w)
-TI__CC_KERNEL(ti__cc_k_avxvnni_1, TI__CC_T_AVXVNNI, 6, 1, 8)
-TI__CC_KERNEL(ti__cc_k_avxvnni_2, TI__CC_T_AVXVNNI, 6, 2, 8)
+TI__CC_KERNEL(ti__cc_k_avxvnni_1, TI__T_AVXVNNI, 6, 1, 8)
+TI__CC_KERNEL(ti__cc_k_avxvnni_2, TI__T_AVXVNNI, 6, 2, 8)
 #undef TI__CC_V
 #undef TI__CC_ZERO
 #undef TI__CC_LD
@@ -2403,15 +2411,15 @@ TI__CC_KERNEL(ti__cc_k_avxvnni_2, TI__CC_T_AVXVNNI, 6, 2, 8)
 #undef TI__CC_ST
 
 /* AVX-512BW: pmaddwd on 16 lanes; AVX-512 VNNI: vpdpbusd on 16 lanes. */
-TI__CC_T_AVX512 static inline __m512i ti__cc_z_dot(__m512i acc, __m512i a, __m512i w) {
+TI__T_AVX512 static inline __m512i ti__cc_z_dot(__m512i acc, __m512i a, __m512i w) {
   __m512i we = _mm512_srai_epi16(_mm512_slli_epi16(w, 8), 8), wo = _mm512_srai_epi16(w, 8);
   __m512i ae = _mm512_and_si512(a, _mm512_set1_epi16(0xff)), ao = _mm512_srli_epi16(a, 8);
   return _mm512_add_epi32(acc, _mm512_add_epi32(_mm512_madd_epi16(ae, we), _mm512_madd_epi16(ao, wo)));
 }
-TI__CC_T_AVX512 static inline __m512i ti__cc_z_bc(const uint8_t *p) {
+TI__T_AVX512 static inline __m512i ti__cc_z_bc(const uint8_t *p) {
   int32_t v; ti__memcpy(&v, p, 4); return _mm512_set1_epi32(v);
 }
-TI__CC_T_AVX512 static inline void ti__cc_z_st(uint32_t *o, __m512i v, int64_t n) {
+TI__T_AVX512 static inline void ti__cc_z_st(uint32_t *o, __m512i v, int64_t n) {
   if (n >= 16) _mm512_storeu_si512((void *)o, v);
   else _mm512_mask_storeu_epi32((void *)o, (__mmask16)((1u << n) - 1u), v);
 }
@@ -2423,26 +2431,26 @@ TI__CC_T_AVX512 static inline void ti__cc_z_st(uint32_t *o, __m512i v, int64_t n
 #define TI__CC_DOT(c, a, w) ti__cc_z_dot(c, a, w)
 #define TI__CC_ADD(a, b) _mm512_add_epi32(a, b)
 #define TI__CC_ST(o, v, n) ti__cc_z_st(o, v, n)
-TI__CC_KERNEL(ti__cc_k_avx512_1, TI__CC_T_AVX512, 4, 1, 16)
-TI__CC_KERNEL(ti__cc_k_avx512_2, TI__CC_T_AVX512, 4, 2, 16)
-TI__CC_KERNEL(ti__cc_k_avx512_3, TI__CC_T_AVX512, 4, 3, 16)
-TI__CC_KERNEL(ti__cc_k_avx512_4, TI__CC_T_AVX512, 4, 4, 16)
+TI__CC_KERNEL(ti__cc_k_avx512_1, TI__T_AVX512, 4, 1, 16)
+TI__CC_KERNEL(ti__cc_k_avx512_2, TI__T_AVX512, 4, 2, 16)
+TI__CC_KERNEL(ti__cc_k_avx512_3, TI__T_AVX512, 4, 3, 16)
+TI__CC_KERNEL(ti__cc_k_avx512_4, TI__T_AVX512, 4, 4, 16)
 #undef TI__CC_DOT
 #define TI__CC_DOT(c, a, w) _mm512_dpbusd_epi32(c, a, w)
-TI__CC_KERNEL(ti__cc_k_vnni512_1, TI__CC_T_VNNI512, 6, 1, 16)
-TI__CC_KERNEL(ti__cc_k_vnni512_2, TI__CC_T_VNNI512, 6, 2, 16)
-TI__CC_KERNEL(ti__cc_k_vnni512_3, TI__CC_T_VNNI512, 6, 3, 16)
-TI__CC_KERNEL(ti__cc_k_vnni512_4, TI__CC_T_VNNI512, 6, 4, 16)
+TI__CC_KERNEL(ti__cc_k_vnni512_1, TI__T_VNNI512, 6, 1, 16)
+TI__CC_KERNEL(ti__cc_k_vnni512_2, TI__T_VNNI512, 6, 2, 16)
+TI__CC_KERNEL(ti__cc_k_vnni512_3, TI__T_VNNI512, 6, 3, 16)
+TI__CC_KERNEL(ti__cc_k_vnni512_4, TI__T_VNNI512, 6, 4, 16)
 /* 5 pixels where 6 would leave a larger share of the last tile empty
    (7x7 = 49 outputs: 10 tiles of 5, not 9 of 6 with 5 empty slots). */
-TI__CC_KERNEL(ti__cc_k_vnni512_5x1, TI__CC_T_VNNI512, 5, 1, 16)
-TI__CC_KERNEL(ti__cc_k_vnni512_5x2, TI__CC_T_VNNI512, 5, 2, 16)
-TI__CC_KERNEL(ti__cc_k_vnni512_5x3, TI__CC_T_VNNI512, 5, 3, 16)
-TI__CC_KERNEL(ti__cc_k_vnni512_5x4, TI__CC_T_VNNI512, 5, 4, 16)
+TI__CC_KERNEL(ti__cc_k_vnni512_5x1, TI__T_VNNI512, 5, 1, 16)
+TI__CC_KERNEL(ti__cc_k_vnni512_5x2, TI__T_VNNI512, 5, 2, 16)
+TI__CC_KERNEL(ti__cc_k_vnni512_5x3, TI__T_VNNI512, 5, 3, 16)
+TI__CC_KERNEL(ti__cc_k_vnni512_5x4, TI__T_VNNI512, 5, 4, 16)
 /* 12 pixels for up to 32 channels: short reductions (few input channels)
    spend less per tile on pointers, corrections and stores. */
-TI__CC_KERNEL(ti__cc_k_vnni512_12x1, TI__CC_T_VNNI512, 12, 1, 16)
-TI__CC_KERNEL(ti__cc_k_vnni512_12x2, TI__CC_T_VNNI512, 12, 2, 16)
+TI__CC_KERNEL(ti__cc_k_vnni512_12x1, TI__T_VNNI512, 12, 1, 16)
+TI__CC_KERNEL(ti__cc_k_vnni512_12x2, TI__T_VNNI512, 12, 2, 16)
 #undef TI__CC_V
 #undef TI__CC_ZERO
 #undef TI__CC_LD
@@ -2451,9 +2459,9 @@ TI__CC_KERNEL(ti__cc_k_vnni512_12x2, TI__CC_T_VNNI512, 12, 2, 16)
 #undef TI__CC_DOT
 #undef TI__CC_ADD
 #undef TI__CC_ST
-#endif /* TI__CC_X86 */
+#endif /* TI__X86 */
 
-#if defined(TI__CC_NEON)
+#if defined(TI__NEON)
 /* NEON: signed dots of (u8 - 128) and w: sdot when the compiler targets the
    dot-product extension, else smull + pairwise widening adds (exact). */
 static inline int32x4_t ti__cc_n_dot(int32x4_t acc, int32x4_t a, int32x4_t w) {
@@ -2492,13 +2500,13 @@ TI__CC_KERNEL(ti__cc_k_neon_4, , 4, 4, 4)
 #undef TI__CC_DOT
 #undef TI__CC_ADD
 #undef TI__CC_ST
-#endif /* TI__CC_NEON */
+#endif /* TI__NEON */
 
 /* Picks the micro-kernels for the allowed cpu paths and nf; returns sub. */
 static unsigned ti__cc_pick(unsigned cpu, int64_t nf, int64_t npix, ti__cc_job *j) {
   j->kfn[0] = j->kfn[1] = j->kfn[2] = j->kfn[3] = ti__cc_k_c;
   j->P = 1; j->L = 16; j->nvmax = 1;
-#if defined(TI__CC_X86)
+#if defined(TI__X86)
   if ((cpu & TI_CPU_AVX512VNNI) && (cpu & TI_CPU_AVX512)) {
     j->kfn[0] = ti__cc_k_vnni512_1; j->kfn[1] = ti__cc_k_vnni512_2;
     j->kfn[2] = ti__cc_k_vnni512_3; j->kfn[3] = ti__cc_k_vnni512_4;
@@ -2526,7 +2534,7 @@ static unsigned ti__cc_pick(unsigned cpu, int64_t nf, int64_t npix, ti__cc_job *
     j->kfn[2] = ti__cc_k_sse2_3; j->kfn[3] = ti__cc_k_sse2_4;
     j->P = 2; j->L = 4; j->nvmax = 4;
   }
-#elif defined(TI__CC_NEON)
+#elif defined(TI__NEON)
   if (cpu & TI_CPU_NEON) {
     j->kfn[0] = ti__cc_k_neon_1; j->kfn[1] = ti__cc_k_neon_2;
     j->kfn[2] = ti__cc_k_neon_3; j->kfn[3] = ti__cc_k_neon_4;
@@ -2731,8 +2739,8 @@ static void ti__cw_k_c(const ti__cw_job *j, int64_t y, int64_t x, int64_t f0, in
   else ti__memcpy(j->out + ((y * g->nx + x) * g->nf + f0) * 4, acc, (size_t)n * 4);
 }
 
-#if defined(TI__CC_X86)
-TI__CC_T_AVX2 static inline __m256i ti__cw_a2_bc(const uint8_t *p) {
+#if defined(TI__X86)
+TI__T_AVX2 static inline __m256i ti__cw_a2_bc(const uint8_t *p) {
   int32_t v; ti__memcpy(&v, p, 4); return _mm256_set1_epi32(v);
 }
 #define TI__CW_V __m256i
@@ -2740,17 +2748,17 @@ TI__CC_T_AVX2 static inline __m256i ti__cw_a2_bc(const uint8_t *p) {
 #define TI__CW_BC(p) ti__cw_a2_bc(p)
 #define TI__CW_ST(o, v, n) ti__cc_a2_st(o, v, n)
 #define TI__CW_MAC(c, a, b) _mm256_add_epi32(c, _mm256_mullo_epi32(a, b))
-TI__CW_KERNEL(ti__cw_k_avx2i_1, TI__CC_T_AVX2, 1, 8)
-TI__CW_KERNEL(ti__cw_k_avx2i_2, TI__CC_T_AVX2, 2, 8)
-TI__CW_KERNEL(ti__cw_k_avx2i_3, TI__CC_T_AVX2, 3, 8)
-TI__CW_KERNEL(ti__cw_k_avx2i_4, TI__CC_T_AVX2, 4, 8)
+TI__CW_KERNEL(ti__cw_k_avx2i_1, TI__T_AVX2, 1, 8)
+TI__CW_KERNEL(ti__cw_k_avx2i_2, TI__T_AVX2, 2, 8)
+TI__CW_KERNEL(ti__cw_k_avx2i_3, TI__T_AVX2, 3, 8)
+TI__CW_KERNEL(ti__cw_k_avx2i_4, TI__T_AVX2, 4, 8)
 #undef TI__CW_MAC
 #define TI__CW_MAC(c, a, b) _mm256_castps_si256(_mm256_add_ps(_mm256_castsi256_ps(c), \
   _mm256_mul_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b))))
-TI__CW_KERNEL(ti__cw_k_avx2f_1, TI__CC_T_AVX2, 1, 8)
-TI__CW_KERNEL(ti__cw_k_avx2f_2, TI__CC_T_AVX2, 2, 8)
-TI__CW_KERNEL(ti__cw_k_avx2f_3, TI__CC_T_AVX2, 3, 8)
-TI__CW_KERNEL(ti__cw_k_avx2f_4, TI__CC_T_AVX2, 4, 8)
+TI__CW_KERNEL(ti__cw_k_avx2f_1, TI__T_AVX2, 1, 8)
+TI__CW_KERNEL(ti__cw_k_avx2f_2, TI__T_AVX2, 2, 8)
+TI__CW_KERNEL(ti__cw_k_avx2f_3, TI__T_AVX2, 3, 8)
+TI__CW_KERNEL(ti__cw_k_avx2f_4, TI__T_AVX2, 4, 8)
 #undef TI__CW_V
 #undef TI__CW_LD
 #undef TI__CW_BC
@@ -2761,25 +2769,25 @@ TI__CW_KERNEL(ti__cw_k_avx2f_4, TI__CC_T_AVX2, 4, 8)
 #define TI__CW_BC(p) ti__cc_z_bc(p)
 #define TI__CW_ST(o, v, n) ti__cc_z_st(o, v, n)
 #define TI__CW_MAC(c, a, b) _mm512_add_epi32(c, _mm512_mullo_epi32(a, b))
-TI__CW_KERNEL(ti__cw_k_avx512i_1, TI__CC_T_AVX512, 1, 16)
-TI__CW_KERNEL(ti__cw_k_avx512i_2, TI__CC_T_AVX512, 2, 16)
-TI__CW_KERNEL(ti__cw_k_avx512i_3, TI__CC_T_AVX512, 3, 16)
-TI__CW_KERNEL(ti__cw_k_avx512i_4, TI__CC_T_AVX512, 4, 16)
+TI__CW_KERNEL(ti__cw_k_avx512i_1, TI__T_AVX512, 1, 16)
+TI__CW_KERNEL(ti__cw_k_avx512i_2, TI__T_AVX512, 2, 16)
+TI__CW_KERNEL(ti__cw_k_avx512i_3, TI__T_AVX512, 3, 16)
+TI__CW_KERNEL(ti__cw_k_avx512i_4, TI__T_AVX512, 4, 16)
 #undef TI__CW_MAC
 #define TI__CW_MAC(c, a, b) _mm512_castps_si512(_mm512_add_ps(_mm512_castsi512_ps(c), \
   _mm512_mul_ps(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b))))
-TI__CW_KERNEL(ti__cw_k_avx512f_1, TI__CC_T_AVX512, 1, 16)
-TI__CW_KERNEL(ti__cw_k_avx512f_2, TI__CC_T_AVX512, 2, 16)
-TI__CW_KERNEL(ti__cw_k_avx512f_3, TI__CC_T_AVX512, 3, 16)
-TI__CW_KERNEL(ti__cw_k_avx512f_4, TI__CC_T_AVX512, 4, 16)
+TI__CW_KERNEL(ti__cw_k_avx512f_1, TI__T_AVX512, 1, 16)
+TI__CW_KERNEL(ti__cw_k_avx512f_2, TI__T_AVX512, 2, 16)
+TI__CW_KERNEL(ti__cw_k_avx512f_3, TI__T_AVX512, 3, 16)
+TI__CW_KERNEL(ti__cw_k_avx512f_4, TI__T_AVX512, 4, 16)
 #undef TI__CW_V
 #undef TI__CW_LD
 #undef TI__CW_BC
 #undef TI__CW_ST
 #undef TI__CW_MAC
-#endif /* TI__CC_X86 */
+#endif /* TI__X86 */
 
-#if defined(TI__CC_NEON)
+#if defined(TI__NEON)
 static inline int32x4_t ti__cw_n_bc(const uint8_t *p) {
   uint32_t v; ti__memcpy(&v, p, 4); return vreinterpretq_s32_u32(vdupq_n_u32(v));
 }
@@ -2804,7 +2812,7 @@ TI__CW_KERNEL(ti__cw_k_neonf_4, , 4, 4)
 #undef TI__CW_BC
 #undef TI__CW_ST
 #undef TI__CW_MAC
-#endif /* TI__CC_NEON */
+#endif /* TI__NEON */
 
 static void ti__cw_range(void *arg, int64_t b, int64_t e) {
   const ti__cw_job *j = (const ti__cw_job *)arg;
@@ -2827,7 +2835,7 @@ static void ti__cc_runw(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const t
   int64_t f, i;
   j.kfn[0] = j.kfn[1] = j.kfn[2] = j.kfn[3] = ti__cw_k_c;
   j.L = 16; j.tw = 16;
-#if defined(TI__CC_X86)
+#if defined(TI__X86)
   if (cpu & TI_CPU_AVX512) {
     if (g->is_float) {
       j.kfn[0] = ti__cw_k_avx512f_1; j.kfn[1] = ti__cw_k_avx512f_2;
@@ -2847,7 +2855,7 @@ static void ti__cc_runw(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const t
     }
     j.L = 8; j.tw = 32;
   }
-#elif defined(TI__CC_NEON)
+#elif defined(TI__NEON)
   if (cpu & TI_CPU_NEON) {
     if (g->is_float) {
       j.kfn[0] = ti__cw_k_neonf_1; j.kfn[1] = ti__cw_k_neonf_2;
@@ -3002,7 +3010,7 @@ typedef void (*ti__cv_kfn)(const uint8_t *w, const uint8_t *x, int64_t nr, int64
    bytes ahead in that stream (past a row's end is the next row; a prefetch
    never faults, so past W's end is harmless). */
 #define TI__CV_AHEAD 2048
-#if defined(TI__CC_X86)
+#if defined(TI__X86)
 #define TI__CV_PF(p) _mm_prefetch((const char *)(p) + TI__CV_AHEAD, _MM_HINT_T0)
 #else
 #define TI__CV_PF(p) ((void)0)
@@ -3043,17 +3051,17 @@ TGT static void NAME(const uint8_t *w, const uint8_t *x, int64_t nr, int64_t nm,
   } \
 }
 
-#if defined(TI__CC_X86)
+#if defined(TI__X86)
 /* Sums of the int32 lanes (modulo 2^32) in registers. */
 static inline uint32_t ti__cv_s_rsum(__m128i v) {
   v = _mm_add_epi32(v, _mm_shuffle_epi32(v, 0x4e));
   v = _mm_add_epi32(v, _mm_shuffle_epi32(v, 0xb1));
   return (uint32_t)_mm_cvtsi128_si32(v);
 }
-TI__CC_T_AVX2 static inline uint32_t ti__cv_a2_rsum(__m256i v) {
+TI__T_AVX2 static inline uint32_t ti__cv_a2_rsum(__m256i v) {
   return ti__cv_s_rsum(_mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1)));
 }
-TI__CC_T_AVX512 static inline uint32_t ti__cv_z_rsum(__m512i v) {
+TI__T_AVX512 static inline uint32_t ti__cv_z_rsum(__m512i v) {
   __m256i h = _mm256_add_epi32(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1));
   return ti__cv_s_rsum(_mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1)));
 }
@@ -3065,7 +3073,7 @@ TI__CC_T_AVX512 static inline uint32_t ti__cv_z_rsum(__m512i v) {
 #define TI__CV_XOR(a, b) _mm_xor_si128(a, b)
 #define TI__CV_ADD(a, b) _mm_add_epi32(a, b)
 #define TI__CV_RSUM(v) ti__cv_s_rsum(v)
-TI__CV_KERNEL(ti__cv_k_sse2, , 16)
+TI__CV_KERNEL(ti__cv_k_sse2, TI__T_SSE2, 16)
 #undef TI__CC_V
 #undef TI__CC_ZERO
 #undef TI__CC_LD
@@ -3082,13 +3090,13 @@ TI__CV_KERNEL(ti__cv_k_sse2, , 16)
 #define TI__CV_XOR(a, b) _mm256_xor_si256(a, b)
 #define TI__CV_ADD(a, b) _mm256_add_epi32(a, b)
 #define TI__CV_RSUM(v) ti__cv_a2_rsum(v)
-TI__CV_KERNEL(ti__cv_k_avx2, TI__CC_T_AVX2, 32)
+TI__CV_KERNEL(ti__cv_k_avx2, TI__T_AVX2, 32)
 #undef TI__CC_DOT
 #define TI__CC_DOT(c, a, w) _mm256_dpbusd_avx_epi32(c, a, w)
-TI__CV_KERNEL(ti__cv_k_avxvnni, TI__CC_T_AVXVNNI, 32)
+TI__CV_KERNEL(ti__cv_k_avxvnni, TI__T_AVXVNNI, 32)
 #undef TI__CC_DOT
 #define TI__CC_DOT(c, a, w) _mm256_add_epi32(c, _mm256_mullo_epi32(a, w))
-TI__CV_KERNEL(ti__cv_k_avx2_i32, TI__CC_T_AVX2, 32)
+TI__CV_KERNEL(ti__cv_k_avx2_i32, TI__T_AVX2, 32)
 #undef TI__CC_V
 #undef TI__CC_ZERO
 #undef TI__CC_LD
@@ -3105,13 +3113,13 @@ TI__CV_KERNEL(ti__cv_k_avx2_i32, TI__CC_T_AVX2, 32)
 #define TI__CV_XOR(a, b) _mm512_xor_si512(a, b)
 #define TI__CV_ADD(a, b) _mm512_add_epi32(a, b)
 #define TI__CV_RSUM(v) ti__cv_z_rsum(v)
-TI__CV_KERNEL(ti__cv_k_avx512, TI__CC_T_AVX512, 64)
+TI__CV_KERNEL(ti__cv_k_avx512, TI__T_AVX512, 64)
 #undef TI__CC_DOT
 #define TI__CC_DOT(c, a, w) _mm512_dpbusd_epi32(c, a, w)
-TI__CV_KERNEL(ti__cv_k_vnni512, TI__CC_T_VNNI512, 64)
+TI__CV_KERNEL(ti__cv_k_vnni512, TI__T_VNNI512, 64)
 #undef TI__CC_DOT
 #define TI__CC_DOT(c, a, w) _mm512_add_epi32(c, _mm512_mullo_epi32(a, w))
-TI__CV_KERNEL(ti__cv_k_avx512_i32, TI__CC_T_AVX512, 64)
+TI__CV_KERNEL(ti__cv_k_avx512_i32, TI__T_AVX512, 64)
 #undef TI__CC_V
 #undef TI__CC_ZERO
 #undef TI__CC_LD
@@ -3120,9 +3128,9 @@ TI__CV_KERNEL(ti__cv_k_avx512_i32, TI__CC_T_AVX512, 64)
 #undef TI__CV_XOR
 #undef TI__CV_ADD
 #undef TI__CV_RSUM
-#endif /* TI__CC_X86 */
+#endif /* TI__X86 */
 
-#if defined(TI__CC_NEON)
+#if defined(TI__NEON)
 /* NEON: exact widening products, signed or unsigned input; no correction. */
 static void ti__cv_k_neon(const uint8_t *w, const uint8_t *x, int64_t nr, int64_t nm,
                           int64_t f0, int64_t f1, int x_signed, uint32_t *s) {
@@ -3276,13 +3284,13 @@ TASKIR_API ti_status ti_cvm(const ti_kernel_ctx *ctx, const ti_prim_desc *d, con
   j.k = 0;
   j.flip = j.xt != TI_DTYPE_U8;
   corr_on = j.flip;
-#if defined(TI__CC_X86)
+#if defined(TI__X86)
   if ((cpu & TI_CPU_AVX512VNNI) && (cpu & TI_CPU_AVX512)) { j.k = ti__cv_k_vnni512; vb = 64; }
   else if (cpu & TI_CPU_AVXVNNI) { j.k = ti__cv_k_avxvnni; vb = 32; }
   else if (cpu & TI_CPU_AVX512) { j.k = ti__cv_k_avx512; vb = 64; }
   else if (cpu & TI_CPU_AVX2) { j.k = ti__cv_k_avx2; vb = 32; }
   else if (cpu & TI_CPU_SSE2) { j.k = ti__cv_k_sse2; vb = 16; }
-#elif defined(TI__CC_NEON)
+#elif defined(TI__NEON)
   /* the NEON kernel takes the flag as "input is signed" and needs no correction */
   if (cpu & TI_CPU_NEON) { j.k = ti__cv_k_neon; vb = 16; corr_on = 0; }
 #else
@@ -3293,10 +3301,10 @@ TASKIR_API ti_status ti_cvm(const ti_kernel_ctx *ctx, const ti_prim_desc *d, con
     /* I32 x I32: plain wrapping row dots (other mixes and F32 take the
        reference: a float row dot would reassociate the sum) */
     j.k = 0; j.es = 4; j.flip = 0; corr_on = 0;
-#if defined(TI__CC_X86)
+#if defined(TI__X86)
     if (cpu & TI_CPU_AVX512) { j.k = ti__cv_k_avx512_i32; vb = 16; }
     else if (cpu & TI_CPU_AVX2) { j.k = ti__cv_k_avx2_i32; vb = 8; }
-#elif defined(TI__CC_NEON)
+#elif defined(TI__NEON)
     if (cpu & TI_CPU_NEON) { j.k = ti__cv_k_neon_i32; vb = 4; }
 #endif
   } else if (!g.int8) j.k = 0;
@@ -3330,14 +3338,6 @@ TASKIR_API ti_status ti_cvm(const ti_kernel_ctx *ctx, const ti_prim_desc *d, con
 #undef TI__CV_KERNEL
 #undef TI__CC_LIMIT
 #undef TI__CC_MAGIC
-#if defined(TI__CC_X86)
-#undef TI__CC_T_AVX2
-#undef TI__CC_T_AVX512
-#undef TI__CC_T_VNNI512
-#undef TI__CC_T_AVXVNNI
-#undef TI__CC_X86
-#endif
-#undef TI__CC_NEON
 
 /* >>kernels.impl.eltwise ------------------------------------------------- */
 
@@ -4046,14 +4046,6 @@ A static void ti__e##P##_fwin(int op, float *o, const float *x, int64_t np, int6
 }
 
 #if defined(TI__X86)
-#if defined(__GNUC__) || defined(__clang__)
-#define TI__E_AVX2 __attribute__((target("avx2")))
-#define TI__E_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq")))
-#else
-#define TI__E_AVX2
-#define TI__E_AVX512
-#endif
-
 /* SSE2 (x86-64 baseline): no 32-bit multiply, max/min or blend; emulated. */
 enum { ti__es_W = 4 };
 typedef __m128i ti__es_vi;
@@ -4109,39 +4101,39 @@ TI__E_INL __m128 ti__es_vfmin(__m128 x, __m128 acc) { return _mm_min_ps(x, acc);
 enum { ti__ea_W = 8 };
 typedef __m256i ti__ea_vi;
 typedef __m256 ti__ea_vf;
-TI__E_AVX2 TI__E_INL __m256i ti__ea_ld(const int32_t *p) { return _mm256_loadu_si256((const __m256i *)(const void *)p); }
-TI__E_AVX2 TI__E_INL void ti__ea_st(int32_t *p, __m256i v) { _mm256_storeu_si256((__m256i *)(void *)p, v); }
-TI__E_AVX2 TI__E_INL __m256i ti__ea_set1(int32_t c) { return _mm256_set1_epi32(c); }
-TI__E_AVX2 TI__E_INL __m256i ti__ea_vadd(__m256i a, __m256i b) { return _mm256_add_epi32(a, b); }
-TI__E_AVX2 TI__E_INL __m256i ti__ea_vmul(__m256i a, __m256i b) { return _mm256_mullo_epi32(a, b); }
-TI__E_AVX2 TI__E_INL __m256i ti__ea_vmax(__m256i a, __m256i b) { return _mm256_max_epi32(a, b); }
-TI__E_AVX2 TI__E_INL __m256i ti__ea_vmin(__m256i a, __m256i b) { return _mm256_min_epi32(a, b); }
-TI__E_AVX2 TI__E_INL __m256i ti__ea_vsra(__m256i v, int s) { return _mm256_sra_epi32(v, _mm_cvtsi32_si128(s)); }
-TI__E_AVX2 TI__E_INL __m256i ti__ea_vand(__m256i a, __m256i b) { return _mm256_and_si256(a, b); }
-TI__E_AVX2 TI__E_INL __m256i ti__ea_vxor(__m256i a, __m256i b) { return _mm256_xor_si256(a, b); }
-TI__E_AVX2 TI__E_INL __m256i ti__ea_selgt(__m256i a, __m256i b, __m256i x, __m256i y) {
+TI__T_AVX2 TI__E_INL __m256i ti__ea_ld(const int32_t *p) { return _mm256_loadu_si256((const __m256i *)(const void *)p); }
+TI__T_AVX2 TI__E_INL void ti__ea_st(int32_t *p, __m256i v) { _mm256_storeu_si256((__m256i *)(void *)p, v); }
+TI__T_AVX2 TI__E_INL __m256i ti__ea_set1(int32_t c) { return _mm256_set1_epi32(c); }
+TI__T_AVX2 TI__E_INL __m256i ti__ea_vadd(__m256i a, __m256i b) { return _mm256_add_epi32(a, b); }
+TI__T_AVX2 TI__E_INL __m256i ti__ea_vmul(__m256i a, __m256i b) { return _mm256_mullo_epi32(a, b); }
+TI__T_AVX2 TI__E_INL __m256i ti__ea_vmax(__m256i a, __m256i b) { return _mm256_max_epi32(a, b); }
+TI__T_AVX2 TI__E_INL __m256i ti__ea_vmin(__m256i a, __m256i b) { return _mm256_min_epi32(a, b); }
+TI__T_AVX2 TI__E_INL __m256i ti__ea_vsra(__m256i v, int s) { return _mm256_sra_epi32(v, _mm_cvtsi32_si128(s)); }
+TI__T_AVX2 TI__E_INL __m256i ti__ea_vand(__m256i a, __m256i b) { return _mm256_and_si256(a, b); }
+TI__T_AVX2 TI__E_INL __m256i ti__ea_vxor(__m256i a, __m256i b) { return _mm256_xor_si256(a, b); }
+TI__T_AVX2 TI__E_INL __m256i ti__ea_selgt(__m256i a, __m256i b, __m256i x, __m256i y) {
   return _mm256_blendv_epi8(y, x, _mm256_cmpgt_epi32(a, b));
 }
-TI__E_AVX2 TI__E_INL __m256i ti__ea_selneg(__m256i m, __m256i x, __m256i y) {
+TI__T_AVX2 TI__E_INL __m256i ti__ea_selneg(__m256i m, __m256i x, __m256i y) {
   return _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(y), _mm256_castsi256_ps(x),
                                               _mm256_castsi256_ps(m)));
 }
-TI__E_AVX2 TI__E_INL __m256i ti__ea_ld_i8w(const int8_t *p) {
+TI__T_AVX2 TI__E_INL __m256i ti__ea_ld_i8w(const int8_t *p) {
   return _mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)p));
 }
-TI__E_AVX2 TI__E_INL __m256i ti__ea_ld_u8w(const uint8_t *p) {
+TI__T_AVX2 TI__E_INL __m256i ti__ea_ld_u8w(const uint8_t *p) {
   return _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)p));
 }
-TI__E_AVX2 TI__E_INL __m256i ti__ea_gather(const int32_t *lut, __m256i idx) {
+TI__T_AVX2 TI__E_INL __m256i ti__ea_gather(const int32_t *lut, __m256i idx) {
   return _mm256_i32gather_epi32((const int *)(const void *)lut, idx, 4);
 }
-TI__E_AVX2 TI__E_INL __m256 ti__ea_ldf(const float *p) { return _mm256_loadu_ps(p); }
-TI__E_AVX2 TI__E_INL void ti__ea_stf(float *p, __m256 v) { _mm256_storeu_ps(p, v); }
-TI__E_AVX2 TI__E_INL __m256 ti__ea_set1f(float c) { return _mm256_set1_ps(c); }
-TI__E_AVX2 TI__E_INL __m256 ti__ea_vfadd(__m256 a, __m256 b) { return _mm256_add_ps(a, b); }
-TI__E_AVX2 TI__E_INL __m256 ti__ea_vfmul(__m256 a, __m256 b) { return _mm256_mul_ps(a, b); }
-TI__E_AVX2 TI__E_INL __m256 ti__ea_vfmax(__m256 x, __m256 acc) { return _mm256_max_ps(x, acc); }
-TI__E_AVX2 TI__E_INL __m256 ti__ea_vfmin(__m256 x, __m256 acc) { return _mm256_min_ps(x, acc); }
+TI__T_AVX2 TI__E_INL __m256 ti__ea_ldf(const float *p) { return _mm256_loadu_ps(p); }
+TI__T_AVX2 TI__E_INL void ti__ea_stf(float *p, __m256 v) { _mm256_storeu_ps(p, v); }
+TI__T_AVX2 TI__E_INL __m256 ti__ea_set1f(float c) { return _mm256_set1_ps(c); }
+TI__T_AVX2 TI__E_INL __m256 ti__ea_vfadd(__m256 a, __m256 b) { return _mm256_add_ps(a, b); }
+TI__T_AVX2 TI__E_INL __m256 ti__ea_vfmul(__m256 a, __m256 b) { return _mm256_mul_ps(a, b); }
+TI__T_AVX2 TI__E_INL __m256 ti__ea_vfmax(__m256 x, __m256 acc) { return _mm256_max_ps(x, acc); }
+TI__T_AVX2 TI__E_INL __m256 ti__ea_vfmin(__m256 x, __m256 acc) { return _mm256_min_ps(x, acc); }
 
 /* AVX-512 (F, BW, VL, DQ). The all-lanes masked forms avoid g++ 12's false
    maybe-uninitialized warning on the unmasked intrinsics' undefined source. */
@@ -4149,47 +4141,45 @@ TI__E_AVX2 TI__E_INL __m256 ti__ea_vfmin(__m256 x, __m256 acc) { return _mm256_m
 enum { ti__ez_W = 16 };
 typedef __m512i ti__ez_vi;
 typedef __m512 ti__ez_vf;
-TI__E_AVX512 TI__E_INL __m512i ti__ez_ld(const int32_t *p) { return _mm512_loadu_si512((const void *)p); }
-TI__E_AVX512 TI__E_INL void ti__ez_st(int32_t *p, __m512i v) { _mm512_storeu_si512((void *)p, v); }
-TI__E_AVX512 TI__E_INL __m512i ti__ez_set1(int32_t c) { return _mm512_set1_epi32(c); }
-TI__E_AVX512 TI__E_INL __m512i ti__ez_vadd(__m512i a, __m512i b) { return _mm512_add_epi32(a, b); }
-TI__E_AVX512 TI__E_INL __m512i ti__ez_vmul(__m512i a, __m512i b) { return _mm512_mullo_epi32(a, b); }
-TI__E_AVX512 TI__E_INL __m512i ti__ez_vmax(__m512i a, __m512i b) { return _mm512_maskz_max_epi32(TI__E_K16, a, b); }
-TI__E_AVX512 TI__E_INL __m512i ti__ez_vmin(__m512i a, __m512i b) { return _mm512_maskz_min_epi32(TI__E_K16, a, b); }
-TI__E_AVX512 TI__E_INL __m512i ti__ez_vsra(__m512i v, int s) { return _mm512_maskz_sra_epi32(TI__E_K16, v, _mm_cvtsi32_si128(s)); }
-TI__E_AVX512 TI__E_INL __m512i ti__ez_vand(__m512i a, __m512i b) { return _mm512_and_si512(a, b); }
-TI__E_AVX512 TI__E_INL __m512i ti__ez_vxor(__m512i a, __m512i b) { return _mm512_xor_si512(a, b); }
-TI__E_AVX512 TI__E_INL __m512i ti__ez_selgt(__m512i a, __m512i b, __m512i x, __m512i y) {
+TI__T_AVX512 TI__E_INL __m512i ti__ez_ld(const int32_t *p) { return _mm512_loadu_si512((const void *)p); }
+TI__T_AVX512 TI__E_INL void ti__ez_st(int32_t *p, __m512i v) { _mm512_storeu_si512((void *)p, v); }
+TI__T_AVX512 TI__E_INL __m512i ti__ez_set1(int32_t c) { return _mm512_set1_epi32(c); }
+TI__T_AVX512 TI__E_INL __m512i ti__ez_vadd(__m512i a, __m512i b) { return _mm512_add_epi32(a, b); }
+TI__T_AVX512 TI__E_INL __m512i ti__ez_vmul(__m512i a, __m512i b) { return _mm512_mullo_epi32(a, b); }
+TI__T_AVX512 TI__E_INL __m512i ti__ez_vmax(__m512i a, __m512i b) { return _mm512_maskz_max_epi32(TI__E_K16, a, b); }
+TI__T_AVX512 TI__E_INL __m512i ti__ez_vmin(__m512i a, __m512i b) { return _mm512_maskz_min_epi32(TI__E_K16, a, b); }
+TI__T_AVX512 TI__E_INL __m512i ti__ez_vsra(__m512i v, int s) { return _mm512_maskz_sra_epi32(TI__E_K16, v, _mm_cvtsi32_si128(s)); }
+TI__T_AVX512 TI__E_INL __m512i ti__ez_vand(__m512i a, __m512i b) { return _mm512_and_si512(a, b); }
+TI__T_AVX512 TI__E_INL __m512i ti__ez_vxor(__m512i a, __m512i b) { return _mm512_xor_si512(a, b); }
+TI__T_AVX512 TI__E_INL __m512i ti__ez_selgt(__m512i a, __m512i b, __m512i x, __m512i y) {
   return _mm512_mask_blend_epi32(_mm512_cmpgt_epi32_mask(a, b), y, x);
 }
-TI__E_AVX512 TI__E_INL __m512i ti__ez_selneg(__m512i m, __m512i x, __m512i y) {
+TI__T_AVX512 TI__E_INL __m512i ti__ez_selneg(__m512i m, __m512i x, __m512i y) {
   return _mm512_mask_blend_epi32(_mm512_movepi32_mask(m), y, x);
 }
-TI__E_AVX512 TI__E_INL __m512i ti__ez_ld_i8w(const int8_t *p) {
+TI__T_AVX512 TI__E_INL __m512i ti__ez_ld_i8w(const int8_t *p) {
   return _mm512_maskz_cvtepi8_epi32(TI__E_K16, _mm_loadu_si128((const __m128i *)(const void *)p));
 }
-TI__E_AVX512 TI__E_INL __m512i ti__ez_ld_u8w(const uint8_t *p) {
+TI__T_AVX512 TI__E_INL __m512i ti__ez_ld_u8w(const uint8_t *p) {
   return _mm512_maskz_cvtepu8_epi32(TI__E_K16, _mm_loadu_si128((const __m128i *)(const void *)p));
 }
-TI__E_AVX512 TI__E_INL __m512i ti__ez_gather(const int32_t *lut, __m512i idx) {
+TI__T_AVX512 TI__E_INL __m512i ti__ez_gather(const int32_t *lut, __m512i idx) {
   return _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), TI__E_K16, idx, (const void *)lut, 4);
 }
-TI__E_AVX512 TI__E_INL __m512 ti__ez_ldf(const float *p) { return _mm512_loadu_ps(p); }
-TI__E_AVX512 TI__E_INL void ti__ez_stf(float *p, __m512 v) { _mm512_storeu_ps(p, v); }
-TI__E_AVX512 TI__E_INL __m512 ti__ez_set1f(float c) { return _mm512_set1_ps(c); }
-TI__E_AVX512 TI__E_INL __m512 ti__ez_vfadd(__m512 a, __m512 b) { return _mm512_add_ps(a, b); }
-TI__E_AVX512 TI__E_INL __m512 ti__ez_vfmul(__m512 a, __m512 b) { return _mm512_mul_ps(a, b); }
-TI__E_AVX512 TI__E_INL __m512 ti__ez_vfmax(__m512 x, __m512 acc) { return _mm512_maskz_max_ps(TI__E_K16, x, acc); }
-TI__E_AVX512 TI__E_INL __m512 ti__ez_vfmin(__m512 x, __m512 acc) { return _mm512_maskz_min_ps(TI__E_K16, x, acc); }
+TI__T_AVX512 TI__E_INL __m512 ti__ez_ldf(const float *p) { return _mm512_loadu_ps(p); }
+TI__T_AVX512 TI__E_INL void ti__ez_stf(float *p, __m512 v) { _mm512_storeu_ps(p, v); }
+TI__T_AVX512 TI__E_INL __m512 ti__ez_set1f(float c) { return _mm512_set1_ps(c); }
+TI__T_AVX512 TI__E_INL __m512 ti__ez_vfadd(__m512 a, __m512 b) { return _mm512_add_ps(a, b); }
+TI__T_AVX512 TI__E_INL __m512 ti__ez_vfmul(__m512 a, __m512 b) { return _mm512_mul_ps(a, b); }
+TI__T_AVX512 TI__E_INL __m512 ti__ez_vfmax(__m512 x, __m512 acc) { return _mm512_maskz_max_ps(TI__E_K16, x, acc); }
+TI__T_AVX512 TI__E_INL __m512 ti__ez_vfmin(__m512 x, __m512 acc) { return _mm512_maskz_min_ps(TI__E_K16, x, acc); }
 
-TI__E_GEN(s, )
-TI__E_GEN(a, TI__E_AVX2)
-TI__E_GEN(z, TI__E_AVX512)
+TI__E_GEN(s, TI__T_SSE2)
+TI__E_GEN(a, TI__T_AVX2)
+TI__E_GEN(z, TI__T_AVX512)
 static const ti__e_vt ti__e_vt_sse2 = TI__E_VT(s);
 static const ti__e_vt ti__e_vt_avx2 = TI__E_VT(a);
 static const ti__e_vt ti__e_vt_avx512 = TI__E_VT(z);
-#undef TI__E_AVX2
-#undef TI__E_AVX512
 #undef TI__E_K16
 
 #elif defined(TI__NEON)
@@ -4831,11 +4821,10 @@ static void ti__tr_block(size_t es, const unsigned char *s, size_t sp, unsigned 
 #undef TI__LD
 #undef TI__ST
 #define TI__TR_HAS_BLOCK(es) 1
-#if defined(__GNUC__) || defined(__clang__)
 #define TI__TR_AVX2 1
 /* 8 x 8 block of 4-byte elements with AVX2 (chosen at run time). */
-__attribute__((target("avx2"))) static void ti__tr_block8_avx2(const unsigned char *s, size_t sp,
-                                                              unsigned char *d, size_t so) {
+TI__T_AVX2 static void ti__tr_block8_avx2(const unsigned char *s, size_t sp,
+                                          unsigned char *d, size_t so) {
 #define TI__L(k) _mm256_loadu_ps((const float *)(const void *)(s + (k) * sp))
 #define TI__S(k, v) _mm256_storeu_ps((float *)(void *)(d + (k) * so), (v))
   const __m256 r0 = TI__L(0), r1 = TI__L(1), r2 = TI__L(2), r3 = TI__L(3);
@@ -4856,7 +4845,6 @@ __attribute__((target("avx2"))) static void ti__tr_block8_avx2(const unsigned ch
 #undef TI__L
 #undef TI__S
 }
-#endif
 #elif defined(TI__NEON)
 /* 4 x 4 (4-byte) and 2 x 2 (8-byte) blocks with NEON; 1- and 2-byte
    elements take the scalar tiles. */
@@ -5656,6 +5644,11 @@ TASKIR_API ti_status ti_rearrange_apply(int kind, const ti_rearrange_param *p, i
 #ifdef TI__TR_AVX2
 #undef TI__TR_AVX2
 #endif
+#undef TI__T_SSE2
+#undef TI__T_AVX2
+#undef TI__T_AVXVNNI
+#undef TI__T_AVX512
+#undef TI__T_VNNI512
 
 #undef ti__memcpy
 #undef ti__memmove
