@@ -919,6 +919,292 @@ TI__PRIVATE unsigned ti__cpu(const ti_kernel_ctx *ctx) {
 }
 
 
+/* >>kernels.impl.simd ---------------------------------------------------- */
+
+/* The SIMD layer: one small vocabulary per ISA, ti__v<P>_* with P = s (SSE2),
+   a (AVX2), z (AVX-512 F/BW/VL/DQ), n (NEON), every function carrying its
+   level's target attribute. Every family (conv, CVM, element-wise) writes its
+   loops once over these names and instantiates them per ISA, so an
+   operation's spelling per ISA lives here only. vi holds W int32 lanes, vf W
+   floats; ld/st move W int32 (ldb loads the same bytes from any pointer, stn
+   stores the first n lanes), set1/bc4 broadcast a value or 4 bytes, vadd/vmul/
+   mla wrap modulo 2^32, vsra shifts arithmetically, selgt(a, b, x, y) is
+   a > b ? x : y, selneg(m, x, y) is m < 0 ? x : y, ld_i8w/ld_u8w widen W
+   bytes, gather reads lut[idx], vfmax(x, acc)/vfmin keep acc unless x
+   compares strictly greater/less, asf/asi reinterpret bits, dot4 adds the
+   dot products of 4-byte groups (x86: u8 x s8; NEON: s8 x s8), dpbusd is
+   the VNNI instruction, rsum sums the lanes. */
+#if defined(__GNUC__) || defined(__clang__)
+#define TI__V_INL static inline __attribute__((unused))
+#else
+#define TI__V_INL static __inline
+#endif
+
+#if defined(TI__X86)
+/* SSE2 (x86-64 baseline): no 32-bit multiply, max/min or blend; emulated. */
+enum { ti__vs_W = 4 };
+typedef __m128i ti__vs_vi;
+typedef __m128 ti__vs_vf;
+TI__V_INL __m128i ti__vs_ld(const int32_t *p) { return _mm_loadu_si128((const __m128i *)(const void *)p); }
+TI__V_INL void ti__vs_st(int32_t *p, __m128i v) { _mm_storeu_si128((__m128i *)(void *)p, v); }
+TI__V_INL __m128i ti__vs_set1(int32_t c) { return _mm_set1_epi32(c); }
+TI__V_INL __m128i ti__vs_vadd(__m128i a, __m128i b) { return _mm_add_epi32(a, b); }
+TI__V_INL __m128i ti__vs_vmul(__m128i a, __m128i b) {
+  __m128i e = _mm_mul_epu32(a, b), o = _mm_mul_epu32(_mm_srli_epi64(a, 32), _mm_srli_epi64(b, 32));
+  return _mm_unpacklo_epi32(_mm_shuffle_epi32(e, 8), _mm_shuffle_epi32(o, 8));
+}
+TI__V_INL __m128i ti__vs_blend(__m128i m, __m128i x, __m128i y) {   /* m ? x : y */
+  return _mm_or_si128(_mm_and_si128(m, x), _mm_andnot_si128(m, y));
+}
+TI__V_INL __m128i ti__vs_vmax(__m128i a, __m128i b) { return ti__vs_blend(_mm_cmpgt_epi32(a, b), a, b); }
+TI__V_INL __m128i ti__vs_vmin(__m128i a, __m128i b) { return ti__vs_blend(_mm_cmpgt_epi32(b, a), a, b); }
+TI__V_INL __m128i ti__vs_vsra(__m128i v, int s) { return _mm_sra_epi32(v, _mm_cvtsi32_si128(s)); }
+TI__V_INL __m128i ti__vs_vand(__m128i a, __m128i b) { return _mm_and_si128(a, b); }
+TI__V_INL __m128i ti__vs_vxor(__m128i a, __m128i b) { return _mm_xor_si128(a, b); }
+TI__V_INL __m128i ti__vs_selgt(__m128i a, __m128i b, __m128i x, __m128i y) {
+  return ti__vs_blend(_mm_cmpgt_epi32(a, b), x, y);
+}
+TI__V_INL __m128i ti__vs_selneg(__m128i m, __m128i x, __m128i y) {
+  return ti__vs_blend(_mm_srai_epi32(m, 31), x, y);
+}
+TI__V_INL __m128i ti__vs_ld_i8w(const int8_t *p) {
+  int32_t t; __m128i x;
+  ti__memcpy(&t, p, 4);
+  x = _mm_cvtsi32_si128(t);
+  x = _mm_unpacklo_epi8(x, x);
+  return _mm_srai_epi32(_mm_unpacklo_epi16(x, x), 24);
+}
+TI__V_INL __m128i ti__vs_ld_u8w(const uint8_t *p) {
+  int32_t t; __m128i z = _mm_setzero_si128();
+  ti__memcpy(&t, p, 4);
+  return _mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(t), z), z);
+}
+TI__V_INL __m128i ti__vs_gather(const int32_t *lut, __m128i idx) {
+  int32_t t[4];
+  _mm_storeu_si128((__m128i *)(void *)t, idx);
+  return _mm_set_epi32(lut[t[3]], lut[t[2]], lut[t[1]], lut[t[0]]);
+}
+TI__V_INL __m128 ti__vs_ldf(const float *p) { return _mm_loadu_ps(p); }
+TI__V_INL void ti__vs_stf(float *p, __m128 v) { _mm_storeu_ps(p, v); }
+TI__V_INL __m128 ti__vs_set1f(float c) { return _mm_set1_ps(c); }
+TI__V_INL __m128 ti__vs_vfadd(__m128 a, __m128 b) { return _mm_add_ps(a, b); }
+TI__V_INL __m128 ti__vs_vfmul(__m128 a, __m128 b) { return _mm_mul_ps(a, b); }
+TI__V_INL __m128 ti__vs_vfmax(__m128 x, __m128 acc) { return _mm_max_ps(x, acc); }  /* x > acc ? x : acc */
+TI__V_INL __m128 ti__vs_vfmin(__m128 x, __m128 acc) { return _mm_min_ps(x, acc); }
+TI__V_INL __m128i ti__vs_zero(void) { return _mm_setzero_si128(); }
+TI__V_INL __m128i ti__vs_ldb(const void *p) { return _mm_loadu_si128((const __m128i *)p); }
+TI__V_INL __m128i ti__vs_bc4(const void *p) { int32_t v; ti__memcpy(&v, p, 4); return _mm_set1_epi32(v); }
+TI__V_INL void ti__vs_stn(void *o, __m128i v, int64_t n) {   /* the first n lanes (all if n >= W) */
+  if (n >= 4) _mm_storeu_si128((__m128i *)o, v);
+  else { uint32_t t[4]; int64_t i; _mm_storeu_si128((__m128i *)(void *)t, v); for (i = 0; i < n; i++) ((uint32_t *)o)[i] = t[i]; }
+}
+TI__V_INL __m128i ti__vs_mla(__m128i c, __m128i a, __m128i b) { return _mm_add_epi32(c, ti__vs_vmul(a, b)); }
+TI__V_INL __m128 ti__vs_asf(__m128i v) { return _mm_castsi128_ps(v); }
+TI__V_INL __m128i ti__vs_asi(__m128 v) { return _mm_castps_si128(v); }
+/* u8 x s8 dot of 4-byte groups added to int32 lanes (what vpdpbusd does)
+   through pmaddwd on even and odd bytes; exact (|sum| < 2^17 per pair). */
+TI__V_INL __m128i ti__vs_dot4(__m128i acc, __m128i a, __m128i w) {
+  __m128i we = _mm_srai_epi16(_mm_slli_epi16(w, 8), 8), wo = _mm_srai_epi16(w, 8);
+  __m128i ae = _mm_and_si128(a, _mm_set1_epi16(0xff)), ao = _mm_srli_epi16(a, 8);
+  return _mm_add_epi32(acc, _mm_add_epi32(_mm_madd_epi16(ae, we), _mm_madd_epi16(ao, wo)));
+}
+/* sum of the int32 lanes, modulo 2^32 */
+TI__V_INL uint32_t ti__vs_rsum(__m128i v) {
+  v = _mm_add_epi32(v, _mm_shuffle_epi32(v, 0x4e));
+  v = _mm_add_epi32(v, _mm_shuffle_epi32(v, 0xb1));
+  return (uint32_t)_mm_cvtsi128_si32(v);
+}
+
+/* AVX2. */
+enum { ti__va_W = 8 };
+typedef __m256i ti__va_vi;
+typedef __m256 ti__va_vf;
+TI__T_AVX2 TI__V_INL __m256i ti__va_ld(const int32_t *p) { return _mm256_loadu_si256((const __m256i *)(const void *)p); }
+TI__T_AVX2 TI__V_INL void ti__va_st(int32_t *p, __m256i v) { _mm256_storeu_si256((__m256i *)(void *)p, v); }
+TI__T_AVX2 TI__V_INL __m256i ti__va_set1(int32_t c) { return _mm256_set1_epi32(c); }
+TI__T_AVX2 TI__V_INL __m256i ti__va_vadd(__m256i a, __m256i b) { return _mm256_add_epi32(a, b); }
+TI__T_AVX2 TI__V_INL __m256i ti__va_vmul(__m256i a, __m256i b) { return _mm256_mullo_epi32(a, b); }
+TI__T_AVX2 TI__V_INL __m256i ti__va_vmax(__m256i a, __m256i b) { return _mm256_max_epi32(a, b); }
+TI__T_AVX2 TI__V_INL __m256i ti__va_vmin(__m256i a, __m256i b) { return _mm256_min_epi32(a, b); }
+TI__T_AVX2 TI__V_INL __m256i ti__va_vsra(__m256i v, int s) { return _mm256_sra_epi32(v, _mm_cvtsi32_si128(s)); }
+TI__T_AVX2 TI__V_INL __m256i ti__va_vand(__m256i a, __m256i b) { return _mm256_and_si256(a, b); }
+TI__T_AVX2 TI__V_INL __m256i ti__va_vxor(__m256i a, __m256i b) { return _mm256_xor_si256(a, b); }
+TI__T_AVX2 TI__V_INL __m256i ti__va_selgt(__m256i a, __m256i b, __m256i x, __m256i y) {
+  return _mm256_blendv_epi8(y, x, _mm256_cmpgt_epi32(a, b));
+}
+TI__T_AVX2 TI__V_INL __m256i ti__va_selneg(__m256i m, __m256i x, __m256i y) {
+  return _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(y), _mm256_castsi256_ps(x),
+                                              _mm256_castsi256_ps(m)));
+}
+TI__T_AVX2 TI__V_INL __m256i ti__va_ld_i8w(const int8_t *p) {
+  return _mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)p));
+}
+TI__T_AVX2 TI__V_INL __m256i ti__va_ld_u8w(const uint8_t *p) {
+  return _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)p));
+}
+TI__T_AVX2 TI__V_INL __m256i ti__va_gather(const int32_t *lut, __m256i idx) {
+  return _mm256_i32gather_epi32((const int *)(const void *)lut, idx, 4);
+}
+TI__T_AVX2 TI__V_INL __m256 ti__va_ldf(const float *p) { return _mm256_loadu_ps(p); }
+TI__T_AVX2 TI__V_INL void ti__va_stf(float *p, __m256 v) { _mm256_storeu_ps(p, v); }
+TI__T_AVX2 TI__V_INL __m256 ti__va_set1f(float c) { return _mm256_set1_ps(c); }
+TI__T_AVX2 TI__V_INL __m256 ti__va_vfadd(__m256 a, __m256 b) { return _mm256_add_ps(a, b); }
+TI__T_AVX2 TI__V_INL __m256 ti__va_vfmul(__m256 a, __m256 b) { return _mm256_mul_ps(a, b); }
+TI__T_AVX2 TI__V_INL __m256 ti__va_vfmax(__m256 x, __m256 acc) { return _mm256_max_ps(x, acc); }
+TI__T_AVX2 TI__V_INL __m256 ti__va_vfmin(__m256 x, __m256 acc) { return _mm256_min_ps(x, acc); }
+TI__T_AVX2 TI__V_INL __m256i ti__va_zero(void) { return _mm256_setzero_si256(); }
+TI__T_AVX2 TI__V_INL __m256i ti__va_ldb(const void *p) { return _mm256_loadu_si256((const __m256i *)p); }
+TI__T_AVX2 TI__V_INL __m256i ti__va_bc4(const void *p) { int32_t v; ti__memcpy(&v, p, 4); return _mm256_set1_epi32(v); }
+TI__T_AVX2 TI__V_INL void ti__va_stn(void *o, __m256i v, int64_t n) {
+  if (n >= 8) _mm256_storeu_si256((__m256i *)o, v);
+  else {
+    __m256i m = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    _mm256_maskstore_epi32((int *)o, m, v);
+  }
+}
+TI__T_AVX2 TI__V_INL __m256i ti__va_mla(__m256i c, __m256i a, __m256i b) { return _mm256_add_epi32(c, _mm256_mullo_epi32(a, b)); }
+TI__T_AVX2 TI__V_INL __m256 ti__va_asf(__m256i v) { return _mm256_castsi256_ps(v); }
+TI__T_AVX2 TI__V_INL __m256i ti__va_asi(__m256 v) { return _mm256_castps_si256(v); }
+TI__T_AVX2 TI__V_INL __m256i ti__va_dot4(__m256i acc, __m256i a, __m256i w) {
+  __m256i we = _mm256_srai_epi16(_mm256_slli_epi16(w, 8), 8), wo = _mm256_srai_epi16(w, 8);
+  __m256i ae = _mm256_and_si256(a, _mm256_set1_epi16(0xff)), ao = _mm256_srli_epi16(a, 8);
+  return _mm256_add_epi32(acc, _mm256_add_epi32(_mm256_madd_epi16(ae, we), _mm256_madd_epi16(ao, wo)));
+}
+/* AVX-VNNI: vpdpbusd on 8 lanes (VEX encoding) */
+TI__T_AVXVNNI TI__V_INL __m256i ti__va_dpbusd(__m256i acc, __m256i a, __m256i w) { return _mm256_dpbusd_avx_epi32(acc, a, w); }
+TI__T_AVX2 TI__V_INL uint32_t ti__va_rsum(__m256i v) {
+  return ti__vs_rsum(_mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1)));
+}
+
+/* AVX-512 (F, BW, VL, DQ). The all-lanes masked forms avoid g++ 12's false
+   maybe-uninitialized warning on the unmasked intrinsics' undefined source. */
+#define TI__V_K16 ((__mmask16)0xffff)
+enum { ti__vz_W = 16 };
+typedef __m512i ti__vz_vi;
+typedef __m512 ti__vz_vf;
+TI__T_AVX512 TI__V_INL __m512i ti__vz_ld(const int32_t *p) { return _mm512_loadu_si512((const void *)p); }
+TI__T_AVX512 TI__V_INL void ti__vz_st(int32_t *p, __m512i v) { _mm512_storeu_si512((void *)p, v); }
+TI__T_AVX512 TI__V_INL __m512i ti__vz_set1(int32_t c) { return _mm512_set1_epi32(c); }
+TI__T_AVX512 TI__V_INL __m512i ti__vz_vadd(__m512i a, __m512i b) { return _mm512_add_epi32(a, b); }
+TI__T_AVX512 TI__V_INL __m512i ti__vz_vmul(__m512i a, __m512i b) { return _mm512_mullo_epi32(a, b); }
+TI__T_AVX512 TI__V_INL __m512i ti__vz_vmax(__m512i a, __m512i b) { return _mm512_maskz_max_epi32(TI__V_K16, a, b); }
+TI__T_AVX512 TI__V_INL __m512i ti__vz_vmin(__m512i a, __m512i b) { return _mm512_maskz_min_epi32(TI__V_K16, a, b); }
+TI__T_AVX512 TI__V_INL __m512i ti__vz_vsra(__m512i v, int s) { return _mm512_maskz_sra_epi32(TI__V_K16, v, _mm_cvtsi32_si128(s)); }
+TI__T_AVX512 TI__V_INL __m512i ti__vz_vand(__m512i a, __m512i b) { return _mm512_and_si512(a, b); }
+TI__T_AVX512 TI__V_INL __m512i ti__vz_vxor(__m512i a, __m512i b) { return _mm512_xor_si512(a, b); }
+TI__T_AVX512 TI__V_INL __m512i ti__vz_selgt(__m512i a, __m512i b, __m512i x, __m512i y) {
+  return _mm512_mask_blend_epi32(_mm512_cmpgt_epi32_mask(a, b), y, x);
+}
+TI__T_AVX512 TI__V_INL __m512i ti__vz_selneg(__m512i m, __m512i x, __m512i y) {
+  return _mm512_mask_blend_epi32(_mm512_movepi32_mask(m), y, x);
+}
+TI__T_AVX512 TI__V_INL __m512i ti__vz_ld_i8w(const int8_t *p) {
+  return _mm512_maskz_cvtepi8_epi32(TI__V_K16, _mm_loadu_si128((const __m128i *)(const void *)p));
+}
+TI__T_AVX512 TI__V_INL __m512i ti__vz_ld_u8w(const uint8_t *p) {
+  return _mm512_maskz_cvtepu8_epi32(TI__V_K16, _mm_loadu_si128((const __m128i *)(const void *)p));
+}
+TI__T_AVX512 TI__V_INL __m512i ti__vz_gather(const int32_t *lut, __m512i idx) {
+  return _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), TI__V_K16, idx, (const void *)lut, 4);
+}
+TI__T_AVX512 TI__V_INL __m512 ti__vz_ldf(const float *p) { return _mm512_loadu_ps(p); }
+TI__T_AVX512 TI__V_INL void ti__vz_stf(float *p, __m512 v) { _mm512_storeu_ps(p, v); }
+TI__T_AVX512 TI__V_INL __m512 ti__vz_set1f(float c) { return _mm512_set1_ps(c); }
+TI__T_AVX512 TI__V_INL __m512 ti__vz_vfadd(__m512 a, __m512 b) { return _mm512_add_ps(a, b); }
+TI__T_AVX512 TI__V_INL __m512 ti__vz_vfmul(__m512 a, __m512 b) { return _mm512_mul_ps(a, b); }
+TI__T_AVX512 TI__V_INL __m512 ti__vz_vfmax(__m512 x, __m512 acc) { return _mm512_maskz_max_ps(TI__V_K16, x, acc); }
+TI__T_AVX512 TI__V_INL __m512 ti__vz_vfmin(__m512 x, __m512 acc) { return _mm512_maskz_min_ps(TI__V_K16, x, acc); }
+TI__T_AVX512 TI__V_INL __m512i ti__vz_zero(void) { return _mm512_setzero_si512(); }
+TI__T_AVX512 TI__V_INL __m512i ti__vz_ldb(const void *p) { return _mm512_loadu_si512(p); }
+TI__T_AVX512 TI__V_INL __m512i ti__vz_bc4(const void *p) { int32_t v; ti__memcpy(&v, p, 4); return _mm512_set1_epi32(v); }
+TI__T_AVX512 TI__V_INL void ti__vz_stn(void *o, __m512i v, int64_t n) {
+  if (n >= 16) _mm512_storeu_si512(o, v);
+  else _mm512_mask_storeu_epi32(o, (__mmask16)((1u << n) - 1u), v);
+}
+TI__T_AVX512 TI__V_INL __m512i ti__vz_mla(__m512i c, __m512i a, __m512i b) { return _mm512_add_epi32(c, _mm512_mullo_epi32(a, b)); }
+TI__T_AVX512 TI__V_INL __m512 ti__vz_asf(__m512i v) { return _mm512_castsi512_ps(v); }
+TI__T_AVX512 TI__V_INL __m512i ti__vz_asi(__m512 v) { return _mm512_castps_si512(v); }
+TI__T_AVX512 TI__V_INL __m512i ti__vz_dot4(__m512i acc, __m512i a, __m512i w) {
+  __m512i we = _mm512_srai_epi16(_mm512_slli_epi16(w, 8), 8), wo = _mm512_srai_epi16(w, 8);
+  __m512i ae = _mm512_and_si512(a, _mm512_set1_epi16(0xff)), ao = _mm512_srli_epi16(a, 8);
+  return _mm512_add_epi32(acc, _mm512_add_epi32(_mm512_madd_epi16(ae, we), _mm512_madd_epi16(ao, wo)));
+}
+/* AVX-512 VNNI: vpdpbusd on 16 lanes */
+TI__T_VNNI512 TI__V_INL __m512i ti__vz_dpbusd(__m512i acc, __m512i a, __m512i w) { return _mm512_dpbusd_epi32(acc, a, w); }
+TI__T_AVX512 TI__V_INL uint32_t ti__vz_rsum(__m512i v) {
+  __m256i h = _mm256_add_epi32(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1));
+  return ti__vs_rsum(_mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1)));
+}
+
+#elif defined(TI__NEON)
+enum { ti__vn_W = 4 };
+typedef int32x4_t ti__vn_vi;
+typedef float32x4_t ti__vn_vf;
+TI__V_INL int32x4_t ti__vn_ld(const int32_t *p) { return vld1q_s32(p); }
+TI__V_INL void ti__vn_st(int32_t *p, int32x4_t v) { vst1q_s32(p, v); }
+TI__V_INL int32x4_t ti__vn_set1(int32_t c) { return vdupq_n_s32(c); }
+TI__V_INL int32x4_t ti__vn_vadd(int32x4_t a, int32x4_t b) { return vaddq_s32(a, b); }
+TI__V_INL int32x4_t ti__vn_vmul(int32x4_t a, int32x4_t b) { return vmulq_s32(a, b); }
+TI__V_INL int32x4_t ti__vn_vmax(int32x4_t a, int32x4_t b) { return vmaxq_s32(a, b); }
+TI__V_INL int32x4_t ti__vn_vmin(int32x4_t a, int32x4_t b) { return vminq_s32(a, b); }
+TI__V_INL int32x4_t ti__vn_vsra(int32x4_t v, int s) { return vshlq_s32(v, vdupq_n_s32(-s)); }
+TI__V_INL int32x4_t ti__vn_vand(int32x4_t a, int32x4_t b) { return vandq_s32(a, b); }
+TI__V_INL int32x4_t ti__vn_vxor(int32x4_t a, int32x4_t b) { return veorq_s32(a, b); }
+TI__V_INL int32x4_t ti__vn_selgt(int32x4_t a, int32x4_t b, int32x4_t x, int32x4_t y) {
+  return vbslq_s32(vcgtq_s32(a, b), x, y);
+}
+TI__V_INL int32x4_t ti__vn_selneg(int32x4_t m, int32x4_t x, int32x4_t y) {
+  return vbslq_s32(vcltq_s32(m, vdupq_n_s32(0)), x, y);
+}
+TI__V_INL int32x4_t ti__vn_ld_i8w(const int8_t *p) {
+  int32_t t;
+  ti__memcpy(&t, p, 4);
+  return vmovl_s16(vget_low_s16(vmovl_s8(vreinterpret_s8_s32(vdup_n_s32(t)))));
+}
+TI__V_INL int32x4_t ti__vn_ld_u8w(const uint8_t *p) {
+  int32_t t;
+  ti__memcpy(&t, p, 4);
+  return vreinterpretq_s32_u32(vmovl_u16(vget_low_u16(vmovl_u8(vreinterpret_u8_s32(vdup_n_s32(t))))));
+}
+TI__V_INL int32x4_t ti__vn_gather(const int32_t *lut, int32x4_t idx) {
+  int32_t t[4], r[4];
+  vst1q_s32(t, idx);
+  r[0] = lut[t[0]]; r[1] = lut[t[1]]; r[2] = lut[t[2]]; r[3] = lut[t[3]];
+  return vld1q_s32(r);
+}
+TI__V_INL float32x4_t ti__vn_ldf(const float *p) { return vld1q_f32(p); }
+TI__V_INL void ti__vn_stf(float *p, float32x4_t v) { vst1q_f32(p, v); }
+TI__V_INL float32x4_t ti__vn_set1f(float c) { return vdupq_n_f32(c); }
+TI__V_INL float32x4_t ti__vn_vfadd(float32x4_t a, float32x4_t b) { return vaddq_f32(a, b); }
+TI__V_INL float32x4_t ti__vn_vfmul(float32x4_t a, float32x4_t b) { return vmulq_f32(a, b); }
+/* vmaxq_f32 propagates NaN; compare-and-select keeps the x86/reference rule. */
+TI__V_INL float32x4_t ti__vn_vfmax(float32x4_t x, float32x4_t acc) { return vbslq_f32(vcgtq_f32(x, acc), x, acc); }
+TI__V_INL float32x4_t ti__vn_vfmin(float32x4_t x, float32x4_t acc) { return vbslq_f32(vcltq_f32(x, acc), x, acc); }
+TI__V_INL int32x4_t ti__vn_zero(void) { return vdupq_n_s32(0); }
+TI__V_INL int32x4_t ti__vn_ldb(const void *p) { return vreinterpretq_s32_u8(vld1q_u8((const uint8_t *)p)); }
+TI__V_INL int32x4_t ti__vn_bc4(const void *p) { uint32_t v; ti__memcpy(&v, p, 4); return vreinterpretq_s32_u32(vdupq_n_u32(v)); }
+TI__V_INL void ti__vn_stn(void *o, int32x4_t v, int64_t n) {
+  if (n >= 4) vst1q_u32((uint32_t *)o, vreinterpretq_u32_s32(v));
+  else { uint32_t t[4]; int64_t i; vst1q_u32(t, vreinterpretq_u32_s32(v)); for (i = 0; i < n; i++) ((uint32_t *)o)[i] = t[i]; }
+}
+TI__V_INL int32x4_t ti__vn_mla(int32x4_t c, int32x4_t a, int32x4_t b) { return vmlaq_s32(c, a, b); }
+TI__V_INL float32x4_t ti__vn_asf(int32x4_t v) { return vreinterpretq_f32_s32(v); }
+TI__V_INL int32x4_t ti__vn_asi(float32x4_t v) { return vreinterpretq_s32_f32(v); }
+/* s8 x s8 dot of 4-byte groups added to int32 lanes: sdot when the compiler
+   targets the dot-product extension, else smull + pairwise widening adds
+   (exact). */
+TI__V_INL int32x4_t ti__vn_dot4(int32x4_t acc, int32x4_t a, int32x4_t w) {
+#if defined(__ARM_FEATURE_DOTPROD)
+  return vdotq_s32(acc, vreinterpretq_s8_s32(a), vreinterpretq_s8_s32(w));
+#else
+  int8x16_t x = vreinterpretq_s8_s32(a), y = vreinterpretq_s8_s32(w);
+  int16x8_t lo = vmull_s8(vget_low_s8(x), vget_low_s8(y)), hi = vmull_high_s8(x, y);
+  return vaddq_s32(acc, vpaddq_s32(vpaddlq_s16(lo), vpaddlq_s16(hi)));
+#endif
+}
+TI__V_INL uint32_t ti__vn_rsum(int32x4_t v) { return (uint32_t)vaddvq_s32(v); }
+#endif
+
 /* >>kernels.impl.tinshift ------------------------------------------------ */
 
 
@@ -3736,12 +4022,11 @@ TASKIR_API ti_status ti_clif_ref(const ti_prim_desc *d, const ti_lif_params *p,
 /* ---- vector paths ----
    Every primitive reduces to a few leaf loops on int32 (or float) arrays
    (add, multiply, max/min, shift-and-clip, table look-up, LIF step, int8 ->
-   int32 widening). TI__E_GEN writes the leaves once over a small set of
-   per-ISA vector wrappers (ti__e<P>_*: s = SSE2, a = AVX2, z = AVX-512,
-   n = NEON); their scalar tails use the reference's helpers, so a path
-   differs from the reference only in speed. The drivers below walk the
-   tensors in tiles of TI__E_TILE elements and call the leaves through a
-   table chosen from ctx->cpu. */
+   int32 widening). TI__E_GEN writes the leaves once over the SIMD layer
+   (ti__v<P>_*, >>kernels.impl.simd); their scalar tails use the
+   reference's helpers, so a path differs from the reference only in speed.
+   The drivers below walk the tensors in tiles of TI__E_TILE elements and
+   call the leaves through a table chosen from ctx->cpu. */
 #if defined(TI__X86) || defined(TI__NEON)
 #define TI__E_SIMD 1
 
@@ -3805,12 +4090,6 @@ typedef struct ti__e_vt {
    {ti__e##P##_win_max_i8, ti__e##P##_win_max_u8, ti__e##P##_win_max_i32}, \
    {ti__e##P##_win_min_i8, ti__e##P##_win_min_u8, ti__e##P##_win_min_i32}}, ti__e##P##_fwin }
 
-#if defined(__GNUC__) || defined(__clang__)
-#define TI__E_INL static inline __attribute__((unused))
-#else
-#define TI__E_INL static __inline
-#endif
-
 /* The leaf loops, written once over the wrappers of one ISA (prefix P,
    function attribute A). */
 /* Whole windows of np output pixels of a row, every window position inside
@@ -3822,12 +4101,12 @@ A static void ti__e##P##_##NAME(int32_t *o, const void *xv, int64_t np, int64_t 
   const T *x = (const T *)xv; \
   int64_t p, f, ky, kx; \
   for (p = 0; p < np; p++, o += nf, x += xs) { \
-    for (f = 0; f + ti__e##P##_W <= nf; f += ti__e##P##_W) { \
-      ti__e##P##_vi acc = ti__e##P##_ld(o + f); \
+    for (f = 0; f + ti__v##P##_W <= nf; f += ti__v##P##_W) { \
+      ti__v##P##_vi acc = ti__v##P##_ld(o + f); \
       for (ky = 0; ky < nky; ky++) \
         for (kx = 0; kx < nkx; kx++) \
-          acc = ti__e##P##_##VOP(acc, ti__e##P##_##VLD(x + ky * rs + kx * nf + f)); \
-      ti__e##P##_st(o + f, acc); \
+          acc = ti__v##P##_##VOP(acc, ti__v##P##_##VLD(x + ky * rs + kx * nf + f)); \
+      ti__v##P##_st(o + f, acc); \
     } \
     for (; f < nf; f++) { \
       int32_t acc = o[f]; \
@@ -3840,175 +4119,175 @@ A static void ti__e##P##_##NAME(int32_t *o, const void *xv, int64_t np, int64_t 
 #define TI__E_GEN(P, A) \
 A static void ti__e##P##_widen_i8(int32_t *o, const int8_t *s, int64_t n) { \
   int64_t i = 0; \
-  for (; i + ti__e##P##_W <= n; i += ti__e##P##_W) ti__e##P##_st(o + i, ti__e##P##_ld_i8w(s + i)); \
+  for (; i + ti__v##P##_W <= n; i += ti__v##P##_W) ti__v##P##_st(o + i, ti__v##P##_ld_i8w(s + i)); \
   for (; i < n; i++) o[i] = s[i]; \
 } \
 A static void ti__e##P##_widen_u8(int32_t *o, const uint8_t *s, int64_t n) { \
   int64_t i = 0; \
-  for (; i + ti__e##P##_W <= n; i += ti__e##P##_W) ti__e##P##_st(o + i, ti__e##P##_ld_u8w(s + i)); \
+  for (; i + ti__v##P##_W <= n; i += ti__v##P##_W) ti__v##P##_st(o + i, ti__v##P##_ld_u8w(s + i)); \
   for (; i < n; i++) o[i] = s[i]; \
 } \
 A static void ti__e##P##_add(int32_t *o, const int32_t *x, int64_t n) { \
   int64_t i = 0; \
-  for (; i + ti__e##P##_W <= n; i += ti__e##P##_W) ti__e##P##_st(o + i, ti__e##P##_vadd(ti__e##P##_ld(o + i), ti__e##P##_ld(x + i))); \
+  for (; i + ti__v##P##_W <= n; i += ti__v##P##_W) ti__v##P##_st(o + i, ti__v##P##_vadd(ti__v##P##_ld(o + i), ti__v##P##_ld(x + i))); \
   for (; i < n; i++) o[i] = ti__e_add(o[i], x[i]); \
 } \
 A static void ti__e##P##_addc(int32_t *o, int32_t c, int64_t n) { \
-  const ti__e##P##_vi vc = ti__e##P##_set1(c); \
+  const ti__v##P##_vi vc = ti__v##P##_set1(c); \
   int64_t i = 0; \
-  for (; i + ti__e##P##_W <= n; i += ti__e##P##_W) ti__e##P##_st(o + i, ti__e##P##_vadd(ti__e##P##_ld(o + i), vc)); \
+  for (; i + ti__v##P##_W <= n; i += ti__v##P##_W) ti__v##P##_st(o + i, ti__v##P##_vadd(ti__v##P##_ld(o + i), vc)); \
   for (; i < n; i++) o[i] = ti__e_add(o[i], c); \
 } \
 A static void ti__e##P##_mul(int32_t *o, const int32_t *a, const int32_t *b, int64_t n) { \
   int64_t i = 0; \
-  for (; i + ti__e##P##_W <= n; i += ti__e##P##_W) ti__e##P##_st(o + i, ti__e##P##_vmul(ti__e##P##_ld(a + i), ti__e##P##_ld(b + i))); \
+  for (; i + ti__v##P##_W <= n; i += ti__v##P##_W) ti__v##P##_st(o + i, ti__v##P##_vmul(ti__v##P##_ld(a + i), ti__v##P##_ld(b + i))); \
   for (; i < n; i++) o[i] = ti__e_mul(a[i], b[i]); \
 } \
 A static void ti__e##P##_mulc(int32_t *o, const int32_t *a, int32_t c, int64_t n) { \
-  const ti__e##P##_vi vc = ti__e##P##_set1(c); \
+  const ti__v##P##_vi vc = ti__v##P##_set1(c); \
   int64_t i = 0; \
-  for (; i + ti__e##P##_W <= n; i += ti__e##P##_W) ti__e##P##_st(o + i, ti__e##P##_vmul(ti__e##P##_ld(a + i), vc)); \
+  for (; i + ti__v##P##_W <= n; i += ti__v##P##_W) ti__v##P##_st(o + i, ti__v##P##_vmul(ti__v##P##_ld(a + i), vc)); \
   for (; i < n; i++) o[i] = ti__e_mul(a[i], c); \
 } \
 A static void ti__e##P##_max(int32_t *o, const int32_t *x, int64_t n) { \
   int64_t i = 0; \
-  for (; i + ti__e##P##_W <= n; i += ti__e##P##_W) ti__e##P##_st(o + i, ti__e##P##_vmax(ti__e##P##_ld(o + i), ti__e##P##_ld(x + i))); \
+  for (; i + ti__v##P##_W <= n; i += ti__v##P##_W) ti__v##P##_st(o + i, ti__v##P##_vmax(ti__v##P##_ld(o + i), ti__v##P##_ld(x + i))); \
   for (; i < n; i++) o[i] = ti__e_max(o[i], x[i]); \
 } \
 A static void ti__e##P##_min(int32_t *o, const int32_t *x, int64_t n) { \
   int64_t i = 0; \
-  for (; i + ti__e##P##_W <= n; i += ti__e##P##_W) ti__e##P##_st(o + i, ti__e##P##_vmin(ti__e##P##_ld(o + i), ti__e##P##_ld(x + i))); \
+  for (; i + ti__v##P##_W <= n; i += ti__v##P##_W) ti__v##P##_st(o + i, ti__v##P##_vmin(ti__v##P##_ld(o + i), ti__v##P##_ld(x + i))); \
   for (; i < n; i++) o[i] = ti__e_min(o[i], x[i]); \
 } \
 A static void ti__e##P##_maxc(int32_t *o, int32_t c, int64_t n) { \
-  const ti__e##P##_vi vc = ti__e##P##_set1(c); \
+  const ti__v##P##_vi vc = ti__v##P##_set1(c); \
   int64_t i = 0; \
-  for (; i + ti__e##P##_W <= n; i += ti__e##P##_W) ti__e##P##_st(o + i, ti__e##P##_vmax(ti__e##P##_ld(o + i), vc)); \
+  for (; i + ti__v##P##_W <= n; i += ti__v##P##_W) ti__v##P##_st(o + i, ti__v##P##_vmax(ti__v##P##_ld(o + i), vc)); \
   for (; i < n; i++) o[i] = ti__e_max(o[i], c); \
 } \
 A static void ti__e##P##_minc(int32_t *o, int32_t c, int64_t n) { \
-  const ti__e##P##_vi vc = ti__e##P##_set1(c); \
+  const ti__v##P##_vi vc = ti__v##P##_set1(c); \
   int64_t i = 0; \
-  for (; i + ti__e##P##_W <= n; i += ti__e##P##_W) ti__e##P##_st(o + i, ti__e##P##_vmin(ti__e##P##_ld(o + i), vc)); \
+  for (; i + ti__v##P##_W <= n; i += ti__v##P##_W) ti__v##P##_st(o + i, ti__v##P##_vmin(ti__v##P##_ld(o + i), vc)); \
   for (; i < n; i++) o[i] = ti__e_min(o[i], c); \
 } \
 A static void ti__e##P##_shift_clip(int32_t *o, int s, int32_t lo, int32_t hi, int64_t n) { \
-  const ti__e##P##_vi vlo = ti__e##P##_set1(lo), vhi = ti__e##P##_set1(hi); \
+  const ti__v##P##_vi vlo = ti__v##P##_set1(lo), vhi = ti__v##P##_set1(hi); \
   int64_t i = 0; \
-  for (; i + ti__e##P##_W <= n; i += ti__e##P##_W) ti__e##P##_st(o + i, ti__e##P##_vmin(ti__e##P##_vmax(ti__e##P##_vsra(ti__e##P##_ld(o + i), s), vlo), vhi)); \
+  for (; i + ti__v##P##_W <= n; i += ti__v##P##_W) ti__v##P##_st(o + i, ti__v##P##_vmin(ti__v##P##_vmax(ti__v##P##_vsra(ti__v##P##_ld(o + i), s), vlo), vhi)); \
   for (; i < n; i++) o[i] = ti__e_min(ti__e_max(ti__e_sra(o[i], s), lo), hi); \
 } \
 A static void ti__e##P##_lut(int32_t *o, const int32_t *x, uint32_t mask, const int32_t *lut, int64_t n) { \
-  const ti__e##P##_vi vm = ti__e##P##_set1((int32_t)mask); \
+  const ti__v##P##_vi vm = ti__v##P##_set1((int32_t)mask); \
   int64_t i = 0; \
-  for (; i + ti__e##P##_W <= n; i += ti__e##P##_W) ti__e##P##_st(o + i, ti__e##P##_gather(lut, ti__e##P##_vand(ti__e##P##_ld(x + i), vm))); \
+  for (; i + ti__v##P##_W <= n; i += ti__v##P##_W) ti__v##P##_st(o + i, ti__v##P##_gather(lut, ti__v##P##_vand(ti__v##P##_ld(x + i), vm))); \
   for (; i < n; i++) o[i] = lut[(uint32_t)x[i] & mask]; \
 } \
 A static void ti__e##P##_lif(int32_t *v, const int32_t *in, int32_t *out, const ti__e_lif_k *k, int64_t n) { \
-  const ti__e##P##_vi lo = ti__e##P##_set1(TI_LIF_V_MIN), hi = ti__e##P##_set1(TI_LIF_V_MAX), big = ti__e##P##_set1(0x7fffffff); \
-  const ti__e##P##_vi vth = ti__e##P##_set1(k->vth), ka = ti__e##P##_set1(k->ka), kb = ti__e##P##_set1(k->kb), al = ti__e##P##_set1(k->alpha); \
-  const ti__e##P##_vi be = ti__e##P##_set1(k->beta), keep = ti__e##P##_set1(k->keep), vi = ti__e##P##_set1(k->vinit), vl = ti__e##P##_set1(k->vl); \
-  const ti__e##P##_vi f0 = ti__e##P##_set1(k->f0), f1 = ti__e##P##_set1(k->f1), f4 = ti__e##P##_set1(k->f4); \
-  const ti__e##P##_vi m8 = ti__e##P##_set1(255), one = ti__e##P##_set1(1), zero = ti__e##P##_set1(0); \
+  const ti__v##P##_vi lo = ti__v##P##_set1(TI_LIF_V_MIN), hi = ti__v##P##_set1(TI_LIF_V_MAX), big = ti__v##P##_set1(0x7fffffff); \
+  const ti__v##P##_vi vth = ti__v##P##_set1(k->vth), ka = ti__v##P##_set1(k->ka), kb = ti__v##P##_set1(k->kb), al = ti__v##P##_set1(k->alpha); \
+  const ti__v##P##_vi be = ti__v##P##_set1(k->beta), keep = ti__v##P##_set1(k->keep), vi = ti__v##P##_set1(k->vinit), vl = ti__v##P##_set1(k->vl); \
+  const ti__v##P##_vi f0 = ti__v##P##_set1(k->f0), f1 = ti__v##P##_set1(k->f1), f4 = ti__v##P##_set1(k->f4); \
+  const ti__v##P##_vi m8 = ti__v##P##_set1(255), one = ti__v##P##_set1(1), zero = ti__v##P##_set1(0); \
   int64_t i = 0; \
-  for (; i + ti__e##P##_W <= n; i += ti__e##P##_W) { \
-    ti__e##P##_vi a = ti__e##P##_ld(v + i), b = ti__e##P##_ld(in + i), s = ti__e##P##_vadd(a, b); \
-    ti__e##P##_vi t = ti__e##P##_selneg(ti__e##P##_vand(ti__e##P##_vxor(a, s), ti__e##P##_vxor(b, s)), ti__e##P##_vxor(ti__e##P##_vsra(a, 31), big), s); \
-    ti__e##P##_vi u, nv, sp; \
-    t = ti__e##P##_vmin(ti__e##P##_vmax(t, lo), hi); \
-    sp = ti__e##P##_selgt(t, vth, one, zero); \
-    u = ti__e##P##_selgt(t, vth, ti__e##P##_vadd(ti__e##P##_vand(t, ka), kb), t); \
-    nv = ti__e##P##_vadd(ti__e##P##_vadd(ti__e##P##_vmul(al, ti__e##P##_vsra(u, 8)), ti__e##P##_vsra(ti__e##P##_vmul(al, ti__e##P##_vand(u, m8)), 8)), be); \
-    nv = ti__e##P##_vadd(ti__e##P##_vand(nv, keep), vi); \
-    nv = ti__e##P##_vmax(ti__e##P##_vmin(ti__e##P##_vmax(nv, lo), hi), vl); \
-    ti__e##P##_st(out + i, ti__e##P##_vadd(ti__e##P##_vadd(ti__e##P##_vand(t, f0), ti__e##P##_vand(nv, f1)), ti__e##P##_vand(sp, f4))); \
-    ti__e##P##_st(v + i, nv); \
+  for (; i + ti__v##P##_W <= n; i += ti__v##P##_W) { \
+    ti__v##P##_vi a = ti__v##P##_ld(v + i), b = ti__v##P##_ld(in + i), s = ti__v##P##_vadd(a, b); \
+    ti__v##P##_vi t = ti__v##P##_selneg(ti__v##P##_vand(ti__v##P##_vxor(a, s), ti__v##P##_vxor(b, s)), ti__v##P##_vxor(ti__v##P##_vsra(a, 31), big), s); \
+    ti__v##P##_vi u, nv, sp; \
+    t = ti__v##P##_vmin(ti__v##P##_vmax(t, lo), hi); \
+    sp = ti__v##P##_selgt(t, vth, one, zero); \
+    u = ti__v##P##_selgt(t, vth, ti__v##P##_vadd(ti__v##P##_vand(t, ka), kb), t); \
+    nv = ti__v##P##_vadd(ti__v##P##_vadd(ti__v##P##_vmul(al, ti__v##P##_vsra(u, 8)), ti__v##P##_vsra(ti__v##P##_vmul(al, ti__v##P##_vand(u, m8)), 8)), be); \
+    nv = ti__v##P##_vadd(ti__v##P##_vand(nv, keep), vi); \
+    nv = ti__v##P##_vmax(ti__v##P##_vmin(ti__v##P##_vmax(nv, lo), hi), vl); \
+    ti__v##P##_st(out + i, ti__v##P##_vadd(ti__v##P##_vadd(ti__v##P##_vand(t, f0), ti__v##P##_vand(nv, f1)), ti__v##P##_vand(sp, f4))); \
+    ti__v##P##_st(v + i, nv); \
   } \
   for (; i < n; i++) ti__e_lif_one(v + i, in[i], out + i, k); \
 } \
 A static void ti__e##P##_fadd(float *o, const float *x, int64_t n) { \
   int64_t i = 0; \
-  for (; i + ti__e##P##_W <= n; i += ti__e##P##_W) ti__e##P##_stf(o + i, ti__e##P##_vfadd(ti__e##P##_ldf(o + i), ti__e##P##_ldf(x + i))); \
+  for (; i + ti__v##P##_W <= n; i += ti__v##P##_W) ti__v##P##_stf(o + i, ti__v##P##_vfadd(ti__v##P##_ldf(o + i), ti__v##P##_ldf(x + i))); \
   for (; i < n; i++) o[i] = o[i] + x[i]; \
 } \
 A static void ti__e##P##_faddc(float *o, float c, int64_t n) { \
-  const ti__e##P##_vf vc = ti__e##P##_set1f(c); \
+  const ti__v##P##_vf vc = ti__v##P##_set1f(c); \
   int64_t i = 0; \
-  for (; i + ti__e##P##_W <= n; i += ti__e##P##_W) ti__e##P##_stf(o + i, ti__e##P##_vfadd(ti__e##P##_ldf(o + i), vc)); \
+  for (; i + ti__v##P##_W <= n; i += ti__v##P##_W) ti__v##P##_stf(o + i, ti__v##P##_vfadd(ti__v##P##_ldf(o + i), vc)); \
   for (; i < n; i++) o[i] = o[i] + c; \
 } \
 A static void ti__e##P##_fmul(float *o, const float *a, const float *b, int64_t n) { \
   int64_t i = 0; \
-  for (; i + ti__e##P##_W <= n; i += ti__e##P##_W) ti__e##P##_stf(o + i, ti__e##P##_vfmul(ti__e##P##_ldf(a + i), ti__e##P##_ldf(b + i))); \
+  for (; i + ti__v##P##_W <= n; i += ti__v##P##_W) ti__v##P##_stf(o + i, ti__v##P##_vfmul(ti__v##P##_ldf(a + i), ti__v##P##_ldf(b + i))); \
   for (; i < n; i++) o[i] = a[i] * b[i]; \
 } \
 A static void ti__e##P##_fmulc(float *o, const float *a, float c, int64_t n) { \
-  const ti__e##P##_vf vc = ti__e##P##_set1f(c); \
+  const ti__v##P##_vf vc = ti__v##P##_set1f(c); \
   int64_t i = 0; \
-  for (; i + ti__e##P##_W <= n; i += ti__e##P##_W) ti__e##P##_stf(o + i, ti__e##P##_vfmul(ti__e##P##_ldf(a + i), vc)); \
+  for (; i + ti__v##P##_W <= n; i += ti__v##P##_W) ti__v##P##_stf(o + i, ti__v##P##_vfmul(ti__v##P##_ldf(a + i), vc)); \
   for (; i < n; i++) o[i] = a[i] * c; \
 } \
 A static void ti__e##P##_fmax(float *o, const float *x, int64_t n) { \
   int64_t i = 0; \
-  for (; i + ti__e##P##_W <= n; i += ti__e##P##_W) ti__e##P##_stf(o + i, ti__e##P##_vfmax(ti__e##P##_ldf(x + i), ti__e##P##_ldf(o + i))); \
+  for (; i + ti__v##P##_W <= n; i += ti__v##P##_W) ti__v##P##_stf(o + i, ti__v##P##_vfmax(ti__v##P##_ldf(x + i), ti__v##P##_ldf(o + i))); \
   for (; i < n; i++) o[i] = ti__e_fmax(x[i], o[i]); \
 } \
 A static void ti__e##P##_fmin(float *o, const float *x, int64_t n) { \
   int64_t i = 0; \
-  for (; i + ti__e##P##_W <= n; i += ti__e##P##_W) ti__e##P##_stf(o + i, ti__e##P##_vfmin(ti__e##P##_ldf(x + i), ti__e##P##_ldf(o + i))); \
+  for (; i + ti__v##P##_W <= n; i += ti__v##P##_W) ti__v##P##_stf(o + i, ti__v##P##_vfmin(ti__v##P##_ldf(x + i), ti__v##P##_ldf(o + i))); \
   for (; i < n; i++) o[i] = ti__e_fmin(x[i], o[i]); \
 } \
 A static void ti__e##P##_fmaxc(float *o, float c, int64_t n) { \
-  const ti__e##P##_vf vc = ti__e##P##_set1f(c); \
+  const ti__v##P##_vf vc = ti__v##P##_set1f(c); \
   int64_t i = 0; \
-  for (; i + ti__e##P##_W <= n; i += ti__e##P##_W) ti__e##P##_stf(o + i, ti__e##P##_vfmax(vc, ti__e##P##_ldf(o + i))); \
+  for (; i + ti__v##P##_W <= n; i += ti__v##P##_W) ti__v##P##_stf(o + i, ti__v##P##_vfmax(vc, ti__v##P##_ldf(o + i))); \
   for (; i < n; i++) o[i] = ti__e_fmax(c, o[i]); \
 } \
 A static void ti__e##P##_fminc(float *o, float c, int64_t n) { \
-  const ti__e##P##_vf vc = ti__e##P##_set1f(c); \
+  const ti__v##P##_vf vc = ti__v##P##_set1f(c); \
   int64_t i = 0; \
-  for (; i + ti__e##P##_W <= n; i += ti__e##P##_W) ti__e##P##_stf(o + i, ti__e##P##_vfmin(vc, ti__e##P##_ldf(o + i))); \
+  for (; i + ti__v##P##_W <= n; i += ti__v##P##_W) ti__v##P##_stf(o + i, ti__v##P##_vfmin(vc, ti__v##P##_ldf(o + i))); \
   for (; i < n; i++) o[i] = ti__e_fmin(c, o[i]); \
 } \
 A static void ti__e##P##_add2d(int32_t *o, const int32_t *x, int64_t np, int64_t nf, int64_t xs) { \
   int64_t p, i; \
   for (p = 0; p < np; p++, o += nf, x += xs) { \
-    for (i = 0; i + ti__e##P##_W <= nf; i += ti__e##P##_W) ti__e##P##_st(o + i, ti__e##P##_vadd(ti__e##P##_ld(o + i), ti__e##P##_ld(x + i))); \
+    for (i = 0; i + ti__v##P##_W <= nf; i += ti__v##P##_W) ti__v##P##_st(o + i, ti__v##P##_vadd(ti__v##P##_ld(o + i), ti__v##P##_ld(x + i))); \
     for (; i < nf; i++) o[i] = ti__e_add(o[i], x[i]); \
   } \
 } \
 A static void ti__e##P##_max2d(int32_t *o, const int32_t *x, int64_t np, int64_t nf, int64_t xs) { \
   int64_t p, i; \
   for (p = 0; p < np; p++, o += nf, x += xs) { \
-    for (i = 0; i + ti__e##P##_W <= nf; i += ti__e##P##_W) ti__e##P##_st(o + i, ti__e##P##_vmax(ti__e##P##_ld(o + i), ti__e##P##_ld(x + i))); \
+    for (i = 0; i + ti__v##P##_W <= nf; i += ti__v##P##_W) ti__v##P##_st(o + i, ti__v##P##_vmax(ti__v##P##_ld(o + i), ti__v##P##_ld(x + i))); \
     for (; i < nf; i++) o[i] = ti__e_max(o[i], x[i]); \
   } \
 } \
 A static void ti__e##P##_min2d(int32_t *o, const int32_t *x, int64_t np, int64_t nf, int64_t xs) { \
   int64_t p, i; \
   for (p = 0; p < np; p++, o += nf, x += xs) { \
-    for (i = 0; i + ti__e##P##_W <= nf; i += ti__e##P##_W) ti__e##P##_st(o + i, ti__e##P##_vmin(ti__e##P##_ld(o + i), ti__e##P##_ld(x + i))); \
+    for (i = 0; i + ti__v##P##_W <= nf; i += ti__v##P##_W) ti__v##P##_st(o + i, ti__v##P##_vmin(ti__v##P##_ld(o + i), ti__v##P##_ld(x + i))); \
     for (; i < nf; i++) o[i] = ti__e_min(o[i], x[i]); \
   } \
 } \
 A static void ti__e##P##_fadd2d(float *o, const float *x, int64_t np, int64_t nf, int64_t xs) { \
   int64_t p, i; \
   for (p = 0; p < np; p++, o += nf, x += xs) { \
-    for (i = 0; i + ti__e##P##_W <= nf; i += ti__e##P##_W) ti__e##P##_stf(o + i, ti__e##P##_vfadd(ti__e##P##_ldf(o + i), ti__e##P##_ldf(x + i))); \
+    for (i = 0; i + ti__v##P##_W <= nf; i += ti__v##P##_W) ti__v##P##_stf(o + i, ti__v##P##_vfadd(ti__v##P##_ldf(o + i), ti__v##P##_ldf(x + i))); \
     for (; i < nf; i++) o[i] = o[i] + x[i]; \
   } \
 } \
 A static void ti__e##P##_fmax2d(float *o, const float *x, int64_t np, int64_t nf, int64_t xs) { \
   int64_t p, i; \
   for (p = 0; p < np; p++, o += nf, x += xs) { \
-    for (i = 0; i + ti__e##P##_W <= nf; i += ti__e##P##_W) ti__e##P##_stf(o + i, ti__e##P##_vfmax(ti__e##P##_ldf(x + i), ti__e##P##_ldf(o + i))); \
+    for (i = 0; i + ti__v##P##_W <= nf; i += ti__v##P##_W) ti__v##P##_stf(o + i, ti__v##P##_vfmax(ti__v##P##_ldf(x + i), ti__v##P##_ldf(o + i))); \
     for (; i < nf; i++) o[i] = ti__e_fmax(x[i], o[i]); \
   } \
 } \
 A static void ti__e##P##_fmin2d(float *o, const float *x, int64_t np, int64_t nf, int64_t xs) { \
   int64_t p, i; \
   for (p = 0; p < np; p++, o += nf, x += xs) { \
-    for (i = 0; i + ti__e##P##_W <= nf; i += ti__e##P##_W) ti__e##P##_stf(o + i, ti__e##P##_vfmin(ti__e##P##_ldf(x + i), ti__e##P##_ldf(o + i))); \
+    for (i = 0; i + ti__v##P##_W <= nf; i += ti__v##P##_W) ti__v##P##_stf(o + i, ti__v##P##_vfmin(ti__v##P##_ldf(x + i), ti__v##P##_ldf(o + i))); \
     for (; i < nf; i++) o[i] = ti__e_fmin(x[i], o[i]); \
   } \
 } \
@@ -4024,14 +4303,14 @@ TI__E_WINLEAF(P, A, win_min_i32, int32_t, ld, vmin, ti__e_min) \
 A static void ti__e##P##_fwin(int op, float *o, const float *x, int64_t np, int64_t nf, int64_t xs, int64_t nky, int64_t nkx, int64_t rs) { \
   int64_t p, f, ky, kx; \
   for (p = 0; p < np; p++, o += nf, x += xs) { \
-    for (f = 0; f + ti__e##P##_W <= nf; f += ti__e##P##_W) { \
-      ti__e##P##_vf acc = ti__e##P##_ldf(o + f); \
+    for (f = 0; f + ti__v##P##_W <= nf; f += ti__v##P##_W) { \
+      ti__v##P##_vf acc = ti__v##P##_ldf(o + f); \
       for (ky = 0; ky < nky; ky++) \
         for (kx = 0; kx < nkx; kx++) { \
-          ti__e##P##_vf e = ti__e##P##_ldf(x + ky * rs + kx * nf + f); \
-          acc = op == TI__E_SUM ? ti__e##P##_vfadd(acc, e) : op == TI__E_MAX ? ti__e##P##_vfmax(e, acc) : ti__e##P##_vfmin(e, acc); \
+          ti__v##P##_vf e = ti__v##P##_ldf(x + ky * rs + kx * nf + f); \
+          acc = op == TI__E_SUM ? ti__v##P##_vfadd(acc, e) : op == TI__E_MAX ? ti__v##P##_vfmax(e, acc) : ti__v##P##_vfmin(e, acc); \
         } \
-      ti__e##P##_stf(o + f, acc); \
+      ti__v##P##_stf(o + f, acc); \
     } \
     for (; f < nf; f++) { \
       float acc = o[f]; \
@@ -4046,187 +4325,14 @@ A static void ti__e##P##_fwin(int op, float *o, const float *x, int64_t np, int6
 }
 
 #if defined(TI__X86)
-/* SSE2 (x86-64 baseline): no 32-bit multiply, max/min or blend; emulated. */
-enum { ti__es_W = 4 };
-typedef __m128i ti__es_vi;
-typedef __m128 ti__es_vf;
-TI__E_INL __m128i ti__es_ld(const int32_t *p) { return _mm_loadu_si128((const __m128i *)(const void *)p); }
-TI__E_INL void ti__es_st(int32_t *p, __m128i v) { _mm_storeu_si128((__m128i *)(void *)p, v); }
-TI__E_INL __m128i ti__es_set1(int32_t c) { return _mm_set1_epi32(c); }
-TI__E_INL __m128i ti__es_vadd(__m128i a, __m128i b) { return _mm_add_epi32(a, b); }
-TI__E_INL __m128i ti__es_vmul(__m128i a, __m128i b) {
-  __m128i e = _mm_mul_epu32(a, b), o = _mm_mul_epu32(_mm_srli_epi64(a, 32), _mm_srli_epi64(b, 32));
-  return _mm_unpacklo_epi32(_mm_shuffle_epi32(e, 8), _mm_shuffle_epi32(o, 8));
-}
-TI__E_INL __m128i ti__es_blend(__m128i m, __m128i x, __m128i y) {   /* m ? x : y */
-  return _mm_or_si128(_mm_and_si128(m, x), _mm_andnot_si128(m, y));
-}
-TI__E_INL __m128i ti__es_vmax(__m128i a, __m128i b) { return ti__es_blend(_mm_cmpgt_epi32(a, b), a, b); }
-TI__E_INL __m128i ti__es_vmin(__m128i a, __m128i b) { return ti__es_blend(_mm_cmpgt_epi32(b, a), a, b); }
-TI__E_INL __m128i ti__es_vsra(__m128i v, int s) { return _mm_sra_epi32(v, _mm_cvtsi32_si128(s)); }
-TI__E_INL __m128i ti__es_vand(__m128i a, __m128i b) { return _mm_and_si128(a, b); }
-TI__E_INL __m128i ti__es_vxor(__m128i a, __m128i b) { return _mm_xor_si128(a, b); }
-TI__E_INL __m128i ti__es_selgt(__m128i a, __m128i b, __m128i x, __m128i y) {
-  return ti__es_blend(_mm_cmpgt_epi32(a, b), x, y);
-}
-TI__E_INL __m128i ti__es_selneg(__m128i m, __m128i x, __m128i y) {
-  return ti__es_blend(_mm_srai_epi32(m, 31), x, y);
-}
-TI__E_INL __m128i ti__es_ld_i8w(const int8_t *p) {
-  int32_t t; __m128i x;
-  ti__memcpy(&t, p, 4);
-  x = _mm_cvtsi32_si128(t);
-  x = _mm_unpacklo_epi8(x, x);
-  return _mm_srai_epi32(_mm_unpacklo_epi16(x, x), 24);
-}
-TI__E_INL __m128i ti__es_ld_u8w(const uint8_t *p) {
-  int32_t t; __m128i z = _mm_setzero_si128();
-  ti__memcpy(&t, p, 4);
-  return _mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(t), z), z);
-}
-TI__E_INL __m128i ti__es_gather(const int32_t *lut, __m128i idx) {
-  int32_t t[4];
-  _mm_storeu_si128((__m128i *)(void *)t, idx);
-  return _mm_set_epi32(lut[t[3]], lut[t[2]], lut[t[1]], lut[t[0]]);
-}
-TI__E_INL __m128 ti__es_ldf(const float *p) { return _mm_loadu_ps(p); }
-TI__E_INL void ti__es_stf(float *p, __m128 v) { _mm_storeu_ps(p, v); }
-TI__E_INL __m128 ti__es_set1f(float c) { return _mm_set1_ps(c); }
-TI__E_INL __m128 ti__es_vfadd(__m128 a, __m128 b) { return _mm_add_ps(a, b); }
-TI__E_INL __m128 ti__es_vfmul(__m128 a, __m128 b) { return _mm_mul_ps(a, b); }
-TI__E_INL __m128 ti__es_vfmax(__m128 x, __m128 acc) { return _mm_max_ps(x, acc); }  /* x > acc ? x : acc */
-TI__E_INL __m128 ti__es_vfmin(__m128 x, __m128 acc) { return _mm_min_ps(x, acc); }
-
-/* AVX2. */
-enum { ti__ea_W = 8 };
-typedef __m256i ti__ea_vi;
-typedef __m256 ti__ea_vf;
-TI__T_AVX2 TI__E_INL __m256i ti__ea_ld(const int32_t *p) { return _mm256_loadu_si256((const __m256i *)(const void *)p); }
-TI__T_AVX2 TI__E_INL void ti__ea_st(int32_t *p, __m256i v) { _mm256_storeu_si256((__m256i *)(void *)p, v); }
-TI__T_AVX2 TI__E_INL __m256i ti__ea_set1(int32_t c) { return _mm256_set1_epi32(c); }
-TI__T_AVX2 TI__E_INL __m256i ti__ea_vadd(__m256i a, __m256i b) { return _mm256_add_epi32(a, b); }
-TI__T_AVX2 TI__E_INL __m256i ti__ea_vmul(__m256i a, __m256i b) { return _mm256_mullo_epi32(a, b); }
-TI__T_AVX2 TI__E_INL __m256i ti__ea_vmax(__m256i a, __m256i b) { return _mm256_max_epi32(a, b); }
-TI__T_AVX2 TI__E_INL __m256i ti__ea_vmin(__m256i a, __m256i b) { return _mm256_min_epi32(a, b); }
-TI__T_AVX2 TI__E_INL __m256i ti__ea_vsra(__m256i v, int s) { return _mm256_sra_epi32(v, _mm_cvtsi32_si128(s)); }
-TI__T_AVX2 TI__E_INL __m256i ti__ea_vand(__m256i a, __m256i b) { return _mm256_and_si256(a, b); }
-TI__T_AVX2 TI__E_INL __m256i ti__ea_vxor(__m256i a, __m256i b) { return _mm256_xor_si256(a, b); }
-TI__T_AVX2 TI__E_INL __m256i ti__ea_selgt(__m256i a, __m256i b, __m256i x, __m256i y) {
-  return _mm256_blendv_epi8(y, x, _mm256_cmpgt_epi32(a, b));
-}
-TI__T_AVX2 TI__E_INL __m256i ti__ea_selneg(__m256i m, __m256i x, __m256i y) {
-  return _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(y), _mm256_castsi256_ps(x),
-                                              _mm256_castsi256_ps(m)));
-}
-TI__T_AVX2 TI__E_INL __m256i ti__ea_ld_i8w(const int8_t *p) {
-  return _mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)p));
-}
-TI__T_AVX2 TI__E_INL __m256i ti__ea_ld_u8w(const uint8_t *p) {
-  return _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)p));
-}
-TI__T_AVX2 TI__E_INL __m256i ti__ea_gather(const int32_t *lut, __m256i idx) {
-  return _mm256_i32gather_epi32((const int *)(const void *)lut, idx, 4);
-}
-TI__T_AVX2 TI__E_INL __m256 ti__ea_ldf(const float *p) { return _mm256_loadu_ps(p); }
-TI__T_AVX2 TI__E_INL void ti__ea_stf(float *p, __m256 v) { _mm256_storeu_ps(p, v); }
-TI__T_AVX2 TI__E_INL __m256 ti__ea_set1f(float c) { return _mm256_set1_ps(c); }
-TI__T_AVX2 TI__E_INL __m256 ti__ea_vfadd(__m256 a, __m256 b) { return _mm256_add_ps(a, b); }
-TI__T_AVX2 TI__E_INL __m256 ti__ea_vfmul(__m256 a, __m256 b) { return _mm256_mul_ps(a, b); }
-TI__T_AVX2 TI__E_INL __m256 ti__ea_vfmax(__m256 x, __m256 acc) { return _mm256_max_ps(x, acc); }
-TI__T_AVX2 TI__E_INL __m256 ti__ea_vfmin(__m256 x, __m256 acc) { return _mm256_min_ps(x, acc); }
-
-/* AVX-512 (F, BW, VL, DQ). The all-lanes masked forms avoid g++ 12's false
-   maybe-uninitialized warning on the unmasked intrinsics' undefined source. */
-#define TI__E_K16 ((__mmask16)0xffff)
-enum { ti__ez_W = 16 };
-typedef __m512i ti__ez_vi;
-typedef __m512 ti__ez_vf;
-TI__T_AVX512 TI__E_INL __m512i ti__ez_ld(const int32_t *p) { return _mm512_loadu_si512((const void *)p); }
-TI__T_AVX512 TI__E_INL void ti__ez_st(int32_t *p, __m512i v) { _mm512_storeu_si512((void *)p, v); }
-TI__T_AVX512 TI__E_INL __m512i ti__ez_set1(int32_t c) { return _mm512_set1_epi32(c); }
-TI__T_AVX512 TI__E_INL __m512i ti__ez_vadd(__m512i a, __m512i b) { return _mm512_add_epi32(a, b); }
-TI__T_AVX512 TI__E_INL __m512i ti__ez_vmul(__m512i a, __m512i b) { return _mm512_mullo_epi32(a, b); }
-TI__T_AVX512 TI__E_INL __m512i ti__ez_vmax(__m512i a, __m512i b) { return _mm512_maskz_max_epi32(TI__E_K16, a, b); }
-TI__T_AVX512 TI__E_INL __m512i ti__ez_vmin(__m512i a, __m512i b) { return _mm512_maskz_min_epi32(TI__E_K16, a, b); }
-TI__T_AVX512 TI__E_INL __m512i ti__ez_vsra(__m512i v, int s) { return _mm512_maskz_sra_epi32(TI__E_K16, v, _mm_cvtsi32_si128(s)); }
-TI__T_AVX512 TI__E_INL __m512i ti__ez_vand(__m512i a, __m512i b) { return _mm512_and_si512(a, b); }
-TI__T_AVX512 TI__E_INL __m512i ti__ez_vxor(__m512i a, __m512i b) { return _mm512_xor_si512(a, b); }
-TI__T_AVX512 TI__E_INL __m512i ti__ez_selgt(__m512i a, __m512i b, __m512i x, __m512i y) {
-  return _mm512_mask_blend_epi32(_mm512_cmpgt_epi32_mask(a, b), y, x);
-}
-TI__T_AVX512 TI__E_INL __m512i ti__ez_selneg(__m512i m, __m512i x, __m512i y) {
-  return _mm512_mask_blend_epi32(_mm512_movepi32_mask(m), y, x);
-}
-TI__T_AVX512 TI__E_INL __m512i ti__ez_ld_i8w(const int8_t *p) {
-  return _mm512_maskz_cvtepi8_epi32(TI__E_K16, _mm_loadu_si128((const __m128i *)(const void *)p));
-}
-TI__T_AVX512 TI__E_INL __m512i ti__ez_ld_u8w(const uint8_t *p) {
-  return _mm512_maskz_cvtepu8_epi32(TI__E_K16, _mm_loadu_si128((const __m128i *)(const void *)p));
-}
-TI__T_AVX512 TI__E_INL __m512i ti__ez_gather(const int32_t *lut, __m512i idx) {
-  return _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), TI__E_K16, idx, (const void *)lut, 4);
-}
-TI__T_AVX512 TI__E_INL __m512 ti__ez_ldf(const float *p) { return _mm512_loadu_ps(p); }
-TI__T_AVX512 TI__E_INL void ti__ez_stf(float *p, __m512 v) { _mm512_storeu_ps(p, v); }
-TI__T_AVX512 TI__E_INL __m512 ti__ez_set1f(float c) { return _mm512_set1_ps(c); }
-TI__T_AVX512 TI__E_INL __m512 ti__ez_vfadd(__m512 a, __m512 b) { return _mm512_add_ps(a, b); }
-TI__T_AVX512 TI__E_INL __m512 ti__ez_vfmul(__m512 a, __m512 b) { return _mm512_mul_ps(a, b); }
-TI__T_AVX512 TI__E_INL __m512 ti__ez_vfmax(__m512 x, __m512 acc) { return _mm512_maskz_max_ps(TI__E_K16, x, acc); }
-TI__T_AVX512 TI__E_INL __m512 ti__ez_vfmin(__m512 x, __m512 acc) { return _mm512_maskz_min_ps(TI__E_K16, x, acc); }
-
 TI__E_GEN(s, TI__T_SSE2)
 TI__E_GEN(a, TI__T_AVX2)
 TI__E_GEN(z, TI__T_AVX512)
 static const ti__e_vt ti__e_vt_sse2 = TI__E_VT(s);
 static const ti__e_vt ti__e_vt_avx2 = TI__E_VT(a);
 static const ti__e_vt ti__e_vt_avx512 = TI__E_VT(z);
-#undef TI__E_K16
 
 #elif defined(TI__NEON)
-enum { ti__en_W = 4 };
-typedef int32x4_t ti__en_vi;
-typedef float32x4_t ti__en_vf;
-TI__E_INL int32x4_t ti__en_ld(const int32_t *p) { return vld1q_s32(p); }
-TI__E_INL void ti__en_st(int32_t *p, int32x4_t v) { vst1q_s32(p, v); }
-TI__E_INL int32x4_t ti__en_set1(int32_t c) { return vdupq_n_s32(c); }
-TI__E_INL int32x4_t ti__en_vadd(int32x4_t a, int32x4_t b) { return vaddq_s32(a, b); }
-TI__E_INL int32x4_t ti__en_vmul(int32x4_t a, int32x4_t b) { return vmulq_s32(a, b); }
-TI__E_INL int32x4_t ti__en_vmax(int32x4_t a, int32x4_t b) { return vmaxq_s32(a, b); }
-TI__E_INL int32x4_t ti__en_vmin(int32x4_t a, int32x4_t b) { return vminq_s32(a, b); }
-TI__E_INL int32x4_t ti__en_vsra(int32x4_t v, int s) { return vshlq_s32(v, vdupq_n_s32(-s)); }
-TI__E_INL int32x4_t ti__en_vand(int32x4_t a, int32x4_t b) { return vandq_s32(a, b); }
-TI__E_INL int32x4_t ti__en_vxor(int32x4_t a, int32x4_t b) { return veorq_s32(a, b); }
-TI__E_INL int32x4_t ti__en_selgt(int32x4_t a, int32x4_t b, int32x4_t x, int32x4_t y) {
-  return vbslq_s32(vcgtq_s32(a, b), x, y);
-}
-TI__E_INL int32x4_t ti__en_selneg(int32x4_t m, int32x4_t x, int32x4_t y) {
-  return vbslq_s32(vcltq_s32(m, vdupq_n_s32(0)), x, y);
-}
-TI__E_INL int32x4_t ti__en_ld_i8w(const int8_t *p) {
-  int32_t t;
-  ti__memcpy(&t, p, 4);
-  return vmovl_s16(vget_low_s16(vmovl_s8(vreinterpret_s8_s32(vdup_n_s32(t)))));
-}
-TI__E_INL int32x4_t ti__en_ld_u8w(const uint8_t *p) {
-  int32_t t;
-  ti__memcpy(&t, p, 4);
-  return vreinterpretq_s32_u32(vmovl_u16(vget_low_u16(vmovl_u8(vreinterpret_u8_s32(vdup_n_s32(t))))));
-}
-TI__E_INL int32x4_t ti__en_gather(const int32_t *lut, int32x4_t idx) {
-  int32_t t[4], r[4];
-  vst1q_s32(t, idx);
-  r[0] = lut[t[0]]; r[1] = lut[t[1]]; r[2] = lut[t[2]]; r[3] = lut[t[3]];
-  return vld1q_s32(r);
-}
-TI__E_INL float32x4_t ti__en_ldf(const float *p) { return vld1q_f32(p); }
-TI__E_INL void ti__en_stf(float *p, float32x4_t v) { vst1q_f32(p, v); }
-TI__E_INL float32x4_t ti__en_set1f(float c) { return vdupq_n_f32(c); }
-TI__E_INL float32x4_t ti__en_vfadd(float32x4_t a, float32x4_t b) { return vaddq_f32(a, b); }
-TI__E_INL float32x4_t ti__en_vfmul(float32x4_t a, float32x4_t b) { return vmulq_f32(a, b); }
-/* vmaxq_f32 propagates NaN; compare-and-select keeps the x86/reference rule. */
-TI__E_INL float32x4_t ti__en_vfmax(float32x4_t x, float32x4_t acc) { return vbslq_f32(vcgtq_f32(x, acc), x, acc); }
-TI__E_INL float32x4_t ti__en_vfmin(float32x4_t x, float32x4_t acc) { return vbslq_f32(vcltq_f32(x, acc), x, acc); }
-
 TI__E_GEN(n, )
 static const ti__e_vt ti__e_vt_neon = TI__E_VT(n);
 #endif
@@ -4685,7 +4791,6 @@ TASKIR_API ti_status ti_clif(const ti_kernel_ctx *ctx, const ti_prim_desc *d,
 
 #undef TI__E_SIMD
 #undef TI__E_TILE
-#undef TI__E_INL
 #undef TI__E_GEN
 #undef TI__E_WINLEAF
 #undef TI__E_VT
