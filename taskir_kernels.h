@@ -2553,53 +2553,57 @@ struct ti__cc_job {
   ti__cc_kfn kfn[4];
 };
 
-#define TI__CC_REP1(X) X(0)
-#define TI__CC_REP2(X) X(0) X(1)
-#define TI__CC_REP3(X) TI__CC_REP2(X) X(2)
-#define TI__CC_REP4(X) TI__CC_REP3(X) X(3)
-#define TI__CC_REP5(X) TI__CC_REP4(X) X(4)
-#define TI__CC_REP6(X) TI__CC_REP5(X) X(5)
-#define TI__CC_REP12(X) TI__CC_REP6(X) X(6) X(7) X(8) X(9) X(10) X(11)
+#define TI__CC_REP1(X, P, B, D) X(0, P, B, D)
+#define TI__CC_REP2(X, P, B, D) X(0, P, B, D) X(1, P, B, D)
+#define TI__CC_REP3(X, P, B, D) TI__CC_REP2(X, P, B, D) X(2, P, B, D)
+#define TI__CC_REP4(X, P, B, D) TI__CC_REP3(X, P, B, D) X(3, P, B, D)
+#define TI__CC_REP5(X, P, B, D) TI__CC_REP4(X, P, B, D) X(4, P, B, D)
+#define TI__CC_REP6(X, P, B, D) TI__CC_REP5(X, P, B, D) X(5, P, B, D)
+#define TI__CC_REP12(X, P, B, D) TI__CC_REP6(X, P, B, D) X(6, P, B, D) X(7, P, B, D) \
+  X(8, P, B, D) X(9, P, B, D) X(10, P, B, D) X(11, P, B, D)
 /* Byte offset of vector v of a tile inside the packed blocks. */
 #define TI__CC_WOFF(v, L, bs) ((size_t)(((v) / (16 / (L))) * (bs) + ((v) % (16 / (L))) * (L) * 4))
-#define TI__CC_DECL(p) TI__CC_V a##p##0 = TI__CC_ZERO(), a##p##1 = a##p##0, a##p##2 = a##p##0, \
-  a##p##3 = a##p##0; const uint8_t *i##p = ip[p];
-#define TI__CC_SETI(p) i##p = ip[p] + o_;
-#define TI__CC_STEP(p) { TI__CC_V x_ = TI__CC_BC(i##p + q_); \
-  a##p##0 = TI__CC_DOT(a##p##0, x_, w0_); \
-  if (nv_ > 1) a##p##1 = TI__CC_DOT(a##p##1, x_, w1_); \
-  if (nv_ > 2) a##p##2 = TI__CC_DOT(a##p##2, x_, w2_); \
-  if (nv_ > 3) a##p##3 = TI__CC_DOT(a##p##3, x_, w3_); }
-#define TI__CC_OUT(p) if (p < pvalid) { uint32_t *o = op[p]; \
-  TI__CC_ST(o, TI__CC_ADD(a##p##0, c0_), nfv); \
-  if (nv_ > 1) TI__CC_ST(o + L_, TI__CC_ADD(a##p##1, c1_), nfv - L_); \
-  if (nv_ > 2) TI__CC_ST(o + 2 * L_, TI__CC_ADD(a##p##2, c2_), nfv - 2 * L_); \
-  if (nv_ > 3) TI__CC_ST(o + 3 * L_, TI__CC_ADD(a##p##3, c3_), nfv - 3 * L_); }
-/* One micro-kernel: P pixels, NV vectors of L int32 lanes. */
-#define TI__CC_KERNEL(NAME, TGT, P, NV, L) \
-TGT static void NAME(const ti__cc_job *j, const uint8_t *const *ip, uint32_t *const *op, \
-                     int pvalid, const uint8_t *wb, const uint32_t *corr, int64_t nfv) { \
-  const int nv_ = NV; const int64_t L_ = L, G = j->G, T = j->T, bs = j->bstride; \
-  const size_t wo1 = TI__CC_WOFF(1, L, bs), wo2 = TI__CC_WOFF(2, L, bs), \
-               wo3 = TI__CC_WOFF(3, L, bs); \
+/* Per pixel p, over the SIMD layer of ISA P with broadcast B and dot D. */
+#define TI__CC_DECL(p, P, B, D) ti__v##P##_vi a##p##0 = ti__v##P##_zero(), a##p##1 = a##p##0, \
+  a##p##2 = a##p##0, a##p##3 = a##p##0; const uint8_t *i##p = ip[p];
+#define TI__CC_SETI(p, P, B, D) i##p = ip[p] + o_;
+#define TI__CC_STEP(p, P, B, D) { ti__v##P##_vi x_ = B(i##p + q_); \
+  a##p##0 = D(a##p##0, x_, w0_); \
+  if (nv_ > 1) a##p##1 = D(a##p##1, x_, w1_); \
+  if (nv_ > 2) a##p##2 = D(a##p##2, x_, w2_); \
+  if (nv_ > 3) a##p##3 = D(a##p##3, x_, w3_); }
+#define TI__CC_OUT(p, P, B, D) if (p < pvalid) { uint32_t *o = op[p]; \
+  ti__v##P##_stn(o, ti__v##P##_vadd(a##p##0, c0_), nfv); \
+  if (nv_ > 1) ti__v##P##_stn(o + L_, ti__v##P##_vadd(a##p##1, c1_), nfv - L_); \
+  if (nv_ > 2) ti__v##P##_stn(o + 2 * L_, ti__v##P##_vadd(a##p##2, c2_), nfv - 2 * L_); \
+  if (nv_ > 3) ti__v##P##_stn(o + 3 * L_, ti__v##P##_vadd(a##p##3, c3_), nfv - 3 * L_); }
+/* One micro-kernel: NP pixels, NV vectors of the W int32 lanes of ISA P
+   (attribute A), the input's 4-byte groups broadcast by BC and multiplied
+   into the accumulators by DOT. */
+#define TI__CC_KERNEL(NAME, P, A, BC, DOT, NP, NV) \
+A static void NAME(const ti__cc_job *j, const uint8_t *const *ip, uint32_t *const *op, \
+                   int pvalid, const uint8_t *wb, const uint32_t *corr, int64_t nfv) { \
+  const int nv_ = NV; const int64_t L_ = ti__v##P##_W, G = j->G, T = j->T, bs = j->bstride; \
+  const size_t wo1 = TI__CC_WOFF(1, L_, bs), wo2 = TI__CC_WOFF(2, L_, bs), \
+               wo3 = TI__CC_WOFF(3, L_, bs); \
   const uint8_t *wk = wb; int64_t t, q_; \
-  TI__CC_REP##P(TI__CC_DECL) \
+  TI__CC_REP##NP(TI__CC_DECL, P, BC, DOT) \
   for (t = 0; t < T; t++) { \
     const int64_t o_ = j->tapoff[t]; \
-    TI__CC_REP##P(TI__CC_SETI) \
+    TI__CC_REP##NP(TI__CC_SETI, P, BC, DOT) \
     for (q_ = 0; q_ < 4 * G; q_ += 4, wk += 64) { \
-      TI__CC_V w0_ = TI__CC_LD(wk); \
-      TI__CC_V w1_ = nv_ > 1 ? TI__CC_LD(wk + wo1) : w0_; \
-      TI__CC_V w2_ = nv_ > 2 ? TI__CC_LD(wk + wo2) : w0_; \
-      TI__CC_V w3_ = nv_ > 3 ? TI__CC_LD(wk + wo3) : w0_; \
-      TI__CC_REP##P(TI__CC_STEP) \
+      ti__v##P##_vi w0_ = ti__v##P##_ldb(wk); \
+      ti__v##P##_vi w1_ = nv_ > 1 ? ti__v##P##_ldb(wk + wo1) : w0_; \
+      ti__v##P##_vi w2_ = nv_ > 2 ? ti__v##P##_ldb(wk + wo2) : w0_; \
+      ti__v##P##_vi w3_ = nv_ > 3 ? ti__v##P##_ldb(wk + wo3) : w0_; \
+      TI__CC_REP##NP(TI__CC_STEP, P, BC, DOT) \
     } \
   } \
-  { TI__CC_V c0_ = TI__CC_LDC(corr); \
-    TI__CC_V c1_ = nv_ > 1 ? TI__CC_LDC(corr + L_) : c0_; \
-    TI__CC_V c2_ = nv_ > 2 ? TI__CC_LDC(corr + 2 * L_) : c0_; \
-    TI__CC_V c3_ = nv_ > 3 ? TI__CC_LDC(corr + 3 * L_) : c0_; \
-    TI__CC_REP##P(TI__CC_OUT) } \
+  { ti__v##P##_vi c0_ = ti__v##P##_ldb(corr); \
+    ti__v##P##_vi c1_ = nv_ > 1 ? ti__v##P##_ldb(corr + L_) : c0_; \
+    ti__v##P##_vi c2_ = nv_ > 2 ? ti__v##P##_ldb(corr + 2 * L_) : c0_; \
+    ti__v##P##_vi c3_ = nv_ > 3 ? ti__v##P##_ldb(corr + 3 * L_) : c0_; \
+    TI__CC_REP##NP(TI__CC_OUT, P, BC, DOT) } \
 }
 
 /* Portable packed kernel (cpu = 0, or no SIMD): the same sums lane by lane. */
@@ -2621,171 +2625,46 @@ static void ti__cc_k_c(const ti__cc_job *j, const uint8_t *const *ip, uint32_t *
 }
 
 #if defined(TI__X86)
-/* SSE2 (x86-64 baseline): u8 x s8 dot of 4-byte groups through pmaddwd on
-   even and odd bytes; exact (|sum| < 2^17 per pair of bytes). */
-static inline __m128i ti__cc_s_dot(__m128i acc, __m128i a, __m128i w) {
-  __m128i we = _mm_srai_epi16(_mm_slli_epi16(w, 8), 8), wo = _mm_srai_epi16(w, 8);
-  __m128i ae = _mm_and_si128(a, _mm_set1_epi16(0xff)), ao = _mm_srli_epi16(a, 8);
-  return _mm_add_epi32(acc, _mm_add_epi32(_mm_madd_epi16(ae, we), _mm_madd_epi16(ao, wo)));
-}
-static inline __m128i ti__cc_s_bc(const uint8_t *p) {
-  int32_t v; ti__memcpy(&v, p, 4); return _mm_set1_epi32(v);
-}
-static inline void ti__cc_s_st(uint32_t *o, __m128i v, int64_t n) {
-  if (n >= 4) _mm_storeu_si128((__m128i *)(void *)o, v);
-  else { uint32_t t[4]; int64_t i; _mm_storeu_si128((__m128i *)(void *)t, v); for (i = 0; i < n; i++) o[i] = t[i]; }
-}
-#define TI__CC_V __m128i
-#define TI__CC_ZERO() _mm_setzero_si128()
-#define TI__CC_LD(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
-#define TI__CC_LDC(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
-#define TI__CC_BC(p) ti__cc_s_bc(p)
-#define TI__CC_DOT(c, a, w) ti__cc_s_dot(c, a, w)
-#define TI__CC_ADD(a, b) _mm_add_epi32(a, b)
-#define TI__CC_ST(o, v, n) ti__cc_s_st(o, v, n)
-TI__CC_KERNEL(ti__cc_k_sse2_1, TI__T_SSE2, 2, 1, 4)
-TI__CC_KERNEL(ti__cc_k_sse2_2, TI__T_SSE2, 2, 2, 4)
-TI__CC_KERNEL(ti__cc_k_sse2_3, TI__T_SSE2, 2, 3, 4)
-TI__CC_KERNEL(ti__cc_k_sse2_4, TI__T_SSE2, 2, 4, 4)
-#undef TI__CC_V
-#undef TI__CC_ZERO
-#undef TI__CC_LD
-#undef TI__CC_LDC
-#undef TI__CC_BC
-#undef TI__CC_DOT
-#undef TI__CC_ADD
-#undef TI__CC_ST
-
-/* AVX2: the same on 8 lanes. */
-TI__T_AVX2 static inline __m256i ti__cc_a2_dot(__m256i acc, __m256i a, __m256i w) {
-  __m256i we = _mm256_srai_epi16(_mm256_slli_epi16(w, 8), 8), wo = _mm256_srai_epi16(w, 8);
-  __m256i ae = _mm256_and_si256(a, _mm256_set1_epi16(0xff)), ao = _mm256_srli_epi16(a, 8);
-  return _mm256_add_epi32(acc, _mm256_add_epi32(_mm256_madd_epi16(ae, we), _mm256_madd_epi16(ao, wo)));
-}
-TI__T_AVX2 static inline __m256i ti__cc_a2_bc(const uint8_t *p) {
-  int32_t v; ti__memcpy(&v, p, 4); return _mm256_set1_epi32(v);
-}
-TI__T_AVX2 static inline void ti__cc_a2_st(uint32_t *o, __m256i v, int64_t n) {
-  if (n >= 8) _mm256_storeu_si256((__m256i *)(void *)o, v);
-  else {
-    __m256i m = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-    _mm256_maskstore_epi32((int *)(void *)o, m, v);
-  }
-}
-#define TI__CC_V __m256i
-#define TI__CC_ZERO() _mm256_setzero_si256()
-#define TI__CC_LD(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
-#define TI__CC_LDC(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
-#define TI__CC_BC(p) ti__cc_a2_bc(p)
-#define TI__CC_DOT(c, a, w) ti__cc_a2_dot(c, a, w)
-#define TI__CC_ADD(a, b) _mm256_add_epi32(a, b)
-#define TI__CC_ST(o, v, n) ti__cc_a2_st(o, v, n)
-TI__CC_KERNEL(ti__cc_k_avx2_1, TI__T_AVX2, 3, 1, 8)
-TI__CC_KERNEL(ti__cc_k_avx2_2, TI__T_AVX2, 3, 2, 8)
-#undef TI__CC_DOT
-/* AVX-VNNI: vpdpbusd on 8 lanes (VEX encoding). */
-#define TI__CC_DOT(c, a, w) _mm256_dpbusd_avx_epi32(c, a, w)
-TI__CC_KERNEL(ti__cc_k_avxvnni_1, TI__T_AVXVNNI, 6, 1, 8)
-TI__CC_KERNEL(ti__cc_k_avxvnni_2, TI__T_AVXVNNI, 6, 2, 8)
-#undef TI__CC_V
-#undef TI__CC_ZERO
-#undef TI__CC_LD
-#undef TI__CC_LDC
-#undef TI__CC_BC
-#undef TI__CC_DOT
-#undef TI__CC_ADD
-#undef TI__CC_ST
-
-/* AVX-512BW: pmaddwd on 16 lanes; AVX-512 VNNI: vpdpbusd on 16 lanes. */
-TI__T_AVX512 static inline __m512i ti__cc_z_dot(__m512i acc, __m512i a, __m512i w) {
-  __m512i we = _mm512_srai_epi16(_mm512_slli_epi16(w, 8), 8), wo = _mm512_srai_epi16(w, 8);
-  __m512i ae = _mm512_and_si512(a, _mm512_set1_epi16(0xff)), ao = _mm512_srli_epi16(a, 8);
-  return _mm512_add_epi32(acc, _mm512_add_epi32(_mm512_madd_epi16(ae, we), _mm512_madd_epi16(ao, wo)));
-}
-TI__T_AVX512 static inline __m512i ti__cc_z_bc(const uint8_t *p) {
-  int32_t v; ti__memcpy(&v, p, 4); return _mm512_set1_epi32(v);
-}
-TI__T_AVX512 static inline void ti__cc_z_st(uint32_t *o, __m512i v, int64_t n) {
-  if (n >= 16) _mm512_storeu_si512((void *)o, v);
-  else _mm512_mask_storeu_epi32((void *)o, (__mmask16)((1u << n) - 1u), v);
-}
-#define TI__CC_V __m512i
-#define TI__CC_ZERO() _mm512_setzero_si512()
-#define TI__CC_LD(p) _mm512_loadu_si512((const void *)(p))
-#define TI__CC_LDC(p) _mm512_loadu_si512((const void *)(p))
-#define TI__CC_BC(p) ti__cc_z_bc(p)
-#define TI__CC_DOT(c, a, w) ti__cc_z_dot(c, a, w)
-#define TI__CC_ADD(a, b) _mm512_add_epi32(a, b)
-#define TI__CC_ST(o, v, n) ti__cc_z_st(o, v, n)
-TI__CC_KERNEL(ti__cc_k_avx512_1, TI__T_AVX512, 4, 1, 16)
-TI__CC_KERNEL(ti__cc_k_avx512_2, TI__T_AVX512, 4, 2, 16)
-TI__CC_KERNEL(ti__cc_k_avx512_3, TI__T_AVX512, 4, 3, 16)
-TI__CC_KERNEL(ti__cc_k_avx512_4, TI__T_AVX512, 4, 4, 16)
-#undef TI__CC_DOT
-#define TI__CC_DOT(c, a, w) _mm512_dpbusd_epi32(c, a, w)
-TI__CC_KERNEL(ti__cc_k_vnni512_1, TI__T_VNNI512, 6, 1, 16)
-TI__CC_KERNEL(ti__cc_k_vnni512_2, TI__T_VNNI512, 6, 2, 16)
-TI__CC_KERNEL(ti__cc_k_vnni512_3, TI__T_VNNI512, 6, 3, 16)
-TI__CC_KERNEL(ti__cc_k_vnni512_4, TI__T_VNNI512, 6, 4, 16)
+/* SSE2 (x86-64 baseline) and AVX2: u8 x s8 dots through pmaddwd; AVX-VNNI
+   and AVX-512 VNNI: vpdpbusd. */
+TI__CC_KERNEL(ti__cc_k_sse2_1, s, TI__T_SSE2, ti__vs_bc4, ti__vs_dot4, 2, 1)
+TI__CC_KERNEL(ti__cc_k_sse2_2, s, TI__T_SSE2, ti__vs_bc4, ti__vs_dot4, 2, 2)
+TI__CC_KERNEL(ti__cc_k_sse2_3, s, TI__T_SSE2, ti__vs_bc4, ti__vs_dot4, 2, 3)
+TI__CC_KERNEL(ti__cc_k_sse2_4, s, TI__T_SSE2, ti__vs_bc4, ti__vs_dot4, 2, 4)
+TI__CC_KERNEL(ti__cc_k_avx2_1, a, TI__T_AVX2, ti__va_bc4, ti__va_dot4, 3, 1)
+TI__CC_KERNEL(ti__cc_k_avx2_2, a, TI__T_AVX2, ti__va_bc4, ti__va_dot4, 3, 2)
+TI__CC_KERNEL(ti__cc_k_avxvnni_1, a, TI__T_AVXVNNI, ti__va_bc4, ti__va_dpbusd, 6, 1)
+TI__CC_KERNEL(ti__cc_k_avxvnni_2, a, TI__T_AVXVNNI, ti__va_bc4, ti__va_dpbusd, 6, 2)
+TI__CC_KERNEL(ti__cc_k_avx512_1, z, TI__T_AVX512, ti__vz_bc4, ti__vz_dot4, 4, 1)
+TI__CC_KERNEL(ti__cc_k_avx512_2, z, TI__T_AVX512, ti__vz_bc4, ti__vz_dot4, 4, 2)
+TI__CC_KERNEL(ti__cc_k_avx512_3, z, TI__T_AVX512, ti__vz_bc4, ti__vz_dot4, 4, 3)
+TI__CC_KERNEL(ti__cc_k_avx512_4, z, TI__T_AVX512, ti__vz_bc4, ti__vz_dot4, 4, 4)
+TI__CC_KERNEL(ti__cc_k_vnni512_1, z, TI__T_VNNI512, ti__vz_bc4, ti__vz_dpbusd, 6, 1)
+TI__CC_KERNEL(ti__cc_k_vnni512_2, z, TI__T_VNNI512, ti__vz_bc4, ti__vz_dpbusd, 6, 2)
+TI__CC_KERNEL(ti__cc_k_vnni512_3, z, TI__T_VNNI512, ti__vz_bc4, ti__vz_dpbusd, 6, 3)
+TI__CC_KERNEL(ti__cc_k_vnni512_4, z, TI__T_VNNI512, ti__vz_bc4, ti__vz_dpbusd, 6, 4)
 /* 5 pixels where 6 would leave a larger share of the last tile empty
    (7x7 = 49 outputs: 10 tiles of 5, not 9 of 6 with 5 empty slots). */
-TI__CC_KERNEL(ti__cc_k_vnni512_5x1, TI__T_VNNI512, 5, 1, 16)
-TI__CC_KERNEL(ti__cc_k_vnni512_5x2, TI__T_VNNI512, 5, 2, 16)
-TI__CC_KERNEL(ti__cc_k_vnni512_5x3, TI__T_VNNI512, 5, 3, 16)
-TI__CC_KERNEL(ti__cc_k_vnni512_5x4, TI__T_VNNI512, 5, 4, 16)
+TI__CC_KERNEL(ti__cc_k_vnni512_5x1, z, TI__T_VNNI512, ti__vz_bc4, ti__vz_dpbusd, 5, 1)
+TI__CC_KERNEL(ti__cc_k_vnni512_5x2, z, TI__T_VNNI512, ti__vz_bc4, ti__vz_dpbusd, 5, 2)
+TI__CC_KERNEL(ti__cc_k_vnni512_5x3, z, TI__T_VNNI512, ti__vz_bc4, ti__vz_dpbusd, 5, 3)
+TI__CC_KERNEL(ti__cc_k_vnni512_5x4, z, TI__T_VNNI512, ti__vz_bc4, ti__vz_dpbusd, 5, 4)
 /* 12 pixels for up to 32 channels: short reductions (few input channels)
    spend less per tile on pointers, corrections and stores. */
-TI__CC_KERNEL(ti__cc_k_vnni512_12x1, TI__T_VNNI512, 12, 1, 16)
-TI__CC_KERNEL(ti__cc_k_vnni512_12x2, TI__T_VNNI512, 12, 2, 16)
-#undef TI__CC_V
-#undef TI__CC_ZERO
-#undef TI__CC_LD
-#undef TI__CC_LDC
-#undef TI__CC_BC
-#undef TI__CC_DOT
-#undef TI__CC_ADD
-#undef TI__CC_ST
+TI__CC_KERNEL(ti__cc_k_vnni512_12x1, z, TI__T_VNNI512, ti__vz_bc4, ti__vz_dpbusd, 12, 1)
+TI__CC_KERNEL(ti__cc_k_vnni512_12x2, z, TI__T_VNNI512, ti__vz_bc4, ti__vz_dpbusd, 12, 2)
 #endif /* TI__X86 */
 
 #if defined(TI__NEON)
-/* NEON: signed dots of (u8 - 128) and w: sdot when the compiler targets the
-   dot-product extension, else smull + pairwise widening adds (exact). */
-static inline int32x4_t ti__cc_n_dot(int32x4_t acc, int32x4_t a, int32x4_t w) {
-#if defined(__ARM_FEATURE_DOTPROD)
-  return vdotq_s32(acc, vreinterpretq_s8_s32(a), vreinterpretq_s8_s32(w));
-#else
-  int8x16_t x = vreinterpretq_s8_s32(a), y = vreinterpretq_s8_s32(w);
-  int16x8_t lo = vmull_s8(vget_low_s8(x), vget_low_s8(y)), hi = vmull_high_s8(x, y);
-  return vaddq_s32(acc, vpaddq_s32(vpaddlq_s16(lo), vpaddlq_s16(hi)));
-#endif
-}
+/* NEON: signed dots of (u8 - 128) and w (sub = 128): the broadcast input
+   group is flipped to signed. */
 static inline int32x4_t ti__cc_n_bc(const uint8_t *p) {
   uint32_t v; ti__memcpy(&v, p, 4); return vreinterpretq_s32_u32(vdupq_n_u32(v ^ 0x80808080u));
 }
-static inline void ti__cc_n_st(uint32_t *o, int32x4_t v, int64_t n) {
-  if (n >= 4) vst1q_u32(o, vreinterpretq_u32_s32(v));
-  else { uint32_t t[4]; int64_t i; vst1q_u32(t, vreinterpretq_u32_s32(v)); for (i = 0; i < n; i++) o[i] = t[i]; }
-}
-#define TI__CC_V int32x4_t
-#define TI__CC_ZERO() vdupq_n_s32(0)
-#define TI__CC_LD(p) vreinterpretq_s32_u8(vld1q_u8(p))
-#define TI__CC_LDC(p) vreinterpretq_s32_u32(vld1q_u32(p))
-#define TI__CC_BC(p) ti__cc_n_bc(p)
-#define TI__CC_DOT(c, a, w) ti__cc_n_dot(c, a, w)
-#define TI__CC_ADD(a, b) vaddq_s32(a, b)
-#define TI__CC_ST(o, v, n) ti__cc_n_st(o, v, n)
-TI__CC_KERNEL(ti__cc_k_neon_1, , 4, 1, 4)
-TI__CC_KERNEL(ti__cc_k_neon_2, , 4, 2, 4)
-TI__CC_KERNEL(ti__cc_k_neon_3, , 4, 3, 4)
-TI__CC_KERNEL(ti__cc_k_neon_4, , 4, 4, 4)
-#undef TI__CC_V
-#undef TI__CC_ZERO
-#undef TI__CC_LD
-#undef TI__CC_LDC
-#undef TI__CC_BC
-#undef TI__CC_DOT
-#undef TI__CC_ADD
-#undef TI__CC_ST
+TI__CC_KERNEL(ti__cc_k_neon_1, n, , ti__cc_n_bc, ti__vn_dot4, 4, 1)
+TI__CC_KERNEL(ti__cc_k_neon_2, n, , ti__cc_n_bc, ti__vn_dot4, 4, 2)
+TI__CC_KERNEL(ti__cc_k_neon_3, n, , ti__cc_n_bc, ti__vn_dot4, 4, 3)
+TI__CC_KERNEL(ti__cc_k_neon_4, n, , ti__cc_n_bc, ti__vn_dot4, 4, 4)
 #endif /* TI__NEON */
 
 /* Picks the micro-kernels for the allowed cpu paths and nf; returns sub. */
@@ -2953,16 +2832,21 @@ struct ti__cw_job {
   ti__cw_kfn kfn[4];
 };
 
-#define TI__CW_KERNEL(NAME, TGT, NV, L) \
-TGT static void NAME(const ti__cw_job *j, int64_t y, int64_t x, int64_t f0, int64_t nfv) { \
+/* One pixel's NV vectors of channels over the SIMD layer of ISA P; MAC is
+   TI__CW_IMAC (int32, wrapping) or TI__CW_FMAC (float, product then sum). */
+#define TI__CW_IMAC(P, c, a, b) ti__v##P##_mla(c, a, b)
+#define TI__CW_FMAC(P, c, a, b) ti__v##P##_asi(ti__v##P##_vfadd(ti__v##P##_asf(c), \
+  ti__v##P##_vfmul(ti__v##P##_asf(a), ti__v##P##_asf(b))))
+#define TI__CW_KERNEL(NAME, P, A, MAC, NV) \
+A static void NAME(const ti__cw_job *j, int64_t y, int64_t x, int64_t f0, int64_t nfv) { \
   const ti__cc_geo *g = j->g; \
-  const int nv_ = NV; const int64_t L_ = L, ws = g->nf16 * 4; \
+  const int nv_ = NV; const int64_t L_ = ti__v##P##_W, ws = g->nf16 * 4; \
   const uint8_t *bz = j->bias + f0 * 4; \
   uint32_t *o = (uint32_t *)(void *)(j->out + ((y * g->nx + x) * g->nf + f0) * 4); \
-  TI__CW_V a0 = TI__CW_LD(bz); \
-  TI__CW_V a1 = nv_ > 1 ? TI__CW_LD(bz + 4 * L_) : a0; \
-  TI__CW_V a2 = nv_ > 2 ? TI__CW_LD(bz + 8 * L_) : a0; \
-  TI__CW_V a3 = nv_ > 3 ? TI__CW_LD(bz + 12 * L_) : a0; \
+  ti__v##P##_vi a0 = ti__v##P##_ldb(bz); \
+  ti__v##P##_vi a1 = nv_ > 1 ? ti__v##P##_ldb(bz + 4 * L_) : a0; \
+  ti__v##P##_vi a2 = nv_ > 2 ? ti__v##P##_ldb(bz + 8 * L_) : a0; \
+  ti__v##P##_vi a3 = nv_ > 3 ? ti__v##P##_ldb(bz + 12 * L_) : a0; \
   int64_t ky, kx, r; \
   for (ky = 0; ky < g->nky; ky++) { \
     int64_t iy = y * g->sy + ky * g->dy - g->pu; \
@@ -2974,18 +2858,18 @@ TGT static void NAME(const ti__cw_job *j, int64_t y, int64_t x, int64_t f0, int6
       ip = j->in + (iy * g->nix + ix) * g->nr * 4; \
       wp = j->w + (ky * g->nkx + kx) * g->nr * ws + f0 * 4; \
       for (r = 0; r < g->nr; r++, ip += 4, wp += ws) { \
-        TI__CW_V b = TI__CW_BC(ip); \
-        a0 = TI__CW_MAC(a0, b, TI__CW_LD(wp)); \
-        if (nv_ > 1) a1 = TI__CW_MAC(a1, b, TI__CW_LD(wp + 4 * L_)); \
-        if (nv_ > 2) a2 = TI__CW_MAC(a2, b, TI__CW_LD(wp + 8 * L_)); \
-        if (nv_ > 3) a3 = TI__CW_MAC(a3, b, TI__CW_LD(wp + 12 * L_)); \
+        ti__v##P##_vi b = ti__v##P##_bc4(ip); \
+        a0 = MAC(P, a0, b, ti__v##P##_ldb(wp)); \
+        if (nv_ > 1) a1 = MAC(P, a1, b, ti__v##P##_ldb(wp + 4 * L_)); \
+        if (nv_ > 2) a2 = MAC(P, a2, b, ti__v##P##_ldb(wp + 8 * L_)); \
+        if (nv_ > 3) a3 = MAC(P, a3, b, ti__v##P##_ldb(wp + 12 * L_)); \
       } \
     } \
   } \
-  TI__CW_ST(o, a0, nfv); \
-  if (nv_ > 1) TI__CW_ST(o + L_, a1, nfv - L_); \
-  if (nv_ > 2) TI__CW_ST(o + 2 * L_, a2, nfv - 2 * L_); \
-  if (nv_ > 3) TI__CW_ST(o + 3 * L_, a3, nfv - 3 * L_); \
+  ti__v##P##_stn(o, a0, nfv); \
+  if (nv_ > 1) ti__v##P##_stn(o + L_, a1, nfv - L_); \
+  if (nv_ > 2) ti__v##P##_stn(o + 2 * L_, a2, nfv - 2 * L_); \
+  if (nv_ > 3) ti__v##P##_stn(o + 3 * L_, a3, nfv - 3 * L_); \
 }
 
 /* Portable version (cpu = 0 on packed weights): 16 lanes in arrays, same
@@ -3026,78 +2910,33 @@ static void ti__cw_k_c(const ti__cw_job *j, int64_t y, int64_t x, int64_t f0, in
 }
 
 #if defined(TI__X86)
-TI__T_AVX2 static inline __m256i ti__cw_a2_bc(const uint8_t *p) {
-  int32_t v; ti__memcpy(&v, p, 4); return _mm256_set1_epi32(v);
-}
-#define TI__CW_V __m256i
-#define TI__CW_LD(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
-#define TI__CW_BC(p) ti__cw_a2_bc(p)
-#define TI__CW_ST(o, v, n) ti__cc_a2_st(o, v, n)
-#define TI__CW_MAC(c, a, b) _mm256_add_epi32(c, _mm256_mullo_epi32(a, b))
-TI__CW_KERNEL(ti__cw_k_avx2i_1, TI__T_AVX2, 1, 8)
-TI__CW_KERNEL(ti__cw_k_avx2i_2, TI__T_AVX2, 2, 8)
-TI__CW_KERNEL(ti__cw_k_avx2i_3, TI__T_AVX2, 3, 8)
-TI__CW_KERNEL(ti__cw_k_avx2i_4, TI__T_AVX2, 4, 8)
-#undef TI__CW_MAC
-#define TI__CW_MAC(c, a, b) _mm256_castps_si256(_mm256_add_ps(_mm256_castsi256_ps(c), \
-  _mm256_mul_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b))))
-TI__CW_KERNEL(ti__cw_k_avx2f_1, TI__T_AVX2, 1, 8)
-TI__CW_KERNEL(ti__cw_k_avx2f_2, TI__T_AVX2, 2, 8)
-TI__CW_KERNEL(ti__cw_k_avx2f_3, TI__T_AVX2, 3, 8)
-TI__CW_KERNEL(ti__cw_k_avx2f_4, TI__T_AVX2, 4, 8)
-#undef TI__CW_V
-#undef TI__CW_LD
-#undef TI__CW_BC
-#undef TI__CW_ST
-#undef TI__CW_MAC
-#define TI__CW_V __m512i
-#define TI__CW_LD(p) _mm512_loadu_si512((const void *)(p))
-#define TI__CW_BC(p) ti__cc_z_bc(p)
-#define TI__CW_ST(o, v, n) ti__cc_z_st(o, v, n)
-#define TI__CW_MAC(c, a, b) _mm512_add_epi32(c, _mm512_mullo_epi32(a, b))
-TI__CW_KERNEL(ti__cw_k_avx512i_1, TI__T_AVX512, 1, 16)
-TI__CW_KERNEL(ti__cw_k_avx512i_2, TI__T_AVX512, 2, 16)
-TI__CW_KERNEL(ti__cw_k_avx512i_3, TI__T_AVX512, 3, 16)
-TI__CW_KERNEL(ti__cw_k_avx512i_4, TI__T_AVX512, 4, 16)
-#undef TI__CW_MAC
-#define TI__CW_MAC(c, a, b) _mm512_castps_si512(_mm512_add_ps(_mm512_castsi512_ps(c), \
-  _mm512_mul_ps(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b))))
-TI__CW_KERNEL(ti__cw_k_avx512f_1, TI__T_AVX512, 1, 16)
-TI__CW_KERNEL(ti__cw_k_avx512f_2, TI__T_AVX512, 2, 16)
-TI__CW_KERNEL(ti__cw_k_avx512f_3, TI__T_AVX512, 3, 16)
-TI__CW_KERNEL(ti__cw_k_avx512f_4, TI__T_AVX512, 4, 16)
-#undef TI__CW_V
-#undef TI__CW_LD
-#undef TI__CW_BC
-#undef TI__CW_ST
-#undef TI__CW_MAC
+TI__CW_KERNEL(ti__cw_k_avx2i_1, a, TI__T_AVX2, TI__CW_IMAC, 1)
+TI__CW_KERNEL(ti__cw_k_avx2i_2, a, TI__T_AVX2, TI__CW_IMAC, 2)
+TI__CW_KERNEL(ti__cw_k_avx2i_3, a, TI__T_AVX2, TI__CW_IMAC, 3)
+TI__CW_KERNEL(ti__cw_k_avx2i_4, a, TI__T_AVX2, TI__CW_IMAC, 4)
+TI__CW_KERNEL(ti__cw_k_avx2f_1, a, TI__T_AVX2, TI__CW_FMAC, 1)
+TI__CW_KERNEL(ti__cw_k_avx2f_2, a, TI__T_AVX2, TI__CW_FMAC, 2)
+TI__CW_KERNEL(ti__cw_k_avx2f_3, a, TI__T_AVX2, TI__CW_FMAC, 3)
+TI__CW_KERNEL(ti__cw_k_avx2f_4, a, TI__T_AVX2, TI__CW_FMAC, 4)
+TI__CW_KERNEL(ti__cw_k_avx512i_1, z, TI__T_AVX512, TI__CW_IMAC, 1)
+TI__CW_KERNEL(ti__cw_k_avx512i_2, z, TI__T_AVX512, TI__CW_IMAC, 2)
+TI__CW_KERNEL(ti__cw_k_avx512i_3, z, TI__T_AVX512, TI__CW_IMAC, 3)
+TI__CW_KERNEL(ti__cw_k_avx512i_4, z, TI__T_AVX512, TI__CW_IMAC, 4)
+TI__CW_KERNEL(ti__cw_k_avx512f_1, z, TI__T_AVX512, TI__CW_FMAC, 1)
+TI__CW_KERNEL(ti__cw_k_avx512f_2, z, TI__T_AVX512, TI__CW_FMAC, 2)
+TI__CW_KERNEL(ti__cw_k_avx512f_3, z, TI__T_AVX512, TI__CW_FMAC, 3)
+TI__CW_KERNEL(ti__cw_k_avx512f_4, z, TI__T_AVX512, TI__CW_FMAC, 4)
 #endif /* TI__X86 */
 
 #if defined(TI__NEON)
-static inline int32x4_t ti__cw_n_bc(const uint8_t *p) {
-  uint32_t v; ti__memcpy(&v, p, 4); return vreinterpretq_s32_u32(vdupq_n_u32(v));
-}
-#define TI__CW_V int32x4_t
-#define TI__CW_LD(p) vreinterpretq_s32_u8(vld1q_u8(p))
-#define TI__CW_BC(p) ti__cw_n_bc(p)
-#define TI__CW_ST(o, v, n) ti__cc_n_st(o, v, n)
-#define TI__CW_MAC(c, a, b) vaddq_s32(c, vmulq_s32(a, b))
-TI__CW_KERNEL(ti__cw_k_neoni_1, , 1, 4)
-TI__CW_KERNEL(ti__cw_k_neoni_2, , 2, 4)
-TI__CW_KERNEL(ti__cw_k_neoni_3, , 3, 4)
-TI__CW_KERNEL(ti__cw_k_neoni_4, , 4, 4)
-#undef TI__CW_MAC
-#define TI__CW_MAC(c, a, b) vreinterpretq_s32_f32(vaddq_f32(vreinterpretq_f32_s32(c), \
-  vmulq_f32(vreinterpretq_f32_s32(a), vreinterpretq_f32_s32(b))))
-TI__CW_KERNEL(ti__cw_k_neonf_1, , 1, 4)
-TI__CW_KERNEL(ti__cw_k_neonf_2, , 2, 4)
-TI__CW_KERNEL(ti__cw_k_neonf_3, , 3, 4)
-TI__CW_KERNEL(ti__cw_k_neonf_4, , 4, 4)
-#undef TI__CW_V
-#undef TI__CW_LD
-#undef TI__CW_BC
-#undef TI__CW_ST
-#undef TI__CW_MAC
+TI__CW_KERNEL(ti__cw_k_neoni_1, n, , TI__CW_IMAC, 1)
+TI__CW_KERNEL(ti__cw_k_neoni_2, n, , TI__CW_IMAC, 2)
+TI__CW_KERNEL(ti__cw_k_neoni_3, n, , TI__CW_IMAC, 3)
+TI__CW_KERNEL(ti__cw_k_neoni_4, n, , TI__CW_IMAC, 4)
+TI__CW_KERNEL(ti__cw_k_neonf_1, n, , TI__CW_FMAC, 1)
+TI__CW_KERNEL(ti__cw_k_neonf_2, n, , TI__CW_FMAC, 2)
+TI__CW_KERNEL(ti__cw_k_neonf_3, n, , TI__CW_FMAC, 3)
+TI__CW_KERNEL(ti__cw_k_neonf_4, n, , TI__CW_FMAC, 4)
 #endif /* TI__NEON */
 
 static void ti__cw_range(void *arg, int64_t b, int64_t e) {
@@ -3303,117 +3142,51 @@ typedef void (*ti__cv_kfn)(const uint8_t *w, const uint8_t *x, int64_t nr, int64
 #endif
 /* the prefetches of one step: every 64-byte line of its 4*VB bytes */
 #define TI__CV_PF4(p, vb) { int64_t k_; for (k_ = 0; k_ < 4 * (vb); k_ += 64) TI__CV_PF((p) + k_); }
-#define TI__CV_DOTW(a, wv, v) a = flip ? TI__CC_DOT(a, TI__CV_XOR(wv, k80), v) : TI__CC_DOT(a, v, wv)
-#define TI__CV_KERNEL(NAME, TGT, VB) \
-TGT static void NAME(const uint8_t *w, const uint8_t *x, int64_t nr, int64_t nm, \
-                     int64_t f0, int64_t f1, int flip, uint32_t *s) { \
-  const TI__CC_V k80 = TI__CV_SET1(0x80); \
+#define TI__CV_DOTW(P, D, a, wv, v) a = flip ? D(a, ti__v##P##_vxor(wv, k80), v) : D(a, v, wv)
+/* One kernel over the SIMD layer of ISA P (attribute A) with dot DOT;
+   VB = vector bytes. */
+#define TI__CV_KERNEL(NAME, P, A, DOT) \
+A static void NAME(const uint8_t *w, const uint8_t *x, int64_t nr, int64_t nm, \
+                   int64_t f0, int64_t f1, int flip, uint32_t *s) { \
+  enum { VB = 4 * ti__v##P##_W }; \
+  const ti__v##P##_vi k80 = ti__v##P##_set1((int32_t)-0x7f7f7f80);   /* 0x80 bytes */ \
   int64_t f, r; \
   for (f = f0; f < f1; f++) { \
     const uint8_t *w0 = w + f * nr; \
-    TI__CC_V a0 = TI__CC_ZERO(), a1 = a0, a2 = a0, a3 = a0; \
+    ti__v##P##_vi a0 = ti__v##P##_zero(), a1 = a0, a2 = a0, a3 = a0; \
     if (flip) { \
       for (r = 0; r + 4 * VB <= nm; r += 4 * VB) { \
         TI__CV_PF4(w0 + r, VB); \
-        a0 = TI__CC_DOT(a0, TI__CV_XOR(TI__CC_LD(w0 + r), k80), TI__CC_LD(x + r)); \
-        a1 = TI__CC_DOT(a1, TI__CV_XOR(TI__CC_LD(w0 + r + VB), k80), TI__CC_LD(x + r + VB)); \
-        a2 = TI__CC_DOT(a2, TI__CV_XOR(TI__CC_LD(w0 + r + 2 * VB), k80), TI__CC_LD(x + r + 2 * VB)); \
-        a3 = TI__CC_DOT(a3, TI__CV_XOR(TI__CC_LD(w0 + r + 3 * VB), k80), TI__CC_LD(x + r + 3 * VB)); \
+        a0 = DOT(a0, ti__v##P##_vxor(ti__v##P##_ldb(w0 + r), k80), ti__v##P##_ldb(x + r)); \
+        a1 = DOT(a1, ti__v##P##_vxor(ti__v##P##_ldb(w0 + r + VB), k80), ti__v##P##_ldb(x + r + VB)); \
+        a2 = DOT(a2, ti__v##P##_vxor(ti__v##P##_ldb(w0 + r + 2 * VB), k80), ti__v##P##_ldb(x + r + 2 * VB)); \
+        a3 = DOT(a3, ti__v##P##_vxor(ti__v##P##_ldb(w0 + r + 3 * VB), k80), ti__v##P##_ldb(x + r + 3 * VB)); \
       } \
     } else { \
       for (r = 0; r + 4 * VB <= nm; r += 4 * VB) { \
         TI__CV_PF4(w0 + r, VB); \
-        a0 = TI__CC_DOT(a0, TI__CC_LD(x + r), TI__CC_LD(w0 + r)); \
-        a1 = TI__CC_DOT(a1, TI__CC_LD(x + r + VB), TI__CC_LD(w0 + r + VB)); \
-        a2 = TI__CC_DOT(a2, TI__CC_LD(x + r + 2 * VB), TI__CC_LD(w0 + r + 2 * VB)); \
-        a3 = TI__CC_DOT(a3, TI__CC_LD(x + r + 3 * VB), TI__CC_LD(w0 + r + 3 * VB)); \
+        a0 = DOT(a0, ti__v##P##_ldb(x + r), ti__v##P##_ldb(w0 + r)); \
+        a1 = DOT(a1, ti__v##P##_ldb(x + r + VB), ti__v##P##_ldb(w0 + r + VB)); \
+        a2 = DOT(a2, ti__v##P##_ldb(x + r + 2 * VB), ti__v##P##_ldb(w0 + r + 2 * VB)); \
+        a3 = DOT(a3, ti__v##P##_ldb(x + r + 3 * VB), ti__v##P##_ldb(w0 + r + 3 * VB)); \
       } \
     } \
     for (; r < nm; r += VB) { \
-      TI__CC_V v = TI__CC_LD(x + r), u = TI__CC_LD(w0 + r); \
-      TI__CV_DOTW(a0, u, v); \
+      ti__v##P##_vi v = ti__v##P##_ldb(x + r), u = ti__v##P##_ldb(w0 + r); \
+      TI__CV_DOTW(P, DOT, a0, u, v); \
     } \
-    s[f] = TI__CV_RSUM(TI__CV_ADD(TI__CV_ADD(a0, a1), TI__CV_ADD(a2, a3))); \
+    s[f] = ti__v##P##_rsum(ti__v##P##_vadd(ti__v##P##_vadd(a0, a1), ti__v##P##_vadd(a2, a3))); \
   } \
 }
 
 #if defined(TI__X86)
-/* Sums of the int32 lanes (modulo 2^32) in registers. */
-static inline uint32_t ti__cv_s_rsum(__m128i v) {
-  v = _mm_add_epi32(v, _mm_shuffle_epi32(v, 0x4e));
-  v = _mm_add_epi32(v, _mm_shuffle_epi32(v, 0xb1));
-  return (uint32_t)_mm_cvtsi128_si32(v);
-}
-TI__T_AVX2 static inline uint32_t ti__cv_a2_rsum(__m256i v) {
-  return ti__cv_s_rsum(_mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1)));
-}
-TI__T_AVX512 static inline uint32_t ti__cv_z_rsum(__m512i v) {
-  __m256i h = _mm256_add_epi32(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1));
-  return ti__cv_s_rsum(_mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1)));
-}
-#define TI__CC_V __m128i
-#define TI__CC_ZERO() _mm_setzero_si128()
-#define TI__CC_LD(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
-#define TI__CC_DOT(c, a, w) ti__cc_s_dot(c, a, w)
-#define TI__CV_SET1(b) _mm_set1_epi8((char)(b))
-#define TI__CV_XOR(a, b) _mm_xor_si128(a, b)
-#define TI__CV_ADD(a, b) _mm_add_epi32(a, b)
-#define TI__CV_RSUM(v) ti__cv_s_rsum(v)
-TI__CV_KERNEL(ti__cv_k_sse2, TI__T_SSE2, 16)
-#undef TI__CC_V
-#undef TI__CC_ZERO
-#undef TI__CC_LD
-#undef TI__CC_DOT
-#undef TI__CV_SET1
-#undef TI__CV_XOR
-#undef TI__CV_ADD
-#undef TI__CV_RSUM
-#define TI__CC_V __m256i
-#define TI__CC_ZERO() _mm256_setzero_si256()
-#define TI__CC_LD(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
-#define TI__CC_DOT(c, a, w) ti__cc_a2_dot(c, a, w)
-#define TI__CV_SET1(b) _mm256_set1_epi8((char)(b))
-#define TI__CV_XOR(a, b) _mm256_xor_si256(a, b)
-#define TI__CV_ADD(a, b) _mm256_add_epi32(a, b)
-#define TI__CV_RSUM(v) ti__cv_a2_rsum(v)
-TI__CV_KERNEL(ti__cv_k_avx2, TI__T_AVX2, 32)
-#undef TI__CC_DOT
-#define TI__CC_DOT(c, a, w) _mm256_dpbusd_avx_epi32(c, a, w)
-TI__CV_KERNEL(ti__cv_k_avxvnni, TI__T_AVXVNNI, 32)
-#undef TI__CC_DOT
-#define TI__CC_DOT(c, a, w) _mm256_add_epi32(c, _mm256_mullo_epi32(a, w))
-TI__CV_KERNEL(ti__cv_k_avx2_i32, TI__T_AVX2, 32)
-#undef TI__CC_V
-#undef TI__CC_ZERO
-#undef TI__CC_LD
-#undef TI__CC_DOT
-#undef TI__CV_SET1
-#undef TI__CV_XOR
-#undef TI__CV_ADD
-#undef TI__CV_RSUM
-#define TI__CC_V __m512i
-#define TI__CC_ZERO() _mm512_setzero_si512()
-#define TI__CC_LD(p) _mm512_loadu_si512((const void *)(p))
-#define TI__CC_DOT(c, a, w) ti__cc_z_dot(c, a, w)
-#define TI__CV_SET1(b) _mm512_set1_epi8((char)(b))
-#define TI__CV_XOR(a, b) _mm512_xor_si512(a, b)
-#define TI__CV_ADD(a, b) _mm512_add_epi32(a, b)
-#define TI__CV_RSUM(v) ti__cv_z_rsum(v)
-TI__CV_KERNEL(ti__cv_k_avx512, TI__T_AVX512, 64)
-#undef TI__CC_DOT
-#define TI__CC_DOT(c, a, w) _mm512_dpbusd_epi32(c, a, w)
-TI__CV_KERNEL(ti__cv_k_vnni512, TI__T_VNNI512, 64)
-#undef TI__CC_DOT
-#define TI__CC_DOT(c, a, w) _mm512_add_epi32(c, _mm512_mullo_epi32(a, w))
-TI__CV_KERNEL(ti__cv_k_avx512_i32, TI__T_AVX512, 64)
-#undef TI__CC_V
-#undef TI__CC_ZERO
-#undef TI__CC_LD
-#undef TI__CC_DOT
-#undef TI__CV_SET1
-#undef TI__CV_XOR
-#undef TI__CV_ADD
-#undef TI__CV_RSUM
+TI__CV_KERNEL(ti__cv_k_sse2, s, TI__T_SSE2, ti__vs_dot4)
+TI__CV_KERNEL(ti__cv_k_avx2, a, TI__T_AVX2, ti__va_dot4)
+TI__CV_KERNEL(ti__cv_k_avxvnni, a, TI__T_AVXVNNI, ti__va_dpbusd)
+TI__CV_KERNEL(ti__cv_k_avx2_i32, a, TI__T_AVX2, ti__va_mla)
+TI__CV_KERNEL(ti__cv_k_avx512, z, TI__T_AVX512, ti__vz_dot4)
+TI__CV_KERNEL(ti__cv_k_vnni512, z, TI__T_VNNI512, ti__vz_dpbusd)
+TI__CV_KERNEL(ti__cv_k_avx512_i32, z, TI__T_AVX512, ti__vz_mla)
 #endif /* TI__X86 */
 
 #if defined(TI__NEON)
@@ -3447,23 +3220,7 @@ static void ti__cv_k_neon(const uint8_t *w, const uint8_t *x, int64_t nr, int64_
     }
   }
 }
-#define TI__CC_V int32x4_t
-#define TI__CC_ZERO() vdupq_n_s32(0)
-#define TI__CC_LD(p) vreinterpretq_s32_u8(vld1q_u8(p))
-#define TI__CC_DOT(c, a, w) vmlaq_s32(c, a, w)
-#define TI__CV_SET1(b) vdupq_n_s32(b)
-#define TI__CV_XOR(a, b) veorq_s32(a, b)
-#define TI__CV_ADD(a, b) vaddq_s32(a, b)
-#define TI__CV_RSUM(v) ((uint32_t)vaddvq_s32(v))
-TI__CV_KERNEL(ti__cv_k_neon_i32, , 16)
-#undef TI__CC_V
-#undef TI__CC_ZERO
-#undef TI__CC_LD
-#undef TI__CC_DOT
-#undef TI__CV_SET1
-#undef TI__CV_XOR
-#undef TI__CV_ADD
-#undef TI__CV_RSUM
+TI__CV_KERNEL(ti__cv_k_neon_i32, n, , ti__vn_mla)
 #endif
 
 typedef struct ti__cv_job {
@@ -3621,6 +3378,8 @@ TASKIR_API ti_status ti_cvm(const ti_kernel_ctx *ctx, const ti_prim_desc *d, con
 #undef TI__CV_DOTW
 #undef TI__CV_PF4
 #undef TI__CW_KERNEL
+#undef TI__CW_IMAC
+#undef TI__CW_FMAC
 #undef TI__CV_KERNEL
 #undef TI__CC_LIMIT
 #undef TI__CC_MAGIC
