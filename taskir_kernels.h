@@ -3849,8 +3849,8 @@ typedef struct ti__e_vt {
    {ti__e##P##_win_max_i8, ti__e##P##_win_max_u8, ti__e##P##_win_max_i32}, \
    {ti__e##P##_win_min_i8, ti__e##P##_win_min_u8, ti__e##P##_win_min_i32}}, ti__e##P##_fwin }
 
-/* The leaf loops, written once over the wrappers of one ISA (prefix P,
-   function attribute A). */
+/* The leaf loops, one macro each, written once over the SIMD layer of one
+   ISA (prefix P, function attribute A). */
 /* Whole windows of np output pixels of a row, every window position inside
    the input: o[p][f] = o[p][f] op x[p*xs + ky*rs + kx*nf + f] over ky, kx
    in the reference's order, accumulated in registers. */
@@ -3875,73 +3875,90 @@ A static void ti__e##P##_##NAME(int32_t *o, const void *xv, int64_t np, int64_t 
     } \
   } \
 }
-#define TI__E_GEN(P, A) \
-A static void ti__e##P##_widen_i8(int32_t *o, const int8_t *s, int64_t n) { \
+/* VOP/SOP name a leaf's operation on vectors / on the scalar tail as acc op= e:
+   TI__E_V*(P, acc, e) and ti__e_add, ti__e_max, ... or TI__E_S*(acc, e);
+   float max/min keep acc unless e compares strictly greater/less, as the
+   reference does. F is empty for int32 leaves and f for float ones
+   (ld/ldf, st/stf, set1/set1f), V the vector type (vi or vf). */
+#define TI__E_VADD(P, a, e) ti__v##P##_vadd(a, e)
+#define TI__E_VMUL(P, a, e) ti__v##P##_vmul(a, e)
+#define TI__E_VMAX(P, a, e) ti__v##P##_vmax(a, e)
+#define TI__E_VMIN(P, a, e) ti__v##P##_vmin(a, e)
+#define TI__E_VFADD(P, a, e) ti__v##P##_vfadd(a, e)
+#define TI__E_VFMUL(P, a, e) ti__v##P##_vfmul(a, e)
+#define TI__E_VFMAX(P, a, e) ti__v##P##_vfmax(e, a)
+#define TI__E_VFMIN(P, a, e) ti__v##P##_vfmin(e, a)
+#define TI__E_SFADD(a, e) ((a) + (e))
+#define TI__E_SFMUL(a, e) ((a) * (e))
+#define TI__E_SFMAX(a, e) ti__e_fmax(e, a)
+#define TI__E_SFMIN(a, e) ti__e_fmin(e, a)
+/* o = widened 8-bit s */
+#define TI__E_WIDEN(P, A, NAME, T, VLD) \
+A static void ti__e##P##_##NAME(int32_t *o, const T *s, int64_t n) { \
   int64_t i = 0; \
-  for (; i + ti__v##P##_W <= n; i += ti__v##P##_W) ti__v##P##_st(o + i, ti__v##P##_ld_i8w(s + i)); \
+  for (; i + ti__v##P##_W <= n; i += ti__v##P##_W) ti__v##P##_st(o + i, ti__v##P##_##VLD(s + i)); \
   for (; i < n; i++) o[i] = s[i]; \
-} \
-A static void ti__e##P##_widen_u8(int32_t *o, const uint8_t *s, int64_t n) { \
+}
+/* o op= x */
+#define TI__E_ACC(P, A, NAME, T, F, VOP, SOP) \
+A static void ti__e##P##_##NAME(T *o, const T *x, int64_t n) { \
   int64_t i = 0; \
-  for (; i + ti__v##P##_W <= n; i += ti__v##P##_W) ti__v##P##_st(o + i, ti__v##P##_ld_u8w(s + i)); \
-  for (; i < n; i++) o[i] = s[i]; \
-} \
-A static void ti__e##P##_add(int32_t *o, const int32_t *x, int64_t n) { \
+  for (; i + ti__v##P##_W <= n; i += ti__v##P##_W) \
+    ti__v##P##_st##F(o + i, VOP(P, ti__v##P##_ld##F(o + i), ti__v##P##_ld##F(x + i))); \
+  for (; i < n; i++) o[i] = SOP(o[i], x[i]); \
+}
+/* o op= c */
+#define TI__E_ACCC(P, A, NAME, T, V, F, VOP, SOP) \
+A static void ti__e##P##_##NAME(T *o, T c, int64_t n) { \
+  const ti__v##P##_##V vc = ti__v##P##_set1##F(c); \
   int64_t i = 0; \
-  for (; i + ti__v##P##_W <= n; i += ti__v##P##_W) ti__v##P##_st(o + i, ti__v##P##_vadd(ti__v##P##_ld(o + i), ti__v##P##_ld(x + i))); \
-  for (; i < n; i++) o[i] = ti__e_add(o[i], x[i]); \
-} \
-A static void ti__e##P##_addc(int32_t *o, int32_t c, int64_t n) { \
-  const ti__v##P##_vi vc = ti__v##P##_set1(c); \
+  for (; i + ti__v##P##_W <= n; i += ti__v##P##_W) ti__v##P##_st##F(o + i, VOP(P, ti__v##P##_ld##F(o + i), vc)); \
+  for (; i < n; i++) o[i] = SOP(o[i], c); \
+}
+/* o = a op b */
+#define TI__E_PROD(P, A, NAME, T, F, VOP, SOP) \
+A static void ti__e##P##_##NAME(T *o, const T *a, const T *b, int64_t n) { \
   int64_t i = 0; \
-  for (; i + ti__v##P##_W <= n; i += ti__v##P##_W) ti__v##P##_st(o + i, ti__v##P##_vadd(ti__v##P##_ld(o + i), vc)); \
-  for (; i < n; i++) o[i] = ti__e_add(o[i], c); \
-} \
-A static void ti__e##P##_mul(int32_t *o, const int32_t *a, const int32_t *b, int64_t n) { \
+  for (; i + ti__v##P##_W <= n; i += ti__v##P##_W) \
+    ti__v##P##_st##F(o + i, VOP(P, ti__v##P##_ld##F(a + i), ti__v##P##_ld##F(b + i))); \
+  for (; i < n; i++) o[i] = SOP(a[i], b[i]); \
+}
+/* o = a op c */
+#define TI__E_PRODC(P, A, NAME, T, V, F, VOP, SOP) \
+A static void ti__e##P##_##NAME(T *o, const T *a, T c, int64_t n) { \
+  const ti__v##P##_##V vc = ti__v##P##_set1##F(c); \
   int64_t i = 0; \
-  for (; i + ti__v##P##_W <= n; i += ti__v##P##_W) ti__v##P##_st(o + i, ti__v##P##_vmul(ti__v##P##_ld(a + i), ti__v##P##_ld(b + i))); \
-  for (; i < n; i++) o[i] = ti__e_mul(a[i], b[i]); \
-} \
-A static void ti__e##P##_mulc(int32_t *o, const int32_t *a, int32_t c, int64_t n) { \
-  const ti__v##P##_vi vc = ti__v##P##_set1(c); \
-  int64_t i = 0; \
-  for (; i + ti__v##P##_W <= n; i += ti__v##P##_W) ti__v##P##_st(o + i, ti__v##P##_vmul(ti__v##P##_ld(a + i), vc)); \
-  for (; i < n; i++) o[i] = ti__e_mul(a[i], c); \
-} \
-A static void ti__e##P##_max(int32_t *o, const int32_t *x, int64_t n) { \
-  int64_t i = 0; \
-  for (; i + ti__v##P##_W <= n; i += ti__v##P##_W) ti__v##P##_st(o + i, ti__v##P##_vmax(ti__v##P##_ld(o + i), ti__v##P##_ld(x + i))); \
-  for (; i < n; i++) o[i] = ti__e_max(o[i], x[i]); \
-} \
-A static void ti__e##P##_min(int32_t *o, const int32_t *x, int64_t n) { \
-  int64_t i = 0; \
-  for (; i + ti__v##P##_W <= n; i += ti__v##P##_W) ti__v##P##_st(o + i, ti__v##P##_vmin(ti__v##P##_ld(o + i), ti__v##P##_ld(x + i))); \
-  for (; i < n; i++) o[i] = ti__e_min(o[i], x[i]); \
-} \
-A static void ti__e##P##_maxc(int32_t *o, int32_t c, int64_t n) { \
-  const ti__v##P##_vi vc = ti__v##P##_set1(c); \
-  int64_t i = 0; \
-  for (; i + ti__v##P##_W <= n; i += ti__v##P##_W) ti__v##P##_st(o + i, ti__v##P##_vmax(ti__v##P##_ld(o + i), vc)); \
-  for (; i < n; i++) o[i] = ti__e_max(o[i], c); \
-} \
-A static void ti__e##P##_minc(int32_t *o, int32_t c, int64_t n) { \
-  const ti__v##P##_vi vc = ti__v##P##_set1(c); \
-  int64_t i = 0; \
-  for (; i + ti__v##P##_W <= n; i += ti__v##P##_W) ti__v##P##_st(o + i, ti__v##P##_vmin(ti__v##P##_ld(o + i), vc)); \
-  for (; i < n; i++) o[i] = ti__e_min(o[i], c); \
-} \
+  for (; i + ti__v##P##_W <= n; i += ti__v##P##_W) ti__v##P##_st##F(o + i, VOP(P, ti__v##P##_ld##F(a + i), vc)); \
+  for (; i < n; i++) o[i] = SOP(a[i], c); \
+}
+/* o[p][f] op= x[p * xs + f] over np rows of nf */
+#define TI__E_ACC2D(P, A, NAME, T, F, VOP, SOP) \
+A static void ti__e##P##_##NAME(T *o, const T *x, int64_t np, int64_t nf, int64_t xs) { \
+  int64_t p, i; \
+  for (p = 0; p < np; p++, o += nf, x += xs) { \
+    for (i = 0; i + ti__v##P##_W <= nf; i += ti__v##P##_W) \
+      ti__v##P##_st##F(o + i, VOP(P, ti__v##P##_ld##F(o + i), ti__v##P##_ld##F(x + i))); \
+    for (; i < nf; i++) o[i] = SOP(o[i], x[i]); \
+  } \
+}
+/* o = clip(o >> s, lo, hi) */
+#define TI__E_SHIFT_CLIP(P, A) \
 A static void ti__e##P##_shift_clip(int32_t *o, int s, int32_t lo, int32_t hi, int64_t n) { \
   const ti__v##P##_vi vlo = ti__v##P##_set1(lo), vhi = ti__v##P##_set1(hi); \
   int64_t i = 0; \
   for (; i + ti__v##P##_W <= n; i += ti__v##P##_W) ti__v##P##_st(o + i, ti__v##P##_vmin(ti__v##P##_vmax(ti__v##P##_vsra(ti__v##P##_ld(o + i), s), vlo), vhi)); \
   for (; i < n; i++) o[i] = ti__e_min(ti__e_max(ti__e_sra(o[i], s), lo), hi); \
-} \
+}
+/* o = lut[x & mask] */
+#define TI__E_LUT(P, A) \
 A static void ti__e##P##_lut(int32_t *o, const int32_t *x, uint32_t mask, const int32_t *lut, int64_t n) { \
   const ti__v##P##_vi vm = ti__v##P##_set1((int32_t)mask); \
   int64_t i = 0; \
   for (; i + ti__v##P##_W <= n; i += ti__v##P##_W) ti__v##P##_st(o + i, ti__v##P##_gather(lut, ti__v##P##_vand(ti__v##P##_ld(x + i), vm))); \
   for (; i < n; i++) o[i] = lut[(uint32_t)x[i] & mask]; \
-} \
+}
+/* one LIF step per element, branch-free (ti__e_lif_one is its scalar form) */
+#define TI__E_LIF(P, A) \
 A static void ti__e##P##_lif(int32_t *v, const int32_t *in, int32_t *out, const ti__e_lif_k *k, int64_t n) { \
   const ti__v##P##_vi lo = ti__v##P##_set1(TI_LIF_V_MIN), hi = ti__v##P##_set1(TI_LIF_V_MAX), big = ti__v##P##_set1(0x7fffffff); \
   const ti__v##P##_vi vth = ti__v##P##_set1(k->vth), ka = ti__v##P##_set1(k->ka), kb = ti__v##P##_set1(k->kb), al = ti__v##P##_set1(k->alpha); \
@@ -3963,102 +3980,9 @@ A static void ti__e##P##_lif(int32_t *v, const int32_t *in, int32_t *out, const 
     ti__v##P##_st(v + i, nv); \
   } \
   for (; i < n; i++) ti__e_lif_one(v + i, in[i], out + i, k); \
-} \
-A static void ti__e##P##_fadd(float *o, const float *x, int64_t n) { \
-  int64_t i = 0; \
-  for (; i + ti__v##P##_W <= n; i += ti__v##P##_W) ti__v##P##_stf(o + i, ti__v##P##_vfadd(ti__v##P##_ldf(o + i), ti__v##P##_ldf(x + i))); \
-  for (; i < n; i++) o[i] = o[i] + x[i]; \
-} \
-A static void ti__e##P##_faddc(float *o, float c, int64_t n) { \
-  const ti__v##P##_vf vc = ti__v##P##_set1f(c); \
-  int64_t i = 0; \
-  for (; i + ti__v##P##_W <= n; i += ti__v##P##_W) ti__v##P##_stf(o + i, ti__v##P##_vfadd(ti__v##P##_ldf(o + i), vc)); \
-  for (; i < n; i++) o[i] = o[i] + c; \
-} \
-A static void ti__e##P##_fmul(float *o, const float *a, const float *b, int64_t n) { \
-  int64_t i = 0; \
-  for (; i + ti__v##P##_W <= n; i += ti__v##P##_W) ti__v##P##_stf(o + i, ti__v##P##_vfmul(ti__v##P##_ldf(a + i), ti__v##P##_ldf(b + i))); \
-  for (; i < n; i++) o[i] = a[i] * b[i]; \
-} \
-A static void ti__e##P##_fmulc(float *o, const float *a, float c, int64_t n) { \
-  const ti__v##P##_vf vc = ti__v##P##_set1f(c); \
-  int64_t i = 0; \
-  for (; i + ti__v##P##_W <= n; i += ti__v##P##_W) ti__v##P##_stf(o + i, ti__v##P##_vfmul(ti__v##P##_ldf(a + i), vc)); \
-  for (; i < n; i++) o[i] = a[i] * c; \
-} \
-A static void ti__e##P##_fmax(float *o, const float *x, int64_t n) { \
-  int64_t i = 0; \
-  for (; i + ti__v##P##_W <= n; i += ti__v##P##_W) ti__v##P##_stf(o + i, ti__v##P##_vfmax(ti__v##P##_ldf(x + i), ti__v##P##_ldf(o + i))); \
-  for (; i < n; i++) o[i] = ti__e_fmax(x[i], o[i]); \
-} \
-A static void ti__e##P##_fmin(float *o, const float *x, int64_t n) { \
-  int64_t i = 0; \
-  for (; i + ti__v##P##_W <= n; i += ti__v##P##_W) ti__v##P##_stf(o + i, ti__v##P##_vfmin(ti__v##P##_ldf(x + i), ti__v##P##_ldf(o + i))); \
-  for (; i < n; i++) o[i] = ti__e_fmin(x[i], o[i]); \
-} \
-A static void ti__e##P##_fmaxc(float *o, float c, int64_t n) { \
-  const ti__v##P##_vf vc = ti__v##P##_set1f(c); \
-  int64_t i = 0; \
-  for (; i + ti__v##P##_W <= n; i += ti__v##P##_W) ti__v##P##_stf(o + i, ti__v##P##_vfmax(vc, ti__v##P##_ldf(o + i))); \
-  for (; i < n; i++) o[i] = ti__e_fmax(c, o[i]); \
-} \
-A static void ti__e##P##_fminc(float *o, float c, int64_t n) { \
-  const ti__v##P##_vf vc = ti__v##P##_set1f(c); \
-  int64_t i = 0; \
-  for (; i + ti__v##P##_W <= n; i += ti__v##P##_W) ti__v##P##_stf(o + i, ti__v##P##_vfmin(vc, ti__v##P##_ldf(o + i))); \
-  for (; i < n; i++) o[i] = ti__e_fmin(c, o[i]); \
-} \
-A static void ti__e##P##_add2d(int32_t *o, const int32_t *x, int64_t np, int64_t nf, int64_t xs) { \
-  int64_t p, i; \
-  for (p = 0; p < np; p++, o += nf, x += xs) { \
-    for (i = 0; i + ti__v##P##_W <= nf; i += ti__v##P##_W) ti__v##P##_st(o + i, ti__v##P##_vadd(ti__v##P##_ld(o + i), ti__v##P##_ld(x + i))); \
-    for (; i < nf; i++) o[i] = ti__e_add(o[i], x[i]); \
-  } \
-} \
-A static void ti__e##P##_max2d(int32_t *o, const int32_t *x, int64_t np, int64_t nf, int64_t xs) { \
-  int64_t p, i; \
-  for (p = 0; p < np; p++, o += nf, x += xs) { \
-    for (i = 0; i + ti__v##P##_W <= nf; i += ti__v##P##_W) ti__v##P##_st(o + i, ti__v##P##_vmax(ti__v##P##_ld(o + i), ti__v##P##_ld(x + i))); \
-    for (; i < nf; i++) o[i] = ti__e_max(o[i], x[i]); \
-  } \
-} \
-A static void ti__e##P##_min2d(int32_t *o, const int32_t *x, int64_t np, int64_t nf, int64_t xs) { \
-  int64_t p, i; \
-  for (p = 0; p < np; p++, o += nf, x += xs) { \
-    for (i = 0; i + ti__v##P##_W <= nf; i += ti__v##P##_W) ti__v##P##_st(o + i, ti__v##P##_vmin(ti__v##P##_ld(o + i), ti__v##P##_ld(x + i))); \
-    for (; i < nf; i++) o[i] = ti__e_min(o[i], x[i]); \
-  } \
-} \
-A static void ti__e##P##_fadd2d(float *o, const float *x, int64_t np, int64_t nf, int64_t xs) { \
-  int64_t p, i; \
-  for (p = 0; p < np; p++, o += nf, x += xs) { \
-    for (i = 0; i + ti__v##P##_W <= nf; i += ti__v##P##_W) ti__v##P##_stf(o + i, ti__v##P##_vfadd(ti__v##P##_ldf(o + i), ti__v##P##_ldf(x + i))); \
-    for (; i < nf; i++) o[i] = o[i] + x[i]; \
-  } \
-} \
-A static void ti__e##P##_fmax2d(float *o, const float *x, int64_t np, int64_t nf, int64_t xs) { \
-  int64_t p, i; \
-  for (p = 0; p < np; p++, o += nf, x += xs) { \
-    for (i = 0; i + ti__v##P##_W <= nf; i += ti__v##P##_W) ti__v##P##_stf(o + i, ti__v##P##_vfmax(ti__v##P##_ldf(x + i), ti__v##P##_ldf(o + i))); \
-    for (; i < nf; i++) o[i] = ti__e_fmax(x[i], o[i]); \
-  } \
-} \
-A static void ti__e##P##_fmin2d(float *o, const float *x, int64_t np, int64_t nf, int64_t xs) { \
-  int64_t p, i; \
-  for (p = 0; p < np; p++, o += nf, x += xs) { \
-    for (i = 0; i + ti__v##P##_W <= nf; i += ti__v##P##_W) ti__v##P##_stf(o + i, ti__v##P##_vfmin(ti__v##P##_ldf(x + i), ti__v##P##_ldf(o + i))); \
-    for (; i < nf; i++) o[i] = ti__e_fmin(x[i], o[i]); \
-  } \
-} \
-TI__E_WINLEAF(P, A, win_add_i8, int8_t, ld_i8w, vadd, ti__e_add) \
-TI__E_WINLEAF(P, A, win_add_u8, uint8_t, ld_u8w, vadd, ti__e_add) \
-TI__E_WINLEAF(P, A, win_add_i32, int32_t, ld, vadd, ti__e_add) \
-TI__E_WINLEAF(P, A, win_max_i8, int8_t, ld_i8w, vmax, ti__e_max) \
-TI__E_WINLEAF(P, A, win_max_u8, uint8_t, ld_u8w, vmax, ti__e_max) \
-TI__E_WINLEAF(P, A, win_max_i32, int32_t, ld, vmax, ti__e_max) \
-TI__E_WINLEAF(P, A, win_min_i8, int8_t, ld_i8w, vmin, ti__e_min) \
-TI__E_WINLEAF(P, A, win_min_u8, uint8_t, ld_u8w, vmin, ti__e_min) \
-TI__E_WINLEAF(P, A, win_min_i32, int32_t, ld, vmin, ti__e_min) \
+}
+/* whole float windows; op TI__E_SUM, TI__E_MAX or TI__E_MIN */
+#define TI__E_FWIN(P, A) \
 A static void ti__e##P##_fwin(int op, float *o, const float *x, int64_t np, int64_t nf, int64_t xs, int64_t nky, int64_t nkx, int64_t rs) { \
   int64_t p, f, ky, kx; \
   for (p = 0; p < np; p++, o += nf, x += xs) { \
@@ -4082,6 +4006,45 @@ A static void ti__e##P##_fwin(int op, float *o, const float *x, int64_t np, int6
     } \
   } \
 }
+/* Every leaf of one ISA, in the order of ti__e_vt. */
+#define TI__E_GEN(P, A) \
+TI__E_WIDEN(P, A, widen_i8, int8_t, ld_i8w) \
+TI__E_WIDEN(P, A, widen_u8, uint8_t, ld_u8w) \
+TI__E_ACC(P, A, add, int32_t, , TI__E_VADD, ti__e_add) \
+TI__E_ACCC(P, A, addc, int32_t, vi, , TI__E_VADD, ti__e_add) \
+TI__E_PROD(P, A, mul, int32_t, , TI__E_VMUL, ti__e_mul) \
+TI__E_PRODC(P, A, mulc, int32_t, vi, , TI__E_VMUL, ti__e_mul) \
+TI__E_ACC(P, A, max, int32_t, , TI__E_VMAX, ti__e_max) \
+TI__E_ACC(P, A, min, int32_t, , TI__E_VMIN, ti__e_min) \
+TI__E_ACCC(P, A, maxc, int32_t, vi, , TI__E_VMAX, ti__e_max) \
+TI__E_ACCC(P, A, minc, int32_t, vi, , TI__E_VMIN, ti__e_min) \
+TI__E_SHIFT_CLIP(P, A) \
+TI__E_LUT(P, A) \
+TI__E_LIF(P, A) \
+TI__E_ACC(P, A, fadd, float, f, TI__E_VFADD, TI__E_SFADD) \
+TI__E_ACCC(P, A, faddc, float, vf, f, TI__E_VFADD, TI__E_SFADD) \
+TI__E_PROD(P, A, fmul, float, f, TI__E_VFMUL, TI__E_SFMUL) \
+TI__E_PRODC(P, A, fmulc, float, vf, f, TI__E_VFMUL, TI__E_SFMUL) \
+TI__E_ACC(P, A, fmax, float, f, TI__E_VFMAX, TI__E_SFMAX) \
+TI__E_ACC(P, A, fmin, float, f, TI__E_VFMIN, TI__E_SFMIN) \
+TI__E_ACCC(P, A, fmaxc, float, vf, f, TI__E_VFMAX, TI__E_SFMAX) \
+TI__E_ACCC(P, A, fminc, float, vf, f, TI__E_VFMIN, TI__E_SFMIN) \
+TI__E_ACC2D(P, A, add2d, int32_t, , TI__E_VADD, ti__e_add) \
+TI__E_ACC2D(P, A, max2d, int32_t, , TI__E_VMAX, ti__e_max) \
+TI__E_ACC2D(P, A, min2d, int32_t, , TI__E_VMIN, ti__e_min) \
+TI__E_ACC2D(P, A, fadd2d, float, f, TI__E_VFADD, TI__E_SFADD) \
+TI__E_ACC2D(P, A, fmax2d, float, f, TI__E_VFMAX, TI__E_SFMAX) \
+TI__E_ACC2D(P, A, fmin2d, float, f, TI__E_VFMIN, TI__E_SFMIN) \
+TI__E_WINLEAF(P, A, win_add_i8, int8_t, ld_i8w, vadd, ti__e_add) \
+TI__E_WINLEAF(P, A, win_add_u8, uint8_t, ld_u8w, vadd, ti__e_add) \
+TI__E_WINLEAF(P, A, win_add_i32, int32_t, ld, vadd, ti__e_add) \
+TI__E_WINLEAF(P, A, win_max_i8, int8_t, ld_i8w, vmax, ti__e_max) \
+TI__E_WINLEAF(P, A, win_max_u8, uint8_t, ld_u8w, vmax, ti__e_max) \
+TI__E_WINLEAF(P, A, win_max_i32, int32_t, ld, vmax, ti__e_max) \
+TI__E_WINLEAF(P, A, win_min_i8, int8_t, ld_i8w, vmin, ti__e_min) \
+TI__E_WINLEAF(P, A, win_min_u8, uint8_t, ld_u8w, vmin, ti__e_min) \
+TI__E_WINLEAF(P, A, win_min_i32, int32_t, ld, vmin, ti__e_min) \
+TI__E_FWIN(P, A)
 
 #if defined(TI__X86)
 TI__E_GEN(s, TI__T_SSE2)
@@ -4551,6 +4514,28 @@ TASKIR_API ti_status ti_clif(const ti_kernel_ctx *ctx, const ti_prim_desc *d,
 #undef TI__E_SIMD
 #undef TI__E_TILE
 #undef TI__E_GEN
+#undef TI__E_VADD
+#undef TI__E_VMUL
+#undef TI__E_VMAX
+#undef TI__E_VMIN
+#undef TI__E_VFADD
+#undef TI__E_VFMUL
+#undef TI__E_VFMAX
+#undef TI__E_VFMIN
+#undef TI__E_SFADD
+#undef TI__E_SFMUL
+#undef TI__E_SFMAX
+#undef TI__E_SFMIN
+#undef TI__E_WIDEN
+#undef TI__E_ACC
+#undef TI__E_ACCC
+#undef TI__E_PROD
+#undef TI__E_PRODC
+#undef TI__E_ACC2D
+#undef TI__E_SHIFT_CLIP
+#undef TI__E_LUT
+#undef TI__E_LIF
+#undef TI__E_FWIN
 #undef TI__E_WINLEAF
 #undef TI__E_VT
 
