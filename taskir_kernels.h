@@ -27,7 +27,8 @@
        ti_status s = ti_cc(&ctx, &d, in, w, bias, out, scratch, bytes);
 
    WHAT IS INSIDE (grep the >>anchors)
-       >>kernels.common     ti_status, ti_dtype, cpu detection, ti_kernel_ctx
+       >>kernels.common     ti_status, ti_dtype, cpu detection, the SIMD
+                            variants (TI_KERNEL_VARIANTS), ti_kernel_ctx
                             (SIMD paths + optional parallel-for hook),
                             ti_prim_desc (shape/attributes of a block)
        >>kernels.tinshift   TinShift forward, adjoint backward, mmcv-compatible
@@ -153,6 +154,43 @@ TASKIR_API unsigned ti_cpu_detect(void);
 /* The TI_CPU_* paths this translation unit was compiled to assume
    (__AVX2__, __AVX512F__, ...; SSE2 on x86-64, NEON on aarch64). */
 TASKIR_API unsigned ti_cpu_compiled(void);
+
+/* The SIMD variants of the kernels, best first, as an X-macro
+   X(ID, name, cpu, need, families):
+     cpu       the TI_CPU_* flags of a machine at that level: with
+               ctx->cpu = cpu & ti_cpu_detect() the variant is the best one
+               allowed (tests and benchmarks run every variant this way);
+     need      the flags a kernel checks before it takes the variant;
+     families  the TI_FAMILY_* kernel families that have the variant.
+   A family takes the first variant of its own whose need is in ctx->cpu
+   (and whose architecture is the build's); none: the plain C reference. */
+enum {
+  TI_FAMILY_CC = 1u << 0,        /* CC, CC2D, CVM on packed weights: int8 path */
+  TI_FAMILY_CC_WIDE = 1u << 1,   /* the same, wide path: I32, U8 weights, F32 */
+  TI_FAMILY_CVM = 1u << 2,       /* ti_cvm with 8-bit operands */
+  TI_FAMILY_CVM_I32 = 1u << 3,   /* ti_cvm, I32 x I32 */
+  TI_FAMILY_ELTWISE = 1u << 4    /* CADD, CAVG, CVVH, CAX, CVS, CCMPB, CCMPS, CLUT, CLIF */
+};
+#define TI_KERNEL_VARIANTS(X) \
+  X(AVX512VNNI, "avx512-vnni", \
+    TI_CPU_SSE2 | TI_CPU_SSSE3 | TI_CPU_SSE41 | TI_CPU_AVX2 | TI_CPU_AVX512 | TI_CPU_AVX512VNNI, \
+    TI_CPU_AVX512 | TI_CPU_AVX512VNNI, TI_FAMILY_CC | TI_FAMILY_CVM) \
+  X(AVXVNNI, "avx-vnni", TI_CPU_SSE2 | TI_CPU_SSSE3 | TI_CPU_SSE41 | TI_CPU_AVX2 | TI_CPU_AVXVNNI, \
+    TI_CPU_AVXVNNI, TI_FAMILY_CC | TI_FAMILY_CVM) \
+  X(AVX512, "avx512bw", TI_CPU_SSE2 | TI_CPU_SSSE3 | TI_CPU_SSE41 | TI_CPU_AVX2 | TI_CPU_AVX512, \
+    TI_CPU_AVX512, TI_FAMILY_CC | TI_FAMILY_CC_WIDE | TI_FAMILY_CVM | TI_FAMILY_CVM_I32 | TI_FAMILY_ELTWISE) \
+  X(AVX2, "avx2", TI_CPU_SSE2 | TI_CPU_SSSE3 | TI_CPU_SSE41 | TI_CPU_AVX2, \
+    TI_CPU_AVX2, TI_FAMILY_CC | TI_FAMILY_CC_WIDE | TI_FAMILY_CVM | TI_FAMILY_CVM_I32 | TI_FAMILY_ELTWISE) \
+  X(SSE2, "sse2", TI_CPU_SSE2, \
+    TI_CPU_SSE2, TI_FAMILY_CC | TI_FAMILY_CVM | TI_FAMILY_ELTWISE) \
+  X(NEON, "neon", TI_CPU_NEON | TI_CPU_NEON_DOTPROD, \
+    TI_CPU_NEON, TI_FAMILY_CC | TI_FAMILY_CC_WIDE | TI_FAMILY_CVM | TI_FAMILY_CVM_I32 | TI_FAMILY_ELTWISE)
+typedef enum ti_kernel_variant {
+#define TI__KV_ID(id, name, cpu, need, families) TI_VARIANT_##id,
+  TI_KERNEL_VARIANTS(TI__KV_ID)
+#undef TI__KV_ID
+  TI_VARIANT_COUNT
+} ti_kernel_variant;
 
 /* Optional parallelism. A kernel cuts its work into the index range [0, n)
    and, when the caller supplied parallel_for, hands it the range; the hook
@@ -916,6 +954,26 @@ TASKIR_API unsigned ti_cpu_compiled(void) {
 /* cpu flags a kernel may use (see ti_kernel_ctx_init on a NULL ctx). */
 TI__PRIVATE unsigned ti__cpu(const ti_kernel_ctx *ctx) {
   return ctx ? ctx->cpu : ti_cpu_compiled();
+}
+
+/* The variant a kernel family takes under cpu flags: the first row of
+   TI_KERNEL_VARIANTS of that family, of this build's architecture, whose
+   needs cpu meets; -1 for none (the reference). */
+TI__PRIVATE int ti__variant(unsigned cpu, unsigned family) {
+#define TI__KV_ROW(id, name, c, need, families) {need, families},
+  static const unsigned rows[TI_VARIANT_COUNT][2] = {TI_KERNEL_VARIANTS(TI__KV_ROW)};
+#undef TI__KV_ROW
+  int v;
+#if defined(TI__X86)
+  cpu &= ~(unsigned)(TI_CPU_NEON | TI_CPU_NEON_DOTPROD);
+#elif defined(TI__NEON)
+  cpu &= (unsigned)(TI_CPU_NEON | TI_CPU_NEON_DOTPROD);
+#else
+  cpu = 0;
+#endif
+  for (v = 0; v < TI_VARIANT_COUNT; v++)
+    if ((rows[v][1] & family) && (cpu & rows[v][0]) == rows[v][0]) return v;
+  return -1;
 }
 
 
@@ -2671,8 +2729,9 @@ TI__CC_KERNEL(ti__cc_k_neon_4, n, , ti__cc_n_bc, ti__vn_dot4, 4, 4)
 static unsigned ti__cc_pick(unsigned cpu, int64_t nf, int64_t npix, ti__cc_job *j) {
   j->kfn[0] = j->kfn[1] = j->kfn[2] = j->kfn[3] = ti__cc_k_c;
   j->P = 1; j->L = 16; j->nvmax = 1;
+  switch (ti__variant(cpu, TI_FAMILY_CC)) {
 #if defined(TI__X86)
-  if ((cpu & TI_CPU_AVX512VNNI) && (cpu & TI_CPU_AVX512)) {
+  case TI_VARIANT_AVX512VNNI:
     j->kfn[0] = ti__cc_k_vnni512_1; j->kfn[1] = ti__cc_k_vnni512_2;
     j->kfn[2] = ti__cc_k_vnni512_3; j->kfn[3] = ti__cc_k_vnni512_4;
     j->P = 6; j->L = 16; j->nvmax = 4;
@@ -2684,31 +2743,35 @@ static unsigned ti__cc_pick(unsigned cpu, int64_t nf, int64_t npix, ti__cc_job *
       j->kfn[2] = ti__cc_k_vnni512_5x3; j->kfn[3] = ti__cc_k_vnni512_5x4;
       j->P = 5;
     }
-  } else if (cpu & TI_CPU_AVXVNNI) {
+    break;
+  case TI_VARIANT_AVXVNNI:
     j->kfn[0] = ti__cc_k_avxvnni_1; j->kfn[1] = ti__cc_k_avxvnni_2;
     j->P = 6; j->L = 8; j->nvmax = 2;
-  } else if (cpu & TI_CPU_AVX512) {
+    break;
+  case TI_VARIANT_AVX512:
     j->kfn[0] = ti__cc_k_avx512_1; j->kfn[1] = ti__cc_k_avx512_2;
     j->kfn[2] = ti__cc_k_avx512_3; j->kfn[3] = ti__cc_k_avx512_4;
     j->P = 4; j->L = 16; j->nvmax = 4;
-  } else if (cpu & TI_CPU_AVX2) {
+    break;
+  case TI_VARIANT_AVX2:
     j->kfn[0] = ti__cc_k_avx2_1; j->kfn[1] = ti__cc_k_avx2_2;
     j->P = 3; j->L = 8; j->nvmax = 2;
-  } else if (cpu & TI_CPU_SSE2) {
+    break;
+  case TI_VARIANT_SSE2:
     j->kfn[0] = ti__cc_k_sse2_1; j->kfn[1] = ti__cc_k_sse2_2;
     j->kfn[2] = ti__cc_k_sse2_3; j->kfn[3] = ti__cc_k_sse2_4;
     j->P = 2; j->L = 4; j->nvmax = 4;
-  }
+    break;
 #elif defined(TI__NEON)
-  if (cpu & TI_CPU_NEON) {
+  case TI_VARIANT_NEON:
     j->kfn[0] = ti__cc_k_neon_1; j->kfn[1] = ti__cc_k_neon_2;
     j->kfn[2] = ti__cc_k_neon_3; j->kfn[3] = ti__cc_k_neon_4;
     j->P = 4; j->L = 4; j->nvmax = 4;
     return 128;
-  }
-#else
-  (void)cpu;
 #endif
+  default:
+    break;
+  }
   (void)nf; (void)npix;
   return 0;
 }
@@ -2960,8 +3023,9 @@ static void ti__cc_runw(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const t
   int64_t f, i;
   j.kfn[0] = j.kfn[1] = j.kfn[2] = j.kfn[3] = ti__cw_k_c;
   j.L = 16; j.tw = 16;
+  switch (ti__variant(cpu, TI_FAMILY_CC_WIDE)) {
 #if defined(TI__X86)
-  if (cpu & TI_CPU_AVX512) {
+  case TI_VARIANT_AVX512:
     if (g->is_float) {
       j.kfn[0] = ti__cw_k_avx512f_1; j.kfn[1] = ti__cw_k_avx512f_2;
       j.kfn[2] = ti__cw_k_avx512f_3; j.kfn[3] = ti__cw_k_avx512f_4;
@@ -2970,7 +3034,8 @@ static void ti__cc_runw(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const t
       j.kfn[2] = ti__cw_k_avx512i_3; j.kfn[3] = ti__cw_k_avx512i_4;
     }
     j.L = 16; j.tw = 64;
-  } else if (cpu & TI_CPU_AVX2) {
+    break;
+  case TI_VARIANT_AVX2:
     if (g->is_float) {
       j.kfn[0] = ti__cw_k_avx2f_1; j.kfn[1] = ti__cw_k_avx2f_2;
       j.kfn[2] = ti__cw_k_avx2f_3; j.kfn[3] = ti__cw_k_avx2f_4;
@@ -2979,9 +3044,9 @@ static void ti__cc_runw(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const t
       j.kfn[2] = ti__cw_k_avx2i_3; j.kfn[3] = ti__cw_k_avx2i_4;
     }
     j.L = 8; j.tw = 32;
-  }
+    break;
 #elif defined(TI__NEON)
-  if (cpu & TI_CPU_NEON) {
+  case TI_VARIANT_NEON:
     if (g->is_float) {
       j.kfn[0] = ti__cw_k_neonf_1; j.kfn[1] = ti__cw_k_neonf_2;
       j.kfn[2] = ti__cw_k_neonf_3; j.kfn[3] = ti__cw_k_neonf_4;
@@ -2990,10 +3055,11 @@ static void ti__cc_runw(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const t
       j.kfn[2] = ti__cw_k_neoni_3; j.kfn[3] = ti__cw_k_neoni_4;
     }
     j.L = 4; j.tw = 16;
-  }
-#else
-  (void)cpu;
+    break;
 #endif
+  default:
+    break;
+  }
   /* Bias per channel, 0 past nf, as the accumulators' starting value. */
   for (f = 0; f < g->nf16; f++) {
     uint32_t v = 0;
@@ -3327,29 +3393,33 @@ TASKIR_API ti_status ti_cvm(const ti_kernel_ctx *ctx, const ti_prim_desc *d, con
   j.k = 0;
   j.flip = j.xt != TI_DTYPE_U8;
   corr_on = j.flip;
+  switch (ti__variant(cpu, TI_FAMILY_CVM)) {
 #if defined(TI__X86)
-  if ((cpu & TI_CPU_AVX512VNNI) && (cpu & TI_CPU_AVX512)) { j.k = ti__cv_k_vnni512; vb = 64; }
-  else if (cpu & TI_CPU_AVXVNNI) { j.k = ti__cv_k_avxvnni; vb = 32; }
-  else if (cpu & TI_CPU_AVX512) { j.k = ti__cv_k_avx512; vb = 64; }
-  else if (cpu & TI_CPU_AVX2) { j.k = ti__cv_k_avx2; vb = 32; }
-  else if (cpu & TI_CPU_SSE2) { j.k = ti__cv_k_sse2; vb = 16; }
+  case TI_VARIANT_AVX512VNNI: j.k = ti__cv_k_vnni512; vb = 64; break;
+  case TI_VARIANT_AVXVNNI: j.k = ti__cv_k_avxvnni; vb = 32; break;
+  case TI_VARIANT_AVX512: j.k = ti__cv_k_avx512; vb = 64; break;
+  case TI_VARIANT_AVX2: j.k = ti__cv_k_avx2; vb = 32; break;
+  case TI_VARIANT_SSE2: j.k = ti__cv_k_sse2; vb = 16; break;
 #elif defined(TI__NEON)
   /* the NEON kernel takes the flag as "input is signed" and needs no correction */
-  if (cpu & TI_CPU_NEON) { j.k = ti__cv_k_neon; vb = 16; corr_on = 0; }
-#else
-  (void)cpu;
+  case TI_VARIANT_NEON: j.k = ti__cv_k_neon; vb = 16; corr_on = 0; break;
 #endif
+  default: break;
+  }
   j.es = 1;
   if (d->in_dtype == TI_DTYPE_I32 && d->w_dtype == TI_DTYPE_I32) {
     /* I32 x I32: plain wrapping row dots (other mixes and F32 take the
        reference: a float row dot would reassociate the sum) */
     j.k = 0; j.es = 4; j.flip = 0; corr_on = 0;
+    switch (ti__variant(cpu, TI_FAMILY_CVM_I32)) {
 #if defined(TI__X86)
-    if (cpu & TI_CPU_AVX512) { j.k = ti__cv_k_avx512_i32; vb = 16; }
-    else if (cpu & TI_CPU_AVX2) { j.k = ti__cv_k_avx2_i32; vb = 8; }
+    case TI_VARIANT_AVX512: j.k = ti__cv_k_avx512_i32; vb = 16; break;
+    case TI_VARIANT_AVX2: j.k = ti__cv_k_avx2_i32; vb = 8; break;
 #elif defined(TI__NEON)
-    if (cpu & TI_CPU_NEON) { j.k = ti__cv_k_neon_i32; vb = 4; }
+    case TI_VARIANT_NEON: j.k = ti__cv_k_neon_i32; vb = 4; break;
 #endif
+    default: break;
+    }
   } else if (!g.int8) j.k = 0;
   if (!j.k) { ti__cvm_ref_run(d, &g, in, w, bias, out); return TI_STATUS_SUCCESS; }
   j.d = d; j.g = &g; j.w = (const uint8_t *)w; j.bias = bias;
@@ -4086,15 +4156,16 @@ typedef struct ti__e_job {
 } ti__e_job;
 
 TI__PRIVATE const ti__e_vt *ti__e_pick(const ti_kernel_ctx *ctx) {
-  unsigned cpu = ti__cpu(ctx);
+  switch (ti__variant(ti__cpu(ctx), TI_FAMILY_ELTWISE)) {
 #if defined(TI__X86)
-  if (cpu & TI_CPU_AVX512) return &ti__e_vt_avx512;
-  if (cpu & TI_CPU_AVX2) return &ti__e_vt_avx2;
-  if (cpu & TI_CPU_SSE2) return &ti__e_vt_sse2;
+  case TI_VARIANT_AVX512: return &ti__e_vt_avx512;
+  case TI_VARIANT_AVX2: return &ti__e_vt_avx2;
+  case TI_VARIANT_SSE2: return &ti__e_vt_sse2;
 #else
-  if (cpu & TI_CPU_NEON) return &ti__e_vt_neon;
+  case TI_VARIANT_NEON: return &ti__e_vt_neon;
 #endif
-  return 0;
+  default: return 0;
+  }
 }
 
 /* n int32 values of an integer array from element off on: the array

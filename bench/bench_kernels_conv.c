@@ -62,20 +62,16 @@ static double median(double *v, int n) { qsort(v, (size_t)n, sizeof *v, cmp_d); 
 
 typedef struct { const char *name; unsigned cpu; } path;
 
+/* Every SIMD variant this machine has (TI_KERNEL_VARIANTS), slowest first. */
 static int paths(path *ps) {
-  unsigned det = ti_cpu_detect(), base = TI_CPU_SSE2 | TI_CPU_SSSE3 | TI_CPU_SSE41;
-  path cand[6];
+  unsigned det = ti_cpu_detect();
+  path t;
   int n = 0, i;
-  cand[0].name = "sse2"; cand[0].cpu = TI_CPU_SSE2;
-  cand[1].name = "avx2"; cand[1].cpu = base | TI_CPU_AVX2;
-  cand[2].name = "avx512bw"; cand[2].cpu = base | TI_CPU_AVX2 | TI_CPU_AVX512;
-  cand[3].name = "avx-vnni"; cand[3].cpu = base | TI_CPU_AVX2 | TI_CPU_AVXVNNI;
-  cand[4].name = "avx512-vnni"; cand[4].cpu = base | TI_CPU_AVX2 | TI_CPU_AVX512 | TI_CPU_AVX512VNNI;
-  cand[5].name = "neon"; cand[5].cpu = TI_CPU_NEON | TI_CPU_NEON_DOTPROD;
-  for (i = 0; i < 6; i++)
-    if ((cand[i].cpu & det) == cand[i].cpu || (i == 5 && (det & TI_CPU_NEON))) {
-      ps[n] = cand[i]; ps[n].cpu &= det; n++;
-    }
+#define VARIANT(id, nm, level, need, families) \
+  if (((level) & det & (need)) == (unsigned)(need)) { ps[n].name = nm; ps[n].cpu = (level) & det; n++; }
+  TI_KERNEL_VARIANTS(VARIANT)
+#undef VARIANT
+  for (i = 0; i < n / 2; i++) { t = ps[i]; ps[i] = ps[n - 1 - i]; ps[n - 1 - i] = t; }
   return n;
 }
 
@@ -220,7 +216,7 @@ static void bench_cvm(int nf, int nr, ti_dtype tin, ti_dtype tw, const path *ps,
 }
 
 int main(void) {
-  path ps[6];
+  path ps[TI_VARIANT_COUNT];
   int np = paths(ps);
   double peak = vnni_peak(1);
   if (peak > 0) printf("vpdpbusd limit (zmm, 1 core, best loop shape): %.1f GMAC/s\n", peak / 1e9);

@@ -111,19 +111,21 @@ static void oracle_cc(const ti_prim_desc *d, const void *in, const void *w, cons
 }
 
 /* The cpu masks that force each path this machine (or build) has: the
-   reference, then each SIMD path as the best allowed one. */
+   reference, each SIMD variant of the conv families as the best allowed
+   one (TI_KERNEL_VARIANTS), and everything detected. */
+#define CONV_FAMILIES (TI_FAMILY_CC | TI_FAMILY_CC_WIDE | TI_FAMILY_CVM | TI_FAMILY_CVM_I32)
+enum { MAX_PATHS = TI_VARIANT_COUNT + 2 };
 static int cpu_paths(unsigned *m) {
-  unsigned det = ti_cpu_detect(), cand[8];
+  unsigned det = ti_cpu_detect(), cand[MAX_PATHS];
   int n = 0, i, k, nc = 0;
   cand[nc++] = 0;
-  cand[nc++] = TI_CPU_SSE2;
-  cand[nc++] = TI_CPU_SSE2 | TI_CPU_SSSE3 | TI_CPU_SSE41 | TI_CPU_AVX2;
-  cand[nc++] = TI_CPU_SSE2 | TI_CPU_SSSE3 | TI_CPU_SSE41 | TI_CPU_AVX2 | TI_CPU_AVX512;
-  cand[nc++] = TI_CPU_SSE2 | TI_CPU_SSSE3 | TI_CPU_SSE41 | TI_CPU_AVX2 | TI_CPU_AVXVNNI;
-  cand[nc++] = ~0u;
-  cand[nc++] = TI_CPU_NEON;
+#define VARIANT(id, name, cpu, need, families) \
+  if (((families) & CONV_FAMILIES) && ((cpu) & det & (need)) == (unsigned)(need)) cand[nc++] = (cpu) & det;
+  TI_KERNEL_VARIANTS(VARIANT)
+#undef VARIANT
+  cand[nc++] = det;
   for (i = 0; i < nc; i++) {
-    unsigned c = cand[i] & det;
+    unsigned c = cand[i];
     for (k = 0; k < n; k++) if (m[k] == c) break;
     if (k == n) m[n++] = c;
   }
@@ -145,7 +147,7 @@ static size_t count_out(const ti_prim_desc *d) { return (size_t)d->ny * d->nx * 
    compares all outputs with the oracle. Returns the number of mismatches. */
 static int check_conv(const ti_prim_desc *d, uint64_t seed) {
   tt_rng rng;
-  unsigned paths[8];
+  unsigned paths[MAX_PATHS];
   int np = cpu_paths(paths), i, bad = 0, par;
   size_t ni = count_in(d), nw = count_w(d), no = count_out(d), pb = 0, sb0 = 0, sb1 = 0;
   void *in = malloc(ni * ti_dtype_size(d->in_dtype));
@@ -195,7 +197,7 @@ static int check_conv(const ti_prim_desc *d, uint64_t seed) {
 static int check_cvm(int nr, int nf, ti_dtype tin, ti_dtype tw, ti_bias_mode bm, uint64_t seed) {
   ti_prim_desc d = cvm_desc(nr, nf, tin, tw), c;
   tt_rng rng;
-  unsigned paths[8];
+  unsigned paths[MAX_PATHS];
   int np = cpu_paths(paths), i, bad = 0, par;
   void *in = malloc((size_t)nr * ti_dtype_size(tin)), *w = malloc((size_t)nr * nf * ti_dtype_size(tw));
   int32_t *bias = (int32_t *)malloc((size_t)nf * 4);
@@ -444,7 +446,7 @@ TT_TEST(random_int8_wrap) {
   int8_t *in = (int8_t *)malloc(140000), *w = (int8_t *)malloc(140000 * 3);
   int32_t got[3];
   ti_prim_desc d = cvm_desc(140000, 3, TI_DTYPE_I8, TI_DTYPE_I8);
-  unsigned paths[8];
+  unsigned paths[MAX_PATHS];
   int np = cpu_paths(paths), i;
   memset(in, 0x80, 140000); memset(w, 0x80, 140000 * 3);
   w[140000 + 5] = 1;                    /* row 1 differs from row 0 */
@@ -507,7 +509,7 @@ TT_TEST(random_float_paths) {
     float *in = (float *)malloc(ni * 4), *w = (float *)malloc(nw * 4), *bias = (float *)malloc(d.nf * 4);
     float *a = (float *)malloc(no * 4), *b = (float *)malloc(no * 4);
     void *packed, *s, *s0;
-    unsigned paths[8];
+    unsigned paths[MAX_PATHS];
     int np = cpu_paths(paths), i;
     rng.s = 99 + c;
     fill(&rng, in, TI_DTYPE_F32, ni); fill(&rng, w, TI_DTYPE_F32, nw); fill(&rng, bias, TI_DTYPE_F32, d.nf);
@@ -558,7 +560,7 @@ TT_TEST(float_cvm_as_cc) {
     float *b = (float *)malloc((size_t)nf * 4);
     size_t pb = 0, sb = 0;
     void *packed, *s;
-    unsigned paths[8];
+    unsigned paths[MAX_PATHS];
     rng.s = 700 + c;
     fill(&rng, in, TI_DTYPE_F32, (size_t)nr); fill(&rng, w, TI_DTYPE_F32, (size_t)nr * nf);
     fill(&rng, bias, TI_DTYPE_F32, (size_t)nf);
@@ -726,7 +728,7 @@ TT_TEST(bad_params) {
 }
 
 int main(void) {
-  unsigned paths[8];
+  unsigned paths[MAX_PATHS];
   int i, n = cpu_paths(paths);
   printf("cpu paths:");
   for (i = 0; i < n; i++) printf(" 0x%x", paths[i]);

@@ -28,17 +28,15 @@ static ti_prim_desc descw(int niy, int nix, int nf, int nky, int nkx, int sy, in
   return d;
 }
 
-/* The cpu flag sets to compare: each vector path the machine has. */
+/* The cpu flag sets to compare: each element-wise variant the machine has
+   (TI_KERNEL_VARIANTS), as the best one allowed. */
 static int cpu_sets(unsigned *sets) {
   unsigned have = ti_cpu_detect();
   int n = 0;
-#if defined(__x86_64__) || defined(_M_X64)
-  if (have & TI_CPU_SSE2) sets[n++] = TI_CPU_SSE2;
-  if (have & TI_CPU_AVX2) sets[n++] = TI_CPU_SSE2 | TI_CPU_AVX2;
-  if (have & TI_CPU_AVX512) sets[n++] = have;
-#else
-  if (have) sets[n++] = have;
-#endif
+#define VARIANT(id, name, cpu, need, families) \
+  if (((families) & TI_FAMILY_ELTWISE) && ((cpu) & have & (need)) == (unsigned)(need)) sets[n++] = (cpu) & have;
+  TI_KERNEL_VARIANTS(VARIANT)
+#undef VARIANT
   sets[n++] = 0;   /* explicit reference path through the dispatcher */
   return n;
 }
@@ -330,7 +328,7 @@ TT_TEST(clif_known) {
 
 TT_TEST(clif_steps_vs_model) {
   tt_rng r = {0x5eed1234u};
-  unsigned sets[8];
+  unsigned sets[TI_VARIANT_COUNT + 1];
   int ns = cpu_sets(sets), trial;
   for (trial = 0; trial < 120; trial++) {
     ti_lif_params p;
@@ -381,7 +379,7 @@ static int same(const void *a, const void *b, int64_t n) { return memcmp(a, b, (
 
 TT_TEST(random_elementwise_paths) {
   tt_rng r = {0xabcdef12u};
-  unsigned sets[8];
+  unsigned sets[TI_VARIANT_COUNT + 1];
   int ns = cpu_sets(sets), trial;
   static const int nfs[] = {1, 3, 7, 16, 17, 33, 100, 513, 700};
   for (trial = 0; trial < 800; trial++) {
@@ -444,7 +442,7 @@ TT_TEST(random_elementwise_paths) {
 
 TT_TEST(random_window_paths) {
   tt_rng r = {0x77aa5511u};
-  unsigned sets[8];
+  unsigned sets[TI_VARIANT_COUNT + 1];
   int ns = cpu_sets(sets), trial;
   static const int nfs[] = {1, 2, 5, 16, 31, 64, 600};
   for (trial = 0; trial < 800; trial++) {
@@ -509,7 +507,7 @@ TT_TEST(random_window_paths) {
 TT_TEST(float_special_values) {
   enum { NF = 37 };   /* vector body and scalar tail on every path */
   float in[4 * 4 * NF];
-  unsigned sets[8];
+  unsigned sets[TI_VARIANT_COUNT + 1];
   int ns = cpu_sets(sets), si, i, prim;
   volatile float zero = 0.0f;
   for (i = 0; i < 4 * 4 * NF; i++)
