@@ -5569,6 +5569,10 @@ TASKIR_API ti_status ti_rearrange_apply(int kind, const ti_rearrange_param *p, i
 #undef TI__T_AVXVNNI
 #undef TI__T_AVX512
 #undef TI__T_VNNI512
+#ifdef TI__V_K16
+#undef TI__V_K16
+#endif
+#undef TI__V_INL
 
 #undef ti__memcpy
 #undef ti__memmove
