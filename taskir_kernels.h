@@ -163,7 +163,10 @@ TASKIR_API unsigned ti_cpu_compiled(void);
      need      the flags a kernel checks before it takes the variant;
      families  the TI_FAMILY_* kernel families that have the variant.
    A family takes the first variant of its own whose need is in ctx->cpu
-   (and whose architecture is the build's); none: the plain C reference. */
+   (and whose architecture is the build's); none: the plain C reference.
+   A new variant is a row here, its target attribute (TI__T_*), its
+   kernels instantiated over the SIMD layer and a case in the pick of each
+   family listed; the tests and benchmarks pick it up from this list. */
 enum {
   TI_FAMILY_CC = 1u << 0,        /* CC, CC2D, CVM on packed weights: int8 path */
   TI_FAMILY_CC_WIDE = 1u << 1,   /* the same, wide path: I32, U8 weights, F32 */
