@@ -1505,7 +1505,7 @@ static int ti__q_analyze(ti__q *q) {
     ti__q_op *me = &q->ops[op->order];
     ti__q_op *a0 = op->n_operands ? ti__q_of(q, op->operands[0].value) : NULL;
     const char *nm = op->info->name;
-    int all_param = 1, all_int = op->n_operands > 0, kind = a0 ? a0->kind : TI__QK_FLOAT, nonneg = 1;
+    int all_param = 1, all_int = op->n_operands > 0, kind = a0 ? (int)a0->kind : (int)TI__QK_FLOAT, nonneg = 1;
     if (me->dead) continue;
     if (ti_op_is(op, "builtin.get_parameter") || ti_op_is(op, "builtin.constant")) { me->kind = TI__QK_PARAM; continue; }
     for (i = 0; i < op->n_operands; i++) {
