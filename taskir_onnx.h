@@ -1242,6 +1242,14 @@ TASKIR_API ti_status ti_onnx_import_model(ti_context *ctx, const ti_onnx_model *
   s.p = ti_program_create(ctx, m->graph.name[0] ? m->graph.name : "onnx", TI_PROGRAM_SSA);
   if (!s.p) { ti_arena_free(&s.tmp); return ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory"); }
   ti_builder_init(&s.b, s.p, err);
+  {   /* the name table at its final size: no rehash while it fills (every
+         name is an initializer, an input or a node output) */
+    size_t names = (size_t)m->graph.n_inits + (size_t)m->graph.n_inputs, cap = 64;
+    for (i = 0; i < m->graph.n_nodes; i++) names += (size_t)(m->graph.nodes[i].n_outputs > 0 ? m->graph.nodes[i].n_outputs : 0);
+    while (cap < names * 2 + 2 && cap < ((size_t)1 << 40)) cap *= 2;
+    if (!(s.ents = (ti__oi_ent *)ti_arena_array(&s.tmp, cap, sizeof *s.ents, 16))) st = ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory");
+    else s.cap = cap;
+  }
   for (i = 0; st == TI_STATUS_SUCCESS && i < m->graph.n_inits; i++) {
     ti__oi_ent *e = ti__oi_slot(&s, m->graph.inits[i].name);
     if (!e) st = ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory");
