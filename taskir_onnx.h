@@ -1511,11 +1511,19 @@ static int ti__q_analyze(ti__q *q) {
   int32_t i;
   for (op = q->p->first; op; op = op->next) {
     ti__q_op *me = &q->ops[op->order];
-    ti__q_op *a0 = op->n_operands ? ti__q_of(q, op->operands[0].value) : NULL;
+    ti__q_op *a0 = NULL;
     const char *nm = op->info->name;
-    int all_param = 1, all_int = op->n_operands > 0, kind = a0 ? (int)a0->kind : (int)TI__QK_FLOAT, nonneg = 1;
+    int all_param = 1, all_int = op->n_operands > 0, kind, nonneg = 1;
     if (me->dead) continue;
     if (ti_op_is(op, "builtin.get_parameter") || ti_op_is(op, "builtin.constant")) { me->kind = TI__QK_PARAM; continue; }
+    for (i = 0; i < op->n_operands; i++) {   /* (an unverified program: no crash) */
+      const ti_value *v = op->operands[i].value;
+      if (!v || (v->def ? v->def->program != q->p : (v->index < 0 || v->index >= q->p->n_args || q->p->args[v->index] != v)))
+        return ti__q_fail(q, "", "op %lld (%s): operand %d is not a value of this program (verify it first)",
+                          (long long)op->order, nm, (int)i);
+    }
+    if (op->n_operands && !a0) a0 = ti__q_of(q, op->operands[0].value);
+    kind = a0 ? (int)a0->kind : (int)TI__QK_FLOAT;
     for (i = 0; i < op->n_operands; i++) {
       ti__q_op *s = ti__q_of(q, op->operands[i].value);
       all_param = all_param && s->kind == TI__QK_PARAM;
