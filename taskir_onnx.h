@@ -8,6 +8,9 @@
    (builtin.get_parameter). Every value gets a static shape from the nn ops'
    infer_shape; a symbolic dim must be bound (ti_onnx_options.dims).
    The lowering of nn programs to Task IR is not here.
+   quantize-recognize (>>onnx.quantize) turns integer models exported as
+   float (Clip/Div 2^k/Floor/Clip requantisation after each Conv/Gemm) into
+   quant_conv2d / quant_gemm programs, or says why a model stays float.
 
    DO THIS in *one* C or C++ file:
        #define TASKIR_IMPLEMENTATION
@@ -92,6 +95,52 @@ TASKIR_API ti_status ti_onnx_import_model(ti_context *ctx, const ti_onnx_model *
 TASKIR_API int ti_onnx_to_dtype(int32_t onnx_type, ti_dtype *out);
 /* A decoded TensorProto as an interpreter tensor (data copied, layout ANY). */
 TASKIR_API ti_tensor_value *ti_onnx_tensor_value(const ti_onnx_tensor *t, void *alloc_user, ti_error *err);
+
+/* >>onnx.quantize ---------------------------------------------------------- */
+
+/* quantize-recognize: integer (quantised) models exported as float. After a
+   conv2d or gemm (or matmul [+ add of a constant bias]) whose weights are
+   integers in -128..127 and whose bias holds integers in the i32 range, the
+   export pattern
+       clip(-2^31, 2^31) -> div(constant 2^k) -> floor -> clip(-128, 127)
+       [-> relu | clip(0, 127)]
+   becomes quant_conv2d / quant_gemm (i8 weights, i32 bias in the weights
+   table, shift=k, clip_min -128 or 0 with the relu); a layer whose
+   clip(-2^31, 2^31) result is only returned becomes the quant op without
+   shift (the i32 accumulator). Between layers, max_pool, reshape, flatten,
+   transpose, concat (of integer values), avg_pool / global_avg_pool
+   followed by floor (on values a relu made non-negative, so the mean's
+   truncation is its floor) and add followed by clip(-128, 127) are retyped
+   to the integer dtype (the floor and the clip dropped: i8 arithmetic
+   saturates). f32 program arguments become i8: the inputs must then be
+   integers in -128..127. All or nothing: one mismatch anywhere (a weight
+   not integral or out of range, a divisor not a power of two, another
+   clip bound, an op outside the list above, a float result) leaves the
+   program unchanged, and the report says why, naming the first offending
+   tensor. On integer inputs the interpreter gives the same results before
+   and after, as long as the float model computes exactly (every
+   accumulator below 2^24 in magnitude, f32's integer range). */
+typedef struct ti_quant_report {
+  int32_t n_layers;       /* layers rewritten (or, from ti_quantize_analyze, that would be) */
+  int32_t n_args;         /* arguments retyped f32 -> i8 */
+  char tensor[128];       /* the first offending tensor (weight name, or op and index), "" if none */
+  char reason[256];       /* why the program stays float; "" when it was quantised */
+} ti_quant_report;
+
+/* Checks without changing p; report filled (n_layers 0 and a reason when p
+   would stay float). Fails only on misuse or out of memory. */
+TASKIR_API ti_status ti_quantize_analyze(ti_program *p, ti_quant_report *report, ti_error *err);
+/* Analyses and, when every layer matches, rewrites p. A program that stays
+   float is not an error: report->reason says why. report may be NULL. */
+TASKIR_API ti_status ti_quantize_recognize(ti_program *p, ti_quant_report *report, ti_error *err);
+/* The same as a ti_pass_fn named "quantize-recognize" (user: a
+   ti_quant_report * to fill, or NULL). */
+TASKIR_API ti_status ti_pass_quantize_recognize(ti_program *p, void *user, ti_error *err);
+/* The passes of this header ("quantize-recognize"), by name. */
+TASKIR_API const ti_pass *ti_onnx_passes(int32_t *n);
+/* ti_pass_manager_add_named that also knows this header's passes:
+   "quantize-recognize,dce". */
+TASKIR_API ti_status ti_onnx_pass_manager_add_named(ti_pass_manager *pm, const char *names, ti_error *err);
 
 #ifdef __cplusplus
 }
@@ -1193,6 +1242,14 @@ TASKIR_API ti_status ti_onnx_import_model(ti_context *ctx, const ti_onnx_model *
   s.p = ti_program_create(ctx, m->graph.name[0] ? m->graph.name : "onnx", TI_PROGRAM_SSA);
   if (!s.p) { ti_arena_free(&s.tmp); return ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory"); }
   ti_builder_init(&s.b, s.p, err);
+  {   /* the name table at its final size: no rehash while it fills (every
+         name is an initializer, an input or a node output) */
+    size_t names = (size_t)m->graph.n_inits + (size_t)m->graph.n_inputs, cap = 64;
+    for (i = 0; i < m->graph.n_nodes; i++) names += (size_t)(m->graph.nodes[i].n_outputs > 0 ? m->graph.nodes[i].n_outputs : 0);
+    while (cap < names * 2 + 2 && cap < ((size_t)1 << 40)) cap *= 2;
+    if (!(s.ents = (ti__oi_ent *)ti_arena_array(&s.tmp, cap, sizeof *s.ents, 16))) st = ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory");
+    else s.cap = cap;
+  }
   for (i = 0; st == TI_STATUS_SUCCESS && i < m->graph.n_inits; i++) {
     ti__oi_ent *e = ti__oi_slot(&s, m->graph.inits[i].name);
     if (!e) st = ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory");
@@ -1259,6 +1316,454 @@ TASKIR_API ti_status ti_onnx_import(ti_context *ctx, const void *bytes, size_t l
   if (st == TI_STATUS_SUCCESS) st = ti_onnx_import_model(ctx, &m, opt, program, err);
   ti_onnx_model_free(&m);
   return st;
+}
+
+/* >>impl.onnx.quantize ----------------------------------------------------- */
+
+/* What the analysis knows of a value (by its defining op's order, or the
+   argument's index). */
+enum { TI__QK_FLOAT, TI__QK_I8, TI__QK_I32, TI__QK_PARAM };
+enum { TI__QR_NONE, TI__QR_LAYER, TI__QR_RETYPE, TI__QR_FOLD };
+
+typedef struct ti__q_op {
+  unsigned char kind;     /* TI__QK_* of result 0 */
+  unsigned char nonneg;   /* integer and >= 0 (after a relu) */
+  unsigned char dead;     /* part of a chain the rewrite removes */
+  unsigned char role;     /* TI__QR_*: what the rewrite does with the op */
+  unsigned char divisor;  /* a get_parameter read by a removed div */
+  ti_op *end;             /* LAYER: last op of the chain; FOLD: the floor / clip dropped */
+  ti_value *bias;         /* LAYER: the bias operand, or NULL */
+  int32_t shift;          /* LAYER: -1 for none (the i32 accumulator) */
+  int32_t clip_min;
+} ti__q_op;
+
+typedef struct ti__q {
+  ti_program *p;
+  ti_quant_report *r;
+  ti__q_op *ops, *args;
+  unsigned char *reads;   /* get/set_parameter ops per variable (saturating) */
+  int64_t n_ops;
+  int32_t n_layers;
+} ti__q;
+
+static int ti__q_fail(ti__q *q, const char *tensor, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static int ti__q_fail(ti__q *q, const char *tensor, const char *fmt, ...) {
+  va_list ap;
+  if (q->r->reason[0]) return 0;
+  snprintf(q->r->tensor, sizeof q->r->tensor, "%s", tensor);
+  va_start(ap, fmt);
+  vsnprintf(q->r->reason, sizeof q->r->reason, fmt, ap);
+  va_end(ap);
+  if (!q->r->reason[0]) snprintf(q->r->reason, sizeof q->r->reason, "stays float");
+  return 0;
+}
+
+static ti__q_op *ti__q_of(ti__q *q, const ti_value *v) {
+  return v->def ? &q->ops[v->def->order] : &q->args[v->index];
+}
+/* The variable behind a get_parameter value, else NULL. */
+static ti_variable *ti__q_var(ti__q *q, const ti_value *v) {
+  if (!v || !v->def || !ti_op_is(v->def, "builtin.get_parameter")) return NULL;
+  return ti_program_find_var(q->p, ti_dict_string(v->def->attrs, "name", ""));
+}
+static const char *ti__q_vname(const ti_value *v) { return ti_dict_string(v->def->attrs, "name", "?"); }
+/* The one op using v, else NULL. */
+static ti_op *ti__q_user(const ti_value *v) {
+  return v->first_use && !v->first_use->next ? v->first_use->owner : NULL;
+}
+/* "op 12 (nn.softmax)": ops have no names; their index in program order. */
+static const char *ti__q_opname(const ti_op *op, char *buf, size_t cap) {
+  snprintf(buf, cap, "op %lld (%s)", (long long)op->order, op->info->name);
+  return buf;
+}
+
+/* A weight (or bias) operand: an f32 variable read by this op alone, every
+   element an integer in lo..hi. */
+static int ti__q_weight(ti__q *q, const char *layer, const ti_value *v, double lo, double hi, const char *what) {
+  ti_variable *var = ti__q_var(q, v);
+  int64_t i, n;
+  if (!var) return ti__q_fail(q, layer, "layer '%s': its %s is not a weight of the table", layer, what);
+  if (var->type->dtype != TI_DTYPE_F32)
+    return ti__q_fail(q, var->name, "%s '%s' is %s, not f32", what, var->name, ti_dtype_name(var->type->dtype));
+  if (ti_value_num_uses(v) != 1 || q->reads[var - q->p->vars] != 1)
+    return ti__q_fail(q, var->name, "%s '%s' is also read elsewhere", what, var->name);
+  n = ti_type_numel(var->type);
+  if (n < 0 || !var->data || var->bytes != n * 4) return ti__q_fail(q, var->name, "%s '%s' has no data", what, var->name);
+  for (i = 0; i < n; i++) {
+    float f;
+    memcpy(&f, (const unsigned char *)var->data + (size_t)i * 4, 4);
+    if (!(f == floor(f))) return ti__q_fail(q, var->name, "%s '%s' element %lld = %.9g is not an integer", what, var->name, (long long)i, (double)f);
+    if (f < lo || f > hi)
+      return ti__q_fail(q, var->name, "%s '%s' element %lld = %.9g is outside %.0f..%.0f", what, var->name, (long long)i, (double)f, lo, hi);
+  }
+  return 1;
+}
+
+static int ti__q_is_clip(const ti_op *op, double lo, double hi_min, double hi_max) {
+  double a, b;
+  if (!op || !ti_op_is(op, "nn.clip")) return 0;
+  a = ti_dict_float(op->attrs, "min", NAN);
+  b = ti_dict_float(op->attrs, "max", NAN);
+  return a == lo && b >= hi_min && b <= hi_max;
+}
+static const char *ti__q_what(const ti_op *op, char *buf, size_t cap) {
+  if (!op) snprintf(buf, cap, "several ops");
+  else if (ti_op_is(op, "nn.clip"))
+    snprintf(buf, cap, "clip(%.9g, %.9g)", ti_dict_float(op->attrs, "min", NAN), ti_dict_float(op->attrs, "max", NAN));
+  else snprintf(buf, cap, "%s", op->info->name);
+  return buf;
+}
+
+/* A conv2d / gemm / matmul and its requantisation chain. */
+static int ti__q_layer(ti__q *q, ti_op *op) {
+  ti__q_op *me = &q->ops[op->order], *e;
+  int is_mm = ti_op_is(op, "nn.matmul"), is_gemm = ti_op_is(op, "nn.gemm");
+  ti_value *x = op->operands[0].value, *w = op->operands[1].value, *b = NULL, *v;
+  ti_op *last = op, *c1, *d, *f, *c2, *u;
+  const char *layer;
+  char buf[96], obuf[96];
+  ti_variable *dv;
+  double dk;
+  int32_t k;
+  if (!ti__q_var(q, w)) return ti__q_fail(q, ti__q_opname(op, obuf, sizeof obuf), "%s: its weight operand is not a weight of the table", obuf);
+  layer = ti__q_vname(w);
+  if (is_gemm) {
+    if (ti_dict_float(op->attrs, "alpha", 1) != 1 || ti_dict_float(op->attrs, "beta", 1) != 1 || ti_dict_int(op->attrs, "trans_a", 0))
+      return ti__q_fail(q, layer, "layer '%s': gemm with alpha/beta other than 1 or trans_a", layer);
+    if (op->n_operands > 2) b = op->operands[2].value;
+  } else if (is_mm) {
+    if (x->type->rank != 2 || w->type->rank != 2 || ti_dict_int(op->attrs, "transpose_a", 0) || ti_dict_int(op->attrs, "transpose_b", 0))
+      return ti__q_fail(q, layer, "layer '%s': matmul that is not 2-D [M,K] x [K,N]", layer);
+    u = ti__q_user(&op->results[0]);
+    if (u && ti_op_is(u, "nn.add")) {   /* matmul + constant bias: a gemm */
+      ti_value *o = u->operands[u->operands[0].value == &op->results[0] ? 1 : 0].value;
+      if (ti__q_var(q, o) && o->type->rank == 1) { b = o; last = u; q->ops[u->order].dead = 1; }
+    }
+  } else if (op->n_operands > 2) b = op->operands[2].value;
+  if (!ti__q_weight(q, layer, w, -128, 127, "weight")) return 0;
+  if (b && !ti__q_weight(q, layer, b, -2147483648.0, 2147483647.0, "bias")) return 0;
+  if (ti__q_of(q, x)->kind != TI__QK_I8) {
+    if (x->def) ti__q_opname(x->def, obuf, sizeof obuf); else snprintf(obuf, sizeof obuf, "argument %d", (int)x->index);
+    return ti__q_fail(q, layer, "layer '%s': its input (from %s) is not an integer value in -128..127", layer, obuf);
+  }
+  c1 = ti__q_user(&last->results[0]);
+  if (!ti__q_is_clip(c1, -2147483648.0, 2147483647.0, 2147483648.0))
+    return ti__q_fail(q, layer, "layer '%s': its result goes to %s, not to clip(-2^31, 2^31)", layer,
+                      ti__q_what(c1, buf, sizeof buf));
+  me->role = TI__QR_LAYER;
+  me->bias = b;
+  me->shift = -1;
+  me->clip_min = -128;
+  me->end = c1;
+  q->ops[c1->order].dead = 1;
+  v = &c1->results[0];
+  if (v->first_use) {
+    ti_use *us;
+    int only_ret = 1;
+    for (us = v->first_use; us; us = us->next) only_ret = only_ret && ti_op_is(us->owner, "builtin.return");
+    if (only_ret) goto done;   /* the last layer: the i32 accumulator */
+  }
+  d = ti__q_user(v);
+  if (!d || !ti_op_is(d, "nn.div") || d->operands[0].value != v)
+    return ti__q_fail(q, layer, "layer '%s': clip(-2^31, 2^31) goes to %s, not to div (or only to the results)", layer,
+                      ti__q_what(d, buf, sizeof buf));
+  dv = ti__q_var(q, d->operands[1].value);
+  if (!dv || dv->type->dtype != TI_DTYPE_F32 || ti_type_numel(dv->type) != 1 || !dv->data)
+    return ti__q_fail(q, layer, "layer '%s': div by something other than one constant f32", layer);
+  {
+    float fv;
+    memcpy(&fv, dv->data, 4);
+    dk = fv;
+  }
+  for (k = 0; k <= 31 && (double)((int64_t)1 << k) != dk; k++) {}
+  if (k > 31) return ti__q_fail(q, dv->name, "layer '%s': div by '%s' = %.9g, not a power of two (1..2^31)", layer, dv->name, dk);
+  f = ti__q_user(&d->results[0]);
+  if (!f || !ti_op_is(f, "nn.floor"))
+    return ti__q_fail(q, layer, "layer '%s': div goes to %s, not to floor", layer, ti__q_what(f, buf, sizeof buf));
+  c2 = ti__q_user(&f->results[0]);
+  if (!ti__q_is_clip(c2, -128, 127, 127))
+    return ti__q_fail(q, layer, "layer '%s': floor goes to %s, not to clip(-128, 127)", layer, ti__q_what(c2, buf, sizeof buf));
+  q->ops[d->order].dead = q->ops[f->order].dead = q->ops[c2->order].dead = 1;
+  q->ops[d->operands[1].value->def->order].divisor = 1;
+  me->shift = k;
+  me->end = c2;
+  u = ti__q_user(&c2->results[0]);
+  if (u && (ti_op_is(u, "nn.relu") || ti__q_is_clip(u, 0, 127, 127))) {
+    me->clip_min = 0;
+    me->end = u;
+    q->ops[u->order].dead = 1;
+  }
+done:
+  e = &q->ops[me->end->order];
+  e->kind = me->shift >= 0 ? TI__QK_I8 : TI__QK_I32;
+  e->nonneg = me->shift >= 0 && me->clip_min >= 0;
+  q->n_layers++;
+  return 1;
+}
+
+static int ti__q_analyze(ti__q *q) {
+  ti_op *op;
+  char buf[96], obuf[96];
+  int32_t i;
+  for (op = q->p->first; op; op = op->next) {
+    ti__q_op *me = &q->ops[op->order];
+    ti__q_op *a0 = NULL;
+    const char *nm = op->info->name;
+    int all_param = 1, all_int = op->n_operands > 0, kind, nonneg = 1;
+    if (me->dead) continue;
+    if (ti_op_is(op, "builtin.get_parameter") || ti_op_is(op, "builtin.constant")) { me->kind = TI__QK_PARAM; continue; }
+    for (i = 0; i < op->n_operands; i++) {   /* (an unverified program: no crash) */
+      const ti_value *v = op->operands[i].value;
+      if (!v || (v->def ? v->def->program != q->p : (v->index < 0 || v->index >= q->p->n_args || q->p->args[v->index] != v)))
+        return ti__q_fail(q, "", "op %lld (%s): operand %d is not a value of this program (verify it first)",
+                          (long long)op->order, nm, (int)i);
+    }
+    if (op->n_operands && !a0) a0 = ti__q_of(q, op->operands[0].value);
+    kind = a0 ? (int)a0->kind : (int)TI__QK_FLOAT;
+    for (i = 0; i < op->n_operands; i++) {
+      ti__q_op *s = ti__q_of(q, op->operands[i].value);
+      all_param = all_param && s->kind == TI__QK_PARAM;
+      all_int = all_int && s->kind == kind && (kind == TI__QK_I8 || kind == TI__QK_I32);
+      nonneg = nonneg && s->nonneg;
+    }
+    if (ti_op_is(op, "builtin.return")) {
+      for (i = 0; i < op->n_operands; i++) {
+        int kk = ti__q_of(q, op->operands[i].value)->kind;
+        if (kk != TI__QK_I8 && kk != TI__QK_I32) {
+          const ti_value *v = op->operands[i].value;
+          if (v->def) ti__q_opname(v->def, obuf, sizeof obuf); else snprintf(obuf, sizeof obuf, "argument %d", (int)v->index);
+          return ti__q_fail(q, obuf, "result %d (from %s) is not the result of a quantised chain", (int)i, obuf);
+        }
+      }
+      continue;
+    }
+    if (op->n_operands && all_param && op->n_results == 1) { me->kind = TI__QK_PARAM; continue; }
+    if (ti_op_is(op, "nn.conv2d") || ti_op_is(op, "nn.gemm") || ti_op_is(op, "nn.matmul")) {
+      if (!ti__q_layer(q, op)) return 0;
+      continue;
+    }
+    ti__q_opname(op, obuf, sizeof obuf);
+    if (!all_int)
+      return ti__q_fail(q, obuf, "%s works on a float value: it is not between quantised layers", obuf);
+    if (!strcmp(nm, "nn.max_pool") || !strcmp(nm, "nn.reshape") || !strcmp(nm, "nn.flatten") ||
+        !strcmp(nm, "nn.transpose") || !strcmp(nm, "nn.concat")) {
+      me->kind = (unsigned char)kind;
+      me->nonneg = (unsigned char)nonneg;
+      me->role = TI__QR_RETYPE;
+      continue;
+    }
+    if (!strcmp(nm, "nn.avg_pool") || !strcmp(nm, "nn.global_avg_pool") || !strcmp(nm, "nn.add")) {
+      int is_add = nm[3] == 'a' && nm[4] == 'd';
+      ti_op *u = ti__q_user(&op->results[0]);
+      if (kind != TI__QK_I8) return ti__q_fail(q, obuf, "%s works on i32 values (only i8 ones are mapped)", obuf);
+      if (is_add ? !ti__q_is_clip(u, -128, 127, 127) : !(u && ti_op_is(u, "nn.floor")))
+        return ti__q_fail(q, obuf, "%s goes to %s, not to %s", obuf, ti__q_what(u, buf, sizeof buf),
+                          is_add ? "clip(-128, 127) (an i8 sum saturates)" : "floor (an integer mean)");
+      if (!is_add && !nonneg)
+        return ti__q_fail(q, obuf, "%s averages values that may be negative (floor of the mean would differ from the integer mean)", obuf);
+      me->role = TI__QR_FOLD;
+      me->end = u;
+      q->ops[u->order].dead = 1;
+      q->ops[u->order].kind = TI__QK_I8;
+      q->ops[u->order].nonneg = (unsigned char)nonneg;
+      continue;
+    }
+    return ti__q_fail(q, obuf, "%s has no integer form here", obuf);
+  }
+  if (!q->n_layers) return ti__q_fail(q, "", "no conv2d, gemm or matmul layer");
+  return 1;
+}
+
+/* The i8 / i32 form of a weight, in place (new data in the program's arena). */
+static ti_status ti__q_retype_weight(ti__q *q, ti_value *v, ti_dtype dt, ti_error *err) {
+  ti_variable *var = ti__q_var(q, v);
+  const ti_type *t = var->type;
+  int64_t n = ti_type_numel(t), i;
+  size_t es = ti_dtype_size(dt);
+  unsigned char *d = (unsigned char *)ti_arena_alloc(&q->p->arena, (size_t)n * es + 1, 16);
+  const ti_type *nt = ti_type_get(q->p->ctx, t->kind, dt, t->rank, t->dims, t->layout);
+  const ti_type *vt = ti_type_get(q->p->ctx, v->type->kind, dt, v->type->rank, v->type->dims, v->type->layout);
+  if (!d || !nt || !vt) return ti_error_set(err, TI_STATUS_NO_MEMORY, "quantize-recognize: out of memory retyping '%s'", var->name);
+  for (i = 0; i < n; i++) {
+    float f;
+    memcpy(&f, (const unsigned char *)var->data + (size_t)i * 4, 4);
+    if (dt == TI_DTYPE_I8) ((int8_t *)d)[i] = (int8_t)f;
+    else { int32_t iv = (int32_t)f; memcpy(d + (size_t)i * 4, &iv, 4); }
+  }
+  var->data = d;
+  var->type = nt;
+  var->bytes = n * (int64_t)es;
+  v->type = vt;
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__q_retype(ti__q *q, ti_op *op, ti_error *err) {
+  const ti_type *rt[2] = {NULL, NULL};
+  ti_status st = op->info->infer_shape ? op->info->infer_shape(q->p->ctx, op, rt, err) : TI_STATUS_INVALID;
+  if (st != TI_STATUS_SUCCESS || !rt[0]) return st != TI_STATUS_SUCCESS ? st : ti_error_set(err, TI_STATUS_INVALID, "quantize-recognize: cannot retype %s", op->info->name);
+  op->results[0].type = rt[0];
+  return TI_STATUS_SUCCESS;
+}
+
+static ti_status ti__q_rewrite(ti__q *q, ti_error *err) {
+  ti_context *ctx = q->p->ctx;
+  ti_op *op, *prev;
+  int32_t i, j;
+  unsigned char *drop = NULL;
+  ti_status st = TI_STATUS_SUCCESS;
+  for (i = 0; i < q->p->n_args; i++) {
+    ti_value *a = q->p->args[i];
+    const ti_type *t = a->type;
+    if (t->dtype != TI_DTYPE_F32 || !a->first_use) continue;
+    if (!(a->type = ti_type_get(ctx, t->kind, TI_DTYPE_I8, t->rank, t->dims, t->layout)))
+      return ti_error_set(err, TI_STATUS_NO_MEMORY, "quantize-recognize: out of memory");
+    q->r->n_args++;
+  }
+  for (op = q->p->first; op && st == TI_STATUS_SUCCESS; op = op->next) {
+    ti__q_op *me = &q->ops[op->order];
+    if (me->role == TI__QR_RETYPE || me->role == TI__QR_FOLD) {
+      if ((st = ti__q_retype(q, op, err)) == TI_STATUS_SUCCESS && me->role == TI__QR_FOLD)
+        ti_value_replace_all_uses(&me->end->results[0], &op->results[0]);
+    } else if (me->role == TI__QR_LAYER) {
+      int conv = ti_op_is(op, "nn.conv2d");
+      ti_value *ops[3];
+      const ti_attr *at = op->attrs;
+      ti_op *nq;
+      ops[0] = op->operands[0].value;
+      ops[1] = op->operands[1].value;
+      ops[2] = me->bias;
+      if ((st = ti__q_retype_weight(q, ops[1], TI_DTYPE_I8, err)) != TI_STATUS_SUCCESS) break;
+      if (me->bias && (st = ti__q_retype_weight(q, me->bias, TI_DTYPE_I32, err)) != TI_STATUS_SUCCESS) break;
+      if (!conv) {
+        at = ti_dict_set(ctx, ti_dict_set(ctx, at, "alpha", NULL), "beta", NULL);
+        if (ti_op_is(op, "nn.matmul")) at = ti_dict_set(ctx, ti_dict_set(ctx, at, "transpose_a", NULL), "transpose_b", NULL);
+      }
+      if (me->shift >= 0) {
+        at = ti_dict_set(ctx, at, "shift", ti_attr_int(ctx, me->shift));
+        at = ti_dict_set(ctx, at, "clip_min", ti_attr_int(ctx, me->clip_min));
+      }
+      if (!at) { st = ti_error_set(err, TI_STATUS_NO_MEMORY, "quantize-recognize: out of memory"); break; }
+      nq = ti_op_create(q->p, conv ? "nn.quant_conv2d" : "nn.quant_gemm", me->bias ? 3 : 2, ops, 1, NULL, at, err);
+      if (!nq) { st = err && err->status ? err->status : TI_STATUS_INVALID; break; }
+      ti_op_insert_before(nq, me->end);
+      ti_value_replace_all_uses(&me->end->results[0], &nq->results[0]);
+    }
+  }
+  if (st != TI_STATUS_SUCCESS) return st;
+  if (q->p->n_vars && !(drop = (unsigned char *)TASKIR_MALLOC(ctx->alloc_user, (size_t)q->p->n_vars))) 
+    return ti_error_set(err, TI_STATUS_NO_MEMORY, "quantize-recognize: out of memory");
+  if (drop) memset(drop, 0, (size_t)q->p->n_vars);
+  /* the chains, last op first (each op's users go before it), and the
+     divisors' reads left without a use */
+  for (op = q->p->last; op && st == TI_STATUS_SUCCESS; op = prev) {
+    prev = op->prev;
+    if (q->ops[op->order].dead || q->ops[op->order].role == TI__QR_LAYER) st = ti_op_erase(op, err);
+    else if (q->ops[op->order].divisor && !op->results[0].first_use) {
+      ti_variable *var = ti__q_var(q, &op->results[0]);
+      if (var && q->reads[var - q->p->vars] == 1) drop[var - q->p->vars] = 1;
+      st = ti_op_erase(op, err);
+    }
+  }
+  if (st == TI_STATUS_SUCCESS && drop) {   /* variables nobody reads any more */
+    for (i = j = 0; i < q->p->n_vars; i++)
+      if (!drop[i]) q->p->vars[j++] = q->p->vars[i];
+    if (j != q->p->n_vars) {
+      q->p->n_vars = j;
+      if (q->p->var_slots) memset(q->p->var_slots, 0, (size_t)q->p->var_slots_cap * sizeof *q->p->var_slots);
+      q->p->var_slots_n = 0;
+    }
+  }
+  if (drop) TASKIR_FREE(ctx->alloc_user, drop);
+  q->r->n_layers = q->n_layers;
+  return st;
+}
+
+static ti_status ti__q_run(ti_program *p, ti_quant_report *report, int rewrite, ti_error *err) {
+  ti__q q;
+  ti_quant_report local;
+  ti_op *op;
+  int64_t n = 0;
+  int32_t i;
+  ti_status st = TI_STATUS_SUCCESS;
+  ti_error_clear(err);
+  if (!report) report = &local;
+  memset(report, 0, sizeof *report);
+  if (!p) return ti_error_set(err, TI_STATUS_BAD_PARAM, "quantize-recognize: NULL program");
+  if (p->kind != TI_PROGRAM_SSA) return ti_error_set(err, TI_STATUS_BAD_PARAM, "quantize-recognize: an SSA (nn) program is needed");
+  memset(&q, 0, sizeof q);
+  q.p = p;
+  q.r = report;
+  for (op = p->first; op; op = op->next) op->order = n++;
+  q.n_ops = n;
+  q.ops = (ti__q_op *)TASKIR_MALLOC(p->ctx->alloc_user, (size_t)(n + p->n_args + 1) * sizeof *q.ops);
+  q.reads = (unsigned char *)TASKIR_MALLOC(p->ctx->alloc_user, (size_t)p->n_vars + 1);
+  if (!q.ops || !q.reads) st = ti_error_set(err, TI_STATUS_NO_MEMORY, "quantize-recognize: out of memory");
+  if (st == TI_STATUS_SUCCESS) {
+    memset(q.ops, 0, (size_t)(n + p->n_args + 1) * sizeof *q.ops);
+    memset(q.reads, 0, (size_t)p->n_vars + 1);
+    q.args = q.ops + n;
+    for (i = 0; i < p->n_args; i++) q.args[i].kind = p->args[i]->type->dtype == TI_DTYPE_F32 ? TI__QK_I8 : TI__QK_FLOAT;
+    for (op = p->first; op; op = op->next)
+      if (ti_op_is(op, "builtin.get_parameter") || ti_op_is(op, "builtin.set_parameter")) {
+        ti_variable *var = ti_program_find_var(p, ti_dict_string(op->attrs, "name", ""));
+        if (var && q.reads[var - p->vars] < 255) q.reads[var - p->vars]++;
+      }
+    if (ti__q_analyze(&q)) {
+      report->n_layers = q.n_layers;
+      if (rewrite) st = ti__q_rewrite(&q, err);
+    } else report->n_layers = 0;
+  }
+  if (q.ops) TASKIR_FREE(p->ctx->alloc_user, q.ops);
+  if (q.reads) TASKIR_FREE(p->ctx->alloc_user, q.reads);
+  return st;
+}
+
+TASKIR_API ti_status ti_quantize_analyze(ti_program *p, ti_quant_report *report, ti_error *err) {
+  return ti__q_run(p, report, 0, err);
+}
+TASKIR_API ti_status ti_quantize_recognize(ti_program *p, ti_quant_report *report, ti_error *err) {
+  return ti__q_run(p, report, 1, err);
+}
+TASKIR_API ti_status ti_pass_quantize_recognize(ti_program *p, void *user, ti_error *err) {
+  return ti__q_run(p, (ti_quant_report *)user, 1, err);
+}
+
+static const ti_pass ti__onnx_passes[] = {{"quantize-recognize", ti_pass_quantize_recognize, NULL}};
+
+TASKIR_API const ti_pass *ti_onnx_passes(int32_t *n) {
+  if (n) *n = (int32_t)(sizeof ti__onnx_passes / sizeof *ti__onnx_passes);
+  return ti__onnx_passes;
+}
+
+TASKIR_API ti_status ti_onnx_pass_manager_add_named(ti_pass_manager *pm, const char *names, ti_error *err) {
+  const char *s = names;
+  ti_error_clear(err);
+  if (!pm || !names) return ti_error_set(err, TI_STATUS_BAD_PARAM, "pass list: NULL argument");
+  while (*s) {
+    const char *e;
+    char buf[64];
+    size_t len, i;
+    ti_status st = TI_STATUS_NOT_FOUND;
+    while (*s == ',' || *s == ' ') s++;
+    if (!*s) break;
+    for (e = s; *e && *e != ',' && *e != ' '; e++) {}
+    len = (size_t)(e - s);
+    if (len >= sizeof buf) return ti_error_set(err, TI_STATUS_NOT_FOUND, "unknown pass '%.*s'", (int)(len > 60 ? 60 : len), s);
+    memcpy(buf, s, len);
+    buf[len] = 0;
+    for (i = 0; i < sizeof ti__onnx_passes / sizeof *ti__onnx_passes; i++)
+      if (strcmp(buf, ti__onnx_passes[i].name) == 0) {
+        st = ti_pass_manager_add(pm, ti__onnx_passes[i].name, ti__onnx_passes[i].run, ti__onnx_passes[i].user);
+        if (st != TI_STATUS_SUCCESS) return ti_error_set(err, TI_STATUS_LIMIT, "pass list: cannot add '%s' (the manager is full)", buf);
+      }
+    if (st != TI_STATUS_SUCCESS && (st = ti_pass_manager_add_named(pm, buf, err)) != TI_STATUS_SUCCESS) return st;
+    s = e;
+  }
+  return TI_STATUS_SUCCESS;
 }
 
 #undef TI__OI_TRY

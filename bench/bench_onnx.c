@@ -1,8 +1,14 @@
 /* ONNX benchmark: decode + import time per node on synthetic chains of
-   10^3, 10^4 and 10^5 nodes (Add of a per-node initializer, then Relu), and
-   decoding + importing a model with 100 MB of initializers, as a ratio to
-   memcpy of the same bytes (weights referenced, and copied). Medians of
-   paired ratios over trials (the machine is shared). */
+   10^3, 10^4 and 10^5 nodes (Add of a per-node initializer, then Relu);
+   decode + import + passes (quantize-recognize, cse, dce) per node on
+   integer chains and DAGs of Gemm/requantisation layers of the same sizes,
+   with the paired ratio of per-node time at 10^5 to 10^3 (target <= 2) and
+   the page faults per node (fresh memory: the large models' blocks come
+   from and go back to the system on every run, the small ones' are reused,
+   so first-touch costs show only at 10^5); and
+   decoding (MB/s) and importing a model with 100 MB of initializers, as a
+   ratio to memcpy of the same bytes (weights referenced, and copied).
+   Medians of paired ratios over trials (the machine is shared). */
 #define _POSIX_C_SOURCE 199309L
 #define TASKIR_IMPLEMENTATION
 #include "taskir_onnx.h"
@@ -10,12 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include <sys/resource.h>
+#include <unistd.h>
+#include "bench_clock.h"   /* now(): this thread's CPU time (the machine is shared) */
 static int cmp_d(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return x < y ? -1 : x > y;
@@ -85,6 +88,114 @@ static void chain(ti_buffer *model, int64_t n, int64_t c, int64_t init_elems) {
   free(vals);
 }
 
+static void w_f32(ti_buffer *g, const char *name, int rank, const int64_t *dims, const float *v) {
+  ti_buffer t;
+  int64_t n = 1;
+  int i;
+  ti_buffer_init(&t, NULL);
+  for (i = 0; i < rank; i++) { w_int(&t, 1, dims[i]); n *= dims[i]; }
+  w_int(&t, 2, TI_ONNX_FLOAT); w_str(&t, 8, name);
+  w_len(&t, 9, v, (size_t)n * 4);
+  w_msg(g, 5, &t);
+  ti_buffer_free(&t);
+}
+static void w_node(ti_buffer *g, const char *op, const char *i0, const char *i1, const char *i2, const char *out, int trans_b) {
+  ti_buffer nd;
+  ti_buffer_init(&nd, NULL);
+  w_str(&nd, 1, i0);
+  if (i1) w_str(&nd, 1, i1);
+  if (i2) w_str(&nd, 1, i2);
+  w_str(&nd, 2, out);
+  w_str(&nd, 4, op);
+  if (trans_b) {
+    ti_buffer a;
+    ti_buffer_init(&a, NULL);
+    w_str(&a, 1, "transB"); w_int(&a, 20, TI_ONNX_ATTR_INT); w_int(&a, 3, 1);
+    w_msg(&nd, 5, &a);
+    ti_buffer_free(&a);
+  }
+  w_msg(g, 1, &nd);
+  ti_buffer_free(&nd);
+}
+
+/* An integer model of about n nodes, the export pattern quantize-recognize
+   rewrites: layers Gemm(W_i [16,16] integers, B_i) -> Clip(-2^31, 2^31) ->
+   Div(2^8) -> Floor -> Clip(-128, 127) -> Relu; dag: each layer's input is
+   Clip(-128, 127)(Add(the two previous layers' outputs)). The last Gemm
+   stops after the first Clip. */
+static int64_t int_model(ti_buffer *model, int64_t n, int dag) {
+  enum { C = 16 };
+  ti_buffer g;
+  float w[C * C], b[C], lo31 = -2147483648.0f, hi31 = 2147483648.0f, lo8 = -128, hi8 = 127, k = 256;
+  int64_t wd[2] = {C, C}, bd[1] = {C}, layers = n / (dag ? 8 : 6), i, nodes = 0;
+  char in[32], prev[32], x[32], y[32], wn[32], bn[32];
+  int j;
+  ti_buffer_init(&g, NULL);
+  for (j = 0; j < C * C; j++) w[j] = (float)((j * 37) % 255 - 127);
+  for (j = 0; j < C; j++) b[j] = (float)(j * 101 - 800);
+  w_f32(&g, "lo31", 0, NULL, &lo31); w_f32(&g, "hi31", 0, NULL, &hi31);
+  w_f32(&g, "lo8", 0, NULL, &lo8); w_f32(&g, "hi8", 0, NULL, &hi8); w_f32(&g, "k", 0, NULL, &k);
+  strcpy(in, "x"); strcpy(prev, "x");
+  for (i = 0; i < layers; i++) {
+    snprintf(wn, sizeof wn, "w%lld", (long long)i); snprintf(bn, sizeof bn, "b%lld", (long long)i);
+    w_f32(&g, wn, 2, wd, w); w_f32(&g, bn, 1, bd, b);
+    if (dag && i > 0) {
+      snprintf(x, sizeof x, "s%lld", (long long)i); w_node(&g, "Add", in, prev, NULL, x, 0);
+      snprintf(y, sizeof y, "t%lld", (long long)i); w_node(&g, "Clip", x, "lo8", "hi8", y, 0);
+      strcpy(prev, in); strcpy(in, y); nodes += 2;
+    } else strcpy(prev, in);
+    snprintf(x, sizeof x, "g%lld", (long long)i); w_node(&g, "Gemm", in, wn, bn, x, 1);
+    snprintf(y, sizeof y, "c%lld", (long long)i); w_node(&g, "Clip", x, "lo31", "hi31", y, 0);
+    nodes += 2;
+    if (i == layers - 1) { strcpy(in, y); break; }
+    snprintf(x, sizeof x, "d%lld", (long long)i); w_node(&g, "Div", y, "k", NULL, x, 0);
+    snprintf(y, sizeof y, "f%lld", (long long)i); w_node(&g, "Floor", x, NULL, NULL, y, 0);
+    snprintf(x, sizeof x, "q%lld", (long long)i); w_node(&g, "Clip", y, "lo8", "hi8", x, 0);
+    snprintf(in, sizeof in, "r%lld", (long long)i); w_node(&g, "Relu", x, NULL, NULL, in, 0);
+    nodes += 4;
+  }
+  { ti_buffer t; ti_buffer_init(&t, NULL);
+    w_vi(&t, "x", 1, C); w_msg(&g, 11, &t);
+    w_vi(&t, in, 1, C); w_msg(&g, 12, &t);
+    ti_buffer_free(&t); }
+  w_int(model, 1, 7);
+  { ti_buffer os; ti_buffer_init(&os, NULL); w_int(&os, 2, 13); w_msg(model, 8, &os); ti_buffer_free(&os); }
+  w_msg(model, 7, &g);
+  ti_buffer_free(&g);
+  return nodes;
+}
+
+/* decode + import + quantize-recognize,cse,dce (verified after each). */
+static double import_passes_once(ti_context *ctx, const ti_buffer *m, int64_t want_layers, double *pass_time) {
+  ti_onnx_options opt;
+  ti_program *p = NULL;
+  ti_pass_manager pm;
+  ti_quant_report qr;
+  ti_error e;
+  double t0, t1;
+  memset(&opt, 0, sizeof opt);
+  opt.reference_weights = 1;
+  ti_error_clear(&e);
+  ti_pass_manager_init(&pm);
+  t0 = now();
+  if (ti_onnx_import(ctx, m->data, m->len, &opt, &p, &e) != TI_STATUS_SUCCESS ||
+      ti_onnx_pass_manager_add_named(&pm, "quantize-recognize,cse,dce", &e) != TI_STATUS_SUCCESS) {
+    fprintf(stderr, "import: %s\n", e.message);
+    exit(1);
+  }
+  pm.passes[0].user = &qr;
+  t1 = now();
+  pm.n = 1;   /* quantize-recognize alone first (timed), then the rest */
+  if (ti_pass_manager_run(&pm, p, &e) != TI_STATUS_SUCCESS) { fprintf(stderr, "quantize-recognize: %s\n", e.message); exit(1); }
+  if (pass_time) *pass_time = now() - t1;
+  pm.passes[0] = pm.passes[1]; pm.passes[1] = pm.passes[2]; pm.n = 2;
+  if (ti_pass_manager_run(&pm, p, &e) != TI_STATUS_SUCCESS) { fprintf(stderr, "cse,dce: %s\n", e.message); exit(1); }
+  t0 = now() - t0;
+  if (qr.n_layers != want_layers) { fprintf(stderr, "quantised %d layers of %lld: %s\n", (int)qr.n_layers, (long long)want_layers, qr.reason); exit(1); }
+  ti_program_destroy(p);
+  return t0;
+}
+
 static double import_once(ti_context *ctx, const ti_buffer *m, int reference) {
   ti_onnx_options opt;
   ti_program *p = NULL;
@@ -108,6 +219,7 @@ int main(void) {
   int k, t;
   ti_error_clear(&e);
   ti_nn_register(ctx, &e);
+  (void)avail_bytes;
   printf("decode + import per node, chains of Add(w_i)/Relu on [1,16]:\n");
   for (k = 0; k < 3; k++) {
     ti_buffer m;
@@ -120,12 +232,45 @@ int main(void) {
     ti_buffer_free(&m);
   }
   printf("  per-node time at 10^5 / at 10^3: %.2f\n", per_node[2] / per_node[0]);
+  for (t = 0; t < 2; t++) {   /* integer models through quantize-recognize */
+    ti_buffer m[3];
+    int64_t nodes[3], layers[3];
+    double ratio[5];
+    int q;
+    printf("decode + import + quantize-recognize,cse,dce per node, integer %s of Gemm/requant layers:\n",
+           t ? "DAGs (residual Add)" : "chains");
+    for (k = 0; k < 3; k++) {
+      ti_buffer_init(&m[k], NULL);
+      nodes[k] = int_model(&m[k], sizes[k], t);
+      layers[k] = sizes[k] / (t ? 8 : 6);
+    }
+    for (k = 0; k < 3; k++) {
+      int trials = k == 2 ? 3 : 7;
+      struct rusage u0, u1;
+      getrusage(RUSAGE_SELF, &u0);
+      double pt[8];
+      for (q = 0; q < trials; q++) {
+        r[q] = import_passes_once(ctx, &m[k], layers[k], &pt[q]) / (double)nodes[k];
+        pt[q] /= (double)nodes[k];
+      }
+      getrusage(RUSAGE_SELF, &u1);
+      per_node[k] = median(r, trials);
+      printf("  %7lld nodes  %8.0f ns/node, quantize-recognize alone %5.0f ns/node  (%lld layers, model %.1f MB; %.3f page faults/node)\n",
+             (long long)nodes[k], per_node[k] * 1e9, median(pt, trials) * 1e9, (long long)layers[k], (double)m[k].len / 1e6,
+             (double)(u1.ru_minflt - u0.ru_minflt) / (double)trials / (double)nodes[k]);
+    }
+    for (q = 0; q < 5; q++)   /* paired: the small and the large model back to back */
+      ratio[q] = (import_passes_once(ctx, &m[2], layers[2], NULL) / (double)nodes[2]) /
+                 (import_passes_once(ctx, &m[0], layers[0], NULL) / (double)nodes[0]);
+    printf("  per-node time at 10^5 / at 10^3: %.2f (median of 5 paired runs)\n", median(ratio, 5));
+    for (k = 0; k < 3; k++) ti_buffer_free(&m[k]);
+  }
   {
     ti_buffer m;
     int64_t elems = 25 * 1000 * 1000;   /* 100 MB of f32 */
     size_t bytes = (size_t)elems * 4;
     char *dst = (char *)malloc(bytes), *src = (char *)malloc(bytes);
-    double ref[5], cpy[5], mc[5], fresh[5];
+    double ref[5], cpy[5], mc[5], fresh[5], dec[5], mbs[5];
     memset(src, 1, bytes); memset(dst, 2, bytes);
     ti_buffer_init(&m, NULL);
     chain(&m, 2, 16, elems);
@@ -145,8 +290,20 @@ int main(void) {
       }
       fresh[t] = cpy[t] / fresh[t];
       cpy[t] /= mc[t];
+      {   /* decoding alone (ti_onnx_decode: data referenced in the buffer) */
+        ti_onnx_model om;
+        t0 = now();
+        if (ti_onnx_decode(&om, m.data, m.len, NULL, &e) != TI_STATUS_SUCCESS) { fprintf(stderr, "decode: %s\n", e.message); exit(1); }
+        dec[t] = now() - t0;
+        ti_onnx_model_free(&om);
+        mbs[t] = (double)m.len / 1e6 / dec[t];
+        t0 = now();
+        memcpy(dst, src, bytes);
+        dec[t] /= now() - t0;
+      }
     }
     printf("model with 100 MB of initializers (%.1f MB file): memcpy of 100 MB %.1f ms (median)\n", (double)m.len / 1e6, median(mc, 5) * 1e3);
+    printf("  decode alone: %.0f MB/s, %.3f x memcpy time (median of paired runs)\n", median(mbs, 5), median(dec, 5));
     printf("  decode + import, weights referenced: %.3f x memcpy time\n", median(ref, 5));
     printf("  decode + import, weights copied:     %.3f x memcpy time, %.3f x malloc+memcpy into fresh memory\n",
            median(cpy, 5), median(fresh, 5));

@@ -100,8 +100,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   } else {
     st = ti_onnx_import_model(fz_ctx(), &m, &opt, &p, &err);
     if (st == TI_STATUS_SUCCESS) {
+      ti_quant_report qr;
       fz_check(p != NULL, "a program on success");
       fz_program(p);
+      /* quantize-recognize on whatever import built: a verified program
+         after it, quantised or unchanged with a reason */
+      if (ti_quantize_recognize(p, &qr, &err) == TI_STATUS_SUCCESS) {
+        fz_check(ti_verify(p, &err) == TI_STATUS_SUCCESS, "quantize-recognize leaves a verified program");
+        fz_check(qr.n_layers > 0 || qr.reason[0] != 0, "a program that stays float has a reason");
+        if (qr.n_layers > 0) fz_program(p);
+      } else fz_check(err.message[0] != 0, "quantize-recognize error has a message");
       ti_program_destroy(p);
     } else fz_check(p == NULL && err.message[0] != 0, "import error has a message");
   }

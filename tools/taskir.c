@@ -7,6 +7,7 @@
 #include "taskir_proto.h"
 #include "taskir_layout.h"
 #include "taskir_exec.h"
+#include "../taskir_onnx.h"   /* the importer and its passes (quantize-recognize) */
 #include "taskir_io.h"
 #include "taskir_run.h"
 
@@ -558,7 +559,8 @@ static int cmd_opt(int argc, char **argv) {
   ti_pass_manager pm;
   ti_status s;
   const char *path = NULL, *passes = NULL;
-  int i, r;
+  int i, r, ran_quant = 0;
+  ti_quant_report qr;
   if (wants_help(argc, argv)) {
     int32_t n, k;
     const ti_pass *all = ti_generic_passes(&n);
@@ -566,7 +568,10 @@ static int cmd_opt(int argc, char **argv) {
            "  Parses an nn program, runs the passes in order (verifying after each)\n"
            "  and prints the result. Passes:");
     for (k = 0; k < n; k++) printf(" %s", all[k].name);
-    printf("\n");
+    all = ti_onnx_passes(&n);
+    for (k = 0; k < n; k++) printf(" %s", all[k].name);
+    printf("\n  quantize-recognize reports on stderr how many layers it quantised, or\n"
+           "  why the program stays float (the first offending tensor).\n");
     return 0;
   }
   for (i = 1; i < argc; i++) {
@@ -583,7 +588,10 @@ static int cmd_opt(int argc, char **argv) {
   if (!ctx) return ti_cli_fail("opt", NULL, NULL);
   ti_buffer_init(&b, NULL);
   ti_pass_manager_init(&pm);
-  s = ti_pass_manager_add_named(&pm, passes, &err);
+  memset(&qr, 0, sizeof qr);
+  s = ti_onnx_pass_manager_add_named(&pm, passes, &err);
+  for (i = 0; i < pm.n; i++)
+    if (strcmp(pm.passes[i].name, "quantize-recognize") == 0) { pm.passes[i].user = &qr; ran_quant = 1; }
   if (s != TI_STATUS_SUCCESS) {
     ti_context_destroy(ctx);
     ti_cli_fail("opt", NULL, &err);
@@ -591,6 +599,10 @@ static int cmd_opt(int argc, char **argv) {
   }
   s = ti_cli_load_nn(ctx, path, TI_CLI_FMT_NONE, &p, &err);
   if (s == TI_STATUS_SUCCESS) s = ti_pass_manager_run(&pm, p, &err);
+  if (s == TI_STATUS_SUCCESS && ran_quant) {
+    if (qr.n_layers) fprintf(stderr, "quantize-recognize: %d layers quantised\n", (int)qr.n_layers);
+    else fprintf(stderr, "quantize-recognize: stays float: %s\n", qr.reason);
+  }
   if (s == TI_STATUS_SUCCESS) s = ti_print_program(p, &b, &err);
   if (s == TI_STATUS_SUCCESS) fwrite(b.data, 1, b.len, stdout);
   ti_buffer_free(&b);

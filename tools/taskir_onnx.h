@@ -13,13 +13,18 @@
 #include "../taskir_onnx.h"
 
 static const char ti__cli_import_usage[] =
-    "usage: taskir import MODEL.onnx OUT.tir [--nn-only] [--dim NAME=V]...\n"
+    "usage: taskir import MODEL.onnx OUT.tir [--nn-only] [--dim NAME=V]... [--passes LIST | --no-quantize]\n"
     "\n"
-    "Imports an ONNX model (opsets 6-17) into an nn program and writes its text\n"
-    "form (.tir). Prints one line: nodes, ops, weights bytes; on failure the\n"
-    "first problem (e.g. unsupported: node 'Resize_12' op Resize mode=cubic).\n"
+    "Imports an ONNX model (opsets 6-17) into an nn program, runs the\n"
+    "quantize-recognize pass (integer models exported as float become\n"
+    "quant_conv2d/quant_gemm programs with i8 inputs) and writes its text form\n"
+    "(.tir). Prints one line: nodes, ops, weights bytes, layers quantised (or\n"
+    "why the model stays float); on failure the first problem (e.g.\n"
+    "unsupported: node 'Resize_12' op Resize mode=cubic).\n"
     "  --nn-only        write the nn program (the only output form so far)\n"
-    "  --dim NAME=V     bind a symbolic dim of the inputs (e.g. --dim N=1)\n";
+    "  --dim NAME=V     bind a symbolic dim of the inputs (e.g. --dim N=1)\n"
+    "  --passes LIST    run these passes instead (e.g. quantize-recognize,dce)\n"
+    "  --no-quantize    run no pass: the program as imported\n";
 
 static const char ti__cli_eval_usage[] =
     "usage: taskir eval PROGRAM.tir|MODEL.onnx [--input K=FILE]... [--out DIR] [--dim NAME=V]...\n"
@@ -117,9 +122,19 @@ static int ti_cli_import(int argc, char **argv) {
   ti_op *op;
   int64_t wbytes = 0;
   const char *seen[64];
+  const char *passes = "quantize-recognize";
+  ti_pass_manager pm;
+  ti_quant_report qr;
+  int r, ran_quant = 0;
+  char qsum[400];
   if (wants_help(argc, argv)) return usage(1, ti__cli_import_usage);
   for (i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--nn-only") == 0) continue;
+    if (strcmp(argv[i], "--no-quantize") == 0) { passes = ""; continue; }
+    if ((r = ti_cli_opt_value(argc, argv, &i, "import", "--passes", &passes)) != 0) {
+      if (r < 0) return usage(0, ti__cli_import_usage);
+      continue;
+    }
     if (strcmp(argv[i], "--dim") == 0 && i + 1 < argc) {
       if (n_dims == 64 || !ti__cli_dim(argv[++i], &dims[n_dims])) {
         fprintf(stderr, "taskir import: --dim wants NAME=V with V >= 0, got '%s'\n", argv[i]);
@@ -139,7 +154,14 @@ static int ti_cli_import(int argc, char **argv) {
   ti_error_clear(&err);
   if (!(ctx = ti_context_create(NULL))) return ti_cli_fail("import", NULL, NULL);
   ti_buffer_init(&b, NULL);
-  s = ti__cli_load_onnx(ctx, in, dims, n_dims, &cm, &err);
+  memset(&qr, 0, sizeof qr);
+  memset(&cm, 0, sizeof cm);
+  ti_pass_manager_init(&pm);
+  s = ti_onnx_pass_manager_add_named(&pm, passes, &err);
+  for (i = 0; i < pm.n; i++)   /* the report says how many layers, or why none */
+    if (strcmp(pm.passes[i].name, "quantize-recognize") == 0) { pm.passes[i].user = &qr; ran_quant = 1; }
+  if (s == TI_STATUS_SUCCESS) s = ti__cli_load_onnx(ctx, in, dims, n_dims, &cm, &err);
+  if (s == TI_STATUS_SUCCESS) s = ti_pass_manager_run(&pm, cm.p, &err);
   if (s == TI_STATUS_SUCCESS) s = ti_print_program(cm.p, &b, &err);
   if (s == TI_STATUS_SUCCESS) s = ti_cli_write_bytes(out, b.data, b.len, &err);
   if (s == TI_STATUS_SUCCESS) {
@@ -151,8 +173,12 @@ static int ti_cli_import(int argc, char **argv) {
       if (k == kinds && kinds < 64) seen[kinds++] = op->info->name;
     }
     for (i = 0; i < cm.p->n_vars; i++) wbytes += cm.p->vars[i].bytes;
-    printf("%s: %d nodes -> %d ops (%d kinds), %d arguments, %d weights (%lld bytes) -> %s\n", in, (int)cm.n_nodes,
-           (int)n_ops, (int)kinds, (int)cm.p->n_args, (int)cm.p->n_vars, (long long)wbytes, out);
+    qsum[0] = 0;
+    if (ran_quant && qr.n_layers)
+      snprintf(qsum, sizeof qsum, "; %d layers quantised (i8 inputs: integers in -128..127)", (int)qr.n_layers);
+    else if (ran_quant) snprintf(qsum, sizeof qsum, "; float (not quantised: %s)", qr.reason);
+    printf("%s: %d nodes -> %d ops (%d kinds), %d arguments, %d weights (%lld bytes) -> %s%s\n", in, (int)cm.n_nodes,
+           (int)n_ops, (int)kinds, (int)cm.p->n_args, (int)cm.p->n_vars, (long long)wbytes, out, qsum);
   }
   ti_buffer_free(&b);
   ti__cli_model_free(&cm);
