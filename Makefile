@@ -108,8 +108,20 @@ demo: $(BUILD)/taskir
 test: all $(TEST_BINS)
 	@tests/run.sh $(CHECKS)
 
-bench: all $(BENCHES:%=$(BUILD)/bench/%)
-	@for b in $(BENCHES:%=$(BUILD)/bench/%); do echo "== $$b"; $$b || exit 1; done
+# The onnxruntime peer of bench_exec: npm's onnxruntime-node (its bundled CPU
+# library, no install scripts) in a scratch directory; without npm, or when
+# the install fails, bench_exec prints the skip.
+ORT_DIR := $(BUILD)/bench/ort
+ORT_PKG := onnxruntime-node@1.30.0
+NPM     := $(shell command -v npm 2>/dev/null)
+$(ORT_DIR)/node_modules/onnxruntime-node/package.json:
+	@mkdir -p $(ORT_DIR)
+	$(if $(NPM),cd $(ORT_DIR) && npm install --ignore-scripts --no-audit --no-fund $(ORT_PKG) > npm.log 2>&1 \
+	  || echo "skip: npm install $(ORT_PKG) failed (see $(ORT_DIR)/npm.log)",\
+	  @echo "skip: the onnxruntime peer needs npm and nodejs (apt-get install --no-install-recommends npm nodejs)")
+
+bench: all $(BENCHES:%=$(BUILD)/bench/%) $(ORT_DIR)/node_modules/onnxruntime-node/package.json
+	@for b in $(BENCHES:%=$(BUILD)/bench/%); do echo "== $$b"; TASKIR_ORT_DIR=$(ORT_DIR) $$b || exit 1; done
 
 # Headers, the tool, taskir.pc and the docs; all or nothing (tools/install.sh).
 install: $(TOOL)
