@@ -4,8 +4,9 @@
 //        thread: intraOpNumThreads = interOpNumThreads = 1, sequential)
 //   out ID                                 -> the first output, one line of
 //        space-separated values
-//   time ID N                              -> "ns MEDIAN": the median of N
-//        timed inferences (awaited session.run, process.hrtime)
+//   time ID N                              -> "ns CPU WALL": N awaited
+//        session.run calls: the process's CPU time per call (user + system,
+//        process.cpuUsage) and the median wall time of one (process.hrtime)
 //   quit
 // argv[2]: the directory holding node_modules/onnxruntime-node.
 'use strict';
@@ -52,13 +53,15 @@ async function handle(words) {
     const m = models.get(words[1]);
     const n = Number(words[2]);
     const t = new Array(n);
+    const c0 = process.cpuUsage();
     for (let i = 0; i < n; i++) {
       const t0 = process.hrtime.bigint();
       await m.session.run(m.feeds);
       t[i] = Number(process.hrtime.bigint() - t0);
     }
+    const c = process.cpuUsage(c0);
     t.sort((a, b) => a - b);
-    return 'ns ' + t[n >> 1];
+    return 'ns ' + ((c.user + c.system) * 1000 / n) + ' ' + t[n >> 1];
   }
   throw new Error('unknown command ' + cmd);
 }
