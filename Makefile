@@ -38,21 +38,21 @@ $(BUILD)/examples/%: examples/%.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(STD) $(WARN) $(OPT) -I. -o $@ $< -lm
 
-$(BUILD)/test/%: tests/%.c $(HEADERS) tests/tt.h tests/tt_task.h
+$(BUILD)/test/%: tests/%.c $(HEADERS) tests/tt.h tests/tt_task.h tests/onnx_write.h
 	@mkdir -p $(@D)
 	$(CC) $(STD) $(WARN) $(OPT) -g -I. -o $@ $< -lm
 
-$(BUILD)/asan/%: tests/%.c $(HEADERS) tests/tt.h tests/tt_task.h
+$(BUILD)/asan/%: tests/%.c $(HEADERS) tests/tt.h tests/tt_task.h tests/onnx_write.h
 	@mkdir -p $(@D)
 	$(CC) $(STD) $(WARN) -O1 -g $(SAN) -I. -o $@ $< -lm
 
 # The kernels as firmware builds them: reference paths, and (-ffreestanding,
 # __STDC_HOSTED__ 0) taskir's own copy/fill loops instead of the C library's.
-$(BUILD)/nosimd/%: tests/%.c $(HEADERS) tests/tt.h tests/tt_task.h
+$(BUILD)/nosimd/%: tests/%.c $(HEADERS) tests/tt.h tests/tt_task.h tests/onnx_write.h
 	@mkdir -p $(@D)
 	$(CC) $(STD) $(WARN) $(OPT) -g -DTASKIR_NO_SIMD -ffreestanding -I. -o $@ $< -lm
 
-$(BUILD)/aarch64/%: tests/%.c $(HEADERS) tests/tt.h tests/tt_task.h
+$(BUILD)/aarch64/%: tests/%.c $(HEADERS) tests/tt.h tests/tt_task.h tests/onnx_write.h
 	@mkdir -p $(@D)
 	$(AARCH64_CC) $(STD) $(WARN) $(OPT) -static -I. -o $@ $< -lm
 
@@ -64,7 +64,7 @@ $(BUILD)/fuzzloop/%: tests/%.c tests/fuzz_main.h $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(STD) $(WARN) -O1 -g $(SAN) -DTT_FUZZ_LOOP -I. -o $@ $< -lm
 
-$(BUILD)/bench/%: bench/%.c $(wildcard bench/*.h) $(HEADERS)
+$(BUILD)/bench/%: bench/%.c $(wildcard bench/*.h) tests/onnx_write.h $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(STD) $(WARN) -O3 -march=native -I. -o $@ $< -lm
 
@@ -108,8 +108,20 @@ demo: $(BUILD)/taskir
 test: all $(TEST_BINS)
 	@tests/run.sh $(CHECKS)
 
-bench: all $(BENCHES:%=$(BUILD)/bench/%)
-	@for b in $(BENCHES:%=$(BUILD)/bench/%); do echo "== $$b"; $$b || exit 1; done
+# The onnxruntime peer of bench_exec: npm's onnxruntime-node (its bundled CPU
+# library, no install scripts) in a scratch directory; without npm, or when
+# the install fails, bench_exec prints the skip.
+ORT_DIR := $(BUILD)/bench/ort
+ORT_PKG := onnxruntime-node@1.30.0
+NPM     := $(shell command -v npm 2>/dev/null)
+$(ORT_DIR)/node_modules/onnxruntime-node/package.json:
+	@mkdir -p $(ORT_DIR)
+	$(if $(NPM),cd $(ORT_DIR) && npm install --ignore-scripts --no-audit --no-fund $(ORT_PKG) > npm.log 2>&1 \
+	  || echo "skip: npm install $(ORT_PKG) failed (see $(ORT_DIR)/npm.log)",\
+	  @echo "skip: the onnxruntime peer needs npm and nodejs (apt-get install --no-install-recommends npm nodejs)")
+
+bench: all $(BENCHES:%=$(BUILD)/bench/%) $(ORT_DIR)/node_modules/onnxruntime-node/package.json
+	@for b in $(BENCHES:%=$(BUILD)/bench/%); do echo "== $$b"; TASKIR_ORT_DIR=$(ORT_DIR) $$b || exit 1; done
 
 # Headers, the tool, taskir.pc and the docs; all or nothing (tools/install.sh).
 install: $(TOOL)

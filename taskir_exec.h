@@ -1161,6 +1161,25 @@ static ti_status ti__x_plan_compute(ti__xplan *P, int32_t bi) {
     st.packed_bytes = pb;
     x->n_packed++;
   }
+  /* CVM on int8 data with constant int8 weights: rows zero-padded to a
+     multiple of 64 (the weights once here, the input by a copy into a
+     buffer whose tail stays 0), so the vector kernels cover whole rows with
+     no scalar tail; zeros add nothing to the sums. */
+  if (b->type == TI_BLOCK_CVM && d.in_dtype == TI_DTYPE_I8 && d.w_dtype == TI_DTYPE_I8 && st.w >= 0 &&
+      x->buf[st.w].constant && d.nr > 0 && d.nr % 64 && (int64_t)d.nf * (d.nr + 63) <= INT32_MAX) {
+    int64_t nrp = ((int64_t)d.nr + 63) / 64 * 64, f;
+    int32_t wp = ti__x_newbuf(x, nrp * d.nf, TI_DTYPE_I8, 1), xp = wp < 0 ? -1 : ti__x_newbuf(x, nrp, TI_DTYPE_I8, 1);
+    ti__xstep *cp = xp < 0 ? NULL : ti__x_newstep(x, TI__XS_COPY, bi);
+    if (!cp) return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory");
+    for (f = 0; f < d.nf; f++)
+      memcpy((int8_t *)x->buf[wp].p + f * nrp, (const int8_t *)x->buf[st.w].p + f * d.nr, (size_t)d.nr);
+    x->buf[wp].constant = 1;
+    st.w = wp;
+    cp->src = ops[0]; cp->dst = xp; cp->run0 = x->n_run; cp->elems = d.nr;
+    if (ti__x_add_runs(x, &cp->nrun, 0, 0, d.nr) != TI_STATUS_SUCCESS) return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory");
+    ops[0] = xp;
+    d.nr = (int32_t)nrp;
+  }
   if (b->type == TI_BLOCK_CC || b->type == TI_BLOCK_CC2D) {
     size_t sb = 0;
     if ((s = ti_cc_scratch_size(&d, st.packed >= 0, &sb)) != TI_STATUS_SUCCESS) return ti__x_kernel_fail(P, b, s, "bad convolution shape");
@@ -1169,6 +1188,15 @@ static ti_status ti__x_plan_compute(ti__xplan *P, int32_t bi) {
     size_t sb = 0;
     if ((s = ti_cvm_scratch_size(&d, &sb)) != TI_STATUS_SUCCESS) return ti__x_kernel_fail(P, b, s, "bad FC shape");
     if (sb > x->scratch_bytes) x->scratch_bytes = sb;
+  }
+  /* A 1x1 CCMPB/CCMPS window (stride 1, no padding) is elementwise: one row
+     of ny*nx*nf channels gives the same values (1x1 clips to 127 in both
+     forms) and lets the kernel run full vectors however small nf is. */
+  if ((b->type == TI_BLOCK_CCMPB || b->type == TI_BLOCK_CCMPS) && d.nky == 1 && d.nkx == 1 && d.stride_y == 1 &&
+      d.stride_x == 1 && !d.pad_up && !d.pad_down && !d.pad_left && !d.pad_right && d.niy == d.ny && d.nix == d.nx &&
+      (int64_t)d.ny * d.nx * d.nf <= INT32_MAX) {
+    d.nf = d.ny * d.nx * d.nf;
+    d.ny = d.nx = d.niy = d.nix = 1;
   }
   st.macs = ti_task_block_macs(b);   /* the statistics' count, one definition */
   {

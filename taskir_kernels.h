@@ -4526,8 +4526,57 @@ TASKIR_API ti_status ti_cavg(const ti_kernel_ctx *ctx, const ti_prim_desc *d,
   return ti_cavg_ref(d, in, bias, out);
 }
 
+/* A local path of ti_ccmpb: max pools with stride = window, no padding,
+   on fewer than 16 channels (LeNet's 6), where the vector window leaves
+   would run every window position scalar. Per output row, the nky input
+   rows are reduced first over their whole used width (contiguous, so the
+   compiler vectorises it), then each output pixel takes the max of its nkx
+   column groups, shifts and clips as the reference does. 0 (nothing
+   written) when the shape is not of that kind or the row is longer than
+   TI__E_POOL_ROW values. */
+#define TI__E_POOL_ROW 256
+TI__PRIVATE int ti__e_pool_narrow(const ti_prim_desc *d, const void *in, void *out) {
+  ti__e_win w; int kind, sh; int32_t hi, lo, acc[TI__E_POOL_ROW], *orow = (int32_t *)out;
+  int64_t oy, i, p, f, k, ky, rl, nf, nx, gw;
+  if (d->nf >= 16 || (d->in_dtype != TI_DTYPE_I8 && d->in_dtype != TI_DTYPE_U8 && d->in_dtype != TI_DTYPE_I32)) return 0;
+  if (ti__e_check_window_prim(d, TI__E_MAX, in, 0, out, &w, &kind, &hi) != TI_STATUS_SUCCESS || kind != 1) return 0;
+  if (w.sy != w.nky || w.sx != w.nkx || w.pu || w.pl || w.nky * w.nkx < 2) return 0;
+  rl = (int64_t)d->nx * w.nkx * d->nf;
+  if (rl > TI__E_POOL_ROW || (int64_t)d->ny * w.nky > w.niy || (int64_t)d->nx * w.nkx > w.nix) return 0;
+  nf = d->nf; nx = d->nx; gw = w.nkx * nf; sh = d->bit_shift; lo = d->cmp;   /* locals: out may alias d */
+  for (oy = 0; oy < d->ny; oy++) {
+    for (i = 0; i < rl; i++) acc[i] = INT32_MIN;
+    for (ky = 0; ky < w.nky; ky++) {
+      int64_t at = ((oy * w.nky + ky) * w.nix) * nf;
+      if (d->in_dtype == TI_DTYPE_I8) {
+        const int8_t *r = (const int8_t *)in + at;
+        for (i = 0; i < rl; i++) acc[i] = acc[i] > r[i] ? acc[i] : r[i];
+      } else if (d->in_dtype == TI_DTYPE_U8) {
+        const uint8_t *r = (const uint8_t *)in + at;
+        for (i = 0; i < rl; i++) acc[i] = acc[i] > r[i] ? acc[i] : r[i];
+      } else {
+        const int32_t *r = (const int32_t *)in + at;
+        for (i = 0; i < rl; i++) acc[i] = acc[i] > r[i] ? acc[i] : r[i];
+      }
+    }
+    for (p = 0; p < nx; p++) {   /* the nkx column groups of each pixel */
+      const int32_t *a = acc + p * gw;
+      int32_t *q = orow + p * nf;
+      for (f = 0; f < nf; f++) {
+        int32_t m = a[f];
+        for (k = nf; k < gw; k += nf) m = m > a[k + f] ? m : a[k + f];
+        q[f] = m;
+      }
+    }
+    for (i = 0; i < nx * nf; i++) orow[i] = ti__e_min(ti__e_max(ti__e_sra(orow[i], sh), lo), hi);
+    orow += nx * nf;
+  }
+  return 1;
+}
+
 TASKIR_API ti_status ti_ccmpb(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const void *in, void *out) {
 #if defined(TI__E_SIMD)
+  if (ti__e_pool_narrow(d, in, out)) { (void)ctx; return TI_STATUS_SUCCESS; }
   const ti__e_vt *vt = ti__e_pick(ctx);
   if (vt) return ti__e_window_run(ctx, vt, d, TI__E_MAX, in, 0, out);
 #endif

@@ -3,8 +3,12 @@
    (median), the share of a run spent inside kernels, and plan memory against
    the sum of all block sizes. Ratios are measured in this run; the Python
    engine's 1.8 ms per LeNet inference is the reference figure the task was
-   given, not a measurement made here. */
-#define _POSIX_C_SOURCE 199309L
+   given, not a measurement made here. Then the executor's fixed cost (an
+   empty run, and per block in chains of trivial blocks), and LeNet-5 and
+   the ResNet-like graph side by side with onnxruntime (bench/ort_twin.h,
+   bench/ort_peer.js; $TASKIR_ORT_DIR holds node_modules/onnxruntime-node,
+   `make bench` installs it there, else a skip says what is missing). */
+#define _POSIX_C_SOURCE 200809L
 #define TASKIR_IMPLEMENTATION
 #include "taskir_proto.h"
 #include "taskir_exec.h"
@@ -12,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "ort_twin.h"
 
 static double now(void *u) {
   struct timespec ts;
@@ -278,6 +283,201 @@ static void print_row(const char *name, const result *r) {
          r->block_bytes ? (double)r->plan_bytes / (double)r->block_bytes : 0.0, (long long)r->macs);
 }
 
+/* --- the executor's fixed cost -------------------------------------------- */
+
+/* INPUT [1] -> SI -> (CVS x1 -> SI) x n -> OUTPUT: n kernel blocks of one
+   element; n = 0 is the empty run (the input reaches the output unchanged). */
+static void build_chain(ti_task_graph *g, int32_t n) {
+  int32_t si, k;
+  next_id = 0;
+  ti_task_graph_init(g, NULL);
+  si = add(g, TI_BLOCK_INPUT, TI_DTYPE_I32, shp(0, 0, 1, 0, 0, 0));
+  k = add(g, TI_BLOCK_SI, TI_DTYPE_I32, shp(0, 0, 1, 0, 0, 0));
+  link(g, si, k, 0);
+  si = k;
+  for (k = 0; k < n; k++) {
+    int32_t c = add(g, TI_BLOCK_CVS, TI_DTYPE_I32, shp(0, 0, 1, 0, 0, 0)), o;
+    ti_task_add_attr(g, B(g, c), TI_ATTR_CONSTANT_A, 1);
+    o = add(g, TI_BLOCK_SI, TI_DTYPE_I32, shp(0, 0, 1, 0, 0, 0));
+    link(g, si, c, 0); link(g, c, o, 0);
+    si = o;
+  }
+  k = add(g, TI_BLOCK_OUTPUT, TI_DTYPE_I32, shp(0, 0, 1, 0, 0, 0));
+  link(g, si, k, 0);
+}
+
+/* Median seconds of one ti_exec_run of the chain of n blocks. */
+static double chain_run(int32_t n, int runs) {
+  ti_task_graph g;
+  ti_exec *x = NULL;
+  ti_exec_options o;
+  ti_error err;
+  int32_t one = 1;
+  double *t = (double *)malloc((size_t)runs * sizeof *t), m = -1;
+  int i;
+  memset(&err, 0, sizeof err);
+  ti_exec_options_init(&o);
+  build_chain(&g, n);
+  if (!ti_exec_plan(&g, &o, &x, &err) && !ti_exec_set_input(x, ti_exec_input_socket(x, 0), &one, 1, &err)) {
+    for (i = 0; i < runs; i++) {
+      double t0 = now(NULL);
+      ti_exec_run(x, &err);
+      t[i] = now(NULL) - t0;
+    }
+    qsort(t, (size_t)runs, sizeof *t, cmp_d);
+    m = t[runs / 2];
+  } else fprintf(stderr, "chain %d: %s\n", (int)n, err.message);
+  ti_exec_free(x);
+  ti_task_graph_free(&g);
+  free(t);
+  return m;
+}
+
+static void fixed_cost(void) {
+  double t0 = chain_run(0, 20001), t64 = chain_run(64, 20001), t256 = chain_run(256, 4001);
+  printf("\nexecutor fixed cost: empty run (INPUT -> SI -> OUTPUT) %.0f ns; per block (a CVS of one element) "
+         "%.1f ns over 64 blocks, %.1f ns over 256\n", t0 * 1e9, (t64 - t0) / 64 * 1e9, (t256 - t0) / 256 * 1e9);
+}
+
+/* --- onnxruntime side by side ----------------------------------------------- */
+
+static const char *ort_dir(void) {
+  const char *p = getenv("TASKIR_ORT_DIR");
+  return p && *p ? p : "build/bench/ort";
+}
+
+static int write_bytes(const char *path, const void *d, size_t n) {
+  FILE *f = fopen(path, "wb");
+  int ok = f && fwrite(d, 1, n, f) == n;
+  if (f && fclose(f)) ok = 0;
+  return ok;
+}
+
+static double median_of(double *v, int n) { qsort(v, (size_t)n, sizeof *v, cmp_d); return v[n / 2]; }
+
+/* This thread's CPU seconds (bench_clock.h's now(), which this file cannot
+   include: its now() is the executor's clock). On a loaded machine CPU time
+   leaves out the time a process waits for a core, which would otherwise
+   weigh on the longer inferences of the two. */
+static double cpu_seconds(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* The graph and its ONNX twin on the same random int8 input: outputs compared
+   element by element, then rounds of per runs each, taskir and onnxruntime
+   (and an Identity model on the same input: onnxruntime's own call cost)
+   alternating which goes first, each timed as CPU time per run (taskir: this
+   thread, onnxruntime: the node process); medians of the per-round ratios.
+   0 when the outputs differ or the peer fails. */
+static int versus_ort(ort_peer *p, const char *name, const ti_task_graph *g, int per, int rounds, double target) {
+  ti_buffer model;
+  ort_val in, out;
+  char why[256], path[1024], ipath[1024], fpath[1024], dims[64];
+  ti_exec *x = NULL;
+  ti_exec_options o;
+  ti_error err;
+  ti_exec_tensor t;
+  int64_t n, k, bad = 0;
+  int32_t *v;
+  float *fv;
+  int i, r, ok = 0;
+  double *rt = (double *)malloc((size_t)rounds * sizeof *rt);
+  double *ro = (double *)malloc((size_t)rounds * sizeof *ro), *ri = (double *)malloc((size_t)rounds * sizeof *ri);
+  double *q1 = (double *)malloc((size_t)rounds * sizeof *q1), *q2 = (double *)malloc((size_t)rounds * sizeof *q2);
+  const char *ans;
+  memset(&err, 0, sizeof err);
+  ti_buffer_init(&model, NULL);
+  if (!ort_twin_write(g, &model, &in, &out, why, sizeof why)) { printf("%s: no ONNX twin: %s\n", name, why); goto done; }
+  snprintf(path, sizeof path, "%s/%s.onnx", ort_dir(), name);
+  snprintf(ipath, sizeof ipath, "%s/%s_identity.onnx", ort_dir(), name);
+  snprintf(fpath, sizeof fpath, "%s/%s_input.f32", ort_dir(), name);
+  if (!write_bytes(path, model.data, model.len)) { printf("%s: cannot write %s\n", name, path); goto done; }
+  model.len = 0;
+  ort_identity_write(&in, &model);
+  if (!write_bytes(ipath, model.data, model.len)) { printf("%s: cannot write %s\n", name, ipath); goto done; }
+  ti_exec_options_init(&o);
+  if (ti_exec_plan(g, &o, &x, &err)) { printf("%s: %s\n", name, err.message); goto done; }
+  n = ti_exec_input_count(x, 0);
+  v = (int32_t *)malloc((size_t)n * sizeof *v);
+  fv = (float *)malloc((size_t)n * sizeof *fv);
+  for (k = 0; k < n; k++) v[k] = rnd(-128, 127);
+  for (k = 0; k < n; k++) {   /* [y][x][c] -> [c][y][x] */
+    int64_t c = in.rank == 4 ? k % in.dims[1] : k, yx = in.rank == 4 ? k / in.dims[1] : 0;
+    fv[in.rank == 4 ? c * in.dims[2] * in.dims[3] + yx : k] = (float)v[k];
+  }
+  ti_exec_set_input(x, ti_exec_input_socket(x, 0), v, n, &err);
+  ok = write_bytes(fpath, fv, (size_t)n * sizeof *fv);
+  free(v); free(fv);
+  if (!ok) { printf("%s: cannot write %s\n", name, fpath); goto done; }
+  ok = 0;
+  if (in.rank == 4) snprintf(dims, sizeof dims, "1,%lld,%lld,%lld", (long long)in.dims[1], (long long)in.dims[2], (long long)in.dims[3]);
+  else snprintf(dims, sizeof dims, "1,%lld", (long long)in.dims[1]);
+  if (!(ans = ort_peer_cmd(p, "load m %s %s %s", path, fpath, dims)) || strncmp(ans, "ok", 2) ||
+      !(ans = ort_peer_cmd(p, "load id %s %s %s", ipath, fpath, dims)) || strncmp(ans, "ok", 2)) {
+    printf("%s: onnxruntime: %s\n", name, ans ? ans : "the peer exited"); goto done;
+  }
+  /* bit for bit: onnxruntime's [c][y][x] floats against taskir's [y][x][c] */
+  if (ti_exec_run(x, &err) || ti_exec_output(x, ti_exec_output_socket(x, 0), &t, &err)) { printf("%s: %s\n", name, err.message); goto done; }
+  if (!(ans = ort_peer_cmd(p, "out m"))) { printf("%s: the peer exited\n", name); goto done; }
+  {
+    const char *q = ans;
+    for (k = 0; k < t.count; k++) {
+      char *end;
+      double ov = strtod(q, &end);
+      int64_t j = k, tk = k;
+      if (out.rank == 4) {   /* j = c*(H*W) + yx -> taskir index yx*C + c */
+        int64_t hw = out.dims[2] * out.dims[3];
+        tk = (j % hw) * out.dims[1] + j / hw;
+      }
+      if (end == q) { printf("%s: onnxruntime gave %lld values, taskir %lld\n", name, (long long)k, (long long)t.count); bad = t.count; break; }
+      q = end;
+      if (ov != (double)ti_exec_tensor_i64(&t, tk)) {
+        if (!bad) printf("%s: outputs differ at %lld: onnxruntime %.9g, taskir %lld\n", name, (long long)j, ov,
+                         (long long)ti_exec_tensor_i64(&t, tk));
+        bad++;
+      }
+    }
+  }
+  if (bad) { printf("%s: %lld of %lld outputs differ; not timed\n", name, (long long)bad, (long long)t.count); goto done; }
+  printf("%s: the %lld outputs of taskir and of its ONNX twin in onnxruntime are identical\n", name, (long long)t.count);
+  for (r = 0; r < rounds; r++) {
+    double a = 0, b = 0, c = 0;
+    int side;
+    for (side = 0; side < 2; side++) {
+      if ((side == 0) == (r % 2 == 0)) {
+        double t0 = cpu_seconds();
+        for (i = 0; i < per; i++) ti_exec_run(x, &err);
+        a = (cpu_seconds() - t0) / per;
+      } else {
+        if (!(ans = ort_peer_cmd(p, "time m %d", per)) || sscanf(ans, "ns %lf", &b) != 1 ||
+            !(ans = ort_peer_cmd(p, "time id %d", per)) || sscanf(ans, "ns %lf", &c) != 1) {
+          printf("%s: onnxruntime: %s\n", name, ans ? ans : "the peer exited"); goto done;
+        }
+        b *= 1e-9; c *= 1e-9;
+      }
+    }
+    rt[r] = a; ro[r] = b; ri[r] = c; q1[r] = b / a; q2[r] = (b - c) / a;
+  }
+  {
+    double ta = median_of(rt, rounds), tb = median_of(ro, rounds), tc = median_of(ri, rounds);
+    double r1 = median_of(q1, rounds), r2 = median_of(q2, rounds);
+    printf("%s, single thread, CPU time per inference (medians of %d rounds of %d runs): taskir %.2f us; onnxruntime %s %.2f us,\n"
+           "  of which %.2f us is its own call cost (an Identity model on the same input), %.2f us without it\n"
+           "  onnxruntime / taskir (median of per-round ratios): %.2fx with its call cost, %.2fx without",
+           name, rounds, per, ta * 1e6, p->version, tb * 1e6, tc * 1e6, (tb - tc) * 1e6, r1, r2);
+    if (target > 0) printf(" (target >= %.1fx: %s)", target, r1 >= target ? "met" : "NOT met");
+    printf("\n");
+  }
+  ok = 1;
+done:
+  ti_exec_free(x);
+  ti_buffer_free(&model);
+  free(rt); free(ro); free(ri); free(q1); free(q2);
+  return ok;
+}
+
 static void *read_all(const char *path, size_t *len) {
   FILE *f = fopen(path, "rb");
   char *buf;
@@ -342,5 +542,36 @@ int main(void) {
   }
   ti_buffer_free(&buf);
   ti_task_graph_free(&g);
+  fixed_cost();
+  {   /* side by side with onnxruntime */
+    ort_peer p;
+    char why[1200], script[1024], mod[1024];
+    FILE *f;
+    int ok = 1;
+    snprintf(mod, sizeof mod, "%s/node_modules/onnxruntime-node/package.json", ort_dir());
+    snprintf(script, sizeof script, "%s", "bench/ort_peer.js");
+    printf("\n");
+    if (!(f = fopen(mod, "r"))) {
+      printf("skip: onnxruntime peer: %s not found (needs nodejs and npm: `make bench` runs "
+             "npm install --ignore-scripts onnxruntime-node in %s)\n", mod, ort_dir());
+      return 0;
+    }
+    fclose(f);
+    if (!ort_peer_start(&p, script, ort_dir(), why, sizeof why)) {
+      printf("skip: onnxruntime peer: %s\n", why);
+      ort_peer_stop(&p);
+      return 0;
+    }
+    printf("onnxruntime %s (npm onnxruntime-node, its bundled CPU library; intra/inter-op threads 1), fp32 twins\n",
+           p.version);
+    build_lenet(&g);
+    ok = versus_ort(&p, "lenet5", &g, 400, 31, 2.0) && ok;
+    ti_task_graph_free(&g);
+    build_resnet(&g, 32, 32, 6);
+    ok = versus_ort(&p, "resnet_like", &g, 9, 15, 0) && ok;
+    ti_task_graph_free(&g);
+    ort_peer_stop(&p);
+    if (!ok) return 1;
+  }
   return 0;
 }

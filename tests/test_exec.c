@@ -866,6 +866,72 @@ TT_TEST(test_1d_chain) {
   ti_task_graph_free(&g);
 }
 
+/* The plan's small-shape forms against SPEC §2 on random sizes: INPUT [nr]
+   int8 -> SIFC -> CVM (int8 SWFC [nf][nr], SB) -> SI -> OUTPUT 0 (rows padded
+   to 64 by the plan when nr is not a multiple), and INPUT [ny][nx][nc] int32
+   -> SI -> CCMPB 1x1 (>> sh, CMP cmp, INT_8) -> SI -> OUTPUT 1 (run as one
+   row of ny*nx*nc channels), twice each to check the padded tail stays 0. */
+TT_TEST(test_small_shapes) {
+  tt_rng r = {2024};
+  int rep;
+  for (rep = 0; rep < 60; rep++) {
+    ti_task_graph g;
+    int32_t nr = (int32_t)tt_range(&r, 1, 200), nf = (int32_t)tt_range(&r, 1, 40);
+    int32_t ny = (int32_t)tt_range(&r, 1, 9), nx = (int32_t)tt_range(&r, 1, 9), nc = (int32_t)tt_range(&r, 1, 7);
+    int32_t sh = (int32_t)tt_range(&r, 0, 12), cmp = (int32_t)tt_range(&r, -128, 5), n3 = ny * nx * nc;
+    int32_t wd[2], bd[1], k, j, run;
+    int32_t *w = rand_vals(&r, (int64_t)nf * nr, -128, 127), *bias = rand_vals(&r, nf, -5000, 5000);
+    int32_t *want = (int32_t *)malloc((size_t)(nf + n3) * sizeof *want);
+    ti_exec *x;
+    wd[0] = nf; wd[1] = nr; bd[0] = nf;
+    ti_task_graph_init(&g, NULL);
+    add(&g, 0, TI_BLOCK_INPUT, TI_DTYPE_I8, shp(0, 0, nr, 0, 0, 0)); socket_of(&g, 0, 0);
+    add(&g, 1, TI_BLOCK_SIFC, TI_DTYPE_I8, shp(0, 0, 0, nr, 0, 0));
+    add(&g, 2, TI_BLOCK_SWFC, TI_DTYPE_I8, shp(0, 0, nf, nr, 0, 0)); data(&g, 2, TI_DTYPE_I8, 2, wd, w);
+    add(&g, 3, TI_BLOCK_SB, TI_DTYPE_I32, shp(0, 0, nf, 0, 0, 0)); data(&g, 3, TI_DTYPE_I32, 1, bd, bias);
+    add(&g, 4, TI_BLOCK_CVM, TI_DTYPE_I32, shp(0, 0, nf, nr, 0, 0));
+    add(&g, 5, TI_BLOCK_SI, TI_DTYPE_I32, shp(0, 0, nf, 0, 0, 0));
+    add(&g, 6, TI_BLOCK_OUTPUT, TI_DTYPE_I32, shp(0, 0, nf, 0, 0, 0)); socket_of(&g, 6, 0);
+    link0(&g, 0, 1, 0); link0(&g, 1, 4, 0); link0(&g, 2, 4, 1); link0(&g, 3, 4, 2); link0(&g, 4, 5, 0); link0(&g, 5, 6, 0);
+    add(&g, 10, TI_BLOCK_INPUT, TI_DTYPE_I32, shp(ny, nx, nc, 0, 0, 0)); socket_of(&g, 10, 1);
+    add(&g, 11, TI_BLOCK_SI, TI_DTYPE_I32, shp(ny, nx, nc, 0, 0, 0));
+    {
+      ti_task_shape s = shp(ny, nx, nc, 0, 1, 1);
+      ti_task_shape_set(&s, TI_SHAPE_HAS_NIY, ny); ti_task_shape_set(&s, TI_SHAPE_HAS_NIX, nx);
+      add(&g, 12, TI_BLOCK_CCMPB, TI_DTYPE_I8, s);
+    }
+    attr(&g, 12, TI_ATTR_BIT_SHIFT_NUM, sh); attr(&g, 12, TI_ATTR_CMP, cmp);
+    add(&g, 13, TI_BLOCK_SI, TI_DTYPE_I8, shp(ny, nx, nc, 0, 0, 0));
+    add(&g, 14, TI_BLOCK_OUTPUT, TI_DTYPE_I8, shp(ny, nx, nc, 0, 0, 0)); socket_of(&g, 14, 1);
+    link0(&g, 10, 11, 0); link0(&g, 11, 12, 0); link0(&g, 12, 13, 0); link0(&g, 13, 14, 0);
+    x = plan(&g, 0);
+    TT_CHECK(x != NULL);
+    for (run = 0; x && run < 2; run++) {
+      ti_error err;
+      int32_t *in = rand_vals(&r, nr, -128, 127), *in3 = rand_vals(&r, n3, -2000000, 2000000);
+      memset(&err, 0, sizeof err);
+      for (k = 0; k < nf; k++) {
+        uint32_t acc = (uint32_t)bias[k];
+        for (j = 0; j < nr; j++) acc += (uint32_t)in[j] * (uint32_t)w[(int64_t)k * nr + j];
+        want[k] = (int32_t)acc;
+      }
+      for (k = 0; k < n3; k++) {
+        int32_t v = (int32_t)floordiv(in3[k], (int64_t)1 << sh);
+        want[nf + k] = v < cmp ? cmp : v > 127 ? 127 : v;
+      }
+      TT_EQ_INT(ti_exec_set_input(x, 0, in, nr, &err), 0);
+      TT_EQ_INT(ti_exec_set_input(x, 1, in3, n3, &err), 0);
+      TT_EQ_INT(ti_exec_run(x, &err), 0);
+      TT_CHECK_MSG(output_is(x, 0, want, nf), "CVM nr %d nf %d run %d", (int)nr, (int)nf, run);
+      TT_CHECK_MSG(output_is(x, 1, want + nf, n3), "CCMPB %dx%dx%d >> %d cmp %d", (int)ny, (int)nx, (int)nc, (int)sh, (int)cmp);
+      free(in); free(in3);
+    }
+    ti_exec_free(x);
+    free(w); free(bias); free(want);
+    ti_task_graph_free(&g);
+  }
+}
+
 /* --- float precision ------------------------------------------------------- */
 
 TT_TEST(test_float) {
@@ -1136,6 +1202,7 @@ int main(void) {
   TT_RUN(test_block_profile);
   TT_RUN(test_3d_chain);
   TT_RUN(test_1d_chain);
+  TT_RUN(test_small_shapes);
   TT_RUN(test_float);
   TT_RUN(test_memory_reuse);
   TT_RUN(test_bad_graphs);

@@ -502,6 +502,48 @@ TT_TEST(random_window_paths) {
   }
 }
 
+/* CCMPB max pools with stride = window and no top/left padding on fewer
+   than 16 channels (the path that reduces whole rows first), against the
+   reference: int8/uint8/int32 input, every output precision, shift, CMP. */
+TT_TEST(random_narrow_pools) {
+  tt_rng r = {0x5eed2026u};
+  unsigned sets[8];
+  int ns = cpu_sets(sets), trial;
+  static const ti_dtype ins[] = {TI_DTYPE_I8, TI_DTYPE_U8, TI_DTYPE_I32};
+  static const ti_dtype outs[] = {TI_DTYPE_I8, TI_DTYPE_U8, TI_DTYPE_TERNARY, TI_DTYPE_I32, TI_DTYPE_I16};
+  for (trial = 0; trial < 400; trial++) {
+    int nf = (int)tt_range(&r, 1, 15), nky = (int)tt_range(&r, 1, 3), nkx = (int)tt_range(&r, 1, 3);
+    int oy = (int)tt_range(&r, 1, 8), ox = (int)tt_range(&r, 1, 8);
+    int niy = oy * nky + (int)tt_range(&r, 0, nky - 1), nix = ox * nkx + (int)tt_range(&r, 0, nkx - 1);
+    ti_dtype t = ins[tt_range(&r, 0, 2)];
+    ti_prim_desc d;
+    int64_t n;
+    int si;
+    void *in;
+    int32_t *ref, *out;
+    if (nky * nkx < 2) nkx = 2, nix = ox * 2;
+    d = descw(niy, nix, nf, nky, nkx, nky, nkx, 0, 0, 0, 0, t);
+    n = (int64_t)d.ny * d.nx * nf;
+    d.cmp = trial % 4 ? (int32_t)tt_range(&r, -200, 200) : rnd_i32(&r);
+    d.bit_shift = (int)tt_range(&r, 0, 31);
+    d.out_dtype = outs[tt_range(&r, 0, 4)];
+    in = xalloc((int64_t)niy * nix * nf, t);
+    ref = (int32_t *)xalloc(n, TI_DTYPE_I32); out = (int32_t *)xalloc(n + 1, TI_DTYPE_I32);
+    fill(&r, in, t, (int64_t)niy * nix * nf);
+    TT_EQ_INT(ti_ccmpb_ref(&d, in, ref), TI_STATUS_SUCCESS);
+    for (si = 0; si < ns; si++) {
+      ti_kernel_ctx ctx;
+      ti_kernel_ctx_init(&ctx);
+      ctx.cpu = sets[si];
+      memset(out, 0x5a, (size_t)(n + 1) * 4);
+      TT_EQ_INT(ti_ccmpb(&ctx, &d, in, out), TI_STATUS_SUCCESS);
+      TT_CHECK_MSG(same(out, ref, n), "dtype %d in %dx%dx%d k %dx%d out %d cpu %x", t, niy, nix, nf, nky, nkx, d.out_dtype, sets[si]);
+      TT_CHECK_MSG(out[n] == 0x5a5a5a5a, "past the end: in %dx%dx%d k %dx%d", niy, nix, nf, nky, nkx);
+    }
+    free(in); free(ref); free(out);
+  }
+}
+
 /* Float max/min with NaN and signed zeros: every path keeps the
    reference's operand order. */
 TT_TEST(float_special_values) {
@@ -624,6 +666,7 @@ int main(void) {
   TT_RUN(clif_steps_vs_model);
   TT_RUN(random_elementwise_paths);
   TT_RUN(random_window_paths);
+  TT_RUN(random_narrow_pools);
   TT_RUN(float_special_values);
   TT_RUN(bad_params);
   return tt_finish();
