@@ -36,6 +36,7 @@
        >>core.walk         program, topological, reverse topological (iterative)
        >>core.verify       the verifier
        >>core.passes       the pass manager
+       >>passes            DCE, CSE, constant folding, value semantics, inplace
        >>core.text         ti_buffer; print and parse the text form
        >>task.types        the block descriptor table (TI_BLOCK_TYPES: one row
                            per block type, and how to add one); Task IR
@@ -44,7 +45,6 @@
        >>task.check        the checker: every rule, every problem
        >>task.stats        parameters, MACs, storage, edge traffic
        >>nn                nn.* ops, tensors, the reference interpreter
-       >>passes            DCE, CSE, constant folding, value semantics, inplace
 
    OPTIONS (define before the implementing include; "global" ones must be the
    same in every file that includes the header)
@@ -450,6 +450,32 @@ TASKIR_API void ti_pass_manager_init(ti_pass_manager *pm);
 TASKIR_API ti_status ti_pass_manager_add(ti_pass_manager *pm, const char *name, ti_pass_fn run, void *user);
 /* Runs the passes in order; the error names the failing pass. */
 TASKIR_API ti_status ti_pass_manager_run(const ti_pass_manager *pm, ti_program *p, ti_error *err);
+
+/* >>passes: generic passes (SPEC §1, seed 003 §2.5) ------------------------- */
+
+/* Each is a ti_pass_fn (user unused) and has a public name:
+     "dce"      dead-code elimination: pure ops whose results are unused
+     "cse"      common-subexpression elimination: pure ops with the same
+                name, operands (commutative: in any order), attributes and
+                result types, whose operands are vtensors or never mutated
+     "constant-fold"   ops with a fold interface whose operands are all
+                builtin.constant or get_parameter of an immutable variable
+                (see ti_program_freeze_weights) become builtin.constant ops
+     "maximize-value-semantics"   seed 003 §2.5.1: to_vtensor/to_tensor
+                around value-semantic ops on tensors, then removal of the
+                pairs whose tensor is never mutated or aliased
+     "inplace-to-outofplace"   seed 003 §2.5.2: `x_` ops become `x`, later
+                uses of the mutated operand use the new result */
+TASKIR_API ti_status ti_pass_dce(ti_program *p, void *user, ti_error *err);
+TASKIR_API ti_status ti_pass_cse(ti_program *p, void *user, ti_error *err);
+TASKIR_API ti_status ti_pass_constant_fold(ti_program *p, void *user, ti_error *err);
+TASKIR_API ti_status ti_pass_maximize_value_semantics(ti_program *p, void *user, ti_error *err);
+TASKIR_API ti_status ti_pass_inplace_to_outofplace(ti_program *p, void *user, ti_error *err);
+/* The name table of the passes above. */
+TASKIR_API const ti_pass *ti_generic_passes(int32_t *n);
+TASKIR_API const ti_pass *ti_find_pass(const char *name);   /* NULL if unknown */
+/* Adds passes by name, comma-separated ("cse,dce"); NOT_FOUND names one. */
+TASKIR_API ti_status ti_pass_manager_add_named(ti_pass_manager *pm, const char *names, ti_error *err);
 
 /* >>core.text: the IR text form ------------------------------------------- */
 
@@ -1211,32 +1237,6 @@ TASKIR_API ti_status ti__builtin_eval_constant(const ti_op *op, const ti_tensor_
 TASKIR_API ti_status ti__builtin_eval_return(const ti_op *op, const ti_tensor_value *const *operands,
                                              ti_tensor_value **results, ti_error *err);
 
-/* >>passes: generic passes (SPEC §1, seed 003 §2.5) ------------------------- */
-
-/* Each is a ti_pass_fn (user unused) and has a public name:
-     "dce"      dead-code elimination: pure ops whose results are unused
-     "cse"      common-subexpression elimination: pure ops with the same
-                name, operands (commutative: in any order), attributes and
-                result types, whose operands are vtensors or never mutated
-     "constant-fold"   ops with a fold interface whose operands are all
-                builtin.constant or get_parameter of an immutable variable
-                (see ti_program_freeze_weights) become builtin.constant ops
-     "maximize-value-semantics"   seed 003 §2.5.1: to_vtensor/to_tensor
-                around value-semantic ops on tensors, then removal of the
-                pairs whose tensor is never mutated or aliased
-     "inplace-to-outofplace"   seed 003 §2.5.2: `x_` ops become `x`, later
-                uses of the mutated operand use the new result */
-TASKIR_API ti_status ti_pass_dce(ti_program *p, void *user, ti_error *err);
-TASKIR_API ti_status ti_pass_cse(ti_program *p, void *user, ti_error *err);
-TASKIR_API ti_status ti_pass_constant_fold(ti_program *p, void *user, ti_error *err);
-TASKIR_API ti_status ti_pass_maximize_value_semantics(ti_program *p, void *user, ti_error *err);
-TASKIR_API ti_status ti_pass_inplace_to_outofplace(ti_program *p, void *user, ti_error *err);
-/* The name table of the passes above. */
-TASKIR_API const ti_pass *ti_generic_passes(int32_t *n);
-TASKIR_API const ti_pass *ti_find_pass(const char *name);   /* NULL if unknown */
-/* Adds passes by name, comma-separated ("cse,dce"); NOT_FOUND names one. */
-TASKIR_API ti_status ti_pass_manager_add_named(ti_pass_manager *pm, const char *names, ti_error *err);
-
 #ifdef __cplusplus
 }
 #endif
@@ -1474,6 +1474,69 @@ static void **ti__table_find(ti__table *t, uint32_t h, int (*eq)(const void *ent
   }
   t->hashes[j] = h;
   return &t->slots[j];
+}
+
+/* Pointer -> int64 map (open addressing), for value slots and passes. */
+typedef struct ti__ptrmap { const void **keys; int64_t *vals; int64_t cap, n; void *au; } ti__ptrmap;
+static size_t ti__ptrhash(const void *p) {
+  uint64_t x = (uint64_t)(uintptr_t)p;
+  x ^= x >> 33; x *= 0xff51afd7ed558ccdULL; x ^= x >> 33;
+  return (size_t)x;
+}
+static int ti__nn_ptrmap_init(ti__ptrmap *m, int64_t n, void *au) {
+  int64_t cap = 16;
+  while (cap < 2 * n + 2) cap *= 2;
+  m->au = au;
+  m->cap = cap;
+  m->n = 0;
+  m->keys = (const void **)TASKIR_MALLOC(au, (size_t)cap * sizeof *m->keys);
+  m->vals = (int64_t *)TASKIR_MALLOC(au, (size_t)cap * sizeof *m->vals);
+  if (!m->keys || !m->vals) {
+    if (m->keys) TASKIR_FREE(au, (void *)m->keys);
+    if (m->vals) TASKIR_FREE(au, m->vals);
+    m->keys = NULL; m->vals = NULL;
+    return 0;
+  }
+  memset((void *)m->keys, 0, (size_t)cap * sizeof *m->keys);
+  return 1;
+}
+static void ti__nn_ptrmap_free(ti__ptrmap *m) {
+  if (m->keys) TASKIR_FREE(m->au, (void *)m->keys);
+  if (m->vals) TASKIR_FREE(m->au, m->vals);
+  m->keys = NULL; m->vals = NULL;
+}
+/* Grows to keep at most half the slots used; 0 when out of memory. */
+static int ti__nn_ptrmap_put(ti__ptrmap *m, const void *k, int64_t v) {
+  size_t i;
+  if (2 * (m->n + 1) > m->cap) {
+    ti__ptrmap g;
+    int64_t j;
+    if (!ti__nn_ptrmap_init(&g, m->cap, m->au)) return 0;
+    for (j = 0; j < m->cap; j++)
+      if (m->keys[j]) {
+        size_t h = ti__ptrhash(m->keys[j]) & (size_t)(g.cap - 1);
+        while (g.keys[h]) h = (h + 1) & (size_t)(g.cap - 1);
+        g.keys[h] = m->keys[j];
+        g.vals[h] = m->vals[j];
+        g.n++;
+      }
+    ti__nn_ptrmap_free(m);
+    *m = g;
+  }
+  i = ti__ptrhash(k) & (size_t)(m->cap - 1);
+  while (m->keys[i] && m->keys[i] != k) i = (i + 1) & (size_t)(m->cap - 1);
+  if (!m->keys[i]) m->n++;
+  m->keys[i] = k;
+  m->vals[i] = v;
+  return 1;
+}
+static int64_t ti__nn_ptrmap_get(const ti__ptrmap *m, const void *k, int64_t dflt) {
+  size_t i = ti__ptrhash(k) & (size_t)(m->cap - 1);
+  while (m->keys[i]) {
+    if (m->keys[i] == k) return m->vals[i];
+    i = (i + 1) & (size_t)(m->cap - 1);
+  }
+  return dflt;
 }
 
 /* >>impl.core.builtin: the builtin dialect --------------------------------- */
@@ -2412,6 +2475,527 @@ TASKIR_API ti_status ti_pass_manager_run(const ti_pass_manager *pm, ti_program *
   }
   return TI_STATUS_SUCCESS;
 }
+
+/* >>impl.passes ------------------------------------------------------------- */
+
+#ifndef TASKIR_FOLD_MAX_ELEMS
+#define TASKIR_FOLD_MAX_ELEMS 65536   /* larger tensors are not folded into attributes */
+#endif
+/* constant-fold's tensor -> attribute conversion (>>impl.nn) */
+static const ti_attr *ti__nn_attr_from_tensor(ti_context *ctx, const ti_tensor_value *t);
+
+#define TI__PASS_TRY(x) do { ti_status ti__st_ = (x); if (ti__st_ != TI_STATUS_SUCCESS) return ti__st_; } while (0)
+
+/* A value nobody mutates or aliases: a vtensor, or a tensor that is not a
+   view and whose users only read it (seed 003 §2.5.1, Pass 2). */
+static int ti__pass_stable(const ti_value *v) {
+  const ti_use *u;
+  if (v->type && v->type->kind == TI_TYPE_VTENSOR) return 1;
+  if (v->def && (ti_op_has_trait(v->def, TI_TRAIT_VIEW_LIKE) || ti_op_has_trait(v->def, TI_TRAIT_INPLACE))) return 0;
+  for (u = v->first_use; u; u = u->next) {
+    const ti_op *o = u->owner;
+    if (ti_op_has_trait(o, TI_TRAIT_INPLACE)) return 0;
+    if (ti_op_has_trait(o, TI_TRAIT_VIEW_LIKE)) {
+      if (o->n_results && o->results[0].type && o->results[0].type->kind == TI_TYPE_VTENSOR) continue;
+      return 0;
+    }
+    if (ti_op_has_trait(o, TI_TRAIT_READ_ONLY)) continue;
+    if (ti_op_is(o, "builtin.to_vtensor") || ti_op_is(o, "builtin.to_tensor") || ti_op_is(o, "builtin.return") ||
+        ti_op_is(o, "builtin.set_parameter"))
+      continue;
+    return 0;
+  }
+  return 1;
+}
+
+/* Whether v has more than 16 uses. Only such values go into a pass's memo
+   (ti__pass_stable_memo, ti__pass_viewed): a few uses are cheaper to scan again
+   than an entry per value is to store (a large program's memo would be
+   fresh memory, faulted in page by page). */
+static int ti__pass_many_uses(const ti_value *v) {
+  const ti_use *u;
+  int k = 0;
+  for (u = v->first_use; u; u = u->next) if (++k > 16) return 1;
+  return 0;
+}
+
+/* ti__pass_stable with a memo (a value with many readers is scanned once);
+   valid while a pass only adds or moves readers and creates no op. */
+static int ti__pass_stable_memo(ti__ptrmap *m, const ti_value *v) {
+  int64_t f;
+  if (!ti__pass_many_uses(v)) return ti__pass_stable(v);
+  f = ti__nn_ptrmap_get(m, v, -1);
+  if (f < 0) {
+    f = ti__pass_stable(v);
+    ti__nn_ptrmap_put(m, v, f);   /* out of memory: just not remembered */
+  }
+  return (int)f;
+}
+
+/* Pure ops, and get_parameter (a read of the weights table). */
+static int ti__pass_pure(const ti_op *op) {
+  return (ti_op_has_trait(op, TI_TRAIT_PURE) || ti_op_is(op, "builtin.get_parameter")) &&
+         !ti_op_has_trait(op, TI_TRAIT_TERMINATOR);
+}
+static int ti__pass_removable(const ti_op *op) {
+  int32_t i;
+  if (!ti__pass_pure(op)) return 0;
+  for (i = 0; i < op->n_results; i++) if (op->results[i].first_use) return 0;
+  return 1;
+}
+
+TASKIR_API ti_status ti_pass_dce(ti_program *p, void *user, ti_error *err) {
+  ti_error_clear(err);
+  ti_op *op, *prev;
+  (void)user;
+  /* Reverse order: an op's producers come earlier and die in the same sweep. */
+  for (op = p->last; op; op = prev) {
+    prev = op->prev;
+    if (ti__pass_removable(op)) TI__PASS_TRY(ti_op_erase(op, err));
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+/* Operand i of op in canonical order (commutative ops: first two sorted). */
+static const ti_value *ti__pass_cse_operand(const ti_op *op, int32_t i) {
+  if (op->n_operands >= 2 && i < 2 && ti_op_has_trait(op, TI_TRAIT_COMMUTATIVE)) {
+    const ti_value *a = op->operands[0].value, *b = op->operands[1].value;
+    int swap = (uintptr_t)a > (uintptr_t)b;
+    return (i == 0) != swap ? a : b;
+  }
+  return op->operands[i].value;
+}
+static uint64_t ti__pass_cse_hash(const ti_op *op) {
+  uint64_t h = (uint64_t)ti__ptrhash(op->info) ^ ((uint64_t)ti__ptrhash(op->attrs) * 31u);
+  int32_t i;
+  for (i = 0; i < op->n_operands; i++) h = h * 1000003u ^ (uint64_t)ti__ptrhash(ti__pass_cse_operand(op, i));
+  for (i = 0; i < op->n_results; i++) h = h * 1000003u ^ (uint64_t)ti__ptrhash(op->results[i].type);
+  return h;
+}
+static int ti__pass_cse_eq(const ti_op *a, const ti_op *b) {
+  int32_t i;
+  if (a->info != b->info || a->attrs != b->attrs || a->n_operands != b->n_operands || a->n_results != b->n_results)
+    return 0;
+  for (i = 0; i < a->n_operands; i++) if (ti__pass_cse_operand(a, i) != ti__pass_cse_operand(b, i)) return 0;
+  for (i = 0; i < a->n_results; i++) if (a->results[i].type != b->results[i].type) return 0;
+  return 1;
+}
+static int ti__pass_cse_ok(const ti_program *p, const ti_op *op, ti__ptrmap *memo) {
+  int32_t i;
+  if (!ti__pass_pure(op) || op->n_results < 1 || op->props)
+    return 0;
+  if (ti_op_is(op, "builtin.get_parameter")) {
+    const ti_variable *v = ti_program_find_var(p, ti_dict_string(op->attrs, "name", ""));
+    if (!v || v->is_mutable) return 0;
+  }
+  for (i = 0; i < op->n_operands; i++) if (!ti__pass_stable_memo(memo, op->operands[i].value)) return 0;
+  return 1;
+}
+
+/* The set of classes of a cse walk kept in a hash table: ops without
+   operands, and ops whose first operand has many uses (scanning its uses
+   would cost time per use). Open addressing on ti__pass_cse_hash, grown at
+   half load; each class is held by its earliest op (smallest order). */
+typedef struct ti__pass_cse_tab { ti_op **slot; int64_t cap, n; void *au; } ti__pass_cse_tab;
+static int ti__pass_cse_put(ti__pass_cse_tab *t, ti_op *op) {
+  size_t h;
+  if (2 * (t->n + 1) > t->cap) {
+    int64_t cap = t->cap ? 2 * t->cap : 64, i;
+    ti_op **s = (ti_op **)TASKIR_MALLOC(t->au, (size_t)cap * sizeof *s);
+    if (!s) return 0;
+    for (i = 0; i < cap; i++) s[i] = NULL;
+    for (i = 0; i < t->cap; i++)
+      if (t->slot[i]) {
+        h = (size_t)ti__ptrhash((const void *)(uintptr_t)ti__pass_cse_hash(t->slot[i])) & (size_t)(cap - 1);
+        while (s[h]) h = (h + 1) & (size_t)(cap - 1);
+        s[h] = t->slot[i];
+      }
+    if (t->slot) TASKIR_FREE(t->au, t->slot);
+    t->slot = s;
+    t->cap = cap;
+  }
+  h = (size_t)ti__ptrhash((const void *)(uintptr_t)ti__pass_cse_hash(op)) & (size_t)(t->cap - 1);
+  while (t->slot[h] && !ti__pass_cse_eq(t->slot[h], op)) h = (h + 1) & (size_t)(t->cap - 1);
+  if (!t->slot[h]) t->n++;
+  if (!t->slot[h] || op->order < t->slot[h]->order) t->slot[h] = op;
+  return 1;
+}
+static ti_op *ti__pass_cse_get(const ti__pass_cse_tab *t, const ti_op *op) {
+  size_t h;
+  if (!t->n) return NULL;
+  h = (size_t)ti__ptrhash((const void *)(uintptr_t)ti__pass_cse_hash(op)) & (size_t)(t->cap - 1);
+  while (t->slot[h] && !ti__pass_cse_eq(t->slot[h], op)) h = (h + 1) & (size_t)(t->cap - 1);
+  return t->slot[h];
+}
+
+/* One walk in program order; a later op equal to an earlier one gives way
+   to it. The earlier twin shares op's first operand, so it is found among
+   that operand's (few) users, which sit near op in memory; operands with
+   many uses ("hot", decided once per value and kept) go through the table,
+   into which a value's earlier users move when it turns hot. So memory and
+   cache misses grow with the hot classes, not with the program. */
+TASKIR_API ti_status ti_pass_cse(ti_program *p, void *user, ti_error *err) {
+  ti_error_clear(err);
+  void *au = p->arena.alloc_user;
+  ti_op *op, *next;
+  int64_t k = 0;
+  int32_t i;
+  ti__ptrmap memo, hot;
+  ti__pass_cse_tab tab;
+  ti_status st = TI_STATUS_SUCCESS;
+  (void)user;
+  tab.slot = NULL; tab.cap = tab.n = 0; tab.au = au;
+  memset(&hot, 0, sizeof hot);
+  if (!ti__nn_ptrmap_init(&memo, 64, au) || !ti__nn_ptrmap_init(&hot, 16, au)) {
+    ti__nn_ptrmap_free(&memo);
+    return ti_error_set(err, TI_STATUS_NO_MEMORY, "cse: out of memory");
+  }
+  for (op = p->first; op; op = op->next) op->order = k++;
+  for (op = p->first; op; op = next) {
+    ti_op *twin = NULL;
+    next = op->next;
+    if (!ti__pass_cse_ok(p, op, &memo)) continue;
+    if (op->n_operands > 0) {
+      const ti_value *v = ti__pass_cse_operand(op, 0);
+      const ti_use *u;
+      if (ti__nn_ptrmap_get(&hot, v, 0) == 0 && ti__pass_many_uses(v)) {
+        /* v turns hot: its visited users that could be a class's first op
+           enter the table. */
+        if (!ti__nn_ptrmap_put(&hot, v, 1)) goto oom;
+        for (u = v->first_use; u; u = u->next)
+          if (u->owner->order < op->order && ti__pass_cse_operand(u->owner, 0) == v && ti__pass_cse_ok(p, u->owner, &memo) &&
+              !ti__pass_cse_put(&tab, u->owner))
+            goto oom;
+      }
+      if (ti__nn_ptrmap_get(&hot, v, 0) == 0) {
+        for (u = v->first_use; u; u = u->next)
+          if (u->owner->order < op->order && (!twin || u->owner->order < twin->order) && !u->owner->props &&
+              ti__pass_cse_eq(u->owner, op))
+            twin = u->owner;
+        if (!twin) continue;
+      }
+    }
+    if (!twin) {
+      twin = ti__pass_cse_get(&tab, op);
+      if (!twin) {
+        if (!ti__pass_cse_put(&tab, op)) goto oom;
+        continue;
+      }
+    }
+    /* Two buffers become one: only when neither is written or aliased. */
+    for (i = 0; i < op->n_results; i++)
+      if (!ti__pass_stable_memo(&memo, &op->results[i]) || !ti__pass_stable_memo(&memo, &twin->results[i])) break;
+    if (i < op->n_results) continue;
+    /* program order: twin comes first and its operands are op's. */
+    for (i = 0; i < op->n_results; i++) ti_value_replace_all_uses(&op->results[i], &twin->results[i]);
+    if ((st = ti_op_erase(op, err)) != TI_STATUS_SUCCESS) goto done;
+  }
+  goto done;
+oom:
+  st = ti_error_set(err, TI_STATUS_NO_MEMORY, "cse: out of memory");
+done:
+  if (tab.slot) TASKIR_FREE(au, tab.slot);
+  ti__nn_ptrmap_free(&memo);
+  ti__nn_ptrmap_free(&hot);
+  return st;
+}
+
+/* The constant attribute behind v: a builtin.constant's value, or the data
+   of an immutable variable read by get_parameter, when nothing mutates or
+   aliases v. NULL otherwise. */
+static const ti_attr *ti__pass_const_attr(ti_program *p, const ti_value *v) {
+  const ti_op *d = v->def;
+  /* A tensor that an in-place op writes is no constant for its readers. */
+  if (!d || !ti__pass_stable(v)) return NULL;
+  if (ti_op_is(d, "builtin.constant")) return ti_op_attr(d, "value");
+  if (ti_op_is(d, "builtin.get_parameter")) {
+    const ti_variable *var = ti_program_find_var(p, ti_dict_string(d->attrs, "name", ""));
+    ti_tensor_value *t;
+    const ti_attr *a;
+    if (!var || var->is_mutable || !var->type || ti_type_numel(var->type) < 0 ||
+        ti_type_numel(var->type) > TASKIR_FOLD_MAX_ELEMS || (int64_t)((size_t)ti_type_numel(var->type) * ti_dtype_size(var->type->dtype)) != var->bytes)
+      return NULL;
+    t = ti_tensor_create(p->arena.alloc_user, var->type->dtype, var->type->rank, var->type->dims, var->type->layout,
+                         var->data, NULL);
+    if (!t) return NULL;
+    a = ti__nn_attr_from_tensor(p->ctx, t);
+    ti_tensor_free(t);
+    return a;
+  }
+  return NULL;
+}
+
+TASKIR_API ti_status ti_pass_constant_fold(ti_program *p, void *user, ti_error *err) {
+  ti_error_clear(err);
+  ti_op *op, *next;
+  const ti_attr *in[64], *res[8];
+  int32_t i;
+  (void)user;
+  for (op = p->first; op; op = next) {
+    int ok = 1;
+    next = op->next;
+    if (!op->info->fold || op->n_operands == 0 || op->n_operands > 64 || op->n_results > 8 ||
+        ti_op_has_trait(op, TI_TRAIT_CONSTANT_LIKE) || !ti_op_has_trait(op, TI_TRAIT_PURE))
+      continue;
+    for (i = 0; ok && i < op->n_operands; i++) ok = (in[i] = ti__pass_const_attr(p, op->operands[i].value)) != NULL;
+    for (i = 0; i < op->n_results; i++) res[i] = NULL;
+    if (!ok || !op->info->fold(p->ctx, op, in, res)) continue;
+    for (i = 0; i < op->n_results; i++) {
+      ti_named_attr na;
+      const ti_attr *d;
+      ti_op *c;
+      if (!res[i]) return ti_error_set(err, TI_STATUS_INVALID, "constant-fold: %s folded without result %d", op->info->name, (int)i);
+      na = ti_named(p->ctx, "value", res[i]);
+      d = ti_attr_dict(p->ctx, &na, 1);
+      c = d ? ti_op_create(p, "builtin.constant", 0, NULL, 1, &op->results[i].type, d, err) : NULL;
+      if (!c) return err && err->status ? err->status : ti_error_set(err, TI_STATUS_NO_MEMORY, "constant-fold: out of memory");
+      ti_op_insert_before(c, op);
+      ti_value_replace_all_uses(&op->results[i], &c->results[0]);
+    }
+    TI__PASS_TRY(ti_op_erase(op, err));
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+/* Ops of the program in order (TASKIR_MALLOC'd), optionally only those
+   named `name` or having `trait`. */
+static ti_op **ti__pass_collect(ti_program *p, const char *name, uint32_t trait, int64_t *n) {
+  ti_op **v = (ti_op **)TASKIR_MALLOC(p->arena.alloc_user, (size_t)(p->n_ops + 1) * sizeof *v);
+  ti_op *op;
+  int64_t k = 0;
+  if (!v) return NULL;
+  for (op = p->first; op && k <= p->n_ops; op = op->next)
+    if ((!name || ti_op_is(op, name)) && (!trait || ti_op_has_trait(op, trait))) v[k++] = op;
+  *n = k;
+  return v;
+}
+
+static ti_op *ti__pass_convert(ti_program *p, const char *name, ti_value *v, ti_type_kind kind, ti_error *err) {
+  const ti_type *t = ti_type_with_kind(p->ctx, v->type, kind);
+  if (!t) { ti_error_set(err, TI_STATUS_NO_MEMORY, "maximize-value-semantics: out of memory"); return NULL; }
+  return ti_op_create(p, name, 1, &v, 1, &t, NULL, err);
+}
+
+TASKIR_API ti_status ti_pass_maximize_value_semantics(ti_program *p, void *user, ti_error *err) {
+  ti_error_clear(err);
+  void *au = p->arena.alloc_user;
+  ti_op **ops;
+  int64_t n, k;
+  int32_t i;
+  ti__ptrmap first, memo;
+  (void)user;
+  memset(&first, 0, sizeof first);
+  memset(&memo, 0, sizeof memo);
+  /* Pass 1: value-semantic ops read and write vtensors; copies keep the
+     surrounding tensor types. */
+  if (!(ops = ti__pass_collect(p, NULL, TI_TRAIT_VALUE_SEMANTICS, &n)))
+    return ti_error_set(err, TI_STATUS_NO_MEMORY, "maximize-value-semantics: out of memory");
+  for (k = 0; k < n; k++) {
+    ti_op *op = ops[k], *after = op;
+    if (ti_op_is(op, "builtin.to_tensor") || ti_op_is(op, "builtin.to_vtensor")) continue;
+    for (i = 0; i < op->n_operands; i++) {
+      ti_value *v = op->operands[i].value;
+      ti_op *c;
+      if (!v->type || v->type->kind != TI_TYPE_TENSOR) continue;
+      if (!(c = ti__pass_convert(p, "builtin.to_vtensor", v, TI_TYPE_VTENSOR, err))) goto fail;
+      ti_op_insert_before(c, op);
+      ti_op_set_operand(op, i, &c->results[0]);
+    }
+    for (i = 0; i < op->n_results; i++) {
+      ti_value *r = &op->results[i];
+      const ti_type *vt;
+      ti_op *c;
+      if (!r->type || r->type->kind != TI_TYPE_TENSOR) continue;
+      if (!(vt = ti_type_with_kind(p->ctx, r->type, TI_TYPE_VTENSOR))) {
+        ti_error_set(err, TI_STATUS_NO_MEMORY, "maximize-value-semantics: out of memory");
+        goto fail;
+      }
+      if (!(c = ti__pass_convert(p, "builtin.to_tensor", r, TI_TYPE_TENSOR, err))) goto fail;
+      r->type = vt;
+      ti_op_insert_after(c, after);
+      after = c;
+      ti_value_replace_uses_except(r, &c->results[0], c);
+    }
+  }
+  TASKIR_FREE(au, ops);
+  /* Pass 2: b = to_tensor(a) whose b nobody mutates or aliases is a itself:
+     to_vtensor(b) becomes a, and b goes when unused. */
+  if (!(ops = ti__pass_collect(p, "builtin.to_tensor", 0, &n)))
+    return ti_error_set(err, TI_STATUS_NO_MEMORY, "maximize-value-semantics: out of memory");
+  for (k = 0; k < n; k++) {
+    ti_op *t = ops[k];
+    ti_value *b = &t->results[0], *a = t->operands[0].value;
+    ti_use *u, *next;
+    if (!ti__pass_stable(b) || !a->type || a->type->kind != TI_TYPE_VTENSOR) continue;
+    for (u = b->first_use; u; u = next) {
+      ti_op *c = u->owner;
+      next = u->next;
+      while (next && next->owner == c) next = next->next;
+      if (!ti_op_is(c, "builtin.to_vtensor") || c->results[0].type != a->type) continue;
+      ti_value_replace_all_uses(&c->results[0], a);
+      if (ti_op_erase(c, err) != TI_STATUS_SUCCESS) goto fail;
+    }
+    if (!b->first_use && ti_op_erase(t, err) != TI_STATUS_SUCCESS) goto fail;
+  }
+  TASKIR_FREE(au, ops);
+  /* Copies of one unmutated tensor are one value. */
+  if (!(ops = ti__pass_collect(p, "builtin.to_vtensor", 0, &n)))
+    return ti_error_set(err, TI_STATUS_NO_MEMORY, "maximize-value-semantics: out of memory");
+  if (!ti__nn_ptrmap_init(&first, n, au) || !ti__nn_ptrmap_init(&memo, n, au)) {
+    ti__nn_ptrmap_free(&first);
+    ti_error_set(err, TI_STATUS_NO_MEMORY, "maximize-value-semantics: out of memory");
+    goto fail;
+  }
+  for (k = 0; k < n; k++) {
+    ti_op *c = ops[k];
+    ti_value *x = c->operands[0].value;
+    int64_t f;
+    if (!ti__pass_stable_memo(&memo, x)) continue;
+    f = ti__nn_ptrmap_get(&first, x, -1);
+    if (f < 0) { ti__nn_ptrmap_put(&first, x, k); continue; }
+    if (ops[f]->results[0].type != c->results[0].type) continue;
+    ti_value_replace_all_uses(&c->results[0], &ops[f]->results[0]);
+    if (ti_op_erase(c, err) != TI_STATUS_SUCCESS) { ti__nn_ptrmap_free(&first); ti__nn_ptrmap_free(&memo); goto fail; }
+  }
+  ti__nn_ptrmap_free(&first);
+  ti__nn_ptrmap_free(&memo);
+  TASKIR_FREE(au, ops);
+  return TI_STATUS_SUCCESS;
+fail:
+  TASKIR_FREE(au, ops);
+  return err && err->status ? err->status : TI_STATUS_NO_MEMORY;
+}
+
+/* A value read through a view, or itself a view: writing it in place is
+   seen through another name. Memoised: scanned once per value. */
+static int ti__pass_viewed(ti__ptrmap *m, const ti_value *v) {
+  int many = ti__pass_many_uses(v);
+  int64_t f = many ? ti__nn_ptrmap_get(m, v, -1) : -1;
+  const ti_use *u;
+  if (f >= 0) return (int)f;
+  f = v->def && ti_op_has_trait(v->def, TI_TRAIT_VIEW_LIKE);
+  for (u = v->first_use; u && !f; u = u->next) f = ti_op_has_trait(u->owner, TI_TRAIT_VIEW_LIKE);
+  if (many) ti__nn_ptrmap_put(m, v, f);   /* out of memory: scanned again next time */
+  return (int)f;
+}
+
+/* One walk in program order. A converted `b = x_(a)` becomes `b' = x(a)`,
+   and b' is from then on the latest version of a's buffer (its root):
+   every later operand naming the buffer (the root, or an older version) is
+   rewired to the latest version when the walk reaches it. O(ops + uses). */
+TASKIR_API ti_status ti_pass_inplace_to_outofplace(ti_program *p, void *user, ti_error *err) {
+  ti_error_clear(err);
+  void *au = p->arena.alloc_user;
+  ti_op *ip, *next;
+  ti__ptrmap root, latest, viewed;
+  int64_t n = 0;
+  ti_status st = TI_STATUS_SUCCESS;
+  (void)user;
+  memset(&root, 0, sizeof root);
+  memset(&latest, 0, sizeof latest);
+  memset(&viewed, 0, sizeof viewed);
+  /* root and latest get an entry per conversion: sized once, never grown. */
+  for (ip = p->first; ip; ip = ip->next) {
+    n += ti_op_has_trait(ip, TI_TRAIT_INPLACE);
+    ip->order = 0;   /* 1: a result of this op is a key of root or latest */
+  }
+  if (!ti__nn_ptrmap_init(&root, n, au) || !ti__nn_ptrmap_init(&latest, n, au) || !ti__nn_ptrmap_init(&viewed, 64, au)) {
+    st = ti_error_set(err, TI_STATUS_NO_MEMORY, "inplace-to-outofplace: out of memory");
+    goto done;
+  }
+  /* The new op goes before ip, so the walk never meets it. */
+  for (ip = p->first; ip; ip = next) {
+    ti_op *nw;
+    char name[128];
+    size_t len = strlen(ip->info->name);
+    ti_value *a, *r, *vals[64];
+    const ti_type *types[8];
+    int32_t i;
+    next = ip->next;
+    for (i = 0; i < ip->n_operands; i++) {
+      ti_value *v = ip->operands[i].value, *rt, *l;
+      if (!v || (v->def && v->def->order == 0)) continue;   /* no version of a written buffer */
+      rt = (ti_value *)(uintptr_t)ti__nn_ptrmap_get(&root, v, (int64_t)(uintptr_t)v);
+      l = (ti_value *)(uintptr_t)ti__nn_ptrmap_get(&latest, rt, 0);
+      if (l && l != v) ti_op_set_operand(ip, i, l);
+    }
+    if (!ti_op_has_trait(ip, TI_TRAIT_INPLACE) || len < 2 || len >= sizeof name || ip->info->name[len - 1] != '_' ||
+        ip->n_operands < 1 || ip->n_operands > 64 || ip->n_results < 1 || ip->n_results > 8)
+      continue;
+    memcpy(name, ip->info->name, len - 1);
+    name[len - 1] = 0;
+    if (!ti_lookup_op(p->ctx, name)) continue;
+    a = ip->operands[0].value;
+    r = (ti_value *)(uintptr_t)ti__nn_ptrmap_get(&root, a, (int64_t)(uintptr_t)a);
+    /* Another alias of the buffer would see the write too: leave those alone. */
+    if (ti__pass_viewed(&viewed, a) || ti__pass_viewed(&viewed, r)) continue;
+    for (i = 0; i < ip->n_operands; i++) vals[i] = ip->operands[i].value;
+    for (i = 0; i < ip->n_results; i++) types[i] = ip->results[i].type;
+    nw = ti_op_create(p, name, ip->n_operands, vals, ip->n_results, types, ip->attrs, err);
+    if (!nw) { st = err && err->status ? err->status : TI_STATUS_NO_MEMORY; goto done; }
+    ti_op_insert_before(nw, ip);
+    for (i = 0; i < ip->n_results; i++) ti_value_replace_all_uses(&ip->results[i], &nw->results[i]);
+    if ((st = ti_op_erase(ip, err)) != TI_STATUS_SUCCESS) goto done;
+    if (!ti__nn_ptrmap_put(&latest, r, (int64_t)(uintptr_t)&nw->results[0]) ||
+        !ti__nn_ptrmap_put(&root, &nw->results[0], (int64_t)(uintptr_t)r)) {
+      st = ti_error_set(err, TI_STATUS_NO_MEMORY, "inplace-to-outofplace: out of memory");
+      goto done;
+    }
+    nw->order = 1;
+    if (r->def) r->def->order = 1;
+  }
+done:
+  ti__nn_ptrmap_free(&root);
+  ti__nn_ptrmap_free(&latest);
+  ti__nn_ptrmap_free(&viewed);
+  return st;
+}
+
+static const ti_pass ti__pass_passes[] = {
+  {"dce", ti_pass_dce, NULL},
+  {"cse", ti_pass_cse, NULL},
+  {"constant-fold", ti_pass_constant_fold, NULL},
+  {"maximize-value-semantics", ti_pass_maximize_value_semantics, NULL},
+  {"inplace-to-outofplace", ti_pass_inplace_to_outofplace, NULL}
+};
+
+TASKIR_API const ti_pass *ti_generic_passes(int32_t *n) {
+  if (n) *n = (int32_t)(sizeof ti__pass_passes / sizeof *ti__pass_passes);
+  return ti__pass_passes;
+}
+
+TASKIR_API const ti_pass *ti_find_pass(const char *name) {
+  size_t i;
+  for (i = 0; name && i < sizeof ti__pass_passes / sizeof *ti__pass_passes; i++)
+    if (strcmp(ti__pass_passes[i].name, name) == 0) return &ti__pass_passes[i];
+  return NULL;
+}
+
+TASKIR_API ti_status ti_pass_manager_add_named(ti_pass_manager *pm, const char *names, ti_error *err) {
+  ti_error_clear(err);
+  const char *s = names;
+  if (!pm || !names) return ti_error_set(err, TI_STATUS_BAD_PARAM, "pass list: NULL argument");
+  while (*s) {
+    const char *e;
+    char buf[64];
+    size_t len;
+    const ti_pass *ps;
+    while (*s == ',' || *s == ' ') s++;
+    if (!*s) break;
+    for (e = s; *e && *e != ',' && *e != ' '; e++) {}
+    len = (size_t)(e - s);
+    if (len >= sizeof buf) return ti_error_set(err, TI_STATUS_NOT_FOUND, "unknown pass '%.*s'", (int)(len > 60 ? 60 : len), s);
+    memcpy(buf, s, len);
+    buf[len] = 0;
+    if (!(ps = ti_find_pass(buf))) return ti_error_set(err, TI_STATUS_NOT_FOUND, "unknown pass '%s'", buf);
+    if (ti_pass_manager_add(pm, ps->name, ps->run, ps->user) != TI_STATUS_SUCCESS)
+      return ti_error_set(err, TI_STATUS_LIMIT, "pass list: cannot add '%s' (the manager is full)", buf);
+    s = e;
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+#undef TI__PASS_TRY
 
 /* >>impl.core.buffer ------------------------------------------------------ */
 
@@ -6221,69 +6805,6 @@ TASKIR_API double ti_tensor_max_diff(const ti_tensor_value *a, const ti_tensor_v
   return m;
 }
 
-/* Pointer -> int64 map (open addressing), for value slots and passes. */
-typedef struct ti__nn_ptrmap { const void **keys; int64_t *vals; int64_t cap, n; void *au; } ti__nn_ptrmap;
-static size_t ti__nn_ptrhash(const void *p) {
-  uint64_t x = (uint64_t)(uintptr_t)p;
-  x ^= x >> 33; x *= 0xff51afd7ed558ccdULL; x ^= x >> 33;
-  return (size_t)x;
-}
-static int ti__nn_ptrmap_init(ti__nn_ptrmap *m, int64_t n, void *au) {
-  int64_t cap = 16;
-  while (cap < 2 * n + 2) cap *= 2;
-  m->au = au;
-  m->cap = cap;
-  m->n = 0;
-  m->keys = (const void **)TASKIR_MALLOC(au, (size_t)cap * sizeof *m->keys);
-  m->vals = (int64_t *)TASKIR_MALLOC(au, (size_t)cap * sizeof *m->vals);
-  if (!m->keys || !m->vals) {
-    if (m->keys) TASKIR_FREE(au, (void *)m->keys);
-    if (m->vals) TASKIR_FREE(au, m->vals);
-    m->keys = NULL; m->vals = NULL;
-    return 0;
-  }
-  memset((void *)m->keys, 0, (size_t)cap * sizeof *m->keys);
-  return 1;
-}
-static void ti__nn_ptrmap_free(ti__nn_ptrmap *m) {
-  if (m->keys) TASKIR_FREE(m->au, (void *)m->keys);
-  if (m->vals) TASKIR_FREE(m->au, m->vals);
-  m->keys = NULL; m->vals = NULL;
-}
-/* Grows to keep at most half the slots used; 0 when out of memory. */
-static int ti__nn_ptrmap_put(ti__nn_ptrmap *m, const void *k, int64_t v) {
-  size_t i;
-  if (2 * (m->n + 1) > m->cap) {
-    ti__nn_ptrmap g;
-    int64_t j;
-    if (!ti__nn_ptrmap_init(&g, m->cap, m->au)) return 0;
-    for (j = 0; j < m->cap; j++)
-      if (m->keys[j]) {
-        size_t h = ti__nn_ptrhash(m->keys[j]) & (size_t)(g.cap - 1);
-        while (g.keys[h]) h = (h + 1) & (size_t)(g.cap - 1);
-        g.keys[h] = m->keys[j];
-        g.vals[h] = m->vals[j];
-        g.n++;
-      }
-    ti__nn_ptrmap_free(m);
-    *m = g;
-  }
-  i = ti__nn_ptrhash(k) & (size_t)(m->cap - 1);
-  while (m->keys[i] && m->keys[i] != k) i = (i + 1) & (size_t)(m->cap - 1);
-  if (!m->keys[i]) m->n++;
-  m->keys[i] = k;
-  m->vals[i] = v;
-  return 1;
-}
-static int64_t ti__nn_ptrmap_get(const ti__nn_ptrmap *m, const void *k, int64_t dflt) {
-  size_t i = ti__nn_ptrhash(k) & (size_t)(m->cap - 1);
-  while (m->keys[i]) {
-    if (m->keys[i] == k) return m->vals[i];
-    i = (i + 1) & (size_t)(m->cap - 1);
-  }
-  return dflt;
-}
-
 /* Shape descriptors: the part of a type or tensor that shape rules read. */
 typedef struct ti__nn_desc { ti_dtype dtype; ti_layout layout; int32_t rank; int64_t dims[TI_MAX_RANK]; } ti__nn_desc;
 typedef ti_status (*ti__nn_shape_fn)(const ti_op *op, const ti__nn_desc *in, int32_t n_in, ti__nn_desc *out,
@@ -8024,9 +8545,6 @@ static ti_status ti__nn_verify(const ti_op *op, ti_error *err) {
   return TI_STATUS_SUCCESS;
 }
 
-#ifndef TASKIR_FOLD_MAX_ELEMS
-#define TASKIR_FOLD_MAX_ELEMS 65536   /* larger tensors are not folded into attributes */
-#endif
 
 static int ti__nn_attr_fill(const ti_attr *a, ti_tensor_value *t, int64_t *pos) {
   int64_t i;
@@ -8293,7 +8811,7 @@ typedef struct ti__nn_interp {
   int64_t n_slots;
   ti_tensor_value **vals;
   int64_t *last;            /* index of the last op using each slot, -1 none */
-  ti__nn_ptrmap base;       /* op -> first slot of its results */
+  ti__ptrmap base;       /* op -> first slot of its results */
 } ti__nn_interp;
 
 static void ti__nn_interp_free(ti__nn_interp *s) {
@@ -8438,517 +8956,6 @@ TASKIR_API ti_status ti_interpret(const ti_program *p, const ti_tensor_value *co
   }
   ti__nn_interp_free(&s);
   return st;
-}
-
-/* >>impl.passes ------------------------------------------------------------- */
-
-/* A value nobody mutates or aliases: a vtensor, or a tensor that is not a
-   view and whose users only read it (seed 003 §2.5.1, Pass 2). */
-static int ti__nn_stable(const ti_value *v) {
-  const ti_use *u;
-  if (v->type && v->type->kind == TI_TYPE_VTENSOR) return 1;
-  if (v->def && (ti_op_has_trait(v->def, TI_TRAIT_VIEW_LIKE) || ti_op_has_trait(v->def, TI_TRAIT_INPLACE))) return 0;
-  for (u = v->first_use; u; u = u->next) {
-    const ti_op *o = u->owner;
-    if (ti_op_has_trait(o, TI_TRAIT_INPLACE)) return 0;
-    if (ti_op_has_trait(o, TI_TRAIT_VIEW_LIKE)) {
-      if (o->n_results && o->results[0].type && o->results[0].type->kind == TI_TYPE_VTENSOR) continue;
-      return 0;
-    }
-    if (ti_op_has_trait(o, TI_TRAIT_READ_ONLY)) continue;
-    if (ti_op_is(o, "builtin.to_vtensor") || ti_op_is(o, "builtin.to_tensor") || ti_op_is(o, "builtin.return") ||
-        ti_op_is(o, "builtin.set_parameter"))
-      continue;
-    return 0;
-  }
-  return 1;
-}
-
-/* Whether v has more than 16 uses. Only such values go into a pass's memo
-   (ti__nn_stable_memo, ti__nn_viewed): a few uses are cheaper to scan again
-   than an entry per value is to store (a large program's memo would be
-   fresh memory, faulted in page by page). */
-static int ti__nn_many_uses(const ti_value *v) {
-  const ti_use *u;
-  int k = 0;
-  for (u = v->first_use; u; u = u->next) if (++k > 16) return 1;
-  return 0;
-}
-
-/* ti__nn_stable with a memo (a value with many readers is scanned once);
-   valid while a pass only adds or moves readers and creates no op. */
-static int ti__nn_stable_memo(ti__nn_ptrmap *m, const ti_value *v) {
-  int64_t f;
-  if (!ti__nn_many_uses(v)) return ti__nn_stable(v);
-  f = ti__nn_ptrmap_get(m, v, -1);
-  if (f < 0) {
-    f = ti__nn_stable(v);
-    ti__nn_ptrmap_put(m, v, f);   /* out of memory: just not remembered */
-  }
-  return (int)f;
-}
-
-/* Pure ops, and get_parameter (a read of the weights table). */
-static int ti__nn_pure(const ti_op *op) {
-  return (ti_op_has_trait(op, TI_TRAIT_PURE) || ti_op_is(op, "builtin.get_parameter")) &&
-         !ti_op_has_trait(op, TI_TRAIT_TERMINATOR);
-}
-static int ti__nn_removable(const ti_op *op) {
-  int32_t i;
-  if (!ti__nn_pure(op)) return 0;
-  for (i = 0; i < op->n_results; i++) if (op->results[i].first_use) return 0;
-  return 1;
-}
-
-TASKIR_API ti_status ti_pass_dce(ti_program *p, void *user, ti_error *err) {
-  ti_error_clear(err);
-  ti_op *op, *prev;
-  (void)user;
-  /* Reverse order: an op's producers come earlier and die in the same sweep. */
-  for (op = p->last; op; op = prev) {
-    prev = op->prev;
-    if (ti__nn_removable(op)) TI__NN_TRY(ti_op_erase(op, err));
-  }
-  return TI_STATUS_SUCCESS;
-}
-
-/* Operand i of op in canonical order (commutative ops: first two sorted). */
-static const ti_value *ti__nn_cse_operand(const ti_op *op, int32_t i) {
-  if (op->n_operands >= 2 && i < 2 && ti_op_has_trait(op, TI_TRAIT_COMMUTATIVE)) {
-    const ti_value *a = op->operands[0].value, *b = op->operands[1].value;
-    int swap = (uintptr_t)a > (uintptr_t)b;
-    return (i == 0) != swap ? a : b;
-  }
-  return op->operands[i].value;
-}
-static uint64_t ti__nn_cse_hash(const ti_op *op) {
-  uint64_t h = (uint64_t)ti__nn_ptrhash(op->info) ^ ((uint64_t)ti__nn_ptrhash(op->attrs) * 31u);
-  int32_t i;
-  for (i = 0; i < op->n_operands; i++) h = h * 1000003u ^ (uint64_t)ti__nn_ptrhash(ti__nn_cse_operand(op, i));
-  for (i = 0; i < op->n_results; i++) h = h * 1000003u ^ (uint64_t)ti__nn_ptrhash(op->results[i].type);
-  return h;
-}
-static int ti__nn_cse_eq(const ti_op *a, const ti_op *b) {
-  int32_t i;
-  if (a->info != b->info || a->attrs != b->attrs || a->n_operands != b->n_operands || a->n_results != b->n_results)
-    return 0;
-  for (i = 0; i < a->n_operands; i++) if (ti__nn_cse_operand(a, i) != ti__nn_cse_operand(b, i)) return 0;
-  for (i = 0; i < a->n_results; i++) if (a->results[i].type != b->results[i].type) return 0;
-  return 1;
-}
-static int ti__nn_cse_ok(const ti_program *p, const ti_op *op, ti__nn_ptrmap *memo) {
-  int32_t i;
-  if (!ti__nn_pure(op) || op->n_results < 1 || op->props)
-    return 0;
-  if (ti_op_is(op, "builtin.get_parameter")) {
-    const ti_variable *v = ti_program_find_var(p, ti_dict_string(op->attrs, "name", ""));
-    if (!v || v->is_mutable) return 0;
-  }
-  for (i = 0; i < op->n_operands; i++) if (!ti__nn_stable_memo(memo, op->operands[i].value)) return 0;
-  return 1;
-}
-
-/* The set of classes of a cse walk kept in a hash table: ops without
-   operands, and ops whose first operand has many uses (scanning its uses
-   would cost time per use). Open addressing on ti__nn_cse_hash, grown at
-   half load; each class is held by its earliest op (smallest order). */
-typedef struct ti__nn_cse_tab { ti_op **slot; int64_t cap, n; void *au; } ti__nn_cse_tab;
-static int ti__nn_cse_put(ti__nn_cse_tab *t, ti_op *op) {
-  size_t h;
-  if (2 * (t->n + 1) > t->cap) {
-    int64_t cap = t->cap ? 2 * t->cap : 64, i;
-    ti_op **s = (ti_op **)TASKIR_MALLOC(t->au, (size_t)cap * sizeof *s);
-    if (!s) return 0;
-    for (i = 0; i < cap; i++) s[i] = NULL;
-    for (i = 0; i < t->cap; i++)
-      if (t->slot[i]) {
-        h = (size_t)ti__nn_ptrhash((const void *)(uintptr_t)ti__nn_cse_hash(t->slot[i])) & (size_t)(cap - 1);
-        while (s[h]) h = (h + 1) & (size_t)(cap - 1);
-        s[h] = t->slot[i];
-      }
-    if (t->slot) TASKIR_FREE(t->au, t->slot);
-    t->slot = s;
-    t->cap = cap;
-  }
-  h = (size_t)ti__nn_ptrhash((const void *)(uintptr_t)ti__nn_cse_hash(op)) & (size_t)(t->cap - 1);
-  while (t->slot[h] && !ti__nn_cse_eq(t->slot[h], op)) h = (h + 1) & (size_t)(t->cap - 1);
-  if (!t->slot[h]) t->n++;
-  if (!t->slot[h] || op->order < t->slot[h]->order) t->slot[h] = op;
-  return 1;
-}
-static ti_op *ti__nn_cse_get(const ti__nn_cse_tab *t, const ti_op *op) {
-  size_t h;
-  if (!t->n) return NULL;
-  h = (size_t)ti__nn_ptrhash((const void *)(uintptr_t)ti__nn_cse_hash(op)) & (size_t)(t->cap - 1);
-  while (t->slot[h] && !ti__nn_cse_eq(t->slot[h], op)) h = (h + 1) & (size_t)(t->cap - 1);
-  return t->slot[h];
-}
-
-/* One walk in program order; a later op equal to an earlier one gives way
-   to it. The earlier twin shares op's first operand, so it is found among
-   that operand's (few) users, which sit near op in memory; operands with
-   many uses ("hot", decided once per value and kept) go through the table,
-   into which a value's earlier users move when it turns hot. So memory and
-   cache misses grow with the hot classes, not with the program. */
-TASKIR_API ti_status ti_pass_cse(ti_program *p, void *user, ti_error *err) {
-  ti_error_clear(err);
-  void *au = p->arena.alloc_user;
-  ti_op *op, *next;
-  int64_t k = 0;
-  int32_t i;
-  ti__nn_ptrmap memo, hot;
-  ti__nn_cse_tab tab;
-  ti_status st = TI_STATUS_SUCCESS;
-  (void)user;
-  tab.slot = NULL; tab.cap = tab.n = 0; tab.au = au;
-  memset(&hot, 0, sizeof hot);
-  if (!ti__nn_ptrmap_init(&memo, 64, au) || !ti__nn_ptrmap_init(&hot, 16, au)) {
-    ti__nn_ptrmap_free(&memo);
-    return ti_error_set(err, TI_STATUS_NO_MEMORY, "cse: out of memory");
-  }
-  for (op = p->first; op; op = op->next) op->order = k++;
-  for (op = p->first; op; op = next) {
-    ti_op *twin = NULL;
-    next = op->next;
-    if (!ti__nn_cse_ok(p, op, &memo)) continue;
-    if (op->n_operands > 0) {
-      const ti_value *v = ti__nn_cse_operand(op, 0);
-      const ti_use *u;
-      if (ti__nn_ptrmap_get(&hot, v, 0) == 0 && ti__nn_many_uses(v)) {
-        /* v turns hot: its visited users that could be a class's first op
-           enter the table. */
-        if (!ti__nn_ptrmap_put(&hot, v, 1)) goto oom;
-        for (u = v->first_use; u; u = u->next)
-          if (u->owner->order < op->order && ti__nn_cse_operand(u->owner, 0) == v && ti__nn_cse_ok(p, u->owner, &memo) &&
-              !ti__nn_cse_put(&tab, u->owner))
-            goto oom;
-      }
-      if (ti__nn_ptrmap_get(&hot, v, 0) == 0) {
-        for (u = v->first_use; u; u = u->next)
-          if (u->owner->order < op->order && (!twin || u->owner->order < twin->order) && !u->owner->props &&
-              ti__nn_cse_eq(u->owner, op))
-            twin = u->owner;
-        if (!twin) continue;
-      }
-    }
-    if (!twin) {
-      twin = ti__nn_cse_get(&tab, op);
-      if (!twin) {
-        if (!ti__nn_cse_put(&tab, op)) goto oom;
-        continue;
-      }
-    }
-    /* Two buffers become one: only when neither is written or aliased. */
-    for (i = 0; i < op->n_results; i++)
-      if (!ti__nn_stable_memo(&memo, &op->results[i]) || !ti__nn_stable_memo(&memo, &twin->results[i])) break;
-    if (i < op->n_results) continue;
-    /* program order: twin comes first and its operands are op's. */
-    for (i = 0; i < op->n_results; i++) ti_value_replace_all_uses(&op->results[i], &twin->results[i]);
-    if ((st = ti_op_erase(op, err)) != TI_STATUS_SUCCESS) goto done;
-  }
-  goto done;
-oom:
-  st = ti_error_set(err, TI_STATUS_NO_MEMORY, "cse: out of memory");
-done:
-  if (tab.slot) TASKIR_FREE(au, tab.slot);
-  ti__nn_ptrmap_free(&memo);
-  ti__nn_ptrmap_free(&hot);
-  return st;
-}
-
-/* The constant attribute behind v: a builtin.constant's value, or the data
-   of an immutable variable read by get_parameter, when nothing mutates or
-   aliases v. NULL otherwise. */
-static const ti_attr *ti__nn_const_attr(ti_program *p, const ti_value *v) {
-  const ti_op *d = v->def;
-  /* A tensor that an in-place op writes is no constant for its readers. */
-  if (!d || !ti__nn_stable(v)) return NULL;
-  if (ti_op_is(d, "builtin.constant")) return ti_op_attr(d, "value");
-  if (ti_op_is(d, "builtin.get_parameter")) {
-    const ti_variable *var = ti_program_find_var(p, ti_dict_string(d->attrs, "name", ""));
-    ti_tensor_value *t;
-    const ti_attr *a;
-    if (!var || var->is_mutable || !var->type || ti_type_numel(var->type) < 0 ||
-        ti_type_numel(var->type) > TASKIR_FOLD_MAX_ELEMS || (int64_t)((size_t)ti_type_numel(var->type) * ti_dtype_size(var->type->dtype)) != var->bytes)
-      return NULL;
-    t = ti_tensor_create(p->arena.alloc_user, var->type->dtype, var->type->rank, var->type->dims, var->type->layout,
-                         var->data, NULL);
-    if (!t) return NULL;
-    a = ti__nn_attr_from_tensor(p->ctx, t);
-    ti_tensor_free(t);
-    return a;
-  }
-  return NULL;
-}
-
-TASKIR_API ti_status ti_pass_constant_fold(ti_program *p, void *user, ti_error *err) {
-  ti_error_clear(err);
-  ti_op *op, *next;
-  const ti_attr *in[64], *res[8];
-  int32_t i;
-  (void)user;
-  for (op = p->first; op; op = next) {
-    int ok = 1;
-    next = op->next;
-    if (!op->info->fold || op->n_operands == 0 || op->n_operands > 64 || op->n_results > 8 ||
-        ti_op_has_trait(op, TI_TRAIT_CONSTANT_LIKE) || !ti_op_has_trait(op, TI_TRAIT_PURE))
-      continue;
-    for (i = 0; ok && i < op->n_operands; i++) ok = (in[i] = ti__nn_const_attr(p, op->operands[i].value)) != NULL;
-    for (i = 0; i < op->n_results; i++) res[i] = NULL;
-    if (!ok || !op->info->fold(p->ctx, op, in, res)) continue;
-    for (i = 0; i < op->n_results; i++) {
-      ti_named_attr na;
-      const ti_attr *d;
-      ti_op *c;
-      if (!res[i]) return ti_error_set(err, TI_STATUS_INVALID, "constant-fold: %s folded without result %d", op->info->name, (int)i);
-      na = ti_named(p->ctx, "value", res[i]);
-      d = ti_attr_dict(p->ctx, &na, 1);
-      c = d ? ti_op_create(p, "builtin.constant", 0, NULL, 1, &op->results[i].type, d, err) : NULL;
-      if (!c) return err && err->status ? err->status : ti_error_set(err, TI_STATUS_NO_MEMORY, "constant-fold: out of memory");
-      ti_op_insert_before(c, op);
-      ti_value_replace_all_uses(&op->results[i], &c->results[0]);
-    }
-    TI__NN_TRY(ti_op_erase(op, err));
-  }
-  return TI_STATUS_SUCCESS;
-}
-
-/* Ops of the program in order (TASKIR_MALLOC'd), optionally only those
-   named `name` or having `trait`. */
-static ti_op **ti__nn_collect(ti_program *p, const char *name, uint32_t trait, int64_t *n) {
-  ti_op **v = (ti_op **)TASKIR_MALLOC(p->arena.alloc_user, (size_t)(p->n_ops + 1) * sizeof *v);
-  ti_op *op;
-  int64_t k = 0;
-  if (!v) return NULL;
-  for (op = p->first; op && k <= p->n_ops; op = op->next)
-    if ((!name || ti_op_is(op, name)) && (!trait || ti_op_has_trait(op, trait))) v[k++] = op;
-  *n = k;
-  return v;
-}
-
-static ti_op *ti__nn_convert(ti_program *p, const char *name, ti_value *v, ti_type_kind kind, ti_error *err) {
-  const ti_type *t = ti_type_with_kind(p->ctx, v->type, kind);
-  if (!t) { ti_error_set(err, TI_STATUS_NO_MEMORY, "maximize-value-semantics: out of memory"); return NULL; }
-  return ti_op_create(p, name, 1, &v, 1, &t, NULL, err);
-}
-
-TASKIR_API ti_status ti_pass_maximize_value_semantics(ti_program *p, void *user, ti_error *err) {
-  ti_error_clear(err);
-  void *au = p->arena.alloc_user;
-  ti_op **ops;
-  int64_t n, k;
-  int32_t i;
-  ti__nn_ptrmap first, memo;
-  (void)user;
-  memset(&first, 0, sizeof first);
-  memset(&memo, 0, sizeof memo);
-  /* Pass 1: value-semantic ops read and write vtensors; copies keep the
-     surrounding tensor types. */
-  if (!(ops = ti__nn_collect(p, NULL, TI_TRAIT_VALUE_SEMANTICS, &n)))
-    return ti_error_set(err, TI_STATUS_NO_MEMORY, "maximize-value-semantics: out of memory");
-  for (k = 0; k < n; k++) {
-    ti_op *op = ops[k], *after = op;
-    if (ti_op_is(op, "builtin.to_tensor") || ti_op_is(op, "builtin.to_vtensor")) continue;
-    for (i = 0; i < op->n_operands; i++) {
-      ti_value *v = op->operands[i].value;
-      ti_op *c;
-      if (!v->type || v->type->kind != TI_TYPE_TENSOR) continue;
-      if (!(c = ti__nn_convert(p, "builtin.to_vtensor", v, TI_TYPE_VTENSOR, err))) goto fail;
-      ti_op_insert_before(c, op);
-      ti_op_set_operand(op, i, &c->results[0]);
-    }
-    for (i = 0; i < op->n_results; i++) {
-      ti_value *r = &op->results[i];
-      const ti_type *vt;
-      ti_op *c;
-      if (!r->type || r->type->kind != TI_TYPE_TENSOR) continue;
-      if (!(vt = ti_type_with_kind(p->ctx, r->type, TI_TYPE_VTENSOR))) {
-        ti_error_set(err, TI_STATUS_NO_MEMORY, "maximize-value-semantics: out of memory");
-        goto fail;
-      }
-      if (!(c = ti__nn_convert(p, "builtin.to_tensor", r, TI_TYPE_TENSOR, err))) goto fail;
-      r->type = vt;
-      ti_op_insert_after(c, after);
-      after = c;
-      ti_value_replace_uses_except(r, &c->results[0], c);
-    }
-  }
-  TASKIR_FREE(au, ops);
-  /* Pass 2: b = to_tensor(a) whose b nobody mutates or aliases is a itself:
-     to_vtensor(b) becomes a, and b goes when unused. */
-  if (!(ops = ti__nn_collect(p, "builtin.to_tensor", 0, &n)))
-    return ti_error_set(err, TI_STATUS_NO_MEMORY, "maximize-value-semantics: out of memory");
-  for (k = 0; k < n; k++) {
-    ti_op *t = ops[k];
-    ti_value *b = &t->results[0], *a = t->operands[0].value;
-    ti_use *u, *next;
-    if (!ti__nn_stable(b) || !a->type || a->type->kind != TI_TYPE_VTENSOR) continue;
-    for (u = b->first_use; u; u = next) {
-      ti_op *c = u->owner;
-      next = u->next;
-      while (next && next->owner == c) next = next->next;
-      if (!ti_op_is(c, "builtin.to_vtensor") || c->results[0].type != a->type) continue;
-      ti_value_replace_all_uses(&c->results[0], a);
-      if (ti_op_erase(c, err) != TI_STATUS_SUCCESS) goto fail;
-    }
-    if (!b->first_use && ti_op_erase(t, err) != TI_STATUS_SUCCESS) goto fail;
-  }
-  TASKIR_FREE(au, ops);
-  /* Copies of one unmutated tensor are one value. */
-  if (!(ops = ti__nn_collect(p, "builtin.to_vtensor", 0, &n)))
-    return ti_error_set(err, TI_STATUS_NO_MEMORY, "maximize-value-semantics: out of memory");
-  if (!ti__nn_ptrmap_init(&first, n, au) || !ti__nn_ptrmap_init(&memo, n, au)) {
-    ti__nn_ptrmap_free(&first);
-    ti_error_set(err, TI_STATUS_NO_MEMORY, "maximize-value-semantics: out of memory");
-    goto fail;
-  }
-  for (k = 0; k < n; k++) {
-    ti_op *c = ops[k];
-    ti_value *x = c->operands[0].value;
-    int64_t f;
-    if (!ti__nn_stable_memo(&memo, x)) continue;
-    f = ti__nn_ptrmap_get(&first, x, -1);
-    if (f < 0) { ti__nn_ptrmap_put(&first, x, k); continue; }
-    if (ops[f]->results[0].type != c->results[0].type) continue;
-    ti_value_replace_all_uses(&c->results[0], &ops[f]->results[0]);
-    if (ti_op_erase(c, err) != TI_STATUS_SUCCESS) { ti__nn_ptrmap_free(&first); ti__nn_ptrmap_free(&memo); goto fail; }
-  }
-  ti__nn_ptrmap_free(&first);
-  ti__nn_ptrmap_free(&memo);
-  TASKIR_FREE(au, ops);
-  return TI_STATUS_SUCCESS;
-fail:
-  TASKIR_FREE(au, ops);
-  return err && err->status ? err->status : TI_STATUS_NO_MEMORY;
-}
-
-/* A value read through a view, or itself a view: writing it in place is
-   seen through another name. Memoised: scanned once per value. */
-static int ti__nn_viewed(ti__nn_ptrmap *m, const ti_value *v) {
-  int many = ti__nn_many_uses(v);
-  int64_t f = many ? ti__nn_ptrmap_get(m, v, -1) : -1;
-  const ti_use *u;
-  if (f >= 0) return (int)f;
-  f = v->def && ti_op_has_trait(v->def, TI_TRAIT_VIEW_LIKE);
-  for (u = v->first_use; u && !f; u = u->next) f = ti_op_has_trait(u->owner, TI_TRAIT_VIEW_LIKE);
-  if (many) ti__nn_ptrmap_put(m, v, f);   /* out of memory: scanned again next time */
-  return (int)f;
-}
-
-/* One walk in program order. A converted `b = x_(a)` becomes `b' = x(a)`,
-   and b' is from then on the latest version of a's buffer (its root):
-   every later operand naming the buffer (the root, or an older version) is
-   rewired to the latest version when the walk reaches it. O(ops + uses). */
-TASKIR_API ti_status ti_pass_inplace_to_outofplace(ti_program *p, void *user, ti_error *err) {
-  ti_error_clear(err);
-  void *au = p->arena.alloc_user;
-  ti_op *ip, *next;
-  ti__nn_ptrmap root, latest, viewed;
-  int64_t n = 0;
-  ti_status st = TI_STATUS_SUCCESS;
-  (void)user;
-  memset(&root, 0, sizeof root);
-  memset(&latest, 0, sizeof latest);
-  memset(&viewed, 0, sizeof viewed);
-  /* root and latest get an entry per conversion: sized once, never grown. */
-  for (ip = p->first; ip; ip = ip->next) {
-    n += ti_op_has_trait(ip, TI_TRAIT_INPLACE);
-    ip->order = 0;   /* 1: a result of this op is a key of root or latest */
-  }
-  if (!ti__nn_ptrmap_init(&root, n, au) || !ti__nn_ptrmap_init(&latest, n, au) || !ti__nn_ptrmap_init(&viewed, 64, au)) {
-    st = ti_error_set(err, TI_STATUS_NO_MEMORY, "inplace-to-outofplace: out of memory");
-    goto done;
-  }
-  /* The new op goes before ip, so the walk never meets it. */
-  for (ip = p->first; ip; ip = next) {
-    ti_op *nw;
-    char name[128];
-    size_t len = strlen(ip->info->name);
-    ti_value *a, *r, *vals[64];
-    const ti_type *types[8];
-    int32_t i;
-    next = ip->next;
-    for (i = 0; i < ip->n_operands; i++) {
-      ti_value *v = ip->operands[i].value, *rt, *l;
-      if (!v || (v->def && v->def->order == 0)) continue;   /* no version of a written buffer */
-      rt = (ti_value *)(uintptr_t)ti__nn_ptrmap_get(&root, v, (int64_t)(uintptr_t)v);
-      l = (ti_value *)(uintptr_t)ti__nn_ptrmap_get(&latest, rt, 0);
-      if (l && l != v) ti_op_set_operand(ip, i, l);
-    }
-    if (!ti_op_has_trait(ip, TI_TRAIT_INPLACE) || len < 2 || len >= sizeof name || ip->info->name[len - 1] != '_' ||
-        ip->n_operands < 1 || ip->n_operands > 64 || ip->n_results < 1 || ip->n_results > 8)
-      continue;
-    memcpy(name, ip->info->name, len - 1);
-    name[len - 1] = 0;
-    if (!ti_lookup_op(p->ctx, name)) continue;
-    a = ip->operands[0].value;
-    r = (ti_value *)(uintptr_t)ti__nn_ptrmap_get(&root, a, (int64_t)(uintptr_t)a);
-    /* Another alias of the buffer would see the write too: leave those alone. */
-    if (ti__nn_viewed(&viewed, a) || ti__nn_viewed(&viewed, r)) continue;
-    for (i = 0; i < ip->n_operands; i++) vals[i] = ip->operands[i].value;
-    for (i = 0; i < ip->n_results; i++) types[i] = ip->results[i].type;
-    nw = ti_op_create(p, name, ip->n_operands, vals, ip->n_results, types, ip->attrs, err);
-    if (!nw) { st = err && err->status ? err->status : TI_STATUS_NO_MEMORY; goto done; }
-    ti_op_insert_before(nw, ip);
-    for (i = 0; i < ip->n_results; i++) ti_value_replace_all_uses(&ip->results[i], &nw->results[i]);
-    if ((st = ti_op_erase(ip, err)) != TI_STATUS_SUCCESS) goto done;
-    if (!ti__nn_ptrmap_put(&latest, r, (int64_t)(uintptr_t)&nw->results[0]) ||
-        !ti__nn_ptrmap_put(&root, &nw->results[0], (int64_t)(uintptr_t)r)) {
-      st = ti_error_set(err, TI_STATUS_NO_MEMORY, "inplace-to-outofplace: out of memory");
-      goto done;
-    }
-    nw->order = 1;
-    if (r->def) r->def->order = 1;
-  }
-done:
-  ti__nn_ptrmap_free(&root);
-  ti__nn_ptrmap_free(&latest);
-  ti__nn_ptrmap_free(&viewed);
-  return st;
-}
-
-static const ti_pass ti__nn_passes[] = {
-  {"dce", ti_pass_dce, NULL},
-  {"cse", ti_pass_cse, NULL},
-  {"constant-fold", ti_pass_constant_fold, NULL},
-  {"maximize-value-semantics", ti_pass_maximize_value_semantics, NULL},
-  {"inplace-to-outofplace", ti_pass_inplace_to_outofplace, NULL}
-};
-
-TASKIR_API const ti_pass *ti_generic_passes(int32_t *n) {
-  if (n) *n = (int32_t)(sizeof ti__nn_passes / sizeof *ti__nn_passes);
-  return ti__nn_passes;
-}
-
-TASKIR_API const ti_pass *ti_find_pass(const char *name) {
-  size_t i;
-  for (i = 0; name && i < sizeof ti__nn_passes / sizeof *ti__nn_passes; i++)
-    if (strcmp(ti__nn_passes[i].name, name) == 0) return &ti__nn_passes[i];
-  return NULL;
-}
-
-TASKIR_API ti_status ti_pass_manager_add_named(ti_pass_manager *pm, const char *names, ti_error *err) {
-  ti_error_clear(err);
-  const char *s = names;
-  if (!pm || !names) return ti_error_set(err, TI_STATUS_BAD_PARAM, "pass list: NULL argument");
-  while (*s) {
-    const char *e;
-    char buf[64];
-    size_t len;
-    const ti_pass *ps;
-    while (*s == ',' || *s == ' ') s++;
-    if (!*s) break;
-    for (e = s; *e && *e != ',' && *e != ' '; e++) {}
-    len = (size_t)(e - s);
-    if (len >= sizeof buf) return ti_error_set(err, TI_STATUS_NOT_FOUND, "unknown pass '%.*s'", (int)(len > 60 ? 60 : len), s);
-    memcpy(buf, s, len);
-    buf[len] = 0;
-    if (!(ps = ti_find_pass(buf))) return ti_error_set(err, TI_STATUS_NOT_FOUND, "unknown pass '%s'", buf);
-    if (ti_pass_manager_add(pm, ps->name, ps->run, ps->user) != TI_STATUS_SUCCESS)
-      return ti_error_set(err, TI_STATUS_LIMIT, "pass list: cannot add '%s' (the manager is full)", buf);
-    s = e;
-  }
-  return TI_STATUS_SUCCESS;
 }
 
 #undef TI__NN_TRY
