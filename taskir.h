@@ -1483,7 +1483,7 @@ static size_t ti__ptrhash(const void *p) {
   x ^= x >> 33; x *= 0xff51afd7ed558ccdULL; x ^= x >> 33;
   return (size_t)x;
 }
-static int ti__nn_ptrmap_init(ti__ptrmap *m, int64_t n, void *au) {
+static int ti__ptrmap_init(ti__ptrmap *m, int64_t n, void *au) {
   int64_t cap = 16;
   while (cap < 2 * n + 2) cap *= 2;
   m->au = au;
@@ -1500,18 +1500,18 @@ static int ti__nn_ptrmap_init(ti__ptrmap *m, int64_t n, void *au) {
   memset((void *)m->keys, 0, (size_t)cap * sizeof *m->keys);
   return 1;
 }
-static void ti__nn_ptrmap_free(ti__ptrmap *m) {
+static void ti__ptrmap_free(ti__ptrmap *m) {
   if (m->keys) TASKIR_FREE(m->au, (void *)m->keys);
   if (m->vals) TASKIR_FREE(m->au, m->vals);
   m->keys = NULL; m->vals = NULL;
 }
 /* Grows to keep at most half the slots used; 0 when out of memory. */
-static int ti__nn_ptrmap_put(ti__ptrmap *m, const void *k, int64_t v) {
+static int ti__ptrmap_put(ti__ptrmap *m, const void *k, int64_t v) {
   size_t i;
   if (2 * (m->n + 1) > m->cap) {
     ti__ptrmap g;
     int64_t j;
-    if (!ti__nn_ptrmap_init(&g, m->cap, m->au)) return 0;
+    if (!ti__ptrmap_init(&g, m->cap, m->au)) return 0;
     for (j = 0; j < m->cap; j++)
       if (m->keys[j]) {
         size_t h = ti__ptrhash(m->keys[j]) & (size_t)(g.cap - 1);
@@ -1520,7 +1520,7 @@ static int ti__nn_ptrmap_put(ti__ptrmap *m, const void *k, int64_t v) {
         g.vals[h] = m->vals[j];
         g.n++;
       }
-    ti__nn_ptrmap_free(m);
+    ti__ptrmap_free(m);
     *m = g;
   }
   i = ti__ptrhash(k) & (size_t)(m->cap - 1);
@@ -1530,7 +1530,7 @@ static int ti__nn_ptrmap_put(ti__ptrmap *m, const void *k, int64_t v) {
   m->vals[i] = v;
   return 1;
 }
-static int64_t ti__nn_ptrmap_get(const ti__ptrmap *m, const void *k, int64_t dflt) {
+static int64_t ti__ptrmap_get(const ti__ptrmap *m, const void *k, int64_t dflt) {
   size_t i = ti__ptrhash(k) & (size_t)(m->cap - 1);
   while (m->keys[i]) {
     if (m->keys[i] == k) return m->vals[i];
@@ -2524,10 +2524,10 @@ static int ti__pass_many_uses(const ti_value *v) {
 static int ti__pass_stable_memo(ti__ptrmap *m, const ti_value *v) {
   int64_t f;
   if (!ti__pass_many_uses(v)) return ti__pass_stable(v);
-  f = ti__nn_ptrmap_get(m, v, -1);
+  f = ti__ptrmap_get(m, v, -1);
   if (f < 0) {
     f = ti__pass_stable(v);
-    ti__nn_ptrmap_put(m, v, f);   /* out of memory: just not remembered */
+    ti__ptrmap_put(m, v, f);   /* out of memory: just not remembered */
   }
   return (int)f;
 }
@@ -2592,40 +2592,24 @@ static int ti__pass_cse_ok(const ti_program *p, const ti_op *op, ti__ptrmap *mem
   return 1;
 }
 
-/* The set of classes of a cse walk kept in a hash table: ops without
-   operands, and ops whose first operand has many uses (scanning its uses
-   would cost time per use). Open addressing on ti__pass_cse_hash, grown at
-   half load; each class is held by its earliest op (smallest order). */
-typedef struct ti__pass_cse_tab { ti_op **slot; int64_t cap, n; void *au; } ti__pass_cse_tab;
-static int ti__pass_cse_put(ti__pass_cse_tab *t, ti_op *op) {
-  size_t h;
-  if (2 * (t->n + 1) > t->cap) {
-    int64_t cap = t->cap ? 2 * t->cap : 64, i;
-    ti_op **s = (ti_op **)TASKIR_MALLOC(t->au, (size_t)cap * sizeof *s);
-    if (!s) return 0;
-    for (i = 0; i < cap; i++) s[i] = NULL;
-    for (i = 0; i < t->cap; i++)
-      if (t->slot[i]) {
-        h = (size_t)ti__ptrhash((const void *)(uintptr_t)ti__pass_cse_hash(t->slot[i])) & (size_t)(cap - 1);
-        while (s[h]) h = (h + 1) & (size_t)(cap - 1);
-        s[h] = t->slot[i];
-      }
-    if (t->slot) TASKIR_FREE(t->au, t->slot);
-    t->slot = s;
-    t->cap = cap;
-  }
-  h = (size_t)ti__ptrhash((const void *)(uintptr_t)ti__pass_cse_hash(op)) & (size_t)(t->cap - 1);
-  while (t->slot[h] && !ti__pass_cse_eq(t->slot[h], op)) h = (h + 1) & (size_t)(t->cap - 1);
-  if (!t->slot[h]) t->n++;
-  if (!t->slot[h] || op->order < t->slot[h]->order) t->slot[h] = op;
-  return 1;
+/* The set of classes of a cse walk, in a core hash table (ti__table): ops
+   without operands, and ops whose first operand has many uses (scanning its
+   uses would cost time per use). Each class is held by its earliest op
+   (smallest order). The slot of op's class; NULL when out of memory. */
+static int ti__pass_cse_entry_eq(const void *entry, const void *key) {
+  return ti__pass_cse_eq((const ti_op *)entry, (const ti_op *)key);
 }
-static ti_op *ti__pass_cse_get(const ti__pass_cse_tab *t, const ti_op *op) {
-  size_t h;
-  if (!t->n) return NULL;
-  h = (size_t)ti__ptrhash((const void *)(uintptr_t)ti__pass_cse_hash(op)) & (size_t)(t->cap - 1);
-  while (t->slot[h] && !ti__pass_cse_eq(t->slot[h], op)) h = (h + 1) & (size_t)(t->cap - 1);
-  return t->slot[h];
+static ti_op **ti__pass_cse_slot(ti__table *t, const ti_op *op, void *au) {
+  uint32_t h = (uint32_t)ti__ptrhash((const void *)(uintptr_t)ti__pass_cse_hash(op));
+  return (ti_op **)ti__table_find(t, h, ti__pass_cse_entry_eq, op, au);
+}
+/* op joins its class (and holds it if it comes first); 0 when out of memory. */
+static int ti__pass_cse_put(ti__table *t, ti_op *op, void *au) {
+  ti_op **s = ti__pass_cse_slot(t, op, au);
+  if (!s) return 0;
+  if (!*s) t->n++;
+  if (!*s || op->order < (*s)->order) *s = op;
+  return 1;
 }
 
 /* One walk in program order; a later op equal to an earlier one gives way
@@ -2641,13 +2625,13 @@ TASKIR_API ti_status ti_pass_cse(ti_program *p, void *user, ti_error *err) {
   int64_t k = 0;
   int32_t i;
   ti__ptrmap memo, hot;
-  ti__pass_cse_tab tab;
+  ti__table tab;
   ti_status st = TI_STATUS_SUCCESS;
   (void)user;
-  tab.slot = NULL; tab.cap = tab.n = 0; tab.au = au;
+  memset(&tab, 0, sizeof tab);
   memset(&hot, 0, sizeof hot);
-  if (!ti__nn_ptrmap_init(&memo, 64, au) || !ti__nn_ptrmap_init(&hot, 16, au)) {
-    ti__nn_ptrmap_free(&memo);
+  if (!ti__ptrmap_init(&memo, 64, au) || !ti__ptrmap_init(&hot, 16, au)) {
+    ti__ptrmap_free(&memo);
     return ti_error_set(err, TI_STATUS_NO_MEMORY, "cse: out of memory");
   }
   for (op = p->first; op; op = op->next) op->order = k++;
@@ -2658,16 +2642,16 @@ TASKIR_API ti_status ti_pass_cse(ti_program *p, void *user, ti_error *err) {
     if (op->n_operands > 0) {
       const ti_value *v = ti__pass_cse_operand(op, 0);
       const ti_use *u;
-      if (ti__nn_ptrmap_get(&hot, v, 0) == 0 && ti__pass_many_uses(v)) {
+      if (ti__ptrmap_get(&hot, v, 0) == 0 && ti__pass_many_uses(v)) {
         /* v turns hot: its visited users that could be a class's first op
            enter the table. */
-        if (!ti__nn_ptrmap_put(&hot, v, 1)) goto oom;
+        if (!ti__ptrmap_put(&hot, v, 1)) goto oom;
         for (u = v->first_use; u; u = u->next)
           if (u->owner->order < op->order && ti__pass_cse_operand(u->owner, 0) == v && ti__pass_cse_ok(p, u->owner, &memo) &&
-              !ti__pass_cse_put(&tab, u->owner))
+              !ti__pass_cse_put(&tab, u->owner, au))
             goto oom;
       }
-      if (ti__nn_ptrmap_get(&hot, v, 0) == 0) {
+      if (ti__ptrmap_get(&hot, v, 0) == 0) {
         for (u = v->first_use; u; u = u->next)
           if (u->owner->order < op->order && (!twin || u->owner->order < twin->order) && !u->owner->props &&
               ti__pass_cse_eq(u->owner, op))
@@ -2676,11 +2660,10 @@ TASKIR_API ti_status ti_pass_cse(ti_program *p, void *user, ti_error *err) {
       }
     }
     if (!twin) {
-      twin = ti__pass_cse_get(&tab, op);
-      if (!twin) {
-        if (!ti__pass_cse_put(&tab, op)) goto oom;
-        continue;
-      }
+      ti_op **s = ti__pass_cse_slot(&tab, op, au);
+      if (!s) goto oom;
+      if (!*s) { *s = op; tab.n++; continue; }
+      twin = *s;
     }
     /* Two buffers become one: only when neither is written or aliased. */
     for (i = 0; i < op->n_results; i++)
@@ -2694,9 +2677,9 @@ TASKIR_API ti_status ti_pass_cse(ti_program *p, void *user, ti_error *err) {
 oom:
   st = ti_error_set(err, TI_STATUS_NO_MEMORY, "cse: out of memory");
 done:
-  if (tab.slot) TASKIR_FREE(au, tab.slot);
-  ti__nn_ptrmap_free(&memo);
-  ti__nn_ptrmap_free(&hot);
+  ti__table_free(&tab, au);
+  ti__ptrmap_free(&memo);
+  ti__ptrmap_free(&hot);
   return st;
 }
 
@@ -2841,8 +2824,8 @@ TASKIR_API ti_status ti_pass_maximize_value_semantics(ti_program *p, void *user,
   /* Copies of one unmutated tensor are one value. */
   if (!(ops = ti__pass_collect(p, "builtin.to_vtensor", 0, &n)))
     return ti_error_set(err, TI_STATUS_NO_MEMORY, "maximize-value-semantics: out of memory");
-  if (!ti__nn_ptrmap_init(&first, n, au) || !ti__nn_ptrmap_init(&memo, n, au)) {
-    ti__nn_ptrmap_free(&first);
+  if (!ti__ptrmap_init(&first, n, au) || !ti__ptrmap_init(&memo, n, au)) {
+    ti__ptrmap_free(&first);
     ti_error_set(err, TI_STATUS_NO_MEMORY, "maximize-value-semantics: out of memory");
     goto fail;
   }
@@ -2851,14 +2834,14 @@ TASKIR_API ti_status ti_pass_maximize_value_semantics(ti_program *p, void *user,
     ti_value *x = c->operands[0].value;
     int64_t f;
     if (!ti__pass_stable_memo(&memo, x)) continue;
-    f = ti__nn_ptrmap_get(&first, x, -1);
-    if (f < 0) { ti__nn_ptrmap_put(&first, x, k); continue; }
+    f = ti__ptrmap_get(&first, x, -1);
+    if (f < 0) { ti__ptrmap_put(&first, x, k); continue; }
     if (ops[f]->results[0].type != c->results[0].type) continue;
     ti_value_replace_all_uses(&c->results[0], &ops[f]->results[0]);
-    if (ti_op_erase(c, err) != TI_STATUS_SUCCESS) { ti__nn_ptrmap_free(&first); ti__nn_ptrmap_free(&memo); goto fail; }
+    if (ti_op_erase(c, err) != TI_STATUS_SUCCESS) { ti__ptrmap_free(&first); ti__ptrmap_free(&memo); goto fail; }
   }
-  ti__nn_ptrmap_free(&first);
-  ti__nn_ptrmap_free(&memo);
+  ti__ptrmap_free(&first);
+  ti__ptrmap_free(&memo);
   TASKIR_FREE(au, ops);
   return TI_STATUS_SUCCESS;
 fail:
@@ -2870,12 +2853,12 @@ fail:
    seen through another name. Memoised: scanned once per value. */
 static int ti__pass_viewed(ti__ptrmap *m, const ti_value *v) {
   int many = ti__pass_many_uses(v);
-  int64_t f = many ? ti__nn_ptrmap_get(m, v, -1) : -1;
+  int64_t f = many ? ti__ptrmap_get(m, v, -1) : -1;
   const ti_use *u;
   if (f >= 0) return (int)f;
   f = v->def && ti_op_has_trait(v->def, TI_TRAIT_VIEW_LIKE);
   for (u = v->first_use; u && !f; u = u->next) f = ti_op_has_trait(u->owner, TI_TRAIT_VIEW_LIKE);
-  if (many) ti__nn_ptrmap_put(m, v, f);   /* out of memory: scanned again next time */
+  if (many) ti__ptrmap_put(m, v, f);   /* out of memory: scanned again next time */
   return (int)f;
 }
 
@@ -2899,7 +2882,7 @@ TASKIR_API ti_status ti_pass_inplace_to_outofplace(ti_program *p, void *user, ti
     n += ti_op_has_trait(ip, TI_TRAIT_INPLACE);
     ip->order = 0;   /* 1: a result of this op is a key of root or latest */
   }
-  if (!ti__nn_ptrmap_init(&root, n, au) || !ti__nn_ptrmap_init(&latest, n, au) || !ti__nn_ptrmap_init(&viewed, 64, au)) {
+  if (!ti__ptrmap_init(&root, n, au) || !ti__ptrmap_init(&latest, n, au) || !ti__ptrmap_init(&viewed, 64, au)) {
     st = ti_error_set(err, TI_STATUS_NO_MEMORY, "inplace-to-outofplace: out of memory");
     goto done;
   }
@@ -2915,8 +2898,8 @@ TASKIR_API ti_status ti_pass_inplace_to_outofplace(ti_program *p, void *user, ti
     for (i = 0; i < ip->n_operands; i++) {
       ti_value *v = ip->operands[i].value, *rt, *l;
       if (!v || (v->def && v->def->order == 0)) continue;   /* no version of a written buffer */
-      rt = (ti_value *)(uintptr_t)ti__nn_ptrmap_get(&root, v, (int64_t)(uintptr_t)v);
-      l = (ti_value *)(uintptr_t)ti__nn_ptrmap_get(&latest, rt, 0);
+      rt = (ti_value *)(uintptr_t)ti__ptrmap_get(&root, v, (int64_t)(uintptr_t)v);
+      l = (ti_value *)(uintptr_t)ti__ptrmap_get(&latest, rt, 0);
       if (l && l != v) ti_op_set_operand(ip, i, l);
     }
     if (!ti_op_has_trait(ip, TI_TRAIT_INPLACE) || len < 2 || len >= sizeof name || ip->info->name[len - 1] != '_' ||
@@ -2926,7 +2909,7 @@ TASKIR_API ti_status ti_pass_inplace_to_outofplace(ti_program *p, void *user, ti
     name[len - 1] = 0;
     if (!ti_lookup_op(p->ctx, name)) continue;
     a = ip->operands[0].value;
-    r = (ti_value *)(uintptr_t)ti__nn_ptrmap_get(&root, a, (int64_t)(uintptr_t)a);
+    r = (ti_value *)(uintptr_t)ti__ptrmap_get(&root, a, (int64_t)(uintptr_t)a);
     /* Another alias of the buffer would see the write too: leave those alone. */
     if (ti__pass_viewed(&viewed, a) || ti__pass_viewed(&viewed, r)) continue;
     for (i = 0; i < ip->n_operands; i++) vals[i] = ip->operands[i].value;
@@ -2936,8 +2919,8 @@ TASKIR_API ti_status ti_pass_inplace_to_outofplace(ti_program *p, void *user, ti
     ti_op_insert_before(nw, ip);
     for (i = 0; i < ip->n_results; i++) ti_value_replace_all_uses(&ip->results[i], &nw->results[i]);
     if ((st = ti_op_erase(ip, err)) != TI_STATUS_SUCCESS) goto done;
-    if (!ti__nn_ptrmap_put(&latest, r, (int64_t)(uintptr_t)&nw->results[0]) ||
-        !ti__nn_ptrmap_put(&root, &nw->results[0], (int64_t)(uintptr_t)r)) {
+    if (!ti__ptrmap_put(&latest, r, (int64_t)(uintptr_t)&nw->results[0]) ||
+        !ti__ptrmap_put(&root, &nw->results[0], (int64_t)(uintptr_t)r)) {
       st = ti_error_set(err, TI_STATUS_NO_MEMORY, "inplace-to-outofplace: out of memory");
       goto done;
     }
@@ -2945,9 +2928,9 @@ TASKIR_API ti_status ti_pass_inplace_to_outofplace(ti_program *p, void *user, ti
     if (r->def) r->def->order = 1;
   }
 done:
-  ti__nn_ptrmap_free(&root);
-  ti__nn_ptrmap_free(&latest);
-  ti__nn_ptrmap_free(&viewed);
+  ti__ptrmap_free(&root);
+  ti__ptrmap_free(&latest);
+  ti__ptrmap_free(&viewed);
   return st;
 }
 
@@ -8819,13 +8802,13 @@ static void ti__nn_interp_free(ti__nn_interp *s) {
   for (i = 0; s->vals && i < s->n_slots; i++) ti_tensor_free(s->vals[i]);
   if (s->vals) TASKIR_FREE(s->au, s->vals);
   if (s->last) TASKIR_FREE(s->au, s->last);
-  ti__nn_ptrmap_free(&s->base);
+  ti__ptrmap_free(&s->base);
 }
 static int64_t ti__nn_slot(const ti_program *p, const ti__nn_interp *s, const ti_value *v) {
   if (!v) return -1;
   if (!v->def) return v->index >= 0 && v->index < p->n_args && p->args[v->index] == v ? v->index : -1;
   {
-    int64_t b = ti__nn_ptrmap_get(&s->base, v->def, -1);
+    int64_t b = ti__ptrmap_get(&s->base, v->def, -1);
     return b < 0 || v->index < 0 || v->index >= v->def->n_results ? -1 : b + v->index;
   }
 }
@@ -8856,7 +8839,7 @@ TASKIR_API ti_status ti_interpret(const ti_program *p, const ti_tensor_value *co
   s.n_slots = slots;
   s.vals = (ti_tensor_value **)TASKIR_MALLOC(s.au, (size_t)(slots ? slots : 1) * sizeof *s.vals);
   s.last = (int64_t *)TASKIR_MALLOC(s.au, (size_t)(slots ? slots : 1) * sizeof *s.last);
-  if (!s.vals || !s.last || !ti__nn_ptrmap_init(&s.base, n_ops, s.au)) {
+  if (!s.vals || !s.last || !ti__ptrmap_init(&s.base, n_ops, s.au)) {
     ti__nn_interp_free(&s);
     return ti_error_set(err, TI_STATUS_NO_MEMORY, "ti_interpret: out of memory");
   }
@@ -8878,7 +8861,7 @@ TASKIR_API ti_status ti_interpret(const ti_program *p, const ti_tensor_value *co
       return ti_error_set(err, TI_STATUS_NOT_SUPPORTED, "ti_interpret: op %lld (%s) has too many operands or results",
                           (long long)i, op->info ? op->info->name : "?");
     }
-    ti__nn_ptrmap_put(&s.base, op, slots);
+    ti__ptrmap_put(&s.base, op, slots);
     slots += op->n_results;
   }
   /* Inputs are copied: in-place ops must not write the caller's tensors. */
@@ -8903,7 +8886,7 @@ TASKIR_API ti_status ti_interpret(const ti_program *p, const ti_tensor_value *co
   }
   for (op = p->first, i = 0; op; op = op->next, i++) {
     ti_eval_fn ev;
-    int64_t b = ti__nn_ptrmap_get(&s.base, op, 0);
+    int64_t b = ti__ptrmap_get(&s.base, op, 0);
     for (j = 0; j < op->n_operands; j++) opnds[j] = s.vals[ti__nn_slot(p, &s, op->operands[j].value)];
     if (op->info && op->info->traits & TI_TRAIT_TERMINATOR) {
       if (op->n_operands > cap) {
