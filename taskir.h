@@ -6792,8 +6792,19 @@ TASKIR_API double ti_tensor_max_diff(const ti_tensor_value *a, const ti_tensor_v
 typedef struct ti__nn_desc { ti_dtype dtype; ti_layout layout; int32_t rank; int64_t dims[TI_MAX_RANK]; } ti__nn_desc;
 typedef ti_status (*ti__nn_shape_fn)(const ti_op *op, const ti__nn_desc *in, int32_t n_in, ti__nn_desc *out,
                                      ti_error *err);
+/* Variants of the op kinds that share a shape rule and an eval. */
+typedef enum ti__nn_variant {
+  TI__NN_PLAIN = 0,
+  TI__NN_QUANT,                                          /* quant_conv2d, quant_gemm */
+  TI__NN_ADD, TI__NN_SUB, TI__NN_MUL, TI__NN_DIV,        /* binary */
+  TI__NN_MAX_POOL, TI__NN_AVG_POOL, TI__NN_IMG2COL,      /* window */
+  TI__NN_FLOOR, TI__NN_SIGMOID, TI__NN_TANH, TI__NN_LEAKY_RELU,   /* unary */
+  TI__NN_TO_NHWC, TI__NN_TO_NCHW,                        /* nchw2nhwc, nhwc2nchw */
+  TI__NN_LAYOUT_ATTR                                     /* reshape: result layout attribute */
+} ti__nn_variant;
 /* dialect_data of every nn op. */
-typedef struct ti__nn_def { ti__nn_shape_fn shape; } ti__nn_def;
+typedef struct ti__nn_def { ti__nn_shape_fn shape; ti__nn_variant variant; } ti__nn_def;
+static ti__nn_variant ti__nn_variant_of(const ti_op *op) { return ((const ti__nn_def *)op->info->dialect_data)->variant; }
 
 #define TI__NN_FAIL(op, ...) ti__nn_fail((op), TI_STATUS_INVALID, __VA_ARGS__)
 static ti_status ti__nn_fail(const ti_op *op, ti_status st, ti_error *err, const char *fmt, ...)
@@ -6949,7 +6960,7 @@ static ti_status ti__nn_shape_conv(const ti_op *op, const ti__nn_desc *in, int32
   ti__nn_act a;
   ti__nn_wgt k;
   int64_t oh, ow, ci;
-  int quant = strcmp(op->info->name, "nn.quant_conv2d") == 0;
+  int quant = ti__nn_variant_of(op) == TI__NN_QUANT;
   int64_t qs, qlo;
   TI__NN_TRY(ti__nn_conv_params(op, &p, 0, err));
   if (quant) TI__NN_TRY(ti__nn_quant_attrs(op, &qs, &qlo, err));
@@ -7073,7 +7084,7 @@ static ti_status ti__nn_shape_gemm(const ti_op *op, const ti__nn_desc *in, int32
   double ta, tb;
   int64_t m, k1, k2, nn, mn[2], tmp[TI_MAX_RANK];
   int32_t rt;
-  int quant = strcmp(op->info->name, "nn.quant_gemm") == 0;
+  int quant = ti__nn_variant_of(op) == TI__NN_QUANT;
   int64_t qs, qlo;
   TI__NN_TRY(ti__nn_num(op, "trans_a", 0, 0, &ta, err));
   TI__NN_TRY(ti__nn_num(op, "trans_b", 0, 0, &tb, err));
@@ -7250,7 +7261,7 @@ static ti_status ti__nn_shape_pool(const ti_op *op, const ti__nn_desc *in, int32
   ow = ti__nn_out_dim(a.w, p.k[1], p.s[1], p.p[1], p.p[3], p.d[1]);
   if (oh < -1 || ow < -1) return TI__NN_WINDOW_FAIL(op, err, oh, ow, "window");
   out[0] = in[0];
-  if (strcmp(op->info->name, "nn.img2col") == 0) {
+  if (ti__nn_variant_of(op) == TI__NN_IMG2COL) {
     int64_t c = -1, kk;
     if (a.c >= 0 && (!ti__mul64(p.k[0], p.k[1], &kk) || !ti__mul64(a.c, kk, &c)))
       return TI__NN_FAIL(op, err, "channels x kernel size overflows int64");
@@ -7508,17 +7519,20 @@ static ti_status ti__nn_shape_rotate(const ti_op *op, const ti__nn_desc *in, int
 }
 
 /* nchw2nhwc / nhwc2nchw: plain data counts as the layout the name says. */
-static ti_layout ti__nn_cvt_src(const ti_op *op, ti_layout l) {
-  if (ti__nn_is_act(l)) return l;
-  return strcmp(op->info->name, "nn.nhwc2nchw") == 0 ? TI_LAYOUT_NHWC : TI_LAYOUT_NCHW;
+static ti_layout ti__nn_cvt_to(const ti_op *op) {
+  return ti__nn_variant_of(op) == TI__NN_TO_NCHW ? TI_LAYOUT_NCHW : TI_LAYOUT_NHWC;
 }
+static ti_layout ti__nn_cvt_from(const ti_op *op) {
+  return ti__nn_variant_of(op) == TI__NN_TO_NCHW ? TI_LAYOUT_NHWC : TI_LAYOUT_NCHW;
+}
+static ti_layout ti__nn_cvt_src(const ti_op *op, ti_layout l) { return ti__nn_is_act(l) ? l : ti__nn_cvt_from(op); }
 static ti_status ti__nn_shape_cvt(const ti_op *op, const ti__nn_desc *in, int32_t n, ti__nn_desc *out, ti_error *err) {
   ti__nn_act a;
   (void)n;
   TI__NN_TRY(ti__nn_need(op, &in[0], 0, 4, err));
   ti__nn_act_of(ti__nn_cvt_src(op, in[0].layout), in[0].dims, &a);
   out[0] = in[0];
-  out[0].layout = strcmp(op->info->name, "nn.nhwc2nchw") == 0 ? TI_LAYOUT_NCHW : TI_LAYOUT_NHWC;
+  out[0].layout = ti__nn_cvt_to(op);
   ti__nn_act_dims(out[0].layout, a.n, a.c, a.h, a.w, out[0].dims);
   return TI_STATUS_SUCCESS;
 }
@@ -7659,7 +7673,7 @@ static ti_status ti__nn_eval_conv(const ti_op *op, const ti_tensor_value *const 
   const float *xf, *wf, *bf;
   int64_t sh = 0, lo = -128;
   int64_t n, o, oh, ow, ci, kh, kw, og;
-  int quant = strcmp(op->info->name, "nn.quant_conv2d") == 0;
+  int quant = ti__nn_variant_of(op) == TI__NN_QUANT;
   TI__NN_TRY(ti__nn_prep(op, in, out, od, err));
   TI__NN_TRY(ti__nn_conv_params(op, &p, 0, err));
   if (quant) TI__NN_TRY(ti__nn_quant_attrs(op, &sh, &lo, err));
@@ -7788,7 +7802,7 @@ static ti_status ti__nn_eval_gemm(const ti_op *op, const ti_tensor_value *const 
   int64_t sh = 0, lo = -128;
   int64_t m, nn, kk, i, j, l, cs[2] = {0, 0};
   const float *af, *bf;
-  int quant = strcmp(op->info->name, "nn.quant_gemm") == 0;
+  int quant = ti__nn_variant_of(op) == TI__NN_QUANT;
   TI__NN_TRY(ti__nn_prep(op, in, out, od, err));
   TI__NN_TRY(ti__nn_num(op, "trans_a", 0, 0, &ta, err));
   TI__NN_TRY(ti__nn_num(op, "trans_b", 0, 0, &tb, err));
@@ -7863,7 +7877,7 @@ static ti_status ti__nn_eval_binary(const ti_op *op, const ti_tensor_value *cons
   const ti_tensor_value *a, *b;
   int64_t sa[TI_MAX_RANK], sb[TI_MAX_RANK], idx[TI_MAX_RANK] = {0}, oa = 0, ob = 0, k;
   int32_t r, i;
-  char kind = op->info->name[3]; /* a(dd), s(ub), m(ul), d(iv) */
+  ti__nn_variant kind = ti__nn_variant_of(op);
   int idiv;
   ti_status st;
   TI__NN_TRY(ti__nn_prep(op, in, out, od, err));
@@ -7876,8 +7890,8 @@ static ti_status ti__nn_eval_binary(const ti_op *op, const ti_tensor_value *cons
   ti__nn_bstr(b->dims, b->rank, r, sb);
   for (k = 0; k < out[0]->numel; k++) {
     double x = ti_tensor_get(a, oa), y = ti_tensor_get(b, ob);
-    double z = kind == 'a' ? x + y : kind == 's' ? x - y : kind == 'm' ? x * y : x / y;
-    if (kind == 'd' && idiv) {   /* integer division truncates; by zero is an error */
+    double z = kind == TI__NN_ADD ? x + y : kind == TI__NN_SUB ? x - y : kind == TI__NN_MUL ? x * y : x / y;
+    if (kind == TI__NN_DIV && idiv) {   /* integer division truncates; by zero is an error */
       if (y == 0) { ti_tensor_free(ta); ti_tensor_free(tb); return TI__NN_FAIL(op, err, "integer division by zero"); }
       z = z < 0 ? ceil(z) : floor(z);
     }
@@ -7941,34 +7955,34 @@ static ti_status ti__nn_eval_window(const ti_op *op, const ti_tensor_value *cons
   ti__nn_act a, y;
   double cip = 0;
   int64_t n, c, oh, ow, kh, kw;
-  char kind = op->info->name[3]; /* m(ax_pool), a(vg_pool), i(mg2col) */
+  ti__nn_variant kind = ti__nn_variant_of(op);
   TI__NN_TRY(ti__nn_prep(op, in, out, od, err));
   TI__NN_TRY(ti__nn_conv_params(op, &p, 1, err));
-  if (kind == 'a') TI__NN_TRY(ti__nn_num(op, "count_include_pad", 0, 0, &cip, err));
+  if (kind == TI__NN_AVG_POOL) TI__NN_TRY(ti__nn_num(op, "count_include_pad", 0, 0, &cip, err));
   ti__nn_act_of(in[0]->layout, in[0]->dims, &a);
   ti__nn_act_of(out[0]->layout, out[0]->dims, &y);
   for (n = 0; n < a.n; n++)
     for (c = 0; c < a.c; c++)
       for (oh = 0; oh < y.h; oh++)
         for (ow = 0; ow < y.w; ow++) {
-          double acc = kind == 'm' ? -HUGE_VAL : 0;
+          double acc = kind == TI__NN_MAX_POOL ? -HUGE_VAL : 0;
           int64_t cnt = 0;
           for (kh = 0; kh < p.k[0]; kh++)
             for (kw = 0; kw < p.k[1]; kw++) {
               int64_t ih = oh * p.s[0] - p.p[0] + kh * p.d[0], iw = ow * p.s[1] - p.p[1] + kw * p.d[1];
               int inside = ih >= 0 && ih < a.h && iw >= 0 && iw < a.w;
               double v = inside ? ti_tensor_get(in[0], n * a.sn + c * a.sc + ih * a.sh + iw * a.sw) : 0;
-              if (kind == 'i') {
+              if (kind == TI__NN_IMG2COL) {
                 int64_t ch = (c * p.k[0] + kh) * p.k[1] + kw;
                 ti_tensor_set(out[0], n * y.sn + ch * y.sc + oh * y.sh + ow * y.sw, v);
               } else if (inside) {
-                if (kind == 'm') { if (v > acc || v != v) acc = v; }
+                if (kind == TI__NN_MAX_POOL) { if (v > acc || v != v) acc = v; }
                 else acc += v;
                 cnt++;
               }
             }
-          if (kind == 'i') continue;
-          if (kind == 'a') acc /= (cip != 0 ? (double)(p.k[0] * p.k[1]) : (cnt ? (double)cnt : 1.0));
+          if (kind == TI__NN_IMG2COL) continue;
+          if (kind == TI__NN_AVG_POOL) acc /= (cip != 0 ? (double)(p.k[0] * p.k[1]) : (cnt ? (double)cnt : 1.0));
           ti_tensor_set(out[0], n * y.sn + c * y.sc + oh * y.sh + ow * y.sw, acc);
         }
   return TI_STATUS_SUCCESS;
@@ -8038,12 +8052,12 @@ static ti_status ti__nn_eval_unary(const ti_op *op, const ti_tensor_value *const
   ti__nn_desc od[2];
   double alpha = 0;
   int64_t i;
-  char kind = op->info->name[3]; /* f(loor), s(igmoid), t(anh), l(eaky_relu) */
+  ti__nn_variant kind = ti__nn_variant_of(op);
   TI__NN_TRY(ti__nn_prep(op, in, out, od, err));
-  if (kind == 'l') TI__NN_TRY(ti__nn_num(op, "alpha", 0.01, 0, &alpha, err));
+  if (kind == TI__NN_LEAKY_RELU) TI__NN_TRY(ti__nn_num(op, "alpha", 0.01, 0, &alpha, err));
   for (i = 0; i < in[0]->numel; i++) {
     double v = ti_tensor_get(in[0], i);
-    v = kind == 'f' ? floor(v) : kind == 's' ? 1.0 / (1.0 + exp(-v)) : kind == 't' ? tanh(v) : (v < 0 ? alpha * v : v);
+    v = kind == TI__NN_FLOOR ? floor(v) : kind == TI__NN_SIGMOID ? 1.0 / (1.0 + exp(-v)) : kind == TI__NN_TANH ? tanh(v) : (v < 0 ? alpha * v : v);
     ti_tensor_set(out[0], i, v);
   }
   return TI_STATUS_SUCCESS;
@@ -8425,7 +8439,7 @@ static ti_status ti__nn_lf_view(const ti_op *op, const ti_layout *in, ti_layout 
   const char *ls = ti_dict_string(op->attrs, "layout", NULL);
   (void)in;
   out[0] = TI_LAYOUT_TENSOR;
-  if (ls && ti_op_is(op, "nn.reshape")) {
+  if (ls && ti__nn_variant_of(op) == TI__NN_LAYOUT_ATTR) {
     out[0] = ti__nn_parse_layout(ls);
     if (out[0] == TI_LAYOUT_COUNT) { out[0] = TI_LAYOUT_TENSOR; return TI_STATUS_BAD_PARAM; }
   }
@@ -8452,12 +8466,12 @@ static int ti__nn_lb_transpose(const ti_op *op, const ti_layout *res, ti_layout 
 }
 static ti_status ti__nn_lf_cvt(const ti_op *op, const ti_layout *in, ti_layout *out) {
   (void)in;
-  out[0] = ti_op_is(op, "nn.nhwc2nchw") ? TI_LAYOUT_NCHW : TI_LAYOUT_NHWC;
+  out[0] = ti__nn_cvt_to(op);
   return TI_STATUS_SUCCESS;
 }
 static int ti__nn_lb_cvt(const ti_op *op, const ti_layout *res, ti_layout *in) {
   (void)res;
-  in[0] = ti_op_is(op, "nn.nhwc2nchw") ? TI_LAYOUT_NHWC : TI_LAYOUT_NCHW;
+  in[0] = ti__nn_cvt_from(op);
   return 1;
 }
 static const ti_layout_iface ti__nn_l_same = {ti__nn_lf_same, ti__nn_lb_same};
@@ -8611,17 +8625,26 @@ static int ti__nn_fold(ti_context *ctx, const ti_op *op, const ti_attr *const *o
 #define TI__NN_VIEW (TI_TRAIT_VIEW_LIKE | TI_TRAIT_READ_ONLY | TI_TRAIT_PURE)
 #define TI__NN_COMM (TI__NN_VS | TI_TRAIT_COMMUTATIVE)
 
-static const ti__nn_def ti__nn_d_conv = {ti__nn_shape_conv}, ti__nn_d_bpa = {ti__nn_shape_bpa},
-    ti__nn_d_bpw = {ti__nn_shape_bpw}, ti__nn_d_gemm = {ti__nn_shape_gemm}, ti__nn_d_matmul = {ti__nn_shape_matmul},
-    ti__nn_d_binary = {ti__nn_shape_binary}, ti__nn_d_same = {ti__nn_shape_same}, ti__nn_d_clip = {ti__nn_shape_clip},
-    ti__nn_d_pool = {ti__nn_shape_pool}, ti__nn_d_gap = {ti__nn_shape_gap}, ti__nn_d_reshape = {ti__nn_shape_reshape},
-    ti__nn_d_flatten = {ti__nn_shape_flatten}, ti__nn_d_broadcast = {ti__nn_shape_broadcast},
-    ti__nn_d_transpose = {ti__nn_shape_transpose}, ti__nn_d_concat = {ti__nn_shape_concat},
-    ti__nn_d_pad = {ti__nn_shape_pad}, ti__nn_d_unpool = {ti__nn_shape_unpool}, ti__nn_d_mirror = {ti__nn_shape_mirror},
-    ti__nn_d_rotate = {ti__nn_shape_rotate}, ti__nn_d_cvt = {ti__nn_shape_cvt}, ti__nn_d_tnorm = {ti__nn_shape_tnorm},
-    ti__nn_d_bilinear = {ti__nn_shape_bilinear}, ti__nn_d_tin = {ti__nn_shape_tin}, ti__nn_d_lif = {ti__nn_shape_lif},
-    ti__nn_d_lut = {ti__nn_shape_lut}, ti__nn_d_softmax = {ti__nn_shape_softmax},
-    ti__nn_d_slice = {ti__nn_shape_slice}, ti__nn_d_cast = {ti__nn_shape_cast};
+static const ti__nn_def ti__nn_d_conv = {ti__nn_shape_conv, TI__NN_PLAIN}, ti__nn_d_qconv = {ti__nn_shape_conv, TI__NN_QUANT},
+    ti__nn_d_bpa = {ti__nn_shape_bpa, TI__NN_PLAIN}, ti__nn_d_bpw = {ti__nn_shape_bpw, TI__NN_PLAIN},
+    ti__nn_d_gemm = {ti__nn_shape_gemm, TI__NN_PLAIN}, ti__nn_d_qgemm = {ti__nn_shape_gemm, TI__NN_QUANT},
+    ti__nn_d_matmul = {ti__nn_shape_matmul, TI__NN_PLAIN}, ti__nn_d_add = {ti__nn_shape_binary, TI__NN_ADD},
+    ti__nn_d_sub = {ti__nn_shape_binary, TI__NN_SUB}, ti__nn_d_mul = {ti__nn_shape_binary, TI__NN_MUL},
+    ti__nn_d_div = {ti__nn_shape_binary, TI__NN_DIV}, ti__nn_d_same = {ti__nn_shape_same, TI__NN_PLAIN},
+    ti__nn_d_floor = {ti__nn_shape_same, TI__NN_FLOOR}, ti__nn_d_sigmoid = {ti__nn_shape_same, TI__NN_SIGMOID},
+    ti__nn_d_tanh = {ti__nn_shape_same, TI__NN_TANH}, ti__nn_d_leaky_relu = {ti__nn_shape_same, TI__NN_LEAKY_RELU},
+    ti__nn_d_clip = {ti__nn_shape_clip, TI__NN_PLAIN}, ti__nn_d_max_pool = {ti__nn_shape_pool, TI__NN_MAX_POOL},
+    ti__nn_d_avg_pool = {ti__nn_shape_pool, TI__NN_AVG_POOL}, ti__nn_d_img2col = {ti__nn_shape_pool, TI__NN_IMG2COL},
+    ti__nn_d_gap = {ti__nn_shape_gap, TI__NN_PLAIN}, ti__nn_d_reshape = {ti__nn_shape_reshape, TI__NN_LAYOUT_ATTR},
+    ti__nn_d_flatten = {ti__nn_shape_flatten, TI__NN_PLAIN}, ti__nn_d_broadcast = {ti__nn_shape_broadcast, TI__NN_PLAIN},
+    ti__nn_d_transpose = {ti__nn_shape_transpose, TI__NN_PLAIN}, ti__nn_d_concat = {ti__nn_shape_concat, TI__NN_PLAIN},
+    ti__nn_d_pad = {ti__nn_shape_pad, TI__NN_PLAIN}, ti__nn_d_unpool = {ti__nn_shape_unpool, TI__NN_PLAIN},
+    ti__nn_d_mirror = {ti__nn_shape_mirror, TI__NN_PLAIN}, ti__nn_d_rotate = {ti__nn_shape_rotate, TI__NN_PLAIN},
+    ti__nn_d_nchw2nhwc = {ti__nn_shape_cvt, TI__NN_TO_NHWC}, ti__nn_d_nhwc2nchw = {ti__nn_shape_cvt, TI__NN_TO_NCHW},
+    ti__nn_d_tnorm = {ti__nn_shape_tnorm, TI__NN_PLAIN}, ti__nn_d_bilinear = {ti__nn_shape_bilinear, TI__NN_PLAIN},
+    ti__nn_d_tin = {ti__nn_shape_tin, TI__NN_PLAIN}, ti__nn_d_lif = {ti__nn_shape_lif, TI__NN_PLAIN},
+    ti__nn_d_lut = {ti__nn_shape_lut, TI__NN_PLAIN}, ti__nn_d_softmax = {ti__nn_shape_softmax, TI__NN_PLAIN},
+    ti__nn_d_slice = {ti__nn_shape_slice, TI__NN_PLAIN}, ti__nn_d_cast = {ti__nn_shape_cast, TI__NN_PLAIN};
 
 static const char *const ti__nn_req_kernel[] = {"kernel_shape", NULL};
 static const char *const ti__nn_req_minmax[] = {"min", "max", NULL};
@@ -8637,20 +8660,20 @@ static const char *const ti__nn_req_dtype[] = {"dtype", NULL};
   {"nn." name, "nn", req, traits, mn, mx, nr, ti__nn_verify, ti__nn_infer, lay, fold, eval, def}
 static const ti_op_info ti__nn_ops[] = {
   TI__NN_OP("conv2d", NULL, TI__NN_VSD, 2, 3, 1, &ti__nn_l_conv, ti__nn_fold, ti__nn_eval_conv, &ti__nn_d_conv),
-  TI__NN_OP("quant_conv2d", NULL, TI__NN_VSD, 2, 3, 1, &ti__nn_l_conv, ti__nn_fold, ti__nn_eval_conv, &ti__nn_d_conv),
+  TI__NN_OP("quant_conv2d", NULL, TI__NN_VSD, 2, 3, 1, &ti__nn_l_conv, ti__nn_fold, ti__nn_eval_conv, &ti__nn_d_qconv),
   TI__NN_OP("conv2d_backprop_input", NULL, TI__NN_VSD, 2, 2, 1, &ti__nn_l_conv, ti__nn_fold, ti__nn_eval_bpa, &ti__nn_d_bpa),
   TI__NN_OP("conv2d_backprop_filter", ti__nn_req_kernel, TI__NN_VSD, 2, 2, 1, &ti__nn_l_bpw, ti__nn_fold, ti__nn_eval_bpw, &ti__nn_d_bpw),
   TI__NN_OP("gemm", NULL, TI__NN_VS, 2, 3, 1, &ti__nn_l_gemm, ti__nn_fold, ti__nn_eval_gemm, &ti__nn_d_gemm),
-  TI__NN_OP("quant_gemm", NULL, TI__NN_VS, 2, 3, 1, &ti__nn_l_gemm, ti__nn_fold, ti__nn_eval_gemm, &ti__nn_d_gemm),
+  TI__NN_OP("quant_gemm", NULL, TI__NN_VS, 2, 3, 1, &ti__nn_l_gemm, ti__nn_fold, ti__nn_eval_gemm, &ti__nn_d_qgemm),
   TI__NN_OP("matmul", NULL, TI__NN_VS, 2, 2, 1, &ti__nn_l_gemm, ti__nn_fold, ti__nn_eval_matmul, &ti__nn_d_matmul),
-  TI__NN_OP("add", NULL, TI__NN_COMM, 2, 2, 1, &ti__nn_l_join, ti__nn_fold, ti__nn_eval_binary, &ti__nn_d_binary),
-  TI__NN_OP("sub", NULL, TI__NN_VS, 2, 2, 1, &ti__nn_l_join, ti__nn_fold, ti__nn_eval_binary, &ti__nn_d_binary),
-  TI__NN_OP("mul", NULL, TI__NN_COMM, 2, 2, 1, &ti__nn_l_join, ti__nn_fold, ti__nn_eval_binary, &ti__nn_d_binary),
+  TI__NN_OP("add", NULL, TI__NN_COMM, 2, 2, 1, &ti__nn_l_join, ti__nn_fold, ti__nn_eval_binary, &ti__nn_d_add),
+  TI__NN_OP("sub", NULL, TI__NN_VS, 2, 2, 1, &ti__nn_l_join, ti__nn_fold, ti__nn_eval_binary, &ti__nn_d_sub),
+  TI__NN_OP("mul", NULL, TI__NN_COMM, 2, 2, 1, &ti__nn_l_join, ti__nn_fold, ti__nn_eval_binary, &ti__nn_d_mul),
   TI__NN_OP("relu", NULL, TI__NN_VS, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_relu, &ti__nn_d_same),
   TI__NN_OP("relu_", NULL, TI_TRAIT_INPLACE, 1, 1, 1, &ti__nn_l_same, NULL, ti__nn_eval_relu_, &ti__nn_d_same),
   TI__NN_OP("clip", ti__nn_req_minmax, TI__NN_VS, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_clip, &ti__nn_d_clip),
-  TI__NN_OP("max_pool", ti__nn_req_kernel, TI__NN_VS, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_window, &ti__nn_d_pool),
-  TI__NN_OP("avg_pool", ti__nn_req_kernel, TI__NN_VS, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_window, &ti__nn_d_pool),
+  TI__NN_OP("max_pool", ti__nn_req_kernel, TI__NN_VS, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_window, &ti__nn_d_max_pool),
+  TI__NN_OP("avg_pool", ti__nn_req_kernel, TI__NN_VS, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_window, &ti__nn_d_avg_pool),
   TI__NN_OP("global_avg_pool", NULL, TI__NN_VS, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_gap, &ti__nn_d_gap),
   TI__NN_OP("reshape", ti__nn_req_shape, TI__NN_VIEW, 1, 1, 1, &ti__nn_l_view, ti__nn_fold, ti__nn_eval_view, &ti__nn_d_reshape),
   TI__NN_OP("flatten", NULL, TI__NN_VIEW, 1, 1, 1, &ti__nn_l_view, ti__nn_fold, ti__nn_eval_view, &ti__nn_d_flatten),
@@ -8658,23 +8681,23 @@ static const ti_op_info ti__nn_ops[] = {
   TI__NN_OP("transpose", ti__nn_req_perm, TI__NN_VIEW, 1, 1, 1, &ti__nn_l_transpose, ti__nn_fold, ti__nn_eval_transpose, &ti__nn_d_transpose),
   TI__NN_OP("concat", ti__nn_req_axis, TI__NN_VSD, 1, -1, 1, &ti__nn_l_join, ti__nn_fold, ti__nn_eval_concat, &ti__nn_d_concat),
   TI__NN_OP("pad", ti__nn_req_pads, TI__NN_VSD, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_pad, &ti__nn_d_pad),
-  TI__NN_OP("img2col", ti__nn_req_kernel, TI__NN_VSD, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_window, &ti__nn_d_pool),
+  TI__NN_OP("img2col", ti__nn_req_kernel, TI__NN_VSD, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_window, &ti__nn_d_img2col),
   TI__NN_OP("unpool", NULL, TI__NN_VSD, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_unpool, &ti__nn_d_unpool),
   TI__NN_OP("maskunpool", NULL, TI__NN_VSD, 2, 2, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_unpool, &ti__nn_d_unpool),
   TI__NN_OP("mirror", NULL, TI__NN_VSD, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_mirror, &ti__nn_d_mirror),
   TI__NN_OP("rotate", NULL, TI__NN_VSD, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_rotate, &ti__nn_d_rotate),
-  TI__NN_OP("nchw2nhwc", NULL, TI__NN_VSD, 1, 1, 1, &ti__nn_l_cvt, ti__nn_fold, ti__nn_eval_cvt, &ti__nn_d_cvt),
-  TI__NN_OP("nhwc2nchw", NULL, TI__NN_VSD, 1, 1, 1, &ti__nn_l_cvt, ti__nn_fold, ti__nn_eval_cvt, &ti__nn_d_cvt),
+  TI__NN_OP("nchw2nhwc", NULL, TI__NN_VSD, 1, 1, 1, &ti__nn_l_cvt, ti__nn_fold, ti__nn_eval_cvt, &ti__nn_d_nchw2nhwc),
+  TI__NN_OP("nhwc2nchw", NULL, TI__NN_VSD, 1, 1, 1, &ti__nn_l_cvt, ti__nn_fold, ti__nn_eval_cvt, &ti__nn_d_nhwc2nchw),
   TI__NN_OP("tensornorm", NULL, TI__NN_VSD, 1, 3, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_tnorm, &ti__nn_d_tnorm),
   TI__NN_OP("bilinear", ti__nn_req_size, TI__NN_VSD, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_bilinear, &ti__nn_d_bilinear),
   TI__NN_OP("tin_shift", NULL, TI__NN_VS, 2, 2, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_tin, &ti__nn_d_tin),
   TI__NN_OP("lif", NULL, TI__NN_VS, 2, 2, 2, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_lif, &ti__nn_d_lif),
   TI__NN_OP("lut", NULL, TI__NN_VS, 2, 2, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_lut, &ti__nn_d_lut),
-  TI__NN_OP("div", NULL, TI__NN_VS, 2, 2, 1, &ti__nn_l_join, ti__nn_fold, ti__nn_eval_binary, &ti__nn_d_binary),
-  TI__NN_OP("floor", NULL, TI__NN_VS, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_unary, &ti__nn_d_same),
-  TI__NN_OP("sigmoid", NULL, TI__NN_VS, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_unary, &ti__nn_d_same),
-  TI__NN_OP("tanh", NULL, TI__NN_VS, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_unary, &ti__nn_d_same),
-  TI__NN_OP("leaky_relu", NULL, TI__NN_VS, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_unary, &ti__nn_d_same),
+  TI__NN_OP("div", NULL, TI__NN_VS, 2, 2, 1, &ti__nn_l_join, ti__nn_fold, ti__nn_eval_binary, &ti__nn_d_div),
+  TI__NN_OP("floor", NULL, TI__NN_VS, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_unary, &ti__nn_d_floor),
+  TI__NN_OP("sigmoid", NULL, TI__NN_VS, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_unary, &ti__nn_d_sigmoid),
+  TI__NN_OP("tanh", NULL, TI__NN_VS, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_unary, &ti__nn_d_tanh),
+  TI__NN_OP("leaky_relu", NULL, TI__NN_VS, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_unary, &ti__nn_d_leaky_relu),
   TI__NN_OP("softmax", NULL, TI__NN_VS, 1, 1, 1, &ti__nn_l_view, ti__nn_fold, ti__nn_eval_softmax, &ti__nn_d_softmax),
   TI__NN_OP("slice", ti__nn_req_slice, TI__NN_VS, 1, 1, 1, &ti__nn_l_view, ti__nn_fold, ti__nn_eval_slice, &ti__nn_d_slice),
   TI__NN_OP("cast", ti__nn_req_dtype, TI__NN_VS, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_cast, &ti__nn_d_cast)
