@@ -1412,6 +1412,26 @@ TASKIR_API void ti_arena_free(ti_arena *a) {
   a->used = a->cap = a->total = 0;
 }
 
+/* Growable arrays: *items (an array of `size`-byte elements with room for
+   *cap) gets room for at least `need`. Capacity doubles from `min`, never
+   beyond `max` elements; on failure the array is kept as it was. 0 when out
+   of memory or need > max. items is the address of the array pointer. */
+static int ti__grow(void *alloc_user, void *items, size_t size, int64_t *cap, int64_t need, int64_t min, int64_t max) {
+  void *old, *nw;
+  int64_t nc;
+  if (need <= *cap) return 1;
+  if (need > max || min < 1) return 0;
+  nc = *cap > 0 ? *cap : min;
+  while (nc < need) nc = nc > max / 2 ? max : nc * 2;
+  if ((uint64_t)nc > (uint64_t)((size_t)-1) / size) return 0;
+  memcpy(&old, items, sizeof old);
+  nw = TASKIR_REALLOC(alloc_user, old, (size_t)nc * size);
+  if (!nw) return 0;
+  memcpy(items, &nw, sizeof nw);
+  *cap = nc;
+  return 1;
+}
+
 /* >>impl.core.hash: small open-addressing tables ------------------------- */
 
 /* Intern tables hold pointers; the hash lives in the object. */
@@ -2074,12 +2094,9 @@ TASKIR_API ti_variable *ti_program_find_var(const ti_program *p, const char *nam
 static ti_variable *ti__program_push_var(ti_program *p, const char *name, const ti_type *type, size_t bytes,
                                          void *data_ref) {
   ti_variable *v;
-  if (p->n_vars == p->cap_vars) {
-    int32_t ncap = p->cap_vars ? p->cap_vars * 2 : 8;
-    ti_variable *nv = (ti_variable *)TASKIR_REALLOC(p->ctx->alloc_user, p->vars, (size_t)ncap * sizeof *nv);
-    if (!nv) return NULL;
-    p->vars = nv; p->cap_vars = ncap;
-  }
+  int64_t cap = p->cap_vars;
+  if (!ti__grow(p->ctx->alloc_user, &p->vars, sizeof *p->vars, &cap, (int64_t)p->n_vars + 1, 8, INT32_MAX)) return NULL;
+  p->cap_vars = (int32_t)cap;
   v = &p->vars[p->n_vars];
   memset(v, 0, sizeof *v);
   v->name = ti_arena_strndup(&p->arena, name, strlen(name));
@@ -2990,16 +3007,13 @@ TASKIR_API void ti_buffer_free(ti_buffer *b) {
   b->data = NULL; b->len = b->cap = 0;
 }
 TASKIR_API ti_status ti_buffer_reserve(ti_buffer *b, size_t extra) {
-  size_t need, ncap;
-  unsigned char *nd;
-  if (b->failed || extra > (size_t)-1 - b->len - 1) { b->failed = 1; return TI_STATUS_NO_MEMORY; }
+  size_t need;
+  int64_t cap = (int64_t)b->cap;
+  if (b->failed || extra > (size_t)INT64_MAX - b->len - 1) { b->failed = 1; return TI_STATUS_NO_MEMORY; }
   need = b->len + extra + 1;   /* room for the terminating NUL */
   if (need <= b->cap) return TI_STATUS_SUCCESS;
-  ncap = b->cap ? b->cap : 256;
-  while (ncap < need) ncap = ncap > ((size_t)-1) / 2 ? need : ncap * 2;
-  nd = (unsigned char *)TASKIR_REALLOC(b->alloc_user, b->data, ncap);
-  if (!nd) { b->failed = 1; return TI_STATUS_NO_MEMORY; }
-  b->data = nd; b->cap = ncap;
+  if (!ti__grow(b->alloc_user, &b->data, 1, &cap, (int64_t)need, 256, INT64_MAX)) { b->failed = 1; return TI_STATUS_NO_MEMORY; }
+  b->cap = (size_t)cap;
   return TI_STATUS_SUCCESS;
 }
 TASKIR_API ti_status ti_buffer_append(ti_buffer *b, const void *data, size_t n) {
@@ -3485,11 +3499,9 @@ static const ti_attr *ti__parse_attr(ti__parser *ps) {
     if (depth < 0) return val;
     {
       struct level *L = &st[depth];
-      if (L->n == L->cap) {
-        int64_t ncap = L->cap ? L->cap * 2 : 8;
-        ti_named_attr *ni = (ti_named_attr *)TASKIR_REALLOC(u, L->items, (size_t)ncap * sizeof *ni);
-        if (!ni) { ps->status = ti_error_set(ps->err, TI_STATUS_NO_MEMORY, "out of memory"); goto fail; }
-        L->items = ni; L->cap = ncap;
+      if (!ti__grow(u, &L->items, sizeof *L->items, &L->cap, L->n + 1, 8, INT64_MAX)) {
+        ps->status = ti_error_set(ps->err, TI_STATUS_NO_MEMORY, "out of memory");
+        goto fail;
       }
       L->items[L->n].name = L->key;
       L->items[L->n].value = val;
@@ -3591,7 +3603,7 @@ TASKIR_API ti_status ti_parse_program(ti_context *ctx, const char *text, size_t 
   char *name = NULL;
   ti_value **opnds = NULL;
   const ti_type **otypes = NULL, **rtypes = NULL;
-  int64_t *refs = NULL, cap_ops = 0, i, *results = NULL, cap_res = 0;
+  int64_t *refs = NULL, cap_ops = 0, i, *results = NULL, cap_res = 0, cap_rt = 0;
   memset(&vt, 0, sizeof vt);
   ps.ctx = ctx; ps.s = text; ps.end = text + len; ps.line_start = text; ps.line = 1; ps.err = err;
   ps.status = TI_STATUS_SUCCESS;
@@ -3640,13 +3652,7 @@ TASKIR_API ti_status ti_parse_program(ti_context *ctx, const char *text, size_t 
     if (ps.s >= ps.end) { ti__perr(&ps, "unexpected end of input: missing '}'", NULL); goto fail; }
     if (ti__peek(&ps, '%')) {
       do {   /* as many results as the text lists (the printer has no limit either) */
-        if (nres == cap_res) {
-          int64_t nc = cap_res ? cap_res * 2 : 16;
-          int64_t *nr = (int64_t *)TASKIR_REALLOC(u, results, (size_t)nc * sizeof *nr);
-          if (!nr) goto oom;
-          results = nr;
-          cap_res = nc;
-        }
+        if (!ti__grow(u, &results, sizeof *results, &cap_res, nres + 1, 16, INT64_MAX)) goto oom;
         if ((results[nres++] = ti__parse_value_ref(&ps)) < 0) goto fail;
       } while (ti__accept(&ps, ','));
       if (!ti__expect(&ps, '=')) goto fail;
@@ -3658,16 +3664,13 @@ TASKIR_API ti_status ti_parse_program(ti_context *ctx, const char *text, size_t 
     if (!ti__accept(&ps, ')')) {
       do {
         int64_t k;
-        if (nops == cap_ops) {
-          int64_t nc = cap_ops ? cap_ops * 2 : 16;
-          int64_t *nr = (int64_t *)TASKIR_REALLOC(u, refs, (size_t)nc * sizeof *nr);
-          if (!nr) goto oom;
-          refs = nr;
-          opnds = (ti_value **)TASKIR_REALLOC(u, opnds, (size_t)nc * sizeof *opnds);
-          if (!opnds) goto oom;
-          otypes = (const ti_type **)TASKIR_REALLOC(u, (void *)otypes, (size_t)nc * sizeof *otypes);
-          if (!otypes) goto oom;
-          cap_ops = nc;
+        if (nops == cap_ops) {   /* three arrays of one capacity */
+          int64_t c1 = cap_ops, c2 = cap_ops, c3 = cap_ops;
+          if (!ti__grow(u, &refs, sizeof *refs, &c1, nops + 1, 16, INT64_MAX) ||
+              !ti__grow(u, &opnds, sizeof *opnds, &c2, nops + 1, 16, INT64_MAX) ||
+              !ti__grow(u, &otypes, sizeof *otypes, &c3, nops + 1, 16, INT64_MAX))
+            goto oom;
+          cap_ops = c1;
         }
         if ((k = ti__parse_value_ref(&ps)) < 0) goto fail;
         refs[nops++] = k;
@@ -3691,8 +3694,7 @@ TASKIR_API ti_status ti_parse_program(ti_context *ctx, const char *text, size_t 
     }
     if (i != nops) { ti__perr(&ps, "fewer operand types than operands", NULL); goto fail; }
     if (!ti__expect(&ps, '-') || !ti__expect(&ps, '>')) goto fail;
-    rtypes = (const ti_type **)TASKIR_REALLOC(u, (void *)rtypes, (size_t)(nres + 1) * sizeof *rtypes);
-    if (!rtypes) goto oom;
+    if (!ti__grow(u, &rtypes, sizeof *rtypes, &cap_rt, nres + 1, 16, INT64_MAX)) goto oom;
     if (ti__accept(&ps, '(')) {
       if (!ti__accept(&ps, ')')) {
         do {
@@ -5386,6 +5388,7 @@ static void ti__check_diag(ti__check *c, ti_diag_severity sev, const char *rule,
   ti_diag_list *l = c->out;
   int32_t block_id = block == TI__NOBLK ? -1 : (int32_t)block;
   ti_diag *d;
+  int64_t cap;
   va_list ap;
   if (c->oom) return;
   if (l->n >= TASKIR_CHECK_MAX_DIAGS) {   /* counted, not listed; err keeps the first error */
@@ -5396,17 +5399,13 @@ static void ti__check_diag(ti__check *c, ti_diag_severity sev, const char *rule,
     } else if (l->n_warnings < INT32_MAX) l->n_warnings++;
     return;
   }
-  if (l->n == l->cap) {
-    int32_t ncap = l->cap ? l->cap * 2 : 16;
-    ti_diag *ni;
-    if (l->cap > INT32_MAX / 2 - 1 ||
-        !(ni = (ti_diag *)TASKIR_REALLOC(l->alloc_user, l->items, (size_t)ncap * sizeof *ni))) {
-      c->oom = 1;
-      ti_error_set(c->err, TI_STATUS_NO_MEMORY, "checker: out of memory growing the problem list");
-      return;
-    }
-    l->items = ni; l->cap = ncap;
+  cap = l->cap;
+  if (!ti__grow(l->alloc_user, &l->items, sizeof *l->items, &cap, (int64_t)l->n + 1, 16, INT32_MAX)) {
+    c->oom = 1;
+    ti_error_set(c->err, TI_STATUS_NO_MEMORY, "checker: out of memory growing the problem list");
+    return;
   }
+  l->cap = (int32_t)cap;
   d = &l->items[l->n++];
   d->severity = sev; d->rule = rule; d->block_id = block_id; d->edge_id = edge_id;
   d->at = (block == TI__NOBLK ? 0u : (uint32_t)TI_DIAG_AT_BLOCK) | (edge_id >= 0 ? (uint32_t)TI_DIAG_AT_EDGE : 0u);
