@@ -54,6 +54,11 @@
                               pointer given to the context or arena
        TASKIR_ASSERT(x)       programmer-error checks; default assert(x)
        TASKIR_NO_ERRMSG       drop message text (codes and locations stay)
+       TASKIR_NO_NN           (global) leave out the nn dialect, the tensors,
+                              the interpreter and constant folding: the core,
+                              the task dialect, the other generic passes
+                              remain (taskir_layout.h and taskir_onnx.h need
+                              the nn dialect)
        TASKIR_CHECK_MAX_ELEMS the cap on a block's volume, checker and
                               executor alike (2^31 - 1; at most that)
        TASKIR_REARRANGE_GROWTH how many times the larger end of an edge any
@@ -461,6 +466,8 @@ TASKIR_API ti_status ti_pass_manager_run(const ti_pass_manager *pm, ti_program *
      "constant-fold"   ops with a fold interface whose operands are all
                 builtin.constant or get_parameter of an immutable variable
                 (see ti_program_freeze_weights) become builtin.constant ops
+                (not with TASKIR_NO_NN: folding evaluates through the nn
+                interpreter)
      "maximize-value-semantics"   seed 003 §2.5.1: to_vtensor/to_tensor
                 around value-semantic ops on tensors, then removal of the
                 pairs whose tensor is never mutated or aliased
@@ -468,7 +475,9 @@ TASKIR_API ti_status ti_pass_manager_run(const ti_pass_manager *pm, ti_program *
                 uses of the mutated operand use the new result */
 TASKIR_API ti_status ti_pass_dce(ti_program *p, void *user, ti_error *err);
 TASKIR_API ti_status ti_pass_cse(ti_program *p, void *user, ti_error *err);
+#ifndef TASKIR_NO_NN
 TASKIR_API ti_status ti_pass_constant_fold(ti_program *p, void *user, ti_error *err);
+#endif
 TASKIR_API ti_status ti_pass_maximize_value_semantics(ti_program *p, void *user, ti_error *err);
 TASKIR_API ti_status ti_pass_inplace_to_outofplace(ti_program *p, void *user, ti_error *err);
 /* The name table of the passes above. */
@@ -1086,6 +1095,7 @@ TASKIR_API void ti_task_stats_free(ti_task_stats *s, void *alloc_user);
 TASKIR_API const char *ti_task_input_role(const ti_task_block *b, int32_t cluster);
 
 /* >>nn: the algorithm-level dialect and its reference interpreter ---------- */
+#ifndef TASKIR_NO_NN
 
 /* The `nn` dialect: algorithm-level ops, each a static ti_op_info registered
    by ti_nn_register (idempotent). Every op has verify, infer_shape, a layout
@@ -1219,23 +1229,9 @@ TASKIR_API double ti_tensor_max_diff(const ti_tensor_value *a, const ti_tensor_v
    freed after their last use. */
 TASKIR_API ti_status ti_interpret(const ti_program *p, const ti_tensor_value *const *inputs, int32_t n_inputs,
                                   ti_tensor_value **outputs, int32_t *n_outputs, ti_error *err);
-/* The eval of an op kind: info->eval, or the interpreter's own eval for a
-   builtin op whose table entry has none. NULL if none. */
+/* The eval of an op kind (info->eval); NULL if none. */
 TASKIR_API ti_eval_fn ti_eval_of(const ti_op_info *info);
-
-/* Evals of the builtin ops (referenced by the core's builtin op table). */
-TASKIR_API ti_status ti__builtin_eval_get_parameter(const ti_op *op, const ti_tensor_value *const *operands,
-                                                    ti_tensor_value **results, ti_error *err);
-TASKIR_API ti_status ti__builtin_eval_set_parameter(const ti_op *op, const ti_tensor_value *const *operands,
-                                                    ti_tensor_value **results, ti_error *err);
-TASKIR_API ti_status ti__builtin_eval_to_tensor(const ti_op *op, const ti_tensor_value *const *operands,
-                                                ti_tensor_value **results, ti_error *err);
-TASKIR_API ti_status ti__builtin_eval_to_vtensor(const ti_op *op, const ti_tensor_value *const *operands,
-                                                 ti_tensor_value **results, ti_error *err);
-TASKIR_API ti_status ti__builtin_eval_constant(const ti_op *op, const ti_tensor_value *const *operands,
-                                               ti_tensor_value **results, ti_error *err);
-TASKIR_API ti_status ti__builtin_eval_return(const ti_op *op, const ti_tensor_value *const *operands,
-                                             ti_tensor_value **results, ti_error *err);
+#endif /* TASKIR_NO_NN */
 
 #ifdef __cplusplus
 }
@@ -1601,21 +1597,40 @@ static ti_status ti__verify_return(const ti_op *op, ti_error *err) {
   return TI_STATUS_SUCCESS;
 }
 
+/* Evals of the builtin ops, with the interpreter (>>impl.nn; none with
+   TASKIR_NO_NN). */
+#ifndef TASKIR_NO_NN
+#define TI__BUILTIN_EVAL(name) \
+  static ti_status ti__builtin_eval_##name(const ti_op *op, const ti_tensor_value *const *operands, \
+                                           ti_tensor_value **results, ti_error *err);
+TI__BUILTIN_EVAL(get_parameter)
+TI__BUILTIN_EVAL(set_parameter)
+TI__BUILTIN_EVAL(to_tensor)
+TI__BUILTIN_EVAL(to_vtensor)
+TI__BUILTIN_EVAL(constant)
+TI__BUILTIN_EVAL(return)
+#undef TI__BUILTIN_EVAL
+#define TI__BUILTIN_EVAL(name) ti__builtin_eval_##name
+#else
+#define TI__BUILTIN_EVAL(name) NULL
+#endif
+
 static const char *const ti__attrs_name[] = { "name", NULL };
 static const char *const ti__attrs_value[] = { "value", NULL };
 
 /* name, dialect, required attrs, traits, min/max operands, results,
    verify, infer_shape, layout, fold, eval, dialect_data */
 static const ti_op_info ti__builtin_ops[] = {
-  { "builtin.return", "builtin", NULL, TI_TRAIT_TERMINATOR, 0, -1, 0, ti__verify_return, NULL, NULL, NULL, ti__builtin_eval_return, NULL },
-  { "builtin.get_parameter", "builtin", ti__attrs_name, TI_TRAIT_READ_ONLY, 0, 0, 1, ti__verify_get_parameter, NULL, NULL, NULL, ti__builtin_eval_get_parameter, NULL },
-  { "builtin.set_parameter", "builtin", ti__attrs_name, 0, 1, 1, 0, ti__verify_set_parameter, NULL, NULL, NULL, ti__builtin_eval_set_parameter, NULL },
+  { "builtin.return", "builtin", NULL, TI_TRAIT_TERMINATOR, 0, -1, 0, ti__verify_return, NULL, NULL, NULL, TI__BUILTIN_EVAL(return), NULL },
+  { "builtin.get_parameter", "builtin", ti__attrs_name, TI_TRAIT_READ_ONLY, 0, 0, 1, ti__verify_get_parameter, NULL, NULL, NULL, TI__BUILTIN_EVAL(get_parameter), NULL },
+  { "builtin.set_parameter", "builtin", ti__attrs_name, 0, 1, 1, 0, ti__verify_set_parameter, NULL, NULL, NULL, TI__BUILTIN_EVAL(set_parameter), NULL },
   { "builtin.constant", "builtin", ti__attrs_value, TI_TRAIT_PURE | TI_TRAIT_CONSTANT_LIKE | TI_TRAIT_VALUE_SEMANTICS | TI_TRAIT_READ_ONLY,
-    0, 0, 1, NULL, NULL, NULL, NULL, ti__builtin_eval_constant, NULL },
-  { "builtin.to_tensor", "builtin", NULL, TI_TRAIT_READ_ONLY, 1, 1, 1, ti__verify_to_tensor, NULL, NULL, NULL, ti__builtin_eval_to_tensor, NULL },
-  { "builtin.to_vtensor", "builtin", NULL, TI_TRAIT_READ_ONLY, 1, 1, 1, ti__verify_to_vtensor, NULL, NULL, NULL, ti__builtin_eval_to_vtensor, NULL }
+    0, 0, 1, NULL, NULL, NULL, NULL, TI__BUILTIN_EVAL(constant), NULL },
+  { "builtin.to_tensor", "builtin", NULL, TI_TRAIT_READ_ONLY, 1, 1, 1, ti__verify_to_tensor, NULL, NULL, NULL, TI__BUILTIN_EVAL(to_tensor), NULL },
+  { "builtin.to_vtensor", "builtin", NULL, TI_TRAIT_READ_ONLY, 1, 1, 1, ti__verify_to_vtensor, NULL, NULL, NULL, TI__BUILTIN_EVAL(to_vtensor), NULL }
 };
 static const int32_t ti__builtin_op_count = (int32_t)(sizeof ti__builtin_ops / sizeof *ti__builtin_ops);
+#undef TI__BUILTIN_EVAL
 
 /* >>impl.core.context ----------------------------------------------------- */
 
@@ -2495,11 +2510,13 @@ TASKIR_API ti_status ti_pass_manager_run(const ti_pass_manager *pm, ti_program *
 
 /* >>impl.passes ------------------------------------------------------------- */
 
+#ifndef TASKIR_NO_NN
 #ifndef TASKIR_FOLD_MAX_ELEMS
 #define TASKIR_FOLD_MAX_ELEMS 65536   /* larger tensors are not folded into attributes */
 #endif
 /* constant-fold's tensor -> attribute conversion (>>impl.nn) */
 static const ti_attr *ti__nn_attr_from_tensor(ti_context *ctx, const ti_tensor_value *t);
+#endif
 
 #define TI__PASS_TRY(x) do { ti_status ti__st_ = (x); if (ti__st_ != TI_STATUS_SUCCESS) return ti__st_; } while (0)
 
@@ -2700,6 +2717,7 @@ done:
   return st;
 }
 
+#ifndef TASKIR_NO_NN
 /* The constant attribute behind v: a builtin.constant's value, or the data
    of an immutable variable read by get_parameter, when nothing mutates or
    aliases v. NULL otherwise. */
@@ -2756,6 +2774,7 @@ TASKIR_API ti_status ti_pass_constant_fold(ti_program *p, void *user, ti_error *
   }
   return TI_STATUS_SUCCESS;
 }
+#endif /* TASKIR_NO_NN */
 
 /* Ops of the program in order (TASKIR_MALLOC'd), optionally only those
    named `name` or having `trait`. */
@@ -2954,7 +2973,9 @@ done:
 static const ti_pass ti__pass_passes[] = {
   {"dce", ti_pass_dce, NULL},
   {"cse", ti_pass_cse, NULL},
+#ifndef TASKIR_NO_NN
   {"constant-fold", ti_pass_constant_fold, NULL},
+#endif
   {"maximize-value-semantics", ti_pass_maximize_value_semantics, NULL},
   {"inplace-to-outofplace", ti_pass_inplace_to_outofplace, NULL}
 };
@@ -6512,6 +6533,7 @@ TASKIR_API void ti_task_stats_free(ti_task_stats *s, void *alloc_user) {
 #undef TI__BNAME
 
 /* >>impl.nn ---------------------------------------------------------------- */
+#ifndef TASKIR_NO_NN
 
 #include <math.h>
 
@@ -8599,11 +8621,10 @@ static const ti_attr *ti__nn_attr_from_tensor(ti_context *ctx, const ti_tensor_v
 
 /* Fold through eval: constant operands become tensors, the results arrays. */
 static int ti__nn_fold(ti_context *ctx, const ti_op *op, const ti_attr *const *operands, const ti_attr **results) {
-  ti_tensor_value *in[64], *out[2] = {NULL, NULL};
+  ti_tensor_value *in[64] = {NULL}, *out[2] = {NULL, NULL};
   ti_eval_fn ev = ti_eval_of(op->info);
   int32_t i, n = op->n_operands, ok = 1;
   if (!ev || n > 64 || op->n_results > 2) return 0;
-  for (i = 0; i < n; i++) in[i] = NULL;
   for (i = 0; ok && i < n; i++) {
     const ti_type *t = op->operands[i].value ? op->operands[i].value->type : NULL;
     ok = operands[i] && t && ti_type_numel(t) >= 0 && ti_type_numel(t) <= TASKIR_FOLD_MAX_ELEMS &&
@@ -8714,8 +8735,8 @@ TASKIR_API ti_status ti_nn_register(ti_context *ctx, ti_error *err) {
 
 /* ---- builtin evals and the interpreter ---- */
 
-TASKIR_API ti_status ti__builtin_eval_get_parameter(const ti_op *op, const ti_tensor_value *const *operands,
-                                                    ti_tensor_value **results, ti_error *err) {
+static ti_status ti__builtin_eval_get_parameter(const ti_op *op, const ti_tensor_value *const *operands,
+                                                ti_tensor_value **results, ti_error *err) {
   ti_error_clear(err);
   const char *name = ti_dict_string(op->attrs, "name", NULL);
   const ti_variable *v = name && op->program ? ti_program_find_var(op->program, name) : NULL;
@@ -8733,8 +8754,8 @@ TASKIR_API ti_status ti__builtin_eval_get_parameter(const ti_op *op, const ti_te
   return TI_STATUS_SUCCESS;
 }
 
-TASKIR_API ti_status ti__builtin_eval_set_parameter(const ti_op *op, const ti_tensor_value *const *operands,
-                                                    ti_tensor_value **results, ti_error *err) {
+static ti_status ti__builtin_eval_set_parameter(const ti_op *op, const ti_tensor_value *const *operands,
+                                                ti_tensor_value **results, ti_error *err) {
   ti_error_clear(err);
   const char *name = ti_dict_string(op->attrs, "name", NULL);
   ti_variable *v = name && op->program ? ti_program_find_var(op->program, name) : NULL;
@@ -8750,21 +8771,21 @@ TASKIR_API ti_status ti__builtin_eval_set_parameter(const ti_op *op, const ti_te
 }
 
 /* to_tensor / to_vtensor are deep copies (seed 003 §2.5). */
-TASKIR_API ti_status ti__builtin_eval_to_tensor(const ti_op *op, const ti_tensor_value *const *operands,
-                                                ti_tensor_value **results, ti_error *err) {
+static ti_status ti__builtin_eval_to_tensor(const ti_op *op, const ti_tensor_value *const *operands,
+                                            ti_tensor_value **results, ti_error *err) {
   ti_error_clear(err);
   if (op->n_operands < 1 || !operands[0]) return ti_error_set(err, TI_STATUS_INVALID, "%s: no operand", op->info->name);
   results[0] = ti_tensor_copy(operands[0], err);
   return results[0] ? TI_STATUS_SUCCESS : (err ? err->status : TI_STATUS_NO_MEMORY);
 }
-TASKIR_API ti_status ti__builtin_eval_to_vtensor(const ti_op *op, const ti_tensor_value *const *operands,
-                                                 ti_tensor_value **results, ti_error *err) {
+static ti_status ti__builtin_eval_to_vtensor(const ti_op *op, const ti_tensor_value *const *operands,
+                                             ti_tensor_value **results, ti_error *err) {
   ti_error_clear(err);
   return ti__builtin_eval_to_tensor(op, operands, results, err);
 }
 
-TASKIR_API ti_status ti__builtin_eval_constant(const ti_op *op, const ti_tensor_value *const *operands,
-                                               ti_tensor_value **results, ti_error *err) {
+static ti_status ti__builtin_eval_constant(const ti_op *op, const ti_tensor_value *const *operands,
+                                           ti_tensor_value **results, ti_error *err) {
   ti_error_clear(err);
   const ti_attr *a = ti_op_attr(op, "value");
   (void)operands;
@@ -8773,26 +8794,14 @@ TASKIR_API ti_status ti__builtin_eval_constant(const ti_op *op, const ti_tensor_
   return results[0] ? TI_STATUS_SUCCESS : (err ? err->status : TI_STATUS_BAD_PARAM);
 }
 
-TASKIR_API ti_status ti__builtin_eval_return(const ti_op *op, const ti_tensor_value *const *operands,
-                                             ti_tensor_value **results, ti_error *err) {
+static ti_status ti__builtin_eval_return(const ti_op *op, const ti_tensor_value *const *operands,
+                                         ti_tensor_value **results, ti_error *err) {
   ti_error_clear(err);
   (void)op; (void)operands; (void)results; (void)err;
   return TI_STATUS_SUCCESS;   /* the interpreter collects return's operands */
 }
 
-TASKIR_API ti_eval_fn ti_eval_of(const ti_op_info *info) {
-  static const char *const names[] = {"builtin.get_parameter", "builtin.set_parameter", "builtin.to_tensor",
-                                      "builtin.to_vtensor", "builtin.constant", "builtin.return"};
-  static const ti_eval_fn fns[] = {ti__builtin_eval_get_parameter, ti__builtin_eval_set_parameter,
-                                   ti__builtin_eval_to_tensor, ti__builtin_eval_to_vtensor,
-                                   ti__builtin_eval_constant, ti__builtin_eval_return};
-  size_t i;
-  if (!info) return NULL;
-  if (info->eval) return info->eval;
-  for (i = 0; info->name && i < sizeof names / sizeof *names; i++)
-    if (strcmp(info->name, names[i]) == 0) return fns[i];
-  return NULL;
-}
+TASKIR_API ti_eval_fn ti_eval_of(const ti_op_info *info) { return info ? info->eval : NULL; }
 
 /* Whether tensor t may stand for a value of type ty (static dims checked). */
 static int ti__nn_fits(const ti_tensor_value *t, const ti_type *ty) {
@@ -8962,6 +8971,7 @@ TASKIR_API ti_status ti_interpret(const ti_program *p, const ti_tensor_value *co
   ti__nn_interp_free(&s);
   return st;
 }
+#endif /* TASKIR_NO_NN */
 
 #undef TI__NN_TRY
 #undef TI__NN_FAIL

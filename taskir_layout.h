@@ -79,6 +79,9 @@
 #endif
 
 #include "taskir.h"
+#ifdef TASKIR_NO_NN
+#error "taskir_layout.h needs the nn dialect (nn.transpose, the nn layout interfaces): do not define TASKIR_NO_NN"
+#endif
 
 #ifdef __cplusplus
 extern "C" {
