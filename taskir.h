@@ -36,6 +36,7 @@
        >>core.walk         program, topological, reverse topological (iterative)
        >>core.verify       the verifier
        >>core.passes       the pass manager
+       >>passes            DCE, CSE, constant folding, value semantics, inplace
        >>core.text         ti_buffer; print and parse the text form
        >>task.types        the block descriptor table (TI_BLOCK_TYPES: one row
                            per block type, and how to add one); Task IR
@@ -44,7 +45,6 @@
        >>task.check        the checker: every rule, every problem
        >>task.stats        parameters, MACs, storage, edge traffic
        >>nn                nn.* ops, tensors, the reference interpreter
-       >>passes            DCE, CSE, constant folding, value semantics, inplace
 
    OPTIONS (define before the implementing include; "global" ones must be the
    same in every file that includes the header)
@@ -54,6 +54,11 @@
                               pointer given to the context or arena
        TASKIR_ASSERT(x)       programmer-error checks; default assert(x)
        TASKIR_NO_ERRMSG       drop message text (codes and locations stay)
+       TASKIR_NO_NN           (global) leave out the nn dialect, the tensors,
+                              the interpreter and constant folding: the core,
+                              the task dialect, the other generic passes
+                              remain (taskir_layout.h and taskir_onnx.h need
+                              the nn dialect)
        TASKIR_CHECK_MAX_ELEMS the cap on a block's volume, checker and
                               executor alike (2^31 - 1; at most that)
        TASKIR_REARRANGE_GROWTH how many times the larger end of an edge any
@@ -450,6 +455,36 @@ TASKIR_API void ti_pass_manager_init(ti_pass_manager *pm);
 TASKIR_API ti_status ti_pass_manager_add(ti_pass_manager *pm, const char *name, ti_pass_fn run, void *user);
 /* Runs the passes in order; the error names the failing pass. */
 TASKIR_API ti_status ti_pass_manager_run(const ti_pass_manager *pm, ti_program *p, ti_error *err);
+
+/* >>passes: generic passes (SPEC §1, seed 003 §2.5) ------------------------- */
+
+/* Each is a ti_pass_fn (user unused) and has a public name:
+     "dce"      dead-code elimination: pure ops whose results are unused
+     "cse"      common-subexpression elimination: pure ops with the same
+                name, operands (commutative: in any order), attributes and
+                result types, whose operands are vtensors or never mutated
+     "constant-fold"   ops with a fold interface whose operands are all
+                builtin.constant or get_parameter of an immutable variable
+                (see ti_program_freeze_weights) become builtin.constant ops
+                (not with TASKIR_NO_NN: folding evaluates through the nn
+                interpreter)
+     "maximize-value-semantics"   seed 003 §2.5.1: to_vtensor/to_tensor
+                around value-semantic ops on tensors, then removal of the
+                pairs whose tensor is never mutated or aliased
+     "inplace-to-outofplace"   seed 003 §2.5.2: `x_` ops become `x`, later
+                uses of the mutated operand use the new result */
+TASKIR_API ti_status ti_pass_dce(ti_program *p, void *user, ti_error *err);
+TASKIR_API ti_status ti_pass_cse(ti_program *p, void *user, ti_error *err);
+#ifndef TASKIR_NO_NN
+TASKIR_API ti_status ti_pass_constant_fold(ti_program *p, void *user, ti_error *err);
+#endif
+TASKIR_API ti_status ti_pass_maximize_value_semantics(ti_program *p, void *user, ti_error *err);
+TASKIR_API ti_status ti_pass_inplace_to_outofplace(ti_program *p, void *user, ti_error *err);
+/* The name table of the passes above. */
+TASKIR_API const ti_pass *ti_generic_passes(int32_t *n);
+TASKIR_API const ti_pass *ti_find_pass(const char *name);   /* NULL if unknown */
+/* Adds passes by name, comma-separated ("cse,dce"); NOT_FOUND names one. */
+TASKIR_API ti_status ti_pass_manager_add_named(ti_pass_manager *pm, const char *names, ti_error *err);
 
 /* >>core.text: the IR text form ------------------------------------------- */
 
@@ -1060,6 +1095,7 @@ TASKIR_API void ti_task_stats_free(ti_task_stats *s, void *alloc_user);
 TASKIR_API const char *ti_task_input_role(const ti_task_block *b, int32_t cluster);
 
 /* >>nn: the algorithm-level dialect and its reference interpreter ---------- */
+#ifndef TASKIR_NO_NN
 
 /* The `nn` dialect: algorithm-level ops, each a static ti_op_info registered
    by ti_nn_register (idempotent). Every op has verify, infer_shape, a layout
@@ -1193,49 +1229,9 @@ TASKIR_API double ti_tensor_max_diff(const ti_tensor_value *a, const ti_tensor_v
    freed after their last use. */
 TASKIR_API ti_status ti_interpret(const ti_program *p, const ti_tensor_value *const *inputs, int32_t n_inputs,
                                   ti_tensor_value **outputs, int32_t *n_outputs, ti_error *err);
-/* The eval of an op kind: info->eval, or the interpreter's own eval for a
-   builtin op whose table entry has none. NULL if none. */
+/* The eval of an op kind (info->eval); NULL if none. */
 TASKIR_API ti_eval_fn ti_eval_of(const ti_op_info *info);
-
-/* Evals of the builtin ops (referenced by the core's builtin op table). */
-TASKIR_API ti_status ti__builtin_eval_get_parameter(const ti_op *op, const ti_tensor_value *const *operands,
-                                                    ti_tensor_value **results, ti_error *err);
-TASKIR_API ti_status ti__builtin_eval_set_parameter(const ti_op *op, const ti_tensor_value *const *operands,
-                                                    ti_tensor_value **results, ti_error *err);
-TASKIR_API ti_status ti__builtin_eval_to_tensor(const ti_op *op, const ti_tensor_value *const *operands,
-                                                ti_tensor_value **results, ti_error *err);
-TASKIR_API ti_status ti__builtin_eval_to_vtensor(const ti_op *op, const ti_tensor_value *const *operands,
-                                                 ti_tensor_value **results, ti_error *err);
-TASKIR_API ti_status ti__builtin_eval_constant(const ti_op *op, const ti_tensor_value *const *operands,
-                                               ti_tensor_value **results, ti_error *err);
-TASKIR_API ti_status ti__builtin_eval_return(const ti_op *op, const ti_tensor_value *const *operands,
-                                             ti_tensor_value **results, ti_error *err);
-
-/* >>passes: generic passes (SPEC §1, seed 003 §2.5) ------------------------- */
-
-/* Each is a ti_pass_fn (user unused) and has a public name:
-     "dce"      dead-code elimination: pure ops whose results are unused
-     "cse"      common-subexpression elimination: pure ops with the same
-                name, operands (commutative: in any order), attributes and
-                result types, whose operands are vtensors or never mutated
-     "constant-fold"   ops with a fold interface whose operands are all
-                builtin.constant or get_parameter of an immutable variable
-                (see ti_program_freeze_weights) become builtin.constant ops
-     "maximize-value-semantics"   seed 003 §2.5.1: to_vtensor/to_tensor
-                around value-semantic ops on tensors, then removal of the
-                pairs whose tensor is never mutated or aliased
-     "inplace-to-outofplace"   seed 003 §2.5.2: `x_` ops become `x`, later
-                uses of the mutated operand use the new result */
-TASKIR_API ti_status ti_pass_dce(ti_program *p, void *user, ti_error *err);
-TASKIR_API ti_status ti_pass_cse(ti_program *p, void *user, ti_error *err);
-TASKIR_API ti_status ti_pass_constant_fold(ti_program *p, void *user, ti_error *err);
-TASKIR_API ti_status ti_pass_maximize_value_semantics(ti_program *p, void *user, ti_error *err);
-TASKIR_API ti_status ti_pass_inplace_to_outofplace(ti_program *p, void *user, ti_error *err);
-/* The name table of the passes above. */
-TASKIR_API const ti_pass *ti_generic_passes(int32_t *n);
-TASKIR_API const ti_pass *ti_find_pass(const char *name);   /* NULL if unknown */
-/* Adds passes by name, comma-separated ("cse,dce"); NOT_FOUND names one. */
-TASKIR_API ti_status ti_pass_manager_add_named(ti_pass_manager *pm, const char *names, ti_error *err);
+#endif /* TASKIR_NO_NN */
 
 #ifdef __cplusplus
 }
@@ -1412,6 +1408,26 @@ TASKIR_API void ti_arena_free(ti_arena *a) {
   a->used = a->cap = a->total = 0;
 }
 
+/* Growable arrays: *items (an array of `size`-byte elements with room for
+   *cap) gets room for at least `need`. Capacity doubles from `min`, never
+   beyond `max` elements; on failure the array is kept as it was. 0 when out
+   of memory or need > max. items is the address of the array pointer. */
+static int ti__grow(void *alloc_user, void *items, size_t size, int64_t *cap, int64_t need, int64_t min, int64_t max) {
+  void *old, *nw;
+  int64_t nc;
+  if (need <= *cap) return 1;
+  if (need > max || min < 1) return 0;
+  nc = *cap > 0 ? *cap : min;
+  while (nc < need) nc = nc > max / 2 ? max : nc * 2;
+  if ((uint64_t)nc > (uint64_t)((size_t)-1) / size) return 0;
+  memcpy(&old, items, sizeof old);
+  nw = TASKIR_REALLOC(alloc_user, old, (size_t)nc * size);
+  if (!nw) return 0;
+  memcpy(items, &nw, sizeof nw);
+  *cap = nc;
+  return 1;
+}
+
 /* >>impl.core.hash: small open-addressing tables ------------------------- */
 
 /* Intern tables hold pointers; the hash lives in the object. */
@@ -1476,6 +1492,64 @@ static void **ti__table_find(ti__table *t, uint32_t h, int (*eq)(const void *ent
   return &t->slots[j];
 }
 
+/* Pointer -> int64 map (open addressing), for value slots and passes; a
+   key and its value share a slot (one cache miss per probe). */
+typedef struct ti__ptrent { const void *key; int64_t val; } ti__ptrent;
+typedef struct ti__ptrmap { ti__ptrent *e; int64_t cap, n; void *au; } ti__ptrmap;
+static size_t ti__ptrhash(const void *p) {
+  uint64_t x = (uint64_t)(uintptr_t)p;
+  x ^= x >> 33; x *= 0xff51afd7ed558ccdULL; x ^= x >> 33;
+  return (size_t)x;
+}
+/* Room for n keys at most half full; 0 when out of memory. */
+static int ti__ptrmap_init(ti__ptrmap *m, int64_t n, void *au) {
+  int64_t cap = 16;
+  while (cap < 2 * n + 2) cap *= 2;
+  m->au = au;
+  m->cap = cap;
+  m->n = 0;
+  m->e = (ti__ptrent *)TASKIR_MALLOC(au, (size_t)cap * sizeof *m->e);
+  if (!m->e) return 0;
+  memset(m->e, 0, (size_t)cap * sizeof *m->e);
+  return 1;
+}
+static void ti__ptrmap_free(ti__ptrmap *m) {
+  if (m->e) TASKIR_FREE(m->au, m->e);
+  m->e = NULL;
+}
+/* Grows to keep at most half the slots used; 0 when out of memory. */
+static int ti__ptrmap_put(ti__ptrmap *m, const void *k, int64_t v) {
+  size_t i;
+  if (2 * (m->n + 1) > m->cap) {
+    ti__ptrmap g;
+    int64_t j;
+    if (!ti__ptrmap_init(&g, m->cap, m->au)) return 0;
+    for (j = 0; j < m->cap; j++)
+      if (m->e[j].key) {
+        size_t h = ti__ptrhash(m->e[j].key) & (size_t)(g.cap - 1);
+        while (g.e[h].key) h = (h + 1) & (size_t)(g.cap - 1);
+        g.e[h] = m->e[j];
+        g.n++;
+      }
+    ti__ptrmap_free(m);
+    *m = g;
+  }
+  i = ti__ptrhash(k) & (size_t)(m->cap - 1);
+  while (m->e[i].key && m->e[i].key != k) i = (i + 1) & (size_t)(m->cap - 1);
+  if (!m->e[i].key) m->n++;
+  m->e[i].key = k;
+  m->e[i].val = v;
+  return 1;
+}
+static int64_t ti__ptrmap_get(const ti__ptrmap *m, const void *k, int64_t dflt) {
+  size_t i = ti__ptrhash(k) & (size_t)(m->cap - 1);
+  while (m->e[i].key) {
+    if (m->e[i].key == k) return m->e[i].val;
+    i = (i + 1) & (size_t)(m->cap - 1);
+  }
+  return dflt;
+}
+
 /* >>impl.core.builtin: the builtin dialect --------------------------------- */
 
 static int ti__same_shape(const ti_type *a, const ti_type *b) {
@@ -1518,21 +1592,40 @@ static ti_status ti__verify_return(const ti_op *op, ti_error *err) {
   return TI_STATUS_SUCCESS;
 }
 
+/* Evals of the builtin ops, with the interpreter (>>impl.nn; none with
+   TASKIR_NO_NN). */
+#ifndef TASKIR_NO_NN
+#define TI__BUILTIN_EVAL(name) \
+  static ti_status ti__builtin_eval_##name(const ti_op *op, const ti_tensor_value *const *operands, \
+                                           ti_tensor_value **results, ti_error *err);
+TI__BUILTIN_EVAL(get_parameter)
+TI__BUILTIN_EVAL(set_parameter)
+TI__BUILTIN_EVAL(to_tensor)
+TI__BUILTIN_EVAL(to_vtensor)
+TI__BUILTIN_EVAL(constant)
+TI__BUILTIN_EVAL(return)
+#undef TI__BUILTIN_EVAL
+#define TI__BUILTIN_EVAL(name) ti__builtin_eval_##name
+#else
+#define TI__BUILTIN_EVAL(name) NULL
+#endif
+
 static const char *const ti__attrs_name[] = { "name", NULL };
 static const char *const ti__attrs_value[] = { "value", NULL };
 
 /* name, dialect, required attrs, traits, min/max operands, results,
    verify, infer_shape, layout, fold, eval, dialect_data */
 static const ti_op_info ti__builtin_ops[] = {
-  { "builtin.return", "builtin", NULL, TI_TRAIT_TERMINATOR, 0, -1, 0, ti__verify_return, NULL, NULL, NULL, ti__builtin_eval_return, NULL },
-  { "builtin.get_parameter", "builtin", ti__attrs_name, TI_TRAIT_READ_ONLY, 0, 0, 1, ti__verify_get_parameter, NULL, NULL, NULL, ti__builtin_eval_get_parameter, NULL },
-  { "builtin.set_parameter", "builtin", ti__attrs_name, 0, 1, 1, 0, ti__verify_set_parameter, NULL, NULL, NULL, ti__builtin_eval_set_parameter, NULL },
+  { "builtin.return", "builtin", NULL, TI_TRAIT_TERMINATOR, 0, -1, 0, ti__verify_return, NULL, NULL, NULL, TI__BUILTIN_EVAL(return), NULL },
+  { "builtin.get_parameter", "builtin", ti__attrs_name, TI_TRAIT_READ_ONLY, 0, 0, 1, ti__verify_get_parameter, NULL, NULL, NULL, TI__BUILTIN_EVAL(get_parameter), NULL },
+  { "builtin.set_parameter", "builtin", ti__attrs_name, 0, 1, 1, 0, ti__verify_set_parameter, NULL, NULL, NULL, TI__BUILTIN_EVAL(set_parameter), NULL },
   { "builtin.constant", "builtin", ti__attrs_value, TI_TRAIT_PURE | TI_TRAIT_CONSTANT_LIKE | TI_TRAIT_VALUE_SEMANTICS | TI_TRAIT_READ_ONLY,
-    0, 0, 1, NULL, NULL, NULL, NULL, ti__builtin_eval_constant, NULL },
-  { "builtin.to_tensor", "builtin", NULL, TI_TRAIT_READ_ONLY, 1, 1, 1, ti__verify_to_tensor, NULL, NULL, NULL, ti__builtin_eval_to_tensor, NULL },
-  { "builtin.to_vtensor", "builtin", NULL, TI_TRAIT_READ_ONLY, 1, 1, 1, ti__verify_to_vtensor, NULL, NULL, NULL, ti__builtin_eval_to_vtensor, NULL }
+    0, 0, 1, NULL, NULL, NULL, NULL, TI__BUILTIN_EVAL(constant), NULL },
+  { "builtin.to_tensor", "builtin", NULL, TI_TRAIT_READ_ONLY, 1, 1, 1, ti__verify_to_tensor, NULL, NULL, NULL, TI__BUILTIN_EVAL(to_tensor), NULL },
+  { "builtin.to_vtensor", "builtin", NULL, TI_TRAIT_READ_ONLY, 1, 1, 1, ti__verify_to_vtensor, NULL, NULL, NULL, TI__BUILTIN_EVAL(to_vtensor), NULL }
 };
 static const int32_t ti__builtin_op_count = (int32_t)(sizeof ti__builtin_ops / sizeof *ti__builtin_ops);
+#undef TI__BUILTIN_EVAL
 
 /* >>impl.core.context ----------------------------------------------------- */
 
@@ -2011,12 +2104,9 @@ TASKIR_API ti_variable *ti_program_find_var(const ti_program *p, const char *nam
 static ti_variable *ti__program_push_var(ti_program *p, const char *name, const ti_type *type, size_t bytes,
                                          void *data_ref) {
   ti_variable *v;
-  if (p->n_vars == p->cap_vars) {
-    int32_t ncap = p->cap_vars ? p->cap_vars * 2 : 8;
-    ti_variable *nv = (ti_variable *)TASKIR_REALLOC(p->ctx->alloc_user, p->vars, (size_t)ncap * sizeof *nv);
-    if (!nv) return NULL;
-    p->vars = nv; p->cap_vars = ncap;
-  }
+  int64_t cap = p->cap_vars;
+  if (!ti__grow(p->ctx->alloc_user, &p->vars, sizeof *p->vars, &cap, (int64_t)p->n_vars + 1, 8, INT32_MAX)) return NULL;
+  p->cap_vars = (int32_t)cap;
   v = &p->vars[p->n_vars];
   memset(v, 0, sizeof *v);
   v->name = ti_arena_strndup(&p->arena, name, strlen(name));
@@ -2413,6 +2503,536 @@ TASKIR_API ti_status ti_pass_manager_run(const ti_pass_manager *pm, ti_program *
   return TI_STATUS_SUCCESS;
 }
 
+/* >>impl.passes ------------------------------------------------------------- */
+
+#ifndef TASKIR_NO_NN
+#ifndef TASKIR_FOLD_MAX_ELEMS
+#define TASKIR_FOLD_MAX_ELEMS 65536   /* larger tensors are not folded into attributes */
+#endif
+/* constant-fold's tensor -> attribute conversion (>>impl.nn) */
+static const ti_attr *ti__nn_attr_from_tensor(ti_context *ctx, const ti_tensor_value *t);
+#endif
+
+#define TI__PASS_TRY(x) do { ti_status ti__st_ = (x); if (ti__st_ != TI_STATUS_SUCCESS) return ti__st_; } while (0)
+
+/* A walk over the op list meets the ops in the order the arena handed them
+   out (upwards in memory) unless the program was rewritten heavily. On a
+   program larger than the caches each op would cost a memory latency (a
+   chased pointer: nothing overlaps); asking for the memory a few KB ahead
+   overlaps those misses. A hint only: no effect on results, never a fault. */
+#if defined(__GNUC__) || defined(__clang__)
+#define TI__PASS_AHEAD(op) __builtin_prefetch((const void *)((uintptr_t)(op) + 4096u))
+#else
+#define TI__PASS_AHEAD(op) ((void)0)
+#endif
+
+/* A value nobody mutates or aliases: a vtensor, or a tensor that is not a
+   view and whose users only read it (seed 003 §2.5.1, Pass 2). */
+static int ti__pass_stable(const ti_value *v) {
+  const ti_use *u;
+  if (v->type && v->type->kind == TI_TYPE_VTENSOR) return 1;
+  if (v->def && (ti_op_has_trait(v->def, TI_TRAIT_VIEW_LIKE) || ti_op_has_trait(v->def, TI_TRAIT_INPLACE))) return 0;
+  for (u = v->first_use; u; u = u->next) {
+    const ti_op *o = u->owner;
+    if (ti_op_has_trait(o, TI_TRAIT_INPLACE)) return 0;
+    if (ti_op_has_trait(o, TI_TRAIT_VIEW_LIKE)) {
+      if (o->n_results && o->results[0].type && o->results[0].type->kind == TI_TYPE_VTENSOR) continue;
+      return 0;
+    }
+    if (ti_op_has_trait(o, TI_TRAIT_READ_ONLY)) continue;
+    if (ti_op_is(o, "builtin.to_vtensor") || ti_op_is(o, "builtin.to_tensor") || ti_op_is(o, "builtin.return") ||
+        ti_op_is(o, "builtin.set_parameter"))
+      continue;
+    return 0;
+  }
+  return 1;
+}
+
+/* Whether v has more than 16 uses. Only such values go into a pass's memo
+   (ti__pass_stable_memo, ti__pass_viewed): a few uses are cheaper to scan again
+   than an entry per value is to store (a large program's memo would be
+   fresh memory, faulted in page by page). */
+static int ti__pass_many_uses(const ti_value *v) {
+  const ti_use *u;
+  int k = 0;
+  for (u = v->first_use; u; u = u->next) if (++k > 16) return 1;
+  return 0;
+}
+
+/* ti__pass_stable with a memo (a value with many readers is scanned once);
+   valid while a pass only adds or moves readers and creates no op. */
+static int ti__pass_stable_memo(ti__ptrmap *m, const ti_value *v) {
+  int64_t f;
+  if (!ti__pass_many_uses(v)) return ti__pass_stable(v);
+  f = ti__ptrmap_get(m, v, -1);
+  if (f < 0) {
+    f = ti__pass_stable(v);
+    ti__ptrmap_put(m, v, f);   /* out of memory: just not remembered */
+  }
+  return (int)f;
+}
+
+/* Pure ops, and get_parameter (a read of the weights table). */
+static int ti__pass_pure(const ti_op *op) {
+  return (ti_op_has_trait(op, TI_TRAIT_PURE) || ti_op_is(op, "builtin.get_parameter")) &&
+         !ti_op_has_trait(op, TI_TRAIT_TERMINATOR);
+}
+static int ti__pass_removable(const ti_op *op) {
+  int32_t i;
+  if (!ti__pass_pure(op)) return 0;
+  for (i = 0; i < op->n_results; i++) if (op->results[i].first_use) return 0;
+  return 1;
+}
+
+TASKIR_API ti_status ti_pass_dce(ti_program *p, void *user, ti_error *err) {
+  ti_error_clear(err);
+  ti_op *op, *prev;
+  (void)user;
+  /* Reverse order: an op's producers come earlier and die in the same sweep. */
+  for (op = p->last; op; op = prev) {
+    prev = op->prev;
+    if (ti__pass_removable(op)) TI__PASS_TRY(ti_op_erase(op, err));
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+/* Operand i of op in canonical order (commutative ops: first two sorted). */
+static const ti_value *ti__pass_cse_operand(const ti_op *op, int32_t i) {
+  if (op->n_operands >= 2 && i < 2 && ti_op_has_trait(op, TI_TRAIT_COMMUTATIVE)) {
+    const ti_value *a = op->operands[0].value, *b = op->operands[1].value;
+    int swap = (uintptr_t)a > (uintptr_t)b;
+    return (i == 0) != swap ? a : b;
+  }
+  return op->operands[i].value;
+}
+static uint64_t ti__pass_cse_hash(const ti_op *op) {
+  uint64_t h = (uint64_t)ti__ptrhash(op->info) ^ ((uint64_t)ti__ptrhash(op->attrs) * 31u);
+  int32_t i;
+  for (i = 0; i < op->n_operands; i++) h = h * 1000003u ^ (uint64_t)ti__ptrhash(ti__pass_cse_operand(op, i));
+  for (i = 0; i < op->n_results; i++) h = h * 1000003u ^ (uint64_t)ti__ptrhash(op->results[i].type);
+  return h;
+}
+static int ti__pass_cse_eq(const ti_op *a, const ti_op *b) {
+  int32_t i;
+  if (a->info != b->info || a->attrs != b->attrs || a->n_operands != b->n_operands || a->n_results != b->n_results)
+    return 0;
+  for (i = 0; i < a->n_operands; i++) if (ti__pass_cse_operand(a, i) != ti__pass_cse_operand(b, i)) return 0;
+  for (i = 0; i < a->n_results; i++) if (a->results[i].type != b->results[i].type) return 0;
+  return 1;
+}
+static int ti__pass_cse_ok(const ti_program *p, const ti_op *op, ti__ptrmap *memo) {
+  int32_t i;
+  if (!ti__pass_pure(op) || op->n_results < 1 || op->props)
+    return 0;
+  if (ti_op_is(op, "builtin.get_parameter")) {
+    const ti_variable *v = ti_program_find_var(p, ti_dict_string(op->attrs, "name", ""));
+    if (!v || v->is_mutable) return 0;
+  }
+  for (i = 0; i < op->n_operands; i++) if (!ti__pass_stable_memo(memo, op->operands[i].value)) return 0;
+  return 1;
+}
+
+/* The set of classes of a cse walk, in a core hash table (ti__table): ops
+   without operands, and ops whose first operand has many uses (scanning its
+   uses would cost time per use). Each class is held by its earliest op
+   (smallest order). The slot of op's class; NULL when out of memory. */
+static int ti__pass_cse_entry_eq(const void *entry, const void *key) {
+  return ti__pass_cse_eq((const ti_op *)entry, (const ti_op *)key);
+}
+static ti_op **ti__pass_cse_slot(ti__table *t, const ti_op *op, void *au) {
+  uint32_t h = (uint32_t)ti__ptrhash((const void *)(uintptr_t)ti__pass_cse_hash(op));
+  return (ti_op **)ti__table_find(t, h, ti__pass_cse_entry_eq, op, au);
+}
+/* op joins its class (and holds it if it comes first); 0 when out of memory. */
+static int ti__pass_cse_put(ti__table *t, ti_op *op, void *au) {
+  ti_op **s = ti__pass_cse_slot(t, op, au);
+  if (!s) return 0;
+  if (!*s) t->n++;
+  if (!*s || op->order < (*s)->order) *s = op;
+  return 1;
+}
+
+/* One walk in program order; a later op equal to an earlier one gives way
+   to it. The earlier twin shares op's first operand, so it is found among
+   that operand's (few) users, which sit near op in memory; operands with
+   many uses ("hot", decided once per value and kept) go through the table,
+   into which a value's earlier users move when it turns hot. So memory and
+   cache misses grow with the hot classes, not with the program. */
+TASKIR_API ti_status ti_pass_cse(ti_program *p, void *user, ti_error *err) {
+  ti_error_clear(err);
+  void *au = p->arena.alloc_user;
+  ti_op *op, *next;
+  int64_t k = 0;
+  int32_t i;
+  ti__ptrmap memo, hot;
+  ti__table tab;
+  ti_status st = TI_STATUS_SUCCESS;
+  (void)user;
+  memset(&tab, 0, sizeof tab);
+  memset(&hot, 0, sizeof hot);
+  if (!ti__ptrmap_init(&memo, 64, au) || !ti__ptrmap_init(&hot, 16, au)) {
+    ti__ptrmap_free(&memo);
+    return ti_error_set(err, TI_STATUS_NO_MEMORY, "cse: out of memory");
+  }
+  for (op = p->first; op; op = op->next) {
+    TI__PASS_AHEAD(op);
+    op->order = k++;
+  }
+  for (op = p->first; op; op = next) {
+    ti_op *twin = NULL;
+    TI__PASS_AHEAD(op);
+    next = op->next;
+    if (!ti__pass_cse_ok(p, op, &memo)) continue;
+    if (op->n_operands > 0) {
+      const ti_value *v = ti__pass_cse_operand(op, 0);
+      const ti_use *u;
+      if (ti__ptrmap_get(&hot, v, 0) == 0 && ti__pass_many_uses(v)) {
+        /* v turns hot: its visited users that could be a class's first op
+           enter the table. */
+        if (!ti__ptrmap_put(&hot, v, 1)) goto oom;
+        for (u = v->first_use; u; u = u->next)
+          if (u->owner->order < op->order && ti__pass_cse_operand(u->owner, 0) == v && ti__pass_cse_ok(p, u->owner, &memo) &&
+              !ti__pass_cse_put(&tab, u->owner, au))
+            goto oom;
+      }
+      if (ti__ptrmap_get(&hot, v, 0) == 0) {
+        for (u = v->first_use; u; u = u->next)
+          if (u->owner->order < op->order && (!twin || u->owner->order < twin->order) && !u->owner->props &&
+              ti__pass_cse_eq(u->owner, op))
+            twin = u->owner;
+        if (!twin) continue;
+      }
+    }
+    if (!twin) {
+      ti_op **s = ti__pass_cse_slot(&tab, op, au);
+      if (!s) goto oom;
+      if (!*s) { *s = op; tab.n++; continue; }
+      twin = *s;
+    }
+    /* Two buffers become one: only when neither is written or aliased. */
+    for (i = 0; i < op->n_results; i++)
+      if (!ti__pass_stable_memo(&memo, &op->results[i]) || !ti__pass_stable_memo(&memo, &twin->results[i])) break;
+    if (i < op->n_results) continue;
+    /* program order: twin comes first and its operands are op's. */
+    for (i = 0; i < op->n_results; i++) ti_value_replace_all_uses(&op->results[i], &twin->results[i]);
+    if ((st = ti_op_erase(op, err)) != TI_STATUS_SUCCESS) goto done;
+  }
+  goto done;
+oom:
+  st = ti_error_set(err, TI_STATUS_NO_MEMORY, "cse: out of memory");
+done:
+  ti__table_free(&tab, au);
+  ti__ptrmap_free(&memo);
+  ti__ptrmap_free(&hot);
+  return st;
+}
+
+#ifndef TASKIR_NO_NN
+/* The constant attribute behind v: a builtin.constant's value, or the data
+   of an immutable variable read by get_parameter, when nothing mutates or
+   aliases v. NULL otherwise. */
+static const ti_attr *ti__pass_const_attr(ti_program *p, const ti_value *v) {
+  const ti_op *d = v->def;
+  /* A tensor that an in-place op writes is no constant for its readers. */
+  if (!d || !ti__pass_stable(v)) return NULL;
+  if (ti_op_is(d, "builtin.constant")) return ti_op_attr(d, "value");
+  if (ti_op_is(d, "builtin.get_parameter")) {
+    const ti_variable *var = ti_program_find_var(p, ti_dict_string(d->attrs, "name", ""));
+    ti_tensor_value *t;
+    const ti_attr *a;
+    if (!var || var->is_mutable || !var->type || ti_type_numel(var->type) < 0 ||
+        ti_type_numel(var->type) > TASKIR_FOLD_MAX_ELEMS || (int64_t)((size_t)ti_type_numel(var->type) * ti_dtype_size(var->type->dtype)) != var->bytes)
+      return NULL;
+    t = ti_tensor_create(p->arena.alloc_user, var->type->dtype, var->type->rank, var->type->dims, var->type->layout,
+                         var->data, NULL);
+    if (!t) return NULL;
+    a = ti__nn_attr_from_tensor(p->ctx, t);
+    ti_tensor_free(t);
+    return a;
+  }
+  return NULL;
+}
+
+TASKIR_API ti_status ti_pass_constant_fold(ti_program *p, void *user, ti_error *err) {
+  ti_error_clear(err);
+  ti_op *op, *next;
+  const ti_attr *in[64], *res[8];
+  int32_t i;
+  (void)user;
+  for (op = p->first; op; op = next) {
+    int ok = 1;
+    next = op->next;
+    if (!op->info->fold || op->n_operands == 0 || op->n_operands > 64 || op->n_results > 8 ||
+        ti_op_has_trait(op, TI_TRAIT_CONSTANT_LIKE) || !ti_op_has_trait(op, TI_TRAIT_PURE))
+      continue;
+    for (i = 0; ok && i < op->n_operands; i++) ok = (in[i] = ti__pass_const_attr(p, op->operands[i].value)) != NULL;
+    for (i = 0; i < op->n_results; i++) res[i] = NULL;
+    if (!ok || !op->info->fold(p->ctx, op, in, res)) continue;
+    for (i = 0; i < op->n_results; i++) {
+      ti_named_attr na;
+      const ti_attr *d;
+      ti_op *c;
+      if (!res[i]) return ti_error_set(err, TI_STATUS_INVALID, "constant-fold: %s folded without result %d", op->info->name, (int)i);
+      na = ti_named(p->ctx, "value", res[i]);
+      d = ti_attr_dict(p->ctx, &na, 1);
+      c = d ? ti_op_create(p, "builtin.constant", 0, NULL, 1, &op->results[i].type, d, err) : NULL;
+      if (!c) return err && err->status ? err->status : ti_error_set(err, TI_STATUS_NO_MEMORY, "constant-fold: out of memory");
+      ti_op_insert_before(c, op);
+      ti_value_replace_all_uses(&op->results[i], &c->results[0]);
+    }
+    TI__PASS_TRY(ti_op_erase(op, err));
+  }
+  return TI_STATUS_SUCCESS;
+}
+#endif /* TASKIR_NO_NN */
+
+/* Ops of the program in order (TASKIR_MALLOC'd), optionally only those
+   named `name` or having `trait`. */
+static ti_op **ti__pass_collect(ti_program *p, const char *name, uint32_t trait, int64_t *n) {
+  ti_op **v = (ti_op **)TASKIR_MALLOC(p->arena.alloc_user, (size_t)(p->n_ops + 1) * sizeof *v);
+  ti_op *op;
+  int64_t k = 0;
+  if (!v) return NULL;
+  for (op = p->first; op && k <= p->n_ops; op = op->next)
+    if ((!name || ti_op_is(op, name)) && (!trait || ti_op_has_trait(op, trait))) v[k++] = op;
+  *n = k;
+  return v;
+}
+
+static ti_op *ti__pass_convert(ti_program *p, const char *name, ti_value *v, ti_type_kind kind, ti_error *err) {
+  const ti_type *t = ti_type_with_kind(p->ctx, v->type, kind);
+  if (!t) { ti_error_set(err, TI_STATUS_NO_MEMORY, "maximize-value-semantics: out of memory"); return NULL; }
+  return ti_op_create(p, name, 1, &v, 1, &t, NULL, err);
+}
+
+TASKIR_API ti_status ti_pass_maximize_value_semantics(ti_program *p, void *user, ti_error *err) {
+  ti_error_clear(err);
+  void *au = p->arena.alloc_user;
+  ti_op **ops;
+  int64_t n, k;
+  int32_t i;
+  ti__ptrmap first, memo;
+  (void)user;
+  memset(&first, 0, sizeof first);
+  memset(&memo, 0, sizeof memo);
+  /* Pass 1: value-semantic ops read and write vtensors; copies keep the
+     surrounding tensor types. */
+  if (!(ops = ti__pass_collect(p, NULL, TI_TRAIT_VALUE_SEMANTICS, &n)))
+    return ti_error_set(err, TI_STATUS_NO_MEMORY, "maximize-value-semantics: out of memory");
+  for (k = 0; k < n; k++) {
+    ti_op *op = ops[k], *after = op;
+    if (ti_op_is(op, "builtin.to_tensor") || ti_op_is(op, "builtin.to_vtensor")) continue;
+    for (i = 0; i < op->n_operands; i++) {
+      ti_value *v = op->operands[i].value;
+      ti_op *c;
+      if (!v->type || v->type->kind != TI_TYPE_TENSOR) continue;
+      if (!(c = ti__pass_convert(p, "builtin.to_vtensor", v, TI_TYPE_VTENSOR, err))) goto fail;
+      ti_op_insert_before(c, op);
+      ti_op_set_operand(op, i, &c->results[0]);
+    }
+    for (i = 0; i < op->n_results; i++) {
+      ti_value *r = &op->results[i];
+      const ti_type *vt;
+      ti_op *c;
+      if (!r->type || r->type->kind != TI_TYPE_TENSOR) continue;
+      if (!(vt = ti_type_with_kind(p->ctx, r->type, TI_TYPE_VTENSOR))) {
+        ti_error_set(err, TI_STATUS_NO_MEMORY, "maximize-value-semantics: out of memory");
+        goto fail;
+      }
+      if (!(c = ti__pass_convert(p, "builtin.to_tensor", r, TI_TYPE_TENSOR, err))) goto fail;
+      r->type = vt;
+      ti_op_insert_after(c, after);
+      after = c;
+      ti_value_replace_uses_except(r, &c->results[0], c);
+    }
+  }
+  TASKIR_FREE(au, ops);
+  /* Pass 2: b = to_tensor(a) whose b nobody mutates or aliases is a itself:
+     to_vtensor(b) becomes a, and b goes when unused. */
+  if (!(ops = ti__pass_collect(p, "builtin.to_tensor", 0, &n)))
+    return ti_error_set(err, TI_STATUS_NO_MEMORY, "maximize-value-semantics: out of memory");
+  for (k = 0; k < n; k++) {
+    ti_op *t = ops[k];
+    ti_value *b = &t->results[0], *a = t->operands[0].value;
+    ti_use *u, *next;
+    if (!ti__pass_stable(b) || !a->type || a->type->kind != TI_TYPE_VTENSOR) continue;
+    for (u = b->first_use; u; u = next) {
+      ti_op *c = u->owner;
+      next = u->next;
+      while (next && next->owner == c) next = next->next;
+      if (!ti_op_is(c, "builtin.to_vtensor") || c->results[0].type != a->type) continue;
+      ti_value_replace_all_uses(&c->results[0], a);
+      if (ti_op_erase(c, err) != TI_STATUS_SUCCESS) goto fail;
+    }
+    if (!b->first_use && ti_op_erase(t, err) != TI_STATUS_SUCCESS) goto fail;
+  }
+  TASKIR_FREE(au, ops);
+  /* Copies of one unmutated tensor are one value. */
+  if (!(ops = ti__pass_collect(p, "builtin.to_vtensor", 0, &n)))
+    return ti_error_set(err, TI_STATUS_NO_MEMORY, "maximize-value-semantics: out of memory");
+  if (!ti__ptrmap_init(&first, n, au) || !ti__ptrmap_init(&memo, n, au)) {
+    ti__ptrmap_free(&first);
+    ti_error_set(err, TI_STATUS_NO_MEMORY, "maximize-value-semantics: out of memory");
+    goto fail;
+  }
+  for (k = 0; k < n; k++) {
+    ti_op *c = ops[k];
+    ti_value *x = c->operands[0].value;
+    int64_t f;
+    if (!ti__pass_stable_memo(&memo, x)) continue;
+    f = ti__ptrmap_get(&first, x, -1);
+    if (f < 0) { ti__ptrmap_put(&first, x, k); continue; }
+    if (ops[f]->results[0].type != c->results[0].type) continue;
+    ti_value_replace_all_uses(&c->results[0], &ops[f]->results[0]);
+    if (ti_op_erase(c, err) != TI_STATUS_SUCCESS) { ti__ptrmap_free(&first); ti__ptrmap_free(&memo); goto fail; }
+  }
+  ti__ptrmap_free(&first);
+  ti__ptrmap_free(&memo);
+  TASKIR_FREE(au, ops);
+  return TI_STATUS_SUCCESS;
+fail:
+  TASKIR_FREE(au, ops);
+  return err && err->status ? err->status : TI_STATUS_NO_MEMORY;
+}
+
+/* A value read through a view, or itself a view: writing it in place is
+   seen through another name. Memoised: scanned once per value. */
+static int ti__pass_viewed(ti__ptrmap *m, const ti_value *v) {
+  int many = ti__pass_many_uses(v);
+  int64_t f = many ? ti__ptrmap_get(m, v, -1) : -1;
+  const ti_use *u;
+  if (f >= 0) return (int)f;
+  f = v->def && ti_op_has_trait(v->def, TI_TRAIT_VIEW_LIKE);
+  for (u = v->first_use; u && !f; u = u->next) f = ti_op_has_trait(u->owner, TI_TRAIT_VIEW_LIKE);
+  if (many) ti__ptrmap_put(m, v, f);   /* out of memory: scanned again next time */
+  return (int)f;
+}
+
+/* One walk in program order. A converted `b = x_(a)` becomes `b = x(a)`
+   (the op changes kind where it stands, keeping its results), and b is
+   from then on the latest version of a's buffer (its root):
+   every later operand naming the buffer (the root, or an older version) is
+   rewired to the latest version when the walk reaches it. O(ops + uses). */
+TASKIR_API ti_status ti_pass_inplace_to_outofplace(ti_program *p, void *user, ti_error *err) {
+  ti_error_clear(err);
+  void *au = p->arena.alloc_user;
+  ti_op *ip, *next;
+  ti__ptrmap root, latest, viewed;
+  int64_t n = 0;
+  ti_status st = TI_STATUS_SUCCESS;
+  (void)user;
+  memset(&root, 0, sizeof root);
+  memset(&latest, 0, sizeof latest);
+  memset(&viewed, 0, sizeof viewed);
+  /* root and latest get an entry per conversion: sized once, never grown. */
+  for (ip = p->first; ip; ip = ip->next) {
+    TI__PASS_AHEAD(ip);
+    n += ti_op_has_trait(ip, TI_TRAIT_INPLACE);
+    ip->order = 0;   /* 1: a result of this op is a key of root or latest */
+  }
+  if (!ti__ptrmap_init(&root, n, au) || !ti__ptrmap_init(&latest, n, au) || !ti__ptrmap_init(&viewed, 64, au)) {
+    st = ti_error_set(err, TI_STATUS_NO_MEMORY, "inplace-to-outofplace: out of memory");
+    goto done;
+  }
+  for (ip = p->first; ip; ip = next) {
+    const ti_op_info *oinfo;
+    char name[128];
+    size_t len = strlen(ip->info->name);
+    ti_value *a, *r;
+    int32_t i;
+    TI__PASS_AHEAD(ip);
+    next = ip->next;
+    for (i = 0; i < ip->n_operands; i++) {
+      ti_value *v = ip->operands[i].value, *rt, *l;
+      if (!v || (v->def && v->def->order == 0)) continue;   /* no version of a written buffer */
+      rt = (ti_value *)(uintptr_t)ti__ptrmap_get(&root, v, (int64_t)(uintptr_t)v);
+      l = (ti_value *)(uintptr_t)ti__ptrmap_get(&latest, rt, 0);
+      if (l && l != v) ti_op_set_operand(ip, i, l);
+    }
+    if (!ti_op_has_trait(ip, TI_TRAIT_INPLACE) || len < 2 || len >= sizeof name || ip->info->name[len - 1] != '_' ||
+        ip->n_operands < 1 || ip->n_operands > 64 || ip->n_results < 1 || ip->n_results > 8)
+      continue;
+    memcpy(name, ip->info->name, len - 1);
+    name[len - 1] = 0;
+    if (!(oinfo = ti_lookup_op(p->ctx, name))) continue;
+    a = ip->operands[0].value;
+    r = (ti_value *)(uintptr_t)ti__ptrmap_get(&root, a, (int64_t)(uintptr_t)a);
+    /* Another alias of the buffer would see the write too: leave those alone. */
+    if (ti__pass_viewed(&viewed, a) || ti__pass_viewed(&viewed, r)) continue;
+    if (!ti__count_ok(ip->n_operands, oinfo->min_operands, oinfo->max_operands) ||
+        (oinfo->num_results >= 0 && oinfo->num_results != ip->n_results)) {
+      st = ti_error_set(err, TI_STATUS_BAD_PARAM, "inplace-to-outofplace: '%s' has %d operands and %d results, which '%s' does not take",
+                        ip->info->name, (int)ip->n_operands, (int)ip->n_results, name);
+      goto done;
+    }
+    /* ip becomes its out-of-place twin where it stands: the same operands,
+       attributes and results (so no use moves and nothing is allocated). */
+    ip->info = oinfo;
+    ip->props = NULL;
+    if (!ti__ptrmap_put(&latest, r, (int64_t)(uintptr_t)&ip->results[0]) ||
+        !ti__ptrmap_put(&root, &ip->results[0], (int64_t)(uintptr_t)r)) {
+      st = ti_error_set(err, TI_STATUS_NO_MEMORY, "inplace-to-outofplace: out of memory");
+      goto done;
+    }
+    ip->order = 1;
+    if (r->def) r->def->order = 1;
+  }
+done:
+  ti__ptrmap_free(&root);
+  ti__ptrmap_free(&latest);
+  ti__ptrmap_free(&viewed);
+  return st;
+}
+
+static const ti_pass ti__pass_passes[] = {
+  {"dce", ti_pass_dce, NULL},
+  {"cse", ti_pass_cse, NULL},
+#ifndef TASKIR_NO_NN
+  {"constant-fold", ti_pass_constant_fold, NULL},
+#endif
+  {"maximize-value-semantics", ti_pass_maximize_value_semantics, NULL},
+  {"inplace-to-outofplace", ti_pass_inplace_to_outofplace, NULL}
+};
+
+TASKIR_API const ti_pass *ti_generic_passes(int32_t *n) {
+  if (n) *n = (int32_t)(sizeof ti__pass_passes / sizeof *ti__pass_passes);
+  return ti__pass_passes;
+}
+
+TASKIR_API const ti_pass *ti_find_pass(const char *name) {
+  size_t i;
+  for (i = 0; name && i < sizeof ti__pass_passes / sizeof *ti__pass_passes; i++)
+    if (strcmp(ti__pass_passes[i].name, name) == 0) return &ti__pass_passes[i];
+  return NULL;
+}
+
+TASKIR_API ti_status ti_pass_manager_add_named(ti_pass_manager *pm, const char *names, ti_error *err) {
+  ti_error_clear(err);
+  const char *s = names;
+  if (!pm || !names) return ti_error_set(err, TI_STATUS_BAD_PARAM, "pass list: NULL argument");
+  while (*s) {
+    const char *e;
+    char buf[64];
+    size_t len;
+    const ti_pass *ps;
+    while (*s == ',' || *s == ' ') s++;
+    if (!*s) break;
+    for (e = s; *e && *e != ',' && *e != ' '; e++) {}
+    len = (size_t)(e - s);
+    if (len >= sizeof buf) return ti_error_set(err, TI_STATUS_NOT_FOUND, "unknown pass '%.*s'", (int)(len > 60 ? 60 : len), s);
+    memcpy(buf, s, len);
+    buf[len] = 0;
+    if (!(ps = ti_find_pass(buf))) return ti_error_set(err, TI_STATUS_NOT_FOUND, "unknown pass '%s'", buf);
+    if (ti_pass_manager_add(pm, ps->name, ps->run, ps->user) != TI_STATUS_SUCCESS)
+      return ti_error_set(err, TI_STATUS_LIMIT, "pass list: cannot add '%s' (the manager is full)", buf);
+    s = e;
+  }
+  return TI_STATUS_SUCCESS;
+}
+
+#undef TI__PASS_TRY
+#undef TI__PASS_AHEAD
+
 /* >>impl.core.buffer ------------------------------------------------------ */
 
 TASKIR_API void ti_buffer_init(ti_buffer *b, void *alloc_user) {
@@ -2423,16 +3043,13 @@ TASKIR_API void ti_buffer_free(ti_buffer *b) {
   b->data = NULL; b->len = b->cap = 0;
 }
 TASKIR_API ti_status ti_buffer_reserve(ti_buffer *b, size_t extra) {
-  size_t need, ncap;
-  unsigned char *nd;
-  if (b->failed || extra > (size_t)-1 - b->len - 1) { b->failed = 1; return TI_STATUS_NO_MEMORY; }
+  size_t need;
+  int64_t cap = (int64_t)b->cap;
+  if (b->failed || extra > (size_t)INT64_MAX - b->len - 1) { b->failed = 1; return TI_STATUS_NO_MEMORY; }
   need = b->len + extra + 1;   /* room for the terminating NUL */
   if (need <= b->cap) return TI_STATUS_SUCCESS;
-  ncap = b->cap ? b->cap : 256;
-  while (ncap < need) ncap = ncap > ((size_t)-1) / 2 ? need : ncap * 2;
-  nd = (unsigned char *)TASKIR_REALLOC(b->alloc_user, b->data, ncap);
-  if (!nd) { b->failed = 1; return TI_STATUS_NO_MEMORY; }
-  b->data = nd; b->cap = ncap;
+  if (!ti__grow(b->alloc_user, &b->data, 1, &cap, (int64_t)need, 256, INT64_MAX)) { b->failed = 1; return TI_STATUS_NO_MEMORY; }
+  b->cap = (size_t)cap;
   return TI_STATUS_SUCCESS;
 }
 TASKIR_API ti_status ti_buffer_append(ti_buffer *b, const void *data, size_t n) {
@@ -2918,11 +3535,9 @@ static const ti_attr *ti__parse_attr(ti__parser *ps) {
     if (depth < 0) return val;
     {
       struct level *L = &st[depth];
-      if (L->n == L->cap) {
-        int64_t ncap = L->cap ? L->cap * 2 : 8;
-        ti_named_attr *ni = (ti_named_attr *)TASKIR_REALLOC(u, L->items, (size_t)ncap * sizeof *ni);
-        if (!ni) { ps->status = ti_error_set(ps->err, TI_STATUS_NO_MEMORY, "out of memory"); goto fail; }
-        L->items = ni; L->cap = ncap;
+      if (!ti__grow(u, &L->items, sizeof *L->items, &L->cap, L->n + 1, 8, INT64_MAX)) {
+        ps->status = ti_error_set(ps->err, TI_STATUS_NO_MEMORY, "out of memory");
+        goto fail;
       }
       L->items[L->n].name = L->key;
       L->items[L->n].value = val;
@@ -3024,7 +3639,7 @@ TASKIR_API ti_status ti_parse_program(ti_context *ctx, const char *text, size_t 
   char *name = NULL;
   ti_value **opnds = NULL;
   const ti_type **otypes = NULL, **rtypes = NULL;
-  int64_t *refs = NULL, cap_ops = 0, i, *results = NULL, cap_res = 0;
+  int64_t *refs = NULL, cap_ops = 0, i, *results = NULL, cap_res = 0, cap_rt = 0;
   memset(&vt, 0, sizeof vt);
   ps.ctx = ctx; ps.s = text; ps.end = text + len; ps.line_start = text; ps.line = 1; ps.err = err;
   ps.status = TI_STATUS_SUCCESS;
@@ -3073,13 +3688,7 @@ TASKIR_API ti_status ti_parse_program(ti_context *ctx, const char *text, size_t 
     if (ps.s >= ps.end) { ti__perr(&ps, "unexpected end of input: missing '}'", NULL); goto fail; }
     if (ti__peek(&ps, '%')) {
       do {   /* as many results as the text lists (the printer has no limit either) */
-        if (nres == cap_res) {
-          int64_t nc = cap_res ? cap_res * 2 : 16;
-          int64_t *nr = (int64_t *)TASKIR_REALLOC(u, results, (size_t)nc * sizeof *nr);
-          if (!nr) goto oom;
-          results = nr;
-          cap_res = nc;
-        }
+        if (!ti__grow(u, &results, sizeof *results, &cap_res, nres + 1, 16, INT64_MAX)) goto oom;
         if ((results[nres++] = ti__parse_value_ref(&ps)) < 0) goto fail;
       } while (ti__accept(&ps, ','));
       if (!ti__expect(&ps, '=')) goto fail;
@@ -3091,16 +3700,13 @@ TASKIR_API ti_status ti_parse_program(ti_context *ctx, const char *text, size_t 
     if (!ti__accept(&ps, ')')) {
       do {
         int64_t k;
-        if (nops == cap_ops) {
-          int64_t nc = cap_ops ? cap_ops * 2 : 16;
-          int64_t *nr = (int64_t *)TASKIR_REALLOC(u, refs, (size_t)nc * sizeof *nr);
-          if (!nr) goto oom;
-          refs = nr;
-          opnds = (ti_value **)TASKIR_REALLOC(u, opnds, (size_t)nc * sizeof *opnds);
-          if (!opnds) goto oom;
-          otypes = (const ti_type **)TASKIR_REALLOC(u, (void *)otypes, (size_t)nc * sizeof *otypes);
-          if (!otypes) goto oom;
-          cap_ops = nc;
+        if (nops == cap_ops) {   /* three arrays of one capacity */
+          int64_t c1 = cap_ops, c2 = cap_ops, c3 = cap_ops;
+          if (!ti__grow(u, &refs, sizeof *refs, &c1, nops + 1, 16, INT64_MAX) ||
+              !ti__grow(u, &opnds, sizeof *opnds, &c2, nops + 1, 16, INT64_MAX) ||
+              !ti__grow(u, &otypes, sizeof *otypes, &c3, nops + 1, 16, INT64_MAX))
+            goto oom;
+          cap_ops = c1;
         }
         if ((k = ti__parse_value_ref(&ps)) < 0) goto fail;
         refs[nops++] = k;
@@ -3124,8 +3730,7 @@ TASKIR_API ti_status ti_parse_program(ti_context *ctx, const char *text, size_t 
     }
     if (i != nops) { ti__perr(&ps, "fewer operand types than operands", NULL); goto fail; }
     if (!ti__expect(&ps, '-') || !ti__expect(&ps, '>')) goto fail;
-    rtypes = (const ti_type **)TASKIR_REALLOC(u, (void *)rtypes, (size_t)(nres + 1) * sizeof *rtypes);
-    if (!rtypes) goto oom;
+    if (!ti__grow(u, &rtypes, sizeof *rtypes, &cap_rt, nres + 1, 16, INT64_MAX)) goto oom;
     if (ti__accept(&ps, '(')) {
       if (!ti__accept(&ps, ')')) {
         do {
@@ -4819,6 +5424,7 @@ static void ti__check_diag(ti__check *c, ti_diag_severity sev, const char *rule,
   ti_diag_list *l = c->out;
   int32_t block_id = block == TI__NOBLK ? -1 : (int32_t)block;
   ti_diag *d;
+  int64_t cap;
   va_list ap;
   if (c->oom) return;
   if (l->n >= TASKIR_CHECK_MAX_DIAGS) {   /* counted, not listed; err keeps the first error */
@@ -4829,17 +5435,13 @@ static void ti__check_diag(ti__check *c, ti_diag_severity sev, const char *rule,
     } else if (l->n_warnings < INT32_MAX) l->n_warnings++;
     return;
   }
-  if (l->n == l->cap) {
-    int32_t ncap = l->cap ? l->cap * 2 : 16;
-    ti_diag *ni;
-    if (l->cap > INT32_MAX / 2 - 1 ||
-        !(ni = (ti_diag *)TASKIR_REALLOC(l->alloc_user, l->items, (size_t)ncap * sizeof *ni))) {
-      c->oom = 1;
-      ti_error_set(c->err, TI_STATUS_NO_MEMORY, "checker: out of memory growing the problem list");
-      return;
-    }
-    l->items = ni; l->cap = ncap;
+  cap = l->cap;
+  if (!ti__grow(l->alloc_user, &l->items, sizeof *l->items, &cap, (int64_t)l->n + 1, 16, INT32_MAX)) {
+    c->oom = 1;
+    ti_error_set(c->err, TI_STATUS_NO_MEMORY, "checker: out of memory growing the problem list");
+    return;
   }
+  l->cap = (int32_t)cap;
   d = &l->items[l->n++];
   d->severity = sev; d->rule = rule; d->block_id = block_id; d->edge_id = edge_id;
   d->at = (block == TI__NOBLK ? 0u : (uint32_t)TI_DIAG_AT_BLOCK) | (edge_id >= 0 ? (uint32_t)TI_DIAG_AT_EDGE : 0u);
@@ -5946,6 +6548,7 @@ TASKIR_API void ti_task_stats_free(ti_task_stats *s, void *alloc_user) {
 #undef TI__BNAME
 
 /* >>impl.nn ---------------------------------------------------------------- */
+#ifndef TASKIR_NO_NN
 
 #include <math.h>
 
@@ -6221,75 +6824,23 @@ TASKIR_API double ti_tensor_max_diff(const ti_tensor_value *a, const ti_tensor_v
   return m;
 }
 
-/* Pointer -> int64 map (open addressing), for value slots and passes. */
-typedef struct ti__nn_ptrmap { const void **keys; int64_t *vals; int64_t cap, n; void *au; } ti__nn_ptrmap;
-static size_t ti__nn_ptrhash(const void *p) {
-  uint64_t x = (uint64_t)(uintptr_t)p;
-  x ^= x >> 33; x *= 0xff51afd7ed558ccdULL; x ^= x >> 33;
-  return (size_t)x;
-}
-static int ti__nn_ptrmap_init(ti__nn_ptrmap *m, int64_t n, void *au) {
-  int64_t cap = 16;
-  while (cap < 2 * n + 2) cap *= 2;
-  m->au = au;
-  m->cap = cap;
-  m->n = 0;
-  m->keys = (const void **)TASKIR_MALLOC(au, (size_t)cap * sizeof *m->keys);
-  m->vals = (int64_t *)TASKIR_MALLOC(au, (size_t)cap * sizeof *m->vals);
-  if (!m->keys || !m->vals) {
-    if (m->keys) TASKIR_FREE(au, (void *)m->keys);
-    if (m->vals) TASKIR_FREE(au, m->vals);
-    m->keys = NULL; m->vals = NULL;
-    return 0;
-  }
-  memset((void *)m->keys, 0, (size_t)cap * sizeof *m->keys);
-  return 1;
-}
-static void ti__nn_ptrmap_free(ti__nn_ptrmap *m) {
-  if (m->keys) TASKIR_FREE(m->au, (void *)m->keys);
-  if (m->vals) TASKIR_FREE(m->au, m->vals);
-  m->keys = NULL; m->vals = NULL;
-}
-/* Grows to keep at most half the slots used; 0 when out of memory. */
-static int ti__nn_ptrmap_put(ti__nn_ptrmap *m, const void *k, int64_t v) {
-  size_t i;
-  if (2 * (m->n + 1) > m->cap) {
-    ti__nn_ptrmap g;
-    int64_t j;
-    if (!ti__nn_ptrmap_init(&g, m->cap, m->au)) return 0;
-    for (j = 0; j < m->cap; j++)
-      if (m->keys[j]) {
-        size_t h = ti__nn_ptrhash(m->keys[j]) & (size_t)(g.cap - 1);
-        while (g.keys[h]) h = (h + 1) & (size_t)(g.cap - 1);
-        g.keys[h] = m->keys[j];
-        g.vals[h] = m->vals[j];
-        g.n++;
-      }
-    ti__nn_ptrmap_free(m);
-    *m = g;
-  }
-  i = ti__nn_ptrhash(k) & (size_t)(m->cap - 1);
-  while (m->keys[i] && m->keys[i] != k) i = (i + 1) & (size_t)(m->cap - 1);
-  if (!m->keys[i]) m->n++;
-  m->keys[i] = k;
-  m->vals[i] = v;
-  return 1;
-}
-static int64_t ti__nn_ptrmap_get(const ti__nn_ptrmap *m, const void *k, int64_t dflt) {
-  size_t i = ti__nn_ptrhash(k) & (size_t)(m->cap - 1);
-  while (m->keys[i]) {
-    if (m->keys[i] == k) return m->vals[i];
-    i = (i + 1) & (size_t)(m->cap - 1);
-  }
-  return dflt;
-}
-
 /* Shape descriptors: the part of a type or tensor that shape rules read. */
 typedef struct ti__nn_desc { ti_dtype dtype; ti_layout layout; int32_t rank; int64_t dims[TI_MAX_RANK]; } ti__nn_desc;
 typedef ti_status (*ti__nn_shape_fn)(const ti_op *op, const ti__nn_desc *in, int32_t n_in, ti__nn_desc *out,
                                      ti_error *err);
+/* Variants of the op kinds that share a shape rule and an eval. */
+typedef enum ti__nn_variant {
+  TI__NN_PLAIN = 0,
+  TI__NN_QUANT,                                          /* quant_conv2d, quant_gemm */
+  TI__NN_ADD, TI__NN_SUB, TI__NN_MUL, TI__NN_DIV,        /* binary */
+  TI__NN_MAX_POOL, TI__NN_AVG_POOL, TI__NN_IMG2COL,      /* window */
+  TI__NN_FLOOR, TI__NN_SIGMOID, TI__NN_TANH, TI__NN_LEAKY_RELU,   /* unary */
+  TI__NN_TO_NHWC, TI__NN_TO_NCHW,                        /* nchw2nhwc, nhwc2nchw */
+  TI__NN_LAYOUT_ATTR                                     /* reshape: result layout attribute */
+} ti__nn_variant;
 /* dialect_data of every nn op. */
-typedef struct ti__nn_def { ti__nn_shape_fn shape; } ti__nn_def;
+typedef struct ti__nn_def { ti__nn_shape_fn shape; ti__nn_variant variant; } ti__nn_def;
+static ti__nn_variant ti__nn_variant_of(const ti_op *op) { return ((const ti__nn_def *)op->info->dialect_data)->variant; }
 
 #define TI__NN_FAIL(op, ...) ti__nn_fail((op), TI_STATUS_INVALID, __VA_ARGS__)
 static ti_status ti__nn_fail(const ti_op *op, ti_status st, ti_error *err, const char *fmt, ...)
@@ -6445,7 +6996,7 @@ static ti_status ti__nn_shape_conv(const ti_op *op, const ti__nn_desc *in, int32
   ti__nn_act a;
   ti__nn_wgt k;
   int64_t oh, ow, ci;
-  int quant = strcmp(op->info->name, "nn.quant_conv2d") == 0;
+  int quant = ti__nn_variant_of(op) == TI__NN_QUANT;
   int64_t qs, qlo;
   TI__NN_TRY(ti__nn_conv_params(op, &p, 0, err));
   if (quant) TI__NN_TRY(ti__nn_quant_attrs(op, &qs, &qlo, err));
@@ -6569,7 +7120,7 @@ static ti_status ti__nn_shape_gemm(const ti_op *op, const ti__nn_desc *in, int32
   double ta, tb;
   int64_t m, k1, k2, nn, mn[2], tmp[TI_MAX_RANK];
   int32_t rt;
-  int quant = strcmp(op->info->name, "nn.quant_gemm") == 0;
+  int quant = ti__nn_variant_of(op) == TI__NN_QUANT;
   int64_t qs, qlo;
   TI__NN_TRY(ti__nn_num(op, "trans_a", 0, 0, &ta, err));
   TI__NN_TRY(ti__nn_num(op, "trans_b", 0, 0, &tb, err));
@@ -6746,7 +7297,7 @@ static ti_status ti__nn_shape_pool(const ti_op *op, const ti__nn_desc *in, int32
   ow = ti__nn_out_dim(a.w, p.k[1], p.s[1], p.p[1], p.p[3], p.d[1]);
   if (oh < -1 || ow < -1) return TI__NN_WINDOW_FAIL(op, err, oh, ow, "window");
   out[0] = in[0];
-  if (strcmp(op->info->name, "nn.img2col") == 0) {
+  if (ti__nn_variant_of(op) == TI__NN_IMG2COL) {
     int64_t c = -1, kk;
     if (a.c >= 0 && (!ti__mul64(p.k[0], p.k[1], &kk) || !ti__mul64(a.c, kk, &c)))
       return TI__NN_FAIL(op, err, "channels x kernel size overflows int64");
@@ -7004,17 +7555,20 @@ static ti_status ti__nn_shape_rotate(const ti_op *op, const ti__nn_desc *in, int
 }
 
 /* nchw2nhwc / nhwc2nchw: plain data counts as the layout the name says. */
-static ti_layout ti__nn_cvt_src(const ti_op *op, ti_layout l) {
-  if (ti__nn_is_act(l)) return l;
-  return strcmp(op->info->name, "nn.nhwc2nchw") == 0 ? TI_LAYOUT_NHWC : TI_LAYOUT_NCHW;
+static ti_layout ti__nn_cvt_to(const ti_op *op) {
+  return ti__nn_variant_of(op) == TI__NN_TO_NCHW ? TI_LAYOUT_NCHW : TI_LAYOUT_NHWC;
 }
+static ti_layout ti__nn_cvt_from(const ti_op *op) {
+  return ti__nn_variant_of(op) == TI__NN_TO_NCHW ? TI_LAYOUT_NHWC : TI_LAYOUT_NCHW;
+}
+static ti_layout ti__nn_cvt_src(const ti_op *op, ti_layout l) { return ti__nn_is_act(l) ? l : ti__nn_cvt_from(op); }
 static ti_status ti__nn_shape_cvt(const ti_op *op, const ti__nn_desc *in, int32_t n, ti__nn_desc *out, ti_error *err) {
   ti__nn_act a;
   (void)n;
   TI__NN_TRY(ti__nn_need(op, &in[0], 0, 4, err));
   ti__nn_act_of(ti__nn_cvt_src(op, in[0].layout), in[0].dims, &a);
   out[0] = in[0];
-  out[0].layout = strcmp(op->info->name, "nn.nhwc2nchw") == 0 ? TI_LAYOUT_NCHW : TI_LAYOUT_NHWC;
+  out[0].layout = ti__nn_cvt_to(op);
   ti__nn_act_dims(out[0].layout, a.n, a.c, a.h, a.w, out[0].dims);
   return TI_STATUS_SUCCESS;
 }
@@ -7155,7 +7709,7 @@ static ti_status ti__nn_eval_conv(const ti_op *op, const ti_tensor_value *const 
   const float *xf, *wf, *bf;
   int64_t sh = 0, lo = -128;
   int64_t n, o, oh, ow, ci, kh, kw, og;
-  int quant = strcmp(op->info->name, "nn.quant_conv2d") == 0;
+  int quant = ti__nn_variant_of(op) == TI__NN_QUANT;
   TI__NN_TRY(ti__nn_prep(op, in, out, od, err));
   TI__NN_TRY(ti__nn_conv_params(op, &p, 0, err));
   if (quant) TI__NN_TRY(ti__nn_quant_attrs(op, &sh, &lo, err));
@@ -7284,7 +7838,7 @@ static ti_status ti__nn_eval_gemm(const ti_op *op, const ti_tensor_value *const 
   int64_t sh = 0, lo = -128;
   int64_t m, nn, kk, i, j, l, cs[2] = {0, 0};
   const float *af, *bf;
-  int quant = strcmp(op->info->name, "nn.quant_gemm") == 0;
+  int quant = ti__nn_variant_of(op) == TI__NN_QUANT;
   TI__NN_TRY(ti__nn_prep(op, in, out, od, err));
   TI__NN_TRY(ti__nn_num(op, "trans_a", 0, 0, &ta, err));
   TI__NN_TRY(ti__nn_num(op, "trans_b", 0, 0, &tb, err));
@@ -7359,7 +7913,7 @@ static ti_status ti__nn_eval_binary(const ti_op *op, const ti_tensor_value *cons
   const ti_tensor_value *a, *b;
   int64_t sa[TI_MAX_RANK], sb[TI_MAX_RANK], idx[TI_MAX_RANK] = {0}, oa = 0, ob = 0, k;
   int32_t r, i;
-  char kind = op->info->name[3]; /* a(dd), s(ub), m(ul), d(iv) */
+  ti__nn_variant kind = ti__nn_variant_of(op);
   int idiv;
   ti_status st;
   TI__NN_TRY(ti__nn_prep(op, in, out, od, err));
@@ -7372,8 +7926,8 @@ static ti_status ti__nn_eval_binary(const ti_op *op, const ti_tensor_value *cons
   ti__nn_bstr(b->dims, b->rank, r, sb);
   for (k = 0; k < out[0]->numel; k++) {
     double x = ti_tensor_get(a, oa), y = ti_tensor_get(b, ob);
-    double z = kind == 'a' ? x + y : kind == 's' ? x - y : kind == 'm' ? x * y : x / y;
-    if (kind == 'd' && idiv) {   /* integer division truncates; by zero is an error */
+    double z = kind == TI__NN_ADD ? x + y : kind == TI__NN_SUB ? x - y : kind == TI__NN_MUL ? x * y : x / y;
+    if (kind == TI__NN_DIV && idiv) {   /* integer division truncates; by zero is an error */
       if (y == 0) { ti_tensor_free(ta); ti_tensor_free(tb); return TI__NN_FAIL(op, err, "integer division by zero"); }
       z = z < 0 ? ceil(z) : floor(z);
     }
@@ -7437,34 +7991,34 @@ static ti_status ti__nn_eval_window(const ti_op *op, const ti_tensor_value *cons
   ti__nn_act a, y;
   double cip = 0;
   int64_t n, c, oh, ow, kh, kw;
-  char kind = op->info->name[3]; /* m(ax_pool), a(vg_pool), i(mg2col) */
+  ti__nn_variant kind = ti__nn_variant_of(op);
   TI__NN_TRY(ti__nn_prep(op, in, out, od, err));
   TI__NN_TRY(ti__nn_conv_params(op, &p, 1, err));
-  if (kind == 'a') TI__NN_TRY(ti__nn_num(op, "count_include_pad", 0, 0, &cip, err));
+  if (kind == TI__NN_AVG_POOL) TI__NN_TRY(ti__nn_num(op, "count_include_pad", 0, 0, &cip, err));
   ti__nn_act_of(in[0]->layout, in[0]->dims, &a);
   ti__nn_act_of(out[0]->layout, out[0]->dims, &y);
   for (n = 0; n < a.n; n++)
     for (c = 0; c < a.c; c++)
       for (oh = 0; oh < y.h; oh++)
         for (ow = 0; ow < y.w; ow++) {
-          double acc = kind == 'm' ? -HUGE_VAL : 0;
+          double acc = kind == TI__NN_MAX_POOL ? -HUGE_VAL : 0;
           int64_t cnt = 0;
           for (kh = 0; kh < p.k[0]; kh++)
             for (kw = 0; kw < p.k[1]; kw++) {
               int64_t ih = oh * p.s[0] - p.p[0] + kh * p.d[0], iw = ow * p.s[1] - p.p[1] + kw * p.d[1];
               int inside = ih >= 0 && ih < a.h && iw >= 0 && iw < a.w;
               double v = inside ? ti_tensor_get(in[0], n * a.sn + c * a.sc + ih * a.sh + iw * a.sw) : 0;
-              if (kind == 'i') {
+              if (kind == TI__NN_IMG2COL) {
                 int64_t ch = (c * p.k[0] + kh) * p.k[1] + kw;
                 ti_tensor_set(out[0], n * y.sn + ch * y.sc + oh * y.sh + ow * y.sw, v);
               } else if (inside) {
-                if (kind == 'm') { if (v > acc || v != v) acc = v; }
+                if (kind == TI__NN_MAX_POOL) { if (v > acc || v != v) acc = v; }
                 else acc += v;
                 cnt++;
               }
             }
-          if (kind == 'i') continue;
-          if (kind == 'a') acc /= (cip != 0 ? (double)(p.k[0] * p.k[1]) : (cnt ? (double)cnt : 1.0));
+          if (kind == TI__NN_IMG2COL) continue;
+          if (kind == TI__NN_AVG_POOL) acc /= (cip != 0 ? (double)(p.k[0] * p.k[1]) : (cnt ? (double)cnt : 1.0));
           ti_tensor_set(out[0], n * y.sn + c * y.sc + oh * y.sh + ow * y.sw, acc);
         }
   return TI_STATUS_SUCCESS;
@@ -7534,12 +8088,12 @@ static ti_status ti__nn_eval_unary(const ti_op *op, const ti_tensor_value *const
   ti__nn_desc od[2];
   double alpha = 0;
   int64_t i;
-  char kind = op->info->name[3]; /* f(loor), s(igmoid), t(anh), l(eaky_relu) */
+  ti__nn_variant kind = ti__nn_variant_of(op);
   TI__NN_TRY(ti__nn_prep(op, in, out, od, err));
-  if (kind == 'l') TI__NN_TRY(ti__nn_num(op, "alpha", 0.01, 0, &alpha, err));
+  if (kind == TI__NN_LEAKY_RELU) TI__NN_TRY(ti__nn_num(op, "alpha", 0.01, 0, &alpha, err));
   for (i = 0; i < in[0]->numel; i++) {
     double v = ti_tensor_get(in[0], i);
-    v = kind == 'f' ? floor(v) : kind == 's' ? 1.0 / (1.0 + exp(-v)) : kind == 't' ? tanh(v) : (v < 0 ? alpha * v : v);
+    v = kind == TI__NN_FLOOR ? floor(v) : kind == TI__NN_SIGMOID ? 1.0 / (1.0 + exp(-v)) : kind == TI__NN_TANH ? tanh(v) : (v < 0 ? alpha * v : v);
     ti_tensor_set(out[0], i, v);
   }
   return TI_STATUS_SUCCESS;
@@ -7921,7 +8475,7 @@ static ti_status ti__nn_lf_view(const ti_op *op, const ti_layout *in, ti_layout 
   const char *ls = ti_dict_string(op->attrs, "layout", NULL);
   (void)in;
   out[0] = TI_LAYOUT_TENSOR;
-  if (ls && ti_op_is(op, "nn.reshape")) {
+  if (ls && ti__nn_variant_of(op) == TI__NN_LAYOUT_ATTR) {
     out[0] = ti__nn_parse_layout(ls);
     if (out[0] == TI_LAYOUT_COUNT) { out[0] = TI_LAYOUT_TENSOR; return TI_STATUS_BAD_PARAM; }
   }
@@ -7948,12 +8502,12 @@ static int ti__nn_lb_transpose(const ti_op *op, const ti_layout *res, ti_layout 
 }
 static ti_status ti__nn_lf_cvt(const ti_op *op, const ti_layout *in, ti_layout *out) {
   (void)in;
-  out[0] = ti_op_is(op, "nn.nhwc2nchw") ? TI_LAYOUT_NCHW : TI_LAYOUT_NHWC;
+  out[0] = ti__nn_cvt_to(op);
   return TI_STATUS_SUCCESS;
 }
 static int ti__nn_lb_cvt(const ti_op *op, const ti_layout *res, ti_layout *in) {
   (void)res;
-  in[0] = ti_op_is(op, "nn.nhwc2nchw") ? TI_LAYOUT_NHWC : TI_LAYOUT_NCHW;
+  in[0] = ti__nn_cvt_from(op);
   return 1;
 }
 static const ti_layout_iface ti__nn_l_same = {ti__nn_lf_same, ti__nn_lb_same};
@@ -8024,9 +8578,6 @@ static ti_status ti__nn_verify(const ti_op *op, ti_error *err) {
   return TI_STATUS_SUCCESS;
 }
 
-#ifndef TASKIR_FOLD_MAX_ELEMS
-#define TASKIR_FOLD_MAX_ELEMS 65536   /* larger tensors are not folded into attributes */
-#endif
 
 static int ti__nn_attr_fill(const ti_attr *a, ti_tensor_value *t, int64_t *pos) {
   int64_t i;
@@ -8085,11 +8636,10 @@ static const ti_attr *ti__nn_attr_from_tensor(ti_context *ctx, const ti_tensor_v
 
 /* Fold through eval: constant operands become tensors, the results arrays. */
 static int ti__nn_fold(ti_context *ctx, const ti_op *op, const ti_attr *const *operands, const ti_attr **results) {
-  ti_tensor_value *in[64], *out[2] = {NULL, NULL};
+  ti_tensor_value *in[64] = {NULL}, *out[2] = {NULL, NULL};
   ti_eval_fn ev = ti_eval_of(op->info);
   int32_t i, n = op->n_operands, ok = 1;
   if (!ev || n > 64 || op->n_results > 2) return 0;
-  for (i = 0; i < n; i++) in[i] = NULL;
   for (i = 0; ok && i < n; i++) {
     const ti_type *t = op->operands[i].value ? op->operands[i].value->type : NULL;
     ok = operands[i] && t && ti_type_numel(t) >= 0 && ti_type_numel(t) <= TASKIR_FOLD_MAX_ELEMS &&
@@ -8110,17 +8660,26 @@ static int ti__nn_fold(ti_context *ctx, const ti_op *op, const ti_attr *const *o
 #define TI__NN_VIEW (TI_TRAIT_VIEW_LIKE | TI_TRAIT_READ_ONLY | TI_TRAIT_PURE)
 #define TI__NN_COMM (TI__NN_VS | TI_TRAIT_COMMUTATIVE)
 
-static const ti__nn_def ti__nn_d_conv = {ti__nn_shape_conv}, ti__nn_d_bpa = {ti__nn_shape_bpa},
-    ti__nn_d_bpw = {ti__nn_shape_bpw}, ti__nn_d_gemm = {ti__nn_shape_gemm}, ti__nn_d_matmul = {ti__nn_shape_matmul},
-    ti__nn_d_binary = {ti__nn_shape_binary}, ti__nn_d_same = {ti__nn_shape_same}, ti__nn_d_clip = {ti__nn_shape_clip},
-    ti__nn_d_pool = {ti__nn_shape_pool}, ti__nn_d_gap = {ti__nn_shape_gap}, ti__nn_d_reshape = {ti__nn_shape_reshape},
-    ti__nn_d_flatten = {ti__nn_shape_flatten}, ti__nn_d_broadcast = {ti__nn_shape_broadcast},
-    ti__nn_d_transpose = {ti__nn_shape_transpose}, ti__nn_d_concat = {ti__nn_shape_concat},
-    ti__nn_d_pad = {ti__nn_shape_pad}, ti__nn_d_unpool = {ti__nn_shape_unpool}, ti__nn_d_mirror = {ti__nn_shape_mirror},
-    ti__nn_d_rotate = {ti__nn_shape_rotate}, ti__nn_d_cvt = {ti__nn_shape_cvt}, ti__nn_d_tnorm = {ti__nn_shape_tnorm},
-    ti__nn_d_bilinear = {ti__nn_shape_bilinear}, ti__nn_d_tin = {ti__nn_shape_tin}, ti__nn_d_lif = {ti__nn_shape_lif},
-    ti__nn_d_lut = {ti__nn_shape_lut}, ti__nn_d_softmax = {ti__nn_shape_softmax},
-    ti__nn_d_slice = {ti__nn_shape_slice}, ti__nn_d_cast = {ti__nn_shape_cast};
+static const ti__nn_def ti__nn_d_conv = {ti__nn_shape_conv, TI__NN_PLAIN}, ti__nn_d_qconv = {ti__nn_shape_conv, TI__NN_QUANT},
+    ti__nn_d_bpa = {ti__nn_shape_bpa, TI__NN_PLAIN}, ti__nn_d_bpw = {ti__nn_shape_bpw, TI__NN_PLAIN},
+    ti__nn_d_gemm = {ti__nn_shape_gemm, TI__NN_PLAIN}, ti__nn_d_qgemm = {ti__nn_shape_gemm, TI__NN_QUANT},
+    ti__nn_d_matmul = {ti__nn_shape_matmul, TI__NN_PLAIN}, ti__nn_d_add = {ti__nn_shape_binary, TI__NN_ADD},
+    ti__nn_d_sub = {ti__nn_shape_binary, TI__NN_SUB}, ti__nn_d_mul = {ti__nn_shape_binary, TI__NN_MUL},
+    ti__nn_d_div = {ti__nn_shape_binary, TI__NN_DIV}, ti__nn_d_same = {ti__nn_shape_same, TI__NN_PLAIN},
+    ti__nn_d_floor = {ti__nn_shape_same, TI__NN_FLOOR}, ti__nn_d_sigmoid = {ti__nn_shape_same, TI__NN_SIGMOID},
+    ti__nn_d_tanh = {ti__nn_shape_same, TI__NN_TANH}, ti__nn_d_leaky_relu = {ti__nn_shape_same, TI__NN_LEAKY_RELU},
+    ti__nn_d_clip = {ti__nn_shape_clip, TI__NN_PLAIN}, ti__nn_d_max_pool = {ti__nn_shape_pool, TI__NN_MAX_POOL},
+    ti__nn_d_avg_pool = {ti__nn_shape_pool, TI__NN_AVG_POOL}, ti__nn_d_img2col = {ti__nn_shape_pool, TI__NN_IMG2COL},
+    ti__nn_d_gap = {ti__nn_shape_gap, TI__NN_PLAIN}, ti__nn_d_reshape = {ti__nn_shape_reshape, TI__NN_LAYOUT_ATTR},
+    ti__nn_d_flatten = {ti__nn_shape_flatten, TI__NN_PLAIN}, ti__nn_d_broadcast = {ti__nn_shape_broadcast, TI__NN_PLAIN},
+    ti__nn_d_transpose = {ti__nn_shape_transpose, TI__NN_PLAIN}, ti__nn_d_concat = {ti__nn_shape_concat, TI__NN_PLAIN},
+    ti__nn_d_pad = {ti__nn_shape_pad, TI__NN_PLAIN}, ti__nn_d_unpool = {ti__nn_shape_unpool, TI__NN_PLAIN},
+    ti__nn_d_mirror = {ti__nn_shape_mirror, TI__NN_PLAIN}, ti__nn_d_rotate = {ti__nn_shape_rotate, TI__NN_PLAIN},
+    ti__nn_d_nchw2nhwc = {ti__nn_shape_cvt, TI__NN_TO_NHWC}, ti__nn_d_nhwc2nchw = {ti__nn_shape_cvt, TI__NN_TO_NCHW},
+    ti__nn_d_tnorm = {ti__nn_shape_tnorm, TI__NN_PLAIN}, ti__nn_d_bilinear = {ti__nn_shape_bilinear, TI__NN_PLAIN},
+    ti__nn_d_tin = {ti__nn_shape_tin, TI__NN_PLAIN}, ti__nn_d_lif = {ti__nn_shape_lif, TI__NN_PLAIN},
+    ti__nn_d_lut = {ti__nn_shape_lut, TI__NN_PLAIN}, ti__nn_d_softmax = {ti__nn_shape_softmax, TI__NN_PLAIN},
+    ti__nn_d_slice = {ti__nn_shape_slice, TI__NN_PLAIN}, ti__nn_d_cast = {ti__nn_shape_cast, TI__NN_PLAIN};
 
 static const char *const ti__nn_req_kernel[] = {"kernel_shape", NULL};
 static const char *const ti__nn_req_minmax[] = {"min", "max", NULL};
@@ -8136,20 +8695,20 @@ static const char *const ti__nn_req_dtype[] = {"dtype", NULL};
   {"nn." name, "nn", req, traits, mn, mx, nr, ti__nn_verify, ti__nn_infer, lay, fold, eval, def}
 static const ti_op_info ti__nn_ops[] = {
   TI__NN_OP("conv2d", NULL, TI__NN_VSD, 2, 3, 1, &ti__nn_l_conv, ti__nn_fold, ti__nn_eval_conv, &ti__nn_d_conv),
-  TI__NN_OP("quant_conv2d", NULL, TI__NN_VSD, 2, 3, 1, &ti__nn_l_conv, ti__nn_fold, ti__nn_eval_conv, &ti__nn_d_conv),
+  TI__NN_OP("quant_conv2d", NULL, TI__NN_VSD, 2, 3, 1, &ti__nn_l_conv, ti__nn_fold, ti__nn_eval_conv, &ti__nn_d_qconv),
   TI__NN_OP("conv2d_backprop_input", NULL, TI__NN_VSD, 2, 2, 1, &ti__nn_l_conv, ti__nn_fold, ti__nn_eval_bpa, &ti__nn_d_bpa),
   TI__NN_OP("conv2d_backprop_filter", ti__nn_req_kernel, TI__NN_VSD, 2, 2, 1, &ti__nn_l_bpw, ti__nn_fold, ti__nn_eval_bpw, &ti__nn_d_bpw),
   TI__NN_OP("gemm", NULL, TI__NN_VS, 2, 3, 1, &ti__nn_l_gemm, ti__nn_fold, ti__nn_eval_gemm, &ti__nn_d_gemm),
-  TI__NN_OP("quant_gemm", NULL, TI__NN_VS, 2, 3, 1, &ti__nn_l_gemm, ti__nn_fold, ti__nn_eval_gemm, &ti__nn_d_gemm),
+  TI__NN_OP("quant_gemm", NULL, TI__NN_VS, 2, 3, 1, &ti__nn_l_gemm, ti__nn_fold, ti__nn_eval_gemm, &ti__nn_d_qgemm),
   TI__NN_OP("matmul", NULL, TI__NN_VS, 2, 2, 1, &ti__nn_l_gemm, ti__nn_fold, ti__nn_eval_matmul, &ti__nn_d_matmul),
-  TI__NN_OP("add", NULL, TI__NN_COMM, 2, 2, 1, &ti__nn_l_join, ti__nn_fold, ti__nn_eval_binary, &ti__nn_d_binary),
-  TI__NN_OP("sub", NULL, TI__NN_VS, 2, 2, 1, &ti__nn_l_join, ti__nn_fold, ti__nn_eval_binary, &ti__nn_d_binary),
-  TI__NN_OP("mul", NULL, TI__NN_COMM, 2, 2, 1, &ti__nn_l_join, ti__nn_fold, ti__nn_eval_binary, &ti__nn_d_binary),
+  TI__NN_OP("add", NULL, TI__NN_COMM, 2, 2, 1, &ti__nn_l_join, ti__nn_fold, ti__nn_eval_binary, &ti__nn_d_add),
+  TI__NN_OP("sub", NULL, TI__NN_VS, 2, 2, 1, &ti__nn_l_join, ti__nn_fold, ti__nn_eval_binary, &ti__nn_d_sub),
+  TI__NN_OP("mul", NULL, TI__NN_COMM, 2, 2, 1, &ti__nn_l_join, ti__nn_fold, ti__nn_eval_binary, &ti__nn_d_mul),
   TI__NN_OP("relu", NULL, TI__NN_VS, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_relu, &ti__nn_d_same),
   TI__NN_OP("relu_", NULL, TI_TRAIT_INPLACE, 1, 1, 1, &ti__nn_l_same, NULL, ti__nn_eval_relu_, &ti__nn_d_same),
   TI__NN_OP("clip", ti__nn_req_minmax, TI__NN_VS, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_clip, &ti__nn_d_clip),
-  TI__NN_OP("max_pool", ti__nn_req_kernel, TI__NN_VS, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_window, &ti__nn_d_pool),
-  TI__NN_OP("avg_pool", ti__nn_req_kernel, TI__NN_VS, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_window, &ti__nn_d_pool),
+  TI__NN_OP("max_pool", ti__nn_req_kernel, TI__NN_VS, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_window, &ti__nn_d_max_pool),
+  TI__NN_OP("avg_pool", ti__nn_req_kernel, TI__NN_VS, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_window, &ti__nn_d_avg_pool),
   TI__NN_OP("global_avg_pool", NULL, TI__NN_VS, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_gap, &ti__nn_d_gap),
   TI__NN_OP("reshape", ti__nn_req_shape, TI__NN_VIEW, 1, 1, 1, &ti__nn_l_view, ti__nn_fold, ti__nn_eval_view, &ti__nn_d_reshape),
   TI__NN_OP("flatten", NULL, TI__NN_VIEW, 1, 1, 1, &ti__nn_l_view, ti__nn_fold, ti__nn_eval_view, &ti__nn_d_flatten),
@@ -8157,23 +8716,23 @@ static const ti_op_info ti__nn_ops[] = {
   TI__NN_OP("transpose", ti__nn_req_perm, TI__NN_VIEW, 1, 1, 1, &ti__nn_l_transpose, ti__nn_fold, ti__nn_eval_transpose, &ti__nn_d_transpose),
   TI__NN_OP("concat", ti__nn_req_axis, TI__NN_VSD, 1, -1, 1, &ti__nn_l_join, ti__nn_fold, ti__nn_eval_concat, &ti__nn_d_concat),
   TI__NN_OP("pad", ti__nn_req_pads, TI__NN_VSD, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_pad, &ti__nn_d_pad),
-  TI__NN_OP("img2col", ti__nn_req_kernel, TI__NN_VSD, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_window, &ti__nn_d_pool),
+  TI__NN_OP("img2col", ti__nn_req_kernel, TI__NN_VSD, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_window, &ti__nn_d_img2col),
   TI__NN_OP("unpool", NULL, TI__NN_VSD, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_unpool, &ti__nn_d_unpool),
   TI__NN_OP("maskunpool", NULL, TI__NN_VSD, 2, 2, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_unpool, &ti__nn_d_unpool),
   TI__NN_OP("mirror", NULL, TI__NN_VSD, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_mirror, &ti__nn_d_mirror),
   TI__NN_OP("rotate", NULL, TI__NN_VSD, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_rotate, &ti__nn_d_rotate),
-  TI__NN_OP("nchw2nhwc", NULL, TI__NN_VSD, 1, 1, 1, &ti__nn_l_cvt, ti__nn_fold, ti__nn_eval_cvt, &ti__nn_d_cvt),
-  TI__NN_OP("nhwc2nchw", NULL, TI__NN_VSD, 1, 1, 1, &ti__nn_l_cvt, ti__nn_fold, ti__nn_eval_cvt, &ti__nn_d_cvt),
+  TI__NN_OP("nchw2nhwc", NULL, TI__NN_VSD, 1, 1, 1, &ti__nn_l_cvt, ti__nn_fold, ti__nn_eval_cvt, &ti__nn_d_nchw2nhwc),
+  TI__NN_OP("nhwc2nchw", NULL, TI__NN_VSD, 1, 1, 1, &ti__nn_l_cvt, ti__nn_fold, ti__nn_eval_cvt, &ti__nn_d_nhwc2nchw),
   TI__NN_OP("tensornorm", NULL, TI__NN_VSD, 1, 3, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_tnorm, &ti__nn_d_tnorm),
   TI__NN_OP("bilinear", ti__nn_req_size, TI__NN_VSD, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_bilinear, &ti__nn_d_bilinear),
   TI__NN_OP("tin_shift", NULL, TI__NN_VS, 2, 2, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_tin, &ti__nn_d_tin),
   TI__NN_OP("lif", NULL, TI__NN_VS, 2, 2, 2, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_lif, &ti__nn_d_lif),
   TI__NN_OP("lut", NULL, TI__NN_VS, 2, 2, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_lut, &ti__nn_d_lut),
-  TI__NN_OP("div", NULL, TI__NN_VS, 2, 2, 1, &ti__nn_l_join, ti__nn_fold, ti__nn_eval_binary, &ti__nn_d_binary),
-  TI__NN_OP("floor", NULL, TI__NN_VS, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_unary, &ti__nn_d_same),
-  TI__NN_OP("sigmoid", NULL, TI__NN_VS, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_unary, &ti__nn_d_same),
-  TI__NN_OP("tanh", NULL, TI__NN_VS, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_unary, &ti__nn_d_same),
-  TI__NN_OP("leaky_relu", NULL, TI__NN_VS, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_unary, &ti__nn_d_same),
+  TI__NN_OP("div", NULL, TI__NN_VS, 2, 2, 1, &ti__nn_l_join, ti__nn_fold, ti__nn_eval_binary, &ti__nn_d_div),
+  TI__NN_OP("floor", NULL, TI__NN_VS, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_unary, &ti__nn_d_floor),
+  TI__NN_OP("sigmoid", NULL, TI__NN_VS, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_unary, &ti__nn_d_sigmoid),
+  TI__NN_OP("tanh", NULL, TI__NN_VS, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_unary, &ti__nn_d_tanh),
+  TI__NN_OP("leaky_relu", NULL, TI__NN_VS, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_unary, &ti__nn_d_leaky_relu),
   TI__NN_OP("softmax", NULL, TI__NN_VS, 1, 1, 1, &ti__nn_l_view, ti__nn_fold, ti__nn_eval_softmax, &ti__nn_d_softmax),
   TI__NN_OP("slice", ti__nn_req_slice, TI__NN_VS, 1, 1, 1, &ti__nn_l_view, ti__nn_fold, ti__nn_eval_slice, &ti__nn_d_slice),
   TI__NN_OP("cast", ti__nn_req_dtype, TI__NN_VS, 1, 1, 1, &ti__nn_l_same, ti__nn_fold, ti__nn_eval_cast, &ti__nn_d_cast)
@@ -8191,8 +8750,8 @@ TASKIR_API ti_status ti_nn_register(ti_context *ctx, ti_error *err) {
 
 /* ---- builtin evals and the interpreter ---- */
 
-TASKIR_API ti_status ti__builtin_eval_get_parameter(const ti_op *op, const ti_tensor_value *const *operands,
-                                                    ti_tensor_value **results, ti_error *err) {
+static ti_status ti__builtin_eval_get_parameter(const ti_op *op, const ti_tensor_value *const *operands,
+                                                ti_tensor_value **results, ti_error *err) {
   ti_error_clear(err);
   const char *name = ti_dict_string(op->attrs, "name", NULL);
   const ti_variable *v = name && op->program ? ti_program_find_var(op->program, name) : NULL;
@@ -8210,8 +8769,8 @@ TASKIR_API ti_status ti__builtin_eval_get_parameter(const ti_op *op, const ti_te
   return TI_STATUS_SUCCESS;
 }
 
-TASKIR_API ti_status ti__builtin_eval_set_parameter(const ti_op *op, const ti_tensor_value *const *operands,
-                                                    ti_tensor_value **results, ti_error *err) {
+static ti_status ti__builtin_eval_set_parameter(const ti_op *op, const ti_tensor_value *const *operands,
+                                                ti_tensor_value **results, ti_error *err) {
   ti_error_clear(err);
   const char *name = ti_dict_string(op->attrs, "name", NULL);
   ti_variable *v = name && op->program ? ti_program_find_var(op->program, name) : NULL;
@@ -8227,21 +8786,21 @@ TASKIR_API ti_status ti__builtin_eval_set_parameter(const ti_op *op, const ti_te
 }
 
 /* to_tensor / to_vtensor are deep copies (seed 003 §2.5). */
-TASKIR_API ti_status ti__builtin_eval_to_tensor(const ti_op *op, const ti_tensor_value *const *operands,
-                                                ti_tensor_value **results, ti_error *err) {
+static ti_status ti__builtin_eval_to_tensor(const ti_op *op, const ti_tensor_value *const *operands,
+                                            ti_tensor_value **results, ti_error *err) {
   ti_error_clear(err);
   if (op->n_operands < 1 || !operands[0]) return ti_error_set(err, TI_STATUS_INVALID, "%s: no operand", op->info->name);
   results[0] = ti_tensor_copy(operands[0], err);
   return results[0] ? TI_STATUS_SUCCESS : (err ? err->status : TI_STATUS_NO_MEMORY);
 }
-TASKIR_API ti_status ti__builtin_eval_to_vtensor(const ti_op *op, const ti_tensor_value *const *operands,
-                                                 ti_tensor_value **results, ti_error *err) {
+static ti_status ti__builtin_eval_to_vtensor(const ti_op *op, const ti_tensor_value *const *operands,
+                                             ti_tensor_value **results, ti_error *err) {
   ti_error_clear(err);
   return ti__builtin_eval_to_tensor(op, operands, results, err);
 }
 
-TASKIR_API ti_status ti__builtin_eval_constant(const ti_op *op, const ti_tensor_value *const *operands,
-                                               ti_tensor_value **results, ti_error *err) {
+static ti_status ti__builtin_eval_constant(const ti_op *op, const ti_tensor_value *const *operands,
+                                           ti_tensor_value **results, ti_error *err) {
   ti_error_clear(err);
   const ti_attr *a = ti_op_attr(op, "value");
   (void)operands;
@@ -8250,26 +8809,14 @@ TASKIR_API ti_status ti__builtin_eval_constant(const ti_op *op, const ti_tensor_
   return results[0] ? TI_STATUS_SUCCESS : (err ? err->status : TI_STATUS_BAD_PARAM);
 }
 
-TASKIR_API ti_status ti__builtin_eval_return(const ti_op *op, const ti_tensor_value *const *operands,
-                                             ti_tensor_value **results, ti_error *err) {
+static ti_status ti__builtin_eval_return(const ti_op *op, const ti_tensor_value *const *operands,
+                                         ti_tensor_value **results, ti_error *err) {
   ti_error_clear(err);
   (void)op; (void)operands; (void)results; (void)err;
   return TI_STATUS_SUCCESS;   /* the interpreter collects return's operands */
 }
 
-TASKIR_API ti_eval_fn ti_eval_of(const ti_op_info *info) {
-  static const char *const names[] = {"builtin.get_parameter", "builtin.set_parameter", "builtin.to_tensor",
-                                      "builtin.to_vtensor", "builtin.constant", "builtin.return"};
-  static const ti_eval_fn fns[] = {ti__builtin_eval_get_parameter, ti__builtin_eval_set_parameter,
-                                   ti__builtin_eval_to_tensor, ti__builtin_eval_to_vtensor,
-                                   ti__builtin_eval_constant, ti__builtin_eval_return};
-  size_t i;
-  if (!info) return NULL;
-  if (info->eval) return info->eval;
-  for (i = 0; info->name && i < sizeof names / sizeof *names; i++)
-    if (strcmp(info->name, names[i]) == 0) return fns[i];
-  return NULL;
-}
+TASKIR_API ti_eval_fn ti_eval_of(const ti_op_info *info) { return info ? info->eval : NULL; }
 
 /* Whether tensor t may stand for a value of type ty (static dims checked). */
 static int ti__nn_fits(const ti_tensor_value *t, const ti_type *ty) {
@@ -8293,7 +8840,7 @@ typedef struct ti__nn_interp {
   int64_t n_slots;
   ti_tensor_value **vals;
   int64_t *last;            /* index of the last op using each slot, -1 none */
-  ti__nn_ptrmap base;       /* op -> first slot of its results */
+  ti__ptrmap base;       /* op -> first slot of its results */
 } ti__nn_interp;
 
 static void ti__nn_interp_free(ti__nn_interp *s) {
@@ -8301,13 +8848,13 @@ static void ti__nn_interp_free(ti__nn_interp *s) {
   for (i = 0; s->vals && i < s->n_slots; i++) ti_tensor_free(s->vals[i]);
   if (s->vals) TASKIR_FREE(s->au, s->vals);
   if (s->last) TASKIR_FREE(s->au, s->last);
-  ti__nn_ptrmap_free(&s->base);
+  ti__ptrmap_free(&s->base);
 }
 static int64_t ti__nn_slot(const ti_program *p, const ti__nn_interp *s, const ti_value *v) {
   if (!v) return -1;
   if (!v->def) return v->index >= 0 && v->index < p->n_args && p->args[v->index] == v ? v->index : -1;
   {
-    int64_t b = ti__nn_ptrmap_get(&s->base, v->def, -1);
+    int64_t b = ti__ptrmap_get(&s->base, v->def, -1);
     return b < 0 || v->index < 0 || v->index >= v->def->n_results ? -1 : b + v->index;
   }
 }
@@ -8338,7 +8885,7 @@ TASKIR_API ti_status ti_interpret(const ti_program *p, const ti_tensor_value *co
   s.n_slots = slots;
   s.vals = (ti_tensor_value **)TASKIR_MALLOC(s.au, (size_t)(slots ? slots : 1) * sizeof *s.vals);
   s.last = (int64_t *)TASKIR_MALLOC(s.au, (size_t)(slots ? slots : 1) * sizeof *s.last);
-  if (!s.vals || !s.last || !ti__nn_ptrmap_init(&s.base, n_ops, s.au)) {
+  if (!s.vals || !s.last || !ti__ptrmap_init(&s.base, n_ops, s.au)) {
     ti__nn_interp_free(&s);
     return ti_error_set(err, TI_STATUS_NO_MEMORY, "ti_interpret: out of memory");
   }
@@ -8360,7 +8907,7 @@ TASKIR_API ti_status ti_interpret(const ti_program *p, const ti_tensor_value *co
       return ti_error_set(err, TI_STATUS_NOT_SUPPORTED, "ti_interpret: op %lld (%s) has too many operands or results",
                           (long long)i, op->info ? op->info->name : "?");
     }
-    ti__nn_ptrmap_put(&s.base, op, slots);
+    ti__ptrmap_put(&s.base, op, slots);
     slots += op->n_results;
   }
   /* Inputs are copied: in-place ops must not write the caller's tensors. */
@@ -8385,7 +8932,7 @@ TASKIR_API ti_status ti_interpret(const ti_program *p, const ti_tensor_value *co
   }
   for (op = p->first, i = 0; op; op = op->next, i++) {
     ti_eval_fn ev;
-    int64_t b = ti__nn_ptrmap_get(&s.base, op, 0);
+    int64_t b = ti__ptrmap_get(&s.base, op, 0);
     for (j = 0; j < op->n_operands; j++) opnds[j] = s.vals[ti__nn_slot(p, &s, op->operands[j].value)];
     if (op->info && op->info->traits & TI_TRAIT_TERMINATOR) {
       if (op->n_operands > cap) {
@@ -8439,517 +8986,7 @@ TASKIR_API ti_status ti_interpret(const ti_program *p, const ti_tensor_value *co
   ti__nn_interp_free(&s);
   return st;
 }
-
-/* >>impl.passes ------------------------------------------------------------- */
-
-/* A value nobody mutates or aliases: a vtensor, or a tensor that is not a
-   view and whose users only read it (seed 003 §2.5.1, Pass 2). */
-static int ti__nn_stable(const ti_value *v) {
-  const ti_use *u;
-  if (v->type && v->type->kind == TI_TYPE_VTENSOR) return 1;
-  if (v->def && (ti_op_has_trait(v->def, TI_TRAIT_VIEW_LIKE) || ti_op_has_trait(v->def, TI_TRAIT_INPLACE))) return 0;
-  for (u = v->first_use; u; u = u->next) {
-    const ti_op *o = u->owner;
-    if (ti_op_has_trait(o, TI_TRAIT_INPLACE)) return 0;
-    if (ti_op_has_trait(o, TI_TRAIT_VIEW_LIKE)) {
-      if (o->n_results && o->results[0].type && o->results[0].type->kind == TI_TYPE_VTENSOR) continue;
-      return 0;
-    }
-    if (ti_op_has_trait(o, TI_TRAIT_READ_ONLY)) continue;
-    if (ti_op_is(o, "builtin.to_vtensor") || ti_op_is(o, "builtin.to_tensor") || ti_op_is(o, "builtin.return") ||
-        ti_op_is(o, "builtin.set_parameter"))
-      continue;
-    return 0;
-  }
-  return 1;
-}
-
-/* Whether v has more than 16 uses. Only such values go into a pass's memo
-   (ti__nn_stable_memo, ti__nn_viewed): a few uses are cheaper to scan again
-   than an entry per value is to store (a large program's memo would be
-   fresh memory, faulted in page by page). */
-static int ti__nn_many_uses(const ti_value *v) {
-  const ti_use *u;
-  int k = 0;
-  for (u = v->first_use; u; u = u->next) if (++k > 16) return 1;
-  return 0;
-}
-
-/* ti__nn_stable with a memo (a value with many readers is scanned once);
-   valid while a pass only adds or moves readers and creates no op. */
-static int ti__nn_stable_memo(ti__nn_ptrmap *m, const ti_value *v) {
-  int64_t f;
-  if (!ti__nn_many_uses(v)) return ti__nn_stable(v);
-  f = ti__nn_ptrmap_get(m, v, -1);
-  if (f < 0) {
-    f = ti__nn_stable(v);
-    ti__nn_ptrmap_put(m, v, f);   /* out of memory: just not remembered */
-  }
-  return (int)f;
-}
-
-/* Pure ops, and get_parameter (a read of the weights table). */
-static int ti__nn_pure(const ti_op *op) {
-  return (ti_op_has_trait(op, TI_TRAIT_PURE) || ti_op_is(op, "builtin.get_parameter")) &&
-         !ti_op_has_trait(op, TI_TRAIT_TERMINATOR);
-}
-static int ti__nn_removable(const ti_op *op) {
-  int32_t i;
-  if (!ti__nn_pure(op)) return 0;
-  for (i = 0; i < op->n_results; i++) if (op->results[i].first_use) return 0;
-  return 1;
-}
-
-TASKIR_API ti_status ti_pass_dce(ti_program *p, void *user, ti_error *err) {
-  ti_error_clear(err);
-  ti_op *op, *prev;
-  (void)user;
-  /* Reverse order: an op's producers come earlier and die in the same sweep. */
-  for (op = p->last; op; op = prev) {
-    prev = op->prev;
-    if (ti__nn_removable(op)) TI__NN_TRY(ti_op_erase(op, err));
-  }
-  return TI_STATUS_SUCCESS;
-}
-
-/* Operand i of op in canonical order (commutative ops: first two sorted). */
-static const ti_value *ti__nn_cse_operand(const ti_op *op, int32_t i) {
-  if (op->n_operands >= 2 && i < 2 && ti_op_has_trait(op, TI_TRAIT_COMMUTATIVE)) {
-    const ti_value *a = op->operands[0].value, *b = op->operands[1].value;
-    int swap = (uintptr_t)a > (uintptr_t)b;
-    return (i == 0) != swap ? a : b;
-  }
-  return op->operands[i].value;
-}
-static uint64_t ti__nn_cse_hash(const ti_op *op) {
-  uint64_t h = (uint64_t)ti__nn_ptrhash(op->info) ^ ((uint64_t)ti__nn_ptrhash(op->attrs) * 31u);
-  int32_t i;
-  for (i = 0; i < op->n_operands; i++) h = h * 1000003u ^ (uint64_t)ti__nn_ptrhash(ti__nn_cse_operand(op, i));
-  for (i = 0; i < op->n_results; i++) h = h * 1000003u ^ (uint64_t)ti__nn_ptrhash(op->results[i].type);
-  return h;
-}
-static int ti__nn_cse_eq(const ti_op *a, const ti_op *b) {
-  int32_t i;
-  if (a->info != b->info || a->attrs != b->attrs || a->n_operands != b->n_operands || a->n_results != b->n_results)
-    return 0;
-  for (i = 0; i < a->n_operands; i++) if (ti__nn_cse_operand(a, i) != ti__nn_cse_operand(b, i)) return 0;
-  for (i = 0; i < a->n_results; i++) if (a->results[i].type != b->results[i].type) return 0;
-  return 1;
-}
-static int ti__nn_cse_ok(const ti_program *p, const ti_op *op, ti__nn_ptrmap *memo) {
-  int32_t i;
-  if (!ti__nn_pure(op) || op->n_results < 1 || op->props)
-    return 0;
-  if (ti_op_is(op, "builtin.get_parameter")) {
-    const ti_variable *v = ti_program_find_var(p, ti_dict_string(op->attrs, "name", ""));
-    if (!v || v->is_mutable) return 0;
-  }
-  for (i = 0; i < op->n_operands; i++) if (!ti__nn_stable_memo(memo, op->operands[i].value)) return 0;
-  return 1;
-}
-
-/* The set of classes of a cse walk kept in a hash table: ops without
-   operands, and ops whose first operand has many uses (scanning its uses
-   would cost time per use). Open addressing on ti__nn_cse_hash, grown at
-   half load; each class is held by its earliest op (smallest order). */
-typedef struct ti__nn_cse_tab { ti_op **slot; int64_t cap, n; void *au; } ti__nn_cse_tab;
-static int ti__nn_cse_put(ti__nn_cse_tab *t, ti_op *op) {
-  size_t h;
-  if (2 * (t->n + 1) > t->cap) {
-    int64_t cap = t->cap ? 2 * t->cap : 64, i;
-    ti_op **s = (ti_op **)TASKIR_MALLOC(t->au, (size_t)cap * sizeof *s);
-    if (!s) return 0;
-    for (i = 0; i < cap; i++) s[i] = NULL;
-    for (i = 0; i < t->cap; i++)
-      if (t->slot[i]) {
-        h = (size_t)ti__nn_ptrhash((const void *)(uintptr_t)ti__nn_cse_hash(t->slot[i])) & (size_t)(cap - 1);
-        while (s[h]) h = (h + 1) & (size_t)(cap - 1);
-        s[h] = t->slot[i];
-      }
-    if (t->slot) TASKIR_FREE(t->au, t->slot);
-    t->slot = s;
-    t->cap = cap;
-  }
-  h = (size_t)ti__nn_ptrhash((const void *)(uintptr_t)ti__nn_cse_hash(op)) & (size_t)(t->cap - 1);
-  while (t->slot[h] && !ti__nn_cse_eq(t->slot[h], op)) h = (h + 1) & (size_t)(t->cap - 1);
-  if (!t->slot[h]) t->n++;
-  if (!t->slot[h] || op->order < t->slot[h]->order) t->slot[h] = op;
-  return 1;
-}
-static ti_op *ti__nn_cse_get(const ti__nn_cse_tab *t, const ti_op *op) {
-  size_t h;
-  if (!t->n) return NULL;
-  h = (size_t)ti__nn_ptrhash((const void *)(uintptr_t)ti__nn_cse_hash(op)) & (size_t)(t->cap - 1);
-  while (t->slot[h] && !ti__nn_cse_eq(t->slot[h], op)) h = (h + 1) & (size_t)(t->cap - 1);
-  return t->slot[h];
-}
-
-/* One walk in program order; a later op equal to an earlier one gives way
-   to it. The earlier twin shares op's first operand, so it is found among
-   that operand's (few) users, which sit near op in memory; operands with
-   many uses ("hot", decided once per value and kept) go through the table,
-   into which a value's earlier users move when it turns hot. So memory and
-   cache misses grow with the hot classes, not with the program. */
-TASKIR_API ti_status ti_pass_cse(ti_program *p, void *user, ti_error *err) {
-  ti_error_clear(err);
-  void *au = p->arena.alloc_user;
-  ti_op *op, *next;
-  int64_t k = 0;
-  int32_t i;
-  ti__nn_ptrmap memo, hot;
-  ti__nn_cse_tab tab;
-  ti_status st = TI_STATUS_SUCCESS;
-  (void)user;
-  tab.slot = NULL; tab.cap = tab.n = 0; tab.au = au;
-  memset(&hot, 0, sizeof hot);
-  if (!ti__nn_ptrmap_init(&memo, 64, au) || !ti__nn_ptrmap_init(&hot, 16, au)) {
-    ti__nn_ptrmap_free(&memo);
-    return ti_error_set(err, TI_STATUS_NO_MEMORY, "cse: out of memory");
-  }
-  for (op = p->first; op; op = op->next) op->order = k++;
-  for (op = p->first; op; op = next) {
-    ti_op *twin = NULL;
-    next = op->next;
-    if (!ti__nn_cse_ok(p, op, &memo)) continue;
-    if (op->n_operands > 0) {
-      const ti_value *v = ti__nn_cse_operand(op, 0);
-      const ti_use *u;
-      if (ti__nn_ptrmap_get(&hot, v, 0) == 0 && ti__nn_many_uses(v)) {
-        /* v turns hot: its visited users that could be a class's first op
-           enter the table. */
-        if (!ti__nn_ptrmap_put(&hot, v, 1)) goto oom;
-        for (u = v->first_use; u; u = u->next)
-          if (u->owner->order < op->order && ti__nn_cse_operand(u->owner, 0) == v && ti__nn_cse_ok(p, u->owner, &memo) &&
-              !ti__nn_cse_put(&tab, u->owner))
-            goto oom;
-      }
-      if (ti__nn_ptrmap_get(&hot, v, 0) == 0) {
-        for (u = v->first_use; u; u = u->next)
-          if (u->owner->order < op->order && (!twin || u->owner->order < twin->order) && !u->owner->props &&
-              ti__nn_cse_eq(u->owner, op))
-            twin = u->owner;
-        if (!twin) continue;
-      }
-    }
-    if (!twin) {
-      twin = ti__nn_cse_get(&tab, op);
-      if (!twin) {
-        if (!ti__nn_cse_put(&tab, op)) goto oom;
-        continue;
-      }
-    }
-    /* Two buffers become one: only when neither is written or aliased. */
-    for (i = 0; i < op->n_results; i++)
-      if (!ti__nn_stable_memo(&memo, &op->results[i]) || !ti__nn_stable_memo(&memo, &twin->results[i])) break;
-    if (i < op->n_results) continue;
-    /* program order: twin comes first and its operands are op's. */
-    for (i = 0; i < op->n_results; i++) ti_value_replace_all_uses(&op->results[i], &twin->results[i]);
-    if ((st = ti_op_erase(op, err)) != TI_STATUS_SUCCESS) goto done;
-  }
-  goto done;
-oom:
-  st = ti_error_set(err, TI_STATUS_NO_MEMORY, "cse: out of memory");
-done:
-  if (tab.slot) TASKIR_FREE(au, tab.slot);
-  ti__nn_ptrmap_free(&memo);
-  ti__nn_ptrmap_free(&hot);
-  return st;
-}
-
-/* The constant attribute behind v: a builtin.constant's value, or the data
-   of an immutable variable read by get_parameter, when nothing mutates or
-   aliases v. NULL otherwise. */
-static const ti_attr *ti__nn_const_attr(ti_program *p, const ti_value *v) {
-  const ti_op *d = v->def;
-  /* A tensor that an in-place op writes is no constant for its readers. */
-  if (!d || !ti__nn_stable(v)) return NULL;
-  if (ti_op_is(d, "builtin.constant")) return ti_op_attr(d, "value");
-  if (ti_op_is(d, "builtin.get_parameter")) {
-    const ti_variable *var = ti_program_find_var(p, ti_dict_string(d->attrs, "name", ""));
-    ti_tensor_value *t;
-    const ti_attr *a;
-    if (!var || var->is_mutable || !var->type || ti_type_numel(var->type) < 0 ||
-        ti_type_numel(var->type) > TASKIR_FOLD_MAX_ELEMS || (int64_t)((size_t)ti_type_numel(var->type) * ti_dtype_size(var->type->dtype)) != var->bytes)
-      return NULL;
-    t = ti_tensor_create(p->arena.alloc_user, var->type->dtype, var->type->rank, var->type->dims, var->type->layout,
-                         var->data, NULL);
-    if (!t) return NULL;
-    a = ti__nn_attr_from_tensor(p->ctx, t);
-    ti_tensor_free(t);
-    return a;
-  }
-  return NULL;
-}
-
-TASKIR_API ti_status ti_pass_constant_fold(ti_program *p, void *user, ti_error *err) {
-  ti_error_clear(err);
-  ti_op *op, *next;
-  const ti_attr *in[64], *res[8];
-  int32_t i;
-  (void)user;
-  for (op = p->first; op; op = next) {
-    int ok = 1;
-    next = op->next;
-    if (!op->info->fold || op->n_operands == 0 || op->n_operands > 64 || op->n_results > 8 ||
-        ti_op_has_trait(op, TI_TRAIT_CONSTANT_LIKE) || !ti_op_has_trait(op, TI_TRAIT_PURE))
-      continue;
-    for (i = 0; ok && i < op->n_operands; i++) ok = (in[i] = ti__nn_const_attr(p, op->operands[i].value)) != NULL;
-    for (i = 0; i < op->n_results; i++) res[i] = NULL;
-    if (!ok || !op->info->fold(p->ctx, op, in, res)) continue;
-    for (i = 0; i < op->n_results; i++) {
-      ti_named_attr na;
-      const ti_attr *d;
-      ti_op *c;
-      if (!res[i]) return ti_error_set(err, TI_STATUS_INVALID, "constant-fold: %s folded without result %d", op->info->name, (int)i);
-      na = ti_named(p->ctx, "value", res[i]);
-      d = ti_attr_dict(p->ctx, &na, 1);
-      c = d ? ti_op_create(p, "builtin.constant", 0, NULL, 1, &op->results[i].type, d, err) : NULL;
-      if (!c) return err && err->status ? err->status : ti_error_set(err, TI_STATUS_NO_MEMORY, "constant-fold: out of memory");
-      ti_op_insert_before(c, op);
-      ti_value_replace_all_uses(&op->results[i], &c->results[0]);
-    }
-    TI__NN_TRY(ti_op_erase(op, err));
-  }
-  return TI_STATUS_SUCCESS;
-}
-
-/* Ops of the program in order (TASKIR_MALLOC'd), optionally only those
-   named `name` or having `trait`. */
-static ti_op **ti__nn_collect(ti_program *p, const char *name, uint32_t trait, int64_t *n) {
-  ti_op **v = (ti_op **)TASKIR_MALLOC(p->arena.alloc_user, (size_t)(p->n_ops + 1) * sizeof *v);
-  ti_op *op;
-  int64_t k = 0;
-  if (!v) return NULL;
-  for (op = p->first; op && k <= p->n_ops; op = op->next)
-    if ((!name || ti_op_is(op, name)) && (!trait || ti_op_has_trait(op, trait))) v[k++] = op;
-  *n = k;
-  return v;
-}
-
-static ti_op *ti__nn_convert(ti_program *p, const char *name, ti_value *v, ti_type_kind kind, ti_error *err) {
-  const ti_type *t = ti_type_with_kind(p->ctx, v->type, kind);
-  if (!t) { ti_error_set(err, TI_STATUS_NO_MEMORY, "maximize-value-semantics: out of memory"); return NULL; }
-  return ti_op_create(p, name, 1, &v, 1, &t, NULL, err);
-}
-
-TASKIR_API ti_status ti_pass_maximize_value_semantics(ti_program *p, void *user, ti_error *err) {
-  ti_error_clear(err);
-  void *au = p->arena.alloc_user;
-  ti_op **ops;
-  int64_t n, k;
-  int32_t i;
-  ti__nn_ptrmap first, memo;
-  (void)user;
-  memset(&first, 0, sizeof first);
-  memset(&memo, 0, sizeof memo);
-  /* Pass 1: value-semantic ops read and write vtensors; copies keep the
-     surrounding tensor types. */
-  if (!(ops = ti__nn_collect(p, NULL, TI_TRAIT_VALUE_SEMANTICS, &n)))
-    return ti_error_set(err, TI_STATUS_NO_MEMORY, "maximize-value-semantics: out of memory");
-  for (k = 0; k < n; k++) {
-    ti_op *op = ops[k], *after = op;
-    if (ti_op_is(op, "builtin.to_tensor") || ti_op_is(op, "builtin.to_vtensor")) continue;
-    for (i = 0; i < op->n_operands; i++) {
-      ti_value *v = op->operands[i].value;
-      ti_op *c;
-      if (!v->type || v->type->kind != TI_TYPE_TENSOR) continue;
-      if (!(c = ti__nn_convert(p, "builtin.to_vtensor", v, TI_TYPE_VTENSOR, err))) goto fail;
-      ti_op_insert_before(c, op);
-      ti_op_set_operand(op, i, &c->results[0]);
-    }
-    for (i = 0; i < op->n_results; i++) {
-      ti_value *r = &op->results[i];
-      const ti_type *vt;
-      ti_op *c;
-      if (!r->type || r->type->kind != TI_TYPE_TENSOR) continue;
-      if (!(vt = ti_type_with_kind(p->ctx, r->type, TI_TYPE_VTENSOR))) {
-        ti_error_set(err, TI_STATUS_NO_MEMORY, "maximize-value-semantics: out of memory");
-        goto fail;
-      }
-      if (!(c = ti__nn_convert(p, "builtin.to_tensor", r, TI_TYPE_TENSOR, err))) goto fail;
-      r->type = vt;
-      ti_op_insert_after(c, after);
-      after = c;
-      ti_value_replace_uses_except(r, &c->results[0], c);
-    }
-  }
-  TASKIR_FREE(au, ops);
-  /* Pass 2: b = to_tensor(a) whose b nobody mutates or aliases is a itself:
-     to_vtensor(b) becomes a, and b goes when unused. */
-  if (!(ops = ti__nn_collect(p, "builtin.to_tensor", 0, &n)))
-    return ti_error_set(err, TI_STATUS_NO_MEMORY, "maximize-value-semantics: out of memory");
-  for (k = 0; k < n; k++) {
-    ti_op *t = ops[k];
-    ti_value *b = &t->results[0], *a = t->operands[0].value;
-    ti_use *u, *next;
-    if (!ti__nn_stable(b) || !a->type || a->type->kind != TI_TYPE_VTENSOR) continue;
-    for (u = b->first_use; u; u = next) {
-      ti_op *c = u->owner;
-      next = u->next;
-      while (next && next->owner == c) next = next->next;
-      if (!ti_op_is(c, "builtin.to_vtensor") || c->results[0].type != a->type) continue;
-      ti_value_replace_all_uses(&c->results[0], a);
-      if (ti_op_erase(c, err) != TI_STATUS_SUCCESS) goto fail;
-    }
-    if (!b->first_use && ti_op_erase(t, err) != TI_STATUS_SUCCESS) goto fail;
-  }
-  TASKIR_FREE(au, ops);
-  /* Copies of one unmutated tensor are one value. */
-  if (!(ops = ti__nn_collect(p, "builtin.to_vtensor", 0, &n)))
-    return ti_error_set(err, TI_STATUS_NO_MEMORY, "maximize-value-semantics: out of memory");
-  if (!ti__nn_ptrmap_init(&first, n, au) || !ti__nn_ptrmap_init(&memo, n, au)) {
-    ti__nn_ptrmap_free(&first);
-    ti_error_set(err, TI_STATUS_NO_MEMORY, "maximize-value-semantics: out of memory");
-    goto fail;
-  }
-  for (k = 0; k < n; k++) {
-    ti_op *c = ops[k];
-    ti_value *x = c->operands[0].value;
-    int64_t f;
-    if (!ti__nn_stable_memo(&memo, x)) continue;
-    f = ti__nn_ptrmap_get(&first, x, -1);
-    if (f < 0) { ti__nn_ptrmap_put(&first, x, k); continue; }
-    if (ops[f]->results[0].type != c->results[0].type) continue;
-    ti_value_replace_all_uses(&c->results[0], &ops[f]->results[0]);
-    if (ti_op_erase(c, err) != TI_STATUS_SUCCESS) { ti__nn_ptrmap_free(&first); ti__nn_ptrmap_free(&memo); goto fail; }
-  }
-  ti__nn_ptrmap_free(&first);
-  ti__nn_ptrmap_free(&memo);
-  TASKIR_FREE(au, ops);
-  return TI_STATUS_SUCCESS;
-fail:
-  TASKIR_FREE(au, ops);
-  return err && err->status ? err->status : TI_STATUS_NO_MEMORY;
-}
-
-/* A value read through a view, or itself a view: writing it in place is
-   seen through another name. Memoised: scanned once per value. */
-static int ti__nn_viewed(ti__nn_ptrmap *m, const ti_value *v) {
-  int many = ti__nn_many_uses(v);
-  int64_t f = many ? ti__nn_ptrmap_get(m, v, -1) : -1;
-  const ti_use *u;
-  if (f >= 0) return (int)f;
-  f = v->def && ti_op_has_trait(v->def, TI_TRAIT_VIEW_LIKE);
-  for (u = v->first_use; u && !f; u = u->next) f = ti_op_has_trait(u->owner, TI_TRAIT_VIEW_LIKE);
-  if (many) ti__nn_ptrmap_put(m, v, f);   /* out of memory: scanned again next time */
-  return (int)f;
-}
-
-/* One walk in program order. A converted `b = x_(a)` becomes `b' = x(a)`,
-   and b' is from then on the latest version of a's buffer (its root):
-   every later operand naming the buffer (the root, or an older version) is
-   rewired to the latest version when the walk reaches it. O(ops + uses). */
-TASKIR_API ti_status ti_pass_inplace_to_outofplace(ti_program *p, void *user, ti_error *err) {
-  ti_error_clear(err);
-  void *au = p->arena.alloc_user;
-  ti_op *ip, *next;
-  ti__nn_ptrmap root, latest, viewed;
-  int64_t n = 0;
-  ti_status st = TI_STATUS_SUCCESS;
-  (void)user;
-  memset(&root, 0, sizeof root);
-  memset(&latest, 0, sizeof latest);
-  memset(&viewed, 0, sizeof viewed);
-  /* root and latest get an entry per conversion: sized once, never grown. */
-  for (ip = p->first; ip; ip = ip->next) {
-    n += ti_op_has_trait(ip, TI_TRAIT_INPLACE);
-    ip->order = 0;   /* 1: a result of this op is a key of root or latest */
-  }
-  if (!ti__nn_ptrmap_init(&root, n, au) || !ti__nn_ptrmap_init(&latest, n, au) || !ti__nn_ptrmap_init(&viewed, 64, au)) {
-    st = ti_error_set(err, TI_STATUS_NO_MEMORY, "inplace-to-outofplace: out of memory");
-    goto done;
-  }
-  /* The new op goes before ip, so the walk never meets it. */
-  for (ip = p->first; ip; ip = next) {
-    ti_op *nw;
-    char name[128];
-    size_t len = strlen(ip->info->name);
-    ti_value *a, *r, *vals[64];
-    const ti_type *types[8];
-    int32_t i;
-    next = ip->next;
-    for (i = 0; i < ip->n_operands; i++) {
-      ti_value *v = ip->operands[i].value, *rt, *l;
-      if (!v || (v->def && v->def->order == 0)) continue;   /* no version of a written buffer */
-      rt = (ti_value *)(uintptr_t)ti__nn_ptrmap_get(&root, v, (int64_t)(uintptr_t)v);
-      l = (ti_value *)(uintptr_t)ti__nn_ptrmap_get(&latest, rt, 0);
-      if (l && l != v) ti_op_set_operand(ip, i, l);
-    }
-    if (!ti_op_has_trait(ip, TI_TRAIT_INPLACE) || len < 2 || len >= sizeof name || ip->info->name[len - 1] != '_' ||
-        ip->n_operands < 1 || ip->n_operands > 64 || ip->n_results < 1 || ip->n_results > 8)
-      continue;
-    memcpy(name, ip->info->name, len - 1);
-    name[len - 1] = 0;
-    if (!ti_lookup_op(p->ctx, name)) continue;
-    a = ip->operands[0].value;
-    r = (ti_value *)(uintptr_t)ti__nn_ptrmap_get(&root, a, (int64_t)(uintptr_t)a);
-    /* Another alias of the buffer would see the write too: leave those alone. */
-    if (ti__nn_viewed(&viewed, a) || ti__nn_viewed(&viewed, r)) continue;
-    for (i = 0; i < ip->n_operands; i++) vals[i] = ip->operands[i].value;
-    for (i = 0; i < ip->n_results; i++) types[i] = ip->results[i].type;
-    nw = ti_op_create(p, name, ip->n_operands, vals, ip->n_results, types, ip->attrs, err);
-    if (!nw) { st = err && err->status ? err->status : TI_STATUS_NO_MEMORY; goto done; }
-    ti_op_insert_before(nw, ip);
-    for (i = 0; i < ip->n_results; i++) ti_value_replace_all_uses(&ip->results[i], &nw->results[i]);
-    if ((st = ti_op_erase(ip, err)) != TI_STATUS_SUCCESS) goto done;
-    if (!ti__nn_ptrmap_put(&latest, r, (int64_t)(uintptr_t)&nw->results[0]) ||
-        !ti__nn_ptrmap_put(&root, &nw->results[0], (int64_t)(uintptr_t)r)) {
-      st = ti_error_set(err, TI_STATUS_NO_MEMORY, "inplace-to-outofplace: out of memory");
-      goto done;
-    }
-    nw->order = 1;
-    if (r->def) r->def->order = 1;
-  }
-done:
-  ti__nn_ptrmap_free(&root);
-  ti__nn_ptrmap_free(&latest);
-  ti__nn_ptrmap_free(&viewed);
-  return st;
-}
-
-static const ti_pass ti__nn_passes[] = {
-  {"dce", ti_pass_dce, NULL},
-  {"cse", ti_pass_cse, NULL},
-  {"constant-fold", ti_pass_constant_fold, NULL},
-  {"maximize-value-semantics", ti_pass_maximize_value_semantics, NULL},
-  {"inplace-to-outofplace", ti_pass_inplace_to_outofplace, NULL}
-};
-
-TASKIR_API const ti_pass *ti_generic_passes(int32_t *n) {
-  if (n) *n = (int32_t)(sizeof ti__nn_passes / sizeof *ti__nn_passes);
-  return ti__nn_passes;
-}
-
-TASKIR_API const ti_pass *ti_find_pass(const char *name) {
-  size_t i;
-  for (i = 0; name && i < sizeof ti__nn_passes / sizeof *ti__nn_passes; i++)
-    if (strcmp(ti__nn_passes[i].name, name) == 0) return &ti__nn_passes[i];
-  return NULL;
-}
-
-TASKIR_API ti_status ti_pass_manager_add_named(ti_pass_manager *pm, const char *names, ti_error *err) {
-  ti_error_clear(err);
-  const char *s = names;
-  if (!pm || !names) return ti_error_set(err, TI_STATUS_BAD_PARAM, "pass list: NULL argument");
-  while (*s) {
-    const char *e;
-    char buf[64];
-    size_t len;
-    const ti_pass *ps;
-    while (*s == ',' || *s == ' ') s++;
-    if (!*s) break;
-    for (e = s; *e && *e != ',' && *e != ' '; e++) {}
-    len = (size_t)(e - s);
-    if (len >= sizeof buf) return ti_error_set(err, TI_STATUS_NOT_FOUND, "unknown pass '%.*s'", (int)(len > 60 ? 60 : len), s);
-    memcpy(buf, s, len);
-    buf[len] = 0;
-    if (!(ps = ti_find_pass(buf))) return ti_error_set(err, TI_STATUS_NOT_FOUND, "unknown pass '%s'", buf);
-    if (ti_pass_manager_add(pm, ps->name, ps->run, ps->user) != TI_STATUS_SUCCESS)
-      return ti_error_set(err, TI_STATUS_LIMIT, "pass list: cannot add '%s' (the manager is full)", buf);
-    s = e;
-  }
-  return TI_STATUS_SUCCESS;
-}
+#endif /* TASKIR_NO_NN */
 
 #undef TI__NN_TRY
 #undef TI__NN_FAIL

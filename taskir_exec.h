@@ -378,14 +378,7 @@ static int ti__x_charge(ti_exec *x, int64_t bytes, const char *what) {
 static void ti__x_uncharge(ti_exec *x, int64_t bytes) { x->charged -= bytes; }
 
 static void *ti__x_grow(ti_exec *x, void *p, int64_t n, int64_t *cap, size_t elem) {
-  void *np;
-  int64_t nc;
-  if (n < *cap) return p;
-  nc = *cap ? *cap * 2 : 16;
-  np = TASKIR_REALLOC(x->u, p, (size_t)nc * elem);
-  if (!np) return NULL;
-  *cap = nc;
-  return np;
+  return ti__grow(x->u, &p, elem, cap, n + 1, 16, INT64_MAX) ? p : NULL;
 }
 
 static int32_t ti__x_newbuf(ti_exec *x, int64_t count, ti_dtype dt, int persistent) {

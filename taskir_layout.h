@@ -79,6 +79,9 @@
 #endif
 
 #include "taskir.h"
+#ifdef TASKIR_NO_NN
+#error "taskir_layout.h needs the nn dialect (nn.transpose, the nn layout interfaces): do not define TASKIR_NO_NN"
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -662,21 +665,15 @@ static int64_t ti__lp_vt(ti__lp *c, int64_t from, int perm, ti_layout lay, int c
   for (k = c->head[from]; k >= 0; k = c->vt_next[k])
     if (c->vt_perm[k] == perm) return c->ix.n_slots + k;
   if (!create) return -2;
-  if (c->n_vt == c->cap_vt) {
-    int64_t nc = c->cap_vt ? c->cap_vt * 2 : 64;
-    void *a = TASKIR_REALLOC(c->p->arena.alloc_user, c->vt_from, (size_t)nc * sizeof(int64_t));
-    if (!a) return -1;
-    c->vt_from = (int64_t *)a;
-    a = TASKIR_REALLOC(c->p->arena.alloc_user, c->vt_next, (size_t)nc * sizeof(int64_t));
-    if (!a) return -1;
-    c->vt_next = (int64_t *)a;
-    a = TASKIR_REALLOC(c->p->arena.alloc_user, c->vt_perm, (size_t)nc);
-    if (!a) return -1;
-    c->vt_perm = (unsigned char *)a;
-    a = TASKIR_REALLOC(c->p->arena.alloc_user, c->vt_lay, (size_t)nc);
-    if (!a) return -1;
-    c->vt_lay = (unsigned char *)a;
-    c->cap_vt = nc;
+  if (c->n_vt == c->cap_vt) {   /* four arrays of one capacity */
+    void *au = c->p->arena.alloc_user;
+    int64_t c1 = c->cap_vt, c2 = c->cap_vt, c3 = c->cap_vt, c4 = c->cap_vt;
+    if (!ti__grow(au, &c->vt_from, sizeof *c->vt_from, &c1, c->n_vt + 1, 64, INT64_MAX) ||
+        !ti__grow(au, &c->vt_next, sizeof *c->vt_next, &c2, c->n_vt + 1, 64, INT64_MAX) ||
+        !ti__grow(au, &c->vt_perm, sizeof *c->vt_perm, &c3, c->n_vt + 1, 64, INT64_MAX) ||
+        !ti__grow(au, &c->vt_lay, sizeof *c->vt_lay, &c4, c->n_vt + 1, 64, INT64_MAX))
+      return -1;
+    c->cap_vt = c1;
   }
   k = c->n_vt++;
   c->vt_from[k] = from; c->vt_perm[k] = (unsigned char)perm; c->vt_lay[k] = (unsigned char)lay;

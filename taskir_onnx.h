@@ -59,6 +59,9 @@
 #endif
 
 #include "taskir_proto.h"
+#ifdef TASKIR_NO_NN
+#error "taskir_onnx.h needs the nn dialect (ONNX models become nn programs): do not define TASKIR_NO_NN"
+#endif
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,14 +1,26 @@
 #!/usr/bin/env bash
 # Compiles one header on its own, declarations and implementation, as strict
 # C99 (-pedantic), as C++ (g++ -x c++), with TASKIR_STATIC (every function
-# static, unused ones included), or freestanding (taskir_kernels.h: no C
-# library headers, no symbols needed), warnings as errors.
+# static, unused ones included), with TASKIR_NO_NN (C99 and C++; a header that
+# needs the nn dialect must refuse with its #error), or freestanding
+# (taskir_kernels.h: no C library headers, no symbols needed), warnings as
+# errors.
 h=$1; mode=$2; tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 printf '#define TASKIR_IMPLEMENTATION\n#include "%s"\n#include "%s"\nint ti_header_check_dummy;\n' "$h" "$h" > "$tmp/t.c"
 case $mode in
   c99) ${CC:-cc} -std=c99 -Wall -Wextra -Werror -pedantic -I. -c "$tmp/t.c" -o "$tmp/t.o" ;;
   c++) ${CXX:-g++} -x c++ -Wall -Wextra -Werror -I. -c "$tmp/t.c" -o "$tmp/t.o" ;;
   static) ${CC:-cc} -std=c99 -Wall -Wextra -Werror -pedantic -DTASKIR_STATIC -I. -c "$tmp/t.c" -o "$tmp/t.o" ;;
+  no_nn)
+    case $h in
+      taskir_layout.h|taskir_onnx.h)
+        if ${CC:-cc} -std=c99 -DTASKIR_NO_NN -I. -c "$tmp/t.c" -o "$tmp/t.o" 2>"$tmp/e"; then
+          echo "$h compiles with TASKIR_NO_NN: it should refuse (it needs the nn dialect)"; exit 1
+        fi
+        grep -q "needs the nn dialect" "$tmp/e" || { cat "$tmp/e"; exit 1; } ;;
+      *) ${CC:-cc} -std=c99 -Wall -Wextra -Werror -pedantic -DTASKIR_NO_NN -I. -c "$tmp/t.c" -o "$tmp/t.o" &&
+         ${CXX:-g++} -x c++ -Wall -Wextra -Werror -DTASKIR_NO_NN -I. -c "$tmp/t.c" -o "$tmp/t.o" ;;
+    esac ;;
   freestanding)
     # Only the compiler's own headers (no C library on the include path), the
     # plain C paths (GCC's x86 intrinsics headers include <stdlib.h>) ...
@@ -25,5 +37,5 @@ case $mode in
       u=$(nm -u "$tmp/$o")
       if [ -n "$u" ]; then echo "$h freestanding ($o) needs: $u"; exit 1; fi
     done ;;
-  *) echo "usage: $0 HEADER c99|c++|static|freestanding"; exit 2 ;;
+  *) echo "usage: $0 HEADER c99|c++|static|no_nn|freestanding"; exit 2 ;;
 esac
