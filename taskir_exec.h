@@ -742,6 +742,8 @@ typedef struct ti__xplan {     /* planning state */
   int32_t *esrc, *edst;        /* per edge index: block indices */
   const ti_task_interface **esif, **edif;   /* per edge: its two interfaces */
   uint64_t *eid_sorted;        /* (id << 32 | index) of every edge, sorted */
+  int32_t *eid_dense;          /* or, when the ids are dense, index by id - eid_lo (-1: none; the same memory) */
+  int64_t eid_lo, eid_span;
   unsigned char *range8;       /* per block: values provably in int8 range */
   unsigned char *is_state;     /* per block: storage holding a CLIF state */
   int32_t *state_clif;         /* per block: the CLIF block index it serves */
@@ -760,6 +762,10 @@ static uint64_t ti__x_key(int32_t id, int32_t index) {
 }
 static int32_t ti__x_edge_index(const ti__xplan *P, int32_t id) {
   int32_t lo = 0, hi = P->g->n_edges - 1;
+  if (P->eid_dense) {   /* ids within 2 * n_edges + 1 of the least: one load */
+    int64_t k = (int64_t)id - P->eid_lo;
+    return k >= 0 && k <= P->eid_span ? P->eid_dense[k] : -1;
+  }
   while (lo <= hi) {
     int32_t mid = lo + (hi - lo) / 2;
     uint64_t k = P->eid_sorted[mid], want = ti__x_key(id, 0);
@@ -1302,8 +1308,23 @@ static ti_status ti__x_index(ti__xplan *P) {
   const ti_task_graph *g = P->g;
   int32_t i, c, f, n = 0, head = 0, *indeg, *adj0, *adj;
   /* edges by id, and their two interfaces */
-  for (i = 0; i < g->n_edges; i++) { P->eid_sorted[i] = ti__x_key(g->edges[i].id, i); P->esrc[i] = P->edst[i] = -1; }
-  qsort(P->eid_sorted, (size_t)g->n_edges, sizeof *P->eid_sorted, ti__x_cmp64);
+  for (i = 0; i < g->n_edges; i++) { P->esrc[i] = P->edst[i] = -1; }
+  if (g->n_edges > 0) {   /* dense ids (the usual 0..n-1): a direct table in the sorted keys' memory */
+    int64_t lo = g->edges[0].id, hi = lo;
+    for (i = 1; i < g->n_edges; i++) {
+      if (g->edges[i].id < lo) lo = g->edges[i].id;
+      if (g->edges[i].id > hi) hi = g->edges[i].id;
+    }
+    if (hi - lo <= 2 * (int64_t)g->n_edges + 1) {
+      P->eid_dense = (int32_t *)(void *)P->eid_sorted; P->eid_lo = lo; P->eid_span = hi - lo;
+      for (i = 0; i <= hi - lo; i++) P->eid_dense[i] = -1;
+      for (i = g->n_edges - 1; i >= 0; i--) P->eid_dense[g->edges[i].id - lo] = i;   /* the first of equal ids */
+    }
+  }
+  if (!P->eid_dense) {
+    for (i = 0; i < g->n_edges; i++) P->eid_sorted[i] = ti__x_key(g->edges[i].id, i);
+    qsort(P->eid_sorted, (size_t)g->n_edges, sizeof *P->eid_sorted, ti__x_cmp64);
+  }
   for (i = 0; i < g->n_blocks; i++) {
     const ti_task_block *b = &g->blocks[i];
     for (c = 0; c < b->n_outputs; c++)
