@@ -6,7 +6,8 @@
       plan the three sizes back to back (paired, so load hits all three).
    2. Memory per block and per edge of decoding and checking: the peak bytes
       held through TASKIR_MALLOC while decoding a message of N empty blocks
-      (N empty edges) and while checking it, divided by N. */
+      (N empty edges) and while checking it, divided by N; then decoding
+      10^4, 10^5 and 10^6 empty blocks, binary and text, per block. */
 #define _POSIX_C_SOURCE 199309L
 #include <stdio.h>
 #include <stdlib.h>
@@ -173,5 +174,31 @@ int main(void) {
     ti_task_graph_free(&g);
     free(msg);
   }
+  printf("memory of decoding N empty blocks (peak bytes through TASKIR_MALLOC / N; sizeof(ti_task_block) = %d)\n",
+         (int)sizeof(ti_task_block));
+  for (i = 0; i < 3; i++) {
+    static const int32_t ns[3] = {10000, 100000, 1000000};
+    int32_t n = ns[i], k;
+    unsigned char *msg = (unsigned char *)malloc((size_t)n * 10);
+    size_t tdec, bdec;
+    ti_task_graph g;
+    ti_error err;
+    if (!msg) return 1;
+    for (k = 0; k < n; k++) { msg[2 * k] = 0x0a; msg[2 * k + 1] = 0; }   /* binary: blocks {} */
+    ti_task_graph_init(&g, NULL);
+    bp_now = bp_peak = 0;
+    if (ti_task_decode(&g, msg, (size_t)n * 2, &err)) { fprintf(stderr, "decode: %s\n", err.message); return 1; }
+    bdec = bp_peak;
+    ti_task_graph_free(&g);
+    for (k = 0; k < n; k++) memcpy(msg + 10 * (size_t)k, "blocks {}\n", 10);
+    ti_task_graph_init(&g, NULL);
+    bp_now = bp_peak = 0;
+    if (ti_task_parse_text(&g, (const char *)msg, (size_t)n * 10, &err)) { fprintf(stderr, "text: %s\n", err.message); return 1; }
+    tdec = bp_peak;
+    ti_task_graph_free(&g);
+    printf("  %7d blocks: binary %.1f bytes per block, text %.1f bytes per block\n", (int)n, (double)bdec / n, (double)tdec / n);
+    free(msg);
+  }
+
   return 0;
 }
