@@ -2169,6 +2169,8 @@ static int ti__pb_tp_settle(ti__pb_tp *t, const ti__pb_msg *m, void *obj, ti__pb
     n = TI__AT(obj, f->off_n, int32_t);
     es = f->kind == TI__K_REP_MSG ? f->sub->size : sizeof(int32_t);
     if (ok && good && *n > 0) {
+      void *exact = TASKIR_REALLOC(t->a->alloc_user, *arr, (size_t)*n * es);   /* the doubling's slack goes first */
+      if (exact) *arr = exact;
       d = ti_arena_array(t->a, (size_t)*n, es, 8);
       if (d) memcpy(d, *arr, (size_t)*n * es);
       else good = 0;

@@ -214,9 +214,43 @@ TT_TEST(empty_blocks_and_edges_are_bounded) {
   empty_many("edges {}\n", 9, 1, "edge 100000 is one more than TASKIR_MAX_EDGES (100000)");
 }
 
+/* Decoding N empty blocks costs per block what a block is, not what the
+   growth of the array left behind: text peaks at 2 * sizeof(ti_task_block)
+   per block (the heap array and its one copy into the arena) and keeps 1x;
+   binary sizes the array first. */
+TT_TEST(empty_blocks_cost_per_block) {
+  static const int32_t ns[3] = {1000, 5000, 20000};
+  const size_t slack = (size_t)128 << 10;   /* the first arena chunk and headers */
+  int i, text;
+  for (i = 0; i < 3; i++)
+    for (text = 0; text < 2; text++) {
+      size_t n = (size_t)ns[i], k, len = n * (text ? 10 : 2);
+      char *buf = (char *)malloc(len);
+      fail_alloc fa = { 0, -1, 0, 0, 0 };
+      ti_task_graph g;
+      ti_error err;
+      if (!buf) return;
+      for (k = 0; k < n; k++) {
+        if (text) memcpy(buf + 10 * k, "blocks {}\n", 10);
+        else { buf[2 * k] = 0x0A; buf[2 * k + 1] = 0; }
+      }
+      ti_task_graph_init(&g, &fa);
+      TT_EQ_INT(text ? ti_task_parse_text(&g, buf, len, &err) : ti_task_decode(&g, buf, len, &err), TI_STATUS_SUCCESS);
+      TT_EQ_INT(g.n_blocks, (int32_t)n);
+      TT_CHECK_MSG(fa.peak <= (text ? 2 : 1) * n * sizeof(ti_task_block) + slack, "%s, %lu blocks: peak %lu bytes",
+                   text ? "text" : "binary", (unsigned long)n, (unsigned long)fa.peak);
+      TT_CHECK_MSG(fa.bytes <= n * sizeof(ti_task_block) + slack, "%s, %lu blocks: %lu bytes held",
+                   text ? "text" : "binary", (unsigned long)n, (unsigned long)fa.bytes);
+      ti_task_graph_free(&g);
+      TT_EQ_INT(fa.live, 0);
+      free(buf);
+    }
+}
+
 int main(void) {
   TT_RUN(depth_limit_binary_and_text);
   TT_RUN(every_allocation_failure_is_clean);
   TT_RUN(empty_blocks_and_edges_are_bounded);
+  TT_RUN(empty_blocks_cost_per_block);
   return tt_finish();
 }
