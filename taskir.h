@@ -5410,18 +5410,20 @@ typedef struct ti__check {
   int32_t *in_deg, *adj_start, *adj;     /* cycle search */
 } ti__check;
 
-/* block: a block id, or TI__NOBLK when the problem has no block (ids may be
-   -1 themselves); edge: an edge id, or -1 for none. */
+/* block: a block id, or TI__NOBLK when the problem has no block; edge: an
+   edge id, or TI__NOEDGE when it has no edge (ids may be -1 themselves). */
 #define TI__NOBLK ((int64_t)INT32_MIN - 1)
-static void ti__check_diag(ti__check *c, ti_diag_severity sev, const char *rule, int64_t block, int32_t edge_id,
+#define TI__NOEDGE ((int64_t)INT32_MIN - 1)
+static void ti__check_diag(ti__check *c, ti_diag_severity sev, const char *rule, int64_t block, int64_t edge,
                            const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((format(printf, 6, 7)))
 #endif
     ;
-static void ti__check_diag(ti__check *c, ti_diag_severity sev, const char *rule, int64_t block, int32_t edge_id,
+static void ti__check_diag(ti__check *c, ti_diag_severity sev, const char *rule, int64_t block, int64_t edge,
                            const char *fmt, ...) {
   ti_diag_list *l = c->out;
+  int32_t edge_id = edge == TI__NOEDGE ? -1 : (int32_t)edge;
   int32_t block_id = block == TI__NOBLK ? -1 : (int32_t)block;
   ti_diag *d;
   int64_t cap;
@@ -5444,7 +5446,7 @@ static void ti__check_diag(ti__check *c, ti_diag_severity sev, const char *rule,
   l->cap = (int32_t)cap;
   d = &l->items[l->n++];
   d->severity = sev; d->rule = rule; d->block_id = block_id; d->edge_id = edge_id;
-  d->at = (block == TI__NOBLK ? 0u : (uint32_t)TI_DIAG_AT_BLOCK) | (edge_id >= 0 ? (uint32_t)TI_DIAG_AT_EDGE : 0u);
+  d->at = (block == TI__NOBLK ? 0u : (uint32_t)TI_DIAG_AT_BLOCK) | (edge == TI__NOEDGE ? 0u : (uint32_t)TI_DIAG_AT_EDGE);
   va_start(ap, fmt);
 #ifdef TASKIR_NO_ERRMSG
   (void)fmt; d->message[0] = 0;
@@ -5493,7 +5495,7 @@ static void ti__check_ids(ti__check *c) {
   if (g->n_edges) qsort(c->esorted, (size_t)g->n_edges, sizeof *c->esorted, ti__check_idx_cmp);
   for (i = 1; i < g->n_blocks; i++)
     if (c->bsorted[i].id == c->bsorted[i - 1].id)
-      ti__check_diag(c, TI_DIAG_ERROR, "unique-ids", c->bsorted[i].id, -1,
+      ti__check_diag(c, TI_DIAG_ERROR, "unique-ids", c->bsorted[i].id, TI__NOEDGE,
                      "block id %d is used by blocks #%d and #%d; give each block its own id",
                      (int)c->bsorted[i].id, (int)c->bsorted[i - 1].idx, (int)c->bsorted[i].idx);
   for (i = 1; i < g->n_edges; i++)
@@ -5509,12 +5511,12 @@ static void ti__check_types(ti__check *c) {
   for (i = 0; i < g->n_blocks; i++) {
     const ti_task_block *b = &g->blocks[i];
     if ((unsigned)b->type >= TI_BLOCK_COUNT)
-      ti__check_diag(c, TI_DIAG_ERROR, "block-type", b->id, -1, "unknown block type %d", (int)b->type);
+      ti__check_diag(c, TI_DIAG_ERROR, "block-type", b->id, TI__NOEDGE, "unknown block type %d", (int)b->type);
     else if (b->type == TI_BLOCK_NULL)
-      ti__check_diag(c, TI_DIAG_ERROR, "block-type", b->id, -1,
+      ti__check_diag(c, TI_DIAG_ERROR, "block-type", b->id, TI__NOEDGE,
                      "block type TASK_NULL does nothing; give the block a storage, compute or io type");
     if (!ti__check_is_precision(b->precision))
-      ti__check_diag(c, TI_DIAG_ERROR, "precision", b->id, -1, "unknown precision %d", (int)b->precision);
+      ti__check_diag(c, TI_DIAG_ERROR, "precision", b->id, TI__NOEDGE, "unknown precision %d", (int)b->precision);
   }
 }
 
@@ -5533,7 +5535,7 @@ static void ti__check_dims(ti__check *c) {
     req = r.req;
     one_d = r.one_d && s->ny == 0 && s->nx == 0;
     if (r.one_d && ((s->ny == 0) != (s->nx == 0)))
-      ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, -1,
+      ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, TI__NOEDGE,
                      "%s block has %s but not %s; give both (2-D form) or neither (1-D form over nf)",
                      TI__BNAME(b), s->ny ? "ny" : "nx", s->ny ? "nx" : "ny");
     if (one_d) req &= ~(uint32_t)(TI__D_Y | TI__D_X | TI__D_WIN);
@@ -5543,24 +5545,24 @@ static void ti__check_dims(ti__check *c) {
       bit = 1u << k;
       d[k] = v;
       if (v < 0)
-        ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, -1, "%s = %d is negative; dims are counts (absent = 0)",
+        ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, TI__NOEDGE, "%s = %d is negative; dims are counts (absent = 0)",
                        ti__shape_keys[k], (int)v);
       else if (v == 0 && (req & bit))
-        ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, -1, "%s block needs %s >= 1, it is absent",
+        ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, TI__NOEDGE, "%s block needs %s >= 1, it is absent",
                        TI__BNAME(b), ti__shape_keys[k]);
       else if (v != 0 && !(allowed & bit))
-        ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, -1,
+        ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, TI__NOEDGE,
                        "%s block has %s = %d, which this type does not have; leave it absent",
                        TI__BNAME(b), ti__shape_keys[k], (int)v);
       else if (v > 1 && (r.must1 & bit))
-        ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, -1, "%s block has %s = %d, it must be 1 (or absent)",
+        ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, TI__NOEDGE, "%s block has %s = %d, it must be 1 (or absent)",
                        TI__BNAME(b), ti__shape_keys[k], (int)v);
       else if (v > 1 && one_d && (bit & TI__D_WIN))
-        ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, -1,
+        ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, TI__NOEDGE,
                        "%s block in the 1-D form (no ny, nx) has %s = %d; the window must be 1 (or absent)",
                        TI__BNAME(b), ti__shape_keys[k], (int)v);
       else if (k == 8 && v > 65536)
-        ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, -1, "n_branch = %d is not plausible", (int)v);
+        ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, TI__NOEDGE, "n_branch = %d is not plausible", (int)v);
     }
     /* niy/nix are input extents, not separate loops: the volume is that of
        the 6 loop dims, and the input box is checked on its own */
@@ -5568,13 +5570,13 @@ static void ti__check_dims(ti__check *c) {
       int neg = 0;
       for (k = 0; k < 8; k++) neg |= d[k] < 0;
       if (!neg)
-        ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, -1,
+        ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, TI__NOEDGE,
                        "the product of the dims exceeds %lld elements; the shape is not plausible",
                        (long long)TASKIR_CHECK_MAX_ELEMS);
     }
     for (k = 0; k < s->n_extra && s->extra; k++)
       if (s->extra[k] < 0) {
-        ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, -1, "extra_dimensions[%d] = %d is negative", k,
+        ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, TI__NOEDGE, "extra_dimensions[%d] = %d is negative", k,
                        (int)s->extra[k]);
         break;
       }
@@ -5635,19 +5637,19 @@ static void ti__check_clusters(ti__check *c) {
     else { max_in = 1; max_out = 1; }
     if (b->n_inputs < min_in || b->n_inputs > max_in) {
       if (min_in == max_in)
-        ti__check_diag(c, TI_DIAG_ERROR, "clusters", b->id, -1,
+        ti__check_diag(c, TI_DIAG_ERROR, "clusters", b->id, TI__NOEDGE,
                        "%s block has %d input clusters, expected %d%s", TI__BNAME(b), (int)b->n_inputs, (int)min_in,
                        ti__check_roles_text(b->type, why, sizeof why));
       else
-        ti__check_diag(c, TI_DIAG_ERROR, "clusters", b->id, -1, "%s block has %d input clusters, expected %d..%d",
+        ti__check_diag(c, TI_DIAG_ERROR, "clusters", b->id, TI__NOEDGE, "%s block has %d input clusters, expected %d..%d",
                        TI__BNAME(b), (int)b->n_inputs, (int)min_in, (int)max_in);
     }
     if (b->n_outputs < min_out || b->n_outputs > max_out) {
       if (min_out == max_out)
-        ti__check_diag(c, TI_DIAG_ERROR, "clusters", b->id, -1, "%s block has %d output clusters, expected %d",
+        ti__check_diag(c, TI_DIAG_ERROR, "clusters", b->id, TI__NOEDGE, "%s block has %d output clusters, expected %d",
                        TI__BNAME(b), (int)b->n_outputs, (int)min_out);
       else
-        ti__check_diag(c, TI_DIAG_ERROR, "clusters", b->id, -1, "%s block has %d output clusters, expected %d..%d",
+        ti__check_diag(c, TI_DIAG_ERROR, "clusters", b->id, TI__NOEDGE, "%s block has %d output clusters, expected %d..%d",
                        TI__BNAME(b), (int)b->n_outputs, (int)min_out, (int)max_out);
     }
     for (j = 0; j < b->n_inputs + b->n_outputs; j++) {
@@ -5670,7 +5672,7 @@ static void ti__check_clusters(ti__check *c) {
           char sa[80], se[80];
           ti__check_fmt_dims(sa, sizeof sa, a, 6);
           ti__check_fmt_dims(se, sizeof se, e, 6);
-          ti__check_diag(c, TI_DIAG_ERROR, "clusters", b->id, -1,
+          ti__check_diag(c, TI_DIAG_ERROR, "clusters", b->id, TI__NOEDGE,
                          "%s cluster %d has shape %s (ny,nx,nf,nr,nky,nkx), the block implies %s",
                          is_out ? "output" : "input", (int)ci, sa, se);
         }
@@ -5679,7 +5681,7 @@ static void ti__check_clusters(ti__check *c) {
          cluster there is harmless (the reference engine's cases have it) */
       if (cl->n_interfaces == 0 && !(!is_out && cls == TI_CLASS_STORAGE && (b->has & TI_BLOCK_HAS_DATA) &&
                                      ti_task_tensor_values(&b->data)))
-        ti__check_diag(c, TI_DIAG_ERROR, "clusters", b->id, -1,
+        ti__check_diag(c, TI_DIAG_ERROR, "clusters", b->id, TI__NOEDGE,
                        "%s cluster %d has no interface, so nothing %s it", is_out ? "output" : "input", (int)ci,
                        is_out ? "reads" : "writes");
       if (!ti__check_cluster_extent(b, is_out, ci, &ext)) continue;
@@ -5687,7 +5689,7 @@ static void ti__check_clusters(ti__check *c) {
         int64_t box[6];
         if (ti__check_iface_box(&ext, &cl->interfaces[k], box, why, sizeof why) < 0)
           ti__check_diag(c, TI_DIAG_ERROR, "interface-box", b->id,
-                         (cl->interfaces[k].has & TI_IFACE_HAS_EDGE_ID) ? cl->interfaces[k].edge_id : -1,
+                         (cl->interfaces[k].has & TI_IFACE_HAS_EDGE_ID) ? (int64_t)cl->interfaces[k].edge_id : TI__NOEDGE,
                          "%s cluster %d interface %d: %s", is_out ? "output" : "input", (int)ci, (int)k, why);
       }
     }
@@ -5725,7 +5727,7 @@ static void ti__check_edges(ti__check *c) {
         int32_t ei;
         ti__check_edge_info *x;
         if (!(f->has & TI_IFACE_HAS_EDGE_ID) && ti__check_lookup(c->esorted, g->n_edges, f->edge_id) < 0) {
-          ti__check_diag(c, TI_DIAG_ERROR, "edge-ends", b->id, -1, "%s cluster %d interface %d names no edge",
+          ti__check_diag(c, TI_DIAG_ERROR, "edge-ends", b->id, TI__NOEDGE, "%s cluster %d interface %d names no edge",
                          is_out ? "output" : "input", (int)ci, (int)k);
           continue;
         }
@@ -5967,11 +5969,11 @@ static void ti__check_data(ti__check *c) {
     if (n_fields == 0) {
       if ((b->type == TI_BLOCK_SW || b->type == TI_BLOCK_SWFC || b->type == TI_BLOCK_SW2D || b->type == TI_BLOCK_SB) &&
           ti__check_feeds(c, i) && !ti__check_is_written(c, i))
-        ti__check_diag(c, TI_DIAG_ERROR, "data", b->id, -1,
+        ti__check_diag(c, TI_DIAG_ERROR, "data", b->id, TI__NOEDGE,
                        "%s block feeds a compute block but carries no data and nothing writes it; "
                        "give it its weights/bias", TI__BNAME(b));
       else if (cls == TI_CLASS_STORAGE && b->n_inputs == 0 && !ti__check_is_written(c, i) && ti__check_feeds(c, i))
-        ti__check_diag(c, TI_DIAG_WARNING, "data", b->id, -1,
+        ti__check_diag(c, TI_DIAG_WARNING, "data", b->id, TI__NOEDGE,
                        "%s block is read but holds no data and nothing writes it; it reads as zeros", TI__BNAME(b));
       if (t->n_dims > 0) {
         for (k = 0; k < t->n_dims && prod >= 0; k++) {
@@ -5979,22 +5981,22 @@ static void ti__check_data(ti__check *c) {
           prod = (dk < 0 || (dk && prod > TASKIR_CHECK_MAX_ELEMS / dk)) ? -1 : prod * dk;
         }
         if (prod != 0)
-          ti__check_diag(c, TI_DIAG_ERROR, "data", b->id, -1, "data has %d dims but no values", (int)t->n_dims);
+          ti__check_diag(c, TI_DIAG_ERROR, "data", b->id, TI__NOEDGE, "data has %d dims but no values", (int)t->n_dims);
       }
       continue;
     }
     if (cls != TI_CLASS_STORAGE) {
-      ti__check_diag(c, TI_DIAG_WARNING, "data", b->id, -1, "%s block carries data, which only storage blocks use",
+      ti__check_diag(c, TI_DIAG_WARNING, "data", b->id, TI__NOEDGE, "%s block carries data, which only storage blocks use",
                      TI__BNAME(b));
       continue;
     }
     if (n_fields > 1)
-      ti__check_diag(c, TI_DIAG_ERROR, "data", b->id, -1,
+      ti__check_diag(c, TI_DIAG_ERROR, "data", b->id, TI__NOEDGE,
                      "data fills %d of float_data/int32_data/uint32_data; exactly one holds the values", n_fields);
     v = ti_task_tensor_values(t);
     count = v->count;
     if (t->n_dims <= 0) {
-      ti__check_diag(c, TI_DIAG_ERROR, "data", b->id, -1, "data has %lld values but no dims", (long long)count);
+      ti__check_diag(c, TI_DIAG_ERROR, "data", b->id, TI__NOEDGE, "data has %lld values but no dims", (long long)count);
     } else {
       for (k = 0; k < t->n_dims; k++) {
         int64_t dk = t->dims[k];
@@ -6004,22 +6006,22 @@ static void ti__check_data(ti__check *c) {
         if (k < 8) ddims[k] = dk;
       }
       if (bad_dims)
-        ti__check_diag(c, TI_DIAG_ERROR, "data", b->id, -1, "data dim %d = %d is %s", (int)k, (int)t->dims[k],
+        ti__check_diag(c, TI_DIAG_ERROR, "data", b->id, TI__NOEDGE, "data dim %d = %d is %s", (int)k, (int)t->dims[k],
                        bad_dims == 1 ? "negative" : "too large: the product overflows");
       else if (prod != count)
-        ti__check_diag(c, TI_DIAG_ERROR, "data", b->id, -1,
+        ti__check_diag(c, TI_DIAG_ERROR, "data", b->id, TI__NOEDGE,
                        "data holds %lld values, its dims multiply to %lld", (long long)count, (long long)prod);
       nsd = ti_task_block_dims(b, sdims);
       if (!bad_dims && nsd > 0 && (t->n_dims > 8 || !ti__check_same_squeezed(ddims, t->n_dims, sdims, nsd))) {
         ti__check_fmt_dims(sa, sizeof sa, ddims, t->n_dims > 8 ? 8 : t->n_dims);
         ti__check_fmt_dims(sb, sizeof sb, sdims, nsd);
-        ti__check_diag(c, TI_DIAG_ERROR, "data", b->id, -1, "data dims %s do not match the %s block's storage dims %s",
+        ti__check_diag(c, TI_DIAG_ERROR, "data", b->id, TI__NOEDGE, "data dims %s do not match the %s block's storage dims %s",
                        sa, TI__BNAME(b), sb);
       }
     }
     p = (t->has & TI_TENSOR_HAS_PRECISION) ? t->precision : b->precision;
     if ((t->has & TI_TENSOR_HAS_PRECISION) && t->precision != b->precision)
-      ti__check_diag(c, TI_DIAG_ERROR, "data", b->id, -1,
+      ti__check_diag(c, TI_DIAG_ERROR, "data", b->id, TI__NOEDGE,
                      "data precision %s differs from the block precision %s (storage precision is that of its data)",
                      ti_precision_name(t->precision) ? ti_precision_name(t->precision) : "?",
                      ti_precision_name(b->precision) ? ti_precision_name(b->precision) : "?");
@@ -6031,7 +6033,7 @@ static void ti__check_data(ti__check *c) {
       const char *want_name = is_float ? "float_data" : is_uint ? "uint32_data" : "int32_data";
       int64_t lo = 0, hi = 0, q, n_bad = 0, first = -1;
       if (v != want) {
-        ti__check_diag(c, TI_DIAG_ERROR, "data", b->id, -1, "%s data belongs in %s", ti_precision_name(p), want_name);
+        ti__check_diag(c, TI_DIAG_ERROR, "data", b->id, TI__NOEDGE, "%s data belongs in %s", ti_precision_name(p), want_name);
         continue;
       }
       if (is_float) {
@@ -6044,14 +6046,14 @@ static void ti__check_data(ti__check *c) {
           }
         }
         if (n_bad)
-          ti__check_diag(c, TI_DIAG_ERROR, "data", b->id, -1,
+          ti__check_diag(c, TI_DIAG_ERROR, "data", b->id, TI__NOEDGE,
                          "%lld values are NaN, infinite or beyond %s, the first at index %lld", (long long)n_bad,
                          ti_precision_name(p), (long long)first);
       } else if (ti__check_int_range(p, &lo, &hi)) {
         int64_t fv = 0;
         n_bad = ti__check_outside(v, lo, hi, &first, &fv);
         if (n_bad)
-          ti__check_diag(c, TI_DIAG_ERROR, "data", b->id, -1,
+          ti__check_diag(c, TI_DIAG_ERROR, "data", b->id, TI__NOEDGE,
                          "%lld values lie outside %s range %lld..%lld, the first is %lld at index %lld",
                          (long long)n_bad, ti_precision_name(p), (long long)lo, (long long)hi, (long long)fv,
                          (long long)first);
@@ -6076,7 +6078,7 @@ static void ti__check_io(ti__check *c) {
     const ti_task_block *b = &g->blocks[i];
     if (b->type != TI_BLOCK_INPUT && b->type != TI_BLOCK_OUTPUT) continue;
     if ((b->has & TI_BLOCK_HAS_SOCKET_ID) && b->socket_id < 0)
-      ti__check_diag(c, TI_DIAG_ERROR, "io", b->id, -1, "socket_id %d is negative", (int)b->socket_id);
+      ti__check_diag(c, TI_DIAG_ERROR, "io", b->id, TI__NOEDGE, "socket_id %d is negative", (int)b->socket_id);
     n++;
   }
   if (n < 2) return;
@@ -6094,7 +6096,7 @@ static void ti__check_io(ti__check *c) {
   for (i = 1; i < n; i++)
     if ((key[i] >> 31) == (key[i - 1] >> 31)) {
       const ti_task_block *o = &g->blocks[key[i - 1] & 0x7fffffffu], *b = &g->blocks[key[i] & 0x7fffffffu];
-      ti__check_diag(c, TI_DIAG_ERROR, "io", b->id, -1,
+      ti__check_diag(c, TI_DIAG_ERROR, "io", b->id, TI__NOEDGE,
                      "%s blocks %d and %d both have socket %d (socket_id, or the block id when it has none); "
                      "sockets must differ", TI__BNAME(b), (int)o->id, (int)b->id, (int)ti_task_socket_of(b));
     }
@@ -6110,44 +6112,44 @@ static void ti__check_attrs(ti__check *c) {
     if ((unsigned)b->type >= TI_BLOCK_COUNT || b->type == TI_BLOCK_NULL) continue;
     cls = ti_block_class_of(b->type);
     if (cls != TI_CLASS_COMPUTE && b->n_attrs > 0)
-      ti__check_diag(c, TI_DIAG_WARNING, "attributes", b->id, -1, "%s block has %d attributes; only compute blocks use them",
+      ti__check_diag(c, TI_DIAG_WARNING, "attributes", b->id, TI__NOEDGE, "%s block has %d attributes; only compute blocks use them",
                      TI__BNAME(b), (int)b->n_attrs);
     for (j = 0; j < b->n_attrs; j++) {
       const ti_task_attr *a = &b->attrs[j];
       const char *nm;
       int32_t v = a->int_value;
       if ((unsigned)a->type >= TI_ATTR_COUNT) {
-        ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, -1, "attribute #%d has unknown type %d", (int)j, (int)a->type);
+        ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, TI__NOEDGE, "attribute #%d has unknown type %d", (int)j, (int)a->type);
         continue;
       }
       nm = ti__attr_type_names[a->type];
       for (k = 0; k < j; k++)
         if (b->attrs[k].type == a->type) {
-          ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, -1, "attribute %s is given twice (#%d and #%d)", nm,
+          ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, TI__NOEDGE, "attribute %s is given twice (#%d and #%d)", nm,
                          (int)k, (int)j);
           break;
         }
       switch (a->type) {
       case TI_ATTR_KERNEL_X: case TI_ATTR_KERNEL_Y: case TI_ATTR_STRIDE_X: case TI_ATTR_STRIDE_Y:
       case TI_ATTR_DILATION_X: case TI_ATTR_DILATION_Y:
-        if (v < 1) ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, -1, "%s = %d, it must be >= 1", nm, (int)v);
+        if (v < 1) ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, TI__NOEDGE, "%s = %d, it must be >= 1", nm, (int)v);
         break;
       case TI_ATTR_PAD_UP: case TI_ATTR_PAD_DOWN: case TI_ATTR_PAD_LEFT: case TI_ATTR_PAD_RIGHT:
-        if (v < 0) ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, -1, "%s = %d, it must be >= 0", nm, (int)v);
+        if (v < 0) ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, TI__NOEDGE, "%s = %d, it must be >= 0", nm, (int)v);
         break;
       case TI_ATTR_LUT_DW:
-        if (v < 1 || v > 16) ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, -1, "LUT_DW = %d, it must be 1..16", (int)v);
+        if (v < 1 || v > 16) ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, TI__NOEDGE, "LUT_DW = %d, it must be 1..16", (int)v);
         break;
       case TI_ATTR_BIT_SHIFT_NUM:
         if (v < 0 || v > 31)
-          ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, -1, "BIT_SHIFT_NUM = %d, it must be 0..31", (int)v);
+          ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, TI__NOEDGE, "BIT_SHIFT_NUM = %d, it must be 0..31", (int)v);
         break;
       default: break;
       }
     }
     if ((b->has & TI_BLOCK_HAS_BIAS_TYPE) && b->bias_type != TI_BIAS_TYPE_VECTOR &&
         b->bias_type != TI_BIAS_TYPE_CONSTANT)
-      ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, -1,
+      ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, TI__NOEDGE,
                      "bias_type %d is unknown; VECTOR (1) reads a bias cluster, CONSTANT (2) adds CONSTANT_B",
                      (int)b->bias_type);
     if (b->type == TI_BLOCK_CLIF) {   /* the kernel's own rules (ti_lif_params_check) */
@@ -6157,19 +6159,19 @@ static void ti__check_attrs(ti__check *c) {
       ti_status ls;
       ti_task_lif_params(b, &lp);
       if ((ls = ti_lif_params_check(&lp, &field, &val)) != TI_STATUS_SUCCESS)
-        ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, -1, "CLIF %s = %d %s", field, (int)val,
+        ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, TI__NOEDGE, "CLIF %s = %d %s", field, (int)val,
                        ls == TI_STATUS_NOT_SUPPORTED ? "is not supported by the LIF kernel" : "is out of range");
     }
     if (b->type == TI_BLOCK_CAVG || b->type == TI_BLOCK_CCMPB || b->type == TI_BLOCK_CCMPS) {
       int64_t ky = b->shape.nky > 0 ? b->shape.nky : ti__attr_lookup(b, TI_ATTR_KERNEL_Y, 1);
       int64_t kx = b->shape.nkx > 0 ? b->shape.nkx : ti__attr_lookup(b, TI_ATTR_KERNEL_X, 1);
       if (ky > 0 && kx > 0 && ky * kx > (int64_t)TASKIR_MAX_WINDOW)
-        ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, -1,
+        ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, TI__NOEDGE,
                        "window %lldx%lld has %lld positions, more than TASKIR_MAX_WINDOW (%lld)", (long long)ky,
                        (long long)kx, (long long)(ky * kx), (long long)TASKIR_MAX_WINDOW);
     }
     if (b->type == TI_BLOCK_CLUT && !ti__check_has_attr(b, TI_ATTR_LUT_DW))
-      ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, -1,
+      ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, TI__NOEDGE,
                      "CLUT block has no LUT_DW; it sets the index width and the table size 2^LUT_DW");
     /* windowed blocks: the output size follows from the input, the window,
        stride, padding and dilation */
@@ -6186,13 +6188,13 @@ static void ti__check_attrs(ti__check *c) {
         int32_t p1 = ti__attr_lookup(b, axis ? TI_ATTR_PAD_RIGHT : TI_ATTR_PAD_DOWN, 0);
         int64_t span, want;
         if (kk > 0 && ka != kk)
-          ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, -1, "%s = %d but the shape's %s = %d",
+          ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, TI__NOEDGE, "%s = %d but the shape's %s = %d",
                          axis ? "KERNEL_X" : "KERNEL_Y", (int)ka, axis ? "nkx" : "nky", (int)kk);
         if (kk < 1 || st < 1 || dl < 1 || p0 < 0 || p1 < 0 || n_out < 1) continue;   /* reported elsewhere */
         span = (int64_t)dl * (kk - 1) + 1;
         want = (int64_t)n_in + p0 + p1 >= span ? ((int64_t)n_in + p0 + p1 - span) / st + 1 : 0;
         if (want != n_out)
-          ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, -1,
+          ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, TI__NOEDGE,
                          "%s = %d, but %s = %d with kernel %d, stride %d, pads %d+%d, dilation %d gives %lld",
                          axis ? "nx" : "ny", (int)n_out, axis ? "nix" : "niy", (int)n_in, (int)kk, (int)st, (int)p0,
                          (int)p1, (int)dl, (long long)want);
@@ -6210,17 +6212,17 @@ static void ti__check_groups(ti__check *c) {
     const ti_task_group *gr = &g->groups[i];
     for (j = 0; j < i; j++)
       if (g->groups[j].group_id == gr->group_id) {
-        ti__check_diag(c, TI_DIAG_ERROR, "groups", TI__NOBLK, -1, "group id %d is used by groups #%d and #%d",
+        ti__check_diag(c, TI_DIAG_ERROR, "groups", TI__NOBLK, TI__NOEDGE, "group id %d is used by groups #%d and #%d",
                        (int)gr->group_id, (int)j, (int)i);
         break;
       }
     for (j = 0; j < gr->n_block_ids; j++) {
       int32_t id = gr->block_ids[j], bi = ti__check_lookup(c->bsorted, g->n_blocks, id);
       if (bi < 0)
-        ti__check_diag(c, TI_DIAG_ERROR, "groups", id, -1, "group %d names block %d, which does not exist",
+        ti__check_diag(c, TI_DIAG_ERROR, "groups", id, TI__NOEDGE, "group %d names block %d, which does not exist",
                        (int)gr->group_id, (int)id);
       else if (stamp[bi] == i + 1)
-        ti__check_diag(c, TI_DIAG_ERROR, "groups", id, -1, "group %d names block %d twice", (int)gr->group_id, (int)id);
+        ti__check_diag(c, TI_DIAG_ERROR, "groups", id, TI__NOEDGE, "group %d names block %d twice", (int)gr->group_id, (int)id);
       else
         stamp[bi] = i + 1;
     }
@@ -6287,7 +6289,7 @@ static void ti__check_cycles(ti__check *c) {
       } while (k >= 0 && k != v && n_on <= nb);
       if (len + 16 < sizeof path) snprintf(path + len, sizeof path - len, "%d", (int)TI__BID(c, v));
     }
-    ti__check_diag(c, TI_DIAG_ERROR, "cycle", v >= 0 ? (int64_t)TI__BID(c, v) : TI__NOBLK, -1,
+    ti__check_diag(c, TI_DIAG_ERROR, "cycle", v >= 0 ? (int64_t)TI__BID(c, v) : TI__NOBLK, TI__NOEDGE,
                    "the graph has a cycle (%d blocks on or after it): %s; Task IR graphs are acyclic", (int)left, path);
   }
 }

@@ -63,8 +63,10 @@
        consumer reads the producer's buffer. The rearrangements are those of
        taskir_kernels.h (kernels.rearrange: parameters, output dims), applied
        by ti_rearrange_apply to the box as the source holds it (e.g.
-       [y][x][f]; SW weights [nf][nr][nky][nkx]); planning runs them once on
-       a table of element offsets, so a run only copies.
+       [y][x][f]; SW weights [nf][nr][nky][nkx]). Planning inverts each
+       rearrangement in closed form (the source element of every destination
+       element; O(rank) memory per rearrangement, SHUFFLE its own table) and
+       turns the result into copy runs, so a run only copies.
 
    LICENSE: MIT, see the end of this file.
 */
@@ -551,22 +553,37 @@ static ti_status ti__x_box(const ti__xview *v, const ti_task_interface *f, int64
 
 /* --- rearrangements on index tensors ------------------------------------ */
 
-/* A tensor of source offsets (-1: zero), dims d[0..r). Planning runs each
-   rearrangement of an edge once, through the kernels' ti_rearrange_apply, on
-   this tensor (offset + 1 as 8-byte elements, so the zero fill reads -1). */
-typedef struct ti__xidx { int32_t r; int64_t d[TI_TENSOR_MAX_DIMS]; int64_t *v; int64_t bytes; } ti__xidx;
+/* One rearrangement of an edge, inverted: the input element an output
+   element reads, in closed form (the kinds' definitions: taskir_kernels.h,
+   kernels.rearrange), so that planning an edge needs O(rank) memory per
+   rearrangement and no per-element index map. Every kind has such a form;
+   SHUFFLE keeps its own index table (a copy of its parameter). */
+typedef struct ti__xinv {
+  int kind, cyc, ax, bx, q, axis;
+  int32_t r, ro;
+  int64_t id[TI_TENSOR_MAX_DIMS], od[TI_TENSOR_MAX_DIMS], ud[TI_TENSOR_MAX_DIMS];   /* ud: dims the output index is read in */
+  int64_t ivol, sa, sb, oy, ox, dd[TI_TENSOR_MAX_DIMS];
+  int perm[TI_TENSOR_MAX_DIMS];
+  unsigned char flip[TI_TENSOR_MAX_DIMS];
+  ti__ra_map mp;
+  int32_t *tab;                /* SHUFFLE: its index table */
+  int64_t ntab;
+} ti__xinv;
 
 #define TI__X_MAXP 8   /* parameter tensors per rearrangement */
 
-static ti_status ti__x_rearrange(ti_exec *x, ti__xidx *t, const ti_task_rearrange *ra, int32_t edge_id, int32_t step,
-                                 int64_t cap, ti_error *err) {
+/* Infers rearrangement ra on dims (r, d) (checking its output against cap,
+   the checker's rule), and prepares its inverse. */
+static ti_status ti__x_inv_init(ti_exec *x, ti__xinv *iv, const ti_task_rearrange *ra, int32_t r, const int64_t *d,
+                                int32_t edge_id, int32_t step, int64_t cap, ti_error *err) {
   ti_rearrange_param prm[TI__X_MAXP];
   int32_t *ib[TI__X_MAXP];
   int np = ra->n_matrix, i, ond = 0;
-  int64_t od[TI_TENSOR_MAX_DIMS], n = 1, k;
-  int64_t *nv = NULL, charged = 0;
+  int64_t n = 1, k, charged = 0;
   const char *why = NULL, *kname = ti_rearrange_kind_name((int)ra->type);
+  const int32_t *v, *v1;
   ti_status s = TI_STATUS_SUCCESS;
+  memset(iv, 0, sizeof *iv);
   if (!kname) kname = "?";
   if (np > TI__X_MAXP)
     return ti_error_set(err, TI_STATUS_NOT_SUPPORTED, "edge %d: %s with %d parameter tensors (at most %d)", (int)edge_id, kname, np, TI__X_MAXP);
@@ -589,47 +606,123 @@ static ti_status ti__x_rearrange(ti_exec *x, ti__xidx *t, const ti_task_rearrang
       prm[i].f32 = (const float *)m->float_data.data; prm[i].n_f32 = m->float_data.count;
     }
   }
-  s = ti_rearrange_infer_ex((int)ra->type, prm, np, t->r, t->d, &ond, od, &why);
+  s = ti_rearrange_infer_ex((int)ra->type, prm, np, r, d, &ond, iv->od, &why);
   if (s) {
     s = ti_error_set(err, s == TI_STATUS_NOT_SUPPORTED ? s : TI_STATUS_INVALID, "edge %d: %s: %s", (int)edge_id, kname,
                      why ? why : "parameters do not fit the data");
     goto done;
   }
-  for (i = 0; i < ond; i++) n = od[i] > 0 && n > INT64_MAX / 16 / od[i] ? INT64_MAX / 16 : n * od[i];
+  for (i = 0; i < ond; i++) n = iv->od[i] > 0 && n > INT64_MAX / 16 / iv->od[i] ? INT64_MAX / 16 : n * iv->od[i];
   if (n > cap) {   /* the checker's rule (ti_task_rearrange_cap), kept here for unchecked plans */
     s = ti_error_set(err, TI_STATUS_INVALID, "edge %d: rearrangement #%d (%s) makes %lld elements, more than %lld "
                      "(%d times the larger end of the edge)", (int)edge_id, (int)step, kname, (long long)n,
                      (long long)cap, (int)TASKIR_REARRANGE_GROWTH);
     goto done;
   }
-  if (!ti__x_charge(x, (n > 0 ? n : 1) * (int64_t)sizeof *nv, "an edge's index map")) { s = TI_STATUS_LIMIT; goto done; }
-  charged += (n > 0 ? n : 1) * (int64_t)sizeof *nv;
-  nv = (int64_t *)TASKIR_MALLOC(x->u, (size_t)(n > 0 ? n : 1) * sizeof *nv);
-  if (!nv) { s = ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory"); goto done; }
-  {
-    int64_t m = 1;
-    for (i = 0; i < t->r; i++) m *= t->d[i];
-    for (k = 0; k < m; k++) t->v[k] += 1;
+  iv->kind = (int)ra->type; iv->r = r; iv->ro = ond; iv->ivol = 1;
+  for (i = 0; i < r; i++) { iv->id[i] = d[i]; iv->ud[i] = iv->od[i]; iv->ivol *= d[i]; iv->perm[i] = i; }
+  v = np > 0 ? prm[0].i32 : NULL;
+  v1 = np > 1 ? prm[1].i32 : NULL;
+  switch (iv->kind) {   /* what ti_rearrange_apply reads of the parameters, kind by kind */
+  case TI_REARRANGE_RESHAPE:   /* the source transposed to perm, read flat */
+    for (i = 0; i < r; i++) {
+      iv->perm[i] = np > 0 && prm[0].n_i32 > 0 ? v[r - 1 - i] : i;
+      iv->ud[i] = d[iv->perm[i]];
+    }
+    break;
+  case TI_REARRANGE_PERMUTE:
+    for (i = 0; i < r; i++) iv->perm[i] = v[i];
+    break;
+  case TI_REARRANGE_ROTATE:
+    iv->ax = prm[0].n_i32 == 3 ? v[1] : 0; iv->bx = prm[0].n_i32 == 3 ? v[2] : 1;
+    iv->q = (int)(((v[0] % 4) + 4) % 4);
+    break;
+  case TI_REARRANGE_REFLECT:
+    for (k = 0; k < prm[0].n_i32; k++) iv->flip[v[k]] = 1;
+    break;
+  case TI_REARRANGE_SHIFT:
+  case TI_REARRANGE_SCALE:
+    iv->cyc = iv->kind == TI_REARRANGE_SHIFT && np > 1 && prm[1].n_i32 == 1 && v1[0] == TI_SHIFT_CYCLIC;
+    for (i = 0; i < r; i++) iv->dd[i] = np > 0 && i < prm[0].n_i32 ? v[i] : (iv->kind == TI_REARRANGE_SHIFT ? 0 : 1);
+    break;
+  case TI_REARRANGE_SHEAR:
+    iv->sa = v[0]; iv->sb = v[1];
+    iv->oy = iv->sa < 0 ? -iv->sa * (d[1] - 1) : 0;
+    iv->ox = iv->sb < 0 ? -iv->sb * (d[0] - 1) : 0;
+    break;
+  case TI_REARRANGE_AFFINE:
+  case TI_REARRANGE_PROJECT:
+    (void)ti__ra_map_init(iv->kind, prm, np, &iv->mp, &why);   /* validated by infer */
+    break;
+  case TI_REARRANGE_SHUFFLE:
+    iv->axis = np > 1 && prm[1].n_i32 == 1 ? v1[0] : -1;
+    iv->tab = ib[0]; iv->ntab = prm[0].n_i32; ib[0] = NULL;   /* kept (and stays charged) until ti__x_inv_free */
+    if (iv->tab) charged -= iv->ntab * (int64_t)sizeof(int32_t);
+    break;
+  default:
+    break;
   }
-  s = ti_rearrange_apply((int)ra->type, prm, np, sizeof(int64_t), t->r, t->d, t->v, ond, od, nv);
-  if (s) {
-    s = ti_error_set(err, s == TI_STATUS_NOT_SUPPORTED ? s : TI_STATUS_INVALID, "edge %d: %s refused its parameters (%s)",
-                     (int)edge_id, kname, ti_status_name(s));
-    TASKIR_FREE(x->u, nv);
-    goto done;
-  }
-  for (k = 0; k < n; k++) nv[k] -= 1;
-  TASKIR_FREE(x->u, t->v);
-  ti__x_uncharge(x, t->bytes);   /* the old map goes, the new one stays charged */
-  charged -= (n > 0 ? n : 1) * (int64_t)sizeof *nv;
-  t->bytes = (n > 0 ? n : 1) * (int64_t)sizeof *nv;
-  t->v = nv;
-  t->r = ond;
-  for (i = 0; i < ond; i++) t->d[i] = od[i];
 done:
   for (i = 0; i < np; i++) if (ib[i]) TASKIR_FREE(x->u, ib[i]);
   ti__x_uncharge(x, charged);
   return s;
+}
+
+static void ti__x_inv_free(ti_exec *x, ti__xinv *iv) {
+  if (iv->tab) { TASKIR_FREE(x->u, iv->tab); ti__x_uncharge(x, iv->ntab * (int64_t)sizeof(int32_t)); iv->tab = NULL; }
+}
+
+/* The flat input index output element f (flat, row-major) reads; -1: zero. */
+static int64_t ti__x_inv_src(const ti__xinv *iv, int64_t f) {
+  int64_t o[TI_TENSOR_MAX_DIMS], i[TI_TENSOR_MAX_DIMS], t;
+  int32_t a;
+  if (iv->kind == TI_REARRANGE_IDENTITY) return f;
+  if (iv->ivol == 0) return -1;   /* an empty input: all fill */
+  if (iv->kind == TI_REARRANGE_SHUFFLE && iv->axis < 0) return iv->tab[f] >= 0 ? iv->tab[f] : -1;
+  for (a = iv->r - 1; a >= 0; a--) { o[a] = f % iv->ud[a]; f /= iv->ud[a]; }
+  for (a = 0; a < iv->r; a++) i[a] = o[a];
+  switch (iv->kind) {
+  case TI_REARRANGE_RESHAPE:
+  case TI_REARRANGE_PERMUTE:
+    for (a = 0; a < iv->r; a++) i[iv->perm[a]] = o[a];
+    break;
+  case TI_REARRANGE_ROTATE:
+    if (iv->q == 1) { i[iv->bx] = iv->id[iv->bx] - 1 - o[iv->ax]; i[iv->ax] = o[iv->bx]; }
+    else if (iv->q == 2) { i[iv->ax] = iv->id[iv->ax] - 1 - o[iv->ax]; i[iv->bx] = iv->id[iv->bx] - 1 - o[iv->bx]; }
+    else if (iv->q == 3) { i[iv->bx] = o[iv->ax]; i[iv->ax] = iv->id[iv->ax] - 1 - o[iv->bx]; }
+    break;
+  case TI_REARRANGE_REFLECT:
+    for (a = 0; a < iv->r; a++) if (iv->flip[a]) i[a] = iv->id[a] - 1 - o[a];
+    break;
+  case TI_REARRANGE_SHIFT:
+    for (a = 0; a < iv->r; a++) {
+      t = o[a] - iv->dd[a];
+      if (iv->cyc) { t %= iv->id[a]; if (t < 0) t += iv->id[a]; }
+      else if (t < 0 || t >= iv->id[a]) return -1;
+      i[a] = t;
+    }
+    break;
+  case TI_REARRANGE_SCALE:
+    for (a = 0; a < iv->r; a++) i[a] = o[a] / iv->dd[a];
+    break;
+  case TI_REARRANGE_SHEAR:
+    i[0] = iv->sa ? o[0] - iv->sa * o[1] - iv->oy : o[0];
+    i[1] = iv->sa ? o[1] : o[1] - iv->sb * o[0] - iv->ox;
+    if (i[0] < 0 || i[0] >= iv->id[0] || i[1] < 0 || i[1] >= iv->id[1]) return -1;
+    break;
+  case TI_REARRANGE_AFFINE:
+  case TI_REARRANGE_PROJECT:
+    if (!ti__ra_map_src(&iv->mp, o[0], o[1], iv->id[0], iv->id[1], &i[0], &i[1])) return -1;
+    break;
+  case TI_REARRANGE_SHUFFLE:
+    if (iv->tab[o[iv->axis]] < 0) return -1;
+    i[iv->axis] = iv->tab[o[iv->axis]];
+    break;
+  default:
+    break;
+  }
+  for (t = 0, a = 0; a < iv->r; a++) t = t * iv->id[a] + i[a];
+  return t;
 }
 
 /* --- plan ---------------------------------------------------------------- */
@@ -642,6 +735,8 @@ typedef struct ti__xplan {     /* planning state */
   int32_t *esrc, *edst;        /* per edge index: block indices */
   const ti_task_interface **esif, **edif;   /* per edge: its two interfaces */
   uint64_t *eid_sorted;        /* (id << 32 | index) of every edge, sorted */
+  int32_t *eid_dense;          /* or, when the ids are dense, index by id - eid_lo (-1: none; the same memory) */
+  int64_t eid_lo, eid_span;
   unsigned char *range8;       /* per block: values provably in int8 range */
   unsigned char *is_state;     /* per block: storage holding a CLIF state */
   int32_t *state_clif;         /* per block: the CLIF block index it serves */
@@ -660,6 +755,10 @@ static uint64_t ti__x_key(int32_t id, int32_t index) {
 }
 static int32_t ti__x_edge_index(const ti__xplan *P, int32_t id) {
   int32_t lo = 0, hi = P->g->n_edges - 1;
+  if (P->eid_dense) {   /* ids within 2 * n_edges + 1 of the least: one load */
+    int64_t k = (int64_t)id - P->eid_lo;
+    return k >= 0 && k <= P->eid_span ? P->eid_dense[k] : -1;
+  }
   while (lo <= hi) {
     int32_t mid = lo + (hi - lo) / 2;
     uint64_t k = P->eid_sorted[mid], want = ti__x_key(id, 0);
@@ -764,9 +863,9 @@ static ti_status ti__x_edge_copy(ti__xplan *P, int32_t e, int32_t dst, const ti_
   const ti_task_edge *ed = &P->g->edges[e];
   const ti_task_block *sb = &P->g->blocks[P->esrc[e]];
   ti__xview sv;
-  ti__xidx t;
+  ti__xinv *inv = NULL;
   int64_t spos[4], ssz[4], dpos[4], dsz[4], sst[4], dst_st[4], n = 1, k, dn = 1;
-  int32_t i;
+  int32_t i, ninv = 0;
   ti_status s;
   ti__x_block_view(sb, &sv);
   if ((s = ti__x_box(&sv, P->esif[e], spos, ssz, sb->id, ed->id, P->err)) != TI_STATUS_SUCCESS) return s;
@@ -803,59 +902,59 @@ static ti_status ti__x_edge_copy(ti__xplan *P, int32_t e, int32_t dst, const ti_
     x->edge_bytes_per_run += n * (int64_t)ti_dtype_size(x->buf[st->src].dt);
     return TI_STATUS_SUCCESS;
   }
-  memset(&t, 0, sizeof t);
-  t.r = sv.rank;
-  for (i = 0; i < sv.rank; i++) t.d[i] = ssz[i];
-  t.bytes = (n ? n : 1) * (int64_t)sizeof *t.v;
-  if (!ti__x_charge(x, t.bytes, "an edge's index map")) return TI_STATUS_LIMIT;
-  t.v = (int64_t *)TASKIR_MALLOC(x->u, (size_t)t.bytes);
-  if (!t.v) { ti__x_uncharge(x, t.bytes); return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory"); }
+  {   /* the rearrangements, inverted one by one (ti__xinv): no index map */
+    int64_t cap = ti_task_rearrange_cap(n, dn), d[TI_TENSOR_MAX_DIMS], need;
+    int32_t r = sv.rank, nr = ed->n_rearrange;
+    need = (nr > 0 ? nr : 1) * (int64_t)sizeof *inv;
+    if (!ti__x_charge(x, need, "an edge's rearrangement list")) return TI_STATUS_LIMIT;
+    inv = (ti__xinv *)TASKIR_MALLOC(x->u, (size_t)need);
+    if (!inv) { ti__x_uncharge(x, need); return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory"); }
+    for (i = 0; i < sv.rank; i++) d[i] = ssz[i];
+    for (i = 0; i < nr; i++) {
+      if ((s = ti__x_inv_init(x, &inv[i], &ed->rearrange[i], r, d, ed->id, i, cap, P->err)) != TI_STATUS_SUCCESS) break;
+      ninv++;
+      r = inv[i].ro;
+      for (k = 0; k < r; k++) d[k] = inv[i].od[k];
+    }
+    n = 1;
+    for (i = 0; i < r; i++) n *= d[i];
+    if (!s && n != dn)
+      s = ti_error_set(P->err, TI_STATUS_INVALID, "edge %d (block %d -> %d) carries %lld values, its destination box holds %lld",
+                       (int)ed->id, (int)sb->id, (int)dst_id, (long long)n, (long long)dn);
+    if (s) goto out;
+  }
   sst[sv.rank - 1] = 1;
   for (i = sv.rank - 2; i >= 0; i--) sst[i] = sst[i + 1] * sv.dims[i + 1];
-  {   /* offsets of the box's elements in row-major order, by counters */
-    int64_t idx[4] = {0, 0, 0, 0}, base = 0;
-    for (i = 0; i < sv.rank; i++) base += spos[i] * sst[i];
-    for (k = 0; k < n; k++) {
-      int64_t off = base;
-      for (i = 0; i < sv.rank; i++) off += idx[i] * sst[i];
-      t.v[k] = off;
-      for (i = sv.rank - 1; i >= 0; i--) { if (++idx[i] < ssz[i]) break; idx[i] = 0; }
-    }
-  }
-  {
-    int64_t cap = ti_task_rearrange_cap(n, dn);
-    for (i = 0; i < ed->n_rearrange; i++)
-      if ((s = ti__x_rearrange(x, &t, &ed->rearrange[i], ed->id, i, cap, P->err)) != TI_STATUS_SUCCESS) {
-        TASKIR_FREE(x->u, t.v); ti__x_uncharge(x, t.bytes); return s;
-      }
-  }
-  n = 1;
-  for (i = 0; i < t.r; i++) n *= t.d[i];
-  if (n != dn) {
-    TASKIR_FREE(x->u, t.v); ti__x_uncharge(x, t.bytes);
-    return ti_error_set(P->err, TI_STATUS_INVALID, "edge %d (block %d -> %d) carries %lld values, its destination box holds %lld",
-                        (int)ed->id, (int)sb->id, (int)dst_id, (long long)n, (long long)dn);
-  }
   dst_st[dv->rank - 1] = 1;
   for (i = dv->rank - 2; i >= 0; i--) dst_st[i] = dst_st[i + 1] * dv->dims[i + 1];
   st->src = x->blk[P->esrc[e]].buf; st->dst = dst; st->run0 = x->n_run; st->nrun = 0; st->elems = n;
   {
-    int64_t idx[4] = {0, 0, 0, 0}, base = 0;
+    int64_t idx[4] = {0, 0, 0, 0}, base = 0, sbase = 0;
     for (i = 0; i < dv->rank; i++) base += dpos[i] * dst_st[i];
-  for (k = 0; k < n; k++) {
-    int64_t off = base;
-    for (i = 0; i < dv->rank; i++) off += idx[i] * dst_st[i];
-    for (i = dv->rank - 1; i >= 0; i--) { if (++idx[i] < dsz[i]) break; idx[i] = 0; }
-    if (cover) cover[off] = 1;
-    if (ti__x_add_run(x, &st->nrun, off, t.v[k]) != TI_STATUS_SUCCESS) {
-      TASKIR_FREE(x->u, t.v); ti__x_uncharge(x, t.bytes);
-      return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory");
+    for (i = 0; i < sv.rank; i++) sbase += spos[i] * sst[i];
+    for (k = 0; k < n; k++) {
+      int64_t off = base, f = k, so;
+      int32_t j;
+      for (i = 0; i < dv->rank; i++) off += idx[i] * dst_st[i];
+      for (i = dv->rank - 1; i >= 0; i--) { if (++idx[i] < dsz[i]) break; idx[i] = 0; }
+      for (j = ninv - 1; j >= 0 && f >= 0; j--) f = ti__x_inv_src(&inv[j], f);
+      so = -1;
+      if (f >= 0) {   /* the element of the source box, in the source buffer */
+        so = sbase;
+        for (i = sv.rank - 1; i >= 0; i--) { so += (f % ssz[i]) * sst[i]; f /= ssz[i]; }
+      }
+      if (cover) cover[off] = 1;
+      if (ti__x_add_run(x, &st->nrun, off, so) != TI_STATUS_SUCCESS) {
+        s = ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory");
+        goto out;
+      }
     }
   }
-  }
-  TASKIR_FREE(x->u, t.v); ti__x_uncharge(x, t.bytes);
   x->edge_bytes_per_run += n * (int64_t)ti_dtype_size(x->buf[st->src].dt);
-  return TI_STATUS_SUCCESS;
+out:
+  for (i = 0; i < ninv; i++) ti__x_inv_free(x, &inv[i]);
+  if (inv) { TASKIR_FREE(x->u, inv); ti__x_uncharge(x, (ed->n_rearrange > 0 ? ed->n_rearrange : 1) * (int64_t)sizeof *inv); }
+  return s;
 }
 
 static void ti__x_do_copy(const ti_exec *x, const ti__xstep *st) {
@@ -1230,8 +1329,23 @@ static ti_status ti__x_index(ti__xplan *P) {
   const ti_task_graph *g = P->g;
   int32_t i, c, f, n = 0, head = 0, *indeg, *adj0, *adj;
   /* edges by id, and their two interfaces */
-  for (i = 0; i < g->n_edges; i++) { P->eid_sorted[i] = ti__x_key(g->edges[i].id, i); P->esrc[i] = P->edst[i] = -1; }
-  qsort(P->eid_sorted, (size_t)g->n_edges, sizeof *P->eid_sorted, ti__x_cmp64);
+  for (i = 0; i < g->n_edges; i++) { P->esrc[i] = P->edst[i] = -1; }
+  if (g->n_edges > 0) {   /* dense ids (the usual 0..n-1): a direct table in the sorted keys' memory */
+    int64_t lo = g->edges[0].id, hi = lo;
+    for (i = 1; i < g->n_edges; i++) {
+      if (g->edges[i].id < lo) lo = g->edges[i].id;
+      if (g->edges[i].id > hi) hi = g->edges[i].id;
+    }
+    if (hi - lo <= 2 * (int64_t)g->n_edges + 1) {
+      P->eid_dense = (int32_t *)(void *)P->eid_sorted; P->eid_lo = lo; P->eid_span = hi - lo;
+      for (i = 0; i <= hi - lo; i++) P->eid_dense[i] = -1;
+      for (i = g->n_edges - 1; i >= 0; i--) P->eid_dense[g->edges[i].id - lo] = i;   /* the first of equal ids */
+    }
+  }
+  if (!P->eid_dense) {
+    for (i = 0; i < g->n_edges; i++) P->eid_sorted[i] = ti__x_key(g->edges[i].id, i);
+    qsort(P->eid_sorted, (size_t)g->n_edges, sizeof *P->eid_sorted, ti__x_cmp64);
+  }
   for (i = 0; i < g->n_blocks; i++) {
     const ti_task_block *b = &g->blocks[i];
     for (c = 0; c < b->n_outputs; c++)

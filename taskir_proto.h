@@ -2126,10 +2126,14 @@ static ti_status ti__pb_tp_string(ti__pb_tp *t, char **out, int32_t *out_len, co
   return TI_STATUS_SUCCESS;
 }
 
-/* Room for one more element of a repeated field (arena, doubling). */
-static void *ti__pb_tp_grow(ti__pb_tp *t, void **arr, int32_t n, int64_t *cap, size_t es, const char *name) {
-  if (n >= *cap) {
-    int64_t nc = *cap ? *cap * 2 : 4;
+/* Room for one more element of a repeated field. A message body grows its
+   repeated fields in the heap, doubling (each doubling spends from the
+   budget), and moves each into the arena once, at its exact size, when the
+   body ends (ti__pb_tp_settle): no abandoned copies stay in the arena. */
+typedef struct ti__pb_tpcap { int64_t cap; int heap; } ti__pb_tpcap;
+static void *ti__pb_tp_grow(ti__pb_tp *t, void **arr, int32_t n, ti__pb_tpcap *cap, size_t es, const char *name) {
+  if (n >= cap->cap) {
+    int64_t nc = cap->cap ? cap->cap * 2 : 4;
     char *na;
     if (nc > INT32_MAX) nc = INT32_MAX;
     if (n >= nc) return NULL;
@@ -2137,16 +2141,49 @@ static void *ti__pb_tp_grow(ti__pb_tp *t, void **arr, int32_t n, int64_t *cap, s
       ti__pb_budget_msg(t->over, sizeof t->over, nc, name, es, t->spent, t->budget);
       return NULL;
     }
-    na = (char *)ti_arena_array(t->a, (size_t)nc, es, 8);
+    if (cap->heap) na = (char *)TASKIR_REALLOC(t->a->alloc_user, *arr, (size_t)nc * es);
+    else {   /* elements already in the arena (parsed before this body): copied out once */
+      na = (char *)TASKIR_MALLOC(t->a->alloc_user, (size_t)nc * es);
+      if (na && n) memcpy(na, *arr, (size_t)n * es);
+    }
     if (!na) return NULL;
-    if (n) memcpy(na, *arr, (size_t)n * es);
     *arr = na;
-    *cap = nc;
+    cap->cap = nc;
+    cap->heap = 1;
   }
   return (char *)*arr + (size_t)n * es;
 }
 
-static ti_status ti__pb_tp_scalar(ti__pb_tp *t, const ti__pb_msg *m, const ti__pb_field *f, void *obj, int64_t *cap) {
+/* Moves the heap-grown repeated fields of obj into the arena (ok = 0 after
+   a failure: they are dropped instead, leaving the graph freeable). */
+static int ti__pb_tp_settle(ti__pb_tp *t, const ti__pb_msg *m, void *obj, ti__pb_tpcap *cap, int ok) {
+  int i, good = 1;
+  for (i = 0; i < m->n_fields; i++) {
+    const ti__pb_field *f = &m->fields[i];
+    void **arr;
+    int32_t *n;
+    size_t es;
+    void *d = NULL;
+    if (!cap[i].heap) continue;
+    arr = TI__AT(obj, f->off, void *);
+    n = TI__AT(obj, f->off_n, int32_t);
+    es = f->kind == TI__K_REP_MSG ? f->sub->size : sizeof(int32_t);
+    if (ok && good && *n > 0) {
+      void *exact = TASKIR_REALLOC(t->a->alloc_user, *arr, (size_t)*n * es);   /* the doubling's slack goes first */
+      if (exact) *arr = exact;
+      d = ti_arena_array(t->a, (size_t)*n, es, 8);
+      if (d) memcpy(d, *arr, (size_t)*n * es);
+      else good = 0;
+    }
+    TASKIR_FREE(t->a->alloc_user, *arr);
+    *arr = d;
+    if (!d) *n = 0;
+    cap[i].heap = 0;
+  }
+  return good;
+}
+
+static ti_status ti__pb_tp_scalar(ti__pb_tp *t, const ti__pb_msg *m, const ti__pb_field *f, void *obj, ti__pb_tpcap *cap) {
   ti__pb_tok k;
   int64_t iv;
   uint32_t *has = (uint32_t *)obj;
@@ -2274,7 +2311,7 @@ static ti_status ti__pb_tp_commit(ti__pb_tp *t, const ti__pb_msg *m, void *obj, 
 
 static ti_status ti__pb_tp_body(ti__pb_tp *t, const ti__pb_msg *m, void *obj, int close, const char *open);
 
-static ti_status ti__pb_tp_msgval(ti__pb_tp *t, const ti__pb_field *f, void *obj, int64_t *cap, const char *name_at) {
+static ti_status ti__pb_tp_msgval(ti__pb_tp *t, const ti__pb_field *f, void *obj, ti__pb_tpcap *cap, const char *name_at) {
   int c = ti__pb_tp_peek(t), close;
   const char *open = t->p;
   void *sub;
@@ -2307,11 +2344,25 @@ static ti_status ti__pb_tp_msgval(ti__pb_tp *t, const ti__pb_field *f, void *obj
   return TI_STATUS_SUCCESS;
 }
 
+static ti_status ti__pb_tp_fields(ti__pb_tp *t, const ti__pb_msg *m, void *obj, int close, const char *open, ti__pb_tpcap *cap);
+
 static ti_status ti__pb_tp_body(ti__pb_tp *t, const ti__pb_msg *m, void *obj, int close, const char *open) {
-  int64_t cap[TI__PB_MAXF];
-  int i, c;
-  for (i = 0; i < m->n_fields; i++)
-    cap[i] = (m->fields[i].kind == TI__K_REP_MSG || m->fields[i].kind == TI__K_REP_INT32) ? *TI__AT(obj, m->fields[i].off_n, int32_t) : 0;
+  ti__pb_tpcap cap[TI__PB_MAXF];
+  ti_status st;
+  int i;
+  for (i = 0; i < m->n_fields; i++) {
+    cap[i].cap = (m->fields[i].kind == TI__K_REP_MSG || m->fields[i].kind == TI__K_REP_INT32) ? *TI__AT(obj, m->fields[i].off_n, int32_t) : 0;
+    cap[i].heap = 0;
+  }
+  st = ti__pb_tp_fields(t, m, obj, close, open, cap);
+  if (!ti__pb_tp_settle(t, m, obj, cap, st == TI_STATUS_SUCCESS) && st == TI_STATUS_SUCCESS)
+    st = ti__pb_tp_fail(t, TI_STATUS_NO_MEMORY, t->p, "out of memory");
+  if (st == TI_STATUS_SUCCESS && m == &ti__pbm_tensor) st = ti__pb_tp_commit(t, m, obj, t->p);
+  return st;
+}
+
+static ti_status ti__pb_tp_fields(ti__pb_tp *t, const ti__pb_msg *m, void *obj, int close, const char *open, ti__pb_tpcap *cap) {
+  int c;
   for (;;) {
     const char *name_at;
     size_t n;
@@ -2378,7 +2429,6 @@ static ti_status ti__pb_tp_body(ti__pb_tp *t, const ti__pb_msg *m, void *obj, in
     c = ti__pb_tp_peek(t);
     if (c == ';' || c == ',') t->p++;
   }
-  if (m == &ti__pbm_tensor) return ti__pb_tp_commit(t, m, obj, t->p);
   return TI_STATUS_SUCCESS;
 }
 

@@ -63,6 +63,22 @@ printf 'blocks { id: -1 type: CC shape { ny: 2147483647 nx: 2147483647 nf: 21474
 # a block whose id is -1 keeps its location in check's report
 printf 'blocks { id: -1 type: SI shape { nf: -4 } }\n' > "$tmp/neg.txt"
 "$T" check "$tmp/neg.txt" > "$tmp/out" 2>&1; grep -q "block -1" "$tmp/out" && ok || bad "block -1 location: $(cat "$tmp/out")"
+# an edge whose id is -1 keeps its location too (check, and run's list of checker problems)
+cat > "$tmp/nege.txt" <<'EOF2'
+blocks { id: -1 type: SI shape { ny: 1 nx: 1 nf: 4 } output_clusters { interfaces { edge_id: -1 } } }
+blocks { id: 2 type: CVS shape { ny: 1 nx: 1 nf: 4 } input_clusters { interfaces { edge_id: -1 } } output_clusters { interfaces { edge_id: 5 } } }
+blocks { id: 3 type: SI shape { ny: 1 nx: 1 nf: 4 } input_clusters { interfaces { edge_id: 5 } } output_clusters { interfaces { edge_id: 6 } } }
+blocks { id: 4 type: OUTPUT shape { ny: 1 nx: 1 nf: 4 } input_clusters { interfaces { edge_id: 6 } } }
+edges { id: -1 src_block_id: -1 dst_block_id: 2 rearrange_info { type: SCALE matrix { int32_data: 0 } } }
+edges { id: 5 src_block_id: 2 dst_block_id: 3 }
+edges { id: 6 src_block_id: 3 dst_block_id: 4 }
+EOF2
+"$T" check "$tmp/nege.txt" > "$tmp/out" 2>&1
+grep -q "edge -1: \[rearrange\]" "$tmp/out" && grep -q "block -1: \[data\]" "$tmp/out" && ok || bad "edge -1 location in check: $(cat "$tmp/out")"
+"$T" check --json "$tmp/nege.txt" > "$tmp/out" 2>&1
+grep -q '"block": null, "edge": -1' "$tmp/out" && ok || bad "edge -1 in check --json: $(cat "$tmp/out")"
+"$T" run "$tmp/nege.txt" > "$tmp/out" 2>&1
+grep -q "error \[rearrange\] edge -1: " "$tmp/out" && ! grep -q "block -1 edge" "$tmp/out" && ok || bad "edge -1 location in run: $(cat "$tmp/out")"
 
 # the checker finds a broken graph and exits 1
 sed 's/dst_block_id: 3/dst_block_id: 42/' "$FIX/cadd.task.txt" > "$tmp/broken.txt"

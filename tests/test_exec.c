@@ -481,6 +481,161 @@ TT_TEST(test_rearrange_chain) {
   ti_task_graph_free(&g);
 }
 
+/* Random chains of one to four rearrangements of every kind (source boxes
+   whole or part of the cluster): the plan evaluates each step's inverse in
+   closed form; the reference applies the kernels' ti_rearrange_apply step
+   by step to the data, as the per-element index map did. */
+typedef struct ra_step { int kind, n0, n1; int32_t m0[512], m1[8]; } ra_step;
+
+static int64_t vol_of(int r, const int64_t *d) { int64_t v = 1; int i; for (i = 0; i < r; i++) v *= d[i]; return v; }
+
+static void rand_perm(tt_rng *r, int n, int32_t *p) {
+  int i;
+  for (i = 0; i < n; i++) p[i] = i;
+  for (i = n - 1; i > 0; i--) { int j = (int)tt_range(r, 0, i); int32_t t = p[i]; p[i] = p[j]; p[j] = t; }
+}
+
+/* A random step valid on dims (r, d); 0 when the kind does not fit. */
+static int rand_step(tt_rng *rg, int r, const int64_t *d, ra_step *s) {
+  int64_t v = vol_of(r, d);
+  int i;
+  s->kind = (int)tt_range(rg, 0, TI_REARRANGE_COUNT - 1); s->n0 = s->n1 = 0;
+  switch (s->kind) {
+  case TI_REARRANGE_RESHAPE:
+    if (tt_range(rg, 0, 3)) { rand_perm(rg, r, s->m0); s->n0 = r; }
+    if (tt_range(rg, 0, 1)) {   /* output dims: [a, v / a] for a divisor a */
+      int64_t a = tt_range(rg, 1, v);
+      while (v % a) a--;
+      s->m1[0] = (int32_t)a; s->m1[1] = (int32_t)(v / a); s->n1 = 2;
+    }
+    return 1;
+  case TI_REARRANGE_PERMUTE: rand_perm(rg, r, s->m0); s->n0 = r; return 1;
+  case TI_REARRANGE_ROTATE:
+    if (r < 2) return 0;
+    s->m0[0] = (int32_t)tt_range(rg, -2, 5); s->n0 = 1;
+    if (tt_range(rg, 0, 1)) {
+      s->m0[1] = (int32_t)tt_range(rg, 0, r - 1);
+      do s->m0[2] = (int32_t)tt_range(rg, 0, r - 1); while (s->m0[2] == s->m0[1]);
+      s->n0 = 3;
+    }
+    return 1;
+  case TI_REARRANGE_SHIFT:
+    s->n0 = (int)tt_range(rg, 0, r);
+    for (i = 0; i < s->n0; i++) s->m0[i] = (int32_t)tt_range(rg, -d[i] - 1, d[i] + 1);
+    if (tt_range(rg, 0, 1)) { s->m1[0] = (int32_t)tt_range(rg, 0, 1); s->n1 = 1; }
+    return 1;
+  case TI_REARRANGE_SCALE:
+    s->n0 = (int)tt_range(rg, 0, r);
+    for (i = 0; i < s->n0; i++) s->m0[i] = (int32_t)tt_range(rg, 1, 2);
+    return 1;
+  case TI_REARRANGE_SHEAR:
+    if (r < 2) return 0;
+    s->m0[0] = s->m0[1] = 0; s->m0[tt_range(rg, 0, 1)] = (int32_t)tt_range(rg, -2, 2); s->n0 = 2;
+    return 1;
+  case TI_REARRANGE_REFLECT:
+    rand_perm(rg, r, s->m0); s->n0 = (int)tt_range(rg, 1, r);
+    return 1;
+  case TI_REARRANGE_AFFINE: case TI_REARRANGE_PROJECT: {
+    int n = s->kind == TI_REARRANGE_AFFINE ? 6 : 9;
+    if (r < 2) return 0;
+    do {
+      for (i = 0; i < n; i++) s->m0[i] = (int32_t)tt_range(rg, -2, 2);
+      if (n == 9) s->m0[8] = (int32_t)tt_range(rg, 1, 3);
+    } while (n == 6 ? s->m0[0] * s->m0[4] - s->m0[1] * s->m0[3] == 0
+                    : s->m0[0] * (s->m0[4] * s->m0[8] - s->m0[5] * s->m0[7]) - s->m0[1] * (s->m0[3] * s->m0[8] - s->m0[5] * s->m0[6]) +
+                          s->m0[2] * (s->m0[3] * s->m0[7] - s->m0[4] * s->m0[6]) == 0);
+    s->n0 = n;
+    if (tt_range(rg, 0, 1)) { s->m1[0] = (int32_t)tt_range(rg, 1, 6); s->m1[1] = (int32_t)tt_range(rg, 1, 6); s->n1 = 2; }
+    return 1;
+  }
+  case TI_REARRANGE_SHUFFLE:
+    if (tt_range(rg, 0, 1)) {
+      int c = (int)tt_range(rg, 0, r - 1);
+      s->n0 = (int)tt_range(rg, 1, d[c] + 2);
+      for (i = 0; i < s->n0; i++) s->m0[i] = (int32_t)tt_range(rg, -1, d[c] - 1);
+      s->m1[0] = c; s->n1 = 1;
+    } else {
+      if (v > 512) return 0;
+      s->n0 = (int)v;
+      for (i = 0; i < s->n0; i++) s->m0[i] = (int32_t)tt_range(rg, -1, v - 1);
+    }
+    return 1;
+  default: return 1;   /* IDENTITY */
+  }
+}
+
+static ti_rearrange_param *step_params(const ra_step *s, ti_rearrange_param *p, int *np) {
+  memset(p, 0, 2 * sizeof *p);
+  p[0].i32 = s->m0; p[0].n_i32 = s->n0; p[1].i32 = s->m1; p[1].n_i32 = s->n1;
+  *np = s->n1 ? 2 : s->n0 ? 1 : 0;
+  return p;
+}
+
+TT_TEST(test_rearrange_random_chains) {
+  tt_rng rg = {2026};
+  int trial, ok = 0;
+  for (trial = 0; trial < 300; trial++) {
+    int32_t Y = (int32_t)tt_range(&rg, 1, 5), X = (int32_t)tt_range(&rg, 1, 5), C = (int32_t)tt_range(&rg, 1, 4), dims[3];
+    int32_t by = 0, bx = 0, bh = Y, bw = X, *in, *cur, *nxt, *bufa, *bufb;
+    int64_t d[TI_TENSOR_MAX_DIMS], nd[TI_TENSOR_MAX_DIMS], v0, v;
+    int r = 3, nr = (int)tt_range(&rg, 1, 4), i, k, np, nrank;
+    ra_step st[4];
+    ti_rearrange_param p[2];
+    ti_task_graph g;
+    ti_task_edge *e;
+    ti_exec *x;
+    int part = (int)tt_range(&rg, 0, 1);
+    dims[0] = Y; dims[1] = X; dims[2] = C;
+    if (part) {   /* a box of the source cluster */
+      by = (int32_t)tt_range(&rg, 0, Y - 1); bh = (int32_t)tt_range(&rg, 1, Y - by);
+      bx = (int32_t)tt_range(&rg, 0, X - 1); bw = (int32_t)tt_range(&rg, 1, X - bx);
+    }
+    d[0] = bh; d[1] = bw; d[2] = C;
+    v0 = vol_of(3, d);
+    in = rand_vals(&rg, (int64_t)Y * X * C, -1000, 1000);
+    bufa = (int32_t *)malloc(4 * 4096); bufb = (int32_t *)malloc(4 * 4096);
+    for (i = 0; i < bh; i++)   /* the box, row-major */
+      for (k = 0; k < bw * C; k++) bufa[(i * bw) * C + k] = in[((by + i) * X + bx) * C + k];
+    cur = bufa; nxt = bufb;
+    for (i = 0; i < nr; i++) {
+      do {
+        while (!rand_step(&rg, r, d, &st[i])) {}
+        step_params(&st[i], p, &np);
+      } while (ti_rearrange_infer(st[i].kind, p, np, r, d, &nrank, nd) || (v = vol_of(nrank, nd)) < 1 || v > 4 * v0 || v > 4096);
+      TT_EQ_INT(ti_rearrange_apply(st[i].kind, p, np, 4, r, d, cur, nrank, nd, nxt), 0);
+      { int32_t *t = cur; cur = nxt; nxt = t; }
+      r = nrank;
+      for (k = 0; k < r; k++) d[k] = nd[k];
+    }
+    v = vol_of(r, d);
+    ti_task_graph_init(&g, NULL);
+    add(&g, 0, TI_BLOCK_SI, TI_DTYPE_I32, shp(Y, X, C, 0, 0, 0));
+    data(&g, 0, TI_DTYPE_I32, 3, dims, in);
+    add(&g, 1, TI_BLOCK_CVS, TI_DTYPE_I32, shp(1, 1, (int32_t)v, 0, 0, 0)); attr(&g, 1, TI_ATTR_CONSTANT_A, 1);
+    add(&g, 2, TI_BLOCK_SI, TI_DTYPE_I32, shp(1, 1, (int32_t)v, 0, 0, 0));
+    add(&g, 3, TI_BLOCK_OUTPUT, TI_DTYPE_I32, shp(1, 1, (int32_t)v, 0, 0, 0)); socket_of(&g, 3, 0);
+    if (part) {
+      ti_task_shape sp = shp(by, bx, 0, 0, 0, 0), ss = shp(bh, bw, C, 0, 0, 0);
+      e = link(&g, 0, 0, &sp, &ss, 1, 0, NULL, NULL);
+    } else e = link(&g, 0, 0, NULL, NULL, 1, 0, NULL, NULL);
+    for (i = 0; i < nr; i++) add_rearrange(&g, e, st[i].kind, st[i].n0 ? st[i].m0 : NULL, st[i].n0, st[i].n1 ? st[i].m1 : NULL, st[i].n1);
+    link0(&g, 1, 2, 0); link0(&g, 2, 3, 0);
+    x = plan(&g, 0);
+    TT_CHECK_MSG(x != NULL, "trial %d", trial);
+    if (x) {
+      ti_error err;
+      memset(&err, 0, sizeof err);
+      TT_EQ_INT(ti_exec_run(x, &err), 0);
+      if (output_is(x, 0, cur, v)) ok++;
+      else TT_CHECK_MSG(0, "trial %d: %d steps, first %s", trial, nr, ti_rearrange_kind_name(st[0].kind));
+      ti_exec_free(x);
+    }
+    ti_task_graph_free(&g);
+    free(in); free(bufa); free(bufb);
+  }
+  TT_EQ_INT(ok, 300);
+}
+
 /* --- CLIF over many steps -------------------------------------------------- */
 
 static int32_t clamp28(int64_t v) { return v < -134217728 ? -134217728 : v > 134217727 ? 134217727 : (int32_t)v; }
@@ -1196,6 +1351,7 @@ int main(void) {
   TT_RUN(test_interfaces);
   TT_RUN(test_rearrangements);
   TT_RUN(test_rearrange_chain);
+  TT_RUN(test_rearrange_random_chains);
   TT_RUN(test_clif_steps);
   TT_RUN(test_sockets);
   TT_RUN(test_error_reuse);

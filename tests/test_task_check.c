@@ -632,6 +632,47 @@ TT_TEST(rule_io) {
   ti_task_graph_free(&g);
 }
 
+/* Ids are any int32, -1 included: an edge (and a block) whose id is -1 keeps
+   its location, and a problem with no edge is not placed at edge -1. */
+TT_TEST(negative_ids_keep_their_location) {
+  static const char txt[] =
+      "blocks { id: -1 type: SI shape { ny: 1 nx: 1 nf: 4 } output_clusters { interfaces { edge_id: -1 } } }\n"
+      "blocks { id: 2 type: CVS shape { ny: 1 nx: 1 nf: 4 } input_clusters { interfaces { edge_id: -1 } }"
+      " output_clusters { interfaces { edge_id: 5 } } }\n"
+      "blocks { id: 3 type: SI shape { ny: 1 nx: 1 nf: 4 } input_clusters { interfaces { edge_id: 5 } } }\n"
+      "edges { id: -1 src_block_id: -1 dst_block_id: 2 rearrange_info { type: SCALE matrix { int32_data: 0 } } }\n"
+      "edges { id: 5 src_block_id: 2 dst_block_id: 3 }\n";
+  ti_task_graph g;
+  ti_diag_list l;
+  ti_error err;
+  int32_t i, edge_seen = 0, block_seen = 0;
+  ti_task_graph_init(&g, NULL);
+  TT_EQ_INT(ti_task_parse_text(&g, txt, sizeof txt - 1, &err), 0);
+  ti_diag_list_init(&l, NULL);
+  ti_error_clear(&err);
+  TT_EQ_INT(ti_task_check(&g, &l, &err), TI_STATUS_INVALID);
+  for (i = 0; i < l.n; i++) {
+    const ti_diag *d = &l.items[i];
+    if (!strcmp(d->rule, "rearrange")) {   /* an edge problem at edge -1 */
+      edge_seen = 1;
+      TT_CHECK((d->at & TI_DIAG_AT_EDGE) != 0);
+      TT_CHECK((d->at & TI_DIAG_AT_BLOCK) == 0);
+      TT_EQ_INT(d->edge_id, -1);
+    }
+    if (!strcmp(d->rule, "data")) {        /* a block problem at block -1, no edge */
+      block_seen = 1;
+      TT_CHECK((d->at & TI_DIAG_AT_BLOCK) != 0);
+      TT_CHECK((d->at & TI_DIAG_AT_EDGE) == 0);
+      TT_EQ_INT(d->block_id, -1);
+    }
+  }
+  TT_CHECK(edge_seen);
+  TT_CHECK(block_seen);
+  TT_CHECK_MSG(strstr(err.message, "rearrange: edge -1: ") != NULL, "%s", err.message);
+  ti_diag_list_free(&l);
+  ti_task_graph_free(&g);
+}
+
 TT_TEST(rule_attributes) {
   ti_task_graph g;
   build_lenet(&g);
@@ -984,6 +1025,7 @@ int main(void) {
   TT_RUN(rule_data);
   TT_RUN(rule_cycle);
   TT_RUN(rule_io);
+  TT_RUN(negative_ids_keep_their_location);
   TT_RUN(rule_attributes);
   TT_RUN(rule_groups_and_bias_type);
   TT_RUN(every_problem_is_listed);

@@ -573,9 +573,12 @@ static int ti_cli_run(int argc, char **argv) {
     ti_diag_list_init(&dl, NULL);
     if (ti_task_check(&g, &dl, NULL) != TI_STATUS_SUCCESS)
       for (j = 0; j < dl.n; j++)
-        if (dl.items[j].severity == TI_DIAG_ERROR)
-          fprintf(stderr, "  error [%s] block %d edge %d: %s\n", dl.items[j].rule, (int)dl.items[j].block_id,
-                  (int)dl.items[j].edge_id, dl.items[j].message);
+        if (dl.items[j].severity == TI_DIAG_ERROR) {   /* the location by `at`: an id may itself be -1 */
+          fprintf(stderr, "  error [%s]", dl.items[j].rule);
+          if (dl.items[j].at & TI_DIAG_AT_BLOCK) fprintf(stderr, " block %d", (int)dl.items[j].block_id);
+          if (dl.items[j].at & TI_DIAG_AT_EDGE) fprintf(stderr, " edge %d", (int)dl.items[j].edge_id);
+          fprintf(stderr, ": %s\n", dl.items[j].message);
+        }
     ti_diag_list_free(&dl);
     goto done;
   }
