@@ -4730,6 +4730,22 @@ static const char *ti__check_roles_text(ti_block_type t, char *buf, size_t cap) 
   return buf;
 }
 
+/* A storage type that holds parameters: its layout is what some compute
+   row's weight, alpha, table or bias reads (SW, SWFC, SW2D, SB). Such a
+   block that feeds something must carry data (or be written). */
+static int ti__check_holds_params(ti_block_type t) {
+  int k;
+  if ((unsigned)t >= TI_BLOCK_COUNT || ti__block_descs[t].cls != TI_CLASS_STORAGE) return 0;
+  for (k = 0; k < TI_BLOCK_COUNT; k++) {
+    const ti_task_block_desc *d = &ti__block_descs[k];
+    if (d->cls != TI_CLASS_COMPUTE) continue;
+    if ((d->mid != TI_TASK_ROLE_NONE && d->mid != TI_TASK_ROLE_STATE && d->mid_in == ti__block_descs[t].layout) ||
+        (d->bias && ti__block_descs[t].layout == TI_TASK_LAYOUT_F))
+      return 1;
+  }
+  return 0;
+}
+
 static void ti__check_shape_only(ti_task_shape *s) { memset(s, 0, sizeof *s); }
 static int ti__check_has_attr(const ti_task_block *b, ti_attr_type t) {
   int32_t i;
@@ -5363,8 +5379,7 @@ static void ti__check_data(ti__check *c) {
     if ((unsigned)b->type >= TI_BLOCK_COUNT || b->type == TI_BLOCK_NULL) continue;
     cls = ti_block_class_of(b->type);
     if (n_fields == 0) {
-      if ((b->type == TI_BLOCK_SW || b->type == TI_BLOCK_SWFC || b->type == TI_BLOCK_SW2D || b->type == TI_BLOCK_SB) &&
-          ti__check_feeds(c, i) && !ti__check_is_written(c, i))
+      if (ti__check_holds_params(b->type) && ti__check_feeds(c, i) && !ti__check_is_written(c, i))
         ti__check_diag(c, TI_DIAG_ERROR, "data", b->id, -1,
                        "%s block feeds a compute block but carries no data and nothing writes it; "
                        "give it its weights/bias", TI__BNAME(b));
@@ -5558,7 +5573,7 @@ static void ti__check_attrs(ti__check *c) {
         ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, -1, "CLIF %s = %d %s", field, (int)val,
                        ls == TI_STATUS_NOT_SUPPORTED ? "is not supported by the LIF kernel" : "is out of range");
     }
-    if (b->type == TI_BLOCK_CAVG || b->type == TI_BLOCK_CCMPB || b->type == TI_BLOCK_CCMPS) {
+    if (ti__block_descs[b->type].window == TI_TASK_WINDOW_POOL) {
       int64_t ky = b->shape.nky > 0 ? b->shape.nky : ti__attr_lookup(b, TI_ATTR_KERNEL_Y, 1);
       int64_t kx = b->shape.nkx > 0 ? b->shape.nkx : ti__attr_lookup(b, TI_ATTR_KERNEL_X, 1);
       if (ky > 0 && kx > 0 && ky * kx > (int64_t)TASKIR_MAX_WINDOW)
@@ -5566,13 +5581,12 @@ static void ti__check_attrs(ti__check *c) {
                        "window %lldx%lld has %lld positions, more than TASKIR_MAX_WINDOW (%lld)", (long long)ky,
                        (long long)kx, (long long)(ky * kx), (long long)TASKIR_MAX_WINDOW);
     }
-    if (b->type == TI_BLOCK_CLUT && !ti__check_has_attr(b, TI_ATTR_LUT_DW))
+    if (ti__block_descs[b->type].mid_in == TI_TASK_LAYOUT_LUT && !ti__check_has_attr(b, TI_ATTR_LUT_DW))
       ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, -1,
-                     "CLUT block has no LUT_DW; it sets the index width and the table size 2^LUT_DW");
+                     "%s block has no LUT_DW; it sets the index width and the table size 2^LUT_DW", TI__BNAME(b));
     /* windowed blocks: the output size follows from the input, the window,
        stride, padding and dilation */
-    if ((b->type == TI_BLOCK_CC || b->type == TI_BLOCK_CC2D || b->type == TI_BLOCK_CAVG || b->type == TI_BLOCK_CCMPB ||
-         b->type == TI_BLOCK_CCMPS) && b->shape.niy > 0 && b->shape.nix > 0) {
+    if (ti__block_descs[b->type].window != TI_TASK_WINDOW_NONE && b->shape.niy > 0 && b->shape.nix > 0) {
       int axis;
       for (axis = 0; axis < 2; axis++) {
         int32_t n_in = axis ? b->shape.nix : b->shape.niy, n_out = axis ? b->shape.nx : b->shape.ny;
