@@ -181,7 +181,6 @@ TASKIR_API int ti_layout_is_cnn(ti_layout l);          /* NCHW/NHWC/OIHW/HWOI */
    immutable, never aliased (seed 003 §2.5). */
 typedef enum ti_type_kind { TI_TYPE_TENSOR, TI_TYPE_VTENSOR, TI_TYPE_KIND_COUNT } ti_type_kind;
 
-#define TI_MAX_RANK 8
 struct ti_type {           /* interned: equal types are the same pointer */
   ti_type_kind kind;
   ti_dtype dtype;
@@ -5178,24 +5177,24 @@ static void ti__check_edges(ti__check *c) {
 /* Shape of the data after an edge's rearrangements, from the source box
    (in, n_in <= 6 dims), by the kernels' shape inference
    (ti_rearrange_infer_ex). Returns 1 with
-   the dims in out (rank *n_out, out holds TI_TENSOR_MAX_DIMS), -1 for
+   the dims in out (rank *n_out, out holds TI_MAX_RANK), -1 for
    malformed parameters or a step holding more than cap elements (why), -2
    when out of memory. */
 static int ti__check_rearranged(ti__check *c, const ti_task_edge *e, const int64_t *in, int n_in, int64_t cap,
                                 int64_t *out, int *n_out, char *why, size_t why_cap) {
   int32_t r;
   int k, n = n_in > 0 ? n_in : 1;
-  int64_t cur[TI_TENSOR_MAX_DIMS];
+  int64_t cur[TI_MAX_RANK];
   void *au = c->out->alloc_user;
   /* boxes have at most 6 dims (ny, nx, nf, nr, nky, nkx) */
-  for (k = 0; k < TI_TENSOR_MAX_DIMS; k++) cur[k] = 1;
+  for (k = 0; k < TI_MAX_RANK; k++) cur[k] = 1;
   for (k = 0; k < n_in && k < 6; k++) cur[k] = in[k];
   for (r = 0; r < e->n_rearrange; r++) {
     const ti_task_rearrange *ra = &e->rearrange[r];
     ti_rearrange_param prm[4];
     int32_t *tmp[4];
     int np = ra->n_matrix < 4 ? (int)ra->n_matrix : 4, on = 0, q, failed = 0;
-    int64_t od[TI_TENSOR_MAX_DIMS];
+    int64_t od[TI_MAX_RANK];
     const char *reason = NULL;
     ti_status st;
     /* the parameters as int32 / float arrays (values are kept narrow) */
@@ -5221,21 +5220,21 @@ static int ti__check_rearranged(ti__check *c, const ti_task_edge *e, const int64
       }
     }
     st = failed ? TI_STATUS_NO_MEMORY
-                : ti_rearrange_infer_ex((int)ra->type, np ? prm : NULL, np, n, cur, &on, od, &reason);
+                : ti_rearrange_infer_ex(ra->type, np ? prm : NULL, np, n, cur, &on, od, &reason);
     for (q = 0; q < np; q++) if (tmp[q]) TASKIR_FREE(au, tmp[q]);
     if (st == TI_STATUS_NO_MEMORY) return -2;
     if (st != TI_STATUS_SUCCESS) {
-      const char *kn = ti_rearrange_kind_name((int)(ra->type));
+      const char *kn = ti_rearrange_kind_name(ra->type);
       if (kn) snprintf(why, why_cap, "rearrangement #%d (%s): %s", (int)r, kn, reason ? reason : "malformed");
       else snprintf(why, why_cap, "rearrangement #%d has unknown type %d", (int)r, (int)ra->type);
       return -1;
     }
     n = on;
-    for (k = 0; k < on && k < TI_TENSOR_MAX_DIMS; k++) cur[k] = od[k];
+    for (k = 0; k < on && k < TI_MAX_RANK; k++) cur[k] = od[k];
     {
       int64_t vol = ti__check_volume(cur, n);
       if (vol < 0 || vol > cap) {
-        const char *kn = ti_rearrange_kind_name((int)(ra->type));
+        const char *kn = ti_rearrange_kind_name(ra->type);
         snprintf(why, why_cap, "rearrangement #%d (%s) makes %s%lld elements, more than %lld (%d times the larger end "
                  "of the edge)", (int)r, kn ? kn : "?", vol < 0 ? "over " : "",
                  (long long)(vol < 0 ? TASKIR_CHECK_MAX_ELEMS : vol), (long long)cap, (int)TASKIR_REARRANGE_GROWTH);
@@ -5257,7 +5256,7 @@ static void ti__check_sizes(ti__check *c) {
     const ti__check_edge_info *x = &c->einfo[i];
     const ti_task_block *s, *d;
     ti_task_shape es, ed;
-    int64_t bs[6], bd[6], rs[TI_TENSOR_MAX_DIMS], vs, vd;
+    int64_t bs[6], bd[6], rs[TI_MAX_RANK], vs, vd;
     int ns, nd, nr, st, said;
     if (x->n_out != 1 || x->n_in != 1 || x->src < 0 || x->dst < 0 || TI__BID(c, x->out_blk) != e->src_block_id ||
         TI__BID(c, x->in_blk) != e->dst_block_id)

@@ -561,7 +561,7 @@ static ti_status ti__x_box(const ti__xview *v, const ti_task_interface *f, int64
 /* A tensor of source offsets (-1: zero), dims d[0..r). Planning runs each
    rearrangement of an edge once, through the kernels' ti_rearrange_apply, on
    this tensor (offset + 1 as 8-byte elements, so the zero fill reads -1). */
-typedef struct ti__xidx { int32_t r; int64_t d[TI_TENSOR_MAX_DIMS]; int64_t *v; int64_t bytes; } ti__xidx;
+typedef struct ti__xidx { int32_t r; int64_t d[TI_MAX_RANK]; int64_t *v; int64_t bytes; } ti__xidx;
 
 #define TI__X_MAXP 8   /* parameter tensors per rearrangement */
 
@@ -570,9 +570,9 @@ static ti_status ti__x_rearrange(ti_exec *x, ti__xidx *t, const ti_task_rearrang
   ti_rearrange_param prm[TI__X_MAXP];
   int32_t *ib[TI__X_MAXP];
   int np = ra->n_matrix, i, ond = 0;
-  int64_t od[TI_TENSOR_MAX_DIMS], n = 1, k;
+  int64_t od[TI_MAX_RANK], n = 1, k;
   int64_t *nv = NULL, charged = 0;
-  const char *why = NULL, *kname = ti_rearrange_kind_name((int)ra->type);
+  const char *why = NULL, *kname = ti_rearrange_kind_name(ra->type);
   ti_status s = TI_STATUS_SUCCESS;
   if (!kname) kname = "?";
   if (np > TI__X_MAXP)
@@ -596,7 +596,7 @@ static ti_status ti__x_rearrange(ti_exec *x, ti__xidx *t, const ti_task_rearrang
       prm[i].f32 = (const float *)m->float_data.data; prm[i].n_f32 = m->float_data.count;
     }
   }
-  s = ti_rearrange_infer_ex((int)ra->type, prm, np, t->r, t->d, &ond, od, &why);
+  s = ti_rearrange_infer_ex(ra->type, prm, np, t->r, t->d, &ond, od, &why);
   if (s) {
     s = ti_error_set(err, s == TI_STATUS_NOT_SUPPORTED ? s : TI_STATUS_INVALID, "edge %d: %s: %s", (int)edge_id, kname,
                      why ? why : "parameters do not fit the data");
@@ -618,7 +618,7 @@ static ti_status ti__x_rearrange(ti_exec *x, ti__xidx *t, const ti_task_rearrang
     for (i = 0; i < t->r; i++) m *= t->d[i];
     for (k = 0; k < m; k++) t->v[k] += 1;
   }
-  s = ti_rearrange_apply((int)ra->type, prm, np, sizeof(int64_t), t->r, t->d, t->v, ond, od, nv);
+  s = ti_rearrange_apply(ra->type, prm, np, sizeof(int64_t), t->r, t->d, t->v, ond, od, nv);
   if (s) {
     s = ti_error_set(err, s == TI_STATUS_NOT_SUPPORTED ? s : TI_STATUS_INVALID, "edge %d: %s refused its parameters (%s)",
                      (int)edge_id, kname, ti_status_name(s));
