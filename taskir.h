@@ -649,7 +649,8 @@ typedef enum ti_attr_type {
   TI_ATTR_COUNT
 } ti_attr_type;
 
-typedef enum ti_bias_type { TI_BIAS_TYPE_VECTOR = 1, TI_BIAS_TYPE_CONSTANT = 2 } ti_bias_type;
+/* A block's bias_type is a ti_bias_mode (taskir_kernels.h): its VECTOR (1)
+   and CONSTANT (2) are the wire's BiasType values; NONE is not on the wire. */
 typedef enum ti_test_mode {
   TI_TEST_MEMORY_STATE = 0, TI_TEST_PRIM_OUTPUT = 1, TI_TEST_CASE_OUTPUT = 2, TI_TEST_MODE_COUNT
 } ti_test_mode;
@@ -659,7 +660,7 @@ typedef enum ti_test_mode {
 TASKIR_API const char *ti_block_type_name(ti_block_type t);
 TASKIR_API const char *ti_precision_name(ti_dtype p);   /* I8 -> "INT_8"; NULL if not a precision */
 TASKIR_API const char *ti_attr_type_name(ti_attr_type t);
-TASKIR_API const char *ti_bias_type_name(ti_bias_type b);
+TASKIR_API const char *ti_bias_type_name(ti_bias_mode b);
 TASKIR_API const char *ti_test_mode_name(ti_test_mode m);
 TASKIR_API ti_block_class ti_block_class_of(ti_block_type t);
 /* The descriptor table's row of a type; NULL for a value out of range. */
@@ -769,7 +770,7 @@ typedef struct ti_task_block {
   ti_task_attr *attrs;
   int32_t is_virtual;                     /* bool */
   int32_t master_task_id, pipeline_num;
-  ti_bias_type bias_type;
+  ti_bias_mode bias_type;
   int32_t socket_id;
 } ti_task_block;
 
@@ -3310,6 +3311,7 @@ static const char *const ti__attr_type_names[] = {
 TI__STATIC_ASSERT(sizeof ti__attr_type_names / sizeof *ti__attr_type_names == TI_ATTR_COUNT, attr_names);
 
 static const char *const ti__test_mode_names[] = { "MEMORY_STATE", "PRIM_OUTPUT", "CASE_OUTPUT" };
+TI__STATIC_ASSERT(TI_BIAS_VECTOR == 1 && TI_BIAS_CONSTANT == 2, bias_mode_wire);
 TI__STATIC_ASSERT(sizeof ti__test_mode_names / sizeof *ti__test_mode_names == TI_TEST_MODE_COUNT, test_mode_names);
 
 TASKIR_API const ti_task_block_desc *ti_task_block_desc_of(ti_block_type t) {
@@ -3324,8 +3326,8 @@ TASKIR_API const char *ti_precision_name(ti_dtype p) {
 TASKIR_API const char *ti_attr_type_name(ti_attr_type t) {
   return (unsigned)t < TI_ATTR_COUNT ? ti__attr_type_names[t] : NULL;
 }
-TASKIR_API const char *ti_bias_type_name(ti_bias_type b) {
-  return b == TI_BIAS_TYPE_VECTOR ? "VECTOR" : b == TI_BIAS_TYPE_CONSTANT ? "CONSTANT" : NULL;
+TASKIR_API const char *ti_bias_type_name(ti_bias_mode b) {
+  return b == TI_BIAS_VECTOR ? "VECTOR" : b == TI_BIAS_CONSTANT ? "CONSTANT" : NULL;
 }
 TASKIR_API const char *ti_test_mode_name(ti_test_mode m) {
   return (unsigned)m < TI_TEST_MODE_COUNT ? ti__test_mode_names[m] : NULL;
@@ -3401,7 +3403,7 @@ struct ti__pb_msg {
 /* Enum fields are stored as their C enum types; those are int-sized. */
 TI__STATIC_ASSERT(sizeof(ti_dtype) == sizeof(int32_t) && sizeof(ti_block_type) == sizeof(int32_t) &&
                   sizeof(ti_attr_type) == sizeof(int32_t) && sizeof(ti_rearrange_kind) == sizeof(int32_t) &&
-                  sizeof(ti_bias_type) == sizeof(int32_t) && sizeof(ti_test_mode) == sizeof(int32_t), enums_int32);
+                  sizeof(ti_bias_mode) == sizeof(int32_t) && sizeof(ti_test_mode) == sizeof(int32_t), enums_int32);
 
 #define TI__F(num, name, ir, kind, aux, has, type, member) \
   { num, name, ir, kind, aux, has, offsetof(type, member), 0, NULL }
@@ -3535,7 +3537,7 @@ static int ti__pb_enum_max(int e) {
   switch (e) {
   case TI__E_BLOCK: return TI_BLOCK_COUNT - 1;
   case TI__E_PREC: return TI_DTYPE_I9;
-  case TI__E_BIAS: return TI_BIAS_TYPE_CONSTANT;
+  case TI__E_BIAS: return TI_BIAS_CONSTANT;
   case TI__E_MODE: return TI_TEST_MODE_COUNT - 1;
   case TI__E_ATTR: return TI_ATTR_COUNT - 1;
   default: return TI_REARRANGE_COUNT - 1;
@@ -3549,7 +3551,7 @@ static const char *ti__schema_enum_name(int e, int v) {
   switch (e) {
   case TI__E_BLOCK: return ti_block_type_name((ti_block_type)v);
   case TI__E_PREC: return ti_precision_name((ti_dtype)v);
-  case TI__E_BIAS: return ti_bias_type_name((ti_bias_type)v);
+  case TI__E_BIAS: return ti_bias_type_name((ti_bias_mode)v);
   case TI__E_MODE: return ti_test_mode_name((ti_test_mode)v);
   case TI__E_ATTR: return ti_attr_type_name((ti_attr_type)v);
   default: return ti_rearrange_kind_name((ti_rearrange_kind)v);
@@ -3588,7 +3590,7 @@ static inline void ti__pb_set_enum(void *obj, size_t off, int v) { int32_t x = (
 
 /* New elements: the one non-zero default of the schema (bias_type VECTOR). */
 static void ti__pb_msg_init(const ti__pb_msg *m, void *obj) {
-  if (m == &ti__pbm_block) ((ti_task_block *)obj)->bias_type = TI_BIAS_TYPE_VECTOR;
+  if (m == &ti__pbm_block) ((ti_task_block *)obj)->bias_type = TI_BIAS_VECTOR;
 }
 
 static TI__UNUSED int ti__pb_find(const ti__pb_msg *m, uint32_t num) {
@@ -4355,7 +4357,7 @@ static int ti__layout_shape(const ti_task_block *b, ti_task_layout l, int chan_f
 /* 1: bias cluster, 0: none, -1: bias_type absent (either is accepted). */
 static int ti__task_bias_of(const ti_task_block *b) {
   if (!(b->has & TI_BLOCK_HAS_BIAS_TYPE)) return -1;
-  return b->bias_type == TI_BIAS_TYPE_VECTOR ? 1 : 0;
+  return b->bias_type == TI_BIAS_VECTOR ? 1 : 0;
 }
 
 TASKIR_API int32_t ti_task_block_n_act(const ti_task_block *b) {
@@ -5532,8 +5534,8 @@ static void ti__check_attrs(ti__check *c) {
       default: break;
       }
     }
-    if ((b->has & TI_BLOCK_HAS_BIAS_TYPE) && b->bias_type != TI_BIAS_TYPE_VECTOR &&
-        b->bias_type != TI_BIAS_TYPE_CONSTANT)
+    if ((b->has & TI_BLOCK_HAS_BIAS_TYPE) && b->bias_type != TI_BIAS_VECTOR &&
+        b->bias_type != TI_BIAS_CONSTANT)
       ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, -1,
                      "bias_type %d is unknown; VECTOR (1) reads a bias cluster, CONSTANT (2) adds CONSTANT_B",
                      (int)b->bias_type);

@@ -1053,7 +1053,7 @@ static ti_status ti__x_plan_compute(ti__xplan *P, int32_t bi) {
     if (has_bias) n_data--;
   }
   d.bias_mode = has_bias ? TI_BIAS_VECTOR
-              : ((b->has & TI_BLOCK_HAS_BIAS_TYPE) && b->bias_type == TI_BIAS_TYPE_CONSTANT) || d.constant_b ? TI_BIAS_CONSTANT
+              : ((b->has & TI_BLOCK_HAS_BIAS_TYPE) && b->bias_type == TI_BIAS_CONSTANT) || d.constant_b ? TI_BIAS_CONSTANT
               : TI_BIAS_NONE;
   {
     /* data clusters the type takes (n_branch: any; state: optional) */

@@ -178,6 +178,8 @@ TASKIR_API void ti_kernel_ctx_init(ti_kernel_ctx *ctx);
    them. Data layouts are the Task IR storage layouts: activations [y][x][f]
    (or [f] for the 1-D forms, ny = nx = 1), conv input [niy][nix][nr],
    weights [nf][nr][nky][nkx], FC weights [nf][nr], bias [nf] int32. */
+/* Also a Task IR block's bias_type: VECTOR and CONSTANT are the wire's
+   BiasType values (taskir.h pins them). */
 typedef enum ti_bias_mode {
   TI_BIAS_NONE = 0,      /* no bias */
   TI_BIAS_VECTOR,        /* bias[f] from an SB block, int32 */

@@ -59,7 +59,7 @@ static int build(ti_task_graph *g, int layers, int h, int c, int with_data) {
     if (with_data) ti_task_set_data(g, bl, TI_DTYPE_I32, 1, d_b, vals);
     s = shp(h, h, c, c, 3, h);
     bl = ti_task_add_block(g, cc, TI_BLOCK_CC, TI_DTYPE_I32, &s);
-    bl->bias_type = TI_BIAS_TYPE_VECTOR; bl->has |= TI_BLOCK_HAS_BIAS_TYPE;
+    bl->bias_type = TI_BIAS_VECTOR; bl->has |= TI_BLOCK_HAS_BIAS_TYPE;
     ti_task_add_attr(g, bl, TI_ATTR_PAD_UP, 1); ti_task_add_attr(g, bl, TI_ATTR_PAD_DOWN, 1);
     ti_task_add_attr(g, bl, TI_ATTR_PAD_LEFT, 1); ti_task_add_attr(g, bl, TI_ATTR_PAD_RIGHT, 1);
     s = shp(h, h, c, 0, 0, 0);

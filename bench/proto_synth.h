@@ -16,7 +16,7 @@ static ti_task_block *synth_block(ti_task_graph *g, int id, ti_block_type type, 
   b->id = id;
   b->type = type;
   b->precision = prec;
-  b->bias_type = TI_BIAS_TYPE_VECTOR;
+  b->bias_type = TI_BIAS_VECTOR;
   return b;
 }
 

@@ -83,7 +83,7 @@ TT_TEST(operands_roles_and_layouts) {
   b.type = TI_BLOCK_CC;
   b.shape = shp(4, 4, 8, 3, 3, 3);
   ti_task_shape_set(&b.shape, TI_SHAPE_HAS_NIY, 6); ti_task_shape_set(&b.shape, TI_SHAPE_HAS_NIX, 6);
-  b.has |= TI_BLOCK_HAS_BIAS_TYPE; b.bias_type = TI_BIAS_TYPE_VECTOR; b.n_inputs = 3;
+  b.has |= TI_BLOCK_HAS_BIAS_TYPE; b.bias_type = TI_BIAS_VECTOR; b.n_inputs = 3;
   TT_EQ_INT(ti_task_block_operand(&b, 0, &op), 1);
   TT_EQ_INT(op.role, TI_TASK_ROLE_DATA); TT_EQ_INT(op.rank, 3);
   TT_EQ_INT(op.dims[0], 6); TT_EQ_INT(op.dims[2], 3); TT_EQ_INT(op.fields[2], TI_DIM_R);
@@ -142,7 +142,7 @@ static void build_cadd(ti_task_graph *g) {
   }
   ti_task_shape_set(&s, TI_SHAPE_HAS_N_BRANCH, 3);
   add(g, 3, TI_BLOCK_CADD, TI_DTYPE_I32, s);
-  B(g, 3)->has |= TI_BLOCK_HAS_BIAS_TYPE; B(g, 3)->bias_type = TI_BIAS_TYPE_CONSTANT;
+  B(g, 3)->has |= TI_BLOCK_HAS_BIAS_TYPE; B(g, 3)->bias_type = TI_BIAS_CONSTANT;
   add(g, 4, TI_BLOCK_SI, TI_DTYPE_I32, shp(2, 2, 4, 0, 0, 0));
   for (i = 0; i < 3; i++) link0(g, i, 3, i);
   link0(g, 3, 4, 0);
@@ -185,7 +185,7 @@ static void build_cneg(ti_task_graph *g) {
   add(g, 2, TI_BLOCK_SB, TI_DTYPE_I32, shp(0, 0, 3, 0, 0, 0));
   TT_EQ_INT(ti_task_set_data(g, B(g, 2), TI_DTYPE_I32, 1, db, vb), 0);
   add(g, 3, TI_BLOCK_CNEG, TI_DTYPE_I32, shp(2, 2, 3, 0, 0, 0));
-  B(g, 3)->has |= TI_BLOCK_HAS_BIAS_TYPE; B(g, 3)->bias_type = TI_BIAS_TYPE_VECTOR;
+  B(g, 3)->has |= TI_BLOCK_HAS_BIAS_TYPE; B(g, 3)->bias_type = TI_BIAS_VECTOR;
   add(g, 4, TI_BLOCK_SI, TI_DTYPE_I32, shp(2, 2, 3, 0, 0, 0));
   add(g, 5, TI_BLOCK_OUTPUT, TI_DTYPE_I32, shp(2, 2, 3, 0, 0, 0));
   B(g, 5)->has |= TI_BLOCK_HAS_SOCKET_ID; B(g, 5)->socket_id = 0;

@@ -163,7 +163,7 @@ static void check_interfaces(int with_channels) {
   data(&g, 0, TI_DTYPE_I32, 3, dims, in);
   add(&g, 1, TI_BLOCK_CVS, TI_DTYPE_I32, shp(2, 5, 6, 0, 0, 0)); attr(&g, 1, TI_ATTR_CONSTANT_A, 3);
   add(&g, 2, TI_BLOCK_CVS, TI_DTYPE_I32, shp(2, 5, 6, 0, 0, 0)); attr(&g, 2, TI_ATTR_CONSTANT_A, -2);
-  attr(&g, 2, TI_ATTR_CONSTANT_B, 7); B(&g, 2)->has |= TI_BLOCK_HAS_BIAS_TYPE; B(&g, 2)->bias_type = TI_BIAS_TYPE_CONSTANT;
+  attr(&g, 2, TI_ATTR_CONSTANT_B, 7); B(&g, 2)->has |= TI_BLOCK_HAS_BIAS_TYPE; B(&g, 2)->bias_type = TI_BIAS_CONSTANT;
   add(&g, 3, TI_BLOCK_CVS, TI_DTYPE_I32, shp(4, 5, 2, 0, 0, 0)); attr(&g, 3, TI_ATTR_CONSTANT_A, 1);
   add(&g, 4, TI_BLOCK_SI, TI_DTYPE_I32, shp(4, 5, 8, 0, 0, 0));
   add(&g, 5, TI_BLOCK_OUTPUT, TI_DTYPE_I32, shp(4, 5, 8, 0, 0, 0)); socket_of(&g, 5, 0);
@@ -837,7 +837,7 @@ TT_TEST(test_1d_chain) {
   add(&g, 4, TI_BLOCK_SI, TI_DTYPE_I32, shp(0, 0, 5, 0, 0, 0));
   add(&g, 5, TI_BLOCK_SI, TI_DTYPE_I32, shp(0, 0, 5, 0, 0, 0)); data(&g, 5, TI_DTYPE_I32, 1, d5, other);
   add(&g, 6, TI_BLOCK_CADD, TI_DTYPE_I32, shp(0, 0, 5, 0, 0, 0)); attr(&g, 6, TI_ATTR_CONSTANT_B, 9);
-  B(&g, 6)->has |= TI_BLOCK_HAS_BIAS_TYPE; B(&g, 6)->bias_type = TI_BIAS_TYPE_CONSTANT;
+  B(&g, 6)->has |= TI_BLOCK_HAS_BIAS_TYPE; B(&g, 6)->bias_type = TI_BIAS_CONSTANT;
   add(&g, 7, TI_BLOCK_SI, TI_DTYPE_I32, shp(0, 0, 5, 0, 0, 0));
   add(&g, 8, TI_BLOCK_CCMPB, TI_DTYPE_I32, shp(0, 0, 5, 0, 0, 0)); attr(&g, 8, TI_ATTR_BIT_SHIFT_NUM, 2); attr(&g, 8, TI_ATTR_CMP, -3);
   add(&g, 9, TI_BLOCK_SI, TI_DTYPE_I8, shp(0, 0, 5, 0, 0, 0));

@@ -134,7 +134,7 @@ static void build_full(ti_task_graph *g) {
       b->is_virtual = i % 2;
       b->master_task_id = -i;
       b->pipeline_num = i * 1000;
-      b->bias_type = i % 2 ? TI_BIAS_TYPE_CONSTANT : TI_BIAS_TYPE_VECTOR;
+      b->bias_type = i % 2 ? TI_BIAS_CONSTANT : TI_BIAS_VECTOR;
       b->socket_id = 0;
     }
     b->n_inputs = i % 3;
@@ -402,8 +402,8 @@ TT_TEST(synthetic_roundtrips_binary_and_text) {
   TT_EQ_INT(g2.blocks[TI_BLOCK_SW].data.name_len, 12);
   TT_CHECK(memcmp(g2.blocks[TI_BLOCK_SW].data.name, "w\n\"q\"\t\\ \x01\xff\xc3\xa9", 12) == 0);
   TT_EQ_INT(g2.blocks[TI_BLOCK_NULL].type, TI_BLOCK_NULL);
-  TT_EQ_INT(g2.blocks[3].bias_type, TI_BIAS_TYPE_CONSTANT);
-  TT_EQ_INT(g2.blocks[1].bias_type, TI_BIAS_TYPE_VECTOR);   /* the schema default when absent */
+  TT_EQ_INT(g2.blocks[3].bias_type, TI_BIAS_CONSTANT);
+  TT_EQ_INT(g2.blocks[1].bias_type, TI_BIAS_VECTOR);   /* the schema default when absent */
   TT_CHECK(!(g2.blocks[1].has & TI_BLOCK_HAS_BIAS_TYPE));
   TT_EQ_INT(g2.test_config.random_seed, -((int64_t)1 << 40));
   TT_EQ_INT(g2.edges[TI_REARRANGE_SHUFFLE].rearrange[0].type, TI_REARRANGE_SHUFFLE);
@@ -1064,7 +1064,7 @@ TT_TEST(text_syntax_variants) {
   b = &g.blocks[1];
   TT_EQ_INT(b->id, INT32_MIN);
   TT_EQ_INT(b->is_virtual, 1);
-  TT_EQ_INT(b->bias_type, TI_BIAS_TYPE_CONSTANT);
+  TT_EQ_INT(b->bias_type, TI_BIAS_CONSTANT);
   TT_EQ_INT(b->n_attrs, 5);
   TT_EQ_INT(b->attrs[0].type, TI_ATTR_BIT_SHIFT_NUM);
   TT_EQ_INT(b->attrs[1].type, TI_ATTR_BIT_SHIFT_NUM);

@@ -30,7 +30,7 @@ static void build_small(ti_task_graph *g) {
   TT_EQ_INT(ti_task_set_data(g, b, TI_DTYPE_I32, 1, bdims, bias), TI_STATUS_SUCCESS);
   c = ti_task_add_block(g, 2, TI_BLOCK_CVS, TI_DTYPE_I32, &s);
   TT_EQ_INT(ti_task_add_attr(g, c, TI_ATTR_CONSTANT_A, 3), TI_STATUS_SUCCESS);
-  c->has |= TI_BLOCK_HAS_BIAS_TYPE; c->bias_type = TI_BIAS_TYPE_VECTOR;
+  c->has |= TI_BLOCK_HAS_BIAS_TYPE; c->bias_type = TI_BIAS_VECTOR;
   o = ti_task_add_block(g, 3, TI_BLOCK_SI, TI_DTYPE_I32, &s);
   out = ti_task_add_block(g, 4, TI_BLOCK_OUTPUT, TI_DTYPE_I32, &s);
   out->has |= TI_BLOCK_HAS_SOCKET_ID; out->socket_id = 7;

@@ -65,7 +65,7 @@ static void build_lenet(ti_task_graph *g) {
   fill(g, sb, 1, d_sb);
   s = shp(4, 4, 3, 2, 3, 3, 4, 4);
   cc = ti_task_add_block(g, 3, TI_BLOCK_CC, TI_DTYPE_I32, &s);
-  cc->bias_type = TI_BIAS_TYPE_VECTOR; cc->has |= TI_BLOCK_HAS_BIAS_TYPE;
+  cc->bias_type = TI_BIAS_VECTOR; cc->has |= TI_BLOCK_HAS_BIAS_TYPE;
   ti_task_add_attr(g, cc, TI_ATTR_KERNEL_X, 3); ti_task_add_attr(g, cc, TI_ATTR_KERNEL_Y, 3);
   ti_task_add_attr(g, cc, TI_ATTR_STRIDE_X, 1); ti_task_add_attr(g, cc, TI_ATTR_STRIDE_Y, 1);
   ti_task_add_attr(g, cc, TI_ATTR_PAD_UP, 1); ti_task_add_attr(g, cc, TI_ATTR_PAD_DOWN, 1);
@@ -80,7 +80,7 @@ static void build_lenet(ti_task_graph *g) {
   fill(g, sb2, 1, d_sb2);
   s = shp(0, 0, 5, 48, 0, 0, 0, 0);
   cvm = ti_task_add_block(g, 7, TI_BLOCK_CVM, TI_DTYPE_I32, &s);
-  cvm->bias_type = TI_BIAS_TYPE_VECTOR; cvm->has |= TI_BLOCK_HAS_BIAS_TYPE;
+  cvm->bias_type = TI_BIAS_VECTOR; cvm->has |= TI_BLOCK_HAS_BIAS_TYPE;
   s = shp(0, 0, 5, 0, 0, 0, 0, 0);
   si2 = ti_task_add_block(g, 8, TI_BLOCK_SI, TI_DTYPE_I32, &s);
   out = ti_task_add_block(g, 9, TI_BLOCK_OUTPUT, TI_DTYPE_I32, &s);
@@ -297,7 +297,7 @@ TT_TEST(rule_dims_cadd_window_must_be_one) {
   b = ti_task_add_block(&g, 1, TI_BLOCK_SI, TI_DTYPE_I8, &s); fill(&g, b, 3, d);
   s = shp(2, 2, 4, 0, 1, 1, 0, 0);
   c = ti_task_add_block(&g, 2, TI_BLOCK_CADD, TI_DTYPE_I32, &s);
-  c->bias_type = TI_BIAS_TYPE_CONSTANT; c->has |= TI_BLOCK_HAS_BIAS_TYPE;
+  c->bias_type = TI_BIAS_CONSTANT; c->has |= TI_BLOCK_HAS_BIAS_TYPE;
   s = shp(2, 2, 4, 0, 0, 0, 0, 0);
   o = ti_task_add_block(&g, 3, TI_BLOCK_SI, TI_DTYPE_I32, &s);
   a = blk(&g, 0); b = blk(&g, 1); c = blk(&g, 2); o = blk(&g, 3);
@@ -308,7 +308,7 @@ TT_TEST(rule_dims_cadd_window_must_be_one) {
   c->shape.nky = 2;
   expect(&g, TI_DIAG_ERROR, "dims", 2, -1, "nky = 2, it must be 1");
   c->shape.nky = 1;
-  c->bias_type = TI_BIAS_TYPE_VECTOR;      /* now the last cluster would be the bias: one input short */
+  c->bias_type = TI_BIAS_VECTOR;      /* now the last cluster would be the bias: one input short */
   c->shape.n_branch = 2; c->shape.has |= TI_SHAPE_HAS_N_BRANCH;
   expect(&g, TI_DIAG_ERROR, "clusters", 2, -1, "has 2 input clusters, expected 3");
   ti_task_graph_free(&g);
@@ -564,7 +564,7 @@ TT_TEST(rule_cycle) {
   /* SI 8 -> CVM 30 -> SI 4: a loop through CVM 7 back to SI 8 */
   x = ti_task_add_block(&g, 30, TI_BLOCK_CVM, TI_DTYPE_I32, &s);
   x->shape = shp(0, 0, 48, 5, 0, 0, 0, 0);
-  x->bias_type = TI_BIAS_TYPE_CONSTANT; x->has |= TI_BLOCK_HAS_BIAS_TYPE;
+  x->bias_type = TI_BIAS_CONSTANT; x->has |= TI_BLOCK_HAS_BIAS_TYPE;
   {
     ti_task_shape ws = shp(0, 0, 48, 5, 0, 0, 0, 0);
     int32_t d[2] = {48, 5};
@@ -681,7 +681,7 @@ TT_TEST(rule_groups_and_bias_type) {
   g.n_groups = 2;
   expect(&g, TI_DIAG_ERROR, "groups", -1, -1, "group id 0 is used by groups #0 and #1");
   g.n_groups = 0; g.groups = NULL;
-  blk(&g, 3)->bias_type = (ti_bias_type)5;
+  blk(&g, 3)->bias_type = (ti_bias_mode)5;
   expect(&g, TI_DIAG_ERROR, "attributes", 3, -1, "bias_type 5 is unknown");
   ti_task_graph_free(&g);
 }
@@ -769,7 +769,7 @@ TT_TEST(statistics_of_windows_and_elementwise) {
   sh = shp(4, 4, 2, 0, 0, 0, 0, 0); fill(&g, ti_task_add_block(&g, 0, TI_BLOCK_SI, TI_DTYPE_I8, &sh), 3, d_in);
   sh = shp(0, 0, 2, 0, 0, 0, 0, 0); fill(&g, ti_task_add_block(&g, 1, TI_BLOCK_SB, TI_DTYPE_I32, &sh), 1, d_b);
   sh = shp(2, 2, 2, 0, 2, 2, 4, 4); ti_task_add_block(&g, 2, TI_BLOCK_CAVG, TI_DTYPE_I32, &sh);
-  blk(&g, 2)->bias_type = TI_BIAS_TYPE_VECTOR; blk(&g, 2)->has |= TI_BLOCK_HAS_BIAS_TYPE;
+  blk(&g, 2)->bias_type = TI_BIAS_VECTOR; blk(&g, 2)->has |= TI_BLOCK_HAS_BIAS_TYPE;
   ti_task_add_attr(&g, blk(&g, 2), TI_ATTR_STRIDE_X, 2); ti_task_add_attr(&g, blk(&g, 2), TI_ATTR_STRIDE_Y, 2);
   sh = shp(2, 2, 2, 0, 0, 0, 0, 0); ti_task_add_block(&g, 3, TI_BLOCK_SI, TI_DTYPE_I8, &sh);
   sh = shp(0, 0, 256, 0, 0, 0, 0, 0); fill(&g, ti_task_add_block(&g, 4, TI_BLOCK_SB, TI_DTYPE_I8, &sh), 1, d_l);
@@ -854,7 +854,7 @@ static void mutate(ti_task_graph *g, tt_rng *r) {
   case 2: b->precision = (ti_dtype)(tt_range(r, 0, 3) ? tt_range(r, 0, TI_DTYPE_COUNT - 1) : v); break;
   case 3: *pick_shape_field(&b->shape, r) = v; break;
   case 4: b->shape.has ^= 1u << tt_range(r, 0, 8); break;
-  case 5: b->bias_type = (ti_bias_type)v; b->has ^= TI_BLOCK_HAS_BIAS_TYPE; break;
+  case 5: b->bias_type = (ti_bias_mode)v; b->has ^= TI_BLOCK_HAS_BIAS_TYPE; break;
   case 6: b->socket_id = v; b->has ^= TI_BLOCK_HAS_SOCKET_ID; break;
   case 7: if (b->n_inputs) b->n_inputs = (int32_t)tt_range(r, 0, b->n_inputs - 1); break;
   case 8: if (b->n_outputs) b->n_outputs = (int32_t)tt_range(r, 0, b->n_outputs - 1); break;

@@ -781,7 +781,7 @@ static ti_status ti__demo_build(ti_task_graph *g, int32_t *input, int32_t n_inpu
   s = ti__demo_shape(8, 8, 8, 4, 3, 3);
   ti_task_shape_set(&s, TI_SHAPE_HAS_NIY, 8); ti_task_shape_set(&s, TI_SHAPE_HAS_NIX, 8);
   TI__DEMO_ADD(4, TI_BLOCK_CC, TI_DTYPE_I32, s);
-  b->has |= TI_BLOCK_HAS_BIAS_TYPE; b->bias_type = TI_BIAS_TYPE_VECTOR;
+  b->has |= TI_BLOCK_HAS_BIAS_TYPE; b->bias_type = TI_BIAS_VECTOR;
   TI__DEMO_ATTR(4, TI_ATTR_KERNEL_X, 3); TI__DEMO_ATTR(4, TI_ATTR_KERNEL_Y, 3);
   TI__DEMO_ATTR(4, TI_ATTR_STRIDE_X, 1); TI__DEMO_ATTR(4, TI_ATTR_STRIDE_Y, 1);
   TI__DEMO_ATTR(4, TI_ATTR_PAD_UP, 1); TI__DEMO_ATTR(4, TI_ATTR_PAD_DOWN, 1);
@@ -809,7 +809,7 @@ static ti_status ti__demo_build(ti_task_graph *g, int32_t *input, int32_t n_inpu
   for (i = 0; i < 10; i++) bias[i] = ti__demo_rand(&seed, 0, 2000);
   if (ti_task_set_data(g, b, TI_DTYPE_I32, 1, bd10, bias)) return TI_STATUS_NO_MEMORY;
   TI__DEMO_ADD(12, TI_BLOCK_CVM, TI_DTYPE_I32, ti__demo_shape(0, 0, 10, 128, 0, 0));
-  b->has |= TI_BLOCK_HAS_BIAS_TYPE; b->bias_type = TI_BIAS_TYPE_VECTOR;
+  b->has |= TI_BLOCK_HAS_BIAS_TYPE; b->bias_type = TI_BIAS_VECTOR;
   TI__DEMO_ADD(13, TI_BLOCK_SI, TI_DTYPE_I32, ti__demo_shape(0, 0, 10, 0, 0, 0));
   TI__DEMO_ADD(14, TI_BLOCK_OUTPUT, TI_DTYPE_I32, ti__demo_shape(0, 0, 10, 0, 0, 0));
   b->has |= TI_BLOCK_HAS_SOCKET_ID; b->socket_id = 1;
