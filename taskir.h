@@ -904,9 +904,23 @@ TASKIR_API const ti_task_block *ti_task_find_block(const ti_task_graph *g, int32
 TASKIR_API const ti_task_edge *ti_task_find_edge(const ti_task_graph *g, int32_t id);
 
 /* Builder on the message: blocks, attributes, data and connections. All
-   memory comes from g's arena; NULL / error status when out of memory. */
+   memory comes from g's arena; NULL / error status when out of memory.
+
+   ti_task_add_block appends to g->blocks, which moves when it grows: the
+   pointer it returns (and every earlier block pointer into g) is valid
+   only until the next ti_task_add_block on g. Keep the block's index
+   (g->n_blocks - 1 after the call, or ti_task_block_index) or its id, and
+   get the block back with ti_task_block_at or ti_task_find_block. */
 TASKIR_API ti_task_block *ti_task_add_block(ti_task_graph *g, int32_t id, ti_block_type type, ti_dtype precision,
                                             const ti_task_shape *shape);
+/* Block i of g (mutable), NULL when i is out of range. */
+TASKIR_API ti_task_block *ti_task_block_at(ti_task_graph *g, int32_t i);
+/* Index of block b in g->blocks, -1 if b is not one of them. */
+TASKIR_API int32_t ti_task_block_index(const ti_task_graph *g, const ti_task_block *b);
+/* A shape from its dims: a dim given as 0 is absent (the wire's rule), any
+   other value is present. n_branch and extra_dimensions: set them after. */
+TASKIR_API ti_task_shape ti_task_shape_make(int32_t ny, int32_t nx, int32_t nf, int32_t nr, int32_t nky, int32_t nkx,
+                                            int32_t niy, int32_t nix);
 TASKIR_API ti_status ti_task_add_attr(ti_task_graph *g, ti_task_block *b, ti_attr_type type, int32_t value);
 /* Data of a storage block: dims outermost first, values in dims order,
    given as int32 (integer precisions) or float (FLOAT_16/32). */
@@ -4449,6 +4463,33 @@ TASKIR_API ti_task_block *ti_task_add_block(ti_task_graph *g, int32_t id, ti_blo
   b->has = TI_BLOCK_HAS_ID | TI_BLOCK_HAS_TYPE | TI_BLOCK_HAS_PRECISION;
   if (shape) { b->shape = *shape; b->has |= TI_BLOCK_HAS_SHAPE; }
   return b;
+}
+
+TASKIR_API ti_task_block *ti_task_block_at(ti_task_graph *g, int32_t i) {
+  return g && i >= 0 && i < g->n_blocks ? &g->blocks[i] : NULL;
+}
+
+TASKIR_API int32_t ti_task_block_index(const ti_task_graph *g, const ti_task_block *b) {
+  int32_t i;
+  if (!g || !b) return -1;
+  for (i = 0; i < g->n_blocks; i++)   /* compares pointers for equality only: defined for any b */
+    if (&g->blocks[i] == b) return i;
+  return -1;
+}
+
+TASKIR_API ti_task_shape ti_task_shape_make(int32_t ny, int32_t nx, int32_t nf, int32_t nr, int32_t nky, int32_t nkx,
+                                            int32_t niy, int32_t nix) {
+  ti_task_shape s;
+  memset(&s, 0, sizeof s);
+  if (ny) ti_task_shape_set(&s, TI_SHAPE_HAS_NY, ny);
+  if (nx) ti_task_shape_set(&s, TI_SHAPE_HAS_NX, nx);
+  if (nf) ti_task_shape_set(&s, TI_SHAPE_HAS_NF, nf);
+  if (nr) ti_task_shape_set(&s, TI_SHAPE_HAS_NR, nr);
+  if (nky) ti_task_shape_set(&s, TI_SHAPE_HAS_NKY, nky);
+  if (nkx) ti_task_shape_set(&s, TI_SHAPE_HAS_NKX, nkx);
+  if (niy) ti_task_shape_set(&s, TI_SHAPE_HAS_NIY, niy);
+  if (nix) ti_task_shape_set(&s, TI_SHAPE_HAS_NIX, nix);
+  return s;
 }
 
 TASKIR_API ti_status ti_task_add_attr(ti_task_graph *g, ti_task_block *b, ti_attr_type type, int32_t value) {
