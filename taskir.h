@@ -636,17 +636,17 @@ typedef struct ti_task_block_desc {
 
 /* Attribute types of compute blocks; values are the wire values. */
 typedef enum ti_attr_type {
-  TI_ATTR_KERNEL_X = 0, TI_ATTR_KERNEL_Y, TI_ATTR_STRIDE_X, TI_ATTR_STRIDE_Y,
-  TI_ATTR_PAD_UP, TI_ATTR_PAD_DOWN, TI_ATTR_PAD_LEFT, TI_ATTR_PAD_RIGHT,
-  TI_ATTR_CMP, TI_ATTR_CONSTANT_A, TI_ATTR_CONSTANT_B, TI_ATTR_DILATION_X,
-  TI_ATTR_DILATION_Y, TI_ATTR_BIT_SHIFT_NUM, TI_ATTR_VTH0, TI_ATTR_VTH_ALPHA,
-  TI_ATTR_VTH_BETA, TI_ATTR_VTH_INCRE, TI_ATTR_VR, TI_ATTR_VL,
-  TI_ATTR_VLEAKY_ALPHA, TI_ATTR_VLEAKY_BETA, TI_ATTR_DV, TI_ATTR_REF_LEN,
-  TI_ATTR_TW_CNT, TI_ATTR_VINIT, TI_ATTR_TW_LEN, TI_ATTR_SEED, TI_ATTR_LUT_DW,
-  TI_ATTR_VTH_ADPT_EN, TI_ATTR_VLEAKY_ADPT_EN, TI_ATTR_TW_EN, TI_ATTR_RESET_MODE,
-  TI_ATTR_FIRE_TYPE, TI_ATTR_VM_CONST_EN, TI_ATTR_VM_CONST, TI_ATTR_VTHETA_CONST_EN,
-  TI_ATTR_VTHETA_CONST,
-  TI_ATTR_COUNT
+  TI_TASK_ATTR_KERNEL_X = 0, TI_TASK_ATTR_KERNEL_Y, TI_TASK_ATTR_STRIDE_X, TI_TASK_ATTR_STRIDE_Y,
+  TI_TASK_ATTR_PAD_UP, TI_TASK_ATTR_PAD_DOWN, TI_TASK_ATTR_PAD_LEFT, TI_TASK_ATTR_PAD_RIGHT,
+  TI_TASK_ATTR_CMP, TI_TASK_ATTR_CONSTANT_A, TI_TASK_ATTR_CONSTANT_B, TI_TASK_ATTR_DILATION_X,
+  TI_TASK_ATTR_DILATION_Y, TI_TASK_ATTR_BIT_SHIFT_NUM, TI_TASK_ATTR_VTH0, TI_TASK_ATTR_VTH_ALPHA,
+  TI_TASK_ATTR_VTH_BETA, TI_TASK_ATTR_VTH_INCRE, TI_TASK_ATTR_VR, TI_TASK_ATTR_VL,
+  TI_TASK_ATTR_VLEAKY_ALPHA, TI_TASK_ATTR_VLEAKY_BETA, TI_TASK_ATTR_DV, TI_TASK_ATTR_REF_LEN,
+  TI_TASK_ATTR_TW_CNT, TI_TASK_ATTR_VINIT, TI_TASK_ATTR_TW_LEN, TI_TASK_ATTR_SEED, TI_TASK_ATTR_LUT_DW,
+  TI_TASK_ATTR_VTH_ADPT_EN, TI_TASK_ATTR_VLEAKY_ADPT_EN, TI_TASK_ATTR_TW_EN, TI_TASK_ATTR_RESET_MODE,
+  TI_TASK_ATTR_FIRE_TYPE, TI_TASK_ATTR_VM_CONST_EN, TI_TASK_ATTR_VM_CONST, TI_TASK_ATTR_VTHETA_CONST_EN,
+  TI_TASK_ATTR_VTHETA_CONST,
+  TI_TASK_ATTR_COUNT
 } ti_attr_type;
 
 /* A block's bias_type is a ti_bias_mode (taskir_kernels.h): its VECTOR (1)
@@ -3322,7 +3322,7 @@ static const char *const ti__attr_type_names[] = {
   "LUT_DW", "VTH_ADPT_EN", "VLEAKY_ADPT_EN", "TW_EN", "RESET_MODE", "FIRE_TYPE",
   "VM_CONST_EN", "VM_CONST", "VTHETA_CONST_EN", "VTHETA_CONST"
 };
-TI__STATIC_ASSERT(sizeof ti__attr_type_names / sizeof *ti__attr_type_names == TI_ATTR_COUNT, attr_names);
+TI__STATIC_ASSERT(sizeof ti__attr_type_names / sizeof *ti__attr_type_names == TI_TASK_ATTR_COUNT, attr_names);
 
 static const char *const ti__test_mode_names[] = { "MEMORY_STATE", "PRIM_OUTPUT", "CASE_OUTPUT" };
 TI__STATIC_ASSERT(TI_BIAS_VECTOR == 1 && TI_BIAS_CONSTANT == 2, bias_mode_wire);
@@ -3338,7 +3338,7 @@ TASKIR_API const char *ti_precision_name(ti_dtype p) {
   return (unsigned)p <= TI_DTYPE_I9 ? ti__precision_names[p] : NULL;
 }
 TASKIR_API const char *ti_attr_type_name(ti_attr_type t) {
-  return (unsigned)t < TI_ATTR_COUNT ? ti__attr_type_names[t] : NULL;
+  return (unsigned)t < TI_TASK_ATTR_COUNT ? ti__attr_type_names[t] : NULL;
 }
 TASKIR_API const char *ti_bias_type_name(ti_bias_mode b) {
   return b == TI_BIAS_VECTOR ? "VECTOR" : b == TI_BIAS_CONSTANT ? "CONSTANT" : NULL;
@@ -3553,7 +3553,7 @@ static int ti__pb_enum_max(int e) {
   case TI__E_PREC: return TI_DTYPE_I9;
   case TI__E_BIAS: return TI_BIAS_CONSTANT;
   case TI__E_MODE: return TI_TEST_MODE_COUNT - 1;
-  case TI__E_ATTR: return TI_ATTR_COUNT - 1;
+  case TI__E_ATTR: return TI_TASK_ATTR_COUNT - 1;
   default: return TI_REARRANGE_COUNT - 1;
   }
 }
@@ -4255,29 +4255,29 @@ TASKIR_API void ti_task_lif_params(const ti_task_block *b, ti_lif_params *p) {
     int32_t v = a->int_value;
     if (!(a->has & TI_TATTR_HAS_TYPE)) continue;
     switch (a->type) {
-    case TI_ATTR_VTH0: p->vth0 = v; break;
-    case TI_ATTR_VTH_ALPHA: p->vth_alpha = v; break;
-    case TI_ATTR_VTH_BETA: p->vth_beta = v; break;
-    case TI_ATTR_VTH_INCRE: p->vth_incre = v; break;
-    case TI_ATTR_VR: p->vr = v; break;
-    case TI_ATTR_VL: p->vl = v; break;
-    case TI_ATTR_VLEAKY_ALPHA: p->vleaky_alpha = v; break;
-    case TI_ATTR_VLEAKY_BETA: p->vleaky_beta = v; break;
-    case TI_ATTR_DV: p->dv = v; break;
-    case TI_ATTR_REF_LEN: p->ref_len = v; break;
-    case TI_ATTR_TW_CNT: p->tw_cnt = v; break;
-    case TI_ATTR_VINIT: p->vinit = v; break;
-    case TI_ATTR_TW_LEN: p->tw_len = v; break;
-    case TI_ATTR_SEED: p->seed = v; break;
-    case TI_ATTR_VTH_ADPT_EN: p->vth_adpt_en = v; break;
-    case TI_ATTR_VLEAKY_ADPT_EN: p->vleaky_adpt_en = v; break;
-    case TI_ATTR_TW_EN: p->tw_en = v; break;
-    case TI_ATTR_RESET_MODE: p->reset_mode = v; break;
-    case TI_ATTR_FIRE_TYPE: p->fire_type = v; break;
-    case TI_ATTR_VM_CONST_EN: p->vm_const_en = v; break;
-    case TI_ATTR_VM_CONST: p->vm_const = v; break;
-    case TI_ATTR_VTHETA_CONST_EN: p->vtheta_const_en = v; break;
-    case TI_ATTR_VTHETA_CONST: p->vtheta_const = v; break;
+    case TI_TASK_ATTR_VTH0: p->vth0 = v; break;
+    case TI_TASK_ATTR_VTH_ALPHA: p->vth_alpha = v; break;
+    case TI_TASK_ATTR_VTH_BETA: p->vth_beta = v; break;
+    case TI_TASK_ATTR_VTH_INCRE: p->vth_incre = v; break;
+    case TI_TASK_ATTR_VR: p->vr = v; break;
+    case TI_TASK_ATTR_VL: p->vl = v; break;
+    case TI_TASK_ATTR_VLEAKY_ALPHA: p->vleaky_alpha = v; break;
+    case TI_TASK_ATTR_VLEAKY_BETA: p->vleaky_beta = v; break;
+    case TI_TASK_ATTR_DV: p->dv = v; break;
+    case TI_TASK_ATTR_REF_LEN: p->ref_len = v; break;
+    case TI_TASK_ATTR_TW_CNT: p->tw_cnt = v; break;
+    case TI_TASK_ATTR_VINIT: p->vinit = v; break;
+    case TI_TASK_ATTR_TW_LEN: p->tw_len = v; break;
+    case TI_TASK_ATTR_SEED: p->seed = v; break;
+    case TI_TASK_ATTR_VTH_ADPT_EN: p->vth_adpt_en = v; break;
+    case TI_TASK_ATTR_VLEAKY_ADPT_EN: p->vleaky_adpt_en = v; break;
+    case TI_TASK_ATTR_TW_EN: p->tw_en = v; break;
+    case TI_TASK_ATTR_RESET_MODE: p->reset_mode = v; break;
+    case TI_TASK_ATTR_FIRE_TYPE: p->fire_type = v; break;
+    case TI_TASK_ATTR_VM_CONST_EN: p->vm_const_en = v; break;
+    case TI_TASK_ATTR_VM_CONST: p->vm_const = v; break;
+    case TI_TASK_ATTR_VTHETA_CONST_EN: p->vtheta_const_en = v; break;
+    case TI_TASK_ATTR_VTHETA_CONST: p->vtheta_const = v; break;
     default: break;
     }
   }
@@ -4320,7 +4320,7 @@ static int32_t ti__layout_dims(const ti_task_block *b, const ti_task_shape *s, t
   const ti__layout_info *L = &ti__layouts[l];
   int32_t n = 0, i = 0;
   if (l == TI_TASK_LAYOUT_LUT) {
-    int32_t dw = ti__attr_lookup(b, TI_ATTR_LUT_DW, 0);
+    int32_t dw = ti__attr_lookup(b, TI_TASK_ATTR_LUT_DW, 0);
     if (dw < 1 || dw > 16) return -1;
     dims[0] = (int64_t)1 << dw; fields[0] = TI_DIM_F;
     return 1;
@@ -5546,7 +5546,7 @@ static void ti__check_attrs(ti__check *c) {
       const ti_task_attr *a = &b->attrs[j];
       const char *nm;
       int32_t v = a->int_value;
-      if ((unsigned)a->type >= TI_ATTR_COUNT) {
+      if ((unsigned)a->type >= TI_TASK_ATTR_COUNT) {
         ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, -1, "attribute #%d has unknown type %d", (int)j, (int)a->type);
         continue;
       }
@@ -5558,17 +5558,17 @@ static void ti__check_attrs(ti__check *c) {
           break;
         }
       switch (a->type) {
-      case TI_ATTR_KERNEL_X: case TI_ATTR_KERNEL_Y: case TI_ATTR_STRIDE_X: case TI_ATTR_STRIDE_Y:
-      case TI_ATTR_DILATION_X: case TI_ATTR_DILATION_Y:
+      case TI_TASK_ATTR_KERNEL_X: case TI_TASK_ATTR_KERNEL_Y: case TI_TASK_ATTR_STRIDE_X: case TI_TASK_ATTR_STRIDE_Y:
+      case TI_TASK_ATTR_DILATION_X: case TI_TASK_ATTR_DILATION_Y:
         if (v < 1) ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, -1, "%s = %d, it must be >= 1", nm, (int)v);
         break;
-      case TI_ATTR_PAD_UP: case TI_ATTR_PAD_DOWN: case TI_ATTR_PAD_LEFT: case TI_ATTR_PAD_RIGHT:
+      case TI_TASK_ATTR_PAD_UP: case TI_TASK_ATTR_PAD_DOWN: case TI_TASK_ATTR_PAD_LEFT: case TI_TASK_ATTR_PAD_RIGHT:
         if (v < 0) ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, -1, "%s = %d, it must be >= 0", nm, (int)v);
         break;
-      case TI_ATTR_LUT_DW:
+      case TI_TASK_ATTR_LUT_DW:
         if (v < 1 || v > 16) ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, -1, "LUT_DW = %d, it must be 1..16", (int)v);
         break;
-      case TI_ATTR_BIT_SHIFT_NUM:
+      case TI_TASK_ATTR_BIT_SHIFT_NUM:
         if (v < 0 || v > 31)
           ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, -1, "BIT_SHIFT_NUM = %d, it must be 0..31", (int)v);
         break;
@@ -5591,14 +5591,14 @@ static void ti__check_attrs(ti__check *c) {
                        ls == TI_STATUS_NOT_SUPPORTED ? "is not supported by the LIF kernel" : "is out of range");
     }
     if (ti__block_descs[b->type].window == TI_TASK_WINDOW_POOL) {
-      int64_t ky = b->shape.nky > 0 ? b->shape.nky : ti__attr_lookup(b, TI_ATTR_KERNEL_Y, 1);
-      int64_t kx = b->shape.nkx > 0 ? b->shape.nkx : ti__attr_lookup(b, TI_ATTR_KERNEL_X, 1);
+      int64_t ky = b->shape.nky > 0 ? b->shape.nky : ti__attr_lookup(b, TI_TASK_ATTR_KERNEL_Y, 1);
+      int64_t kx = b->shape.nkx > 0 ? b->shape.nkx : ti__attr_lookup(b, TI_TASK_ATTR_KERNEL_X, 1);
       if (ky > 0 && kx > 0 && ky * kx > (int64_t)TASKIR_MAX_WINDOW)
         ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, -1,
                        "window %lldx%lld has %lld positions, more than TASKIR_MAX_WINDOW (%lld)", (long long)ky,
                        (long long)kx, (long long)(ky * kx), (long long)TASKIR_MAX_WINDOW);
     }
-    if (ti__block_descs[b->type].mid_in == TI_TASK_LAYOUT_LUT && !ti__check_has_attr(b, TI_ATTR_LUT_DW))
+    if (ti__block_descs[b->type].mid_in == TI_TASK_LAYOUT_LUT && !ti__check_has_attr(b, TI_TASK_ATTR_LUT_DW))
       ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, -1,
                      "%s block has no LUT_DW; it sets the index width and the table size 2^LUT_DW", TI__BNAME(b));
     /* windowed blocks: the output size follows from the input, the window,
@@ -5608,11 +5608,11 @@ static void ti__check_attrs(ti__check *c) {
       for (axis = 0; axis < 2; axis++) {
         int32_t n_in = axis ? b->shape.nix : b->shape.niy, n_out = axis ? b->shape.nx : b->shape.ny;
         int32_t kk = axis ? b->shape.nkx : b->shape.nky;
-        int32_t ka = ti__attr_lookup(b, axis ? TI_ATTR_KERNEL_X : TI_ATTR_KERNEL_Y, kk);
-        int32_t st = ti__attr_lookup(b, axis ? TI_ATTR_STRIDE_X : TI_ATTR_STRIDE_Y, 1);
-        int32_t dl = ti__attr_lookup(b, axis ? TI_ATTR_DILATION_X : TI_ATTR_DILATION_Y, 1);
-        int32_t p0 = ti__attr_lookup(b, axis ? TI_ATTR_PAD_LEFT : TI_ATTR_PAD_UP, 0);
-        int32_t p1 = ti__attr_lookup(b, axis ? TI_ATTR_PAD_RIGHT : TI_ATTR_PAD_DOWN, 0);
+        int32_t ka = ti__attr_lookup(b, axis ? TI_TASK_ATTR_KERNEL_X : TI_TASK_ATTR_KERNEL_Y, kk);
+        int32_t st = ti__attr_lookup(b, axis ? TI_TASK_ATTR_STRIDE_X : TI_TASK_ATTR_STRIDE_Y, 1);
+        int32_t dl = ti__attr_lookup(b, axis ? TI_TASK_ATTR_DILATION_X : TI_TASK_ATTR_DILATION_Y, 1);
+        int32_t p0 = ti__attr_lookup(b, axis ? TI_TASK_ATTR_PAD_LEFT : TI_TASK_ATTR_PAD_UP, 0);
+        int32_t p1 = ti__attr_lookup(b, axis ? TI_TASK_ATTR_PAD_RIGHT : TI_TASK_ATTR_PAD_DOWN, 0);
         int64_t span, want;
         if (kk > 0 && ka != kk)
           ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, -1, "%s = %d but the shape's %s = %d",

@@ -972,12 +972,12 @@ static void ti__x_desc(const ti_task_block *b, ti_prim_desc *d) {
   memset(d, 0, sizeof *d);
   d->ny = s->ny > 0 ? s->ny : 1; d->nx = s->nx > 0 ? s->nx : 1;
   d->nf = s->nf; d->nr = s->nr;
-  d->nky = s->nky > 0 ? s->nky : ti_task_attr_int(b, TI_ATTR_KERNEL_Y, 1);
-  d->nkx = s->nkx > 0 ? s->nkx : ti_task_attr_int(b, TI_ATTR_KERNEL_X, 1);
-  d->stride_y = ti_task_attr_int(b, TI_ATTR_STRIDE_Y, 1); d->stride_x = ti_task_attr_int(b, TI_ATTR_STRIDE_X, 1);
-  d->dilation_y = ti_task_attr_int(b, TI_ATTR_DILATION_Y, 1); d->dilation_x = ti_task_attr_int(b, TI_ATTR_DILATION_X, 1);
-  d->pad_up = ti_task_attr_int(b, TI_ATTR_PAD_UP, 0); d->pad_down = ti_task_attr_int(b, TI_ATTR_PAD_DOWN, 0);
-  d->pad_left = ti_task_attr_int(b, TI_ATTR_PAD_LEFT, 0); d->pad_right = ti_task_attr_int(b, TI_ATTR_PAD_RIGHT, 0);
+  d->nky = s->nky > 0 ? s->nky : ti_task_attr_int(b, TI_TASK_ATTR_KERNEL_Y, 1);
+  d->nkx = s->nkx > 0 ? s->nkx : ti_task_attr_int(b, TI_TASK_ATTR_KERNEL_X, 1);
+  d->stride_y = ti_task_attr_int(b, TI_TASK_ATTR_STRIDE_Y, 1); d->stride_x = ti_task_attr_int(b, TI_TASK_ATTR_STRIDE_X, 1);
+  d->dilation_y = ti_task_attr_int(b, TI_TASK_ATTR_DILATION_Y, 1); d->dilation_x = ti_task_attr_int(b, TI_TASK_ATTR_DILATION_X, 1);
+  d->pad_up = ti_task_attr_int(b, TI_TASK_ATTR_PAD_UP, 0); d->pad_down = ti_task_attr_int(b, TI_TASK_ATTR_PAD_DOWN, 0);
+  d->pad_left = ti_task_attr_int(b, TI_TASK_ATTR_PAD_LEFT, 0); d->pad_right = ti_task_attr_int(b, TI_TASK_ATTR_PAD_RIGHT, 0);
   if (ti__x_row(b)->window != TI_TASK_WINDOW_CONV) d->dilation_y = d->dilation_x = 1;
   if (one_d && ti__x_row(b)->window != TI_TASK_WINDOW_NONE && s->niy <= 0 && s->nix <= 0) {
     d->nky = d->nkx = 1; d->stride_y = d->stride_x = 1;
@@ -993,11 +993,11 @@ static void ti__x_desc(const ti_task_block *b, ti_prim_desc *d) {
     int64_t v = (int64_t)(d->nx - 1) * (d->stride_x > 0 ? d->stride_x : 1) + (int64_t)(d->nkx - 1) * (d->dilation_x > 0 ? d->dilation_x : 1) + 1 - d->pad_left - d->pad_right;
     d->nix = v > 0 && v < INT32_MAX ? (int32_t)v : 1;
   }
-  d->cmp = ti_task_attr_int(b, TI_ATTR_CMP, 0);
-  d->bit_shift = ti_task_attr_int(b, TI_ATTR_BIT_SHIFT_NUM, 0);
-  d->lut_dw = ti_task_attr_int(b, TI_ATTR_LUT_DW, 8);
-  d->constant_a = ti_task_attr_int(b, TI_ATTR_CONSTANT_A, 0);
-  d->constant_b = ti_task_attr_int(b, TI_ATTR_CONSTANT_B, 0);
+  d->cmp = ti_task_attr_int(b, TI_TASK_ATTR_CMP, 0);
+  d->bit_shift = ti_task_attr_int(b, TI_TASK_ATTR_BIT_SHIFT_NUM, 0);
+  d->lut_dw = ti_task_attr_int(b, TI_TASK_ATTR_LUT_DW, 8);
+  d->constant_a = ti_task_attr_int(b, TI_TASK_ATTR_CONSTANT_A, 0);
+  d->constant_b = ti_task_attr_int(b, TI_TASK_ATTR_CONSTANT_B, 0);
   d->out_dtype = b->precision == TI_DTYPE_F16 ? TI_DTYPE_F32 : b->precision;
 }
 

@@ -671,7 +671,7 @@ TASKIR_API ti_status ti_pb_write_fixed64(ti_buffer *b, uint64_t v) {
 /* Text-format spelling of an internal value, NULL if it is not one:
    AttributeType 13 is BIT_SHIGT_NUM in the schema's text. */
 static const char *ti__pb_enum_name(int e, int v) {
-  return e == TI__E_ATTR && v == TI_ATTR_BIT_SHIFT_NUM ? "BIT_SHIGT_NUM" : ti__schema_enum_name(e, v);
+  return e == TI__E_ATTR && v == TI_TASK_ATTR_BIT_SHIFT_NUM ? "BIT_SHIGT_NUM" : ti__schema_enum_name(e, v);
 }
 
 /* Storage of a values field for a tensor of precision p (-1: unknown). */
@@ -1993,7 +1993,7 @@ static ti_status ti__pb_tp_scalar(ti__pb_tp *t, const ti__pb_msg *m, const ti__p
         const char *nm = ti__pb_enum_name(f->aux, v);
         if (nm && ti__pb_eq(k.id, k.idn, nm)) { e = v; break; }
       }
-      if (e < 0 && f->aux == TI__E_ATTR && ti__pb_eq(k.id, k.idn, "BIT_SHIFT_NUM")) e = TI_ATTR_BIT_SHIFT_NUM;
+      if (e < 0 && f->aux == TI__E_ATTR && ti__pb_eq(k.id, k.idn, "BIT_SHIFT_NUM")) e = TI_TASK_ATTR_BIT_SHIFT_NUM;
       if (e < 0)
         return ti__pb_tp_fail(t, TI_STATUS_PARSE_ERROR, k.at, "unknown %s value \"%.*s\" for field \"%s\"",
                               ti__pb_enum_type(f->aux), (int)k.idn, k.id, f->name);

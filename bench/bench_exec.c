@@ -67,8 +67,8 @@ static int32_t conv(ti_task_graph *g, int32_t in, int32_t h, int32_t w, int32_t 
   s = ti_task_shape_make(*oh, *ow, f, c, k, k, 0, 0);
   ti_task_shape_set(&s, TI_SHAPE_HAS_NIY, h); ti_task_shape_set(&s, TI_SHAPE_HAS_NIX, w);
   cc = add(g, TI_BLOCK_CC, TI_DTYPE_I32, s);
-  ti_task_add_attr(g, B(g, cc), TI_ATTR_PAD_UP, pad); ti_task_add_attr(g, B(g, cc), TI_ATTR_PAD_DOWN, pad);
-  ti_task_add_attr(g, B(g, cc), TI_ATTR_PAD_LEFT, pad); ti_task_add_attr(g, B(g, cc), TI_ATTR_PAD_RIGHT, pad);
+  ti_task_add_attr(g, B(g, cc), TI_TASK_ATTR_PAD_UP, pad); ti_task_add_attr(g, B(g, cc), TI_TASK_ATTR_PAD_DOWN, pad);
+  ti_task_add_attr(g, B(g, cc), TI_TASK_ATTR_PAD_LEFT, pad); ti_task_add_attr(g, B(g, cc), TI_TASK_ATTR_PAD_RIGHT, pad);
   si = add(g, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(*oh, *ow, f, 0, 0, 0, 0, 0));
   link(g, in, cc, 0); link(g, sw, cc, 1); link(g, sb, cc, 2); link(g, cc, si, 0);
   return si;
@@ -80,8 +80,8 @@ static int32_t ccmpb(ti_task_graph *g, int32_t in, int32_t h, int32_t w, int32_t
   int32_t b, si;
   ti_task_shape_set(&s, TI_SHAPE_HAS_NIY, h); ti_task_shape_set(&s, TI_SHAPE_HAS_NIX, w);
   b = add(g, TI_BLOCK_CCMPB, TI_DTYPE_I8, s);
-  ti_task_add_attr(g, B(g, b), TI_ATTR_STRIDE_X, win); ti_task_add_attr(g, B(g, b), TI_ATTR_STRIDE_Y, win);
-  ti_task_add_attr(g, B(g, b), TI_ATTR_CMP, 0); ti_task_add_attr(g, B(g, b), TI_ATTR_BIT_SHIFT_NUM, shift);
+  ti_task_add_attr(g, B(g, b), TI_TASK_ATTR_STRIDE_X, win); ti_task_add_attr(g, B(g, b), TI_TASK_ATTR_STRIDE_Y, win);
+  ti_task_add_attr(g, B(g, b), TI_TASK_ATTR_CMP, 0); ti_task_add_attr(g, B(g, b), TI_TASK_ATTR_BIT_SHIFT_NUM, shift);
   si = add(g, st, TI_DTYPE_I8, st == TI_BLOCK_SIC ? ti_task_shape_make(h / win, w / win, 0, c, 0, 0, 0, 0) : ti_task_shape_make(h / win, w / win, c, 0, 0, 0, 0, 0));
   link(g, in, b, 0); link(g, b, si, 0);
   return si;
@@ -97,7 +97,7 @@ static int32_t fc(ti_task_graph *g, int32_t in, int32_t nr, int32_t nf, int req)
   link(g, in, m, 0); link(g, sw, m, 1); link(g, sb, m, 2); link(g, m, si, 0);
   if (req) {
     int32_t q = add(g, TI_BLOCK_CCMPB, TI_DTYPE_I8, ti_task_shape_make(0, 0, nf, 0, 0, 0, 0, 0)), o;
-    ti_task_add_attr(g, B(g, q), TI_ATTR_CMP, 0); ti_task_add_attr(g, B(g, q), TI_ATTR_BIT_SHIFT_NUM, 8);
+    ti_task_add_attr(g, B(g, q), TI_TASK_ATTR_CMP, 0); ti_task_add_attr(g, B(g, q), TI_TASK_ATTR_BIT_SHIFT_NUM, 8);
     o = add(g, TI_BLOCK_SIFC, TI_DTYPE_I8, ti_task_shape_make(0, 0, 0, nf, 0, 0, 0, 0));
     link(g, si, q, 0); link(g, q, o, 0);
     si = o;
@@ -124,8 +124,8 @@ static void build_lenet(ti_task_graph *g) {
     ti_task_shape s = ti_task_shape_make(5, 5, 16, 0, 2, 2, 0, 0);
     ti_task_shape_set(&s, TI_SHAPE_HAS_NIY, 10); ti_task_shape_set(&s, TI_SHAPE_HAS_NIX, 10);
     p = add(g, TI_BLOCK_CCMPB, TI_DTYPE_I8, s);
-    ti_task_add_attr(g, B(g, p), TI_ATTR_STRIDE_X, 2); ti_task_add_attr(g, B(g, p), TI_ATTR_STRIDE_Y, 2);
-    ti_task_add_attr(g, B(g, p), TI_ATTR_CMP, 0);
+    ti_task_add_attr(g, B(g, p), TI_TASK_ATTR_STRIDE_X, 2); ti_task_add_attr(g, B(g, p), TI_TASK_ATTR_STRIDE_Y, 2);
+    ti_task_add_attr(g, B(g, p), TI_TASK_ATTR_CMP, 0);
     link(g, si, p, 0);
     si = add(g, TI_BLOCK_SIFC, TI_DTYPE_I8, ti_task_shape_make(0, 0, 0, 400, 0, 0, 0, 0));
     e = ti_task_connect(g, B(g, p), 0, NULL, NULL, B(g, si), 0, NULL, NULL);

@@ -49,8 +49,8 @@ static int build(ti_task_graph *g, int layers, int h, int c, int with_data) {
     s = ti_task_shape_make(h, h, c, c, 3, 3, h, h);
     bl = ti_task_add_block(g, cc, TI_BLOCK_CC, TI_DTYPE_I32, &s);
     bl->bias_type = TI_BIAS_VECTOR; bl->has |= TI_BLOCK_HAS_BIAS_TYPE;
-    ti_task_add_attr(g, bl, TI_ATTR_PAD_UP, 1); ti_task_add_attr(g, bl, TI_ATTR_PAD_DOWN, 1);
-    ti_task_add_attr(g, bl, TI_ATTR_PAD_LEFT, 1); ti_task_add_attr(g, bl, TI_ATTR_PAD_RIGHT, 1);
+    ti_task_add_attr(g, bl, TI_TASK_ATTR_PAD_UP, 1); ti_task_add_attr(g, bl, TI_TASK_ATTR_PAD_DOWN, 1);
+    ti_task_add_attr(g, bl, TI_TASK_ATTR_PAD_LEFT, 1); ti_task_add_attr(g, bl, TI_TASK_ATTR_PAD_RIGHT, 1);
     s = ti_task_shape_make(h, h, c, 0, 0, 0, 0, 0);
     ti_task_add_block(g, out, TI_BLOCK_SI, TI_DTYPE_I32, &s);
     /* blocks are 4 per layer after the first: index = id */

@@ -107,7 +107,7 @@ TT_TEST(operands_roles_and_layouts) {
   {
     ti_task_attr a;
     memset(&a, 0, sizeof a);
-    a.has = TI_TATTR_HAS_TYPE | TI_TATTR_HAS_INT; a.type = TI_ATTR_LUT_DW; a.int_value = 4;
+    a.has = TI_TATTR_HAS_TYPE | TI_TATTR_HAS_INT; a.type = TI_TASK_ATTR_LUT_DW; a.int_value = 4;
     b.attrs = &a; b.n_attrs = 1;
     TT_EQ_INT(ti_task_block_operand(&b, 1, &op), 1);
     TT_EQ_INT(op.role, TI_TASK_ROLE_TABLE); TT_EQ_INT(op.dims[0], 16);

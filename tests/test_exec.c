@@ -161,10 +161,10 @@ static void check_interfaces(int with_channels) {
   ti_task_graph_init(&g, NULL);
   add(&g, 0, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(4, 5, 6, 0, 0, 0, 0, 0));
   data(&g, 0, TI_DTYPE_I32, 3, dims, in);
-  add(&g, 1, TI_BLOCK_CVS, TI_DTYPE_I32, ti_task_shape_make(2, 5, 6, 0, 0, 0, 0, 0)); attr(&g, 1, TI_ATTR_CONSTANT_A, 3);
-  add(&g, 2, TI_BLOCK_CVS, TI_DTYPE_I32, ti_task_shape_make(2, 5, 6, 0, 0, 0, 0, 0)); attr(&g, 2, TI_ATTR_CONSTANT_A, -2);
-  attr(&g, 2, TI_ATTR_CONSTANT_B, 7); B(&g, 2)->has |= TI_BLOCK_HAS_BIAS_TYPE; B(&g, 2)->bias_type = TI_BIAS_CONSTANT;
-  add(&g, 3, TI_BLOCK_CVS, TI_DTYPE_I32, ti_task_shape_make(4, 5, 2, 0, 0, 0, 0, 0)); attr(&g, 3, TI_ATTR_CONSTANT_A, 1);
+  add(&g, 1, TI_BLOCK_CVS, TI_DTYPE_I32, ti_task_shape_make(2, 5, 6, 0, 0, 0, 0, 0)); attr(&g, 1, TI_TASK_ATTR_CONSTANT_A, 3);
+  add(&g, 2, TI_BLOCK_CVS, TI_DTYPE_I32, ti_task_shape_make(2, 5, 6, 0, 0, 0, 0, 0)); attr(&g, 2, TI_TASK_ATTR_CONSTANT_A, -2);
+  attr(&g, 2, TI_TASK_ATTR_CONSTANT_B, 7); B(&g, 2)->has |= TI_BLOCK_HAS_BIAS_TYPE; B(&g, 2)->bias_type = TI_BIAS_CONSTANT;
+  add(&g, 3, TI_BLOCK_CVS, TI_DTYPE_I32, ti_task_shape_make(4, 5, 2, 0, 0, 0, 0, 0)); attr(&g, 3, TI_TASK_ATTR_CONSTANT_A, 1);
   add(&g, 4, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(4, 5, 8, 0, 0, 0, 0, 0));
   add(&g, 5, TI_BLOCK_OUTPUT, TI_DTYPE_I32, ti_task_shape_make(4, 5, 8, 0, 0, 0, 0, 0)); socket_of(&g, 5, 0);
   add(&g, 6, TI_BLOCK_OUTPUT, TI_DTYPE_I32, ti_task_shape_make(4, 5, 1, 0, 0, 0, 0, 0)); socket_of(&g, 6, 1);
@@ -388,7 +388,7 @@ static void check_rearrange(int kind, const int32_t *m0, int n0, const int32_t *
   ti_task_graph_init(&g, NULL);
   add(&g, 0, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(Y, X, C, 0, 0, 0, 0, 0));
   data(&g, 0, TI_DTYPE_I32, 3, dims, in);
-  add(&g, 1, TI_BLOCK_CVS, TI_DTYPE_I32, ti_task_shape_make(oy, ox, oc, 0, 0, 0, 0, 0)); attr(&g, 1, TI_ATTR_CONSTANT_A, 1);
+  add(&g, 1, TI_BLOCK_CVS, TI_DTYPE_I32, ti_task_shape_make(oy, ox, oc, 0, 0, 0, 0, 0)); attr(&g, 1, TI_TASK_ATTR_CONSTANT_A, 1);
   add(&g, 2, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(oy, ox, oc, 0, 0, 0, 0, 0));
   add(&g, 3, TI_BLOCK_OUTPUT, TI_DTYPE_I32, ti_task_shape_make(oy, ox, oc, 0, 0, 0, 0, 0)); socket_of(&g, 3, 0);
   e = link(&g, 0, 0, NULL, NULL, 1, 0, NULL, NULL);
@@ -461,7 +461,7 @@ TT_TEST(test_rearrange_chain) {
   naive_rearrange(TI_REARRANGE_REFLECT, refl, 1, NULL, 0, oy, ox, oc, tmp, &oy2, &ox2, &oc2, want);
   ti_task_graph_init(&g, NULL);
   add(&g, 0, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(3, 4, 2, 0, 0, 0, 0, 0)); data(&g, 0, TI_DTYPE_I32, 3, dims, in);
-  add(&g, 1, TI_BLOCK_CVS, TI_DTYPE_I32, ti_task_shape_make(oy2, ox2, oc2, 0, 0, 0, 0, 0)); attr(&g, 1, TI_ATTR_CONSTANT_A, 1);
+  add(&g, 1, TI_BLOCK_CVS, TI_DTYPE_I32, ti_task_shape_make(oy2, ox2, oc2, 0, 0, 0, 0, 0)); attr(&g, 1, TI_TASK_ATTR_CONSTANT_A, 1);
   add(&g, 2, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(oy2, ox2, oc2, 0, 0, 0, 0, 0));
   add(&g, 3, TI_BLOCK_OUTPUT, TI_DTYPE_I32, ti_task_shape_make(oy2, ox2, oc2, 0, 0, 0, 0, 0));
   e = link(&g, 0, 0, NULL, NULL, 1, 0, NULL, NULL);
@@ -505,8 +505,8 @@ static void check_clif(int leaky, int with_state) {
     data(&g, 2, TI_DTYPE_I32, 3, dims, v0);
   }
   add(&g, 3, TI_BLOCK_CLIF, TI_DTYPE_I8, ti_task_shape_make(2, 3, 4, 0, 0, 0, 0, 0));
-  attr(&g, 3, TI_ATTR_VTH0, vth); attr(&g, 3, TI_ATTR_VR, vr); attr(&g, 3, TI_ATTR_VINIT, vinit);
-  attr(&g, 3, TI_ATTR_VLEAKY_ADPT_EN, leaky); attr(&g, 3, TI_ATTR_VLEAKY_ALPHA, alpha); attr(&g, 3, TI_ATTR_VLEAKY_BETA, beta);
+  attr(&g, 3, TI_TASK_ATTR_VTH0, vth); attr(&g, 3, TI_TASK_ATTR_VR, vr); attr(&g, 3, TI_TASK_ATTR_VINIT, vinit);
+  attr(&g, 3, TI_TASK_ATTR_VLEAKY_ADPT_EN, leaky); attr(&g, 3, TI_TASK_ATTR_VLEAKY_ALPHA, alpha); attr(&g, 3, TI_TASK_ATTR_VLEAKY_BETA, beta);
   add(&g, 4, TI_BLOCK_SI, TI_DTYPE_I8, ti_task_shape_make(2, 3, 4, 0, 0, 0, 0, 0));
   add(&g, 5, TI_BLOCK_OUTPUT, TI_DTYPE_I8, ti_task_shape_make(2, 3, 4, 0, 0, 0, 0, 0)); socket_of(&g, 5, 4);
   link0(&g, 0, 1, 0); link0(&g, 1, 3, 0);
@@ -563,7 +563,7 @@ static void build_two_io(ti_task_graph *g) {
   add(g, 4, TI_BLOCK_CADD, TI_DTYPE_I32, ti_task_shape_make(3, 2, 2, 0, 0, 0, 0, 0));
   add(g, 5, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(3, 2, 2, 0, 0, 0, 0, 0));
   add(g, 6, TI_BLOCK_OUTPUT, TI_DTYPE_I32, ti_task_shape_make(3, 2, 2, 0, 0, 0, 0, 0)); socket_of(g, 6, 10);
-  add(g, 7, TI_BLOCK_CVS, TI_DTYPE_I32, ti_task_shape_make(3, 2, 2, 0, 0, 0, 0, 0)); attr(g, 7, TI_ATTR_CONSTANT_A, -1);
+  add(g, 7, TI_BLOCK_CVS, TI_DTYPE_I32, ti_task_shape_make(3, 2, 2, 0, 0, 0, 0, 0)); attr(g, 7, TI_TASK_ATTR_CONSTANT_A, -1);
   add(g, 8, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(3, 2, 2, 0, 0, 0, 0, 0));
   add(g, 9, TI_BLOCK_OUTPUT, TI_DTYPE_I32, ti_task_shape_make(3, 2, 2, 0, 0, 0, 0, 0)); socket_of(g, 9, 11);
   link0(g, 0, 2, 0); link0(g, 1, 3, 0);
@@ -765,18 +765,18 @@ TT_TEST(test_3d_chain) {
   add(&g, 2, TI_BLOCK_SB, TI_DTYPE_I32, ti_task_shape_make(0, 0, F, 0, 0, 0, 0, 0)); data(&g, 2, TI_DTYPE_I32, 1, bdims, bias);
   s = ti_task_shape_make(H, W, F, R, 3, 3, 0, 0); ti_task_shape_set(&s, TI_SHAPE_HAS_NIY, H); ti_task_shape_set(&s, TI_SHAPE_HAS_NIX, W);
   add(&g, 3, TI_BLOCK_CC, TI_DTYPE_I32, s);
-  attr(&g, 3, TI_ATTR_PAD_UP, 1); attr(&g, 3, TI_ATTR_PAD_DOWN, 1); attr(&g, 3, TI_ATTR_PAD_LEFT, 1); attr(&g, 3, TI_ATTR_PAD_RIGHT, 1);
+  attr(&g, 3, TI_TASK_ATTR_PAD_UP, 1); attr(&g, 3, TI_TASK_ATTR_PAD_DOWN, 1); attr(&g, 3, TI_TASK_ATTR_PAD_LEFT, 1); attr(&g, 3, TI_TASK_ATTR_PAD_RIGHT, 1);
   add(&g, 4, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(H, W, F, 0, 0, 0, 0, 0));
   s = ti_task_shape_make(H, W, F, 0, 1, 1, 0, 0); ti_task_shape_set(&s, TI_SHAPE_HAS_NIY, H); ti_task_shape_set(&s, TI_SHAPE_HAS_NIX, W);
-  add(&g, 5, TI_BLOCK_CCMPB, TI_DTYPE_I8, s); attr(&g, 5, TI_ATTR_BIT_SHIFT_NUM, 3); attr(&g, 5, TI_ATTR_CMP, -5);
+  add(&g, 5, TI_BLOCK_CCMPB, TI_DTYPE_I8, s); attr(&g, 5, TI_TASK_ATTR_BIT_SHIFT_NUM, 3); attr(&g, 5, TI_TASK_ATTR_CMP, -5);
   add(&g, 6, TI_BLOCK_SI, TI_DTYPE_I8, ti_task_shape_make(H, W, F, 0, 0, 0, 0, 0));
   s = ti_task_shape_make(3, 4, F, 0, 3, 3, 0, 0); ti_task_shape_set(&s, TI_SHAPE_HAS_NIY, H); ti_task_shape_set(&s, TI_SHAPE_HAS_NIX, W);
   add(&g, 7, TI_BLOCK_CAVG, TI_DTYPE_I32, s);
-  attr(&g, 7, TI_ATTR_STRIDE_X, 2); attr(&g, 7, TI_ATTR_STRIDE_Y, 2);
-  attr(&g, 7, TI_ATTR_PAD_UP, 1); attr(&g, 7, TI_ATTR_PAD_DOWN, 1); attr(&g, 7, TI_ATTR_PAD_LEFT, 1); attr(&g, 7, TI_ATTR_PAD_RIGHT, 1);
+  attr(&g, 7, TI_TASK_ATTR_STRIDE_X, 2); attr(&g, 7, TI_TASK_ATTR_STRIDE_Y, 2);
+  attr(&g, 7, TI_TASK_ATTR_PAD_UP, 1); attr(&g, 7, TI_TASK_ATTR_PAD_DOWN, 1); attr(&g, 7, TI_TASK_ATTR_PAD_LEFT, 1); attr(&g, 7, TI_TASK_ATTR_PAD_RIGHT, 1);
   add(&g, 8, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(3, 4, F, 0, 0, 0, 0, 0));
   s = ti_task_shape_make(2, 3, F, 0, 2, 2, 0, 0); ti_task_shape_set(&s, TI_SHAPE_HAS_NIY, 3); ti_task_shape_set(&s, TI_SHAPE_HAS_NIX, 4);
-  add(&g, 9, TI_BLOCK_CCMPS, TI_DTYPE_I8, s); attr(&g, 9, TI_ATTR_CMP, 100);
+  add(&g, 9, TI_BLOCK_CCMPS, TI_DTYPE_I8, s); attr(&g, 9, TI_TASK_ATTR_CMP, 100);
   add(&g, 10, TI_BLOCK_SI, TI_DTYPE_I8, ti_task_shape_make(2, 3, F, 0, 0, 0, 0, 0));
   add(&g, 11, TI_BLOCK_OUTPUT, TI_DTYPE_I8, ti_task_shape_make(2, 3, F, 0, 0, 0, 0, 0));
   link0(&g, 0, 3, 0); link0(&g, 1, 3, 1); link0(&g, 2, 3, 2); link0(&g, 3, 4, 0);
@@ -836,13 +836,13 @@ TT_TEST(test_1d_chain) {
   add(&g, 3, TI_BLOCK_CVM, TI_DTYPE_I32, ti_task_shape_make(0, 0, 5, 12, 0, 0, 0, 0));
   add(&g, 4, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(0, 0, 5, 0, 0, 0, 0, 0));
   add(&g, 5, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(0, 0, 5, 0, 0, 0, 0, 0)); data(&g, 5, TI_DTYPE_I32, 1, d5, other);
-  add(&g, 6, TI_BLOCK_CADD, TI_DTYPE_I32, ti_task_shape_make(0, 0, 5, 0, 0, 0, 0, 0)); attr(&g, 6, TI_ATTR_CONSTANT_B, 9);
+  add(&g, 6, TI_BLOCK_CADD, TI_DTYPE_I32, ti_task_shape_make(0, 0, 5, 0, 0, 0, 0, 0)); attr(&g, 6, TI_TASK_ATTR_CONSTANT_B, 9);
   B(&g, 6)->has |= TI_BLOCK_HAS_BIAS_TYPE; B(&g, 6)->bias_type = TI_BIAS_CONSTANT;
   add(&g, 7, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(0, 0, 5, 0, 0, 0, 0, 0));
-  add(&g, 8, TI_BLOCK_CCMPB, TI_DTYPE_I32, ti_task_shape_make(0, 0, 5, 0, 0, 0, 0, 0)); attr(&g, 8, TI_ATTR_BIT_SHIFT_NUM, 2); attr(&g, 8, TI_ATTR_CMP, -3);
+  add(&g, 8, TI_BLOCK_CCMPB, TI_DTYPE_I32, ti_task_shape_make(0, 0, 5, 0, 0, 0, 0, 0)); attr(&g, 8, TI_TASK_ATTR_BIT_SHIFT_NUM, 2); attr(&g, 8, TI_TASK_ATTR_CMP, -3);
   add(&g, 9, TI_BLOCK_SI, TI_DTYPE_I8, ti_task_shape_make(0, 0, 5, 0, 0, 0, 0, 0));
   add(&g, 10, TI_BLOCK_SB, TI_DTYPE_I32, ti_task_shape_make(0, 0, 16, 0, 0, 0, 0, 0)); data(&g, 10, TI_DTYPE_I32, 1, d16, lut);
-  add(&g, 11, TI_BLOCK_CLUT, TI_DTYPE_I32, ti_task_shape_make(0, 0, 5, 0, 0, 0, 0, 0)); attr(&g, 11, TI_ATTR_LUT_DW, 4);
+  add(&g, 11, TI_BLOCK_CLUT, TI_DTYPE_I32, ti_task_shape_make(0, 0, 5, 0, 0, 0, 0, 0)); attr(&g, 11, TI_TASK_ATTR_LUT_DW, 4);
   add(&g, 12, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(0, 0, 5, 0, 0, 0, 0, 0));
   add(&g, 13, TI_BLOCK_SB, TI_DTYPE_I8, ti_task_shape_make(0, 0, 5, 0, 0, 0, 0, 0)); data(&g, 13, TI_DTYPE_I8, 1, d5, alpha);
   add(&g, 14, TI_BLOCK_CAX, TI_DTYPE_I32, ti_task_shape_make(0, 0, 5, 0, 0, 0, 0, 0));
@@ -912,7 +912,7 @@ TT_TEST(test_memory_reuse) {
   ti_task_graph_init(&g, NULL);
   add(&g, 0, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(8, 8, 16, 0, 0, 0, 0, 0)); data(&g, 0, TI_DTYPE_I32, 3, dims, in);
   for (k = 0; k < N; k++) {
-    add(&g, 2 * k + 1, TI_BLOCK_CVS, TI_DTYPE_I32, ti_task_shape_make(8, 8, 16, 0, 0, 0, 0, 0)); attr(&g, 2 * k + 1, TI_ATTR_CONSTANT_A, 2);
+    add(&g, 2 * k + 1, TI_BLOCK_CVS, TI_DTYPE_I32, ti_task_shape_make(8, 8, 16, 0, 0, 0, 0, 0)); attr(&g, 2 * k + 1, TI_TASK_ATTR_CONSTANT_A, 2);
     add(&g, 2 * k + 2, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(8, 8, 16, 0, 0, 0, 0, 0));
     link0(&g, 2 * k, 2 * k + 1, 0); link0(&g, 2 * k + 1, 2 * k + 2, 0);
   }
@@ -995,7 +995,7 @@ TT_TEST(test_bad_graphs) {
   ti_task_graph_init(&g, NULL);
   add(&g, 0, TI_BLOCK_SI, TI_DTYPE_I8, ti_task_shape_make(0, 0, 3, 0, 0, 0, 0, 0)); data(&g, 0, TI_DTYPE_I8, 1, d3, v3);
   add(&g, 1, TI_BLOCK_SB, TI_DTYPE_I32, ti_task_shape_make(0, 0, 3, 0, 0, 0, 0, 0)); data(&g, 1, TI_DTYPE_I32, 1, d3, v3);
-  add(&g, 2, TI_BLOCK_CLUT, TI_DTYPE_I32, ti_task_shape_make(0, 0, 3, 0, 0, 0, 0, 0)); attr(&g, 2, TI_ATTR_LUT_DW, 20);
+  add(&g, 2, TI_BLOCK_CLUT, TI_DTYPE_I32, ti_task_shape_make(0, 0, 3, 0, 0, 0, 0, 0)); attr(&g, 2, TI_TASK_ATTR_LUT_DW, 20);
   add(&g, 3, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(0, 0, 3, 0, 0, 0, 0, 0));
   link0(&g, 0, 2, 0); link0(&g, 1, 2, 1); link0(&g, 2, 3, 0);
   memset(&err, 0, sizeof err);

@@ -69,7 +69,7 @@ static void small_chain(ti_task_graph *g, ti_task_edge **edge) {
   add(g, 0, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(4, 8, 1, 0, 0, 0, 0, 0));
   TT_EQ_INT(ti_task_set_data(g, B(g, 0), TI_DTYPE_I32, 3, dims, v), 0);
   add(g, 1, TI_BLOCK_CVS, TI_DTYPE_I32, ti_task_shape_make(4, 8, 1, 0, 0, 0, 0, 0));
-  TT_EQ_INT(ti_task_add_attr(g, B(g, 1), TI_ATTR_CONSTANT_A, 1), 0);
+  TT_EQ_INT(ti_task_add_attr(g, B(g, 1), TI_TASK_ATTR_CONSTANT_A, 1), 0);
   add(g, 2, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(4, 8, 1, 0, 0, 0, 0, 0));
   add(g, 3, TI_BLOCK_OUTPUT, TI_DTYPE_I32, ti_task_shape_make(4, 8, 1, 0, 0, 0, 0, 0));
   link0(g, 0, 1, 0); link0(g, 1, 2, 0); link0(g, 2, 3, 0);
@@ -136,7 +136,7 @@ TT_TEST(memory_budget) {
   v[5] = 1000;   /* int32 storage */
   TT_EQ_INT(ti_task_set_data(&g, B(&g, 0), TI_DTYPE_I32, 3, dims, v), 0);
   add(&g, 1, TI_BLOCK_CVS, TI_DTYPE_I32, ti_task_shape_make(64, 64, 16, 0, 0, 0, 0, 0));
-  TT_EQ_INT(ti_task_add_attr(&g, B(&g, 1), TI_ATTR_CONSTANT_A, 1), 0);
+  TT_EQ_INT(ti_task_add_attr(&g, B(&g, 1), TI_TASK_ATTR_CONSTANT_A, 1), 0);
   add(&g, 2, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(64, 64, 16, 0, 0, 0, 0, 0));
   add(&g, 3, TI_BLOCK_OUTPUT, TI_DTYPE_I32, ti_task_shape_make(64, 64, 16, 0, 0, 0, 0, 0));
   link0(&g, 0, 1, 0); link0(&g, 1, 2, 0); link0(&g, 2, 3, 0);
@@ -174,13 +174,13 @@ static void clif_graph(ti_task_graph *g, ti_attr_type a, int32_t v) {
 
 TT_TEST(clif_attributes_agree) {
   static const struct { ti_attr_type a; int32_t v; const char *name; ti_status run; } cases[] = {
-    { TI_ATTR_FIRE_TYPE, 99, "FIRE_TYPE = 99", TI_STATUS_INVALID },
-    { TI_ATTR_RESET_MODE, 99, "RESET_MODE = 99", TI_STATUS_INVALID },
-    { TI_ATTR_RESET_MODE, -1, "RESET_MODE = -1", TI_STATUS_INVALID },
-    { TI_ATTR_VTH0, INT32_MIN, "VTH0 = -2147483648", TI_STATUS_INVALID },
-    { TI_ATTR_VR, INT32_MAX, "VR = 2147483647", TI_STATUS_INVALID },
-    { TI_ATTR_REF_LEN, 40, "REF_LEN = 40", TI_STATUS_NOT_SUPPORTED },
-    { TI_ATTR_FIRE_TYPE, 6, "FIRE_TYPE = 6", TI_STATUS_NOT_SUPPORTED },
+    { TI_TASK_ATTR_FIRE_TYPE, 99, "FIRE_TYPE = 99", TI_STATUS_INVALID },
+    { TI_TASK_ATTR_RESET_MODE, 99, "RESET_MODE = 99", TI_STATUS_INVALID },
+    { TI_TASK_ATTR_RESET_MODE, -1, "RESET_MODE = -1", TI_STATUS_INVALID },
+    { TI_TASK_ATTR_VTH0, INT32_MIN, "VTH0 = -2147483648", TI_STATUS_INVALID },
+    { TI_TASK_ATTR_VR, INT32_MAX, "VR = 2147483647", TI_STATUS_INVALID },
+    { TI_TASK_ATTR_REF_LEN, 40, "REF_LEN = 40", TI_STATUS_NOT_SUPPORTED },
+    { TI_TASK_ATTR_FIRE_TYPE, 6, "FIRE_TYPE = 6", TI_STATUS_NOT_SUPPORTED },
   };
   size_t i;
   for (i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -203,7 +203,7 @@ TT_TEST(clif_attributes_agree) {
     ti_error err;
     ti_diag d;
     ti_exec *x = NULL;
-    clif_graph(&g, TI_ATTR_VTH0, 2);
+    clif_graph(&g, TI_TASK_ATTR_VTH0, 2);
     TT_EQ_INT(check(&g, &err, &d), TI_STATUS_SUCCESS);
     TT_EQ_INT(plan(&g, 0, 0, &x, &err), TI_STATUS_SUCCESS);
     if (x) { TT_EQ_INT(ti_exec_run(x, &err), 0); ti_exec_free(x); }
@@ -223,8 +223,8 @@ TT_TEST(ccmpb_window_limit) {
   ti_task_shape_set(&s, TI_SHAPE_HAS_NKY, 300); ti_task_shape_set(&s, TI_SHAPE_HAS_NKX, 300);
   ti_task_shape_set(&s, TI_SHAPE_HAS_NIY, 300); ti_task_shape_set(&s, TI_SHAPE_HAS_NIX, 300);
   add(&g, 1, TI_BLOCK_CCMPB, TI_DTYPE_I32, s);
-  TT_EQ_INT(ti_task_add_attr(&g, B(&g, 1), TI_ATTR_KERNEL_Y, 300), 0);
-  TT_EQ_INT(ti_task_add_attr(&g, B(&g, 1), TI_ATTR_KERNEL_X, 300), 0);
+  TT_EQ_INT(ti_task_add_attr(&g, B(&g, 1), TI_TASK_ATTR_KERNEL_Y, 300), 0);
+  TT_EQ_INT(ti_task_add_attr(&g, B(&g, 1), TI_TASK_ATTR_KERNEL_X, 300), 0);
   add(&g, 2, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(1, 1, 1, 0, 0, 0, 0, 0));
   link0(&g, 0, 1, 0); link0(&g, 1, 2, 0);
   TT_EQ_INT(check(&g, &err, &d), TI_STATUS_INVALID);
@@ -306,7 +306,7 @@ TT_TEST(si_with_data_and_empty_input_cluster) {
   si = add(&g, 0, TI_BLOCK_SI, TI_DTYPE_I8, ti_task_shape_make(0, 0, 4, 0, 0, 0, 0, 0));
   TT_EQ_INT(ti_task_set_data(&g, si, TI_DTYPE_I8, 1, dims, v), 0);
   add(&g, 1, TI_BLOCK_CVS, TI_DTYPE_I32, ti_task_shape_make(0, 0, 4, 0, 0, 0, 0, 0));
-  TT_EQ_INT(ti_task_add_attr(&g, B(&g, 1), TI_ATTR_CONSTANT_A, 2), 0);
+  TT_EQ_INT(ti_task_add_attr(&g, B(&g, 1), TI_TASK_ATTR_CONSTANT_A, 2), 0);
   add(&g, 2, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(0, 0, 4, 0, 0, 0, 0, 0));
   add(&g, 3, TI_BLOCK_OUTPUT, TI_DTYPE_I32, ti_task_shape_make(0, 0, 4, 0, 0, 0, 0, 0));
   link0(&g, 0, 1, 0); link0(&g, 1, 2, 0); link0(&g, 2, 3, 0);

@@ -21,7 +21,7 @@ static void build_small(ti_task_graph *g) {
   b = ti_task_add_block(g, 1, TI_BLOCK_SB, TI_DTYPE_I32, &sb);
   TT_EQ_INT(ti_task_set_data(g, b, TI_DTYPE_I32, 1, bdims, bias), TI_STATUS_SUCCESS);
   c = ti_task_add_block(g, 2, TI_BLOCK_CVS, TI_DTYPE_I32, &s);
-  TT_EQ_INT(ti_task_add_attr(g, c, TI_ATTR_CONSTANT_A, 3), TI_STATUS_SUCCESS);
+  TT_EQ_INT(ti_task_add_attr(g, c, TI_TASK_ATTR_CONSTANT_A, 3), TI_STATUS_SUCCESS);
   c->has |= TI_BLOCK_HAS_BIAS_TYPE; c->bias_type = TI_BIAS_VECTOR;
   o = ti_task_add_block(g, 3, TI_BLOCK_SI, TI_DTYPE_I32, &s);
   out = ti_task_add_block(g, 4, TI_BLOCK_OUTPUT, TI_DTYPE_I32, &s);
@@ -119,7 +119,7 @@ TT_TEST(import_builds_a_graph_program) {
     const ti_op *cvs = p->first->next->next;
     TT_CHECK(ti_op_is(cvs, "task.cvs"));
     TT_EQ_INT(cvs->n_operands, 2);
-    TT_EQ_INT(ti_task_attr_int(ti_task_block_of(cvs), TI_ATTR_CONSTANT_A, 0), 3);
+    TT_EQ_INT(ti_task_attr_int(ti_task_block_of(cvs), TI_TASK_ATTR_CONSTANT_A, 0), 3);
     TT_EQ_INT(ti_task_edge_of(cvs->operands[0].value->def)->n_rearrange, 1);
   }
   ti_program_destroy(p);

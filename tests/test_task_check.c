@@ -52,10 +52,10 @@ static void build_lenet(ti_task_graph *g) {
   s = ti_task_shape_make(4, 4, 3, 2, 3, 3, 4, 4);
   cc = ti_task_add_block(g, 3, TI_BLOCK_CC, TI_DTYPE_I32, &s);
   cc->bias_type = TI_BIAS_VECTOR; cc->has |= TI_BLOCK_HAS_BIAS_TYPE;
-  ti_task_add_attr(g, cc, TI_ATTR_KERNEL_X, 3); ti_task_add_attr(g, cc, TI_ATTR_KERNEL_Y, 3);
-  ti_task_add_attr(g, cc, TI_ATTR_STRIDE_X, 1); ti_task_add_attr(g, cc, TI_ATTR_STRIDE_Y, 1);
-  ti_task_add_attr(g, cc, TI_ATTR_PAD_UP, 1); ti_task_add_attr(g, cc, TI_ATTR_PAD_DOWN, 1);
-  ti_task_add_attr(g, cc, TI_ATTR_PAD_LEFT, 1); ti_task_add_attr(g, cc, TI_ATTR_PAD_RIGHT, 1);
+  ti_task_add_attr(g, cc, TI_TASK_ATTR_KERNEL_X, 3); ti_task_add_attr(g, cc, TI_TASK_ATTR_KERNEL_Y, 3);
+  ti_task_add_attr(g, cc, TI_TASK_ATTR_STRIDE_X, 1); ti_task_add_attr(g, cc, TI_TASK_ATTR_STRIDE_Y, 1);
+  ti_task_add_attr(g, cc, TI_TASK_ATTR_PAD_UP, 1); ti_task_add_attr(g, cc, TI_TASK_ATTR_PAD_DOWN, 1);
+  ti_task_add_attr(g, cc, TI_TASK_ATTR_PAD_LEFT, 1); ti_task_add_attr(g, cc, TI_TASK_ATTR_PAD_RIGHT, 1);
   s = ti_task_shape_make(4, 4, 3, 0, 0, 0, 0, 0);
   si = ti_task_add_block(g, 4, TI_BLOCK_SI, TI_DTYPE_I32, &s);
   s = ti_task_shape_make(0, 0, 5, 48, 0, 0, 0, 0);
@@ -370,7 +370,7 @@ TT_TEST(rule_interface_box_partial_ok) {
     fill(&g, lut, 1, dl);
   }
   in = blk(&g, 0); c1 = blk(&g, 1); c2 = blk(&g, 2); o1 = blk(&g, 3); o2 = blk(&g, 4);
-  ti_task_add_attr(&g, c1, TI_ATTR_LUT_DW, 4);
+  ti_task_add_attr(&g, c1, TI_TASK_ATTR_LUT_DW, 4);
   c2 = blk(&g, 2);
   c2->shape = ti_task_shape_make(2, 2, 3, 0, 1, 1, 2, 2);
   pos = ti_task_shape_make(0, 0, 0, 0, 0, 0, 0, 0);
@@ -621,7 +621,7 @@ TT_TEST(rule_io) {
 TT_TEST(rule_attributes) {
   ti_task_graph g;
   build_lenet(&g);
-  ti_task_add_attr(&g, blk(&g, 3), TI_ATTR_STRIDE_X, 1);
+  ti_task_add_attr(&g, blk(&g, 3), TI_TASK_ATTR_STRIDE_X, 1);
   expect(&g, TI_DIAG_ERROR, "attributes", 3, -1, "attribute STRIDE_X is given twice");
   ti_task_graph_free(&g);
   build_lenet(&g);
@@ -645,7 +645,7 @@ TT_TEST(rule_attributes) {
   expect(&g, TI_DIAG_ERROR, "attributes", 3, -1, "KERNEL_X = 5 but the shape's nkx = 3");
   ti_task_graph_free(&g);
   build_lenet(&g);
-  ti_task_add_attr(&g, blk(&g, 3), TI_ATTR_BIT_SHIFT_NUM, 40);
+  ti_task_add_attr(&g, blk(&g, 3), TI_TASK_ATTR_BIT_SHIFT_NUM, 40);
   expect(&g, TI_DIAG_ERROR, "attributes", 3, -1, "BIT_SHIFT_NUM = 40, it must be 0..31");
   ti_task_graph_free(&g);
 }
@@ -756,11 +756,11 @@ TT_TEST(statistics_of_windows_and_elementwise) {
   sh = ti_task_shape_make(0, 0, 2, 0, 0, 0, 0, 0); fill(&g, ti_task_add_block(&g, 1, TI_BLOCK_SB, TI_DTYPE_I32, &sh), 1, d_b);
   sh = ti_task_shape_make(2, 2, 2, 0, 2, 2, 4, 4); ti_task_add_block(&g, 2, TI_BLOCK_CAVG, TI_DTYPE_I32, &sh);
   blk(&g, 2)->bias_type = TI_BIAS_VECTOR; blk(&g, 2)->has |= TI_BLOCK_HAS_BIAS_TYPE;
-  ti_task_add_attr(&g, blk(&g, 2), TI_ATTR_STRIDE_X, 2); ti_task_add_attr(&g, blk(&g, 2), TI_ATTR_STRIDE_Y, 2);
+  ti_task_add_attr(&g, blk(&g, 2), TI_TASK_ATTR_STRIDE_X, 2); ti_task_add_attr(&g, blk(&g, 2), TI_TASK_ATTR_STRIDE_Y, 2);
   sh = ti_task_shape_make(2, 2, 2, 0, 0, 0, 0, 0); ti_task_add_block(&g, 3, TI_BLOCK_SI, TI_DTYPE_I8, &sh);
   sh = ti_task_shape_make(0, 0, 256, 0, 0, 0, 0, 0); fill(&g, ti_task_add_block(&g, 4, TI_BLOCK_SB, TI_DTYPE_I8, &sh), 1, d_l);
   sh = ti_task_shape_make(2, 2, 2, 0, 0, 0, 0, 0); ti_task_add_block(&g, 5, TI_BLOCK_CLUT, TI_DTYPE_I8, &sh);
-  ti_task_add_attr(&g, blk(&g, 5), TI_ATTR_LUT_DW, 8);
+  ti_task_add_attr(&g, blk(&g, 5), TI_TASK_ATTR_LUT_DW, 8);
   sh = ti_task_shape_make(2, 2, 2, 0, 0, 0, 0, 0); ti_task_add_block(&g, 6, TI_BLOCK_SI, TI_DTYPE_I8, &sh);
   ti_task_connect(&g, blk(&g, 0), 0, NULL, NULL, blk(&g, 2), 0, NULL, NULL);
   ti_task_connect(&g, blk(&g, 1), 0, NULL, NULL, blk(&g, 2), 1, NULL, NULL);
@@ -786,7 +786,7 @@ TT_TEST(out_of_memory_is_reported) {
   int k, saw_list_oom = 0;
   build_lenet(&g);
   blk(&g, 6)->id = 5; blk(&g, 7)->shape.ny = 2; blk(&g, 3)->attrs[2].int_value = 0;
-  for (k = 0; k < 20; k++) ti_task_add_attr(&g, blk(&g, 3), TI_ATTR_CMP, 0);   /* 19 duplicates: > 16 problems */
+  for (k = 0; k < 20; k++) ti_task_add_attr(&g, blk(&g, 3), TI_TASK_ATTR_CMP, 0);   /* 19 duplicates: > 16 problems */
   /* 3 scratch arrays, the list (16 entries), a copy of the RESHAPE
      parameters, the list grown to 32 */
   for (k = 0; k < 6; k++) {
@@ -865,7 +865,7 @@ static void mutate(ti_task_graph *g, tt_rng *r) {
            b->data.has ^= TI_TENSOR_HAS_PRECISION; break;
   case 14: if (b->data.n_dims) b->data.n_dims = (int32_t)tt_range(r, 0, b->data.n_dims); break;
   case 15: if (b->n_attrs) { ti_task_attr *a = &b->attrs[tt_range(r, 0, b->n_attrs - 1)];
-             if (tt_range(r, 0, 1)) a->int_value = v; else a->type = (ti_attr_type)(tt_range(r, 0, 3) ? tt_range(r, 0, TI_ATTR_COUNT - 1) : v); }
+             if (tt_range(r, 0, 1)) a->int_value = v; else a->type = (ti_attr_type)(tt_range(r, 0, 3) ? tt_range(r, 0, TI_TASK_ATTR_COUNT - 1) : v); }
            break;
   case 16: e->id = v; break;
   case 17: e->src_block_id = v; e->has ^= tt_range(r, 0, 1) ? TI_EDGE_HAS_SRC : 0; break;
