@@ -186,7 +186,6 @@ TASKIR_API int ti_layout_is_cnn(ti_layout l);          /* NCHW/NHWC/OIHW/HWOI */
    immutable, never aliased (seed 003 §2.5). */
 typedef enum ti_type_kind { TI_TYPE_TENSOR, TI_TYPE_VTENSOR, TI_TYPE_KIND_COUNT } ti_type_kind;
 
-#define TI_MAX_RANK 8
 struct ti_type {           /* interned: equal types are the same pointer */
   ti_type_kind kind;
   ti_dtype dtype;
@@ -672,20 +671,21 @@ typedef struct ti_task_block_desc {
 
 /* Attribute types of compute blocks; values are the wire values. */
 typedef enum ti_attr_type {
-  TI_ATTR_KERNEL_X = 0, TI_ATTR_KERNEL_Y, TI_ATTR_STRIDE_X, TI_ATTR_STRIDE_Y,
-  TI_ATTR_PAD_UP, TI_ATTR_PAD_DOWN, TI_ATTR_PAD_LEFT, TI_ATTR_PAD_RIGHT,
-  TI_ATTR_CMP, TI_ATTR_CONSTANT_A, TI_ATTR_CONSTANT_B, TI_ATTR_DILATION_X,
-  TI_ATTR_DILATION_Y, TI_ATTR_BIT_SHIFT_NUM, TI_ATTR_VTH0, TI_ATTR_VTH_ALPHA,
-  TI_ATTR_VTH_BETA, TI_ATTR_VTH_INCRE, TI_ATTR_VR, TI_ATTR_VL,
-  TI_ATTR_VLEAKY_ALPHA, TI_ATTR_VLEAKY_BETA, TI_ATTR_DV, TI_ATTR_REF_LEN,
-  TI_ATTR_TW_CNT, TI_ATTR_VINIT, TI_ATTR_TW_LEN, TI_ATTR_SEED, TI_ATTR_LUT_DW,
-  TI_ATTR_VTH_ADPT_EN, TI_ATTR_VLEAKY_ADPT_EN, TI_ATTR_TW_EN, TI_ATTR_RESET_MODE,
-  TI_ATTR_FIRE_TYPE, TI_ATTR_VM_CONST_EN, TI_ATTR_VM_CONST, TI_ATTR_VTHETA_CONST_EN,
-  TI_ATTR_VTHETA_CONST,
-  TI_ATTR_COUNT
+  TI_TASK_ATTR_KERNEL_X = 0, TI_TASK_ATTR_KERNEL_Y, TI_TASK_ATTR_STRIDE_X, TI_TASK_ATTR_STRIDE_Y,
+  TI_TASK_ATTR_PAD_UP, TI_TASK_ATTR_PAD_DOWN, TI_TASK_ATTR_PAD_LEFT, TI_TASK_ATTR_PAD_RIGHT,
+  TI_TASK_ATTR_CMP, TI_TASK_ATTR_CONSTANT_A, TI_TASK_ATTR_CONSTANT_B, TI_TASK_ATTR_DILATION_X,
+  TI_TASK_ATTR_DILATION_Y, TI_TASK_ATTR_BIT_SHIFT_NUM, TI_TASK_ATTR_VTH0, TI_TASK_ATTR_VTH_ALPHA,
+  TI_TASK_ATTR_VTH_BETA, TI_TASK_ATTR_VTH_INCRE, TI_TASK_ATTR_VR, TI_TASK_ATTR_VL,
+  TI_TASK_ATTR_VLEAKY_ALPHA, TI_TASK_ATTR_VLEAKY_BETA, TI_TASK_ATTR_DV, TI_TASK_ATTR_REF_LEN,
+  TI_TASK_ATTR_TW_CNT, TI_TASK_ATTR_VINIT, TI_TASK_ATTR_TW_LEN, TI_TASK_ATTR_SEED, TI_TASK_ATTR_LUT_DW,
+  TI_TASK_ATTR_VTH_ADPT_EN, TI_TASK_ATTR_VLEAKY_ADPT_EN, TI_TASK_ATTR_TW_EN, TI_TASK_ATTR_RESET_MODE,
+  TI_TASK_ATTR_FIRE_TYPE, TI_TASK_ATTR_VM_CONST_EN, TI_TASK_ATTR_VM_CONST, TI_TASK_ATTR_VTHETA_CONST_EN,
+  TI_TASK_ATTR_VTHETA_CONST,
+  TI_TASK_ATTR_COUNT
 } ti_attr_type;
 
-typedef enum ti_bias_type { TI_BIAS_TYPE_VECTOR = 1, TI_BIAS_TYPE_CONSTANT = 2 } ti_bias_type;
+/* A block's bias_type is a ti_bias_mode (taskir_kernels.h): its VECTOR (1)
+   and CONSTANT (2) are the wire's BiasType values; NONE is not on the wire. */
 typedef enum ti_test_mode {
   TI_TEST_MEMORY_STATE = 0, TI_TEST_PRIM_OUTPUT = 1, TI_TEST_CASE_OUTPUT = 2, TI_TEST_MODE_COUNT
 } ti_test_mode;
@@ -695,7 +695,7 @@ typedef enum ti_test_mode {
 TASKIR_API const char *ti_block_type_name(ti_block_type t);
 TASKIR_API const char *ti_precision_name(ti_dtype p);   /* I8 -> "INT_8"; NULL if not a precision */
 TASKIR_API const char *ti_attr_type_name(ti_attr_type t);
-TASKIR_API const char *ti_bias_type_name(ti_bias_type b);
+TASKIR_API const char *ti_bias_type_name(ti_bias_mode b);
 TASKIR_API const char *ti_test_mode_name(ti_test_mode m);
 TASKIR_API ti_block_class ti_block_class_of(ti_block_type t);
 /* The descriptor table's row of a type; NULL for a value out of range. */
@@ -709,7 +709,11 @@ TASKIR_API int ti_precision_from_wire(int32_t v, ti_dtype *out);
 /* The message structs mirror tianjic_ir field for field. Each keeps a `has`
    mask of the optional fields present on the wire (proto2 presence), so a
    decoded file encodes back byte for byte. Repeated fields are (n, pointer)
-   pairs. Everything hangs off the arena of the ti_task_graph that owns it. */
+   pairs. Everything hangs off the arena of the ti_task_graph that owns it.
+   The schema is written once, as one table per message in the
+   implementation (>>impl.task.schema: wire number, schema name, IR key,
+   kind, presence bit, struct offset); the task dialect's import/export and
+   taskir_proto.h's binary and text codecs all walk those tables. */
 
 enum {
   TI_SHAPE_HAS_NX = 1u << 0, TI_SHAPE_HAS_NY = 1u << 1, TI_SHAPE_HAS_NF = 1u << 2,
@@ -724,9 +728,10 @@ typedef struct ti_task_shape {
 } ti_task_shape;
 /* The Shape message's scalar fields, written once: X(wire number, member
    = schema name, IR attribute key, presence bit). Row i has presence bit
-   1 << i (pinned by static asserts). The protobuf codec (taskir_proto.h),
-   the task dialect's attributes and the checker's messages walk it; the
-   one repeated field, extra_dimensions = 15 (IR key "extra"), follows. */
+   1 << i (pinned by static asserts). They are the rows of the Shape
+   schema table (>>impl.task.schema), which the codec, the task dialect's
+   attributes and the checker's messages walk; the one repeated field,
+   extra_dimensions = 15 (IR key "extra"), follows them there. */
 #define TI_TASK_SHAPE_FIELDS(X)                                                                   \
   X(1, nx, "nx", TI_SHAPE_HAS_NX) X(2, ny, "ny", TI_SHAPE_HAS_NY) X(3, nf, "nf", TI_SHAPE_HAS_NF)   \
   X(4, nr, "nr", TI_SHAPE_HAS_NR) X(5, nkx, "nkx", TI_SHAPE_HAS_NKX) X(6, nky, "nky", TI_SHAPE_HAS_NKY) \
@@ -800,7 +805,7 @@ typedef struct ti_task_block {
   ti_task_attr *attrs;
   int32_t is_virtual;                     /* bool */
   int32_t master_task_id, pipeline_num;
-  ti_bias_type bias_type;
+  ti_bias_mode bias_type;
   int32_t socket_id;
 } ti_task_block;
 
@@ -934,9 +939,23 @@ TASKIR_API const ti_task_block *ti_task_find_block(const ti_task_graph *g, int32
 TASKIR_API const ti_task_edge *ti_task_find_edge(const ti_task_graph *g, int32_t id);
 
 /* Builder on the message: blocks, attributes, data and connections. All
-   memory comes from g's arena; NULL / error status when out of memory. */
+   memory comes from g's arena; NULL / error status when out of memory.
+
+   ti_task_add_block appends to g->blocks, which moves when it grows: the
+   pointer it returns (and every earlier block pointer into g) is valid
+   only until the next ti_task_add_block on g. Keep the block's index
+   (g->n_blocks - 1 after the call, or ti_task_block_index) or its id, and
+   get the block back with ti_task_block_at or ti_task_find_block. */
 TASKIR_API ti_task_block *ti_task_add_block(ti_task_graph *g, int32_t id, ti_block_type type, ti_dtype precision,
                                             const ti_task_shape *shape);
+/* Block i of g (mutable), NULL when i is out of range. */
+TASKIR_API ti_task_block *ti_task_block_at(ti_task_graph *g, int32_t i);
+/* Index of block b in g->blocks, -1 if b is not one of them. */
+TASKIR_API int32_t ti_task_block_index(const ti_task_graph *g, const ti_task_block *b);
+/* A shape from its dims: a dim given as 0 is absent (the wire's rule), any
+   other value is present. n_branch and extra_dimensions: set them after. */
+TASKIR_API ti_task_shape ti_task_shape_make(int32_t ny, int32_t nx, int32_t nf, int32_t nr, int32_t nky, int32_t nkx,
+                                            int32_t niy, int32_t nix);
 TASKIR_API ti_status ti_task_add_attr(ti_task_graph *g, ti_task_block *b, ti_attr_type type, int32_t value);
 /* Data of a storage block: dims outermost first, values in dims order,
    given as int32 (integer precisions) or float (FLOAT_16/32). */
@@ -3908,9 +3927,10 @@ static const char *const ti__attr_type_names[] = {
   "LUT_DW", "VTH_ADPT_EN", "VLEAKY_ADPT_EN", "TW_EN", "RESET_MODE", "FIRE_TYPE",
   "VM_CONST_EN", "VM_CONST", "VTHETA_CONST_EN", "VTHETA_CONST"
 };
-TI__STATIC_ASSERT(sizeof ti__attr_type_names / sizeof *ti__attr_type_names == TI_ATTR_COUNT, attr_names);
+TI__STATIC_ASSERT(sizeof ti__attr_type_names / sizeof *ti__attr_type_names == TI_TASK_ATTR_COUNT, attr_names);
 
 static const char *const ti__test_mode_names[] = { "MEMORY_STATE", "PRIM_OUTPUT", "CASE_OUTPUT" };
+TI__STATIC_ASSERT(TI_BIAS_VECTOR == 1 && TI_BIAS_CONSTANT == 2, bias_mode_wire);
 TI__STATIC_ASSERT(sizeof ti__test_mode_names / sizeof *ti__test_mode_names == TI_TEST_MODE_COUNT, test_mode_names);
 
 TASKIR_API const ti_task_block_desc *ti_task_block_desc_of(ti_block_type t) {
@@ -3923,10 +3943,10 @@ TASKIR_API const char *ti_precision_name(ti_dtype p) {
   return (unsigned)p <= TI_DTYPE_I9 ? ti__precision_names[p] : NULL;
 }
 TASKIR_API const char *ti_attr_type_name(ti_attr_type t) {
-  return (unsigned)t < TI_ATTR_COUNT ? ti__attr_type_names[t] : NULL;
+  return (unsigned)t < TI_TASK_ATTR_COUNT ? ti__attr_type_names[t] : NULL;
 }
-TASKIR_API const char *ti_bias_type_name(ti_bias_type b) {
-  return b == TI_BIAS_TYPE_VECTOR ? "VECTOR" : b == TI_BIAS_TYPE_CONSTANT ? "CONSTANT" : NULL;
+TASKIR_API const char *ti_bias_type_name(ti_bias_mode b) {
+  return b == TI_BIAS_VECTOR ? "VECTOR" : b == TI_BIAS_CONSTANT ? "CONSTANT" : NULL;
 }
 TASKIR_API const char *ti_test_mode_name(ti_test_mode m) {
   return (unsigned)m < TI_TEST_MODE_COUNT ? ti__test_mode_names[m] : NULL;
@@ -3958,6 +3978,245 @@ TASKIR_API int ti_precision_from_wire(int32_t v, ti_dtype *out) {
   else if (v == 100) *out = TI_DTYPE_I9;
   else return -1;
   return 0;
+}
+
+/* >>impl.task.schema: tianjic_ir as tables ---------------------------------- */
+
+/* The Task IR schema, written once. Each message is a table of its fields:
+   wire number, schema name, IR attribute key (the task dialect's
+   dictionary key; NULL: the program says it another way - the op kind,
+   SSA links, the ops themselves), kind, enum or values kind, presence bit,
+   and where the value lives in the C struct. The task dialect's
+   import/export (>>impl.task.dialect) and the protobuf codec, binary and
+   text, both ways (taskir_proto.h) walk these tables. Field lists are in
+   field-number order, which is the order protoc writes and prints. */
+typedef enum ti__pb_kind {
+  TI__K_INT32, TI__K_INT64, TI__K_BOOL, TI__K_FLOAT, TI__K_ENUM, TI__K_STRING,
+  TI__K_MSG, TI__K_REP_MSG, TI__K_REP_INT32, TI__K_VALUES
+} ti__pb_kind;
+
+enum { TI__E_BLOCK, TI__E_PREC, TI__E_BIAS, TI__E_MODE, TI__E_ATTR, TI__E_REARR };
+enum { TI__V_FLOAT, TI__V_INT32, TI__V_UINT32 };
+
+typedef struct ti__pb_msg ti__pb_msg;
+typedef struct ti__pb_field {
+  uint32_t number;
+  const char *name;    /* the schema's field name */
+  const char *ir;      /* the task dialect's attribute key, NULL if none */
+  int kind;
+  int aux;             /* enum id (ENUM) or value kind (VALUES) */
+  uint32_t has;        /* presence bit, 0 for repeated fields */
+  size_t off;          /* the value, array pointer or string pointer */
+  size_t off_n;        /* element count (int32) or string length (int32) */
+  const ti__pb_msg *sub;
+} ti__pb_field;
+
+struct ti__pb_msg {
+  const char *name;
+  const ti__pb_field *fields;
+  int n_fields;
+  size_t size;
+  int hint_field;      /* index of Tensor.precision (storage hint), or -1 */
+};
+
+/* Enum fields are stored as their C enum types; those are int-sized. */
+TI__STATIC_ASSERT(sizeof(ti_dtype) == sizeof(int32_t) && sizeof(ti_block_type) == sizeof(int32_t) &&
+                  sizeof(ti_attr_type) == sizeof(int32_t) && sizeof(ti_rearrange_kind) == sizeof(int32_t) &&
+                  sizeof(ti_bias_mode) == sizeof(int32_t) && sizeof(ti_test_mode) == sizeof(int32_t), enums_int32);
+
+#define TI__F(num, name, ir, kind, aux, has, type, member) \
+  { num, name, ir, kind, aux, has, offsetof(type, member), 0, NULL }
+#define TI__FS(num, name, ir, kind, aux, has, type, member, count, sub) \
+  { num, name, ir, kind, aux, has, offsetof(type, member), offsetof(type, count), sub }
+
+/* Shape: the scalar fields are the rows of TI_TASK_SHAPE_FIELDS, row i at
+   index i (presence bit 1 << i, TI_DIM_*). */
+#define TI__SHAPE_PBF(num, m, ir, has) TI__F(num, #m, ir, TI__K_INT32, 0, has, ti_task_shape, m),
+static const ti__pb_field ti__pbf_shape[] = {
+  TI_TASK_SHAPE_FIELDS(TI__SHAPE_PBF)
+  TI__FS(15, "extra_dimensions", "extra", TI__K_REP_INT32, 0, 0, ti_task_shape, extra, n_extra, NULL)
+};
+#undef TI__SHAPE_PBF
+#define TI__SHAPE_IDX(num, m, ir, has) TI__SHAPE_I_##m,
+enum { TI_TASK_SHAPE_FIELDS(TI__SHAPE_IDX) TI__SHAPE_N };
+#undef TI__SHAPE_IDX
+#define TI__SHAPE_PIN(num, m, ir, has) TI__STATIC_ASSERT((has) == 1u << TI__SHAPE_I_##m, shape_bit_##m);
+TI_TASK_SHAPE_FIELDS(TI__SHAPE_PIN)
+#undef TI__SHAPE_PIN
+TI__STATIC_ASSERT(sizeof ti__pbf_shape / sizeof *ti__pbf_shape == TI__SHAPE_N + 1, shape_fields);
+static const ti__pb_msg ti__pbm_shape = { "Shape", ti__pbf_shape, TI__SHAPE_N + 1, sizeof(ti_task_shape), -1 };
+
+static const ti__pb_field ti__pbf_attr[] = {
+  TI__F(1, "type", "type", TI__K_ENUM, TI__E_ATTR, TI_TATTR_HAS_TYPE, ti_task_attr, type),
+  TI__F(2, "precision", "precision", TI__K_ENUM, TI__E_PREC, TI_TATTR_HAS_PRECISION, ti_task_attr, precision),
+  TI__F(3, "int_value", "int", TI__K_INT32, 0, TI_TATTR_HAS_INT, ti_task_attr, int_value),
+  TI__F(4, "float_value", "float", TI__K_FLOAT, 0, TI_TATTR_HAS_FLOAT, ti_task_attr, float_value)
+};
+static const ti__pb_msg ti__pbm_attr = { "Attribute", ti__pbf_attr, 4, sizeof(ti_task_attr), -1 };
+
+static const ti__pb_field ti__pbf_tensor[] = {
+  TI__FS(1, "dims", "dims", TI__K_REP_INT32, 0, 0, ti_task_tensor, dims, n_dims, NULL),
+  TI__F(2, "precision", "precision", TI__K_ENUM, TI__E_PREC, TI_TENSOR_HAS_PRECISION, ti_task_tensor, precision),
+  TI__F(3, "float_data", "float_data", TI__K_VALUES, TI__V_FLOAT, 0, ti_task_tensor, float_data),
+  TI__F(4, "int32_data", "int32_data", TI__K_VALUES, TI__V_INT32, 0, ti_task_tensor, int32_data),
+  TI__F(5, "uint32_data", "uint32_data", TI__K_VALUES, TI__V_UINT32, 0, ti_task_tensor, uint32_data),
+  TI__FS(6, "name", "name", TI__K_STRING, 0, TI_TENSOR_HAS_NAME, ti_task_tensor, name, name_len, NULL)
+};
+static const ti__pb_msg ti__pbm_tensor = { "Tensor", ti__pbf_tensor, 6, sizeof(ti_task_tensor), 1 };
+
+/* edge_id: the SSA link of the interface's operand or result */
+static const ti__pb_field ti__pbf_iface[] = {
+  TI__FS(1, "position", "position", TI__K_MSG, 0, TI_IFACE_HAS_POSITION, ti_task_interface, position, position, &ti__pbm_shape),
+  TI__FS(2, "size", "size", TI__K_MSG, 0, TI_IFACE_HAS_SIZE, ti_task_interface, size, size, &ti__pbm_shape),
+  TI__F(3, "edge_id", NULL, TI__K_INT32, 0, TI_IFACE_HAS_EDGE_ID, ti_task_interface, edge_id)
+};
+static const ti__pb_msg ti__pbm_iface = { "EdgeInterface", ti__pbf_iface, 3, sizeof(ti_task_interface), -1 };
+
+static const ti__pb_field ti__pbf_cluster[] = {
+  TI__FS(1, "shape", "shape", TI__K_MSG, 0, TI_CLUSTER_HAS_SHAPE, ti_task_cluster, shape, shape, &ti__pbm_shape),
+  TI__FS(2, "interfaces", "interfaces", TI__K_REP_MSG, 0, 0, ti_task_cluster, interfaces, n_interfaces, &ti__pbm_iface)
+};
+static const ti__pb_msg ti__pbm_cluster = { "EdgeCluster", ti__pbf_cluster, 2, sizeof(ti_task_cluster), -1 };
+
+/* type: the op kind ("task.cc") */
+static const ti__pb_field ti__pbf_block[] = {
+  TI__F(1, "id", "id", TI__K_INT32, 0, TI_BLOCK_HAS_ID, ti_task_block, id),
+  TI__F(2, "type", NULL, TI__K_ENUM, TI__E_BLOCK, TI_BLOCK_HAS_TYPE, ti_task_block, type),
+  TI__F(3, "precision", "precision", TI__K_ENUM, TI__E_PREC, TI_BLOCK_HAS_PRECISION, ti_task_block, precision),
+  TI__FS(4, "shape", "shape", TI__K_MSG, 0, TI_BLOCK_HAS_SHAPE, ti_task_block, shape, shape, &ti__pbm_shape),
+  TI__FS(5, "input_clusters", "in", TI__K_REP_MSG, 0, 0, ti_task_block, inputs, n_inputs, &ti__pbm_cluster),
+  TI__FS(6, "output_clusters", "out", TI__K_REP_MSG, 0, 0, ti_task_block, outputs, n_outputs, &ti__pbm_cluster),
+  TI__FS(7, "data", "data", TI__K_MSG, 0, TI_BLOCK_HAS_DATA, ti_task_block, data, data, &ti__pbm_tensor),
+  TI__FS(8, "attributes", "attributes", TI__K_REP_MSG, 0, 0, ti_task_block, attrs, n_attrs, &ti__pbm_attr),
+  TI__F(9, "is_virtual", "is_virtual", TI__K_BOOL, 0, TI_BLOCK_HAS_IS_VIRTUAL, ti_task_block, is_virtual),
+  TI__F(10, "master_task_id", "master_task_id", TI__K_INT32, 0, TI_BLOCK_HAS_MASTER_TASK_ID, ti_task_block, master_task_id),
+  TI__F(11, "pipeline_num", "pipeline_num", TI__K_INT32, 0, TI_BLOCK_HAS_PIPELINE_NUM, ti_task_block, pipeline_num),
+  TI__F(12, "bias_type", "bias_type", TI__K_ENUM, TI__E_BIAS, TI_BLOCK_HAS_BIAS_TYPE, ti_task_block, bias_type),
+  TI__F(13, "socket_id", "socket_id", TI__K_INT32, 0, TI_BLOCK_HAS_SOCKET_ID, ti_task_block, socket_id)
+};
+static const ti__pb_msg ti__pbm_block = { "TaskBlock", ti__pbf_block, 13, sizeof(ti_task_block), -1 };
+
+static const ti__pb_field ti__pbf_rearr[] = {
+  TI__F(1, "type", "type", TI__K_ENUM, TI__E_REARR, TI_REARR_HAS_TYPE, ti_task_rearrange, type),
+  TI__FS(2, "matrix", "matrix", TI__K_REP_MSG, 0, 0, ti_task_rearrange, matrix, n_matrix, &ti__pbm_tensor)
+};
+static const ti__pb_msg ti__pbm_rearr = { "RearrangeInfo", ti__pbf_rearr, 2, sizeof(ti_task_rearrange), -1 };
+
+/* src_block_id, dst_block_id: the SSA links of the edge op */
+static const ti__pb_field ti__pbf_edge[] = {
+  TI__F(1, "id", "id", TI__K_INT32, 0, TI_EDGE_HAS_ID, ti_task_edge, id),
+  TI__F(2, "src_block_id", NULL, TI__K_INT32, 0, TI_EDGE_HAS_SRC, ti_task_edge, src_block_id),
+  TI__F(3, "dst_block_id", NULL, TI__K_INT32, 0, TI_EDGE_HAS_DST, ti_task_edge, dst_block_id),
+  TI__FS(4, "rearrange_info", "rearrange", TI__K_REP_MSG, 0, 0, ti_task_edge, rearrange, n_rearrange, &ti__pbm_rearr)
+};
+static const ti__pb_msg ti__pbm_edge = { "Edge", ti__pbf_edge, 4, sizeof(ti_task_edge), -1 };
+
+static const ti__pb_field ti__pbf_group[] = {
+  TI__F(1, "group_id", "group_id", TI__K_INT32, 0, TI_GROUP_HAS_ID, ti_task_group, group_id),
+  TI__FS(2, "block_ids", "block_ids", TI__K_REP_INT32, 0, 0, ti_task_group, block_ids, n_block_ids, NULL)
+};
+static const ti__pb_msg ti__pbm_group = { "Group", ti__pbf_group, 2, sizeof(ti_task_group), -1 };
+
+static const ti__pb_field ti__pbf_tcfg[] = {
+  TI__F(1, "random_seed", "random_seed", TI__K_INT64, 0, TI_TCFG_HAS_SEED, ti_task_test_config, random_seed),
+  TI__FS(2, "test_case_name", "test_case_name", TI__K_STRING, 0, TI_TCFG_HAS_NAME, ti_task_test_config, test_case_name,
+         name_len, NULL),
+  TI__F(3, "test_mode", "test_mode", TI__K_ENUM, TI__E_MODE, TI_TCFG_HAS_MODE, ti_task_test_config, test_mode)
+};
+static const ti__pb_msg ti__pbm_tcfg = { "TestConfig", ti__pbf_tcfg, 3, sizeof(ti_task_test_config), -1 };
+
+/* blocks, edges: the program's ops; groups and the test config are the
+   program's attributes */
+static const ti__pb_field ti__pbf_graph[] = {
+  TI__FS(1, "blocks", NULL, TI__K_REP_MSG, 0, 0, ti_task_graph, blocks, n_blocks, &ti__pbm_block),
+  TI__FS(2, "edges", NULL, TI__K_REP_MSG, 0, 0, ti_task_graph, edges, n_edges, &ti__pbm_edge),
+  TI__FS(3, "groups", "groups", TI__K_REP_MSG, 0, 0, ti_task_graph, groups, n_groups, &ti__pbm_group),
+  TI__FS(4, "test_config", "test_config", TI__K_MSG, 0, TI_GRAPH_HAS_TEST_CONFIG, ti_task_graph, test_config, test_config,
+         &ti__pbm_tcfg)
+};
+static const ti__pb_msg ti__pbm_graph = { "TaskGraph", ti__pbf_graph, 4, sizeof(ti_task_graph), -1 };
+#define TI__SCHEMA_MAXF 16   /* fields per message, at most */
+TI__STATIC_ASSERT(sizeof ti__pbf_block / sizeof *ti__pbf_block <= TI__SCHEMA_MAXF, schema_maxf);
+/* the walkers read the presence mask at offset 0 */
+TI__STATIC_ASSERT(offsetof(ti_task_shape, has) + offsetof(ti_task_attr, has) + offsetof(ti_task_tensor, has) +
+                  offsetof(ti_task_interface, has) + offsetof(ti_task_cluster, has) + offsetof(ti_task_block, has) +
+                  offsetof(ti_task_rearrange, has) + offsetof(ti_task_edge, has) + offsetof(ti_task_group, has) +
+                  offsetof(ti_task_test_config, has) + offsetof(ti_task_graph, has) == 0, has_first);
+
+#undef TI__F
+#undef TI__FS
+
+static const char *ti__pb_enum_type(int e) {
+  static const char *const names[] = { "TaskBlockType", "Precision", "BiasType", "TestMode", "AttributeType", "RearrangeInfoType" };
+  return names[e];
+}
+
+/* Largest internal value of an enum (values 0..max are tried by name). */
+static int ti__pb_enum_max(int e) {
+  switch (e) {
+  case TI__E_BLOCK: return TI_BLOCK_COUNT - 1;
+  case TI__E_PREC: return TI_DTYPE_I9;
+  case TI__E_BIAS: return TI_BIAS_CONSTANT;
+  case TI__E_MODE: return TI_TEST_MODE_COUNT - 1;
+  case TI__E_ATTR: return TI_TASK_ATTR_COUNT - 1;
+  default: return TI_REARRANGE_COUNT - 1;
+  }
+}
+
+/* Name of an internal value (the task dialect's spelling), NULL if it is
+   not one. */
+static const char *ti__schema_enum_name(int e, int v) {
+  if (v < 0 || v > ti__pb_enum_max(e)) return NULL;
+  switch (e) {
+  case TI__E_BLOCK: return ti_block_type_name((ti_block_type)v);
+  case TI__E_PREC: return ti_precision_name((ti_dtype)v);
+  case TI__E_BIAS: return ti_bias_type_name((ti_bias_mode)v);
+  case TI__E_MODE: return ti_test_mode_name((ti_test_mode)v);
+  case TI__E_ATTR: return ti_attr_type_name((ti_attr_type)v);
+  default: return ti_rearrange_kind_name((ti_rearrange_kind)v);
+  }
+}
+
+/* Internal value of a name, -1 if none. */
+static int ti__schema_enum_from_name(int e, const char *s, size_t len) {
+  int v;
+  for (v = 0; v <= ti__pb_enum_max(e); v++) {
+    const char *nm = ti__schema_enum_name(e, v);
+    if (nm && strlen(nm) == len && memcmp(nm, s, len) == 0) return v;
+  }
+  return -1;
+}
+
+static TI__UNUSED int ti__pb_enum_from_wire(int e, int32_t w, int *out) {
+  switch (e) {
+  case TI__E_BLOCK: { ti_block_type t; if (ti_block_type_from_wire(w, &t)) return -1; *out = (int)t; return 0; }
+  case TI__E_PREC: { ti_dtype t; if (ti_precision_from_wire(w, &t)) return -1; *out = (int)t; return 0; }
+  case TI__E_BIAS: if (w < 1 || w > 2) return -1; *out = w; return 0;
+  default: if (w < 0 || w > ti__pb_enum_max(e)) return -1; *out = w; return 0;
+  }
+}
+
+static TI__UNUSED int ti__pb_enum_to_wire(int e, int v, int32_t *out) {
+  if (!ti__schema_enum_name(e, v)) return -1;
+  if (e == TI__E_BLOCK) *out = ti_block_type_wire((ti_block_type)v);
+  else if (e == TI__E_PREC) *out = ti_precision_wire((ti_dtype)v);
+  else *out = v;
+  return 0;
+}
+
+static inline int ti__pb_get_enum(const void *obj, size_t off) { int32_t v; memcpy(&v, (const char *)obj + off, 4); return (int)v; }
+static inline void ti__pb_set_enum(void *obj, size_t off, int v) { int32_t x = (int32_t)v; memcpy((char *)obj + off, &x, 4); }
+
+/* New elements: the one non-zero default of the schema (bias_type VECTOR). */
+static void ti__pb_msg_init(const ti__pb_msg *m, void *obj) {
+  if (m == &ti__pbm_block) ((ti_task_block *)obj)->bias_type = TI_BIAS_VECTOR;
+}
+
+static TI__UNUSED int ti__pb_find(const ti__pb_msg *m, uint32_t num) {
+  int i;
+  for (i = 0; i < m->n_fields; i++)
+    if (m->fields[i].number == num) return i;
+  return -1;
 }
 
 TASKIR_API void ti_task_graph_init(ti_task_graph *g, void *alloc_user) {
@@ -4035,23 +4294,8 @@ static int ti__is_edge_op(const ti_op *op) { return op->info == &ti__task_ops[TI
 
 /* --- message <-> attributes ------------------------------------------------ */
 
-/* The shape fields by index (TI_TASK_SHAPE_FIELDS): IR keys, offsets. */
-#define TI__SHAPE_KEY(num, m, ir, has) ir,
-static const char *const ti__shape_keys[] = { TI_TASK_SHAPE_FIELDS(TI__SHAPE_KEY) };
-#undef TI__SHAPE_KEY
-#define TI__SHAPE_OFF(num, m, ir, has) offsetof(ti_task_shape, m),
-static const size_t ti__shape_offs[] = { TI_TASK_SHAPE_FIELDS(TI__SHAPE_OFF) };
-#undef TI__SHAPE_OFF
-#define TI__SHAPE_IDX(num, m, ir, has) TI__SHAPE_I_##m,
-enum { TI_TASK_SHAPE_FIELDS(TI__SHAPE_IDX) TI__SHAPE_N };
-#undef TI__SHAPE_IDX
-#define TI__SHAPE_PIN(num, m, ir, has) TI__STATIC_ASSERT((has) == 1u << TI__SHAPE_I_##m, shape_bit_##m);
-TI_TASK_SHAPE_FIELDS(TI__SHAPE_PIN)
-#undef TI__SHAPE_PIN
-TI__STATIC_ASSERT(TI__SHAPE_N == 9 && sizeof ti__shape_keys / sizeof *ti__shape_keys == TI__SHAPE_N, shape_fields);
-
-static int32_t *ti__shape_field(ti_task_shape *s, int i) { return (int32_t *)(void *)((char *)s + ti__shape_offs[i]); }
-/* Field i (bit 1 << i, TI_DIM_*) of a shape. */
+/* Field i of a shape (row i of the Shape table, bit 1 << i, TI_DIM_*). */
+static int32_t *ti__shape_field(ti_task_shape *s, int i) { return (int32_t *)(void *)((char *)s + ti__pbf_shape[i].off); }
 static int32_t ti__shape_get(const ti_task_shape *s, int i) {
   return *ti__shape_field((ti_task_shape *)s, i);
 }
@@ -4061,158 +4305,73 @@ static int ti__dim_index(uint32_t bit) {
   return i;
 }
 
-static const ti_attr *ti__shape_to_attr(ti_context *ctx, const ti_task_shape *s) {
-  ti_named_attr kv[10];
-  int n = 0, i;
-  for (i = 0; i < TI__SHAPE_N; i++)
-    if (s->has & (1u << i)) kv[n++] = ti_named(ctx, ti__shape_keys[i], ti_attr_int(ctx, ti__shape_get(s, i)));
-  if (s->n_extra) {
-    int64_t tmp[64], k;
-    const ti_attr *arr;
-    if (s->n_extra > 64) return NULL;
-    for (k = 0; k < s->n_extra; k++) tmp[k] = s->extra[k];
-    arr = ti_attr_int_array(ctx, tmp, s->n_extra);
-    kv[n++] = ti_named(ctx, "extra", arr);
-  }
-  return ti_attr_dict(ctx, kv, n);
-}
+/* A message as the task dialect keeps it: a dictionary with one entry per
+   present field that has an IR key (the schema tables, ti__pb_field.ir),
+   sub-messages as dictionaries, repeated fields as arrays, enums by name.
+   A tensor's values stay inline, or (var_name given: a block's data) go to
+   the weights table and the dictionary names them ("values", "container"). */
+static const ti_attr *ti__msg_to_attr(ti_context *ctx, const ti__pb_msg *m, const void *obj, const char *var_name);
 
 static const ti_attr *ti__str(ti_context *ctx, const char *s) { return s ? ti_attr_string(ctx, s, -1) : NULL; }
 
-static const ti_attr *ti__cluster_to_attr(ti_context *ctx, const ti_task_cluster *c) {
-  ti_named_attr kv[2];
-  const ti_attr *small[16], **ifs = small, *r = NULL;
-  int n = 0;
-  int32_t i;
-  if (c->n_interfaces > 16) {
-    ifs = (const ti_attr **)TASKIR_MALLOC(ctx->alloc_user, (size_t)c->n_interfaces * sizeof *ifs);
-    if (!ifs) return NULL;
-  }
-  for (i = 0; i < c->n_interfaces; i++) {
-    const ti_task_interface *f = &c->interfaces[i];
-    ti_named_attr ikv[2];
-    int m = 0;
-    if (f->has & TI_IFACE_HAS_POSITION) ikv[m++] = ti_named(ctx, "position", ti__shape_to_attr(ctx, &f->position));
-    if (f->has & TI_IFACE_HAS_SIZE) ikv[m++] = ti_named(ctx, "size", ti__shape_to_attr(ctx, &f->size));
-    if (!(ifs[i] = ti_attr_dict(ctx, ikv, m))) goto done;
-  }
-  if (c->has & TI_CLUSTER_HAS_SHAPE) kv[n++] = ti_named(ctx, "shape", ti__shape_to_attr(ctx, &c->shape));
-  kv[n++] = ti_named(ctx, "interfaces", ti_attr_array(ctx, ifs, c->n_interfaces));
-  r = ti_attr_dict(ctx, kv, n);
-done:
-  if (ifs != small) TASKIR_FREE(ctx->alloc_user, (void *)ifs);
-  return r;
-}
-
-static const ti_attr *ti__clusters_to_attr(ti_context *ctx, const ti_task_cluster *cs, int32_t n) {
+/* The array of a repeated field: messages, int32s or tensor values. */
+static const ti_attr *ti__field_to_array(ti_context *ctx, const ti__pb_field *f, const void *obj) {
+  const ti_task_values *v = f->kind == TI__K_VALUES ? (const ti_task_values *)(const void *)((const char *)obj + f->off) : NULL;
+  const void *arr = v ? v->data : *(void *const *)(const void *)((const char *)obj + f->off);
+  int64_t i, n = v ? v->count : *(const int32_t *)(const void *)((const char *)obj + f->off_n);
   const ti_attr *small[16], **items = small, *r = NULL;
-  int32_t i;
-  if (n > 16 && !(items = (const ti_attr **)TASKIR_MALLOC(ctx->alloc_user, (size_t)n * sizeof *items))) return NULL;
-  for (i = 0; i < n; i++) if (!(items[i] = ti__cluster_to_attr(ctx, &cs[i]))) goto done;
+  if (n > 16 && ((uint64_t)n > (uint64_t)(SIZE_MAX / sizeof *items) ||
+                 !(items = (const ti_attr **)TASKIR_MALLOC(ctx->alloc_user, (size_t)n * sizeof *items))))
+    return NULL;
+  for (i = 0; i < n; i++) {
+    if (f->kind == TI__K_REP_MSG) items[i] = ti__msg_to_attr(ctx, f->sub, (const char *)arr + (size_t)i * f->sub->size, NULL);
+    else if (f->kind == TI__K_REP_INT32) items[i] = ti_attr_int(ctx, ((const int32_t *)arr)[i]);
+    else if (v->storage == TI_DTYPE_F32) items[i] = ti_attr_float(ctx, ((const float *)arr)[i]);
+    else items[i] = ti_attr_int(ctx, ti_task_values_get_i64(v, i));
+    if (!items[i]) goto done;
+  }
   r = ti_attr_array(ctx, items, n);
 done:
   if (items != small) TASKIR_FREE(ctx->alloc_user, (void *)items);
   return r;
 }
 
-static const char *ti__container_key(const ti_task_tensor *t, const ti_task_values **v) {
-  if (t->int32_data.count) { *v = &t->int32_data; return "int32_data"; }
-  if (t->uint32_data.count) { *v = &t->uint32_data; return "uint32_data"; }
-  if (t->float_data.count) { *v = &t->float_data; return "float_data"; }
-  *v = NULL;
-  return NULL;
-}
-
-/* A tensor as a dict; values inline (small matrices) or, when var_name is
-   given, left to the weights table and referenced by name. */
-static const ti_attr *ti__tensor_to_attr(ti_context *ctx, const ti_task_tensor *t, const char *var_name) {
-  ti_named_attr kv[6];
-  int n = 0;
-  int64_t i, tmp[TI_MAX_RANK * 4];
-  const ti_task_values *v;
-  const char *key = ti__container_key(t, &v);
-  if (t->n_dims > (int32_t)(sizeof tmp / sizeof *tmp)) return NULL;
-  for (i = 0; i < t->n_dims; i++) tmp[i] = t->dims[i];
-  if (t->n_dims) kv[n++] = ti_named(ctx, "dims", ti_attr_int_array(ctx, tmp, t->n_dims));
-  if (t->has & TI_TENSOR_HAS_PRECISION) kv[n++] = ti_named(ctx, "precision", ti__str(ctx, ti_precision_name(t->precision)));
-  if (t->has & TI_TENSOR_HAS_NAME) kv[n++] = ti_named(ctx, "name", ti_attr_string(ctx, t->name, t->name_len));
-  if (key && var_name) {
-    kv[n++] = ti_named(ctx, "values", ti_attr_string(ctx, var_name, -1));
-    kv[n++] = ti_named(ctx, "container", ti_attr_string(ctx, key, -1));
-  } else if (key) {
-    const ti_attr **items = (const ti_attr **)TASKIR_MALLOC(ctx->alloc_user, (size_t)v->count * sizeof *items);
-    const ti_attr *arr;
-    if (!items) return NULL;
-    for (i = 0; i < v->count; i++)
-      items[i] = v->storage == TI_DTYPE_F32 ? ti_attr_float(ctx, ((const float *)v->data)[i])
-                                            : ti_attr_int(ctx, ti_task_values_get_i64(v, i));
-    arr = ti_attr_array(ctx, items, v->count);
-    TASKIR_FREE(ctx->alloc_user, (void *)items);
-    kv[n++] = ti_named(ctx, key, arr);
-  }
-  return ti_attr_dict(ctx, kv, n);
-}
-
-static const ti_attr *ti__block_to_attr(ti_context *ctx, const ti_task_block *b, const char *var_name) {
-  ti_named_attr kv[14];
-  int n = 0;
-  int32_t i;
-  if (b->has & TI_BLOCK_HAS_ID) kv[n++] = ti_named(ctx, "id", ti_attr_int(ctx, b->id));
-  if (b->has & TI_BLOCK_HAS_PRECISION) kv[n++] = ti_named(ctx, "precision", ti__str(ctx, ti_precision_name(b->precision)));
-  if (b->has & TI_BLOCK_HAS_SHAPE) kv[n++] = ti_named(ctx, "shape", ti__shape_to_attr(ctx, &b->shape));
-  if (b->n_inputs) kv[n++] = ti_named(ctx, "in", ti__clusters_to_attr(ctx, b->inputs, b->n_inputs));
-  if (b->n_outputs) kv[n++] = ti_named(ctx, "out", ti__clusters_to_attr(ctx, b->outputs, b->n_outputs));
-  if (b->has & TI_BLOCK_HAS_DATA) kv[n++] = ti_named(ctx, "data", ti__tensor_to_attr(ctx, &b->data, var_name));
-  if (b->n_attrs) {
-    const ti_attr **items = (const ti_attr **)TASKIR_MALLOC(ctx->alloc_user, (size_t)b->n_attrs * sizeof *items);
-    if (!items) return NULL;
-    for (i = 0; i < b->n_attrs; i++) {
-      const ti_task_attr *a = &b->attrs[i];
-      ti_named_attr akv[4];
-      int m = 0;
-      if (a->has & TI_TATTR_HAS_TYPE) akv[m++] = ti_named(ctx, "type", ti__str(ctx, ti_attr_type_name(a->type)));
-      if (a->has & TI_TATTR_HAS_PRECISION) akv[m++] = ti_named(ctx, "precision", ti__str(ctx, ti_precision_name(a->precision)));
-      if (a->has & TI_TATTR_HAS_INT) akv[m++] = ti_named(ctx, "int", ti_attr_int(ctx, a->int_value));
-      if (a->has & TI_TATTR_HAS_FLOAT) akv[m++] = ti_named(ctx, "float", ti_attr_float(ctx, a->float_value));
-      items[i] = ti_attr_dict(ctx, akv, m);
-    }
-    kv[n++] = ti_named(ctx, "attributes", ti_attr_array(ctx, items, b->n_attrs));
-    TASKIR_FREE(ctx->alloc_user, (void *)items);
-  }
-  if (b->has & TI_BLOCK_HAS_IS_VIRTUAL) kv[n++] = ti_named(ctx, "is_virtual", ti_attr_bool(ctx, b->is_virtual));
-  if (b->has & TI_BLOCK_HAS_MASTER_TASK_ID) kv[n++] = ti_named(ctx, "master_task_id", ti_attr_int(ctx, b->master_task_id));
-  if (b->has & TI_BLOCK_HAS_PIPELINE_NUM) kv[n++] = ti_named(ctx, "pipeline_num", ti_attr_int(ctx, b->pipeline_num));
-  if (b->has & TI_BLOCK_HAS_BIAS_TYPE) kv[n++] = ti_named(ctx, "bias_type", ti__str(ctx, ti_bias_type_name(b->bias_type)));
-  if (b->has & TI_BLOCK_HAS_SOCKET_ID) kv[n++] = ti_named(ctx, "socket_id", ti_attr_int(ctx, b->socket_id));
-  for (i = 0; i < n; i++) if (!kv[i].value || !kv[i].name) return NULL;
-  return ti_attr_dict(ctx, kv, n);
-}
-
-static const ti_attr *ti__edge_to_attr(ti_context *ctx, const ti_task_edge *e) {
-  ti_named_attr kv[2];
-  int n = 0;
-  int32_t i, j;
-  if (e->has & TI_EDGE_HAS_ID) kv[n++] = ti_named(ctx, "id", ti_attr_int(ctx, e->id));
-  if (e->n_rearrange) {
-    const ti_attr **items = (const ti_attr **)TASKIR_MALLOC(ctx->alloc_user, (size_t)e->n_rearrange * sizeof *items);
-    if (!items) return NULL;
-    for (i = 0; i < e->n_rearrange; i++) {
-      const ti_task_rearrange *r = &e->rearrange[i];
-      ti_named_attr rkv[2];
-      int m = 0;
-      const ti_attr *small[8], **mats = small;
-      if (r->n_matrix > 8 && !(mats = (const ti_attr **)TASKIR_MALLOC(ctx->alloc_user, (size_t)r->n_matrix * sizeof *mats))) {
-        TASKIR_FREE(ctx->alloc_user, (void *)items);
-        return NULL;
+static const ti_attr *ti__msg_to_attr(ti_context *ctx, const ti__pb_msg *m, const void *obj, const char *var_name) {
+  ti_named_attr kv[TI__SCHEMA_MAXF + 2];
+  const ti_task_values *weights = var_name && m == &ti__pbm_tensor ? ti_task_tensor_values((const ti_task_tensor *)obj) : NULL;
+  int n = 0, i;
+  for (i = 0; i < m->n_fields; i++) {
+    const ti__pb_field *f = &m->fields[i];
+    const void *at = (const char *)obj + f->off;
+    const ti_attr *val;
+    if (!f->ir || (f->has && !(*(const uint32_t *)obj & f->has))) continue;
+    switch (f->kind) {
+    case TI__K_INT32: case TI__K_BOOL:
+      val = f->kind == TI__K_BOOL ? ti_attr_bool(ctx, *(const int32_t *)at) : ti_attr_int(ctx, *(const int32_t *)at);
+      break;
+    case TI__K_INT64: val = ti_attr_int(ctx, *(const int64_t *)at); break;
+    case TI__K_FLOAT: val = ti_attr_float(ctx, *(const float *)at); break;
+    case TI__K_ENUM: val = ti__str(ctx, ti__schema_enum_name(f->aux, ti__pb_get_enum(obj, f->off))); break;
+    case TI__K_STRING:
+      val = ti_attr_string(ctx, *(char *const *)at, *(const int32_t *)(const void *)((const char *)obj + f->off_n));
+      break;
+    case TI__K_MSG: val = ti__msg_to_attr(ctx, f->sub, at, f->sub == &ti__pbm_tensor ? var_name : NULL); break;
+    case TI__K_VALUES:
+      if (weights) {
+        if (weights != at) continue;
+        kv[n++] = ti_named(ctx, "values", ti_attr_string(ctx, var_name, -1));
+        kv[n++] = ti_named(ctx, "container", ti_attr_string(ctx, f->ir, -1));
+        continue;
       }
-      for (j = 0; j < r->n_matrix; j++) mats[j] = ti__tensor_to_attr(ctx, &r->matrix[j], NULL);
-      if (r->has & TI_REARR_HAS_TYPE) rkv[m++] = ti_named(ctx, "type", ti__str(ctx, ti_rearrange_kind_name(r->type)));
-      if (r->n_matrix) rkv[m++] = ti_named(ctx, "matrix", ti_attr_array(ctx, mats, r->n_matrix));
-      items[i] = ti_attr_dict(ctx, rkv, m);
-      if (mats != small) TASKIR_FREE(ctx->alloc_user, (void *)mats);
+      if (!((const ti_task_values *)at)->count) continue;
+      val = ti__field_to_array(ctx, f, obj);
+      break;
+    default:   /* REP_MSG, REP_INT32 */
+      if (!*(const int32_t *)(const void *)((const char *)obj + f->off_n)) continue;
+      val = ti__field_to_array(ctx, f, obj);
+      break;
     }
-    kv[n++] = ti_named(ctx, "rearrange", ti_attr_array(ctx, items, e->n_rearrange));
-    TASKIR_FREE(ctx->alloc_user, (void *)items);
+    kv[n++] = ti_named(ctx, f->ir, val);
   }
   for (i = 0; i < n; i++) if (!kv[i].value || !kv[i].name) return NULL;
   return ti_attr_dict(ctx, kv, n);
@@ -4230,60 +4389,24 @@ typedef struct ti__unpack {
 static ti_status ti__bad(ti__unpack *u, const char *what) {
   return ti_error_set(u->err, TI_STATUS_INVALID, "%s: %s", u->where, what);
 }
-
-static int ti__enum_from_name(const char *s, const char *(*name_of)(int), int n) {
-  int i;
-  if (!s) return -1;
-  for (i = 0; i < n; i++) { const char *nm = name_of(i); if (nm && strcmp(nm, s) == 0) return i; }
-  return -1;
+static ti_status ti__bad_field(ti__unpack *u, const ti__pb_msg *m, const ti__pb_field *f, const char *what) {
+  return ti_error_set(u->err, TI_STATUS_INVALID, "%s: %s.%s %s", u->where, m->name, f->ir, what);
 }
-static const char *ti__prec_name_i(int i) { return ti_precision_name((ti_dtype)i); }
-static const char *ti__attr_name_i(int i) { return ti_attr_type_name((ti_attr_type)i); }
-static const char *ti__rearr_name_i(int i) { return ti_rearrange_kind_name((ti_rearrange_kind)i); }
-static const char *ti__bias_name_i(int i) { return ti_bias_type_name((ti_bias_type)i); }
-
-static int ti__get_precision(const ti_attr *d, const char *key, ti_dtype *out) {
-  const ti_attr *a = ti_dict_get(d, key);
-  int v;
-  if (!a) return 0;
-  if (a->kind != TI_ATTR_STRING || (v = ti__enum_from_name(a->u.s.data, ti__prec_name_i, TI_DTYPE_I9 + 1)) < 0) return -1;
-  *out = (ti_dtype)v;
-  return 1;
-}
+static ti_status ti__unpack_oom(ti__unpack *u) { return ti_error_set(u->err, TI_STATUS_NO_MEMORY, "%s: out of memory", u->where); }
 
 static int32_t ti__i32(const ti_attr *a, int *ok) {
   if (!a || a->kind != TI_ATTR_INT || a->u.i < INT32_MIN || a->u.i > INT32_MAX) { *ok = 0; return 0; }
   return (int32_t)a->u.i;
 }
 
-static ti_status ti__attr_to_shape(ti__unpack *u, const ti_attr *d, ti_task_shape *s) {
-  int i, ok = 1;
-  const ti_attr *extra;
-  memset(s, 0, sizeof *s);
-  if (!d || d->kind != TI_ATTR_DICT) return ti__bad(u, "a shape must be a dictionary");
-  for (i = 0; i < TI__SHAPE_N; i++) {
-    const ti_attr *a = ti_dict_get(d, ti__shape_keys[i]);
-    if (a) { *ti__shape_field(s, i) = ti__i32(a, &ok); s->has |= 1u << i; }
-  }
-  if ((extra = ti_dict_get(d, "extra")) != NULL) {
-    int64_t k;
-    if (extra->kind != TI_ATTR_ARRAY) return ti__bad(u, "shape.extra must be an array of ints");
-    s->n_extra = (int32_t)extra->u.array.n;
-    s->extra = (int32_t *)ti_arena_array(u->arena, (size_t)s->n_extra, 4, 4);
-    if (!s->extra) return ti_error_set(u->err, TI_STATUS_NO_MEMORY, "out of memory");
-    for (k = 0; k < extra->u.array.n; k++) s->extra[k] = ti__i32(extra->u.array.items[k], &ok);
-  }
-  return ok ? TI_STATUS_SUCCESS : ti__bad(u, "shape fields must be int32");
-}
-
 /* Values stored at the narrowest exact width (see ti_task_values). */
-static ti_status ti__fill_values(ti__unpack *u, ti_task_values *v, const ti_attr *arr, int container) {
+static ti_status ti__fill_values(ti__unpack *u, ti_task_values *v, const ti_attr *arr, int vkind) {
   int64_t i, n = arr->u.array.n, lo = 0, hi = 0;
   int ok = 1;
   v->count = n;
-  if (container == 2) {
+  if (vkind == TI__V_FLOAT) {
     float *f = (float *)ti_arena_array(u->arena, (size_t)n, 4, 4);
-    if (!f) return ti_error_set(u->err, TI_STATUS_NO_MEMORY, "out of memory");
+    if (!f) return ti__unpack_oom(u);
     for (i = 0; i < n; i++) {
       const ti_attr *a = arr->u.array.items[i];
       if (a->kind == TI_ATTR_FLOAT) f[i] = (float)a->u.f;
@@ -4299,7 +4422,7 @@ static ti_status ti__fill_values(ti__unpack *u, ti_task_values *v, const ti_attr
     if (!i || a->u.i < lo) lo = a->u.i;
     if (!i || a->u.i > hi) hi = a->u.i;
   }
-  if (container == 0) {
+  if (vkind == TI__V_INT32) {
     if (lo < INT32_MIN || hi > INT32_MAX) return ti__bad(u, "int32_data value out of int32 range");
     v->storage = lo >= -128 && hi <= 127 ? TI_DTYPE_I8 : lo >= -32768 && hi <= 32767 ? TI_DTYPE_I16 : TI_DTYPE_I32;
   } else {
@@ -4307,7 +4430,7 @@ static ti_status ti__fill_values(ti__unpack *u, ti_task_values *v, const ti_attr
     v->storage = hi <= 255 ? TI_DTYPE_U8 : hi <= 65535 ? TI_DTYPE_U16 : TI_DTYPE_U32;
   }
   v->data = ti_arena_array(u->arena, (size_t)n, ti_dtype_size(v->storage), 4);
-  if (!v->data) return ti_error_set(u->err, TI_STATUS_NO_MEMORY, "out of memory");
+  if (!v->data) return ti__unpack_oom(u);
   for (i = 0; i < n; i++) {
     int64_t x = arr->u.array.items[i]->u.i;
     switch (v->storage) {
@@ -4322,106 +4445,122 @@ static ti_status ti__fill_values(ti__unpack *u, ti_task_values *v, const ti_attr
   return TI_STATUS_SUCCESS;
 }
 
-static ti_status ti__attr_to_tensor(ti__unpack *u, const ti_attr *d, ti_task_tensor *t) {
-  static const char *const keys[3] = { "int32_data", "uint32_data", "float_data" };
-  const ti_attr *a;
-  int k, r;
-  memset(t, 0, sizeof *t);
-  if (!d || d->kind != TI_ATTR_DICT) return ti__bad(u, "a tensor must be a dictionary");
-  if ((a = ti_dict_get(d, "dims")) != NULL) {
-    int64_t i;
-    int ok = 1;
-    if (a->kind != TI_ATTR_ARRAY) return ti__bad(u, "tensor dims must be an array");
-    t->n_dims = (int32_t)a->u.array.n;
-    if (!(t->dims = (int32_t *)ti_arena_array(u->arena, (size_t)t->n_dims, 4, 4)))
-      return ti_error_set(u->err, TI_STATUS_NO_MEMORY, "out of memory");
-    for (i = 0; i < a->u.array.n; i++) t->dims[i] = ti__i32(a->u.array.items[i], &ok);
-    if (!ok) return ti__bad(u, "tensor dims must be int32");
-  }
-  if ((r = ti__get_precision(d, "precision", &t->precision)) < 0) return ti__bad(u, "unknown tensor precision");
-  if (r) t->has |= TI_TENSOR_HAS_PRECISION;
-  if ((a = ti_dict_get(d, "name")) != NULL) {
-    if (a->kind != TI_ATTR_STRING) return ti__bad(u, "tensor name must be a string");
-    t->name = ti_arena_strndup(u->arena, a->u.s.data, (size_t)a->u.s.len);
-    t->name_len = (int32_t)a->u.s.len;
-    t->has |= TI_TENSOR_HAS_NAME;
-  }
-  if ((a = ti_dict_get(d, "values")) != NULL) {   /* in the weights table */
-    const ti_variable *var = a->kind == TI_ATTR_STRING ? ti_program_find_var(u->p, a->u.s.data) : NULL;
-    const char *cont = ti_dict_string(d, "container", "int32_data");
-    int k_cont = strcmp(cont, "int32_data") == 0 ? 0 : strcmp(cont, "uint32_data") == 0 ? 1 : strcmp(cont, "float_data") == 0 ? 2 : -1;
-    ti_dtype dt;
-    ti_task_values *v;
-    if (!var) return ti__bad(u, "tensor values name a variable missing from the weights table");
-    if (k_cont < 0) return ti__bad(u, "tensor container must be int32_data, uint32_data or float_data");
-    /* the weights' dtype must be one the container holds exactly: the
-       message's readers (checker, executor) trust the storage */
-    dt = var->type->dtype;
-    if (!(k_cont == 2 ? dt == TI_DTYPE_F32
-          : k_cont == 1 ? (dt == TI_DTYPE_U8 || dt == TI_DTYPE_U16 || dt == TI_DTYPE_U32)
-                        : (dt == TI_DTYPE_I8 || dt == TI_DTYPE_I16 || dt == TI_DTYPE_I32)))
-      return ti_error_set(u->err, TI_STATUS_INVALID,
-                          "%s: weights \"%s\" are %s, which %s cannot hold (int32_data holds i8/i16/i32, "
-                          "uint32_data u8/u16/u32, float_data f32; set \"container\" or convert the data)",
-                          u->where, var->name, ti_dtype_name(dt), cont);
-    if (ti_type_numel(var->type) < 0 || ti_type_numel(var->type) * (int64_t)ti_dtype_size(dt) != var->bytes)
-      return ti__bad(u, "tensor values: the weights have a dynamic or inconsistent size");
-    v = k_cont == 2 ? &t->float_data : k_cont == 1 ? &t->uint32_data : &t->int32_data;
-    /* the message owns its data: it may outlive the program */
-    v->count = ti_type_numel(var->type);
-    v->storage = var->type->dtype;
-    v->data = ti_arena_alloc(u->arena, (size_t)var->bytes, 16);
-    if (!v->data) return ti_error_set(u->err, TI_STATUS_NO_MEMORY, "out of memory");
-    memcpy(v->data, var->data, (size_t)var->bytes);
-    return TI_STATUS_SUCCESS;
-  }
-  for (k = 0; k < 3; k++)
-    if ((a = ti_dict_get(d, keys[k])) != NULL) {
-      ti_task_values *v = k == 0 ? &t->int32_data : k == 1 ? &t->uint32_data : &t->float_data;
-      ti_status s;
-      if (a->kind != TI_ATTR_ARRAY) return ti__bad(u, "tensor data must be an array");
-      if ((s = ti__fill_values(u, v, a, k)) != TI_STATUS_SUCCESS) return s;
-    }
+/* A tensor whose values are in the weights table: "values" names the
+   variable, "container" the values field (int32_data by default). The
+   message gets a copy: it may outlive the program. */
+static ti_status ti__attr_to_weights(ti__unpack *u, const ti_attr *d, const ti_attr *name, ti_task_tensor *t) {
+  const ti_variable *var = name->kind == TI_ATTR_STRING ? ti_program_find_var(u->p, name->u.s.data) : NULL;
+  const char *cont = ti_dict_string(d, "container", "int32_data");
+  const ti__pb_field *f = NULL;
+  ti_task_values *v;
+  ti_dtype dt;
+  int i;
+  for (i = 0; i < ti__pbm_tensor.n_fields; i++)
+    if (ti__pbf_tensor[i].kind == TI__K_VALUES && strcmp(ti__pbf_tensor[i].ir, cont) == 0) f = &ti__pbf_tensor[i];
+  if (!var) return ti__bad(u, "tensor values name a variable missing from the weights table");
+  if (!f) return ti__bad(u, "tensor container must be int32_data, uint32_data or float_data");
+  /* the weights' dtype must be one the container holds exactly: the
+     message's readers (checker, executor) trust the storage */
+  dt = var->type->dtype;
+  if (!(f->aux == TI__V_FLOAT ? dt == TI_DTYPE_F32
+        : f->aux == TI__V_UINT32 ? (dt == TI_DTYPE_U8 || dt == TI_DTYPE_U16 || dt == TI_DTYPE_U32)
+                                 : (dt == TI_DTYPE_I8 || dt == TI_DTYPE_I16 || dt == TI_DTYPE_I32)))
+    return ti_error_set(u->err, TI_STATUS_INVALID,
+                        "%s: weights \"%s\" are %s, which %s cannot hold (int32_data holds i8/i16/i32, "
+                        "uint32_data u8/u16/u32, float_data f32; set \"container\" or convert the data)",
+                        u->where, var->name, ti_dtype_name(dt), cont);
+  if (ti_type_numel(var->type) < 0 || ti_type_numel(var->type) * (int64_t)ti_dtype_size(dt) != var->bytes)
+    return ti__bad(u, "tensor values: the weights have a dynamic or inconsistent size");
+  v = (ti_task_values *)(void *)((char *)t + f->off);
+  v->count = ti_type_numel(var->type);
+  v->storage = var->type->dtype;
+  v->data = ti_arena_alloc(u->arena, (size_t)var->bytes, 16);
+  if (!v->data) return ti__unpack_oom(u);
+  memcpy(v->data, var->data, (size_t)var->bytes);
   return TI_STATUS_SUCCESS;
 }
 
-static ti_status ti__attr_to_clusters(ti__unpack *u, const ti_attr *arr, ti_task_cluster **out, int32_t *n) {
-  int64_t i, j;
-  *out = NULL; *n = 0;
-  if (!arr) return TI_STATUS_SUCCESS;
-  if (arr->kind != TI_ATTR_ARRAY) return ti__bad(u, "clusters must be an array");
-  *n = (int32_t)arr->u.array.n;
-  if (!(*out = (ti_task_cluster *)ti_arena_array(u->arena, (size_t)*n, sizeof **out, 8)))
-    return ti_error_set(u->err, TI_STATUS_NO_MEMORY, "out of memory");
-  for (i = 0; i < arr->u.array.n; i++) {
-    const ti_attr *c = arr->u.array.items[i], *ifs, *sh;
-    ti_task_cluster *dc = &(*out)[i];
-    if (c->kind != TI_ATTR_DICT) return ti__bad(u, "a cluster must be a dictionary");
-    if ((sh = ti_dict_get(c, "shape")) != NULL) {
-      ti_status s = ti__attr_to_shape(u, sh, &dc->shape);
-      if (s) return s;
-      dc->has |= TI_CLUSTER_HAS_SHAPE;
+/* Fills obj (zeroed, ti__pb_msg_init done) from dictionary d by m's table;
+   keys the table does not name are ignored. */
+static ti_status ti__attr_to_msg(ti__unpack *u, const ti__pb_msg *m, const ti_attr *d, void *obj) {
+  const ti_attr *w;
+  int i;
+  if (!d || d->kind != TI_ATTR_DICT) return ti_error_set(u->err, TI_STATUS_INVALID, "%s: a %s must be a dictionary", u->where, m->name);
+  if (m == &ti__pbm_tensor && (w = ti_dict_get(d, "values")) != NULL) {
+    ti_status s = ti__attr_to_weights(u, d, w, (ti_task_tensor *)obj);
+    if (s != TI_STATUS_SUCCESS) return s;
+  }
+  for (i = 0; i < m->n_fields; i++) {
+    const ti__pb_field *f = &m->fields[i];
+    const ti_attr *a = f->ir ? ti_dict_get(d, f->ir) : NULL;
+    void *at = (char *)obj + f->off;
+    int ok = 1;
+    if (!a) continue;
+    switch (f->kind) {
+    case TI__K_INT32: *(int32_t *)at = ti__i32(a, &ok); if (!ok) return ti__bad_field(u, m, f, "must be an int32"); break;
+    case TI__K_INT64:
+      if (a->kind != TI_ATTR_INT) return ti__bad_field(u, m, f, "must be an integer");
+      *(int64_t *)at = a->u.i;
+      break;
+    case TI__K_BOOL:
+      if (a->kind != TI_ATTR_BOOL) return ti__bad_field(u, m, f, "must be true or false");
+      *(int32_t *)at = a->u.i != 0;
+      break;
+    case TI__K_FLOAT:
+      if (a->kind != TI_ATTR_FLOAT) return ti__bad_field(u, m, f, "must be a float");
+      *(float *)at = (float)a->u.f;
+      break;
+    case TI__K_ENUM: {
+      int v = a->kind == TI_ATTR_STRING ? ti__schema_enum_from_name(f->aux, a->u.s.data, (size_t)a->u.s.len) : -1;
+      if (v < 0)
+        return ti_error_set(u->err, TI_STATUS_INVALID, "%s: %s.%s must be one of the %s names", u->where, m->name, f->ir,
+                            ti__pb_enum_type(f->aux));
+      ti__pb_set_enum(obj, f->off, v);
+      break;
     }
-    ifs = ti_dict_get(c, "interfaces");
-    if (!ifs || ifs->kind != TI_ATTR_ARRAY) return ti__bad(u, "a cluster needs an 'interfaces' array");
-    dc->n_interfaces = (int32_t)ifs->u.array.n;
-    if (!(dc->interfaces = (ti_task_interface *)ti_arena_array(u->arena, (size_t)dc->n_interfaces, sizeof *dc->interfaces, 8)))
-      return ti_error_set(u->err, TI_STATUS_NO_MEMORY, "out of memory");
-    for (j = 0; j < ifs->u.array.n; j++) {
-      const ti_attr *f = ifs->u.array.items[j], *x;
-      ti_task_interface *df = &dc->interfaces[j];
-      if (f->kind != TI_ATTR_DICT) return ti__bad(u, "an interface must be a dictionary");
-      if ((x = ti_dict_get(f, "position")) != NULL) {
-        ti_status s = ti__attr_to_shape(u, x, &df->position);
-        if (s) return s;
-        df->has |= TI_IFACE_HAS_POSITION;
-      }
-      if ((x = ti_dict_get(f, "size")) != NULL) {
-        ti_status s = ti__attr_to_shape(u, x, &df->size);
-        if (s) return s;
-        df->has |= TI_IFACE_HAS_SIZE;
-      }
+    case TI__K_STRING: {
+      char *s;
+      if (a->kind != TI_ATTR_STRING || a->u.s.len > INT32_MAX) return ti__bad_field(u, m, f, "must be a string");
+      if (!(s = ti_arena_strndup(u->arena, a->u.s.data, (size_t)a->u.s.len))) return ti__unpack_oom(u);
+      *(char **)at = s;
+      *(int32_t *)(void *)((char *)obj + f->off_n) = (int32_t)a->u.s.len;
+      break;
     }
+    case TI__K_MSG: {
+      ti_status s;
+      memset(at, 0, f->sub->size);
+      ti__pb_msg_init(f->sub, at);
+      if ((s = ti__attr_to_msg(u, f->sub, a, at)) != TI_STATUS_SUCCESS) return s;
+      break;
+    }
+    case TI__K_VALUES: {
+      ti_status s;
+      if (a->kind != TI_ATTR_ARRAY) return ti__bad_field(u, m, f, "must be an array");
+      if ((s = ti__fill_values(u, (ti_task_values *)at, a, f->aux)) != TI_STATUS_SUCCESS) return s;
+      break;
+    }
+    default: {   /* REP_MSG, REP_INT32 */
+      int64_t k, n = a->kind == TI_ATTR_ARRAY ? a->u.array.n : -1;
+      size_t es = f->kind == TI__K_REP_MSG ? f->sub->size : sizeof(int32_t);
+      char *arr;
+      if (n < 0 || n > INT32_MAX) return ti__bad_field(u, m, f, "must be an array");
+      if (!(arr = (char *)ti_arena_array(u->arena, (size_t)n, es, 8))) return ti__unpack_oom(u);
+      for (k = 0; k < n; k++) {
+        if (f->kind == TI__K_REP_INT32) {
+          ((int32_t *)(void *)arr)[k] = ti__i32(a->u.array.items[k], &ok);
+          if (!ok) return ti__bad_field(u, m, f, "must hold int32s");
+        } else {
+          ti_status s;
+          ti__pb_msg_init(f->sub, arr + (size_t)k * es);
+          if ((s = ti__attr_to_msg(u, f->sub, a->u.array.items[k], arr + (size_t)k * es)) != TI_STATUS_SUCCESS) return s;
+        }
+      }
+      *(void **)at = arr;
+      *(int32_t *)(void *)((char *)obj + f->off_n) = (int32_t)n;
+      break;
+    }
+    }
+    if (f->has) *(uint32_t *)obj |= f->has;
   }
   return TI_STATUS_SUCCESS;
 }
@@ -4436,24 +4575,16 @@ static const ti_op *ti__edge_at_result(const ti_op *op, int32_t k) {
   return use && ti__is_edge_op(use->owner) ? use->owner : NULL;
 }
 
+/* A block op's message: its attributes by the TaskBlock table, the type
+   from the op kind, the interfaces' edge ids from the SSA links. */
 static ti_status ti__op_to_block(ti__unpack *u, const ti_op *op, ti_task_block *b) {
-  const ti_attr *d = op->attrs, *a;
-  int ok = 1, r;
   int32_t c, i, k;
   ti_status s;
   memset(b, 0, sizeof *b);
+  ti__pb_msg_init(&ti__pbm_block, b);
+  if ((s = ti__attr_to_msg(u, &ti__pbm_block, op->attrs, b)) != TI_STATUS_SUCCESS) return s;
   b->type = *(const ti_block_type *)op->info->dialect_data;
   b->has |= TI_BLOCK_HAS_TYPE;
-  if ((a = ti_dict_get(d, "id")) != NULL) { b->id = ti__i32(a, &ok); b->has |= TI_BLOCK_HAS_ID; }
-  if ((r = ti__get_precision(d, "precision", &b->precision)) < 0) return ti__bad(u, "unknown precision");
-  if (r) b->has |= TI_BLOCK_HAS_PRECISION;
-  if ((a = ti_dict_get(d, "shape")) != NULL) {
-    if ((s = ti__attr_to_shape(u, a, &b->shape)) != TI_STATUS_SUCCESS) return s;
-    b->has |= TI_BLOCK_HAS_SHAPE;
-  }
-  if ((s = ti__attr_to_clusters(u, ti_dict_get(d, "in"), &b->inputs, &b->n_inputs)) != TI_STATUS_SUCCESS) return s;
-  if ((s = ti__attr_to_clusters(u, ti_dict_get(d, "out"), &b->outputs, &b->n_outputs)) != TI_STATUS_SUCCESS) return s;
-  /* interface edge ids come from the SSA links */
   for (c = 0, k = 0; c < b->n_inputs; c++)
     for (i = 0; i < b->inputs[c].n_interfaces; i++, k++) {
       const ti_op *e = k < op->n_operands ? ti__edge_at_operand(op, k) : NULL;
@@ -4468,166 +4599,24 @@ static ti_status ti__op_to_block(ti__unpack *u, const ti_op *op, ti_task_block *
       if (e) { b->outputs[c].interfaces[i].edge_id = (int32_t)ti_dict_int(e->attrs, "id", 0); b->outputs[c].interfaces[i].has |= TI_IFACE_HAS_EDGE_ID; }
     }
   if (k != op->n_results) return ti__bad(u, "results do not match the output interfaces");
-  if ((a = ti_dict_get(d, "data")) != NULL) {
-    if ((s = ti__attr_to_tensor(u, a, &b->data)) != TI_STATUS_SUCCESS) return s;
-    b->has |= TI_BLOCK_HAS_DATA;
-  }
-  if ((a = ti_dict_get(d, "attributes")) != NULL) {
-    if (a->kind != TI_ATTR_ARRAY) return ti__bad(u, "attributes must be an array");
-    b->n_attrs = (int32_t)a->u.array.n;
-    if (!(b->attrs = (ti_task_attr *)ti_arena_array(u->arena, (size_t)b->n_attrs, sizeof *b->attrs, 8)))
-      return ti_error_set(u->err, TI_STATUS_NO_MEMORY, "out of memory");
-    for (i = 0; i < b->n_attrs; i++) {
-      const ti_attr *t = a->u.array.items[i], *x;
-      ti_task_attr *ta = &b->attrs[i];
-      if (t->kind != TI_ATTR_DICT) return ti__bad(u, "an attribute must be a dictionary");
-      if ((x = ti_dict_get(t, "type")) != NULL) {
-        int v = x->kind == TI_ATTR_STRING ? ti__enum_from_name(x->u.s.data, ti__attr_name_i, TI_ATTR_COUNT) : -1;
-        if (v < 0) return ti__bad(u, "unknown attribute type");
-        ta->type = (ti_attr_type)v; ta->has |= TI_TATTR_HAS_TYPE;
-      }
-      if ((r = ti__get_precision(t, "precision", &ta->precision)) < 0) return ti__bad(u, "unknown attribute precision");
-      if (r) ta->has |= TI_TATTR_HAS_PRECISION;
-      if ((x = ti_dict_get(t, "int")) != NULL) { ta->int_value = ti__i32(x, &ok); ta->has |= TI_TATTR_HAS_INT; }
-      if ((x = ti_dict_get(t, "float")) != NULL) {
-        if (x->kind != TI_ATTR_FLOAT) return ti__bad(u, "attribute float must be a float");
-        ta->float_value = (float)x->u.f; ta->has |= TI_TATTR_HAS_FLOAT;
-      }
-    }
-  }
-  if ((a = ti_dict_get(d, "is_virtual")) != NULL) { b->is_virtual = a->kind == TI_ATTR_BOOL && a->u.i; b->has |= TI_BLOCK_HAS_IS_VIRTUAL; }
-  if ((a = ti_dict_get(d, "master_task_id")) != NULL) { b->master_task_id = ti__i32(a, &ok); b->has |= TI_BLOCK_HAS_MASTER_TASK_ID; }
-  if ((a = ti_dict_get(d, "pipeline_num")) != NULL) { b->pipeline_num = ti__i32(a, &ok); b->has |= TI_BLOCK_HAS_PIPELINE_NUM; }
-  if ((a = ti_dict_get(d, "socket_id")) != NULL) { b->socket_id = ti__i32(a, &ok); b->has |= TI_BLOCK_HAS_SOCKET_ID; }
-  if ((a = ti_dict_get(d, "bias_type")) != NULL) {
-    int v = a->kind == TI_ATTR_STRING ? ti__enum_from_name(a->u.s.data, ti__bias_name_i, 3) : -1;
-    if (v < 1) return ti__bad(u, "bias_type must be \"VECTOR\" or \"CONSTANT\"");
-    b->bias_type = (ti_bias_type)v; b->has |= TI_BLOCK_HAS_BIAS_TYPE;
-  }
-  return ok ? TI_STATUS_SUCCESS : ti__bad(u, "int32 field out of range");
+  return TI_STATUS_SUCCESS;
 }
 
+/* An edge op's message: its attributes by the Edge table, the ends from
+   the SSA links. */
 static ti_status ti__op_to_edge(ti__unpack *u, const ti_op *op, ti_task_edge *e) {
-  const ti_attr *a;
   const ti_value *src = op->operands[0].value;
   const ti_use *dst = op->results[0].first_use;
-  int ok = 1;
-  int32_t i, j;
+  ti_status s;
   memset(e, 0, sizeof *e);
-  if ((a = ti_dict_get(op->attrs, "id")) != NULL) { e->id = ti__i32(a, &ok); e->has |= TI_EDGE_HAS_ID; }
+  if ((s = ti__attr_to_msg(u, &ti__pbm_edge, op->attrs, e)) != TI_STATUS_SUCCESS) return s;
   if (src && src->def && ti__is_block_op(src->def)) {
     e->src_block_id = (int32_t)ti_dict_int(src->def->attrs, "id", 0); e->has |= TI_EDGE_HAS_SRC;
   }
   if (dst && ti__is_block_op(dst->owner)) {
     e->dst_block_id = (int32_t)ti_dict_int(dst->owner->attrs, "id", 0); e->has |= TI_EDGE_HAS_DST;
   }
-  if ((a = ti_dict_get(op->attrs, "rearrange")) != NULL) {
-    if (a->kind != TI_ATTR_ARRAY) return ti__bad(u, "rearrange must be an array");
-    e->n_rearrange = (int32_t)a->u.array.n;
-    if (!(e->rearrange = (ti_task_rearrange *)ti_arena_array(u->arena, (size_t)e->n_rearrange, sizeof *e->rearrange, 8)))
-      return ti_error_set(u->err, TI_STATUS_NO_MEMORY, "out of memory");
-    for (i = 0; i < e->n_rearrange; i++) {
-      const ti_attr *r = a->u.array.items[i], *x;
-      ti_task_rearrange *dr = &e->rearrange[i];
-      if (r->kind != TI_ATTR_DICT) return ti__bad(u, "a rearrangement must be a dictionary");
-      if ((x = ti_dict_get(r, "type")) != NULL) {
-        int v = x->kind == TI_ATTR_STRING ? ti__enum_from_name(x->u.s.data, ti__rearr_name_i, TI_REARRANGE_COUNT) : -1;
-        if (v < 0) return ti__bad(u, "unknown rearrangement type");
-        dr->type = (ti_rearrange_kind)v; dr->has |= TI_REARR_HAS_TYPE;
-      }
-      if ((x = ti_dict_get(r, "matrix")) != NULL) {
-        if (x->kind != TI_ATTR_ARRAY) return ti__bad(u, "matrix must be an array of tensors");
-        dr->n_matrix = (int32_t)x->u.array.n;
-        if (!(dr->matrix = (ti_task_tensor *)ti_arena_array(u->arena, (size_t)dr->n_matrix, sizeof *dr->matrix, 8)))
-          return ti_error_set(u->err, TI_STATUS_NO_MEMORY, "out of memory");
-        for (j = 0; j < dr->n_matrix; j++) {
-          ti_status s = ti__attr_to_tensor(u, x->u.array.items[j], &dr->matrix[j]);
-          if (s) return s;
-        }
-      }
-    }
-  }
-  return ok ? TI_STATUS_SUCCESS : ti__bad(u, "edge id out of int32 range");
-}
-
-/* Groups and the test config travel as program attributes. */
-static const ti_attr *ti__graph_to_attr(ti_context *ctx, const ti_task_graph *g) {
-  ti_named_attr kv[2];
-  int n = 0;
-  int32_t i, j;
-  if (g->n_groups) {
-    const ti_attr **items = (const ti_attr **)TASKIR_MALLOC(ctx->alloc_user, (size_t)g->n_groups * sizeof *items);
-    if (!items) return NULL;
-    for (i = 0; i < g->n_groups; i++) {
-      const ti_task_group *gr = &g->groups[i];
-      ti_named_attr gkv[2];
-      int m = 0;
-      int64_t *ids = (int64_t *)TASKIR_MALLOC(ctx->alloc_user, ((size_t)gr->n_block_ids + 1) * sizeof *ids);
-      if (!ids) { TASKIR_FREE(ctx->alloc_user, (void *)items); return NULL; }
-      for (j = 0; j < gr->n_block_ids; j++) ids[j] = gr->block_ids[j];
-      if (gr->has & TI_GROUP_HAS_ID) gkv[m++] = ti_named(ctx, "group_id", ti_attr_int(ctx, gr->group_id));
-      gkv[m++] = ti_named(ctx, "block_ids", ti_attr_int_array(ctx, ids, gr->n_block_ids));
-      TASKIR_FREE(ctx->alloc_user, ids);
-      items[i] = ti_attr_dict(ctx, gkv, m);
-    }
-    kv[n++] = ti_named(ctx, "groups", ti_attr_array(ctx, items, g->n_groups));
-    TASKIR_FREE(ctx->alloc_user, (void *)items);
-  }
-  if (g->has & TI_GRAPH_HAS_TEST_CONFIG) {
-    const ti_task_test_config *tc = &g->test_config;
-    ti_named_attr tkv[3];
-    int m = 0;
-    if (tc->has & TI_TCFG_HAS_SEED) tkv[m++] = ti_named(ctx, "random_seed", ti_attr_int(ctx, tc->random_seed));
-    if (tc->has & TI_TCFG_HAS_NAME) tkv[m++] = ti_named(ctx, "test_case_name", ti_attr_string(ctx, tc->test_case_name, tc->name_len));
-    if (tc->has & TI_TCFG_HAS_MODE) tkv[m++] = ti_named(ctx, "test_mode", ti__str(ctx, ti_test_mode_name(tc->test_mode)));
-    kv[n++] = ti_named(ctx, "test_config", ti_attr_dict(ctx, tkv, m));
-  }
-  for (i = 0; i < n; i++) if (!kv[i].value) return NULL;
-  return ti_attr_dict(ctx, kv, n);
-}
-
-static const char *ti__mode_name_i(int i) { return ti_test_mode_name((ti_test_mode)i); }
-
-static ti_status ti__attr_to_graph(ti__unpack *u, const ti_attr *d, ti_task_graph *g) {
-  const ti_attr *a = ti_dict_get(d, "groups"), *tc;
-  int ok = 1;
-  int64_t i, j;
-  if (a) {
-    if (a->kind != TI_ATTR_ARRAY) return ti__bad(u, "groups must be an array");
-    g->n_groups = (int32_t)a->u.array.n;
-    if (!(g->groups = (ti_task_group *)ti_arena_array(u->arena, (size_t)g->n_groups, sizeof *g->groups, 8)))
-      return ti_error_set(u->err, TI_STATUS_NO_MEMORY, "out of memory");
-    for (i = 0; i < a->u.array.n; i++) {
-      const ti_attr *gr = a->u.array.items[i], *x;
-      ti_task_group *dg = &g->groups[i];
-      if ((x = ti_dict_get(gr, "group_id")) != NULL) { dg->group_id = ti__i32(x, &ok); dg->has |= TI_GROUP_HAS_ID; }
-      if ((x = ti_dict_get(gr, "block_ids")) != NULL) {
-        if (x->kind != TI_ATTR_ARRAY) return ti__bad(u, "group block_ids must be an array");
-        dg->n_block_ids = (int32_t)x->u.array.n;
-        if (!(dg->block_ids = (int32_t *)ti_arena_array(u->arena, (size_t)dg->n_block_ids, 4, 4)))
-          return ti_error_set(u->err, TI_STATUS_NO_MEMORY, "out of memory");
-        for (j = 0; j < x->u.array.n; j++) dg->block_ids[j] = ti__i32(x->u.array.items[j], &ok);
-      }
-    }
-  }
-  if ((tc = ti_dict_get(d, "test_config")) != NULL) {
-    const ti_attr *x;
-    g->has |= TI_GRAPH_HAS_TEST_CONFIG;
-    if ((x = ti_dict_get(tc, "random_seed")) != NULL && x->kind == TI_ATTR_INT) {
-      g->test_config.random_seed = x->u.i; g->test_config.has |= TI_TCFG_HAS_SEED;
-    }
-    if ((x = ti_dict_get(tc, "test_case_name")) != NULL && x->kind == TI_ATTR_STRING) {
-      g->test_config.test_case_name = ti_arena_strndup(u->arena, x->u.s.data, (size_t)x->u.s.len);
-      g->test_config.name_len = (int32_t)x->u.s.len;
-      g->test_config.has |= TI_TCFG_HAS_NAME;
-    }
-    if ((x = ti_dict_get(tc, "test_mode")) != NULL) {
-      int v = x->kind == TI_ATTR_STRING ? ti__enum_from_name(x->u.s.data, ti__mode_name_i, TI_TEST_MODE_COUNT) : -1;
-      if (v < 0) return ti__bad(u, "unknown test_mode");
-      g->test_config.test_mode = (ti_test_mode)v; g->test_config.has |= TI_TCFG_HAS_MODE;
-    }
-  }
-  return ok ? TI_STATUS_SUCCESS : ti__bad(u, "group field out of int32 range");
+  return TI_STATUS_SUCCESS;
 }
 
 /* --- import / export --------------------------------------------------------- */
@@ -4668,7 +4657,7 @@ TASKIR_API ti_status ti_task_import(ti_context *ctx, const ti_task_graph *g, ti_
   *out = NULL;
   if ((s = ti_task_register(ctx, err)) != TI_STATUS_SUCCESS) return s;
   p = ti_program_create(ctx, "task", TI_PROGRAM_GRAPH);
-  if (p && !(p->attrs = ti__graph_to_attr(ctx, g))) { s = ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory importing the graph"); goto done; }
+  if (p && !(p->attrs = ti__msg_to_attr(ctx, &ti__pbm_graph, g, NULL))) { s = ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory importing the graph"); goto done; }
   block_ops = (ti_op **)TASKIR_MALLOC(u, ((size_t)g->n_blocks + 1) * sizeof *block_ops);
   edge_ops = (ti_op **)TASKIR_MALLOC(u, ((size_t)g->n_edges + 1) * sizeof *edge_ops);
   eidx = (ti__idx *)TASKIR_MALLOC(u, ((size_t)g->n_edges + 1) * sizeof *eidx);
@@ -4712,7 +4701,7 @@ TASKIR_API ti_status ti_task_import(ti_context *ctx, const ti_task_graph *g, ti_
         }
       }
     }
-    attrs = ti__block_to_attr(ctx, b, var);
+    attrs = ti__msg_to_attr(ctx, &ti__pbm_block, b, var);
     rtypes = (const ti_type **)TASKIR_REALLOC(u, (void *)rtypes, ((size_t)nout + 1) * sizeof *rtypes);
     if (!attrs || !rtypes) { s = ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory importing block %d", (int)b->id); goto done; }
     for (k = 0; k < nout; k++)
@@ -4741,7 +4730,7 @@ TASKIR_API ti_status ti_task_import(ti_context *ctx, const ti_task_graph *g, ti_
         const ti_attr *attrs;
         if (e < 0) { s = ti_error_set(err, TI_STATUS_INVALID, "block %d: output interface names edge %d, which does not exist", (int)b->id, (int)id); goto done; }
         if (edge_ops[e]) { s = ti_error_set(err, TI_STATUS_INVALID, "edge %d leaves from two output interfaces", (int)id); goto done; }
-        attrs = ti__edge_to_attr(ctx, &g->edges[e]);
+        attrs = ti__msg_to_attr(ctx, &ti__pbm_edge, &g->edges[e], NULL);
         if (!attrs) { s = ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory importing edge %d", (int)id); goto done; }
         edge_ops[e] = ti_op_create(p, "task.edge", 1, &src, 1, &src->type, attrs, err);
         if (!edge_ops[e]) { s = err && err->status ? err->status : TI_STATUS_NO_MEMORY; goto done; }
@@ -4826,7 +4815,7 @@ TASKIR_API ti_status ti_task_export(const ti_program *p, ti_task_graph *g, ti_er
   if (!g->blocks || !g->edges) return ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory exporting the graph");
   u.arena = &g->arena; u.p = p; u.err = err; u.where = "program attributes";
   {
-    ti_status s = ti__attr_to_graph(&u, p->attrs, g);
+    ti_status s = p->attrs ? ti__attr_to_msg(&u, &ti__pbm_graph, p->attrs, g) : TI_STATUS_SUCCESS;
     if (s != TI_STATUS_SUCCESS) { ti_task_graph_free(g); return s; }
   }
   u.where = where;
@@ -4871,29 +4860,29 @@ TASKIR_API void ti_task_lif_params(const ti_task_block *b, ti_lif_params *p) {
     int32_t v = a->int_value;
     if (!(a->has & TI_TATTR_HAS_TYPE)) continue;
     switch (a->type) {
-    case TI_ATTR_VTH0: p->vth0 = v; break;
-    case TI_ATTR_VTH_ALPHA: p->vth_alpha = v; break;
-    case TI_ATTR_VTH_BETA: p->vth_beta = v; break;
-    case TI_ATTR_VTH_INCRE: p->vth_incre = v; break;
-    case TI_ATTR_VR: p->vr = v; break;
-    case TI_ATTR_VL: p->vl = v; break;
-    case TI_ATTR_VLEAKY_ALPHA: p->vleaky_alpha = v; break;
-    case TI_ATTR_VLEAKY_BETA: p->vleaky_beta = v; break;
-    case TI_ATTR_DV: p->dv = v; break;
-    case TI_ATTR_REF_LEN: p->ref_len = v; break;
-    case TI_ATTR_TW_CNT: p->tw_cnt = v; break;
-    case TI_ATTR_VINIT: p->vinit = v; break;
-    case TI_ATTR_TW_LEN: p->tw_len = v; break;
-    case TI_ATTR_SEED: p->seed = v; break;
-    case TI_ATTR_VTH_ADPT_EN: p->vth_adpt_en = v; break;
-    case TI_ATTR_VLEAKY_ADPT_EN: p->vleaky_adpt_en = v; break;
-    case TI_ATTR_TW_EN: p->tw_en = v; break;
-    case TI_ATTR_RESET_MODE: p->reset_mode = v; break;
-    case TI_ATTR_FIRE_TYPE: p->fire_type = v; break;
-    case TI_ATTR_VM_CONST_EN: p->vm_const_en = v; break;
-    case TI_ATTR_VM_CONST: p->vm_const = v; break;
-    case TI_ATTR_VTHETA_CONST_EN: p->vtheta_const_en = v; break;
-    case TI_ATTR_VTHETA_CONST: p->vtheta_const = v; break;
+    case TI_TASK_ATTR_VTH0: p->vth0 = v; break;
+    case TI_TASK_ATTR_VTH_ALPHA: p->vth_alpha = v; break;
+    case TI_TASK_ATTR_VTH_BETA: p->vth_beta = v; break;
+    case TI_TASK_ATTR_VTH_INCRE: p->vth_incre = v; break;
+    case TI_TASK_ATTR_VR: p->vr = v; break;
+    case TI_TASK_ATTR_VL: p->vl = v; break;
+    case TI_TASK_ATTR_VLEAKY_ALPHA: p->vleaky_alpha = v; break;
+    case TI_TASK_ATTR_VLEAKY_BETA: p->vleaky_beta = v; break;
+    case TI_TASK_ATTR_DV: p->dv = v; break;
+    case TI_TASK_ATTR_REF_LEN: p->ref_len = v; break;
+    case TI_TASK_ATTR_TW_CNT: p->tw_cnt = v; break;
+    case TI_TASK_ATTR_VINIT: p->vinit = v; break;
+    case TI_TASK_ATTR_TW_LEN: p->tw_len = v; break;
+    case TI_TASK_ATTR_SEED: p->seed = v; break;
+    case TI_TASK_ATTR_VTH_ADPT_EN: p->vth_adpt_en = v; break;
+    case TI_TASK_ATTR_VLEAKY_ADPT_EN: p->vleaky_adpt_en = v; break;
+    case TI_TASK_ATTR_TW_EN: p->tw_en = v; break;
+    case TI_TASK_ATTR_RESET_MODE: p->reset_mode = v; break;
+    case TI_TASK_ATTR_FIRE_TYPE: p->fire_type = v; break;
+    case TI_TASK_ATTR_VM_CONST_EN: p->vm_const_en = v; break;
+    case TI_TASK_ATTR_VM_CONST: p->vm_const = v; break;
+    case TI_TASK_ATTR_VTHETA_CONST_EN: p->vtheta_const_en = v; break;
+    case TI_TASK_ATTR_VTHETA_CONST: p->vtheta_const = v; break;
     default: break;
     }
   }
@@ -4936,7 +4925,7 @@ static int32_t ti__layout_dims(const ti_task_block *b, const ti_task_shape *s, t
   const ti__layout_info *L = &ti__layouts[l];
   int32_t n = 0, i = 0;
   if (l == TI_TASK_LAYOUT_LUT) {
-    int32_t dw = ti__attr_lookup(b, TI_ATTR_LUT_DW, 0);
+    int32_t dw = ti__attr_lookup(b, TI_TASK_ATTR_LUT_DW, 0);
     if (dw < 1 || dw > 16) return -1;
     dims[0] = (int64_t)1 << dw; fields[0] = TI_DIM_F;
     return 1;
@@ -4987,7 +4976,7 @@ static int ti__layout_shape(const ti_task_block *b, ti_task_layout l, int chan_f
 /* 1: bias cluster, 0: none, -1: bias_type absent (either is accepted). */
 static int ti__task_bias_of(const ti_task_block *b) {
   if (!(b->has & TI_BLOCK_HAS_BIAS_TYPE)) return -1;
-  return b->bias_type == TI_BIAS_TYPE_VECTOR ? 1 : 0;
+  return b->bias_type == TI_BIAS_VECTOR ? 1 : 0;
 }
 
 TASKIR_API int32_t ti_task_block_n_act(const ti_task_block *b) {
@@ -5074,10 +5063,38 @@ TASKIR_API ti_task_block *ti_task_add_block(ti_task_graph *g, int32_t id, ti_blo
   }
   b = &g->blocks[g->n_blocks++];
   memset(b, 0, sizeof *b);
+  ti__pb_msg_init(&ti__pbm_block, b);
   b->id = id; b->type = type; b->precision = precision;
   b->has = TI_BLOCK_HAS_ID | TI_BLOCK_HAS_TYPE | TI_BLOCK_HAS_PRECISION;
   if (shape) { b->shape = *shape; b->has |= TI_BLOCK_HAS_SHAPE; }
   return b;
+}
+
+TASKIR_API ti_task_block *ti_task_block_at(ti_task_graph *g, int32_t i) {
+  return g && i >= 0 && i < g->n_blocks ? &g->blocks[i] : NULL;
+}
+
+TASKIR_API int32_t ti_task_block_index(const ti_task_graph *g, const ti_task_block *b) {
+  int32_t i;
+  if (!g || !b) return -1;
+  for (i = 0; i < g->n_blocks; i++)   /* compares pointers for equality only: defined for any b */
+    if (&g->blocks[i] == b) return i;
+  return -1;
+}
+
+TASKIR_API ti_task_shape ti_task_shape_make(int32_t ny, int32_t nx, int32_t nf, int32_t nr, int32_t nky, int32_t nkx,
+                                            int32_t niy, int32_t nix) {
+  ti_task_shape s;
+  memset(&s, 0, sizeof s);
+  if (ny) ti_task_shape_set(&s, TI_SHAPE_HAS_NY, ny);
+  if (nx) ti_task_shape_set(&s, TI_SHAPE_HAS_NX, nx);
+  if (nf) ti_task_shape_set(&s, TI_SHAPE_HAS_NF, nf);
+  if (nr) ti_task_shape_set(&s, TI_SHAPE_HAS_NR, nr);
+  if (nky) ti_task_shape_set(&s, TI_SHAPE_HAS_NKY, nky);
+  if (nkx) ti_task_shape_set(&s, TI_SHAPE_HAS_NKX, nkx);
+  if (niy) ti_task_shape_set(&s, TI_SHAPE_HAS_NIY, niy);
+  if (nix) ti_task_shape_set(&s, TI_SHAPE_HAS_NIX, nix);
+  return s;
 }
 
 TASKIR_API ti_status ti_task_add_attr(ti_task_graph *g, ti_task_block *b, ti_attr_type type, int32_t value) {
@@ -5335,6 +5352,22 @@ static const char *ti__check_roles_text(ti_block_type t, char *buf, size_t cap) 
   return buf;
 }
 
+/* A storage type that holds parameters: its layout is what some compute
+   row's weight, alpha, table or bias reads (SW, SWFC, SW2D, SB). Such a
+   block that feeds something must carry data (or be written). */
+static int ti__check_holds_params(ti_block_type t) {
+  int k;
+  if ((unsigned)t >= TI_BLOCK_COUNT || ti__block_descs[t].cls != TI_CLASS_STORAGE) return 0;
+  for (k = 0; k < TI_BLOCK_COUNT; k++) {
+    const ti_task_block_desc *d = &ti__block_descs[k];
+    if (d->cls != TI_CLASS_COMPUTE) continue;
+    if ((d->mid != TI_TASK_ROLE_NONE && d->mid != TI_TASK_ROLE_STATE && d->mid_in == ti__block_descs[t].layout) ||
+        (d->bias && ti__block_descs[t].layout == TI_TASK_LAYOUT_F))
+      return 1;
+  }
+  return 0;
+}
+
 static void ti__check_shape_only(ti_task_shape *s) { memset(s, 0, sizeof *s); }
 static int ti__check_has_attr(const ti_task_block *b, ti_attr_type t) {
   int32_t i;
@@ -5546,21 +5579,21 @@ static void ti__check_dims(ti__check *c) {
       d[k] = v;
       if (v < 0)
         ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, TI__NOEDGE, "%s = %d is negative; dims are counts (absent = 0)",
-                       ti__shape_keys[k], (int)v);
+                       ti__pbf_shape[k].ir, (int)v);
       else if (v == 0 && (req & bit))
         ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, TI__NOEDGE, "%s block needs %s >= 1, it is absent",
-                       TI__BNAME(b), ti__shape_keys[k]);
+                       TI__BNAME(b), ti__pbf_shape[k].ir);
       else if (v != 0 && !(allowed & bit))
         ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, TI__NOEDGE,
                        "%s block has %s = %d, which this type does not have; leave it absent",
-                       TI__BNAME(b), ti__shape_keys[k], (int)v);
+                       TI__BNAME(b), ti__pbf_shape[k].ir, (int)v);
       else if (v > 1 && (r.must1 & bit))
         ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, TI__NOEDGE, "%s block has %s = %d, it must be 1 (or absent)",
-                       TI__BNAME(b), ti__shape_keys[k], (int)v);
+                       TI__BNAME(b), ti__pbf_shape[k].ir, (int)v);
       else if (v > 1 && one_d && (bit & TI__D_WIN))
         ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, TI__NOEDGE,
                        "%s block in the 1-D form (no ny, nx) has %s = %d; the window must be 1 (or absent)",
-                       TI__BNAME(b), ti__shape_keys[k], (int)v);
+                       TI__BNAME(b), ti__pbf_shape[k].ir, (int)v);
       else if (k == 8 && v > 65536)
         ti__check_diag(c, TI_DIAG_ERROR, "dims", b->id, TI__NOEDGE, "n_branch = %d is not plausible", (int)v);
     }
@@ -5791,24 +5824,24 @@ static void ti__check_edges(ti__check *c) {
 /* Shape of the data after an edge's rearrangements, from the source box
    (in, n_in <= 6 dims), by the kernels' shape inference
    (ti_rearrange_infer_ex). Returns 1 with
-   the dims in out (rank *n_out, out holds TI_TENSOR_MAX_DIMS), -1 for
+   the dims in out (rank *n_out, out holds TI_MAX_RANK), -1 for
    malformed parameters or a step holding more than cap elements (why), -2
    when out of memory. */
 static int ti__check_rearranged(ti__check *c, const ti_task_edge *e, const int64_t *in, int n_in, int64_t cap,
                                 int64_t *out, int *n_out, char *why, size_t why_cap) {
   int32_t r;
   int k, n = n_in > 0 ? n_in : 1;
-  int64_t cur[TI_TENSOR_MAX_DIMS];
+  int64_t cur[TI_MAX_RANK];
   void *au = c->out->alloc_user;
   /* boxes have at most 6 dims (ny, nx, nf, nr, nky, nkx) */
-  for (k = 0; k < TI_TENSOR_MAX_DIMS; k++) cur[k] = 1;
+  for (k = 0; k < TI_MAX_RANK; k++) cur[k] = 1;
   for (k = 0; k < n_in && k < 6; k++) cur[k] = in[k];
   for (r = 0; r < e->n_rearrange; r++) {
     const ti_task_rearrange *ra = &e->rearrange[r];
     ti_rearrange_param prm[4];
     int32_t *tmp[4];
     int np = ra->n_matrix < 4 ? (int)ra->n_matrix : 4, on = 0, q, failed = 0;
-    int64_t od[TI_TENSOR_MAX_DIMS];
+    int64_t od[TI_MAX_RANK];
     const char *reason = NULL;
     ti_status st;
     /* the parameters as int32 / float arrays (values are kept narrow) */
@@ -5834,21 +5867,21 @@ static int ti__check_rearranged(ti__check *c, const ti_task_edge *e, const int64
       }
     }
     st = failed ? TI_STATUS_NO_MEMORY
-                : ti_rearrange_infer_ex((int)ra->type, np ? prm : NULL, np, n, cur, &on, od, &reason);
+                : ti_rearrange_infer_ex(ra->type, np ? prm : NULL, np, n, cur, &on, od, &reason);
     for (q = 0; q < np; q++) if (tmp[q]) TASKIR_FREE(au, tmp[q]);
     if (st == TI_STATUS_NO_MEMORY) return -2;
     if (st != TI_STATUS_SUCCESS) {
-      const char *kn = ti_rearrange_kind_name((int)(ra->type));
+      const char *kn = ti_rearrange_kind_name(ra->type);
       if (kn) snprintf(why, why_cap, "rearrangement #%d (%s): %s", (int)r, kn, reason ? reason : "malformed");
       else snprintf(why, why_cap, "rearrangement #%d has unknown type %d", (int)r, (int)ra->type);
       return -1;
     }
     n = on;
-    for (k = 0; k < on && k < TI_TENSOR_MAX_DIMS; k++) cur[k] = od[k];
+    for (k = 0; k < on && k < TI_MAX_RANK; k++) cur[k] = od[k];
     {
       int64_t vol = ti__check_volume(cur, n);
       if (vol < 0 || vol > cap) {
-        const char *kn = ti_rearrange_kind_name((int)(ra->type));
+        const char *kn = ti_rearrange_kind_name(ra->type);
         snprintf(why, why_cap, "rearrangement #%d (%s) makes %s%lld elements, more than %lld (%d times the larger end "
                  "of the edge)", (int)r, kn ? kn : "?", vol < 0 ? "over " : "",
                  (long long)(vol < 0 ? TASKIR_CHECK_MAX_ELEMS : vol), (long long)cap, (int)TASKIR_REARRANGE_GROWTH);
@@ -5870,7 +5903,7 @@ static void ti__check_sizes(ti__check *c) {
     const ti__check_edge_info *x = &c->einfo[i];
     const ti_task_block *s, *d;
     ti_task_shape es, ed;
-    int64_t bs[6], bd[6], rs[TI_TENSOR_MAX_DIMS], vs, vd;
+    int64_t bs[6], bd[6], rs[TI_MAX_RANK], vs, vd;
     int ns, nd, nr, st, said;
     if (x->n_out != 1 || x->n_in != 1 || x->src < 0 || x->dst < 0 || TI__BID(c, x->out_blk) != e->src_block_id ||
         TI__BID(c, x->in_blk) != e->dst_block_id)
@@ -5967,8 +6000,7 @@ static void ti__check_data(ti__check *c) {
     if ((unsigned)b->type >= TI_BLOCK_COUNT || b->type == TI_BLOCK_NULL) continue;
     cls = ti_block_class_of(b->type);
     if (n_fields == 0) {
-      if ((b->type == TI_BLOCK_SW || b->type == TI_BLOCK_SWFC || b->type == TI_BLOCK_SW2D || b->type == TI_BLOCK_SB) &&
-          ti__check_feeds(c, i) && !ti__check_is_written(c, i))
+      if (ti__check_holds_params(b->type) && ti__check_feeds(c, i) && !ti__check_is_written(c, i))
         ti__check_diag(c, TI_DIAG_ERROR, "data", b->id, TI__NOEDGE,
                        "%s block feeds a compute block but carries no data and nothing writes it; "
                        "give it its weights/bias", TI__BNAME(b));
@@ -6118,7 +6150,7 @@ static void ti__check_attrs(ti__check *c) {
       const ti_task_attr *a = &b->attrs[j];
       const char *nm;
       int32_t v = a->int_value;
-      if ((unsigned)a->type >= TI_ATTR_COUNT) {
+      if ((unsigned)a->type >= TI_TASK_ATTR_COUNT) {
         ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, TI__NOEDGE, "attribute #%d has unknown type %d", (int)j, (int)a->type);
         continue;
       }
@@ -6130,25 +6162,25 @@ static void ti__check_attrs(ti__check *c) {
           break;
         }
       switch (a->type) {
-      case TI_ATTR_KERNEL_X: case TI_ATTR_KERNEL_Y: case TI_ATTR_STRIDE_X: case TI_ATTR_STRIDE_Y:
-      case TI_ATTR_DILATION_X: case TI_ATTR_DILATION_Y:
+      case TI_TASK_ATTR_KERNEL_X: case TI_TASK_ATTR_KERNEL_Y: case TI_TASK_ATTR_STRIDE_X: case TI_TASK_ATTR_STRIDE_Y:
+      case TI_TASK_ATTR_DILATION_X: case TI_TASK_ATTR_DILATION_Y:
         if (v < 1) ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, TI__NOEDGE, "%s = %d, it must be >= 1", nm, (int)v);
         break;
-      case TI_ATTR_PAD_UP: case TI_ATTR_PAD_DOWN: case TI_ATTR_PAD_LEFT: case TI_ATTR_PAD_RIGHT:
+      case TI_TASK_ATTR_PAD_UP: case TI_TASK_ATTR_PAD_DOWN: case TI_TASK_ATTR_PAD_LEFT: case TI_TASK_ATTR_PAD_RIGHT:
         if (v < 0) ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, TI__NOEDGE, "%s = %d, it must be >= 0", nm, (int)v);
         break;
-      case TI_ATTR_LUT_DW:
+      case TI_TASK_ATTR_LUT_DW:
         if (v < 1 || v > 16) ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, TI__NOEDGE, "LUT_DW = %d, it must be 1..16", (int)v);
         break;
-      case TI_ATTR_BIT_SHIFT_NUM:
+      case TI_TASK_ATTR_BIT_SHIFT_NUM:
         if (v < 0 || v > 31)
           ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, TI__NOEDGE, "BIT_SHIFT_NUM = %d, it must be 0..31", (int)v);
         break;
       default: break;
       }
     }
-    if ((b->has & TI_BLOCK_HAS_BIAS_TYPE) && b->bias_type != TI_BIAS_TYPE_VECTOR &&
-        b->bias_type != TI_BIAS_TYPE_CONSTANT)
+    if ((b->has & TI_BLOCK_HAS_BIAS_TYPE) && b->bias_type != TI_BIAS_VECTOR &&
+        b->bias_type != TI_BIAS_CONSTANT)
       ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, TI__NOEDGE,
                      "bias_type %d is unknown; VECTOR (1) reads a bias cluster, CONSTANT (2) adds CONSTANT_B",
                      (int)b->bias_type);
@@ -6162,30 +6194,29 @@ static void ti__check_attrs(ti__check *c) {
         ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, TI__NOEDGE, "CLIF %s = %d %s", field, (int)val,
                        ls == TI_STATUS_NOT_SUPPORTED ? "is not supported by the LIF kernel" : "is out of range");
     }
-    if (b->type == TI_BLOCK_CAVG || b->type == TI_BLOCK_CCMPB || b->type == TI_BLOCK_CCMPS) {
-      int64_t ky = b->shape.nky > 0 ? b->shape.nky : ti__attr_lookup(b, TI_ATTR_KERNEL_Y, 1);
-      int64_t kx = b->shape.nkx > 0 ? b->shape.nkx : ti__attr_lookup(b, TI_ATTR_KERNEL_X, 1);
+    if (ti__block_descs[b->type].window == TI_TASK_WINDOW_POOL) {
+      int64_t ky = b->shape.nky > 0 ? b->shape.nky : ti__attr_lookup(b, TI_TASK_ATTR_KERNEL_Y, 1);
+      int64_t kx = b->shape.nkx > 0 ? b->shape.nkx : ti__attr_lookup(b, TI_TASK_ATTR_KERNEL_X, 1);
       if (ky > 0 && kx > 0 && ky * kx > (int64_t)TASKIR_MAX_WINDOW)
         ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, TI__NOEDGE,
                        "window %lldx%lld has %lld positions, more than TASKIR_MAX_WINDOW (%lld)", (long long)ky,
                        (long long)kx, (long long)(ky * kx), (long long)TASKIR_MAX_WINDOW);
     }
-    if (b->type == TI_BLOCK_CLUT && !ti__check_has_attr(b, TI_ATTR_LUT_DW))
+    if (ti__block_descs[b->type].mid_in == TI_TASK_LAYOUT_LUT && !ti__check_has_attr(b, TI_TASK_ATTR_LUT_DW))
       ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, TI__NOEDGE,
-                     "CLUT block has no LUT_DW; it sets the index width and the table size 2^LUT_DW");
+                     "%s block has no LUT_DW; it sets the index width and the table size 2^LUT_DW", TI__BNAME(b));
     /* windowed blocks: the output size follows from the input, the window,
        stride, padding and dilation */
-    if ((b->type == TI_BLOCK_CC || b->type == TI_BLOCK_CC2D || b->type == TI_BLOCK_CAVG || b->type == TI_BLOCK_CCMPB ||
-         b->type == TI_BLOCK_CCMPS) && b->shape.niy > 0 && b->shape.nix > 0) {
+    if (ti__block_descs[b->type].window != TI_TASK_WINDOW_NONE && b->shape.niy > 0 && b->shape.nix > 0) {
       int axis;
       for (axis = 0; axis < 2; axis++) {
         int32_t n_in = axis ? b->shape.nix : b->shape.niy, n_out = axis ? b->shape.nx : b->shape.ny;
         int32_t kk = axis ? b->shape.nkx : b->shape.nky;
-        int32_t ka = ti__attr_lookup(b, axis ? TI_ATTR_KERNEL_X : TI_ATTR_KERNEL_Y, kk);
-        int32_t st = ti__attr_lookup(b, axis ? TI_ATTR_STRIDE_X : TI_ATTR_STRIDE_Y, 1);
-        int32_t dl = ti__attr_lookup(b, axis ? TI_ATTR_DILATION_X : TI_ATTR_DILATION_Y, 1);
-        int32_t p0 = ti__attr_lookup(b, axis ? TI_ATTR_PAD_LEFT : TI_ATTR_PAD_UP, 0);
-        int32_t p1 = ti__attr_lookup(b, axis ? TI_ATTR_PAD_RIGHT : TI_ATTR_PAD_DOWN, 0);
+        int32_t ka = ti__attr_lookup(b, axis ? TI_TASK_ATTR_KERNEL_X : TI_TASK_ATTR_KERNEL_Y, kk);
+        int32_t st = ti__attr_lookup(b, axis ? TI_TASK_ATTR_STRIDE_X : TI_TASK_ATTR_STRIDE_Y, 1);
+        int32_t dl = ti__attr_lookup(b, axis ? TI_TASK_ATTR_DILATION_X : TI_TASK_ATTR_DILATION_Y, 1);
+        int32_t p0 = ti__attr_lookup(b, axis ? TI_TASK_ATTR_PAD_LEFT : TI_TASK_ATTR_PAD_UP, 0);
+        int32_t p1 = ti__attr_lookup(b, axis ? TI_TASK_ATTR_PAD_RIGHT : TI_TASK_ATTR_PAD_DOWN, 0);
         int64_t span, want;
         if (kk > 0 && ka != kk)
           ti__check_diag(c, TI_DIAG_ERROR, "attributes", b->id, TI__NOEDGE, "%s = %d but the shape's %s = %d",

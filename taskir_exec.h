@@ -561,10 +561,10 @@ static ti_status ti__x_box(const ti__xview *v, const ti_task_interface *f, int64
 typedef struct ti__xinv {
   int kind, cyc, ax, bx, q, axis;
   int32_t r, ro;
-  int64_t id[TI_TENSOR_MAX_DIMS], od[TI_TENSOR_MAX_DIMS], ud[TI_TENSOR_MAX_DIMS];   /* ud: dims the output index is read in */
-  int64_t ivol, sa, sb, oy, ox, dd[TI_TENSOR_MAX_DIMS];
-  int perm[TI_TENSOR_MAX_DIMS];
-  unsigned char flip[TI_TENSOR_MAX_DIMS];
+  int64_t id[TI_MAX_RANK], od[TI_MAX_RANK], ud[TI_MAX_RANK];   /* ud: dims the output index is read in */
+  int64_t ivol, sa, sb, oy, ox, dd[TI_MAX_RANK];
+  int perm[TI_MAX_RANK];
+  unsigned char flip[TI_MAX_RANK];
   ti__ra_map mp;
   int32_t *tab;                /* SHUFFLE: its index table */
   int64_t ntab;
@@ -580,7 +580,7 @@ static ti_status ti__x_inv_init(ti_exec *x, ti__xinv *iv, const ti_task_rearrang
   int32_t *ib[TI__X_MAXP];
   int np = ra->n_matrix, i, ond = 0;
   int64_t n = 1, k, charged = 0;
-  const char *why = NULL, *kname = ti_rearrange_kind_name((int)ra->type);
+  const char *why = NULL, *kname = ti_rearrange_kind_name(ra->type);
   const int32_t *v, *v1;
   ti_status s = TI_STATUS_SUCCESS;
   memset(iv, 0, sizeof *iv);
@@ -606,7 +606,7 @@ static ti_status ti__x_inv_init(ti_exec *x, ti__xinv *iv, const ti_task_rearrang
       prm[i].f32 = (const float *)m->float_data.data; prm[i].n_f32 = m->float_data.count;
     }
   }
-  s = ti_rearrange_infer_ex((int)ra->type, prm, np, r, d, &ond, iv->od, &why);
+  s = ti_rearrange_infer_ex(ra->type, prm, np, r, d, &ond, iv->od, &why);
   if (s) {
     s = ti_error_set(err, s == TI_STATUS_NOT_SUPPORTED ? s : TI_STATUS_INVALID, "edge %d: %s: %s", (int)edge_id, kname,
                      why ? why : "parameters do not fit the data");
@@ -674,7 +674,7 @@ static void ti__x_inv_free(ti_exec *x, ti__xinv *iv) {
 
 /* The flat input index output element f (flat, row-major) reads; -1: zero. */
 static int64_t ti__x_inv_src(const ti__xinv *iv, int64_t f) {
-  int64_t o[TI_TENSOR_MAX_DIMS], i[TI_TENSOR_MAX_DIMS], t;
+  int64_t o[TI_MAX_RANK], i[TI_MAX_RANK], t;
   int32_t a;
   if (iv->kind == TI_REARRANGE_IDENTITY) return f;
   if (iv->ivol == 0) return -1;   /* an empty input: all fill */
@@ -903,7 +903,7 @@ static ti_status ti__x_edge_copy(ti__xplan *P, int32_t e, int32_t dst, const ti_
     return TI_STATUS_SUCCESS;
   }
   {   /* the rearrangements, inverted one by one (ti__xinv): no index map */
-    int64_t cap = ti_task_rearrange_cap(n, dn), d[TI_TENSOR_MAX_DIMS], need;
+    int64_t cap = ti_task_rearrange_cap(n, dn), d[TI_MAX_RANK], need;
     int32_t r = sv.rank, nr = ed->n_rearrange;
     need = (nr > 0 ? nr : 1) * (int64_t)sizeof *inv;
     if (!ti__x_charge(x, need, "an edge's rearrangement list")) return TI_STATUS_LIMIT;
@@ -1064,12 +1064,12 @@ static void ti__x_desc(const ti_task_block *b, ti_prim_desc *d) {
   memset(d, 0, sizeof *d);
   d->ny = s->ny > 0 ? s->ny : 1; d->nx = s->nx > 0 ? s->nx : 1;
   d->nf = s->nf; d->nr = s->nr;
-  d->nky = s->nky > 0 ? s->nky : ti_task_attr_int(b, TI_ATTR_KERNEL_Y, 1);
-  d->nkx = s->nkx > 0 ? s->nkx : ti_task_attr_int(b, TI_ATTR_KERNEL_X, 1);
-  d->stride_y = ti_task_attr_int(b, TI_ATTR_STRIDE_Y, 1); d->stride_x = ti_task_attr_int(b, TI_ATTR_STRIDE_X, 1);
-  d->dilation_y = ti_task_attr_int(b, TI_ATTR_DILATION_Y, 1); d->dilation_x = ti_task_attr_int(b, TI_ATTR_DILATION_X, 1);
-  d->pad_up = ti_task_attr_int(b, TI_ATTR_PAD_UP, 0); d->pad_down = ti_task_attr_int(b, TI_ATTR_PAD_DOWN, 0);
-  d->pad_left = ti_task_attr_int(b, TI_ATTR_PAD_LEFT, 0); d->pad_right = ti_task_attr_int(b, TI_ATTR_PAD_RIGHT, 0);
+  d->nky = s->nky > 0 ? s->nky : ti_task_attr_int(b, TI_TASK_ATTR_KERNEL_Y, 1);
+  d->nkx = s->nkx > 0 ? s->nkx : ti_task_attr_int(b, TI_TASK_ATTR_KERNEL_X, 1);
+  d->stride_y = ti_task_attr_int(b, TI_TASK_ATTR_STRIDE_Y, 1); d->stride_x = ti_task_attr_int(b, TI_TASK_ATTR_STRIDE_X, 1);
+  d->dilation_y = ti_task_attr_int(b, TI_TASK_ATTR_DILATION_Y, 1); d->dilation_x = ti_task_attr_int(b, TI_TASK_ATTR_DILATION_X, 1);
+  d->pad_up = ti_task_attr_int(b, TI_TASK_ATTR_PAD_UP, 0); d->pad_down = ti_task_attr_int(b, TI_TASK_ATTR_PAD_DOWN, 0);
+  d->pad_left = ti_task_attr_int(b, TI_TASK_ATTR_PAD_LEFT, 0); d->pad_right = ti_task_attr_int(b, TI_TASK_ATTR_PAD_RIGHT, 0);
   if (ti__x_row(b)->window != TI_TASK_WINDOW_CONV) d->dilation_y = d->dilation_x = 1;
   if (one_d && ti__x_row(b)->window != TI_TASK_WINDOW_NONE && s->niy <= 0 && s->nix <= 0) {
     d->nky = d->nkx = 1; d->stride_y = d->stride_x = 1;
@@ -1085,11 +1085,11 @@ static void ti__x_desc(const ti_task_block *b, ti_prim_desc *d) {
     int64_t v = (int64_t)(d->nx - 1) * (d->stride_x > 0 ? d->stride_x : 1) + (int64_t)(d->nkx - 1) * (d->dilation_x > 0 ? d->dilation_x : 1) + 1 - d->pad_left - d->pad_right;
     d->nix = v > 0 && v < INT32_MAX ? (int32_t)v : 1;
   }
-  d->cmp = ti_task_attr_int(b, TI_ATTR_CMP, 0);
-  d->bit_shift = ti_task_attr_int(b, TI_ATTR_BIT_SHIFT_NUM, 0);
-  d->lut_dw = ti_task_attr_int(b, TI_ATTR_LUT_DW, 8);
-  d->constant_a = ti_task_attr_int(b, TI_ATTR_CONSTANT_A, 0);
-  d->constant_b = ti_task_attr_int(b, TI_ATTR_CONSTANT_B, 0);
+  d->cmp = ti_task_attr_int(b, TI_TASK_ATTR_CMP, 0);
+  d->bit_shift = ti_task_attr_int(b, TI_TASK_ATTR_BIT_SHIFT_NUM, 0);
+  d->lut_dw = ti_task_attr_int(b, TI_TASK_ATTR_LUT_DW, 8);
+  d->constant_a = ti_task_attr_int(b, TI_TASK_ATTR_CONSTANT_A, 0);
+  d->constant_b = ti_task_attr_int(b, TI_TASK_ATTR_CONSTANT_B, 0);
   d->out_dtype = b->precision == TI_DTYPE_F16 ? TI_DTYPE_F32 : b->precision;
 }
 
@@ -1145,7 +1145,7 @@ static ti_status ti__x_plan_compute(ti__xplan *P, int32_t bi) {
     if (has_bias) n_data--;
   }
   d.bias_mode = has_bias ? TI_BIAS_VECTOR
-              : ((b->has & TI_BLOCK_HAS_BIAS_TYPE) && b->bias_type == TI_BIAS_TYPE_CONSTANT) || d.constant_b ? TI_BIAS_CONSTANT
+              : ((b->has & TI_BLOCK_HAS_BIAS_TYPE) && b->bias_type == TI_BIAS_CONSTANT) || d.constant_b ? TI_BIAS_CONSTANT
               : TI_BIAS_NONE;
   {
     /* data clusters the type takes (n_branch: any; state: optional) */

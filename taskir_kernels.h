@@ -219,6 +219,8 @@ TASKIR_API void ti_kernel_ctx_init(ti_kernel_ctx *ctx);
    them. Data layouts are the Task IR storage layouts: activations [y][x][f]
    (or [f] for the 1-D forms, ny = nx = 1), conv input [niy][nix][nr],
    weights [nf][nr][nky][nkx], FC weights [nf][nr], bias [nf] int32. */
+/* Also a Task IR block's bias_type: VECTOR and CONSTANT are the wire's
+   BiasType values (taskir.h pins them). */
 typedef enum ti_bias_mode {
   TI_BIAS_NONE = 0,      /* no bias */
   TI_BIAS_VECTOR,        /* bias[f] from an SB block, int32 */
@@ -294,16 +296,18 @@ typedef struct ti_prim_desc {
    four 16-byte loads at addresses that step by one row, with no branch per
    run (16-byte runs in cache too). ctx->cpu == 0 (ti_tinshift_ex) keeps to
    plain C. */
-#define TI_TENSOR_MAX_DIMS 8
+/* Most dims of a tensor, one cap for every header: kernel descriptors,
+   rearrangements and taskir.h's interned types. */
+#define TI_MAX_RANK 8
 
 /* A dense row-major tensor: dims[0] slowest, dims[ndim - 1] fastest. */
 typedef struct ti_tensor_desc {
   ti_dtype dtype;
-  int32_t ndim;                       /* 0..TI_TENSOR_MAX_DIMS */
-  int64_t dims[TI_TENSOR_MAX_DIMS];
+  int32_t ndim;                       /* 0..TI_MAX_RANK */
+  int64_t dims[TI_MAX_RANK];
 } ti_tensor_desc;
 
-/* Fills d (dims beyond ndim zeroed; at most TI_TENSOR_MAX_DIMS copied, the
+/* Fills d (dims beyond ndim zeroed; at most TI_MAX_RANK copied, the
    ndim given is kept so a bad one is reported by the kernel). */
 TASKIR_API void ti_tensor_desc_set(ti_tensor_desc *d, ti_dtype dtype, int32_t ndim,
                                    const int64_t *dims);
@@ -699,7 +703,7 @@ TASKIR_API ti_status ti_clif_ref(const ti_prim_desc *d, const ti_lif_params *p,
 enum { TI_SHIFT_ZERO = 0, TI_SHIFT_CYCLIC = 1 };  /* SHIFT m[1] modes */
 
 /* "IDENTITY", "RESHAPE", ... (the wire names); NULL for an unknown kind. */
-TASKIR_API const char *ti_rearrange_kind_name(int kind);
+TASKIR_API const char *ti_rearrange_kind_name(ti_rearrange_kind kind);
 
 /* One parameter tensor (a RearrangeInfo.matrix entry), borrowed. */
 typedef struct ti_rearrange_param {
@@ -712,20 +716,20 @@ typedef struct ti_rearrange_param {
 } ti_rearrange_param;
 
 /* Output dims of kind applied to a box of dims in_dims[0..ndim-1]; out_dims
-   must hold TI_TENSOR_MAX_DIMS. BAD_PARAM for malformed parameters or dims,
+   must hold TI_MAX_RANK. BAD_PARAM for malformed parameters or dims,
    NOT_SUPPORTED for an unknown kind. */
-TASKIR_API ti_status ti_rearrange_infer(int kind, const ti_rearrange_param *p, int np, int ndim,
+TASKIR_API ti_status ti_rearrange_infer(ti_rearrange_kind kind, const ti_rearrange_param *p, int np, int ndim,
                                         const int64_t *in_dims, int *out_ndim, int64_t *out_dims);
 /* The same; *reason (when reason is not NULL) gets a static message saying
    what is wrong, or NULL on success. */
-TASKIR_API ti_status ti_rearrange_infer_ex(int kind, const ti_rearrange_param *p, int np,
+TASKIR_API ti_status ti_rearrange_infer_ex(ti_rearrange_kind kind, const ti_rearrange_param *p, int np,
                                            int ndim, const int64_t *in_dims, int *out_ndim,
                                            int64_t *out_dims, const char **reason);
 
 /* Applies one rearrangement. out_dims may be any shape with the volume of
    the inferred output (the result is the inferred-shape result in row-major
    order, i.e. an implicit reshape). elem_size is 1, 2, 4 or 8. */
-TASKIR_API ti_status ti_rearrange_apply(int kind, const ti_rearrange_param *p, int np,
+TASKIR_API ti_status ti_rearrange_apply(ti_rearrange_kind kind, const ti_rearrange_param *p, int np,
                                         size_t elem_size, int ndim, const int64_t *in_dims,
                                         const void *in, int out_ndim, const int64_t *out_dims,
                                         void *out);
@@ -2160,7 +2164,7 @@ TASKIR_API void ti_tensor_desc_set(ti_tensor_desc *d, ti_dtype dtype, int32_t nd
   if (!d) return;
   d->dtype = dtype;
   d->ndim = ndim;
-  for (i = 0; i < TI_TENSOR_MAX_DIMS; ++i)
+  for (i = 0; i < TI_MAX_RANK; ++i)
     d->dims[i] = (dims && i < ndim) ? dims[i] : 0;
 }
 
@@ -4671,7 +4675,7 @@ static const char *const ti__ra_names[] = {
 typedef char ti__ra_names_pinned[(sizeof ti__ra_names / sizeof ti__ra_names[0] ==
                                   (size_t)TI_REARRANGE_COUNT) ? 1 : -1];
 
-TASKIR_API const char *ti_rearrange_kind_name(int kind) {
+TASKIR_API const char *ti_rearrange_kind_name(ti_rearrange_kind kind) {
   return (unsigned)kind < (unsigned)TI_REARRANGE_COUNT ? ti__ra_names[kind] : 0;
 }
 
@@ -4694,10 +4698,10 @@ typedef struct ti__tr_job {
   int kept;            /* innermost axis kept: the work is runs */
   int r;               /* tiled: output position of the input's innermost axis */
   int noth;            /* axes iterated by the outer loop, output positions oth[] */
-  int oth[TI_TENSOR_MAX_DIMS];
-  int64_t odim[TI_TENSOR_MAX_DIMS];   /* output dims, output order */
-  int64_t istr[TI_TENSOR_MAX_DIMS];   /* input stride (elements) per output axis */
-  int64_t ostr[TI_TENSOR_MAX_DIMS];   /* output stride (elements) per output axis */
+  int oth[TI_MAX_RANK];
+  int64_t odim[TI_MAX_RANK];   /* output dims, output order */
+  int64_t istr[TI_MAX_RANK];   /* input stride (elements) per output axis */
+  int64_t ostr[TI_MAX_RANK];   /* output stride (elements) per output axis */
   int64_t nbi, nbj;    /* tiled: blocks along the output's (i) and input's (j) innermost axes */
   int stream;          /* output large enough for non-temporal stores */
   int simd;            /* SSE2 blocks allowed */
@@ -4960,10 +4964,10 @@ static void ti__tr_range(void *arg, int64_t u0, int64_t u1) {
 
 static ti_status ti__tr_check(size_t es, int ndim, const int64_t *dims, const int *perm,
                               int64_t *vol) {
-  int i, seen[TI_TENSOR_MAX_DIMS];
+  int i, seen[TI_MAX_RANK];
   int64_t v = 1;
   if (es != 1 && es != 2 && es != 4 && es != 8) return TI_STATUS_BAD_PARAM;
-  if (ndim < 1 || ndim > TI_TENSOR_MAX_DIMS || !dims || !perm) return TI_STATUS_BAD_PARAM;
+  if (ndim < 1 || ndim > TI_MAX_RANK || !dims || !perm) return TI_STATUS_BAD_PARAM;
   for (i = 0; i < ndim; ++i) seen[i] = 0;
   for (i = 0; i < ndim; ++i) {
     if (perm[i] < 0 || perm[i] >= ndim || seen[perm[i]]) return TI_STATUS_BAD_PARAM;
@@ -4979,9 +4983,9 @@ static ti_status ti__tr_check(size_t es, int ndim, const int64_t *dims, const in
 TASKIR_API ti_status ti_transpose_ex(const ti_kernel_ctx *ctx, size_t es, int ndim,
                                      const int64_t *in_dims, const int *perm, const void *in,
                                      void *out) {
-  int64_t vol, cd[TI_TENSOR_MAX_DIMS], md[TI_TENSOR_MAX_DIMS], istride[TI_TENSOR_MAX_DIMS];
-  int newi[TI_TENSOR_MAX_DIMS], cp[TI_TENSOR_MAX_DIMS], gfirst[TI_TENSOR_MAX_DIMS];
-  int mp[TI_TENSOR_MAX_DIMS];
+  int64_t vol, cd[TI_MAX_RANK], md[TI_MAX_RANK], istride[TI_MAX_RANK];
+  int newi[TI_MAX_RANK], cp[TI_MAX_RANK], gfirst[TI_MAX_RANK];
+  int mp[TI_MAX_RANK];
   int cm = 0, ng = 0, i, k;
   ti__tr_job j;
   ti_status st = ti__tr_check(es, ndim, in_dims, perm, &vol);
@@ -4998,7 +5002,7 @@ TASKIR_API ti_status ti_transpose_ex(const ti_kernel_ctx *ctx, size_t es, int nd
   /* merge runs of axes adjacent in both orders: group g starts at output
      position where cp does not continue the previous input axis */
   {
-    int64_t gd[TI_TENSOR_MAX_DIMS];
+    int64_t gd[TI_MAX_RANK];
     for (i = 0; i < cm; ++i) {
       if (i == 0 || cp[i] != cp[i - 1] + 1) { gfirst[ng] = cp[i]; gd[ng] = 1; ++ng; }
       gd[ng - 1] *= cd[cp[i]];
@@ -5131,7 +5135,7 @@ typedef struct ti__ra_map {
   double h[9];        /* PROJECT: adjugate, row-major */
 } ti__ra_map;
 
-static ti_status ti__ra_map_init(int kind, const ti_rearrange_param *p, int np, ti__ra_map *mp,
+static ti_status ti__ra_map_init(ti_rearrange_kind kind, const ti_rearrange_param *p, int np, ti__ra_map *mp,
                                  const char **why) {
   ti_status st;
   if (kind == TI_REARRANGE_AFFINE) {
@@ -5194,12 +5198,12 @@ static int ti__ra_map_src(const ti__ra_map *mp, int64_t yo, int64_t xo, int64_t 
   return 1;
 }
 
-TASKIR_API ti_status ti_rearrange_infer_ex(int kind, const ti_rearrange_param *p, int np,
+TASKIR_API ti_status ti_rearrange_infer_ex(ti_rearrange_kind kind, const ti_rearrange_param *p, int np,
                                            int ndim, const int64_t *in_dims, int *out_ndim,
                                            int64_t *out_dims, const char **reason) {
   const char *why = 0;
   const int32_t *v, *v1;
-  int64_t n, n1, vol = 1, d[TI_TENSOR_MAX_DIMS];
+  int64_t n, n1, vol = 1, d[TI_MAX_RANK];
   int i, k, on = ndim;
   ti_status st = TI_STATUS_BAD_PARAM;
 #define TI__RA_FAIL(msg) do { why = (msg); goto fail; } while (0)
@@ -5211,7 +5215,7 @@ TASKIR_API ti_status ti_rearrange_infer_ex(int kind, const ti_rearrange_param *p
     TI__RA_FAIL("unknown rearrangement kind");
   }
   if (np < 0 || (np > 0 && !p)) TI__RA_FAIL("parameter list is NULL or its count negative");
-  if (ndim < 1 || ndim > TI_TENSOR_MAX_DIMS) TI__RA_FAIL("ndim must be 1..8");
+  if (ndim < 1 || ndim > TI_MAX_RANK) TI__RA_FAIL("ndim must be 1..8");
   if (!in_dims) TI__RA_FAIL("in_dims is NULL");
   for (i = 0; i < ndim; ++i) {
     if (in_dims[i] < 0) TI__RA_FAIL("negative input dim");
@@ -5226,7 +5230,7 @@ TASKIR_API ti_status ti_rearrange_infer_ex(int kind, const ti_rearrange_param *p
   case TI_REARRANGE_IDENTITY:
     break;
   case TI_REARRANGE_RESHAPE: {
-    int seen[TI_TENSOR_MAX_DIMS];
+    int seen[TI_MAX_RANK];
     TI__RA_TRY(ti__ra_ints(p, np, 0, &v, &n, &why));
     if (n) {
       if (n != ndim) TI__RA_FAIL("RESHAPE m[0] must list every source axis once");
@@ -5239,7 +5243,7 @@ TASKIR_API ti_status ti_rearrange_infer_ex(int kind, const ti_rearrange_param *p
     TI__RA_TRY(ti__ra_ints(p, np, 1, &v1, &n1, &why));
     if (n1) {
       int64_t ov = 1;
-      if (n1 > TI_TENSOR_MAX_DIMS) TI__RA_FAIL("RESHAPE m[1] has more than 8 dims");
+      if (n1 > TI_MAX_RANK) TI__RA_FAIL("RESHAPE m[1] has more than 8 dims");
       for (i = 0; i < n1; ++i) {
         if (v1[i] < 0) TI__RA_FAIL("RESHAPE m[1] has a negative dim");
         if (!ti__ra_mul(ov, v1[i], &ov)) TI__RA_FAIL("RESHAPE m[1] volume too large");
@@ -5254,7 +5258,7 @@ TASKIR_API ti_status ti_rearrange_infer_ex(int kind, const ti_rearrange_param *p
     break;
   }
   case TI_REARRANGE_PERMUTE: {
-    int seen[TI_TENSOR_MAX_DIMS];
+    int seen[TI_MAX_RANK];
     TI__RA_TRY(ti__ra_ints(p, np, 0, &v, &n, &why));
     if (n != ndim) TI__RA_FAIL("PERMUTE m[0] must be a permutation of all ndim axes");
     for (i = 0; i < ndim; ++i) seen[i] = 0;
@@ -5308,7 +5312,7 @@ TASKIR_API ti_status ti_rearrange_infer_ex(int kind, const ti_rearrange_param *p
     break;
   }
   case TI_REARRANGE_REFLECT: {
-    int seen[TI_TENSOR_MAX_DIMS];
+    int seen[TI_MAX_RANK];
     TI__RA_TRY(ti__ra_ints(p, np, 0, &v, &n, &why));
     if (n < 1) TI__RA_FAIL("REFLECT m[0] must list the axes to flip");
     if (n > ndim) TI__RA_FAIL("REFLECT m[0] lists more axes than there are");
@@ -5358,7 +5362,7 @@ TASKIR_API ti_status ti_rearrange_infer_ex(int kind, const ti_rearrange_param *p
       if (!ti__ra_mul(ov, d[k], &ov)) TI__RA_FAIL("output volume too large");
   }
   *out_ndim = on;
-  for (k = 0; k < TI_TENSOR_MAX_DIMS; ++k) out_dims[k] = k < on ? d[k] : 0;
+  for (k = 0; k < TI_MAX_RANK; ++k) out_dims[k] = k < on ? d[k] : 0;
   return TI_STATUS_SUCCESS;
 fail:
   if (reason) *reason = why;
@@ -5367,7 +5371,7 @@ fail:
 #undef TI__RA_TRY
 }
 
-TASKIR_API ti_status ti_rearrange_infer(int kind, const ti_rearrange_param *p, int np, int ndim,
+TASKIR_API ti_status ti_rearrange_infer(ti_rearrange_kind kind, const ti_rearrange_param *p, int np, int ndim,
                                         const int64_t *in_dims, int *out_ndim, int64_t *out_dims) {
   return ti_rearrange_infer_ex(kind, p, np, ndim, in_dims, out_ndim, out_dims, 0);
 }
@@ -5394,7 +5398,7 @@ static void ti__ra_gather(unsigned char *d, const unsigned char *s, int64_t ss, 
    base + sum i_a * ss[a] (ss may be negative). */
 static void ti__ra_strided(size_t es, int nd, const int64_t *od, const unsigned char *base,
                            const int64_t *ss, unsigned char *out) {
-  int64_t idx[TI_TENSOR_MAX_DIMS] = {0}, rows = 1, r;
+  int64_t idx[TI_MAX_RANK] = {0}, rows = 1, r;
   const int64_t inner = od[nd - 1];
   const unsigned char *p = base;
   int a;
@@ -5411,11 +5415,11 @@ static void ti__ra_strided(size_t es, int nd, const int64_t *od, const unsigned 
   }
 }
 
-TASKIR_API ti_status ti_rearrange_apply(int kind, const ti_rearrange_param *p, int np,
+TASKIR_API ti_status ti_rearrange_apply(ti_rearrange_kind kind, const ti_rearrange_param *p, int np,
                                         size_t es, int ndim, const int64_t *in_dims,
                                         const void *in, int out_ndim, const int64_t *out_dims,
                                         void *out) {
-  int64_t od[TI_TENSOR_MAX_DIMS], istr[TI_TENSOR_MAX_DIMS], ss[TI_TENSOR_MAX_DIMS];
+  int64_t od[TI_MAX_RANK], istr[TI_MAX_RANK], ss[TI_MAX_RANK];
   int64_t ivol = 1, ovol = 1, given = 1;
   int on, a;
   const unsigned char *src = (const unsigned char *)in;
@@ -5425,7 +5429,7 @@ TASKIR_API ti_status ti_rearrange_apply(int kind, const ti_rearrange_param *p, i
   ti_status st = ti_rearrange_infer_ex(kind, p, np, ndim, in_dims, &on, od, &why);
   if (st != TI_STATUS_SUCCESS) return st;
   if (es != 1 && es != 2 && es != 4 && es != 8) return TI_STATUS_BAD_PARAM;
-  if (out_ndim < 1 || out_ndim > TI_TENSOR_MAX_DIMS || !out_dims) return TI_STATUS_BAD_PARAM;
+  if (out_ndim < 1 || out_ndim > TI_MAX_RANK || !out_dims) return TI_STATUS_BAD_PARAM;
   for (a = 0; a < out_ndim; ++a)
     if (out_dims[a] < 0 || !ti__ra_mul(given, out_dims[a], &given)) return TI_STATUS_BAD_PARAM;
   for (a = 0; a < on; ++a) ovol *= od[a];
@@ -5452,13 +5456,13 @@ TASKIR_API ti_status ti_rearrange_apply(int kind, const ti_rearrange_param *p, i
     ti__memcpy(dst, src, (size_t)ovol * es);
     return TI_STATUS_SUCCESS;
   case TI_REARRANGE_RESHAPE: {
-    int perm[TI_TENSOR_MAX_DIMS];
+    int perm[TI_MAX_RANK];
     for (a = 0; a < ndim; ++a)  /* listed fastest first: reversed, it is the perm */
       perm[a] = (np > 0 && p[0].n_i32 > 0) ? v[ndim - 1 - a] : a;
     return ti_transpose(es, ndim, in_dims, perm, in, out);
   }
   case TI_REARRANGE_PERMUTE: {
-    int perm[TI_TENSOR_MAX_DIMS];
+    int perm[TI_MAX_RANK];
     for (a = 0; a < ndim; ++a) perm[a] = v[a];
     return ti_transpose(es, ndim, in_dims, perm, in, out);
   }
@@ -5493,7 +5497,7 @@ TASKIR_API ti_status ti_rearrange_apply(int kind, const ti_rearrange_param *p, i
   case TI_REARRANGE_SHIFT:
   case TI_REARRANGE_SCALE: {
     /* row by row over the outer axes, the innermost axis in segments */
-    int64_t idx[TI_TENSOR_MAX_DIMS] = {0}, dd[TI_TENSOR_MAX_DIMS], rows = 1, r;
+    int64_t idx[TI_MAX_RANK] = {0}, dd[TI_MAX_RANK], rows = 1, r;
     const int cyc = kind == TI_REARRANGE_SHIFT && np > 1 && p[1].n_i32 == 1 &&
                     v1[0] == TI_SHIFT_CYCLIC;
     const int64_t n = in_dims[ndim - 1], on_ = od[ndim - 1];

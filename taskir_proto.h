@@ -660,209 +660,18 @@ TASKIR_API ti_status ti_pb_write_fixed64(ti_buffer *b, uint64_t v) {
   return TI_STATUS_SUCCESS;
 }
 
-/* >>impl.proto.schema: tianjic_ir as tables -------------------------------- */
+/* >>impl.proto.schema ------------------------------------------------------ */
 
-/* The codecs (binary both ways, text both ways) walk these tables, so the
-   schema is written once. Field lists are in field-number order, which is
-   the order protoc writes and prints. */
-typedef enum ti__pb_kind {
-  TI__K_INT32, TI__K_INT64, TI__K_BOOL, TI__K_FLOAT, TI__K_ENUM, TI__K_STRING,
-  TI__K_MSG, TI__K_REP_MSG, TI__K_REP_INT32, TI__K_VALUES
-} ti__pb_kind;
-
-enum { TI__E_BLOCK, TI__E_PREC, TI__E_BIAS, TI__E_MODE, TI__E_ATTR, TI__E_REARR };
-enum { TI__V_FLOAT, TI__V_INT32, TI__V_UINT32 };
-
-typedef struct ti__pb_msg ti__pb_msg;
-typedef struct ti__pb_field {
-  uint32_t number;
-  const char *name;
-  int kind;
-  int aux;             /* enum id (ENUM) or value kind (VALUES) */
-  uint32_t has;        /* presence bit, 0 for repeated fields */
-  size_t off;          /* the value, array pointer or string pointer */
-  size_t off_n;        /* element count (int32) or string length (int32) */
-  const ti__pb_msg *sub;
-} ti__pb_field;
-
-struct ti__pb_msg {
-  const char *name;
-  const ti__pb_field *fields;
-  int n_fields;
-  size_t size;
-  int hint_field;      /* index of Tensor.precision (storage hint), or -1 */
-};
-
-/* Enum fields are stored as their C enum types; those are int-sized. */
-TI__PB_STATIC_ASSERT(sizeof(ti_dtype) == sizeof(int32_t) && sizeof(ti_block_type) == sizeof(int32_t) &&
-                     sizeof(ti_attr_type) == sizeof(int32_t) && sizeof(ti_rearrange_kind) == sizeof(int32_t) &&
-                     sizeof(ti_bias_type) == sizeof(int32_t) && sizeof(ti_test_mode) == sizeof(int32_t), enums_int32);
-
-#define TI__F(num, name, kind, aux, has, type, member) \
-  { num, name, kind, aux, has, offsetof(type, member), 0, NULL }
-#define TI__FS(num, name, kind, aux, has, type, member, count, sub) \
-  { num, name, kind, aux, has, offsetof(type, member), offsetof(type, count), sub }
-
-/* Shape: the scalar fields from taskir.h's TI_TASK_SHAPE_FIELDS (the one
-   description the task dialect's attributes also walk). */
-#define TI__SHAPE_PBF(num, m, ir, has) TI__F(num, #m, TI__K_INT32, 0, has, ti_task_shape, m),
-static const ti__pb_field ti__pbf_shape[] = {
-  TI_TASK_SHAPE_FIELDS(TI__SHAPE_PBF)
-  TI__FS(15, "extra_dimensions", TI__K_REP_INT32, 0, 0, ti_task_shape, extra, n_extra, NULL)
-};
-#undef TI__SHAPE_PBF
-TI__PB_STATIC_ASSERT(sizeof ti__pbf_shape / sizeof *ti__pbf_shape == 10, shape_fields);
-static const ti__pb_msg ti__pbm_shape = { "Shape", ti__pbf_shape, 10, sizeof(ti_task_shape), -1 };
-
-static const ti__pb_field ti__pbf_attr[] = {
-  TI__F(1, "type", TI__K_ENUM, TI__E_ATTR, TI_TATTR_HAS_TYPE, ti_task_attr, type),
-  TI__F(2, "precision", TI__K_ENUM, TI__E_PREC, TI_TATTR_HAS_PRECISION, ti_task_attr, precision),
-  TI__F(3, "int_value", TI__K_INT32, 0, TI_TATTR_HAS_INT, ti_task_attr, int_value),
-  TI__F(4, "float_value", TI__K_FLOAT, 0, TI_TATTR_HAS_FLOAT, ti_task_attr, float_value)
-};
-static const ti__pb_msg ti__pbm_attr = { "Attribute", ti__pbf_attr, 4, sizeof(ti_task_attr), -1 };
-
-static const ti__pb_field ti__pbf_tensor[] = {
-  TI__FS(1, "dims", TI__K_REP_INT32, 0, 0, ti_task_tensor, dims, n_dims, NULL),
-  TI__F(2, "precision", TI__K_ENUM, TI__E_PREC, TI_TENSOR_HAS_PRECISION, ti_task_tensor, precision),
-  TI__F(3, "float_data", TI__K_VALUES, TI__V_FLOAT, 0, ti_task_tensor, float_data),
-  TI__F(4, "int32_data", TI__K_VALUES, TI__V_INT32, 0, ti_task_tensor, int32_data),
-  TI__F(5, "uint32_data", TI__K_VALUES, TI__V_UINT32, 0, ti_task_tensor, uint32_data),
-  TI__FS(6, "name", TI__K_STRING, 0, TI_TENSOR_HAS_NAME, ti_task_tensor, name, name_len, NULL)
-};
-static const ti__pb_msg ti__pbm_tensor = { "Tensor", ti__pbf_tensor, 6, sizeof(ti_task_tensor), 1 };
-
-static const ti__pb_field ti__pbf_iface[] = {
-  TI__FS(1, "position", TI__K_MSG, 0, TI_IFACE_HAS_POSITION, ti_task_interface, position, position, &ti__pbm_shape),
-  TI__FS(2, "size", TI__K_MSG, 0, TI_IFACE_HAS_SIZE, ti_task_interface, size, size, &ti__pbm_shape),
-  TI__F(3, "edge_id", TI__K_INT32, 0, TI_IFACE_HAS_EDGE_ID, ti_task_interface, edge_id)
-};
-static const ti__pb_msg ti__pbm_iface = { "EdgeInterface", ti__pbf_iface, 3, sizeof(ti_task_interface), -1 };
-
-static const ti__pb_field ti__pbf_cluster[] = {
-  TI__FS(1, "shape", TI__K_MSG, 0, TI_CLUSTER_HAS_SHAPE, ti_task_cluster, shape, shape, &ti__pbm_shape),
-  TI__FS(2, "interfaces", TI__K_REP_MSG, 0, 0, ti_task_cluster, interfaces, n_interfaces, &ti__pbm_iface)
-};
-static const ti__pb_msg ti__pbm_cluster = { "EdgeCluster", ti__pbf_cluster, 2, sizeof(ti_task_cluster), -1 };
-
-static const ti__pb_field ti__pbf_block[] = {
-  TI__F(1, "id", TI__K_INT32, 0, TI_BLOCK_HAS_ID, ti_task_block, id),
-  TI__F(2, "type", TI__K_ENUM, TI__E_BLOCK, TI_BLOCK_HAS_TYPE, ti_task_block, type),
-  TI__F(3, "precision", TI__K_ENUM, TI__E_PREC, TI_BLOCK_HAS_PRECISION, ti_task_block, precision),
-  TI__FS(4, "shape", TI__K_MSG, 0, TI_BLOCK_HAS_SHAPE, ti_task_block, shape, shape, &ti__pbm_shape),
-  TI__FS(5, "input_clusters", TI__K_REP_MSG, 0, 0, ti_task_block, inputs, n_inputs, &ti__pbm_cluster),
-  TI__FS(6, "output_clusters", TI__K_REP_MSG, 0, 0, ti_task_block, outputs, n_outputs, &ti__pbm_cluster),
-  TI__FS(7, "data", TI__K_MSG, 0, TI_BLOCK_HAS_DATA, ti_task_block, data, data, &ti__pbm_tensor),
-  TI__FS(8, "attributes", TI__K_REP_MSG, 0, 0, ti_task_block, attrs, n_attrs, &ti__pbm_attr),
-  TI__F(9, "is_virtual", TI__K_BOOL, 0, TI_BLOCK_HAS_IS_VIRTUAL, ti_task_block, is_virtual),
-  TI__F(10, "master_task_id", TI__K_INT32, 0, TI_BLOCK_HAS_MASTER_TASK_ID, ti_task_block, master_task_id),
-  TI__F(11, "pipeline_num", TI__K_INT32, 0, TI_BLOCK_HAS_PIPELINE_NUM, ti_task_block, pipeline_num),
-  TI__F(12, "bias_type", TI__K_ENUM, TI__E_BIAS, TI_BLOCK_HAS_BIAS_TYPE, ti_task_block, bias_type),
-  TI__F(13, "socket_id", TI__K_INT32, 0, TI_BLOCK_HAS_SOCKET_ID, ti_task_block, socket_id)
-};
-static const ti__pb_msg ti__pbm_block = { "TaskBlock", ti__pbf_block, 13, sizeof(ti_task_block), -1 };
-
-static const ti__pb_field ti__pbf_rearr[] = {
-  TI__F(1, "type", TI__K_ENUM, TI__E_REARR, TI_REARR_HAS_TYPE, ti_task_rearrange, type),
-  TI__FS(2, "matrix", TI__K_REP_MSG, 0, 0, ti_task_rearrange, matrix, n_matrix, &ti__pbm_tensor)
-};
-static const ti__pb_msg ti__pbm_rearr = { "RearrangeInfo", ti__pbf_rearr, 2, sizeof(ti_task_rearrange), -1 };
-
-static const ti__pb_field ti__pbf_edge[] = {
-  TI__F(1, "id", TI__K_INT32, 0, TI_EDGE_HAS_ID, ti_task_edge, id),
-  TI__F(2, "src_block_id", TI__K_INT32, 0, TI_EDGE_HAS_SRC, ti_task_edge, src_block_id),
-  TI__F(3, "dst_block_id", TI__K_INT32, 0, TI_EDGE_HAS_DST, ti_task_edge, dst_block_id),
-  TI__FS(4, "rearrange_info", TI__K_REP_MSG, 0, 0, ti_task_edge, rearrange, n_rearrange, &ti__pbm_rearr)
-};
-static const ti__pb_msg ti__pbm_edge = { "Edge", ti__pbf_edge, 4, sizeof(ti_task_edge), -1 };
-
-static const ti__pb_field ti__pbf_group[] = {
-  TI__F(1, "group_id", TI__K_INT32, 0, TI_GROUP_HAS_ID, ti_task_group, group_id),
-  TI__FS(2, "block_ids", TI__K_REP_INT32, 0, 0, ti_task_group, block_ids, n_block_ids, NULL)
-};
-static const ti__pb_msg ti__pbm_group = { "Group", ti__pbf_group, 2, sizeof(ti_task_group), -1 };
-
-static const ti__pb_field ti__pbf_tcfg[] = {
-  TI__F(1, "random_seed", TI__K_INT64, 0, TI_TCFG_HAS_SEED, ti_task_test_config, random_seed),
-  TI__FS(2, "test_case_name", TI__K_STRING, 0, TI_TCFG_HAS_NAME, ti_task_test_config, test_case_name, name_len, NULL),
-  TI__F(3, "test_mode", TI__K_ENUM, TI__E_MODE, TI_TCFG_HAS_MODE, ti_task_test_config, test_mode)
-};
-static const ti__pb_msg ti__pbm_tcfg = { "TestConfig", ti__pbf_tcfg, 3, sizeof(ti_task_test_config), -1 };
-
-static const ti__pb_field ti__pbf_graph[] = {
-  TI__FS(1, "blocks", TI__K_REP_MSG, 0, 0, ti_task_graph, blocks, n_blocks, &ti__pbm_block),
-  TI__FS(2, "edges", TI__K_REP_MSG, 0, 0, ti_task_graph, edges, n_edges, &ti__pbm_edge),
-  TI__FS(3, "groups", TI__K_REP_MSG, 0, 0, ti_task_graph, groups, n_groups, &ti__pbm_group),
-  TI__FS(4, "test_config", TI__K_MSG, 0, TI_GRAPH_HAS_TEST_CONFIG, ti_task_graph, test_config, test_config, &ti__pbm_tcfg)
-};
-static const ti__pb_msg ti__pbm_graph = { "TaskGraph", ti__pbf_graph, 4, sizeof(ti_task_graph), -1 };
-
-#undef TI__F
-#undef TI__FS
-
-static const char *ti__pb_enum_type(int e) {
-  static const char *const names[] = { "TaskBlockType", "Precision", "BiasType", "TestMode", "AttributeType", "RearrangeInfoType" };
-  return names[e];
-}
-
-/* Largest internal value of an enum (values 0..max are tried by name). */
-static int ti__pb_enum_max(int e) {
-  switch (e) {
-  case TI__E_BLOCK: return TI_BLOCK_COUNT - 1;
-  case TI__E_PREC: return TI_DTYPE_I9;
-  case TI__E_BIAS: return TI_BIAS_TYPE_CONSTANT;
-  case TI__E_MODE: return TI_TEST_MODE_COUNT - 1;
-  case TI__E_ATTR: return TI_ATTR_COUNT - 1;
-  default: return TI_REARRANGE_COUNT - 1;
-  }
-}
-
-/* Schema spelling of an internal value, NULL if it is not one. */
-static const char *ti__pb_enum_name(int e, int v) {
-  if (v < 0 || v > ti__pb_enum_max(e)) return NULL;
-  switch (e) {
-  case TI__E_BLOCK: return ti_block_type_name((ti_block_type)v);
-  case TI__E_PREC: return ti_precision_name((ti_dtype)v);
-  case TI__E_BIAS: return ti_bias_type_name((ti_bias_type)v);
-  case TI__E_MODE: return ti_test_mode_name((ti_test_mode)v);
-  case TI__E_ATTR: return v == TI_ATTR_BIT_SHIFT_NUM ? "BIT_SHIGT_NUM" : ti_attr_type_name((ti_attr_type)v);
-  default: return ti_rearrange_kind_name((int)v);
-  }
-}
-
-static int ti__pb_enum_from_wire(int e, int32_t w, int *out) {
-  switch (e) {
-  case TI__E_BLOCK: { ti_block_type t; if (ti_block_type_from_wire(w, &t)) return -1; *out = (int)t; return 0; }
-  case TI__E_PREC: { ti_dtype t; if (ti_precision_from_wire(w, &t)) return -1; *out = (int)t; return 0; }
-  case TI__E_BIAS: if (w < 1 || w > 2) return -1; *out = w; return 0;
-  default: if (w < 0 || w > ti__pb_enum_max(e)) return -1; *out = w; return 0;
-  }
-}
-
-static int ti__pb_enum_to_wire(int e, int v, int32_t *out) {
-  if (!ti__pb_enum_name(e, v)) return -1;
-  if (e == TI__E_BLOCK) *out = ti_block_type_wire((ti_block_type)v);
-  else if (e == TI__E_PREC) *out = ti_precision_wire((ti_dtype)v);
-  else *out = v;
-  return 0;
-}
+/* The schema is taskir.h's (>>impl.task.schema): the ti__pbm_* message
+   tables that the task dialect's import/export walks too. */
 
 #define TI__AT(obj, off, T) ((T *)(void *)((char *)(obj) + (off)))
 #define TI__CAT(obj, off, T) ((const T *)(const void *)((const char *)(obj) + (off)))
 
-static inline int ti__pb_get_enum(const void *obj, size_t off) { int32_t v; memcpy(&v, (const char *)obj + off, 4); return (int)v; }
-static inline void ti__pb_set_enum(void *obj, size_t off, int v) { int32_t x = (int32_t)v; memcpy((char *)obj + off, &x, 4); }
-
-/* New elements: the one non-zero default of the schema (bias_type VECTOR). */
-static void ti__pb_msg_init(const ti__pb_msg *m, void *obj) {
-  if (m == &ti__pbm_block) ((ti_task_block *)obj)->bias_type = TI_BIAS_TYPE_VECTOR;
-}
-
-static int ti__pb_find(const ti__pb_msg *m, uint32_t num) {
-  int i;
-  for (i = 0; i < m->n_fields; i++)
-    if (m->fields[i].number == num) return i;
-  return -1;
+/* Text-format spelling of an internal value, NULL if it is not one:
+   AttributeType 13 is BIT_SHIGT_NUM in the schema's text. */
+static const char *ti__pb_enum_name(int e, int v) {
+  return e == TI__E_ATTR && v == TI_TASK_ATTR_BIT_SHIFT_NUM ? "BIT_SHIGT_NUM" : ti__schema_enum_name(e, v);
 }
 
 /* Storage of a values field for a tensor of precision p (-1: unknown). */
@@ -2221,7 +2030,7 @@ static ti_status ti__pb_tp_scalar(ti__pb_tp *t, const ti__pb_msg *m, const ti__p
         const char *nm = ti__pb_enum_name(f->aux, v);
         if (nm && ti__pb_eq(k.id, k.idn, nm)) { e = v; break; }
       }
-      if (e < 0 && f->aux == TI__E_ATTR && ti__pb_eq(k.id, k.idn, "BIT_SHIFT_NUM")) e = TI_ATTR_BIT_SHIFT_NUM;
+      if (e < 0 && f->aux == TI__E_ATTR && ti__pb_eq(k.id, k.idn, "BIT_SHIFT_NUM")) e = TI_TASK_ATTR_BIT_SHIFT_NUM;
       if (e < 0)
         return ti__pb_tp_fail(t, TI_STATUS_PARSE_ERROR, k.at, "unknown %s value \"%.*s\" for field \"%s\"",
                               ti__pb_enum_type(f->aux), (int)k.idn, k.id, f->name);

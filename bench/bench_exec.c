@@ -37,17 +37,6 @@ static const char *fixtures(void) {
 
 /* --- graph builders -------------------------------------------------------- */
 
-static ti_task_shape shp(int32_t ny, int32_t nx, int32_t nf, int32_t nr, int32_t nky, int32_t nkx) {
-  ti_task_shape s;
-  memset(&s, 0, sizeof s);
-  if (ny) ti_task_shape_set(&s, TI_SHAPE_HAS_NY, ny);
-  if (nx) ti_task_shape_set(&s, TI_SHAPE_HAS_NX, nx);
-  if (nf) ti_task_shape_set(&s, TI_SHAPE_HAS_NF, nf);
-  if (nr) ti_task_shape_set(&s, TI_SHAPE_HAS_NR, nr);
-  if (nky) ti_task_shape_set(&s, TI_SHAPE_HAS_NKY, nky);
-  if (nkx) ti_task_shape_set(&s, TI_SHAPE_HAS_NKX, nkx);
-  return s;
-}
 static ti_task_block *B(ti_task_graph *g, int32_t id) { return (ti_task_block *)ti_task_find_block(g, id); }
 static int32_t next_id;
 static uint32_t seed = 1;
@@ -78,27 +67,27 @@ static int32_t conv(ti_task_graph *g, int32_t in, int32_t h, int32_t w, int32_t 
   ti_task_shape s;
   wd[0] = f; wd[1] = c; wd[2] = k; wd[3] = k; bd[0] = f;
   *oh = h + 2 * pad - k + 1; *ow = w + 2 * pad - k + 1;
-  sw = rand_data(g, TI_BLOCK_SW, TI_DTYPE_I8, shp(0, 0, f, c, k, k), 4, wd, -20, 20);
-  sb = rand_data(g, TI_BLOCK_SB, TI_DTYPE_I32, shp(0, 0, f, 0, 0, 0), 1, bd, -500, 500);
-  s = shp(*oh, *ow, f, c, k, k);
+  sw = rand_data(g, TI_BLOCK_SW, TI_DTYPE_I8, ti_task_shape_make(0, 0, f, c, k, k, 0, 0), 4, wd, -20, 20);
+  sb = rand_data(g, TI_BLOCK_SB, TI_DTYPE_I32, ti_task_shape_make(0, 0, f, 0, 0, 0, 0, 0), 1, bd, -500, 500);
+  s = ti_task_shape_make(*oh, *ow, f, c, k, k, 0, 0);
   ti_task_shape_set(&s, TI_SHAPE_HAS_NIY, h); ti_task_shape_set(&s, TI_SHAPE_HAS_NIX, w);
   cc = add(g, TI_BLOCK_CC, TI_DTYPE_I32, s);
-  ti_task_add_attr(g, B(g, cc), TI_ATTR_PAD_UP, pad); ti_task_add_attr(g, B(g, cc), TI_ATTR_PAD_DOWN, pad);
-  ti_task_add_attr(g, B(g, cc), TI_ATTR_PAD_LEFT, pad); ti_task_add_attr(g, B(g, cc), TI_ATTR_PAD_RIGHT, pad);
-  si = add(g, TI_BLOCK_SI, TI_DTYPE_I32, shp(*oh, *ow, f, 0, 0, 0));
+  ti_task_add_attr(g, B(g, cc), TI_TASK_ATTR_PAD_UP, pad); ti_task_add_attr(g, B(g, cc), TI_TASK_ATTR_PAD_DOWN, pad);
+  ti_task_add_attr(g, B(g, cc), TI_TASK_ATTR_PAD_LEFT, pad); ti_task_add_attr(g, B(g, cc), TI_TASK_ATTR_PAD_RIGHT, pad);
+  si = add(g, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(*oh, *ow, f, 0, 0, 0, 0, 0));
   link(g, in, cc, 0); link(g, sw, cc, 1); link(g, sb, cc, 2); link(g, cc, si, 0);
   return si;
 }
 
 /* CCMPB window (1 = requantise, 2 = 2x2 max pool) -> int8 storage */
 static int32_t ccmpb(ti_task_graph *g, int32_t in, int32_t h, int32_t w, int32_t c, int32_t win, int32_t shift, ti_block_type st) {
-  ti_task_shape s = shp(h / win, w / win, c, 0, win, win);
+  ti_task_shape s = ti_task_shape_make(h / win, w / win, c, 0, win, win, 0, 0);
   int32_t b, si;
   ti_task_shape_set(&s, TI_SHAPE_HAS_NIY, h); ti_task_shape_set(&s, TI_SHAPE_HAS_NIX, w);
   b = add(g, TI_BLOCK_CCMPB, TI_DTYPE_I8, s);
-  ti_task_add_attr(g, B(g, b), TI_ATTR_STRIDE_X, win); ti_task_add_attr(g, B(g, b), TI_ATTR_STRIDE_Y, win);
-  ti_task_add_attr(g, B(g, b), TI_ATTR_CMP, 0); ti_task_add_attr(g, B(g, b), TI_ATTR_BIT_SHIFT_NUM, shift);
-  si = add(g, st, TI_DTYPE_I8, st == TI_BLOCK_SIC ? shp(h / win, w / win, 0, c, 0, 0) : shp(h / win, w / win, c, 0, 0, 0));
+  ti_task_add_attr(g, B(g, b), TI_TASK_ATTR_STRIDE_X, win); ti_task_add_attr(g, B(g, b), TI_TASK_ATTR_STRIDE_Y, win);
+  ti_task_add_attr(g, B(g, b), TI_TASK_ATTR_CMP, 0); ti_task_add_attr(g, B(g, b), TI_TASK_ATTR_BIT_SHIFT_NUM, shift);
+  si = add(g, st, TI_DTYPE_I8, st == TI_BLOCK_SIC ? ti_task_shape_make(h / win, w / win, 0, c, 0, 0, 0, 0) : ti_task_shape_make(h / win, w / win, c, 0, 0, 0, 0, 0));
   link(g, in, b, 0); link(g, b, si, 0);
   return si;
 }
@@ -106,15 +95,15 @@ static int32_t ccmpb(ti_task_graph *g, int32_t in, int32_t h, int32_t w, int32_t
 static int32_t fc(ti_task_graph *g, int32_t in, int32_t nr, int32_t nf, int req) {
   int32_t wd[2], bd[1], sw, sb, m, si;
   wd[0] = nf; wd[1] = nr; bd[0] = nf;
-  sw = rand_data(g, TI_BLOCK_SWFC, TI_DTYPE_I8, shp(0, 0, nf, nr, 0, 0), 2, wd, -30, 30);
-  sb = rand_data(g, TI_BLOCK_SB, TI_DTYPE_I32, shp(0, 0, nf, 0, 0, 0), 1, bd, -500, 500);
-  m = add(g, TI_BLOCK_CVM, TI_DTYPE_I32, shp(0, 0, nf, nr, 0, 0));
-  si = add(g, TI_BLOCK_SI, TI_DTYPE_I32, shp(0, 0, nf, 0, 0, 0));
+  sw = rand_data(g, TI_BLOCK_SWFC, TI_DTYPE_I8, ti_task_shape_make(0, 0, nf, nr, 0, 0, 0, 0), 2, wd, -30, 30);
+  sb = rand_data(g, TI_BLOCK_SB, TI_DTYPE_I32, ti_task_shape_make(0, 0, nf, 0, 0, 0, 0, 0), 1, bd, -500, 500);
+  m = add(g, TI_BLOCK_CVM, TI_DTYPE_I32, ti_task_shape_make(0, 0, nf, nr, 0, 0, 0, 0));
+  si = add(g, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(0, 0, nf, 0, 0, 0, 0, 0));
   link(g, in, m, 0); link(g, sw, m, 1); link(g, sb, m, 2); link(g, m, si, 0);
   if (req) {
-    int32_t q = add(g, TI_BLOCK_CCMPB, TI_DTYPE_I8, shp(0, 0, nf, 0, 0, 0)), o;
-    ti_task_add_attr(g, B(g, q), TI_ATTR_CMP, 0); ti_task_add_attr(g, B(g, q), TI_ATTR_BIT_SHIFT_NUM, 8);
-    o = add(g, TI_BLOCK_SIFC, TI_DTYPE_I8, shp(0, 0, 0, nf, 0, 0));
+    int32_t q = add(g, TI_BLOCK_CCMPB, TI_DTYPE_I8, ti_task_shape_make(0, 0, nf, 0, 0, 0, 0, 0)), o;
+    ti_task_add_attr(g, B(g, q), TI_TASK_ATTR_CMP, 0); ti_task_add_attr(g, B(g, q), TI_TASK_ATTR_BIT_SHIFT_NUM, 8);
+    o = add(g, TI_BLOCK_SIFC, TI_DTYPE_I8, ti_task_shape_make(0, 0, 0, nf, 0, 0, 0, 0));
     link(g, si, q, 0); link(g, q, o, 0);
     si = o;
   }
@@ -128,8 +117,8 @@ static void build_lenet(ti_task_graph *g) {
   ti_task_edge *e;
   next_id = 0;
   ti_task_graph_init(g, NULL);
-  in = add(g, TI_BLOCK_INPUT, TI_DTYPE_I8, shp(28, 28, 1, 0, 0, 0));
-  si = add(g, TI_BLOCK_SIC, TI_DTYPE_I8, shp(28, 28, 0, 1, 0, 0));
+  in = add(g, TI_BLOCK_INPUT, TI_DTYPE_I8, ti_task_shape_make(28, 28, 1, 0, 0, 0, 0, 0));
+  si = add(g, TI_BLOCK_SIC, TI_DTYPE_I8, ti_task_shape_make(28, 28, 0, 1, 0, 0, 0, 0));
   link(g, in, si, 0);
   si = conv(g, si, 28, 28, 1, 6, 5, 2, &h, &w);
   si = ccmpb(g, si, h, w, 6, 1, 6, TI_BLOCK_SI);
@@ -137,20 +126,20 @@ static void build_lenet(ti_task_graph *g) {
   si = conv(g, si, 14, 14, 6, 16, 5, 0, &h, &w);
   si = ccmpb(g, si, h, w, 16, 1, 7, TI_BLOCK_SI);
   {   /* pool, then flatten into the FC input */
-    ti_task_shape s = shp(5, 5, 16, 0, 2, 2);
+    ti_task_shape s = ti_task_shape_make(5, 5, 16, 0, 2, 2, 0, 0);
     ti_task_shape_set(&s, TI_SHAPE_HAS_NIY, 10); ti_task_shape_set(&s, TI_SHAPE_HAS_NIX, 10);
     p = add(g, TI_BLOCK_CCMPB, TI_DTYPE_I8, s);
-    ti_task_add_attr(g, B(g, p), TI_ATTR_STRIDE_X, 2); ti_task_add_attr(g, B(g, p), TI_ATTR_STRIDE_Y, 2);
-    ti_task_add_attr(g, B(g, p), TI_ATTR_CMP, 0);
+    ti_task_add_attr(g, B(g, p), TI_TASK_ATTR_STRIDE_X, 2); ti_task_add_attr(g, B(g, p), TI_TASK_ATTR_STRIDE_Y, 2);
+    ti_task_add_attr(g, B(g, p), TI_TASK_ATTR_CMP, 0);
     link(g, si, p, 0);
-    si = add(g, TI_BLOCK_SIFC, TI_DTYPE_I8, shp(0, 0, 0, 400, 0, 0));
+    si = add(g, TI_BLOCK_SIFC, TI_DTYPE_I8, ti_task_shape_make(0, 0, 0, 400, 0, 0, 0, 0));
     e = ti_task_connect(g, B(g, p), 0, NULL, NULL, B(g, si), 0, NULL, NULL);
     ti_task_add_rearrange(g, e, TI_REARRANGE_RESHAPE, 1, rd, order, 3);
   }
   si = fc(g, si, 400, 120, 1);
   si = fc(g, si, 120, 84, 1);
   cvm = fc(g, si, 84, 10, 0);
-  out = add(g, TI_BLOCK_OUTPUT, TI_DTYPE_I32, shp(0, 0, 10, 0, 0, 0));
+  out = add(g, TI_BLOCK_OUTPUT, TI_DTYPE_I32, ti_task_shape_make(0, 0, 10, 0, 0, 0, 0, 0));
   link(g, cvm, out, 0);
 }
 
@@ -160,8 +149,8 @@ static void build_resnet(ti_task_graph *g, int32_t hw, int32_t c, int32_t nblock
   int32_t in, si, h, w, k, x;
   next_id = 0;
   ti_task_graph_init(g, NULL);
-  in = add(g, TI_BLOCK_INPUT, TI_DTYPE_I8, shp(hw, hw, 8, 0, 0, 0));
-  si = add(g, TI_BLOCK_SIC, TI_DTYPE_I8, shp(hw, hw, 0, 8, 0, 0));
+  in = add(g, TI_BLOCK_INPUT, TI_DTYPE_I8, ti_task_shape_make(hw, hw, 8, 0, 0, 0, 0, 0));
+  si = add(g, TI_BLOCK_SIC, TI_DTYPE_I8, ti_task_shape_make(hw, hw, 0, 8, 0, 0, 0, 0));
   link(g, in, si, 0);
   si = conv(g, si, hw, hw, 8, c, 3, 1, &h, &w);
   x = ccmpb(g, si, h, w, c, 1, 6, TI_BLOCK_SIC);
@@ -169,12 +158,12 @@ static void build_resnet(ti_task_graph *g, int32_t hw, int32_t c, int32_t nblock
     int32_t a = conv(g, x, hw, hw, c, c, 3, 1, &h, &w), add_b, sum;
     a = ccmpb(g, a, h, w, c, 1, 9, TI_BLOCK_SIC);
     a = conv(g, a, hw, hw, c, c, 3, 1, &h, &w);
-    add_b = add(g, TI_BLOCK_CADD, TI_DTYPE_I32, shp(hw, hw, c, 0, 0, 0));
-    sum = add(g, TI_BLOCK_SI, TI_DTYPE_I32, shp(hw, hw, c, 0, 0, 0));
+    add_b = add(g, TI_BLOCK_CADD, TI_DTYPE_I32, ti_task_shape_make(hw, hw, c, 0, 0, 0, 0, 0));
+    sum = add(g, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(hw, hw, c, 0, 0, 0, 0, 0));
     link(g, a, add_b, 0); link(g, x, add_b, 1); link(g, add_b, sum, 0);
     x = ccmpb(g, sum, hw, hw, c, 1, 9, TI_BLOCK_SIC);
   }
-  k = add(g, TI_BLOCK_OUTPUT, TI_DTYPE_I8, shp(hw, hw, c, 0, 0, 0));
+  k = add(g, TI_BLOCK_OUTPUT, TI_DTYPE_I8, ti_task_shape_make(hw, hw, c, 0, 0, 0, 0, 0));
   link(g, x, k, 0);
 }
 
@@ -297,7 +286,7 @@ static void build_chain(ti_task_graph *g, int32_t n) {
   si = k;
   for (k = 0; k < n; k++) {
     int32_t c = add(g, TI_BLOCK_CVS, TI_DTYPE_I32, shp(0, 0, 1, 0, 0, 0)), o;
-    ti_task_add_attr(g, B(g, c), TI_ATTR_CONSTANT_A, 1);
+    ti_task_add_attr(g, B(g, c), TI_TASK_ATTR_CONSTANT_A, 1);
     o = add(g, TI_BLOCK_SI, TI_DTYPE_I32, shp(0, 0, 1, 0, 0, 0));
     link(g, si, c, 0); link(g, c, o, 0);
     si = o;

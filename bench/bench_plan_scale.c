@@ -87,7 +87,7 @@ static int build_chain(ti_task_graph *g, int32_t n) {
   for (k = 0; k <= id; k++) b[k] = &g->blocks[k];
   if (ti_task_set_data(g, b[0], TI_DTYPE_I32, 3, dims, v)) return 0;
   for (k = 1; k < id; k += 2)
-    if (ti_task_add_attr(g, b[k], TI_ATTR_CONSTANT_A, 1)) return 0;
+    if (ti_task_add_attr(g, b[k], TI_TASK_ATTR_CONSTANT_A, 1)) return 0;
   if (id % 2 == 0) b[id - 1]->type = TI_BLOCK_SI;   /* keep S -> C -> S: the OUTPUT follows a storage block */
   for (k = 0; k < id; k++)
     if (!ti_task_connect(g, b[k], 0, NULL, NULL, b[k + 1], 0, NULL, NULL)) return 0;

@@ -51,7 +51,7 @@ int main(int argc, char **argv) {
   printf("%-38s %8s %9s | %9s %6s\n", "case", "MB", "memcpy", "GB/s", "ratio");
   for (k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
     const tcase *c = &cases[k];
-    int64_t v = 1, od[TI_TENSOR_MAX_DIMS];
+    int64_t v = 1, od[TI_MAX_RANK];
     size_t bytes, i;
     unsigned char *in, *out, *ref;
     double best[2] = {1e30, 1e30};

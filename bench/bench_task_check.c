@@ -19,17 +19,6 @@ static double now(void) {
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static ti_task_shape shp(int32_t ny, int32_t nx, int32_t nf, int32_t nr, int32_t k, int32_t ni) {
-  ti_task_shape s;
-  memset(&s, 0, sizeof s);
-  if (ny) ti_task_shape_set(&s, TI_SHAPE_HAS_NY, ny);
-  if (nx) ti_task_shape_set(&s, TI_SHAPE_HAS_NX, nx);
-  if (nf) ti_task_shape_set(&s, TI_SHAPE_HAS_NF, nf);
-  if (nr) ti_task_shape_set(&s, TI_SHAPE_HAS_NR, nr);
-  if (k) { ti_task_shape_set(&s, TI_SHAPE_HAS_NKY, k); ti_task_shape_set(&s, TI_SHAPE_HAS_NKX, k); }
-  if (ni) { ti_task_shape_set(&s, TI_SHAPE_HAS_NIY, ni); ti_task_shape_set(&s, TI_SHAPE_HAS_NIX, ni); }
-  return s;
-}
 
 /* layers CC 3x3, H x H x C -> H x H x C, pad 1. */
 static int build(ti_task_graph *g, int layers, int h, int c, int with_data) {
@@ -44,25 +33,25 @@ static int build(ti_task_graph *g, int layers, int h, int c, int with_data) {
   d_w[0] = c; d_w[1] = c; d_w[2] = 3; d_w[3] = 3;
   d_b[0] = c;
   ti_task_graph_init(g, NULL);
-  s = shp(h, h, c, 0, 0, 0);
+  s = ti_task_shape_make(h, h, c, 0, 0, 0, 0, 0);
   ti_task_add_block(g, id, TI_BLOCK_SI, TI_DTYPE_I8, &s);
   if (with_data) ti_task_set_data(g, &g->blocks[g->n_blocks - 1], TI_DTYPE_I8, 3, d_act, vals);
   prev = id++;
   for (l = 0; l < layers; l++) {
     int32_t w = id++, b = id++, cc = id++, out = id++;
     ti_task_block *bl;
-    s = shp(0, 0, c, c, 3, 0);
+    s = ti_task_shape_make(0, 0, c, c, 3, 3, 0, 0);
     bl = ti_task_add_block(g, w, TI_BLOCK_SW, TI_DTYPE_I8, &s);
     if (with_data) ti_task_set_data(g, bl, TI_DTYPE_I8, 4, d_w, vals);
-    s = shp(0, 0, c, 0, 0, 0);
+    s = ti_task_shape_make(0, 0, c, 0, 0, 0, 0, 0);
     bl = ti_task_add_block(g, b, TI_BLOCK_SB, TI_DTYPE_I32, &s);
     if (with_data) ti_task_set_data(g, bl, TI_DTYPE_I32, 1, d_b, vals);
-    s = shp(h, h, c, c, 3, h);
+    s = ti_task_shape_make(h, h, c, c, 3, 3, h, h);
     bl = ti_task_add_block(g, cc, TI_BLOCK_CC, TI_DTYPE_I32, &s);
-    bl->bias_type = TI_BIAS_TYPE_VECTOR; bl->has |= TI_BLOCK_HAS_BIAS_TYPE;
-    ti_task_add_attr(g, bl, TI_ATTR_PAD_UP, 1); ti_task_add_attr(g, bl, TI_ATTR_PAD_DOWN, 1);
-    ti_task_add_attr(g, bl, TI_ATTR_PAD_LEFT, 1); ti_task_add_attr(g, bl, TI_ATTR_PAD_RIGHT, 1);
-    s = shp(h, h, c, 0, 0, 0);
+    bl->bias_type = TI_BIAS_VECTOR; bl->has |= TI_BLOCK_HAS_BIAS_TYPE;
+    ti_task_add_attr(g, bl, TI_TASK_ATTR_PAD_UP, 1); ti_task_add_attr(g, bl, TI_TASK_ATTR_PAD_DOWN, 1);
+    ti_task_add_attr(g, bl, TI_TASK_ATTR_PAD_LEFT, 1); ti_task_add_attr(g, bl, TI_TASK_ATTR_PAD_RIGHT, 1);
+    s = ti_task_shape_make(h, h, c, 0, 0, 0, 0, 0);
     ti_task_add_block(g, out, TI_BLOCK_SI, TI_DTYPE_I32, &s);
     /* blocks are 4 per layer after the first: index = id */
     ti_task_connect(g, &g->blocks[prev], 0, NULL, NULL, &g->blocks[cc], 0, NULL, NULL);

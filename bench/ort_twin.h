@@ -141,9 +141,9 @@ static int ort_twin_write(const ti_task_graph *g, ti_buffer *model, ort_val *in,
           wd[0] = sh->nf; wd[1] = sh->nr; wd[2] = sh->nky; wd[3] = sh->nkx;
           if (!ort__weights(&o, wb, 4, wd, wn) || !ort__weights(&o, bb, 1, bd, bn)) { ok = 0; break; }
           k[0] = sh->nky; k[1] = sh->nkx;
-          pads[0] = ti_task_attr_int(b, TI_ATTR_PAD_UP, 0); pads[1] = ti_task_attr_int(b, TI_ATTR_PAD_LEFT, 0);
-          pads[2] = ti_task_attr_int(b, TI_ATTR_PAD_DOWN, 0); pads[3] = ti_task_attr_int(b, TI_ATTR_PAD_RIGHT, 0);
-          st[0] = ti_task_attr_int(b, TI_ATTR_STRIDE_Y, 1); st[1] = ti_task_attr_int(b, TI_ATTR_STRIDE_X, 1);
+          pads[0] = ti_task_attr_int(b, TI_TASK_ATTR_PAD_UP, 0); pads[1] = ti_task_attr_int(b, TI_TASK_ATTR_PAD_LEFT, 0);
+          pads[2] = ti_task_attr_int(b, TI_TASK_ATTR_PAD_DOWN, 0); pads[3] = ti_task_attr_int(b, TI_TASK_ATTR_PAD_RIGHT, 0);
+          st[0] = ti_task_attr_int(b, TI_TASK_ATTR_STRIDE_Y, 1); st[1] = ti_task_attr_int(b, TI_TASK_ATTR_STRIDE_X, 1);
           w_attr_ints(&o.nd, "kernel_shape", 2, k); w_attr_ints(&o.nd, "pads", 4, pads); w_attr_ints(&o.nd, "strides", 2, st);
           ort__node(&o, "Conv", a->name, wn, bn, r->name);
           r->rank = 4; r->dims[0] = 1; r->dims[1] = sh->nf; r->dims[2] = sh->ny; r->dims[3] = sh->nx;
@@ -167,13 +167,13 @@ static int ort_twin_write(const ti_task_graph *g, ti_buffer *model, ort_val *in,
         break;
       }
       case TI_BLOCK_CCMPB: {
-        int32_t shift = ti_task_attr_int(b, TI_ATTR_BIT_SHIFT_NUM, 0), cmp = ti_task_attr_int(b, TI_ATTR_CMP, 0);
+        int32_t shift = ti_task_attr_int(b, TI_TASK_ATTR_BIT_SHIFT_NUM, 0), cmp = ti_task_attr_int(b, TI_TASK_ATTR_CMP, 0);
         char kn[24], kn2[24];
         *r = *a;
         if ((sh->nky > 1 || sh->nkx > 1) && a->rank == 4) {
           int64_t k[2], st[2];
           k[0] = sh->nky; k[1] = sh->nkx;
-          st[0] = ti_task_attr_int(b, TI_ATTR_STRIDE_Y, 1); st[1] = ti_task_attr_int(b, TI_ATTR_STRIDE_X, 1);
+          st[0] = ti_task_attr_int(b, TI_TASK_ATTR_STRIDE_Y, 1); st[1] = ti_task_attr_int(b, TI_TASK_ATTR_STRIDE_X, 1);
           w_attr_ints(&o.nd, "kernel_shape", 2, k); w_attr_ints(&o.nd, "strides", 2, st);
           ort__node(&o, "MaxPool", a->name, NULL, NULL, r->name);
           r->dims[2] = sh->ny; r->dims[3] = sh->nx;

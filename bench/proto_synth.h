@@ -16,7 +16,7 @@ static ti_task_block *synth_block(ti_task_graph *g, int id, ti_block_type type, 
   b->id = id;
   b->type = type;
   b->precision = prec;
-  b->bias_type = TI_BIAS_TYPE_VECTOR;
+  b->bias_type = TI_BIAS_VECTOR;
   return b;
 }
 
@@ -102,7 +102,7 @@ static void synth_resnet(ti_task_graph *g, size_t target_bytes) {
     cc->attrs = (ti_task_attr *)ti_arena_array(&g->arena, 4, sizeof(ti_task_attr), 8);
     for (i = 0; i < 4; i++) {
       cc->attrs[i].has = TI_TATTR_HAS_TYPE | TI_TATTR_HAS_INT;
-      cc->attrs[i].type = i == 0 ? TI_ATTR_KERNEL_X : i == 1 ? TI_ATTR_KERNEL_Y : i == 2 ? TI_ATTR_PAD_UP : TI_ATTR_PAD_DOWN;
+      cc->attrs[i].type = i == 0 ? TI_TASK_ATTR_KERNEL_X : i == 1 ? TI_TASK_ATTR_KERNEL_Y : i == 2 ? TI_TASK_ATTR_PAD_UP : TI_TASK_ATTR_PAD_DOWN;
       cc->attrs[i].int_value = i < 2 ? K : 1;
     }
     cc->n_inputs = 3;

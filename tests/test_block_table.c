@@ -81,9 +81,9 @@ TT_TEST(operands_roles_and_layouts) {
   memset(&b, 0, sizeof b);
   /* CC: input [niy][nix][nr], weight [nf][nr][nky][nkx], bias [nf] */
   b.type = TI_BLOCK_CC;
-  b.shape = shp(4, 4, 8, 3, 3, 3);
+  b.shape = ti_task_shape_make(4, 4, 8, 3, 3, 3, 0, 0);
   ti_task_shape_set(&b.shape, TI_SHAPE_HAS_NIY, 6); ti_task_shape_set(&b.shape, TI_SHAPE_HAS_NIX, 6);
-  b.has |= TI_BLOCK_HAS_BIAS_TYPE; b.bias_type = TI_BIAS_TYPE_VECTOR; b.n_inputs = 3;
+  b.has |= TI_BLOCK_HAS_BIAS_TYPE; b.bias_type = TI_BIAS_VECTOR; b.n_inputs = 3;
   TT_EQ_INT(ti_task_block_operand(&b, 0, &op), 1);
   TT_EQ_INT(op.role, TI_TASK_ROLE_DATA); TT_EQ_INT(op.rank, 3);
   TT_EQ_INT(op.dims[0], 6); TT_EQ_INT(op.dims[2], 3); TT_EQ_INT(op.fields[2], TI_DIM_R);
@@ -98,7 +98,7 @@ TT_TEST(operands_roles_and_layouts) {
   TT_EQ_INT(op.rank, 3); TT_EQ_INT(op.dims[2], 8); TT_EQ_INT(op.fields[2], TI_DIM_F);
   TT_EQ_INT(ti_task_block_macs(&b), 4 * 4 * 8 * 3 * 3 * 3);
   /* CAX alpha, CLUT table (2^LUT_DW, none without LUT_DW), CLIF state */
-  b.type = TI_BLOCK_CAX; b.shape = shp(2, 2, 5, 0, 0, 0); b.n_inputs = 2; b.has = 0;
+  b.type = TI_BLOCK_CAX; b.shape = ti_task_shape_make(2, 2, 5, 0, 0, 0, 0, 0); b.n_inputs = 2; b.has = 0;
   TT_EQ_INT(ti_task_block_operand(&b, 1, &op), 1);
   TT_EQ_INT(op.role, TI_TASK_ROLE_ALPHA); TT_EQ_INT(op.rank, 1); TT_EQ_INT(op.dims[0], 5);
   TT_EQ_INT(ti_task_block_operand(&b, 2, &op), 0);   /* bias_type absent, two clusters: no bias */
@@ -107,7 +107,7 @@ TT_TEST(operands_roles_and_layouts) {
   {
     ti_task_attr a;
     memset(&a, 0, sizeof a);
-    a.has = TI_TATTR_HAS_TYPE | TI_TATTR_HAS_INT; a.type = TI_ATTR_LUT_DW; a.int_value = 4;
+    a.has = TI_TATTR_HAS_TYPE | TI_TATTR_HAS_INT; a.type = TI_TASK_ATTR_LUT_DW; a.int_value = 4;
     b.attrs = &a; b.n_attrs = 1;
     TT_EQ_INT(ti_task_block_operand(&b, 1, &op), 1);
     TT_EQ_INT(op.role, TI_TASK_ROLE_TABLE); TT_EQ_INT(op.dims[0], 16);
@@ -119,14 +119,14 @@ TT_TEST(operands_roles_and_layouts) {
   b.n_inputs = 1;
   TT_EQ_INT(ti_task_block_operand(&b, 1, &op), 0);   /* the state is optional */
   /* storage layouts: one home for SIC [ny][nx][nr], SW [nf][nr][nky][nkx], SB [nf] */
-  b.type = TI_BLOCK_SIC; b.shape = shp(3, 2, 0, 7, 0, 0);
+  b.type = TI_BLOCK_SIC; b.shape = ti_task_shape_make(3, 2, 0, 7, 0, 0, 0, 0);
   TT_EQ_INT(ti_task_block_layout(&b, d, f), 3);
   TT_EQ_INT(d[2], 7); TT_EQ_INT(f[2], TI_DIM_R);
   TT_EQ_INT(ti_task_block_operand(&b, 0, &op), 0);   /* not a compute block */
-  b.type = TI_BLOCK_SW; b.shape = shp(0, 0, 4, 2, 3, 3);
+  b.type = TI_BLOCK_SW; b.shape = ti_task_shape_make(0, 0, 4, 2, 3, 3, 0, 0);
   TT_EQ_INT(ti_task_block_dims(&b, d), 4);
   TT_EQ_INT(d[0], 4); TT_EQ_INT(d[1], 2);
-  b.type = TI_BLOCK_SB; b.shape = shp(0, 0, 9, 0, 0, 0);
+  b.type = TI_BLOCK_SB; b.shape = ti_task_shape_make(0, 0, 9, 0, 0, 0, 0, 0);
   TT_EQ_INT(ti_task_block_dims(&b, d), 1); TT_EQ_INT(d[0], 9);
   TT_EQ_INT(ti_task_block_macs(&b), 0);
 }
@@ -134,7 +134,7 @@ TT_TEST(operands_roles_and_layouts) {
 /* SI a, SI b, SI c -> CADD (n_branch 3) -> SI: 2x2x4 outputs, 3 inputs each. */
 static void build_cadd(ti_task_graph *g) {
   int32_t dims[3] = { 2, 2, 4 }, v[16], i;
-  ti_task_shape s = shp(2, 2, 4, 0, 0, 0);
+  ti_task_shape s = ti_task_shape_make(2, 2, 4, 0, 0, 0, 0, 0);
   for (i = 0; i < 16; i++) v[i] = i - 5;
   for (i = 0; i < 3; i++) {
     add(g, i, TI_BLOCK_SI, TI_DTYPE_I32, s);
@@ -142,8 +142,8 @@ static void build_cadd(ti_task_graph *g) {
   }
   ti_task_shape_set(&s, TI_SHAPE_HAS_N_BRANCH, 3);
   add(g, 3, TI_BLOCK_CADD, TI_DTYPE_I32, s);
-  B(g, 3)->has |= TI_BLOCK_HAS_BIAS_TYPE; B(g, 3)->bias_type = TI_BIAS_TYPE_CONSTANT;
-  add(g, 4, TI_BLOCK_SI, TI_DTYPE_I32, shp(2, 2, 4, 0, 0, 0));
+  B(g, 3)->has |= TI_BLOCK_HAS_BIAS_TYPE; B(g, 3)->bias_type = TI_BIAS_CONSTANT;
+  add(g, 4, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(2, 2, 4, 0, 0, 0, 0, 0));
   for (i = 0; i < 3; i++) link0(g, i, 3, i);
   link0(g, 3, 4, 0);
 }
@@ -180,14 +180,14 @@ TT_TEST(cadd_macs_agree_in_statistics_and_executor) {
 static void build_cneg(ti_task_graph *g) {
   int32_t din[3] = { 2, 2, 3 }, vin[12], db[1] = { 3 }, vb[3] = { 100, 200, 300 }, i;
   for (i = 0; i < 12; i++) vin[i] = (i - 6) * 1000;   /* not int8: the plan keeps int32 */
-  add(g, 1, TI_BLOCK_SI, TI_DTYPE_I32, shp(2, 2, 3, 0, 0, 0));
+  add(g, 1, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(2, 2, 3, 0, 0, 0, 0, 0));
   TT_EQ_INT(ti_task_set_data(g, B(g, 1), TI_DTYPE_I32, 3, din, vin), 0);
-  add(g, 2, TI_BLOCK_SB, TI_DTYPE_I32, shp(0, 0, 3, 0, 0, 0));
+  add(g, 2, TI_BLOCK_SB, TI_DTYPE_I32, ti_task_shape_make(0, 0, 3, 0, 0, 0, 0, 0));
   TT_EQ_INT(ti_task_set_data(g, B(g, 2), TI_DTYPE_I32, 1, db, vb), 0);
-  add(g, 3, TI_BLOCK_CNEG, TI_DTYPE_I32, shp(2, 2, 3, 0, 0, 0));
-  B(g, 3)->has |= TI_BLOCK_HAS_BIAS_TYPE; B(g, 3)->bias_type = TI_BIAS_TYPE_VECTOR;
-  add(g, 4, TI_BLOCK_SI, TI_DTYPE_I32, shp(2, 2, 3, 0, 0, 0));
-  add(g, 5, TI_BLOCK_OUTPUT, TI_DTYPE_I32, shp(2, 2, 3, 0, 0, 0));
+  add(g, 3, TI_BLOCK_CNEG, TI_DTYPE_I32, ti_task_shape_make(2, 2, 3, 0, 0, 0, 0, 0));
+  B(g, 3)->has |= TI_BLOCK_HAS_BIAS_TYPE; B(g, 3)->bias_type = TI_BIAS_VECTOR;
+  add(g, 4, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(2, 2, 3, 0, 0, 0, 0, 0));
+  add(g, 5, TI_BLOCK_OUTPUT, TI_DTYPE_I32, ti_task_shape_make(2, 2, 3, 0, 0, 0, 0, 0));
   B(g, 5)->has |= TI_BLOCK_HAS_SOCKET_ID; B(g, 5)->socket_id = 0;
   link0(g, 1, 3, 0);
   link0(g, 2, 3, 1);

@@ -47,7 +47,7 @@ TT_TEST(enum_names_and_wire_values) {
   TT_EQ_INT(ti_precision_wire(TI_DTYPE_I9), 100);
   TT_EQ_STR(ti_precision_name(TI_DTYPE_TERNARY), "TERNARY");
   TT_CHECK(ti_precision_name(TI_DTYPE_I64) == NULL);
-  TT_EQ_STR(ti_attr_type_name(TI_ATTR_VTHETA_CONST), "VTHETA_CONST");
+  TT_EQ_STR(ti_attr_type_name(TI_TASK_ATTR_VTHETA_CONST), "VTHETA_CONST");
   TT_EQ_STR(ti_rearrange_kind_name(TI_REARRANGE_SHUFFLE), "SHUFFLE");
   TT_EQ_INT(ti_block_class_of(TI_BLOCK_SW2D), TI_CLASS_STORAGE);
   TT_EQ_INT(ti_block_class_of(TI_BLOCK_CLIF), TI_CLASS_COMPUTE);

@@ -159,37 +159,37 @@ static void check_interfaces(int with_channels) {
   int32_t y, x, f;
   ti_exec *xp;
   ti_task_graph_init(&g, NULL);
-  add(&g, 0, TI_BLOCK_SI, TI_DTYPE_I32, shp(4, 5, 6, 0, 0, 0));
+  add(&g, 0, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(4, 5, 6, 0, 0, 0, 0, 0));
   data(&g, 0, TI_DTYPE_I32, 3, dims, in);
-  add(&g, 1, TI_BLOCK_CVS, TI_DTYPE_I32, shp(2, 5, 6, 0, 0, 0)); attr(&g, 1, TI_ATTR_CONSTANT_A, 3);
-  add(&g, 2, TI_BLOCK_CVS, TI_DTYPE_I32, shp(2, 5, 6, 0, 0, 0)); attr(&g, 2, TI_ATTR_CONSTANT_A, -2);
-  attr(&g, 2, TI_ATTR_CONSTANT_B, 7); B(&g, 2)->has |= TI_BLOCK_HAS_BIAS_TYPE; B(&g, 2)->bias_type = TI_BIAS_TYPE_CONSTANT;
-  add(&g, 3, TI_BLOCK_CVS, TI_DTYPE_I32, shp(4, 5, 2, 0, 0, 0)); attr(&g, 3, TI_ATTR_CONSTANT_A, 1);
-  add(&g, 4, TI_BLOCK_SI, TI_DTYPE_I32, shp(4, 5, 8, 0, 0, 0));
-  add(&g, 5, TI_BLOCK_OUTPUT, TI_DTYPE_I32, shp(4, 5, 8, 0, 0, 0)); socket_of(&g, 5, 0);
-  add(&g, 6, TI_BLOCK_OUTPUT, TI_DTYPE_I32, shp(4, 5, 1, 0, 0, 0)); socket_of(&g, 6, 1);
+  add(&g, 1, TI_BLOCK_CVS, TI_DTYPE_I32, ti_task_shape_make(2, 5, 6, 0, 0, 0, 0, 0)); attr(&g, 1, TI_TASK_ATTR_CONSTANT_A, 3);
+  add(&g, 2, TI_BLOCK_CVS, TI_DTYPE_I32, ti_task_shape_make(2, 5, 6, 0, 0, 0, 0, 0)); attr(&g, 2, TI_TASK_ATTR_CONSTANT_A, -2);
+  attr(&g, 2, TI_TASK_ATTR_CONSTANT_B, 7); B(&g, 2)->has |= TI_BLOCK_HAS_BIAS_TYPE; B(&g, 2)->bias_type = TI_BIAS_CONSTANT;
+  add(&g, 3, TI_BLOCK_CVS, TI_DTYPE_I32, ti_task_shape_make(4, 5, 2, 0, 0, 0, 0, 0)); attr(&g, 3, TI_TASK_ATTR_CONSTANT_A, 1);
+  add(&g, 4, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(4, 5, 8, 0, 0, 0, 0, 0));
+  add(&g, 5, TI_BLOCK_OUTPUT, TI_DTYPE_I32, ti_task_shape_make(4, 5, 8, 0, 0, 0, 0, 0)); socket_of(&g, 5, 0);
+  add(&g, 6, TI_BLOCK_OUTPUT, TI_DTYPE_I32, ti_task_shape_make(4, 5, 1, 0, 0, 0, 0, 0)); socket_of(&g, 6, 1);
   /* split */
-  p = shp(0, 0, 0, 0, 0, 0); s = shp(2, 5, 6, 0, 0, 0);
+  p = ti_task_shape_make(0, 0, 0, 0, 0, 0, 0, 0); s = ti_task_shape_make(2, 5, 6, 0, 0, 0, 0, 0);
   link(&g, 0, 0, &p, &s, 1, 0, NULL, NULL);
-  p = shp(2, 0, 0, 0, 0, 0);
+  p = ti_task_shape_make(2, 0, 0, 0, 0, 0, 0, 0);
   link(&g, 0, 0, &p, &s, 2, 0, NULL, NULL);
-  p = shp(0, 0, 4, 0, 0, 0); s = shp(4, 5, 2, 0, 0, 0);
+  p = ti_task_shape_make(0, 0, 4, 0, 0, 0, 0, 0); s = ti_task_shape_make(4, 5, 2, 0, 0, 0, 0, 0);
   link(&g, 0, 0, &p, &s, 3, 0, NULL, NULL);
   /* concat */
-  p = shp(2, 0, 0, 0, 0, 0); s = shp(2, 5, 6, 0, 0, 0);
+  p = ti_task_shape_make(2, 0, 0, 0, 0, 0, 0, 0); s = ti_task_shape_make(2, 5, 6, 0, 0, 0, 0, 0);
   link(&g, 1, 0, NULL, NULL, 4, 0, &p, &s);
-  p = shp(0, 0, 0, 0, 0, 0);
+  p = ti_task_shape_make(0, 0, 0, 0, 0, 0, 0, 0);
   link(&g, 2, 0, NULL, NULL, 4, 0, &p, &s);
   if (with_channels) {
-    p2 = shp(0, 0, 6, 0, 0, 0); s2 = shp(4, 5, 2, 0, 0, 0);
+    p2 = ti_task_shape_make(0, 0, 6, 0, 0, 0, 0, 0); s2 = ti_task_shape_make(4, 5, 2, 0, 0, 0, 0, 0);
     link(&g, 3, 0, NULL, NULL, 4, 0, &p2, &s2);
   } else {   /* channels 6..7 of SI 4 stay uncovered: they read 0 */
-    add(&g, 7, TI_BLOCK_SI, TI_DTYPE_I32, shp(4, 5, 2, 0, 0, 0));
-    add(&g, 8, TI_BLOCK_OUTPUT, TI_DTYPE_I32, shp(4, 5, 2, 0, 0, 0)); socket_of(&g, 8, 2);
+    add(&g, 7, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(4, 5, 2, 0, 0, 0, 0, 0));
+    add(&g, 8, TI_BLOCK_OUTPUT, TI_DTYPE_I32, ti_task_shape_make(4, 5, 2, 0, 0, 0, 0, 0)); socket_of(&g, 8, 2);
     link0(&g, 3, 7, 0); link0(&g, 7, 8, 0);
   }
   link0(&g, 4, 5, 0);
-  p = shp(0, 0, 7, 0, 0, 0); s = shp(4, 5, 1, 0, 0, 0);
+  p = ti_task_shape_make(0, 0, 7, 0, 0, 0, 0, 0); s = ti_task_shape_make(4, 5, 1, 0, 0, 0, 0, 0);
   link(&g, 4, 0, &p, &s, 6, 0, NULL, NULL);
   for (y = 0; y < 4; y++)
     for (x = 0; x < 5; x++)
@@ -386,11 +386,11 @@ static void check_rearrange(int kind, const int32_t *m0, int n0, const int32_t *
   in = rand_vals(&r, (int64_t)Y * X * C, -1000, 1000);
   naive_rearrange(kind, m0, n0, m1, n1, Y, X, C, in, &oy, &ox, &oc, want);
   ti_task_graph_init(&g, NULL);
-  add(&g, 0, TI_BLOCK_SI, TI_DTYPE_I32, shp(Y, X, C, 0, 0, 0));
+  add(&g, 0, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(Y, X, C, 0, 0, 0, 0, 0));
   data(&g, 0, TI_DTYPE_I32, 3, dims, in);
-  add(&g, 1, TI_BLOCK_CVS, TI_DTYPE_I32, shp(oy, ox, oc, 0, 0, 0)); attr(&g, 1, TI_ATTR_CONSTANT_A, 1);
-  add(&g, 2, TI_BLOCK_SI, TI_DTYPE_I32, shp(oy, ox, oc, 0, 0, 0));
-  add(&g, 3, TI_BLOCK_OUTPUT, TI_DTYPE_I32, shp(oy, ox, oc, 0, 0, 0)); socket_of(&g, 3, 0);
+  add(&g, 1, TI_BLOCK_CVS, TI_DTYPE_I32, ti_task_shape_make(oy, ox, oc, 0, 0, 0, 0, 0)); attr(&g, 1, TI_TASK_ATTR_CONSTANT_A, 1);
+  add(&g, 2, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(oy, ox, oc, 0, 0, 0, 0, 0));
+  add(&g, 3, TI_BLOCK_OUTPUT, TI_DTYPE_I32, ti_task_shape_make(oy, ox, oc, 0, 0, 0, 0, 0)); socket_of(&g, 3, 0);
   e = link(&g, 0, 0, NULL, NULL, 1, 0, NULL, NULL);
   add_rearrange(&g, e, kind, m0, n0, m1, n1);
   link0(&g, 1, 2, 0);
@@ -460,10 +460,10 @@ TT_TEST(test_rearrange_chain) {
   naive_rearrange(TI_REARRANGE_ROTATE, rot, 1, NULL, 0, 3, 4, 2, in, &oy, &ox, &oc, tmp);
   naive_rearrange(TI_REARRANGE_REFLECT, refl, 1, NULL, 0, oy, ox, oc, tmp, &oy2, &ox2, &oc2, want);
   ti_task_graph_init(&g, NULL);
-  add(&g, 0, TI_BLOCK_SI, TI_DTYPE_I32, shp(3, 4, 2, 0, 0, 0)); data(&g, 0, TI_DTYPE_I32, 3, dims, in);
-  add(&g, 1, TI_BLOCK_CVS, TI_DTYPE_I32, shp(oy2, ox2, oc2, 0, 0, 0)); attr(&g, 1, TI_ATTR_CONSTANT_A, 1);
-  add(&g, 2, TI_BLOCK_SI, TI_DTYPE_I32, shp(oy2, ox2, oc2, 0, 0, 0));
-  add(&g, 3, TI_BLOCK_OUTPUT, TI_DTYPE_I32, shp(oy2, ox2, oc2, 0, 0, 0));
+  add(&g, 0, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(3, 4, 2, 0, 0, 0, 0, 0)); data(&g, 0, TI_DTYPE_I32, 3, dims, in);
+  add(&g, 1, TI_BLOCK_CVS, TI_DTYPE_I32, ti_task_shape_make(oy2, ox2, oc2, 0, 0, 0, 0, 0)); attr(&g, 1, TI_TASK_ATTR_CONSTANT_A, 1);
+  add(&g, 2, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(oy2, ox2, oc2, 0, 0, 0, 0, 0));
+  add(&g, 3, TI_BLOCK_OUTPUT, TI_DTYPE_I32, ti_task_shape_make(oy2, ox2, oc2, 0, 0, 0, 0, 0));
   e = link(&g, 0, 0, NULL, NULL, 1, 0, NULL, NULL);
   add_rearrange(&g, e, TI_REARRANGE_ROTATE, rot, 1, NULL, 0);
   add_rearrange(&g, e, TI_REARRANGE_REFLECT, refl, 1, NULL, 0);
@@ -577,7 +577,7 @@ TT_TEST(test_rearrange_random_chains) {
   for (trial = 0; trial < 300; trial++) {
     int32_t Y = (int32_t)tt_range(&rg, 1, 5), X = (int32_t)tt_range(&rg, 1, 5), C = (int32_t)tt_range(&rg, 1, 4), dims[3];
     int32_t by = 0, bx = 0, bh = Y, bw = X, *in, *cur, *nxt, *bufa, *bufb;
-    int64_t d[TI_TENSOR_MAX_DIMS], nd[TI_TENSOR_MAX_DIMS], v0, v;
+    int64_t d[TI_MAX_RANK], nd[TI_MAX_RANK], v0, v;
     int r = 3, nr = (int)tt_range(&rg, 1, 4), i, k, np, nrank;
     ra_step st[4];
     ti_rearrange_param p[2];
@@ -611,7 +611,7 @@ TT_TEST(test_rearrange_random_chains) {
     ti_task_graph_init(&g, NULL);
     add(&g, 0, TI_BLOCK_SI, TI_DTYPE_I32, shp(Y, X, C, 0, 0, 0));
     data(&g, 0, TI_DTYPE_I32, 3, dims, in);
-    add(&g, 1, TI_BLOCK_CVS, TI_DTYPE_I32, shp(1, 1, (int32_t)v, 0, 0, 0)); attr(&g, 1, TI_ATTR_CONSTANT_A, 1);
+    add(&g, 1, TI_BLOCK_CVS, TI_DTYPE_I32, shp(1, 1, (int32_t)v, 0, 0, 0)); attr(&g, 1, TI_TASK_ATTR_CONSTANT_A, 1);
     add(&g, 2, TI_BLOCK_SI, TI_DTYPE_I32, shp(1, 1, (int32_t)v, 0, 0, 0));
     add(&g, 3, TI_BLOCK_OUTPUT, TI_DTYPE_I32, shp(1, 1, (int32_t)v, 0, 0, 0)); socket_of(&g, 3, 0);
     if (part) {
@@ -653,17 +653,17 @@ static void check_clif(int leaky, int with_state) {
   memset(&err, 0, sizeof err);
   for (k = 0; k < n; k++) v0[k] = with_state ? (int32_t)tt_range(&r, -100, 250) : vinit;
   ti_task_graph_init(&g, NULL);
-  add(&g, 0, TI_BLOCK_INPUT, TI_DTYPE_I32, shp(2, 3, 4, 0, 0, 0)); socket_of(&g, 0, 3);
-  add(&g, 1, TI_BLOCK_SI, TI_DTYPE_I32, shp(2, 3, 4, 0, 0, 0));
+  add(&g, 0, TI_BLOCK_INPUT, TI_DTYPE_I32, ti_task_shape_make(2, 3, 4, 0, 0, 0, 0, 0)); socket_of(&g, 0, 3);
+  add(&g, 1, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(2, 3, 4, 0, 0, 0, 0, 0));
   if (with_state) {
-    add(&g, 2, TI_BLOCK_SI, TI_DTYPE_I32, shp(2, 3, 4, 0, 0, 0));
+    add(&g, 2, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(2, 3, 4, 0, 0, 0, 0, 0));
     data(&g, 2, TI_DTYPE_I32, 3, dims, v0);
   }
-  add(&g, 3, TI_BLOCK_CLIF, TI_DTYPE_I8, shp(2, 3, 4, 0, 0, 0));
-  attr(&g, 3, TI_ATTR_VTH0, vth); attr(&g, 3, TI_ATTR_VR, vr); attr(&g, 3, TI_ATTR_VINIT, vinit);
-  attr(&g, 3, TI_ATTR_VLEAKY_ADPT_EN, leaky); attr(&g, 3, TI_ATTR_VLEAKY_ALPHA, alpha); attr(&g, 3, TI_ATTR_VLEAKY_BETA, beta);
-  add(&g, 4, TI_BLOCK_SI, TI_DTYPE_I8, shp(2, 3, 4, 0, 0, 0));
-  add(&g, 5, TI_BLOCK_OUTPUT, TI_DTYPE_I8, shp(2, 3, 4, 0, 0, 0)); socket_of(&g, 5, 4);
+  add(&g, 3, TI_BLOCK_CLIF, TI_DTYPE_I8, ti_task_shape_make(2, 3, 4, 0, 0, 0, 0, 0));
+  attr(&g, 3, TI_TASK_ATTR_VTH0, vth); attr(&g, 3, TI_TASK_ATTR_VR, vr); attr(&g, 3, TI_TASK_ATTR_VINIT, vinit);
+  attr(&g, 3, TI_TASK_ATTR_VLEAKY_ADPT_EN, leaky); attr(&g, 3, TI_TASK_ATTR_VLEAKY_ALPHA, alpha); attr(&g, 3, TI_TASK_ATTR_VLEAKY_BETA, beta);
+  add(&g, 4, TI_BLOCK_SI, TI_DTYPE_I8, ti_task_shape_make(2, 3, 4, 0, 0, 0, 0, 0));
+  add(&g, 5, TI_BLOCK_OUTPUT, TI_DTYPE_I8, ti_task_shape_make(2, 3, 4, 0, 0, 0, 0, 0)); socket_of(&g, 5, 4);
   link0(&g, 0, 1, 0); link0(&g, 1, 3, 0);
   if (with_state) link0(&g, 2, 3, 1);
   link0(&g, 3, 4, 0); link0(&g, 4, 5, 0);
@@ -711,16 +711,16 @@ TT_TEST(test_clif_steps) {
    OUTPUT 6 (socket 10) and CVS 7 (x -1) -> SI 8 -> OUTPUT 9 (socket 11). */
 static void build_two_io(ti_task_graph *g) {
   ti_task_graph_init(g, NULL);
-  add(g, 0, TI_BLOCK_INPUT, TI_DTYPE_I32, shp(3, 2, 2, 0, 0, 0)); socket_of(g, 0, 0);
-  add(g, 1, TI_BLOCK_INPUT, TI_DTYPE_I8, shp(3, 2, 2, 0, 0, 0)); socket_of(g, 1, 1);
-  add(g, 2, TI_BLOCK_SI, TI_DTYPE_I32, shp(3, 2, 2, 0, 0, 0));
-  add(g, 3, TI_BLOCK_SI, TI_DTYPE_I8, shp(3, 2, 2, 0, 0, 0));
-  add(g, 4, TI_BLOCK_CADD, TI_DTYPE_I32, shp(3, 2, 2, 0, 0, 0));
-  add(g, 5, TI_BLOCK_SI, TI_DTYPE_I32, shp(3, 2, 2, 0, 0, 0));
-  add(g, 6, TI_BLOCK_OUTPUT, TI_DTYPE_I32, shp(3, 2, 2, 0, 0, 0)); socket_of(g, 6, 10);
-  add(g, 7, TI_BLOCK_CVS, TI_DTYPE_I32, shp(3, 2, 2, 0, 0, 0)); attr(g, 7, TI_ATTR_CONSTANT_A, -1);
-  add(g, 8, TI_BLOCK_SI, TI_DTYPE_I32, shp(3, 2, 2, 0, 0, 0));
-  add(g, 9, TI_BLOCK_OUTPUT, TI_DTYPE_I32, shp(3, 2, 2, 0, 0, 0)); socket_of(g, 9, 11);
+  add(g, 0, TI_BLOCK_INPUT, TI_DTYPE_I32, ti_task_shape_make(3, 2, 2, 0, 0, 0, 0, 0)); socket_of(g, 0, 0);
+  add(g, 1, TI_BLOCK_INPUT, TI_DTYPE_I8, ti_task_shape_make(3, 2, 2, 0, 0, 0, 0, 0)); socket_of(g, 1, 1);
+  add(g, 2, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(3, 2, 2, 0, 0, 0, 0, 0));
+  add(g, 3, TI_BLOCK_SI, TI_DTYPE_I8, ti_task_shape_make(3, 2, 2, 0, 0, 0, 0, 0));
+  add(g, 4, TI_BLOCK_CADD, TI_DTYPE_I32, ti_task_shape_make(3, 2, 2, 0, 0, 0, 0, 0));
+  add(g, 5, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(3, 2, 2, 0, 0, 0, 0, 0));
+  add(g, 6, TI_BLOCK_OUTPUT, TI_DTYPE_I32, ti_task_shape_make(3, 2, 2, 0, 0, 0, 0, 0)); socket_of(g, 6, 10);
+  add(g, 7, TI_BLOCK_CVS, TI_DTYPE_I32, ti_task_shape_make(3, 2, 2, 0, 0, 0, 0, 0)); attr(g, 7, TI_TASK_ATTR_CONSTANT_A, -1);
+  add(g, 8, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(3, 2, 2, 0, 0, 0, 0, 0));
+  add(g, 9, TI_BLOCK_OUTPUT, TI_DTYPE_I32, ti_task_shape_make(3, 2, 2, 0, 0, 0, 0, 0)); socket_of(g, 9, 11);
   link0(g, 0, 2, 0); link0(g, 1, 3, 0);
   link0(g, 2, 4, 0); link0(g, 3, 4, 1); link0(g, 4, 5, 0);
   link0(g, 5, 6, 0); link0(g, 5, 7, 0); link0(g, 7, 8, 0); link0(g, 8, 9, 0);
@@ -915,25 +915,25 @@ TT_TEST(test_3d_chain) {
     mn[(y * 3 + x) * F + f] = m < -128 ? -128 : m > 127 ? 127 : m;
   }
   ti_task_graph_init(&g, NULL);
-  add(&g, 0, TI_BLOCK_SIC, TI_DTYPE_I8, shp(H, W, 0, R, 0, 0)); data(&g, 0, TI_DTYPE_I8, 3, idims, in);
-  add(&g, 1, TI_BLOCK_SW, TI_DTYPE_I8, shp(0, 0, F, R, 3, 3)); data(&g, 1, TI_DTYPE_I8, 4, wdims, w);
-  add(&g, 2, TI_BLOCK_SB, TI_DTYPE_I32, shp(0, 0, F, 0, 0, 0)); data(&g, 2, TI_DTYPE_I32, 1, bdims, bias);
-  s = shp(H, W, F, R, 3, 3); ti_task_shape_set(&s, TI_SHAPE_HAS_NIY, H); ti_task_shape_set(&s, TI_SHAPE_HAS_NIX, W);
+  add(&g, 0, TI_BLOCK_SIC, TI_DTYPE_I8, ti_task_shape_make(H, W, 0, R, 0, 0, 0, 0)); data(&g, 0, TI_DTYPE_I8, 3, idims, in);
+  add(&g, 1, TI_BLOCK_SW, TI_DTYPE_I8, ti_task_shape_make(0, 0, F, R, 3, 3, 0, 0)); data(&g, 1, TI_DTYPE_I8, 4, wdims, w);
+  add(&g, 2, TI_BLOCK_SB, TI_DTYPE_I32, ti_task_shape_make(0, 0, F, 0, 0, 0, 0, 0)); data(&g, 2, TI_DTYPE_I32, 1, bdims, bias);
+  s = ti_task_shape_make(H, W, F, R, 3, 3, 0, 0); ti_task_shape_set(&s, TI_SHAPE_HAS_NIY, H); ti_task_shape_set(&s, TI_SHAPE_HAS_NIX, W);
   add(&g, 3, TI_BLOCK_CC, TI_DTYPE_I32, s);
-  attr(&g, 3, TI_ATTR_PAD_UP, 1); attr(&g, 3, TI_ATTR_PAD_DOWN, 1); attr(&g, 3, TI_ATTR_PAD_LEFT, 1); attr(&g, 3, TI_ATTR_PAD_RIGHT, 1);
-  add(&g, 4, TI_BLOCK_SI, TI_DTYPE_I32, shp(H, W, F, 0, 0, 0));
-  s = shp(H, W, F, 0, 1, 1); ti_task_shape_set(&s, TI_SHAPE_HAS_NIY, H); ti_task_shape_set(&s, TI_SHAPE_HAS_NIX, W);
-  add(&g, 5, TI_BLOCK_CCMPB, TI_DTYPE_I8, s); attr(&g, 5, TI_ATTR_BIT_SHIFT_NUM, 3); attr(&g, 5, TI_ATTR_CMP, -5);
-  add(&g, 6, TI_BLOCK_SI, TI_DTYPE_I8, shp(H, W, F, 0, 0, 0));
-  s = shp(3, 4, F, 0, 3, 3); ti_task_shape_set(&s, TI_SHAPE_HAS_NIY, H); ti_task_shape_set(&s, TI_SHAPE_HAS_NIX, W);
+  attr(&g, 3, TI_TASK_ATTR_PAD_UP, 1); attr(&g, 3, TI_TASK_ATTR_PAD_DOWN, 1); attr(&g, 3, TI_TASK_ATTR_PAD_LEFT, 1); attr(&g, 3, TI_TASK_ATTR_PAD_RIGHT, 1);
+  add(&g, 4, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(H, W, F, 0, 0, 0, 0, 0));
+  s = ti_task_shape_make(H, W, F, 0, 1, 1, 0, 0); ti_task_shape_set(&s, TI_SHAPE_HAS_NIY, H); ti_task_shape_set(&s, TI_SHAPE_HAS_NIX, W);
+  add(&g, 5, TI_BLOCK_CCMPB, TI_DTYPE_I8, s); attr(&g, 5, TI_TASK_ATTR_BIT_SHIFT_NUM, 3); attr(&g, 5, TI_TASK_ATTR_CMP, -5);
+  add(&g, 6, TI_BLOCK_SI, TI_DTYPE_I8, ti_task_shape_make(H, W, F, 0, 0, 0, 0, 0));
+  s = ti_task_shape_make(3, 4, F, 0, 3, 3, 0, 0); ti_task_shape_set(&s, TI_SHAPE_HAS_NIY, H); ti_task_shape_set(&s, TI_SHAPE_HAS_NIX, W);
   add(&g, 7, TI_BLOCK_CAVG, TI_DTYPE_I32, s);
-  attr(&g, 7, TI_ATTR_STRIDE_X, 2); attr(&g, 7, TI_ATTR_STRIDE_Y, 2);
-  attr(&g, 7, TI_ATTR_PAD_UP, 1); attr(&g, 7, TI_ATTR_PAD_DOWN, 1); attr(&g, 7, TI_ATTR_PAD_LEFT, 1); attr(&g, 7, TI_ATTR_PAD_RIGHT, 1);
-  add(&g, 8, TI_BLOCK_SI, TI_DTYPE_I32, shp(3, 4, F, 0, 0, 0));
-  s = shp(2, 3, F, 0, 2, 2); ti_task_shape_set(&s, TI_SHAPE_HAS_NIY, 3); ti_task_shape_set(&s, TI_SHAPE_HAS_NIX, 4);
-  add(&g, 9, TI_BLOCK_CCMPS, TI_DTYPE_I8, s); attr(&g, 9, TI_ATTR_CMP, 100);
-  add(&g, 10, TI_BLOCK_SI, TI_DTYPE_I8, shp(2, 3, F, 0, 0, 0));
-  add(&g, 11, TI_BLOCK_OUTPUT, TI_DTYPE_I8, shp(2, 3, F, 0, 0, 0));
+  attr(&g, 7, TI_TASK_ATTR_STRIDE_X, 2); attr(&g, 7, TI_TASK_ATTR_STRIDE_Y, 2);
+  attr(&g, 7, TI_TASK_ATTR_PAD_UP, 1); attr(&g, 7, TI_TASK_ATTR_PAD_DOWN, 1); attr(&g, 7, TI_TASK_ATTR_PAD_LEFT, 1); attr(&g, 7, TI_TASK_ATTR_PAD_RIGHT, 1);
+  add(&g, 8, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(3, 4, F, 0, 0, 0, 0, 0));
+  s = ti_task_shape_make(2, 3, F, 0, 2, 2, 0, 0); ti_task_shape_set(&s, TI_SHAPE_HAS_NIY, 3); ti_task_shape_set(&s, TI_SHAPE_HAS_NIX, 4);
+  add(&g, 9, TI_BLOCK_CCMPS, TI_DTYPE_I8, s); attr(&g, 9, TI_TASK_ATTR_CMP, 100);
+  add(&g, 10, TI_BLOCK_SI, TI_DTYPE_I8, ti_task_shape_make(2, 3, F, 0, 0, 0, 0, 0));
+  add(&g, 11, TI_BLOCK_OUTPUT, TI_DTYPE_I8, ti_task_shape_make(2, 3, F, 0, 0, 0, 0, 0));
   link0(&g, 0, 3, 0); link0(&g, 1, 3, 1); link0(&g, 2, 3, 2); link0(&g, 3, 4, 0);
   link0(&g, 4, 5, 0); link0(&g, 5, 6, 0); link0(&g, 6, 7, 0); link0(&g, 7, 8, 0);
   link0(&g, 8, 9, 0); link0(&g, 9, 10, 0); link0(&g, 10, 11, 0);
@@ -985,24 +985,24 @@ TT_TEST(test_1d_chain) {
     want[k] = (int32_t)((uint32_t)v * (uint32_t)alpha[k]);
   }
   ti_task_graph_init(&g, NULL);
-  add(&g, 0, TI_BLOCK_SIFC, TI_DTYPE_I32, shp(0, 0, 0, 12, 0, 0)); data(&g, 0, TI_DTYPE_I32, 1, d12, in);
-  add(&g, 1, TI_BLOCK_SWFC, TI_DTYPE_I32, shp(0, 0, 5, 12, 0, 0)); data(&g, 1, TI_DTYPE_I32, 2, wd, w);
-  add(&g, 2, TI_BLOCK_SB, TI_DTYPE_I32, shp(0, 0, 5, 0, 0, 0)); data(&g, 2, TI_DTYPE_I32, 1, d5, bias);
-  add(&g, 3, TI_BLOCK_CVM, TI_DTYPE_I32, shp(0, 0, 5, 12, 0, 0));
-  add(&g, 4, TI_BLOCK_SI, TI_DTYPE_I32, shp(0, 0, 5, 0, 0, 0));
-  add(&g, 5, TI_BLOCK_SI, TI_DTYPE_I32, shp(0, 0, 5, 0, 0, 0)); data(&g, 5, TI_DTYPE_I32, 1, d5, other);
-  add(&g, 6, TI_BLOCK_CADD, TI_DTYPE_I32, shp(0, 0, 5, 0, 0, 0)); attr(&g, 6, TI_ATTR_CONSTANT_B, 9);
-  B(&g, 6)->has |= TI_BLOCK_HAS_BIAS_TYPE; B(&g, 6)->bias_type = TI_BIAS_TYPE_CONSTANT;
-  add(&g, 7, TI_BLOCK_SI, TI_DTYPE_I32, shp(0, 0, 5, 0, 0, 0));
-  add(&g, 8, TI_BLOCK_CCMPB, TI_DTYPE_I32, shp(0, 0, 5, 0, 0, 0)); attr(&g, 8, TI_ATTR_BIT_SHIFT_NUM, 2); attr(&g, 8, TI_ATTR_CMP, -3);
-  add(&g, 9, TI_BLOCK_SI, TI_DTYPE_I8, shp(0, 0, 5, 0, 0, 0));
-  add(&g, 10, TI_BLOCK_SB, TI_DTYPE_I32, shp(0, 0, 16, 0, 0, 0)); data(&g, 10, TI_DTYPE_I32, 1, d16, lut);
-  add(&g, 11, TI_BLOCK_CLUT, TI_DTYPE_I32, shp(0, 0, 5, 0, 0, 0)); attr(&g, 11, TI_ATTR_LUT_DW, 4);
-  add(&g, 12, TI_BLOCK_SI, TI_DTYPE_I32, shp(0, 0, 5, 0, 0, 0));
-  add(&g, 13, TI_BLOCK_SB, TI_DTYPE_I8, shp(0, 0, 5, 0, 0, 0)); data(&g, 13, TI_DTYPE_I8, 1, d5, alpha);
-  add(&g, 14, TI_BLOCK_CAX, TI_DTYPE_I32, shp(0, 0, 5, 0, 0, 0));
-  add(&g, 15, TI_BLOCK_SI, TI_DTYPE_I32, shp(0, 0, 5, 0, 0, 0));
-  add(&g, 16, TI_BLOCK_OUTPUT, TI_DTYPE_I32, shp(0, 0, 5, 0, 0, 0));
+  add(&g, 0, TI_BLOCK_SIFC, TI_DTYPE_I32, ti_task_shape_make(0, 0, 0, 12, 0, 0, 0, 0)); data(&g, 0, TI_DTYPE_I32, 1, d12, in);
+  add(&g, 1, TI_BLOCK_SWFC, TI_DTYPE_I32, ti_task_shape_make(0, 0, 5, 12, 0, 0, 0, 0)); data(&g, 1, TI_DTYPE_I32, 2, wd, w);
+  add(&g, 2, TI_BLOCK_SB, TI_DTYPE_I32, ti_task_shape_make(0, 0, 5, 0, 0, 0, 0, 0)); data(&g, 2, TI_DTYPE_I32, 1, d5, bias);
+  add(&g, 3, TI_BLOCK_CVM, TI_DTYPE_I32, ti_task_shape_make(0, 0, 5, 12, 0, 0, 0, 0));
+  add(&g, 4, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(0, 0, 5, 0, 0, 0, 0, 0));
+  add(&g, 5, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(0, 0, 5, 0, 0, 0, 0, 0)); data(&g, 5, TI_DTYPE_I32, 1, d5, other);
+  add(&g, 6, TI_BLOCK_CADD, TI_DTYPE_I32, ti_task_shape_make(0, 0, 5, 0, 0, 0, 0, 0)); attr(&g, 6, TI_TASK_ATTR_CONSTANT_B, 9);
+  B(&g, 6)->has |= TI_BLOCK_HAS_BIAS_TYPE; B(&g, 6)->bias_type = TI_BIAS_CONSTANT;
+  add(&g, 7, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(0, 0, 5, 0, 0, 0, 0, 0));
+  add(&g, 8, TI_BLOCK_CCMPB, TI_DTYPE_I32, ti_task_shape_make(0, 0, 5, 0, 0, 0, 0, 0)); attr(&g, 8, TI_TASK_ATTR_BIT_SHIFT_NUM, 2); attr(&g, 8, TI_TASK_ATTR_CMP, -3);
+  add(&g, 9, TI_BLOCK_SI, TI_DTYPE_I8, ti_task_shape_make(0, 0, 5, 0, 0, 0, 0, 0));
+  add(&g, 10, TI_BLOCK_SB, TI_DTYPE_I32, ti_task_shape_make(0, 0, 16, 0, 0, 0, 0, 0)); data(&g, 10, TI_DTYPE_I32, 1, d16, lut);
+  add(&g, 11, TI_BLOCK_CLUT, TI_DTYPE_I32, ti_task_shape_make(0, 0, 5, 0, 0, 0, 0, 0)); attr(&g, 11, TI_TASK_ATTR_LUT_DW, 4);
+  add(&g, 12, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(0, 0, 5, 0, 0, 0, 0, 0));
+  add(&g, 13, TI_BLOCK_SB, TI_DTYPE_I8, ti_task_shape_make(0, 0, 5, 0, 0, 0, 0, 0)); data(&g, 13, TI_DTYPE_I8, 1, d5, alpha);
+  add(&g, 14, TI_BLOCK_CAX, TI_DTYPE_I32, ti_task_shape_make(0, 0, 5, 0, 0, 0, 0, 0));
+  add(&g, 15, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(0, 0, 5, 0, 0, 0, 0, 0));
+  add(&g, 16, TI_BLOCK_OUTPUT, TI_DTYPE_I32, ti_task_shape_make(0, 0, 5, 0, 0, 0, 0, 0));
   link0(&g, 0, 3, 0); link0(&g, 1, 3, 1); link0(&g, 2, 3, 2); link0(&g, 3, 4, 0);
   link0(&g, 4, 6, 0); link0(&g, 5, 6, 1); link0(&g, 6, 7, 0);
   link0(&g, 7, 8, 0); link0(&g, 8, 9, 0);
@@ -1055,7 +1055,7 @@ TT_TEST(test_small_shapes) {
       ti_task_shape_set(&s, TI_SHAPE_HAS_NIY, ny); ti_task_shape_set(&s, TI_SHAPE_HAS_NIX, nx);
       add(&g, 12, TI_BLOCK_CCMPB, TI_DTYPE_I8, s);
     }
-    attr(&g, 12, TI_ATTR_BIT_SHIFT_NUM, sh); attr(&g, 12, TI_ATTR_CMP, cmp);
+    attr(&g, 12, TI_TASK_ATTR_BIT_SHIFT_NUM, sh); attr(&g, 12, TI_TASK_ATTR_CMP, cmp);
     add(&g, 13, TI_BLOCK_SI, TI_DTYPE_I8, shp(ny, nx, nc, 0, 0, 0));
     add(&g, 14, TI_BLOCK_OUTPUT, TI_DTYPE_I8, shp(ny, nx, nc, 0, 0, 0)); socket_of(&g, 14, 1);
     link0(&g, 10, 11, 0); link0(&g, 11, 12, 0); link0(&g, 12, 13, 0); link0(&g, 13, 14, 0);
@@ -1095,13 +1095,13 @@ TT_TEST(test_float) {
   int32_t d6[3] = {1, 2, 3}, k;
   ti_exec *x;
   ti_task_graph_init(&g, NULL);
-  add(&g, 0, TI_BLOCK_INPUT, TI_DTYPE_F32, shp(1, 2, 3, 0, 0, 0));
-  add(&g, 1, TI_BLOCK_SI, TI_DTYPE_F32, shp(1, 2, 3, 0, 0, 0));
-  add(&g, 2, TI_BLOCK_SI, TI_DTYPE_F32, shp(1, 2, 3, 0, 0, 0));
+  add(&g, 0, TI_BLOCK_INPUT, TI_DTYPE_F32, ti_task_shape_make(1, 2, 3, 0, 0, 0, 0, 0));
+  add(&g, 1, TI_BLOCK_SI, TI_DTYPE_F32, ti_task_shape_make(1, 2, 3, 0, 0, 0, 0, 0));
+  add(&g, 2, TI_BLOCK_SI, TI_DTYPE_F32, ti_task_shape_make(1, 2, 3, 0, 0, 0, 0, 0));
   TT_EQ_INT(ti_task_set_data(&g, B(&g, 2), TI_DTYPE_F32, 3, d6, in), 0);
-  add(&g, 3, TI_BLOCK_CVVH, TI_DTYPE_F32, shp(1, 2, 3, 0, 0, 0));
-  add(&g, 4, TI_BLOCK_SI, TI_DTYPE_F32, shp(1, 2, 3, 0, 0, 0));
-  add(&g, 5, TI_BLOCK_OUTPUT, TI_DTYPE_F32, shp(1, 2, 3, 0, 0, 0));
+  add(&g, 3, TI_BLOCK_CVVH, TI_DTYPE_F32, ti_task_shape_make(1, 2, 3, 0, 0, 0, 0, 0));
+  add(&g, 4, TI_BLOCK_SI, TI_DTYPE_F32, ti_task_shape_make(1, 2, 3, 0, 0, 0, 0, 0));
+  add(&g, 5, TI_BLOCK_OUTPUT, TI_DTYPE_F32, ti_task_shape_make(1, 2, 3, 0, 0, 0, 0, 0));
   link0(&g, 0, 1, 0); link0(&g, 1, 3, 0); link0(&g, 2, 3, 1); link0(&g, 3, 4, 0); link0(&g, 4, 5, 0);
   for (k = 0; k < 6; k++) want[k] = in[k] * in[k];
   x = plan(&g, 0);
@@ -1131,13 +1131,13 @@ TT_TEST(test_memory_reuse) {
   ti_exec_info a, b;
   for (k = 0; k < 1024; k++) { in[k] = k % 97 - 40; want[k] = in[k] * 2 * 2 * 2 * 2 * 2 * 2 * 2 * 2 * 2 * 2 * 2 * 2; }
   ti_task_graph_init(&g, NULL);
-  add(&g, 0, TI_BLOCK_SI, TI_DTYPE_I32, shp(8, 8, 16, 0, 0, 0)); data(&g, 0, TI_DTYPE_I32, 3, dims, in);
+  add(&g, 0, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(8, 8, 16, 0, 0, 0, 0, 0)); data(&g, 0, TI_DTYPE_I32, 3, dims, in);
   for (k = 0; k < N; k++) {
-    add(&g, 2 * k + 1, TI_BLOCK_CVS, TI_DTYPE_I32, shp(8, 8, 16, 0, 0, 0)); attr(&g, 2 * k + 1, TI_ATTR_CONSTANT_A, 2);
-    add(&g, 2 * k + 2, TI_BLOCK_SI, TI_DTYPE_I32, shp(8, 8, 16, 0, 0, 0));
+    add(&g, 2 * k + 1, TI_BLOCK_CVS, TI_DTYPE_I32, ti_task_shape_make(8, 8, 16, 0, 0, 0, 0, 0)); attr(&g, 2 * k + 1, TI_TASK_ATTR_CONSTANT_A, 2);
+    add(&g, 2 * k + 2, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(8, 8, 16, 0, 0, 0, 0, 0));
     link0(&g, 2 * k, 2 * k + 1, 0); link0(&g, 2 * k + 1, 2 * k + 2, 0);
   }
-  add(&g, 100, TI_BLOCK_OUTPUT, TI_DTYPE_I32, shp(8, 8, 16, 0, 0, 0));
+  add(&g, 100, TI_BLOCK_OUTPUT, TI_DTYPE_I32, ti_task_shape_make(8, 8, 16, 0, 0, 0, 0, 0));
   link0(&g, 2 * N, 100, 0);
   x = plan(&g, 0);
   TT_CHECK(x != NULL);
@@ -1200,7 +1200,7 @@ TT_TEST(test_bad_graphs) {
   ti_task_graph_free(&g);
   /* data of the wrong length */
   build_two_io(&g);
-  add(&g, 20, TI_BLOCK_SB, TI_DTYPE_I32, shp(0, 0, 4, 0, 0, 0)); data(&g, 20, TI_DTYPE_I32, 1, d3, v3);
+  add(&g, 20, TI_BLOCK_SB, TI_DTYPE_I32, ti_task_shape_make(0, 0, 4, 0, 0, 0, 0, 0)); data(&g, 20, TI_DTYPE_I32, 1, d3, v3);
   link0(&g, 20, 7, 1);
   memset(&err, 0, sizeof err);
   TT_CHECK(ti_exec_plan(&g, &o, &x, &err) != TI_STATUS_SUCCESS);
@@ -1214,10 +1214,10 @@ TT_TEST(test_bad_graphs) {
   ti_task_graph_free(&g);
   /* a kernel the block's attributes cannot drive: LUT_DW out of range */
   ti_task_graph_init(&g, NULL);
-  add(&g, 0, TI_BLOCK_SI, TI_DTYPE_I8, shp(0, 0, 3, 0, 0, 0)); data(&g, 0, TI_DTYPE_I8, 1, d3, v3);
-  add(&g, 1, TI_BLOCK_SB, TI_DTYPE_I32, shp(0, 0, 3, 0, 0, 0)); data(&g, 1, TI_DTYPE_I32, 1, d3, v3);
-  add(&g, 2, TI_BLOCK_CLUT, TI_DTYPE_I32, shp(0, 0, 3, 0, 0, 0)); attr(&g, 2, TI_ATTR_LUT_DW, 20);
-  add(&g, 3, TI_BLOCK_SI, TI_DTYPE_I32, shp(0, 0, 3, 0, 0, 0));
+  add(&g, 0, TI_BLOCK_SI, TI_DTYPE_I8, ti_task_shape_make(0, 0, 3, 0, 0, 0, 0, 0)); data(&g, 0, TI_DTYPE_I8, 1, d3, v3);
+  add(&g, 1, TI_BLOCK_SB, TI_DTYPE_I32, ti_task_shape_make(0, 0, 3, 0, 0, 0, 0, 0)); data(&g, 1, TI_DTYPE_I32, 1, d3, v3);
+  add(&g, 2, TI_BLOCK_CLUT, TI_DTYPE_I32, ti_task_shape_make(0, 0, 3, 0, 0, 0, 0, 0)); attr(&g, 2, TI_TASK_ATTR_LUT_DW, 20);
+  add(&g, 3, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(0, 0, 3, 0, 0, 0, 0, 0));
   link0(&g, 0, 2, 0); link0(&g, 1, 2, 1); link0(&g, 2, 3, 0);
   memset(&err, 0, sizeof err);
   TT_CHECK(ti_exec_plan(&g, &o, &x, &err) != TI_STATUS_SUCCESS);

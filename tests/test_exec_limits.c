@@ -8,14 +8,6 @@
 #include "taskir_exec.h"
 #include "tt.h"
 
-static ti_task_shape shp(int32_t ny, int32_t nx, int32_t nf) {
-  ti_task_shape s;
-  memset(&s, 0, sizeof s);
-  if (ny) ti_task_shape_set(&s, TI_SHAPE_HAS_NY, ny);
-  if (nx) ti_task_shape_set(&s, TI_SHAPE_HAS_NX, nx);
-  if (nf) ti_task_shape_set(&s, TI_SHAPE_HAS_NF, nf);
-  return s;
-}
 static ti_task_block *B(ti_task_graph *g, int32_t id) { return (ti_task_block *)ti_task_find_block(g, id); }
 static ti_task_block *add(ti_task_graph *g, int32_t id, ti_block_type t, ti_dtype p, ti_task_shape s) {
   ti_task_block *b = ti_task_add_block(g, id, t, p, &s);
@@ -74,12 +66,12 @@ static void small_chain(ti_task_graph *g, ti_task_edge **edge) {
   int32_t dims[3] = {4, 8, 1}, v[32], k;
   for (k = 0; k < 32; k++) v[k] = k;
   ti_task_graph_init(g, NULL);
-  add(g, 0, TI_BLOCK_SI, TI_DTYPE_I32, shp(4, 8, 1));
+  add(g, 0, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(4, 8, 1, 0, 0, 0, 0, 0));
   TT_EQ_INT(ti_task_set_data(g, B(g, 0), TI_DTYPE_I32, 3, dims, v), 0);
-  add(g, 1, TI_BLOCK_CVS, TI_DTYPE_I32, shp(4, 8, 1));
-  TT_EQ_INT(ti_task_add_attr(g, B(g, 1), TI_ATTR_CONSTANT_A, 1), 0);
-  add(g, 2, TI_BLOCK_SI, TI_DTYPE_I32, shp(4, 8, 1));
-  add(g, 3, TI_BLOCK_OUTPUT, TI_DTYPE_I32, shp(4, 8, 1));
+  add(g, 1, TI_BLOCK_CVS, TI_DTYPE_I32, ti_task_shape_make(4, 8, 1, 0, 0, 0, 0, 0));
+  TT_EQ_INT(ti_task_add_attr(g, B(g, 1), TI_TASK_ATTR_CONSTANT_A, 1), 0);
+  add(g, 2, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(4, 8, 1, 0, 0, 0, 0, 0));
+  add(g, 3, TI_BLOCK_OUTPUT, TI_DTYPE_I32, ti_task_shape_make(4, 8, 1, 0, 0, 0, 0, 0));
   link0(g, 0, 1, 0); link0(g, 1, 2, 0); link0(g, 2, 3, 0);
   *edge = &g->edges[0];   /* after the last connect: the edge array may move */
 }
@@ -140,13 +132,13 @@ TT_TEST(memory_budget) {
   ti_exec_options_init(&o);
   TT_EQ_INT(o.max_bytes, TASKIR_EXEC_MAX_BYTES);
   ti_task_graph_init(&g, NULL);
-  add(&g, 0, TI_BLOCK_SI, TI_DTYPE_I32, shp(64, 64, 16));
+  add(&g, 0, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(64, 64, 16, 0, 0, 0, 0, 0));
   v[5] = 1000;   /* int32 storage */
   TT_EQ_INT(ti_task_set_data(&g, B(&g, 0), TI_DTYPE_I32, 3, dims, v), 0);
-  add(&g, 1, TI_BLOCK_CVS, TI_DTYPE_I32, shp(64, 64, 16));
-  TT_EQ_INT(ti_task_add_attr(&g, B(&g, 1), TI_ATTR_CONSTANT_A, 1), 0);
-  add(&g, 2, TI_BLOCK_SI, TI_DTYPE_I32, shp(64, 64, 16));
-  add(&g, 3, TI_BLOCK_OUTPUT, TI_DTYPE_I32, shp(64, 64, 16));
+  add(&g, 1, TI_BLOCK_CVS, TI_DTYPE_I32, ti_task_shape_make(64, 64, 16, 0, 0, 0, 0, 0));
+  TT_EQ_INT(ti_task_add_attr(&g, B(&g, 1), TI_TASK_ATTR_CONSTANT_A, 1), 0);
+  add(&g, 2, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(64, 64, 16, 0, 0, 0, 0, 0));
+  add(&g, 3, TI_BLOCK_OUTPUT, TI_DTYPE_I32, ti_task_shape_make(64, 64, 16, 0, 0, 0, 0, 0));
   link0(&g, 0, 1, 0); link0(&g, 1, 2, 0); link0(&g, 2, 3, 0);
   TT_EQ_INT(plan(&g, 0, 100000, &x, &err), TI_STATUS_LIMIT);
   TT_CHECK(x == NULL);
@@ -182,7 +174,7 @@ TT_TEST(rearranged_edge_without_index_map) {
   add(&g, 0, TI_BLOCK_SI, TI_DTYPE_I32, shp(64, 64, 16));
   TT_EQ_INT(ti_task_set_data(&g, B(&g, 0), TI_DTYPE_I32, 3, dims, v), 0);
   add(&g, 1, TI_BLOCK_CVS, TI_DTYPE_I32, shp(64, 64, 16));
-  TT_EQ_INT(ti_task_add_attr(&g, B(&g, 1), TI_ATTR_CONSTANT_A, 1), 0);
+  TT_EQ_INT(ti_task_add_attr(&g, B(&g, 1), TI_TASK_ATTR_CONSTANT_A, 1), 0);
   add(&g, 2, TI_BLOCK_SI, TI_DTYPE_I32, shp(64, 64, 16));
   add(&g, 3, TI_BLOCK_OUTPUT, TI_DTYPE_I32, shp(64, 64, 16));
   link0(&g, 0, 1, 0); link0(&g, 1, 2, 0); link0(&g, 2, 3, 0);
@@ -209,24 +201,24 @@ TT_TEST(rearranged_edge_without_index_map) {
 static void clif_graph(ti_task_graph *g, ti_attr_type a, int32_t v) {
   int32_t dims[1] = {4}, d[4] = {1, 2, 3, 4};
   ti_task_graph_init(g, NULL);
-  add(g, 0, TI_BLOCK_SI, TI_DTYPE_I8, shp(0, 0, 4));
+  add(g, 0, TI_BLOCK_SI, TI_DTYPE_I8, ti_task_shape_make(0, 0, 4, 0, 0, 0, 0, 0));
   TT_EQ_INT(ti_task_set_data(g, B(g, 0), TI_DTYPE_I8, 1, dims, d), 0);
-  add(g, 1, TI_BLOCK_CLIF, TI_DTYPE_I8, shp(0, 0, 4));
+  add(g, 1, TI_BLOCK_CLIF, TI_DTYPE_I8, ti_task_shape_make(0, 0, 4, 0, 0, 0, 0, 0));
   TT_EQ_INT(ti_task_add_attr(g, B(g, 1), a, v), 0);
-  add(g, 2, TI_BLOCK_SI, TI_DTYPE_I8, shp(0, 0, 4));
-  add(g, 3, TI_BLOCK_OUTPUT, TI_DTYPE_I8, shp(0, 0, 4));
+  add(g, 2, TI_BLOCK_SI, TI_DTYPE_I8, ti_task_shape_make(0, 0, 4, 0, 0, 0, 0, 0));
+  add(g, 3, TI_BLOCK_OUTPUT, TI_DTYPE_I8, ti_task_shape_make(0, 0, 4, 0, 0, 0, 0, 0));
   link0(g, 0, 1, 0); link0(g, 1, 2, 0); link0(g, 2, 3, 0);
 }
 
 TT_TEST(clif_attributes_agree) {
   static const struct { ti_attr_type a; int32_t v; const char *name; ti_status run; } cases[] = {
-    { TI_ATTR_FIRE_TYPE, 99, "FIRE_TYPE = 99", TI_STATUS_INVALID },
-    { TI_ATTR_RESET_MODE, 99, "RESET_MODE = 99", TI_STATUS_INVALID },
-    { TI_ATTR_RESET_MODE, -1, "RESET_MODE = -1", TI_STATUS_INVALID },
-    { TI_ATTR_VTH0, INT32_MIN, "VTH0 = -2147483648", TI_STATUS_INVALID },
-    { TI_ATTR_VR, INT32_MAX, "VR = 2147483647", TI_STATUS_INVALID },
-    { TI_ATTR_REF_LEN, 40, "REF_LEN = 40", TI_STATUS_NOT_SUPPORTED },
-    { TI_ATTR_FIRE_TYPE, 6, "FIRE_TYPE = 6", TI_STATUS_NOT_SUPPORTED },
+    { TI_TASK_ATTR_FIRE_TYPE, 99, "FIRE_TYPE = 99", TI_STATUS_INVALID },
+    { TI_TASK_ATTR_RESET_MODE, 99, "RESET_MODE = 99", TI_STATUS_INVALID },
+    { TI_TASK_ATTR_RESET_MODE, -1, "RESET_MODE = -1", TI_STATUS_INVALID },
+    { TI_TASK_ATTR_VTH0, INT32_MIN, "VTH0 = -2147483648", TI_STATUS_INVALID },
+    { TI_TASK_ATTR_VR, INT32_MAX, "VR = 2147483647", TI_STATUS_INVALID },
+    { TI_TASK_ATTR_REF_LEN, 40, "REF_LEN = 40", TI_STATUS_NOT_SUPPORTED },
+    { TI_TASK_ATTR_FIRE_TYPE, 6, "FIRE_TYPE = 6", TI_STATUS_NOT_SUPPORTED },
   };
   size_t i;
   for (i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -249,7 +241,7 @@ TT_TEST(clif_attributes_agree) {
     ti_error err;
     ti_diag d;
     ti_exec *x = NULL;
-    clif_graph(&g, TI_ATTR_VTH0, 2);
+    clif_graph(&g, TI_TASK_ATTR_VTH0, 2);
     TT_EQ_INT(check(&g, &err, &d), TI_STATUS_SUCCESS);
     TT_EQ_INT(plan(&g, 0, 0, &x, &err), TI_STATUS_SUCCESS);
     if (x) { TT_EQ_INT(ti_exec_run(x, &err), 0); ti_exec_free(x); }
@@ -263,15 +255,15 @@ TT_TEST(ccmpb_window_limit) {
   ti_task_graph g;
   ti_error err;
   ti_diag d;
-  ti_task_shape s = shp(1, 1, 1);
+  ti_task_shape s = ti_task_shape_make(1, 1, 1, 0, 0, 0, 0, 0);
   ti_task_graph_init(&g, NULL);
-  add(&g, 0, TI_BLOCK_SI, TI_DTYPE_I32, shp(300, 300, 1));
+  add(&g, 0, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(300, 300, 1, 0, 0, 0, 0, 0));
   ti_task_shape_set(&s, TI_SHAPE_HAS_NKY, 300); ti_task_shape_set(&s, TI_SHAPE_HAS_NKX, 300);
   ti_task_shape_set(&s, TI_SHAPE_HAS_NIY, 300); ti_task_shape_set(&s, TI_SHAPE_HAS_NIX, 300);
   add(&g, 1, TI_BLOCK_CCMPB, TI_DTYPE_I32, s);
-  TT_EQ_INT(ti_task_add_attr(&g, B(&g, 1), TI_ATTR_KERNEL_Y, 300), 0);
-  TT_EQ_INT(ti_task_add_attr(&g, B(&g, 1), TI_ATTR_KERNEL_X, 300), 0);
-  add(&g, 2, TI_BLOCK_SI, TI_DTYPE_I32, shp(1, 1, 1));
+  TT_EQ_INT(ti_task_add_attr(&g, B(&g, 1), TI_TASK_ATTR_KERNEL_Y, 300), 0);
+  TT_EQ_INT(ti_task_add_attr(&g, B(&g, 1), TI_TASK_ATTR_KERNEL_X, 300), 0);
+  add(&g, 2, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(1, 1, 1, 0, 0, 0, 0, 0));
   link0(&g, 0, 1, 0); link0(&g, 1, 2, 0);
   TT_EQ_INT(check(&g, &err, &d), TI_STATUS_INVALID);
   TT_CHECK_MSG(strstr(err.message, "window 300x300 has 90000 positions, more than TASKIR_MAX_WINDOW") != NULL, "%s",
@@ -286,8 +278,8 @@ TT_TEST(element_cap_agrees) {
   ti_diag d;
   ti_exec *x = NULL;
   ti_task_graph_init(&g, NULL);
-  add(&g, 0, TI_BLOCK_INPUT, TI_DTYPE_I8, shp(65536, 32768, 1));   /* 2^31 elements */
-  add(&g, 1, TI_BLOCK_SI, TI_DTYPE_I8, shp(65536, 32768, 1));
+  add(&g, 0, TI_BLOCK_INPUT, TI_DTYPE_I8, ti_task_shape_make(65536, 32768, 1, 0, 0, 0, 0, 0));   /* 2^31 elements */
+  add(&g, 1, TI_BLOCK_SI, TI_DTYPE_I8, ti_task_shape_make(65536, 32768, 1, 0, 0, 0, 0, 0));
   link0(&g, 0, 1, 0);
   TT_EQ_INT(check(&g, &err, &d), TI_STATUS_INVALID);
   TT_EQ_STR(d.rule, "dims");
@@ -306,13 +298,13 @@ TT_TEST(inputs_without_socket) {
   int32_t socks[4], a[3] = {1, 2, 3}, b[3] = {10, 20, 30};
   int64_t cnts[4];
   ti_task_graph_init(&g, NULL);
-  add(&g, 7, TI_BLOCK_INPUT, TI_DTYPE_I32, shp(0, 0, 3));
-  add(&g, 8, TI_BLOCK_INPUT, TI_DTYPE_I32, shp(0, 0, 3));
-  add(&g, 1, TI_BLOCK_SI, TI_DTYPE_I32, shp(0, 0, 3));
-  add(&g, 2, TI_BLOCK_SI, TI_DTYPE_I32, shp(0, 0, 3));
-  add(&g, 3, TI_BLOCK_CADD, TI_DTYPE_I32, shp(0, 0, 3));
-  add(&g, 4, TI_BLOCK_SI, TI_DTYPE_I32, shp(0, 0, 3));
-  add(&g, 5, TI_BLOCK_OUTPUT, TI_DTYPE_I32, shp(0, 0, 3));
+  add(&g, 7, TI_BLOCK_INPUT, TI_DTYPE_I32, ti_task_shape_make(0, 0, 3, 0, 0, 0, 0, 0));
+  add(&g, 8, TI_BLOCK_INPUT, TI_DTYPE_I32, ti_task_shape_make(0, 0, 3, 0, 0, 0, 0, 0));
+  add(&g, 1, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(0, 0, 3, 0, 0, 0, 0, 0));
+  add(&g, 2, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(0, 0, 3, 0, 0, 0, 0, 0));
+  add(&g, 3, TI_BLOCK_CADD, TI_DTYPE_I32, ti_task_shape_make(0, 0, 3, 0, 0, 0, 0, 0));
+  add(&g, 4, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(0, 0, 3, 0, 0, 0, 0, 0));
+  add(&g, 5, TI_BLOCK_OUTPUT, TI_DTYPE_I32, ti_task_shape_make(0, 0, 3, 0, 0, 0, 0, 0));
   link0(&g, 7, 1, 0); link0(&g, 8, 2, 0); link0(&g, 1, 3, 0); link0(&g, 2, 3, 1); link0(&g, 3, 4, 0); link0(&g, 4, 5, 0);
   TT_EQ_INT(ti_exec_graph_inputs(&g, socks, cnts, 4), 2);
   TT_EQ_INT(socks[0], 7); TT_EQ_INT(socks[1], 8);
@@ -349,12 +341,12 @@ TT_TEST(si_with_data_and_empty_input_cluster) {
   int32_t dims[1] = {4}, v[4] = {5, -6, 7, 100};
   ti_task_block *si;
   ti_task_graph_init(&g, NULL);
-  si = add(&g, 0, TI_BLOCK_SI, TI_DTYPE_I8, shp(0, 0, 4));
+  si = add(&g, 0, TI_BLOCK_SI, TI_DTYPE_I8, ti_task_shape_make(0, 0, 4, 0, 0, 0, 0, 0));
   TT_EQ_INT(ti_task_set_data(&g, si, TI_DTYPE_I8, 1, dims, v), 0);
-  add(&g, 1, TI_BLOCK_CVS, TI_DTYPE_I32, shp(0, 0, 4));
-  TT_EQ_INT(ti_task_add_attr(&g, B(&g, 1), TI_ATTR_CONSTANT_A, 2), 0);
-  add(&g, 2, TI_BLOCK_SI, TI_DTYPE_I32, shp(0, 0, 4));
-  add(&g, 3, TI_BLOCK_OUTPUT, TI_DTYPE_I32, shp(0, 0, 4));
+  add(&g, 1, TI_BLOCK_CVS, TI_DTYPE_I32, ti_task_shape_make(0, 0, 4, 0, 0, 0, 0, 0));
+  TT_EQ_INT(ti_task_add_attr(&g, B(&g, 1), TI_TASK_ATTR_CONSTANT_A, 2), 0);
+  add(&g, 2, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(0, 0, 4, 0, 0, 0, 0, 0));
+  add(&g, 3, TI_BLOCK_OUTPUT, TI_DTYPE_I32, ti_task_shape_make(0, 0, 4, 0, 0, 0, 0, 0));
   link0(&g, 0, 1, 0); link0(&g, 1, 2, 0); link0(&g, 2, 3, 0);
   si = B(&g, 0);
   si->inputs = (ti_task_cluster *)ti_arena_array(&g.arena, 1, sizeof *si->inputs, 8);

@@ -7,7 +7,7 @@
 #include "tt.h"
 #include <math.h>
 
-#define MAXD TI_TENSOR_MAX_DIMS
+#define MAXD TI_MAX_RANK
 
 static int64_t vol_of(int nd, const int64_t *d) {
   int64_t v = 1; int i;

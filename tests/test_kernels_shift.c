@@ -509,8 +509,8 @@ TT_TEST(test_random_descriptors) {
     x.dtype = dts[tt_range(&r, 0, 4) < 3 ? tt_range(&r, 0, 1) : tt_range(&r, 0, 4)];
     y.dtype = tt_range(&r, 0, 9) ? x.dtype : dts[tt_range(&r, 0, 4)];
     s.dtype = tt_range(&r, 0, 9) ? TI_DTYPE_I32 : dts[tt_range(&r, 0, 4)];
-    for (i = 0; i < TI_TENSOR_MAX_DIMS; ++i) x.dims[i] = tt_range(&r, -1, 6);
-    for (i = 0; i < TI_TENSOR_MAX_DIMS; ++i) y.dims[i] = tt_range(&r, 0, 9) ? x.dims[i] : tt_range(&r, -1, 6);
+    for (i = 0; i < TI_MAX_RANK; ++i) x.dims[i] = tt_range(&r, -1, 6);
+    for (i = 0; i < TI_MAX_RANK; ++i) y.dims[i] = tt_range(&r, 0, 9) ? x.dims[i] : tt_range(&r, -1, 6);
     s.dims[0] = tt_range(&r, 0, 9) ? x.dims[0] : tt_range(&r, -1, 6);
     s.dims[1] = tt_range(&r, -1, 6);
     if (tt_range(&r, 0, 3) && x.dims[2] > 0) {  /* mostly a divisor of C */

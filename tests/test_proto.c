@@ -134,7 +134,7 @@ static void build_full(ti_task_graph *g) {
       b->is_virtual = i % 2;
       b->master_task_id = -i;
       b->pipeline_num = i * 1000;
-      b->bias_type = i % 2 ? TI_BIAS_TYPE_CONSTANT : TI_BIAS_TYPE_VECTOR;
+      b->bias_type = i % 2 ? TI_BIAS_CONSTANT : TI_BIAS_VECTOR;
       b->socket_id = 0;
     }
     b->n_inputs = i % 3;
@@ -204,9 +204,9 @@ static void build_full(ti_task_graph *g) {
   /* every attribute type on the CC block, int and float values */
   {
     ti_task_block *b = &g->blocks[TI_BLOCK_CC];
-    b->n_attrs = TI_ATTR_COUNT;
-    b->attrs = (ti_task_attr *)arr(g, TI_ATTR_COUNT, sizeof(ti_task_attr));
-    for (k = 0; k < TI_ATTR_COUNT; k++) {
+    b->n_attrs = TI_TASK_ATTR_COUNT;
+    b->attrs = (ti_task_attr *)arr(g, TI_TASK_ATTR_COUNT, sizeof(ti_task_attr));
+    for (k = 0; k < TI_TASK_ATTR_COUNT; k++) {
       ti_task_attr *a = &b->attrs[k];
       a->has = TI_TATTR_HAS_TYPE | (k % 2 ? TI_TATTR_HAS_INT : TI_TATTR_HAS_FLOAT) | (k % 5 == 0 ? TI_TATTR_HAS_PRECISION : 0);
       a->type = (ti_attr_type)k;
@@ -402,12 +402,12 @@ TT_TEST(synthetic_roundtrips_binary_and_text) {
   TT_EQ_INT(g2.blocks[TI_BLOCK_SW].data.name_len, 12);
   TT_CHECK(memcmp(g2.blocks[TI_BLOCK_SW].data.name, "w\n\"q\"\t\\ \x01\xff\xc3\xa9", 12) == 0);
   TT_EQ_INT(g2.blocks[TI_BLOCK_NULL].type, TI_BLOCK_NULL);
-  TT_EQ_INT(g2.blocks[3].bias_type, TI_BIAS_TYPE_CONSTANT);
-  TT_EQ_INT(g2.blocks[1].bias_type, TI_BIAS_TYPE_VECTOR);   /* the schema default when absent */
+  TT_EQ_INT(g2.blocks[3].bias_type, TI_BIAS_CONSTANT);
+  TT_EQ_INT(g2.blocks[1].bias_type, TI_BIAS_VECTOR);   /* the schema default when absent */
   TT_CHECK(!(g2.blocks[1].has & TI_BLOCK_HAS_BIAS_TYPE));
   TT_EQ_INT(g2.test_config.random_seed, -((int64_t)1 << 40));
   TT_EQ_INT(g2.edges[TI_REARRANGE_SHUFFLE].rearrange[0].type, TI_REARRANGE_SHUFFLE);
-  TT_EQ_INT(g2.blocks[TI_BLOCK_CC].attrs[TI_ATTR_VTHETA_CONST].type, TI_ATTR_VTHETA_CONST);
+  TT_EQ_INT(g2.blocks[TI_BLOCK_CC].attrs[TI_TASK_ATTR_VTHETA_CONST].type, TI_TASK_ATTR_VTHETA_CONST);
   /* text both ways */
   TT_EQ_INT(ti_task_format_text(&g2, &t, &err), TI_STATUS_SUCCESS);
   ti_task_graph_init(&g3, NULL);
@@ -1064,13 +1064,13 @@ TT_TEST(text_syntax_variants) {
   b = &g.blocks[1];
   TT_EQ_INT(b->id, INT32_MIN);
   TT_EQ_INT(b->is_virtual, 1);
-  TT_EQ_INT(b->bias_type, TI_BIAS_TYPE_CONSTANT);
+  TT_EQ_INT(b->bias_type, TI_BIAS_CONSTANT);
   TT_EQ_INT(b->n_attrs, 5);
-  TT_EQ_INT(b->attrs[0].type, TI_ATTR_BIT_SHIFT_NUM);
-  TT_EQ_INT(b->attrs[1].type, TI_ATTR_BIT_SHIFT_NUM);
+  TT_EQ_INT(b->attrs[0].type, TI_TASK_ATTR_BIT_SHIFT_NUM);
+  TT_EQ_INT(b->attrs[1].type, TI_TASK_ATTR_BIT_SHIFT_NUM);
   TT_CHECK(isinf(b->attrs[0].float_value) && b->attrs[0].float_value < 0);
   TT_CHECK(b->attrs[1].float_value == 1.5f);
-  TT_EQ_INT(b->attrs[2].type, TI_ATTR_VTHETA_CONST);
+  TT_EQ_INT(b->attrs[2].type, TI_TASK_ATTR_VTHETA_CONST);
   TT_CHECK(b->attrs[2].float_value == 0.25f);
   TT_CHECK(isnan(b->attrs[3].float_value));
   TT_EQ_INT(b->attrs[4].int_value, 1);

@@ -3,20 +3,12 @@
 #include "taskir.h"
 #include "tt.h"
 
-static ti_task_shape shape3(int32_t ny, int32_t nx, int32_t nf) {
-  ti_task_shape s;
-  memset(&s, 0, sizeof s);
-  ti_task_shape_set(&s, TI_SHAPE_HAS_NY, ny);
-  ti_task_shape_set(&s, TI_SHAPE_HAS_NX, nx);
-  ti_task_shape_set(&s, TI_SHAPE_HAS_NF, nf);
-  return s;
-}
 
 /* SI(2x2x3) -> CVS -> SI -> OUTPUT, plus SB bias; one edge with a RESHAPE. */
 static void build_small(ti_task_graph *g) {
   int32_t dims[3] = {2, 2, 3}, bdims[1] = {3}, perm[3] = {2, 1, 0};
   int32_t vals[12], bias[3] = {100, -200, 70000};
-  ti_task_shape s = shape3(2, 2, 3), sb;
+  ti_task_shape s = ti_task_shape_make(2, 2, 3, 0, 0, 0, 0, 0), sb;
   ti_task_block *in, *b, *c, *o, *out;
   ti_task_edge *e;
   int i;
@@ -29,8 +21,8 @@ static void build_small(ti_task_graph *g) {
   b = ti_task_add_block(g, 1, TI_BLOCK_SB, TI_DTYPE_I32, &sb);
   TT_EQ_INT(ti_task_set_data(g, b, TI_DTYPE_I32, 1, bdims, bias), TI_STATUS_SUCCESS);
   c = ti_task_add_block(g, 2, TI_BLOCK_CVS, TI_DTYPE_I32, &s);
-  TT_EQ_INT(ti_task_add_attr(g, c, TI_ATTR_CONSTANT_A, 3), TI_STATUS_SUCCESS);
-  c->has |= TI_BLOCK_HAS_BIAS_TYPE; c->bias_type = TI_BIAS_TYPE_VECTOR;
+  TT_EQ_INT(ti_task_add_attr(g, c, TI_TASK_ATTR_CONSTANT_A, 3), TI_STATUS_SUCCESS);
+  c->has |= TI_BLOCK_HAS_BIAS_TYPE; c->bias_type = TI_BIAS_VECTOR;
   o = ti_task_add_block(g, 3, TI_BLOCK_SI, TI_DTYPE_I32, &s);
   out = ti_task_add_block(g, 4, TI_BLOCK_OUTPUT, TI_DTYPE_I32, &s);
   out->has |= TI_BLOCK_HAS_SOCKET_ID; out->socket_id = 7;
@@ -127,7 +119,7 @@ TT_TEST(import_builds_a_graph_program) {
     const ti_op *cvs = p->first->next->next;
     TT_CHECK(ti_op_is(cvs, "task.cvs"));
     TT_EQ_INT(cvs->n_operands, 2);
-    TT_EQ_INT(ti_task_attr_int(ti_task_block_of(cvs), TI_ATTR_CONSTANT_A, 0), 3);
+    TT_EQ_INT(ti_task_attr_int(ti_task_block_of(cvs), TI_TASK_ATTR_CONSTANT_A, 0), 3);
     TT_EQ_INT(ti_task_edge_of(cvs->operands[0].value->def)->n_rearrange, 1);
   }
   ti_program_destroy(p);
@@ -232,7 +224,28 @@ TT_TEST(input_roles_and_edge_bytes) {
   ti_task_graph_free(&g);
 }
 
+/* ti_task_add_block may move the block array: indices stay good, and
+   ti_task_block_at gives the block back. */
+TT_TEST(builder_indices_survive_growth) {
+  ti_task_graph g;
+  ti_task_shape s = ti_task_shape_make(2, 0, 3, 0, 0, 0, 5, 0);
+  int32_t i, first;
+  TT_EQ_INT((int)s.has, (int)(TI_SHAPE_HAS_NY | TI_SHAPE_HAS_NF | TI_SHAPE_HAS_NIY));
+  TT_EQ_INT(s.ny, 2); TT_EQ_INT(s.nx, 0); TT_EQ_INT(s.nf, 3); TT_EQ_INT(s.niy, 5);
+  ti_task_graph_init(&g, NULL);
+  TT_CHECK(ti_task_add_block(&g, 100, TI_BLOCK_SI, TI_DTYPE_I8, &s) != NULL);
+  first = g.n_blocks - 1;
+  for (i = 0; i < 40; i++) TT_CHECK(ti_task_add_block(&g, i, TI_BLOCK_SB, TI_DTYPE_I32, NULL) != NULL);
+  TT_EQ_INT(ti_task_block_at(&g, first)->id, 100);
+  TT_EQ_INT(ti_task_block_at(&g, first)->shape.niy, 5);
+  TT_EQ_INT(ti_task_block_index(&g, ti_task_block_at(&g, 17)), 17);
+  TT_EQ_INT(ti_task_block_index(&g, NULL), -1);
+  TT_CHECK(ti_task_block_at(&g, g.n_blocks) == NULL && ti_task_block_at(&g, -1) == NULL);
+  ti_task_graph_free(&g);
+}
+
 int main(void) {
+  TT_RUN(builder_indices_survive_growth);
   TT_RUN(import_builds_a_graph_program);
   TT_RUN(text_form_and_export_round_trip);
   TT_RUN(import_rejects_dangling_edges_with_ids);

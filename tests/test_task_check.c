@@ -14,20 +14,6 @@ static int tt_take(void *u) { return !u || ((tt_budget *)u)->left-- > 0; }
 #include "taskir_proto.h"
 #include "tt.h"
 
-static ti_task_shape shp(int32_t ny, int32_t nx, int32_t nf, int32_t nr, int32_t nky, int32_t nkx, int32_t niy,
-                         int32_t nix) {
-  ti_task_shape s;
-  memset(&s, 0, sizeof s);
-  if (ny) ti_task_shape_set(&s, TI_SHAPE_HAS_NY, ny);
-  if (nx) ti_task_shape_set(&s, TI_SHAPE_HAS_NX, nx);
-  if (nf) ti_task_shape_set(&s, TI_SHAPE_HAS_NF, nf);
-  if (nr) ti_task_shape_set(&s, TI_SHAPE_HAS_NR, nr);
-  if (nky) ti_task_shape_set(&s, TI_SHAPE_HAS_NKY, nky);
-  if (nkx) ti_task_shape_set(&s, TI_SHAPE_HAS_NKX, nkx);
-  if (niy) ti_task_shape_set(&s, TI_SHAPE_HAS_NIY, niy);
-  if (nix) ti_task_shape_set(&s, TI_SHAPE_HAS_NIX, nix);
-  return s;
-}
 
 /* Fills a storage block's data with small values in range of its precision. */
 static void fill(ti_task_graph *g, ti_task_block *b, int32_t n_dims, const int32_t *dims) {
@@ -54,34 +40,34 @@ static void build_lenet(ti_task_graph *g) {
   int32_t d_sic[3] = {4, 4, 2}, d_sw[4] = {3, 2, 3, 3}, d_sb[1] = {3}, d_swfc[2] = {5, 48}, d_sb2[1] = {5};
   int32_t perm[3] = {2, 1, 0}, d_perm[1] = {3};
   ti_task_graph_init(g, NULL);
-  s = shp(4, 4, 0, 2, 0, 0, 0, 0);
+  s = ti_task_shape_make(4, 4, 0, 2, 0, 0, 0, 0);
   sic = ti_task_add_block(g, 0, TI_BLOCK_SIC, TI_DTYPE_I8, &s);
   fill(g, sic, 3, d_sic);
-  s = shp(0, 0, 3, 2, 3, 3, 0, 0);
+  s = ti_task_shape_make(0, 0, 3, 2, 3, 3, 0, 0);
   sw = ti_task_add_block(g, 1, TI_BLOCK_SW, TI_DTYPE_I8, &s);
   fill(g, sw, 4, d_sw);
-  s = shp(0, 0, 3, 0, 0, 0, 0, 0);
+  s = ti_task_shape_make(0, 0, 3, 0, 0, 0, 0, 0);
   sb = ti_task_add_block(g, 2, TI_BLOCK_SB, TI_DTYPE_I32, &s);
   fill(g, sb, 1, d_sb);
-  s = shp(4, 4, 3, 2, 3, 3, 4, 4);
+  s = ti_task_shape_make(4, 4, 3, 2, 3, 3, 4, 4);
   cc = ti_task_add_block(g, 3, TI_BLOCK_CC, TI_DTYPE_I32, &s);
-  cc->bias_type = TI_BIAS_TYPE_VECTOR; cc->has |= TI_BLOCK_HAS_BIAS_TYPE;
-  ti_task_add_attr(g, cc, TI_ATTR_KERNEL_X, 3); ti_task_add_attr(g, cc, TI_ATTR_KERNEL_Y, 3);
-  ti_task_add_attr(g, cc, TI_ATTR_STRIDE_X, 1); ti_task_add_attr(g, cc, TI_ATTR_STRIDE_Y, 1);
-  ti_task_add_attr(g, cc, TI_ATTR_PAD_UP, 1); ti_task_add_attr(g, cc, TI_ATTR_PAD_DOWN, 1);
-  ti_task_add_attr(g, cc, TI_ATTR_PAD_LEFT, 1); ti_task_add_attr(g, cc, TI_ATTR_PAD_RIGHT, 1);
-  s = shp(4, 4, 3, 0, 0, 0, 0, 0);
+  cc->bias_type = TI_BIAS_VECTOR; cc->has |= TI_BLOCK_HAS_BIAS_TYPE;
+  ti_task_add_attr(g, cc, TI_TASK_ATTR_KERNEL_X, 3); ti_task_add_attr(g, cc, TI_TASK_ATTR_KERNEL_Y, 3);
+  ti_task_add_attr(g, cc, TI_TASK_ATTR_STRIDE_X, 1); ti_task_add_attr(g, cc, TI_TASK_ATTR_STRIDE_Y, 1);
+  ti_task_add_attr(g, cc, TI_TASK_ATTR_PAD_UP, 1); ti_task_add_attr(g, cc, TI_TASK_ATTR_PAD_DOWN, 1);
+  ti_task_add_attr(g, cc, TI_TASK_ATTR_PAD_LEFT, 1); ti_task_add_attr(g, cc, TI_TASK_ATTR_PAD_RIGHT, 1);
+  s = ti_task_shape_make(4, 4, 3, 0, 0, 0, 0, 0);
   si = ti_task_add_block(g, 4, TI_BLOCK_SI, TI_DTYPE_I32, &s);
-  s = shp(0, 0, 5, 48, 0, 0, 0, 0);
+  s = ti_task_shape_make(0, 0, 5, 48, 0, 0, 0, 0);
   swfc = ti_task_add_block(g, 5, TI_BLOCK_SWFC, TI_DTYPE_I8, &s);
   fill(g, swfc, 2, d_swfc);
-  s = shp(0, 0, 5, 0, 0, 0, 0, 0);
+  s = ti_task_shape_make(0, 0, 5, 0, 0, 0, 0, 0);
   sb2 = ti_task_add_block(g, 6, TI_BLOCK_SB, TI_DTYPE_I32, &s);
   fill(g, sb2, 1, d_sb2);
-  s = shp(0, 0, 5, 48, 0, 0, 0, 0);
+  s = ti_task_shape_make(0, 0, 5, 48, 0, 0, 0, 0);
   cvm = ti_task_add_block(g, 7, TI_BLOCK_CVM, TI_DTYPE_I32, &s);
-  cvm->bias_type = TI_BIAS_TYPE_VECTOR; cvm->has |= TI_BLOCK_HAS_BIAS_TYPE;
-  s = shp(0, 0, 5, 0, 0, 0, 0, 0);
+  cvm->bias_type = TI_BIAS_VECTOR; cvm->has |= TI_BLOCK_HAS_BIAS_TYPE;
+  s = ti_task_shape_make(0, 0, 5, 0, 0, 0, 0, 0);
   si2 = ti_task_add_block(g, 8, TI_BLOCK_SI, TI_DTYPE_I32, &s);
   out = ti_task_add_block(g, 9, TI_BLOCK_OUTPUT, TI_DTYPE_I32, &s);
   out->socket_id = 0; out->has |= TI_BLOCK_HAS_SOCKET_ID;
@@ -240,7 +226,7 @@ TT_TEST(rule_block_type_and_precision) {
 
 TT_TEST(rule_alternation) {
   ti_task_graph g;
-  ti_task_shape s = shp(4, 4, 3, 0, 0, 0, 0, 0);
+  ti_task_shape s = ti_task_shape_make(4, 4, 3, 0, 0, 0, 0, 0);
   ti_task_block *x;
   build_lenet(&g);
   /* storage -> storage: a copy of SI 4 into another SI */
@@ -250,7 +236,7 @@ TT_TEST(rule_alternation) {
   ti_task_graph_free(&g);
   /* compute -> compute */
   build_lenet(&g);
-  s = shp(4, 4, 3, 0, 0, 0, 0, 0);
+  s = ti_task_shape_make(4, 4, 3, 0, 0, 0, 0, 0);
   x = ti_task_add_block(&g, 21, TI_BLOCK_CVS, TI_DTYPE_I32, &s);
   TT_CHECK(ti_task_connect(&g, blk(&g, 3), 0, NULL, NULL, x, 0, NULL, NULL) != NULL);
   expect(&g, TI_DIAG_ERROR, "alternation", 3, 9, "put a storage block between them");
@@ -288,17 +274,17 @@ TT_TEST(rule_dims) {
 
 TT_TEST(rule_dims_cadd_window_must_be_one) {
   ti_task_graph g;
-  ti_task_shape s = shp(2, 2, 4, 0, 1, 1, 0, 0);
+  ti_task_shape s = ti_task_shape_make(2, 2, 4, 0, 1, 1, 0, 0);
   ti_task_block *a, *b, *c, *o;
   int32_t d[3] = {2, 2, 4};
   ti_task_graph_init(&g, NULL);
-  s = shp(2, 2, 4, 0, 0, 0, 0, 0);
+  s = ti_task_shape_make(2, 2, 4, 0, 0, 0, 0, 0);
   a = ti_task_add_block(&g, 0, TI_BLOCK_SI, TI_DTYPE_I8, &s); fill(&g, a, 3, d);
   b = ti_task_add_block(&g, 1, TI_BLOCK_SI, TI_DTYPE_I8, &s); fill(&g, b, 3, d);
-  s = shp(2, 2, 4, 0, 1, 1, 0, 0);
+  s = ti_task_shape_make(2, 2, 4, 0, 1, 1, 0, 0);
   c = ti_task_add_block(&g, 2, TI_BLOCK_CADD, TI_DTYPE_I32, &s);
-  c->bias_type = TI_BIAS_TYPE_CONSTANT; c->has |= TI_BLOCK_HAS_BIAS_TYPE;
-  s = shp(2, 2, 4, 0, 0, 0, 0, 0);
+  c->bias_type = TI_BIAS_CONSTANT; c->has |= TI_BLOCK_HAS_BIAS_TYPE;
+  s = ti_task_shape_make(2, 2, 4, 0, 0, 0, 0, 0);
   o = ti_task_add_block(&g, 3, TI_BLOCK_SI, TI_DTYPE_I32, &s);
   a = blk(&g, 0); b = blk(&g, 1); c = blk(&g, 2); o = blk(&g, 3);
   ti_task_connect(&g, a, 0, NULL, NULL, c, 0, NULL, NULL);
@@ -308,7 +294,7 @@ TT_TEST(rule_dims_cadd_window_must_be_one) {
   c->shape.nky = 2;
   expect(&g, TI_DIAG_ERROR, "dims", 2, -1, "nky = 2, it must be 1");
   c->shape.nky = 1;
-  c->bias_type = TI_BIAS_TYPE_VECTOR;      /* now the last cluster would be the bias: one input short */
+  c->bias_type = TI_BIAS_VECTOR;      /* now the last cluster would be the bias: one input short */
   c->shape.n_branch = 2; c->shape.has |= TI_SHAPE_HAS_N_BRANCH;
   expect(&g, TI_DIAG_ERROR, "clusters", 2, -1, "has 2 input clusters, expected 3");
   ti_task_graph_free(&g);
@@ -324,9 +310,9 @@ TT_TEST(rule_clusters) {
   {
     ti_task_cluster *cl = &blk(&g, 3)->inputs[1];   /* the weight cluster */
     cl->has |= TI_CLUSTER_HAS_SHAPE;
-    cl->shape = shp(0, 0, 3, 2, 5, 5, 0, 0);
+    cl->shape = ti_task_shape_make(0, 0, 3, 2, 5, 5, 0, 0);
     expect(&g, TI_DIAG_ERROR, "clusters", 3, -1, "input cluster 1 has shape [0,0,3,2,5,5]");
-    cl->shape = shp(0, 0, 3, 2, 3, 3, 0, 0);
+    cl->shape = ti_task_shape_make(0, 0, 3, 2, 3, 3, 0, 0);
     TT_EQ_INT(n_diags(&g, NULL, NULL), 0);
   }
   ti_task_graph_free(&g);
@@ -355,10 +341,10 @@ TT_TEST(rule_interface_box) {
   build_lenet(&g);
   f = &blk(&g, 4)->outputs[0].interfaces[0];
   f->has |= TI_IFACE_HAS_POSITION | TI_IFACE_HAS_SIZE;
-  f->position = shp(0, 0, 2, 0, 0, 0, 0, 0);
-  f->size = shp(4, 4, 2, 0, 0, 0, 0, 0);     /* nf [2, 4) in a cluster of 3 */
+  f->position = ti_task_shape_make(0, 0, 2, 0, 0, 0, 0, 0);
+  f->size = ti_task_shape_make(4, 4, 2, 0, 0, 0, 0, 0);     /* nf [2, 4) in a cluster of 3 */
   expect(&g, TI_DIAG_ERROR, "interface-box", 4, 4, "box nf [2, 4) leaves the cluster's extent 3");
-  f->position = shp(-1, 0, 0, 0, 0, 0, 0, 0);
+  f->position = ti_task_shape_make(-1, 0, 0, 0, 0, 0, 0, 0);
   expect(&g, TI_DIAG_ERROR, "interface-box", 4, 4, "position ny = -1 is negative");
   ti_task_graph_free(&g);
 }
@@ -370,27 +356,27 @@ TT_TEST(rule_interface_box_partial_ok) {
   ti_task_block *in, *c1, *c2, *o1, *o2;
   int32_t d[3] = {2, 4, 3};
   ti_task_graph_init(&g, NULL);
-  s = shp(2, 4, 3, 0, 0, 0, 0, 0);
+  s = ti_task_shape_make(2, 4, 3, 0, 0, 0, 0, 0);
   in = ti_task_add_block(&g, 0, TI_BLOCK_SI, TI_DTYPE_I8, &s); fill(&g, in, 3, d);
-  s = shp(2, 2, 3, 0, 0, 0, 0, 0);
+  s = ti_task_shape_make(2, 2, 3, 0, 0, 0, 0, 0);
   c1 = ti_task_add_block(&g, 1, TI_BLOCK_CLUT, TI_DTYPE_I8, &s);
   c2 = ti_task_add_block(&g, 2, TI_BLOCK_CCMPB, TI_DTYPE_I8, &s);
   o1 = ti_task_add_block(&g, 3, TI_BLOCK_SI, TI_DTYPE_I8, &s);
   o2 = ti_task_add_block(&g, 4, TI_BLOCK_SI, TI_DTYPE_I8, &s);
   {
-    ti_task_shape ls = shp(0, 0, 16, 0, 0, 0, 0, 0);
+    ti_task_shape ls = ti_task_shape_make(0, 0, 16, 0, 0, 0, 0, 0);
     int32_t dl[1] = {16};
     ti_task_block *lut = ti_task_add_block(&g, 5, TI_BLOCK_SB, TI_DTYPE_I8, &ls);
     fill(&g, lut, 1, dl);
   }
   in = blk(&g, 0); c1 = blk(&g, 1); c2 = blk(&g, 2); o1 = blk(&g, 3); o2 = blk(&g, 4);
-  ti_task_add_attr(&g, c1, TI_ATTR_LUT_DW, 4);
+  ti_task_add_attr(&g, c1, TI_TASK_ATTR_LUT_DW, 4);
   c2 = blk(&g, 2);
-  c2->shape = shp(2, 2, 3, 0, 1, 1, 2, 2);
-  pos = shp(0, 0, 0, 0, 0, 0, 0, 0);
-  size = shp(2, 2, 3, 0, 0, 0, 0, 0);
+  c2->shape = ti_task_shape_make(2, 2, 3, 0, 1, 1, 2, 2);
+  pos = ti_task_shape_make(0, 0, 0, 0, 0, 0, 0, 0);
+  size = ti_task_shape_make(2, 2, 3, 0, 0, 0, 0, 0);
   TT_CHECK(ti_task_connect(&g, in, 0, &pos, &size, c1, 0, NULL, NULL) != NULL);
-  pos = shp(0, 2, 0, 0, 0, 0, 0, 0);
+  pos = ti_task_shape_make(0, 2, 0, 0, 0, 0, 0, 0);
   TT_CHECK(ti_task_connect(&g, blk(&g, 0), 0, &pos, &size, blk(&g, 2), 0, NULL, NULL) != NULL);
   TT_CHECK(ti_task_connect(&g, blk(&g, 5), 0, NULL, NULL, blk(&g, 1), 1, NULL, NULL) != NULL);
   TT_CHECK(ti_task_connect(&g, blk(&g, 1), 0, NULL, NULL, o1, 0, NULL, NULL) != NULL);
@@ -558,15 +544,15 @@ TT_TEST(rule_data) {
 
 TT_TEST(rule_cycle) {
   ti_task_graph g;
-  ti_task_shape s = shp(0, 0, 5, 48, 0, 0, 0, 0);
+  ti_task_shape s = ti_task_shape_make(0, 0, 5, 48, 0, 0, 0, 0);
   ti_task_block *x;
   build_lenet(&g);
   /* SI 8 -> CVM 30 -> SI 4: a loop through CVM 7 back to SI 8 */
   x = ti_task_add_block(&g, 30, TI_BLOCK_CVM, TI_DTYPE_I32, &s);
-  x->shape = shp(0, 0, 48, 5, 0, 0, 0, 0);
-  x->bias_type = TI_BIAS_TYPE_CONSTANT; x->has |= TI_BLOCK_HAS_BIAS_TYPE;
+  x->shape = ti_task_shape_make(0, 0, 48, 5, 0, 0, 0, 0);
+  x->bias_type = TI_BIAS_CONSTANT; x->has |= TI_BLOCK_HAS_BIAS_TYPE;
   {
-    ti_task_shape ws = shp(0, 0, 48, 5, 0, 0, 0, 0);
+    ti_task_shape ws = ti_task_shape_make(0, 0, 48, 5, 0, 0, 0, 0);
     int32_t d[2] = {48, 5};
     ti_task_block *w = ti_task_add_block(&g, 31, TI_BLOCK_SWFC, TI_DTYPE_I8, &ws);
     fill(&g, w, 2, d);
@@ -593,7 +579,7 @@ TT_TEST(rule_cycle) {
 
 TT_TEST(rule_io) {
   ti_task_graph g;
-  ti_task_shape s = shp(0, 0, 5, 0, 0, 0, 0, 0);
+  ti_task_shape s = ti_task_shape_make(0, 0, 5, 0, 0, 0, 0, 0);
   ti_task_block *o;
   build_lenet(&g);
   o = ti_task_add_block(&g, 40, TI_BLOCK_OUTPUT, TI_DTYPE_I32, &s);
@@ -676,7 +662,7 @@ TT_TEST(negative_ids_keep_their_location) {
 TT_TEST(rule_attributes) {
   ti_task_graph g;
   build_lenet(&g);
-  ti_task_add_attr(&g, blk(&g, 3), TI_ATTR_STRIDE_X, 1);
+  ti_task_add_attr(&g, blk(&g, 3), TI_TASK_ATTR_STRIDE_X, 1);
   expect(&g, TI_DIAG_ERROR, "attributes", 3, -1, "attribute STRIDE_X is given twice");
   ti_task_graph_free(&g);
   build_lenet(&g);
@@ -700,7 +686,7 @@ TT_TEST(rule_attributes) {
   expect(&g, TI_DIAG_ERROR, "attributes", 3, -1, "KERNEL_X = 5 but the shape's nkx = 3");
   ti_task_graph_free(&g);
   build_lenet(&g);
-  ti_task_add_attr(&g, blk(&g, 3), TI_ATTR_BIT_SHIFT_NUM, 40);
+  ti_task_add_attr(&g, blk(&g, 3), TI_TASK_ATTR_BIT_SHIFT_NUM, 40);
   expect(&g, TI_DIAG_ERROR, "attributes", 3, -1, "BIT_SHIFT_NUM = 40, it must be 0..31");
   ti_task_graph_free(&g);
 }
@@ -722,7 +708,7 @@ TT_TEST(rule_groups_and_bias_type) {
   g.n_groups = 2;
   expect(&g, TI_DIAG_ERROR, "groups", -1, -1, "group id 0 is used by groups #0 and #1");
   g.n_groups = 0; g.groups = NULL;
-  blk(&g, 3)->bias_type = (ti_bias_type)5;
+  blk(&g, 3)->bias_type = (ti_bias_mode)5;
   expect(&g, TI_DIAG_ERROR, "attributes", 3, -1, "bias_type 5 is unknown");
   ti_task_graph_free(&g);
 }
@@ -807,16 +793,16 @@ TT_TEST(statistics_of_windows_and_elementwise) {
   ti_task_shape sh;
   int32_t d_in[3] = {4, 4, 2}, d_b[1] = {2}, d_l[1] = {256};
   ti_task_graph_init(&g, NULL);
-  sh = shp(4, 4, 2, 0, 0, 0, 0, 0); fill(&g, ti_task_add_block(&g, 0, TI_BLOCK_SI, TI_DTYPE_I8, &sh), 3, d_in);
-  sh = shp(0, 0, 2, 0, 0, 0, 0, 0); fill(&g, ti_task_add_block(&g, 1, TI_BLOCK_SB, TI_DTYPE_I32, &sh), 1, d_b);
-  sh = shp(2, 2, 2, 0, 2, 2, 4, 4); ti_task_add_block(&g, 2, TI_BLOCK_CAVG, TI_DTYPE_I32, &sh);
-  blk(&g, 2)->bias_type = TI_BIAS_TYPE_VECTOR; blk(&g, 2)->has |= TI_BLOCK_HAS_BIAS_TYPE;
-  ti_task_add_attr(&g, blk(&g, 2), TI_ATTR_STRIDE_X, 2); ti_task_add_attr(&g, blk(&g, 2), TI_ATTR_STRIDE_Y, 2);
-  sh = shp(2, 2, 2, 0, 0, 0, 0, 0); ti_task_add_block(&g, 3, TI_BLOCK_SI, TI_DTYPE_I8, &sh);
-  sh = shp(0, 0, 256, 0, 0, 0, 0, 0); fill(&g, ti_task_add_block(&g, 4, TI_BLOCK_SB, TI_DTYPE_I8, &sh), 1, d_l);
-  sh = shp(2, 2, 2, 0, 0, 0, 0, 0); ti_task_add_block(&g, 5, TI_BLOCK_CLUT, TI_DTYPE_I8, &sh);
-  ti_task_add_attr(&g, blk(&g, 5), TI_ATTR_LUT_DW, 8);
-  sh = shp(2, 2, 2, 0, 0, 0, 0, 0); ti_task_add_block(&g, 6, TI_BLOCK_SI, TI_DTYPE_I8, &sh);
+  sh = ti_task_shape_make(4, 4, 2, 0, 0, 0, 0, 0); fill(&g, ti_task_add_block(&g, 0, TI_BLOCK_SI, TI_DTYPE_I8, &sh), 3, d_in);
+  sh = ti_task_shape_make(0, 0, 2, 0, 0, 0, 0, 0); fill(&g, ti_task_add_block(&g, 1, TI_BLOCK_SB, TI_DTYPE_I32, &sh), 1, d_b);
+  sh = ti_task_shape_make(2, 2, 2, 0, 2, 2, 4, 4); ti_task_add_block(&g, 2, TI_BLOCK_CAVG, TI_DTYPE_I32, &sh);
+  blk(&g, 2)->bias_type = TI_BIAS_VECTOR; blk(&g, 2)->has |= TI_BLOCK_HAS_BIAS_TYPE;
+  ti_task_add_attr(&g, blk(&g, 2), TI_TASK_ATTR_STRIDE_X, 2); ti_task_add_attr(&g, blk(&g, 2), TI_TASK_ATTR_STRIDE_Y, 2);
+  sh = ti_task_shape_make(2, 2, 2, 0, 0, 0, 0, 0); ti_task_add_block(&g, 3, TI_BLOCK_SI, TI_DTYPE_I8, &sh);
+  sh = ti_task_shape_make(0, 0, 256, 0, 0, 0, 0, 0); fill(&g, ti_task_add_block(&g, 4, TI_BLOCK_SB, TI_DTYPE_I8, &sh), 1, d_l);
+  sh = ti_task_shape_make(2, 2, 2, 0, 0, 0, 0, 0); ti_task_add_block(&g, 5, TI_BLOCK_CLUT, TI_DTYPE_I8, &sh);
+  ti_task_add_attr(&g, blk(&g, 5), TI_TASK_ATTR_LUT_DW, 8);
+  sh = ti_task_shape_make(2, 2, 2, 0, 0, 0, 0, 0); ti_task_add_block(&g, 6, TI_BLOCK_SI, TI_DTYPE_I8, &sh);
   ti_task_connect(&g, blk(&g, 0), 0, NULL, NULL, blk(&g, 2), 0, NULL, NULL);
   ti_task_connect(&g, blk(&g, 1), 0, NULL, NULL, blk(&g, 2), 1, NULL, NULL);
   ti_task_connect(&g, blk(&g, 2), 0, NULL, NULL, blk(&g, 3), 0, NULL, NULL);
@@ -841,7 +827,7 @@ TT_TEST(out_of_memory_is_reported) {
   int k, saw_list_oom = 0;
   build_lenet(&g);
   blk(&g, 6)->id = 5; blk(&g, 7)->shape.ny = 2; blk(&g, 3)->attrs[2].int_value = 0;
-  for (k = 0; k < 20; k++) ti_task_add_attr(&g, blk(&g, 3), TI_ATTR_CMP, 0);   /* 19 duplicates: > 16 problems */
+  for (k = 0; k < 20; k++) ti_task_add_attr(&g, blk(&g, 3), TI_TASK_ATTR_CMP, 0);   /* 19 duplicates: > 16 problems */
   /* 3 scratch arrays, the list (16 entries), a copy of the RESHAPE
      parameters, the list grown to 32 */
   for (k = 0; k < 6; k++) {
@@ -895,7 +881,7 @@ static void mutate(ti_task_graph *g, tt_rng *r) {
   case 2: b->precision = (ti_dtype)(tt_range(r, 0, 3) ? tt_range(r, 0, TI_DTYPE_COUNT - 1) : v); break;
   case 3: *pick_shape_field(&b->shape, r) = v; break;
   case 4: b->shape.has ^= 1u << tt_range(r, 0, 8); break;
-  case 5: b->bias_type = (ti_bias_type)v; b->has ^= TI_BLOCK_HAS_BIAS_TYPE; break;
+  case 5: b->bias_type = (ti_bias_mode)v; b->has ^= TI_BLOCK_HAS_BIAS_TYPE; break;
   case 6: b->socket_id = v; b->has ^= TI_BLOCK_HAS_SOCKET_ID; break;
   case 7: if (b->n_inputs) b->n_inputs = (int32_t)tt_range(r, 0, b->n_inputs - 1); break;
   case 8: if (b->n_outputs) b->n_outputs = (int32_t)tt_range(r, 0, b->n_outputs - 1); break;
@@ -920,7 +906,7 @@ static void mutate(ti_task_graph *g, tt_rng *r) {
            b->data.has ^= TI_TENSOR_HAS_PRECISION; break;
   case 14: if (b->data.n_dims) b->data.n_dims = (int32_t)tt_range(r, 0, b->data.n_dims); break;
   case 15: if (b->n_attrs) { ti_task_attr *a = &b->attrs[tt_range(r, 0, b->n_attrs - 1)];
-             if (tt_range(r, 0, 1)) a->int_value = v; else a->type = (ti_attr_type)(tt_range(r, 0, 3) ? tt_range(r, 0, TI_ATTR_COUNT - 1) : v); }
+             if (tt_range(r, 0, 1)) a->int_value = v; else a->type = (ti_attr_type)(tt_range(r, 0, 3) ? tt_range(r, 0, TI_TASK_ATTR_COUNT - 1) : v); }
            break;
   case 16: e->id = v; break;
   case 17: e->src_block_id = v; e->has ^= tt_range(r, 0, 1) ? TI_EDGE_HAS_SRC : 0; break;

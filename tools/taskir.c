@@ -323,7 +323,7 @@ static void dot_rearrange(const ti_task_edge *e) {
   int32_t r, k;
   for (r = 0; r < e->n_rearrange; r++) {
     const ti_task_rearrange *ra = &e->rearrange[r];
-    const char *name = ti_rearrange_kind_name((int)ra->type);
+    const char *name = ti_rearrange_kind_name(ra->type);
     printf("\\n%s", name ? name : "?");
     if (ra->n_matrix) {
       const ti_task_values *v = ti_task_tensor_values(&ra->matrix[0]);

@@ -732,17 +732,6 @@ static const char ti__cli_demo_usage[] =
     "its extension, as for every command) with its input in\n"
     "FILE's name + .input0.txt, reads it back, runs it and prints the outputs.\n";
 
-static ti_task_shape ti__demo_shape(int32_t ny, int32_t nx, int32_t nf, int32_t nr, int32_t nky, int32_t nkx) {
-  ti_task_shape s;
-  memset(&s, 0, sizeof s);
-  if (ny) ti_task_shape_set(&s, TI_SHAPE_HAS_NY, ny);
-  if (nx) ti_task_shape_set(&s, TI_SHAPE_HAS_NX, nx);
-  if (nf) ti_task_shape_set(&s, TI_SHAPE_HAS_NF, nf);
-  if (nr) ti_task_shape_set(&s, TI_SHAPE_HAS_NR, nr);
-  if (nky) ti_task_shape_set(&s, TI_SHAPE_HAS_NKY, nky);
-  if (nkx) ti_task_shape_set(&s, TI_SHAPE_HAS_NKX, nkx);
-  return s;
-}
 
 static ti_task_block *ti__demo_blk(ti_task_graph *g, int32_t id) { return (ti_task_block *)ti_task_find_block(g, id); }
 
@@ -772,62 +761,62 @@ static ti_status ti__demo_build(ti_task_graph *g, int32_t *input, int32_t n_inpu
   ti_task_graph_init(g, NULL);
 #define TI__DEMO_ADD(id, type, prec, shp) do { s = (shp); if (!(b = ti_task_add_block(g, (id), (type), (prec), &s))) return TI_STATUS_NO_MEMORY; } while (0)
 #define TI__DEMO_ATTR(id, a, v) do { if (ti_task_add_attr(g, ti__demo_blk(g, (id)), (a), (v))) return TI_STATUS_NO_MEMORY; } while (0)
-  TI__DEMO_ADD(0, TI_BLOCK_INPUT, TI_DTYPE_I8, ti__demo_shape(8, 8, 4, 0, 0, 0));
+  TI__DEMO_ADD(0, TI_BLOCK_INPUT, TI_DTYPE_I8, ti_task_shape_make(8, 8, 4, 0, 0, 0, 0, 0));
   b->has |= TI_BLOCK_HAS_SOCKET_ID; b->socket_id = 0;
-  TI__DEMO_ADD(1, TI_BLOCK_SIC, TI_DTYPE_I8, ti__demo_shape(8, 8, 0, 4, 0, 0));
-  TI__DEMO_ADD(2, TI_BLOCK_SW, TI_DTYPE_I8, ti__demo_shape(0, 0, 8, 4, 3, 3));
+  TI__DEMO_ADD(1, TI_BLOCK_SIC, TI_DTYPE_I8, ti_task_shape_make(8, 8, 0, 4, 0, 0, 0, 0));
+  TI__DEMO_ADD(2, TI_BLOCK_SW, TI_DTYPE_I8, ti_task_shape_make(0, 0, 8, 4, 3, 3, 0, 0));
   for (i = 0; i < 8 * 4 * 9; i++) w[i] = ti__demo_rand(&seed, -8, 8);
   if (ti_task_set_data(g, b, TI_DTYPE_I8, 4, wd, w)) return TI_STATUS_NO_MEMORY;
-  TI__DEMO_ADD(3, TI_BLOCK_SB, TI_DTYPE_I32, ti__demo_shape(0, 0, 8, 0, 0, 0));
+  TI__DEMO_ADD(3, TI_BLOCK_SB, TI_DTYPE_I32, ti_task_shape_make(0, 0, 8, 0, 0, 0, 0, 0));
   for (i = 0; i < 8; i++) bias[i] = ti__demo_rand(&seed, -64, 64);
   if (ti_task_set_data(g, b, TI_DTYPE_I32, 1, bd8, bias)) return TI_STATUS_NO_MEMORY;
-  s = ti__demo_shape(8, 8, 8, 4, 3, 3);
+  s = ti_task_shape_make(8, 8, 8, 4, 3, 3, 0, 0);
   ti_task_shape_set(&s, TI_SHAPE_HAS_NIY, 8); ti_task_shape_set(&s, TI_SHAPE_HAS_NIX, 8);
   TI__DEMO_ADD(4, TI_BLOCK_CC, TI_DTYPE_I32, s);
-  b->has |= TI_BLOCK_HAS_BIAS_TYPE; b->bias_type = TI_BIAS_TYPE_VECTOR;
-  TI__DEMO_ATTR(4, TI_ATTR_KERNEL_X, 3); TI__DEMO_ATTR(4, TI_ATTR_KERNEL_Y, 3);
-  TI__DEMO_ATTR(4, TI_ATTR_STRIDE_X, 1); TI__DEMO_ATTR(4, TI_ATTR_STRIDE_Y, 1);
-  TI__DEMO_ATTR(4, TI_ATTR_PAD_UP, 1); TI__DEMO_ATTR(4, TI_ATTR_PAD_DOWN, 1);
-  TI__DEMO_ATTR(4, TI_ATTR_PAD_LEFT, 1); TI__DEMO_ATTR(4, TI_ATTR_PAD_RIGHT, 1);
-  TI__DEMO_ATTR(4, TI_ATTR_DILATION_X, 1); TI__DEMO_ATTR(4, TI_ATTR_DILATION_Y, 1);
-  TI__DEMO_ADD(5, TI_BLOCK_SI, TI_DTYPE_I32, ti__demo_shape(8, 8, 8, 0, 0, 0));
-  s = ti__demo_shape(8, 8, 8, 0, 1, 1);
+  b->has |= TI_BLOCK_HAS_BIAS_TYPE; b->bias_type = TI_BIAS_VECTOR;
+  TI__DEMO_ATTR(4, TI_TASK_ATTR_KERNEL_X, 3); TI__DEMO_ATTR(4, TI_TASK_ATTR_KERNEL_Y, 3);
+  TI__DEMO_ATTR(4, TI_TASK_ATTR_STRIDE_X, 1); TI__DEMO_ATTR(4, TI_TASK_ATTR_STRIDE_Y, 1);
+  TI__DEMO_ATTR(4, TI_TASK_ATTR_PAD_UP, 1); TI__DEMO_ATTR(4, TI_TASK_ATTR_PAD_DOWN, 1);
+  TI__DEMO_ATTR(4, TI_TASK_ATTR_PAD_LEFT, 1); TI__DEMO_ATTR(4, TI_TASK_ATTR_PAD_RIGHT, 1);
+  TI__DEMO_ATTR(4, TI_TASK_ATTR_DILATION_X, 1); TI__DEMO_ATTR(4, TI_TASK_ATTR_DILATION_Y, 1);
+  TI__DEMO_ADD(5, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(8, 8, 8, 0, 0, 0, 0, 0));
+  s = ti_task_shape_make(8, 8, 8, 0, 1, 1, 0, 0);
   ti_task_shape_set(&s, TI_SHAPE_HAS_NIY, 8); ti_task_shape_set(&s, TI_SHAPE_HAS_NIX, 8);
   TI__DEMO_ADD(6, TI_BLOCK_CCMPB, TI_DTYPE_I8, s);
-  TI__DEMO_ATTR(6, TI_ATTR_KERNEL_X, 1); TI__DEMO_ATTR(6, TI_ATTR_KERNEL_Y, 1);
-  TI__DEMO_ATTR(6, TI_ATTR_STRIDE_X, 1); TI__DEMO_ATTR(6, TI_ATTR_STRIDE_Y, 1);
-  TI__DEMO_ATTR(6, TI_ATTR_CMP, 0); TI__DEMO_ATTR(6, TI_ATTR_BIT_SHIFT_NUM, 4);
-  TI__DEMO_ADD(7, TI_BLOCK_SI, TI_DTYPE_I8, ti__demo_shape(8, 8, 8, 0, 0, 0));
-  s = ti__demo_shape(4, 4, 8, 0, 2, 2);
+  TI__DEMO_ATTR(6, TI_TASK_ATTR_KERNEL_X, 1); TI__DEMO_ATTR(6, TI_TASK_ATTR_KERNEL_Y, 1);
+  TI__DEMO_ATTR(6, TI_TASK_ATTR_STRIDE_X, 1); TI__DEMO_ATTR(6, TI_TASK_ATTR_STRIDE_Y, 1);
+  TI__DEMO_ATTR(6, TI_TASK_ATTR_CMP, 0); TI__DEMO_ATTR(6, TI_TASK_ATTR_BIT_SHIFT_NUM, 4);
+  TI__DEMO_ADD(7, TI_BLOCK_SI, TI_DTYPE_I8, ti_task_shape_make(8, 8, 8, 0, 0, 0, 0, 0));
+  s = ti_task_shape_make(4, 4, 8, 0, 2, 2, 0, 0);
   ti_task_shape_set(&s, TI_SHAPE_HAS_NIY, 8); ti_task_shape_set(&s, TI_SHAPE_HAS_NIX, 8);
   TI__DEMO_ADD(8, TI_BLOCK_CCMPB, TI_DTYPE_I8, s);
-  TI__DEMO_ATTR(8, TI_ATTR_KERNEL_X, 2); TI__DEMO_ATTR(8, TI_ATTR_KERNEL_Y, 2);
-  TI__DEMO_ATTR(8, TI_ATTR_STRIDE_X, 2); TI__DEMO_ATTR(8, TI_ATTR_STRIDE_Y, 2);
-  TI__DEMO_ATTR(8, TI_ATTR_CMP, 0); TI__DEMO_ATTR(8, TI_ATTR_BIT_SHIFT_NUM, 0);
-  TI__DEMO_ADD(9, TI_BLOCK_SIFC, TI_DTYPE_I8, ti__demo_shape(0, 0, 0, 128, 0, 0));
-  TI__DEMO_ADD(10, TI_BLOCK_SWFC, TI_DTYPE_I8, ti__demo_shape(0, 0, 10, 128, 0, 0));
+  TI__DEMO_ATTR(8, TI_TASK_ATTR_KERNEL_X, 2); TI__DEMO_ATTR(8, TI_TASK_ATTR_KERNEL_Y, 2);
+  TI__DEMO_ATTR(8, TI_TASK_ATTR_STRIDE_X, 2); TI__DEMO_ATTR(8, TI_TASK_ATTR_STRIDE_Y, 2);
+  TI__DEMO_ATTR(8, TI_TASK_ATTR_CMP, 0); TI__DEMO_ATTR(8, TI_TASK_ATTR_BIT_SHIFT_NUM, 0);
+  TI__DEMO_ADD(9, TI_BLOCK_SIFC, TI_DTYPE_I8, ti_task_shape_make(0, 0, 0, 128, 0, 0, 0, 0));
+  TI__DEMO_ADD(10, TI_BLOCK_SWFC, TI_DTYPE_I8, ti_task_shape_make(0, 0, 10, 128, 0, 0, 0, 0));
   for (i = 0; i < 10 * 128; i++) fc[i] = ti__demo_rand(&seed, -8, 8);
   if (ti_task_set_data(g, b, TI_DTYPE_I8, 2, fd, fc)) return TI_STATUS_NO_MEMORY;
-  TI__DEMO_ADD(11, TI_BLOCK_SB, TI_DTYPE_I32, ti__demo_shape(0, 0, 10, 0, 0, 0));
+  TI__DEMO_ADD(11, TI_BLOCK_SB, TI_DTYPE_I32, ti_task_shape_make(0, 0, 10, 0, 0, 0, 0, 0));
   for (i = 0; i < 10; i++) bias[i] = ti__demo_rand(&seed, 0, 2000);
   if (ti_task_set_data(g, b, TI_DTYPE_I32, 1, bd10, bias)) return TI_STATUS_NO_MEMORY;
-  TI__DEMO_ADD(12, TI_BLOCK_CVM, TI_DTYPE_I32, ti__demo_shape(0, 0, 10, 128, 0, 0));
-  b->has |= TI_BLOCK_HAS_BIAS_TYPE; b->bias_type = TI_BIAS_TYPE_VECTOR;
-  TI__DEMO_ADD(13, TI_BLOCK_SI, TI_DTYPE_I32, ti__demo_shape(0, 0, 10, 0, 0, 0));
-  TI__DEMO_ADD(14, TI_BLOCK_OUTPUT, TI_DTYPE_I32, ti__demo_shape(0, 0, 10, 0, 0, 0));
+  TI__DEMO_ADD(12, TI_BLOCK_CVM, TI_DTYPE_I32, ti_task_shape_make(0, 0, 10, 128, 0, 0, 0, 0));
+  b->has |= TI_BLOCK_HAS_BIAS_TYPE; b->bias_type = TI_BIAS_VECTOR;
+  TI__DEMO_ADD(13, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(0, 0, 10, 0, 0, 0, 0, 0));
+  TI__DEMO_ADD(14, TI_BLOCK_OUTPUT, TI_DTYPE_I32, ti_task_shape_make(0, 0, 10, 0, 0, 0, 0, 0));
   b->has |= TI_BLOCK_HAS_SOCKET_ID; b->socket_id = 1;
-  TI__DEMO_ADD(15, TI_BLOCK_CCMPB, TI_DTYPE_I8, ti__demo_shape(0, 0, 10, 0, 0, 0));
-  TI__DEMO_ATTR(15, TI_ATTR_CMP, 0); TI__DEMO_ATTR(15, TI_ATTR_BIT_SHIFT_NUM, 5);
-  TI__DEMO_ADD(16, TI_BLOCK_SI, TI_DTYPE_I8, ti__demo_shape(0, 0, 10, 0, 0, 0));
-  TI__DEMO_ADD(17, TI_BLOCK_SI, TI_DTYPE_I32, ti__demo_shape(0, 0, 10, 0, 0, 0));
+  TI__DEMO_ADD(15, TI_BLOCK_CCMPB, TI_DTYPE_I8, ti_task_shape_make(0, 0, 10, 0, 0, 0, 0, 0));
+  TI__DEMO_ATTR(15, TI_TASK_ATTR_CMP, 0); TI__DEMO_ATTR(15, TI_TASK_ATTR_BIT_SHIFT_NUM, 5);
+  TI__DEMO_ADD(16, TI_BLOCK_SI, TI_DTYPE_I8, ti_task_shape_make(0, 0, 10, 0, 0, 0, 0, 0));
+  TI__DEMO_ADD(17, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(0, 0, 10, 0, 0, 0, 0, 0));
   for (i = 0; i < 10; i++) bias[i] = 0;   /* initial membrane potential */
   if (ti_task_set_data(g, b, TI_DTYPE_I32, 1, bd10, bias)) return TI_STATUS_NO_MEMORY;
-  TI__DEMO_ADD(18, TI_BLOCK_CLIF, TI_DTYPE_I8, ti__demo_shape(0, 0, 10, 0, 0, 0));
-  TI__DEMO_ATTR(18, TI_ATTR_VTH0, 100); TI__DEMO_ATTR(18, TI_ATTR_VR, 0); TI__DEMO_ATTR(18, TI_ATTR_VL, 0); TI__DEMO_ATTR(18, TI_ATTR_VINIT, 0);
-  TI__DEMO_ATTR(18, TI_ATTR_VLEAKY_ADPT_EN, 0); TI__DEMO_ATTR(18, TI_ATTR_VLEAKY_BETA, -4);
-  TI__DEMO_ATTR(18, TI_ATTR_RESET_MODE, 0); TI__DEMO_ATTR(18, TI_ATTR_FIRE_TYPE, 4);
-  TI__DEMO_ADD(19, TI_BLOCK_SI, TI_DTYPE_I8, ti__demo_shape(0, 0, 10, 0, 0, 0));
-  TI__DEMO_ADD(20, TI_BLOCK_OUTPUT, TI_DTYPE_I8, ti__demo_shape(0, 0, 10, 0, 0, 0));
+  TI__DEMO_ADD(18, TI_BLOCK_CLIF, TI_DTYPE_I8, ti_task_shape_make(0, 0, 10, 0, 0, 0, 0, 0));
+  TI__DEMO_ATTR(18, TI_TASK_ATTR_VTH0, 100); TI__DEMO_ATTR(18, TI_TASK_ATTR_VR, 0); TI__DEMO_ATTR(18, TI_TASK_ATTR_VL, 0); TI__DEMO_ATTR(18, TI_TASK_ATTR_VINIT, 0);
+  TI__DEMO_ATTR(18, TI_TASK_ATTR_VLEAKY_ADPT_EN, 0); TI__DEMO_ATTR(18, TI_TASK_ATTR_VLEAKY_BETA, -4);
+  TI__DEMO_ATTR(18, TI_TASK_ATTR_RESET_MODE, 0); TI__DEMO_ATTR(18, TI_TASK_ATTR_FIRE_TYPE, 4);
+  TI__DEMO_ADD(19, TI_BLOCK_SI, TI_DTYPE_I8, ti_task_shape_make(0, 0, 10, 0, 0, 0, 0, 0));
+  TI__DEMO_ADD(20, TI_BLOCK_OUTPUT, TI_DTYPE_I8, ti_task_shape_make(0, 0, 10, 0, 0, 0, 0, 0));
   b->has |= TI_BLOCK_HAS_SOCKET_ID; b->socket_id = 2;
 #undef TI__DEMO_ADD
 #undef TI__DEMO_ATTR
