@@ -48,6 +48,13 @@
                             constant: CVS (CONSTANT_A); i8 results saturated
                             as for add
        lut                  SI + SB (table, 2^8 entries) -> CLUT (LUT_DW 8)
+       lif                  SI (x) + SI (the membrane state) -> CLIF (VTH0 =
+                            floor(vth), VR = v_reset): v must be a program
+                            argument only this lif reads; it has no INPUT
+                            block but becomes the CLIF's state SI (initial
+                            potential VINIT = 0, written back every run), and
+                            a returned v_new has no OUTPUT block: its socket
+                            is unused, read the state block instead
        reshape, flatten,    no block: edge rearrangements on the edges that
        transpose            read the value (PERMUTE, RESHAPE with its axis
                             order); consecutive transposes compose and
@@ -85,8 +92,12 @@
      - lut: i8 index with the default offset 128 (or any offset whose
        table covers -128..127), an integer table.
      - concat along any axis; slice with steps 1.
+     - lif: x and v i32, decay 1, v_reset an integer, both within CLIF's
+       28-bit registers (the interpreter saturates at int32 where CLIF
+       clamps at 28 bits: equal while |v| < 2^27). An argument nothing reads
+       gets no INPUT block.
      - everything else is refused with the op, its index and the reason
-       (sub, div, softmax, lif, ...).
+       (sub, div, softmax, mirror, ...).
      Intermediates: storage carries 32 bits; i8 values stay in -128..127
      because every i8 result comes out of a CCMPB clip (or is an input).
 
@@ -163,6 +174,7 @@ typedef struct ti__lw_val {
   ti__lw_step steps[TI__LW_MAX_STEPS];
   int nonneg;           /* every element known >= 0 */
   int fused;            /* consumed by a fusion: the producing op already made it */
+  int state;            /* a CLIF membrane potential: block is its state SI */
 } ti__lw_val;
 
 typedef struct ti__lw {
@@ -423,6 +435,7 @@ static ti_status ti__lw_feed_box(ti__lw *L, const ti_value *val, const int32_t *
   int64_t cur[TI_MAX_RANK];
   int32_t rc, i, k;
   if (v.block < 0) return TI__LW_NOSUP(L, "a constant used as an activation has no Task IR form here");
+  if (v.state) return TI__LW_NOSUP(L, "a lif membrane potential is the CLIF's state block: it can only be returned");
   if (perm) TI__LW_TRY(ti__lw_push(L, &v, val->type->rank, val->type->dims, perm));
   src = ti__lw_blk(L, v.block);
   e = ti_task_connect(L->g, src, 0, NULL, NULL, ti__lw_blk(L, dst), dst_cluster, pos, size);
@@ -1117,6 +1130,46 @@ static ti_status ti__lw_lut(ti__lw *L, const ti_op *op) {
   return ti__lw_set(L, res, cb, nonneg, 0, NULL, NULL);
 }
 
+/* An argument whose only use is the v operand of an nn.lif: the CLIF's
+   membrane state, kept in the graph (no INPUT block). */
+static int ti__lw_is_state_arg(const ti_value *v) {
+  const ti_use *u = v->first_use;
+  return !v->def && u && !u->next && u->index == 1 && ti_op_is(u->owner, "nn.lif");
+}
+
+/* lif(x, v) -> CLIF: x through an SI, v the state SI (written back each
+   step, starting at VINIT = 0); spikes are result 0, result 1 the state. */
+static ti_status ti__lw_lif(ti__lw *L, const ti_op *op) {
+  const ti_value *x = op->operands[0].value, *v = op->operands[1].value;
+  double vth = ti_dict_float(op->attrs, "vth", 1), vr = ti_dict_float(op->attrs, "v_reset", 0);
+  double decay = ti_dict_float(op->attrs, "decay", 1);
+  const ti_attr *a;
+  ti_task_shape f = ti__lw_form(x->type);
+  int32_t si, st, cl;
+  if ((a = ti_dict_get(op->attrs, "vth")) && a->kind == TI_ATTR_INT) vth = (double)a->u.i;
+  if ((a = ti_dict_get(op->attrs, "v_reset")) && a->kind == TI_ATTR_INT) vr = (double)a->u.i;
+  if ((a = ti_dict_get(op->attrs, "decay")) && a->kind == TI_ATTR_INT) decay = (double)a->u.i;
+  if (x->type->dtype != TI_DTYPE_I32 || v->type->dtype != TI_DTYPE_I32)
+    return TI__LW_NOSUP(L, "lif on %s: the membrane is i32 (CLIF's 28-bit register)", ti_dtype_name(x->type->dtype));
+  if (decay != 1.0) return TI__LW_NOSUP(L, "decay %g: CLIF's leak is additive after the reset, only decay 1 matches", decay);
+  if (!(vth > TI_LIF_V_MIN && vth < TI_LIF_V_MAX) || vr != floor(vr) || vr < TI_LIF_V_MIN || vr > TI_LIF_V_MAX)
+    return TI__LW_NOSUP(L, "vth %g / v_reset %g outside CLIF's 28-bit registers (v_reset an integer)", vth, vr);
+  if (!ti__lw_is_state_arg(v))
+    return TI__LW_NOSUP(L, "the potential v must be a program argument read only by this lif (it becomes the CLIF state)");
+  if ((si = ti__lw_block(L, TI_BLOCK_SI, TI_DTYPE_I32, f, 1)) < 0) return TI__LW_OOM(L);
+  TI__LW_TRY(ti__lw_feed(L, x, NULL, si));
+  if ((st = ti__lw_block(L, TI_BLOCK_SI, TI_DTYPE_I32, f, 1)) < 0) return TI__LW_OOM(L);
+  if ((cl = ti__lw_block(L, TI_BLOCK_CLIF, TI_DTYPE_I32, f, 1)) < 0) return TI__LW_OOM(L);
+  TI__LW_TRY(ti__lw_attr(L, cl, TI_ATTR_VTH0, (int64_t)floor(vth)));
+  TI__LW_TRY(ti__lw_attr(L, cl, TI_ATTR_VR, (int64_t)vr));
+  TI__LW_TRY(ti__lw_link(L, si, cl, 0));
+  TI__LW_TRY(ti__lw_link(L, st, cl, 1));
+  TI__LW_TRY(ti__lw_set(L, &op->results[0], cl, 1, 0, NULL, NULL));
+  TI__LW_TRY(ti__lw_set(L, &op->results[1], st, 0, 0, NULL, NULL));
+  ti__lw_of(L, &op->results[1])->state = 1;
+  return TI_STATUS_SUCCESS;
+}
+
 /* One op. */
 static ti_status ti__lw_op(ti__lw *L, const ti_op *op) {
   const char *nm = op->info->name;
@@ -1167,9 +1220,7 @@ static ti_status ti__lw_op(ti__lw *L, const ti_op *op) {
   if (ti_op_is(op, "nn.conv2d") || ti_op_is(op, "nn.gemm") || ti_op_is(op, "nn.matmul"))
     return TI__LW_NOSUP(L, "no Task IR form on integers: the interpreter saturates to the operand dtype; use "
                            "nn.quant_conv2d / nn.quant_gemm (i32 accumulation, shift)");
-  if (ti_op_is(op, "nn.lif"))
-    return TI__LW_NOSUP(L, "no Task IR form here yet: CLIF keeps its membrane state in the graph, the op takes it "
-                           "as an operand");
+  if (ti_op_is(op, "nn.lif")) return ti__lw_lif(L, op);
   if (ti_op_is(op, "nn.sub") || ti_op_is(op, "nn.div"))
     return TI__LW_NOSUP(L, "no Task IR form: CADD only adds (multiply by -1 with nn.mul first); CVS scales by integers");
   return TI__LW_NOSUP(L, "no Task IR form for %s in the integer subset", nm);
@@ -1237,6 +1288,7 @@ TASKIR_API ti_status ti_lower_to_task(ti_program *p, const ti_lower_options *o, 
     for (k = 0; k < t->rank; k++)
       if (t->dims[k] < 0 || t->dims[k] > INT32_MAX) { st = ti_error_set(err, TI_STATUS_NOT_SUPPORTED, "lower: argument %lld has a dynamic or huge dim", (long long)i); goto done; }
     if (!p->args[i]->first_use) continue;   /* nothing reads it: no INPUT block */
+    if (ti__lw_is_state_arg(p->args[i])) continue;   /* a CLIF state */
     if ((b = ti__lw_block(&L, TI_BLOCK_INPUT, t->dtype, ti__lw_form(t), 0)) < 0) { st = TI_STATUS_NO_MEMORY; goto done; }
     ti__lw_blk(&L, b)->has |= TI_BLOCK_HAS_SOCKET_ID;
     ti__lw_blk(&L, b)->socket_id = (int32_t)i;
@@ -1258,6 +1310,7 @@ TASKIR_API ti_status ti_lower_to_task(ti_program *p, const ti_lower_options *o, 
     const ti_value *v = ret->operands[i].value;
     ti_task_shape f = ti__lw_form(v->type);
     int32_t si, ob;
+    if (ti__lw_of(&L, v)->state) continue;   /* the CLIF state block itself holds it */
     st = TI_STATUS_NO_MEMORY;
     if ((si = ti__lw_block(&L, TI_BLOCK_SI, v->type->dtype, f, 1)) < 0) break;
     if ((ob = ti__lw_block(&L, TI_BLOCK_OUTPUT, v->type->dtype, f, 1)) < 0) break;

@@ -524,6 +524,83 @@ TT_TEST(test_sockets) {
   CASE_END();
 }
 
+/* SNN: x (i8 image) -> quant_conv2d (i32 current) -> lif with the membrane
+   potential as the CLIF state; 12 time steps, the interpreter feeding v_new
+   back as v, the executor keeping it in the graph. Spikes and potentials
+   agree at every step. */
+TT_TEST(test_snn_lif_steps) {
+  CASE_BEGIN(9);
+  int64_t d[4] = {1, 2, 5, 4}, vd[4] = {1, 3, 5, 4};
+  ti_value *x = tp_arg(&t, TI_DTYPE_I8, 4, d), *v = tp_arg(&t, TI_DTYPE_I32, 4, vd), *cur, *lo[2], *res[2];
+  ti_task_graph g;
+  ti_exec *ex = NULL;
+  ti_error e;
+  ti_tensor_value *in[2], *out[2];
+  int32_t state = -1, step, i, xs[12][40], spk[12][60], pot[12][60];
+  ti_op *lif;
+  int64_t j, fired = 0;
+  ti_error_clear(&e);
+  cur = conv(&t, x, 2, 3, 3, 1, 1, 1, 1, -1, 0, 1);
+  lo[0] = cur; lo[1] = v;
+  lif = ti_build(&t.b, "nn.lif", 2, lo, 2, NULL, A(c, "vth", I(c, 300), "v_reset", I(c, -20), NULL, NULL, NULL, NULL));
+  TT_CHECK(lif != NULL);
+  if (!lif) { CASE_END(); return; }
+  res[0] = &lif->results[0]; res[1] = &lif->results[1];
+  tp_ret(&t, 2, res);
+  TT_EQ_INT(ti_verify(t.p, &e), 0);
+  in[1] = ti_tensor_create(NULL, TI_DTYPE_I32, 4, vd, TI_LAYOUT_ANY, NULL, &e);   /* v starts at 0 = VINIT */
+  in[0] = ti_tensor_create(NULL, TI_DTYPE_I8, 4, d, TI_LAYOUT_ANY, NULL, &e);
+  /* the reference: 12 steps of the interpreter, v_new fed back as v */
+  for (step = 0; step < 12; step++) {
+    int32_t n_out = 2;
+    for (j = 0; j < in[0]->numel; j++) { xs[step][j] = (int32_t)tt_range(&r, -40, 90); ti_tensor_set(in[0], j, xs[step][j]); }
+    TT_EQ_INT(ti_interpret(t.p, (const ti_tensor_value *const *)in, 2, out, &n_out, &e), 0);
+    if (n_out != 2) { TT_CHECK_MSG(0, "interpret: %s", e.message); break; }
+    for (j = 0; j < 60; j++) {
+      spk[step][j] = (int32_t)ti_tensor_get(out[0], j);
+      pot[step][j] = (int32_t)ti_tensor_get(out[1], j);
+    }
+    ti_tensor_free(in[1]);
+    in[1] = out[1];
+    ti_tensor_free(out[0]);
+  }
+  TT_EQ_INT(ti_lower_to_task(t.p, NULL, &g, &e), 0);
+  if (e.status) fprintf(stderr, "    %s\n", e.message);
+  for (i = 0; i < g.n_blocks; i++)
+    if (g.blocks[i].type == TI_BLOCK_CLIF && g.blocks[i].n_inputs > 1) {
+      const ti_task_edge *ed = ti_task_find_edge(&g, g.blocks[i].inputs[1].interfaces[0].edge_id);
+      state = ed ? ed->src_block_id : -1;
+    }
+  TT_CHECK(state >= 0);
+  TT_EQ_INT(count_type(&g, TI_BLOCK_INPUT), 1);    /* v is state, not an input */
+  TT_EQ_INT(count_type(&g, TI_BLOCK_OUTPUT), 1);   /* spikes; v_new is the state block */
+  {
+    ti_exec_options o;
+    ti_exec_options_init(&o);
+    o.keep_all = 1;
+    TT_EQ_INT(ti_exec_plan(&g, &o, &ex, &e), 0);
+  }
+  for (step = 0; ex && step < 12; step++) {
+    ti_exec_tensor sp, st;
+    TT_EQ_INT(ti_exec_set_input(ex, 0, xs[step], 40, &e), 0);
+    TT_EQ_INT(ti_exec_run(ex, &e), 0);
+    TT_EQ_INT(ti_exec_output(ex, 0, &sp, &e), 0);
+    TT_EQ_INT(ti_exec_block(ex, state, &st, &e), 0);
+    TT_EQ_INT(sp.count, 60);
+    for (j = 0; j < 60 && sp.count == 60 && st.count == 60; j++) {
+      TT_EQ_INT(ti_exec_tensor_i64(&sp, j), spk[step][j]);
+      TT_EQ_INT(ti_exec_tensor_i64(&st, j), pot[step][j]);
+      fired += ti_exec_tensor_i64(&sp, j);
+    }
+  }
+  TT_CHECK(fired > 0);
+  ti_exec_free(ex);
+  ti_task_graph_free(&g);
+  ti_tensor_free(in[0]);
+  ti_tensor_free(in[1]);
+  CASE_END();
+}
+
 /* --- refusals ----------------------------------------------------------------- */
 
 TT_TEST(test_refusals) {
@@ -706,6 +783,7 @@ int main(void) {
   TT_RUN(test_transpose_cancel);
   TT_RUN(test_concat_slice_lut);
   TT_RUN(test_sockets);
+  TT_RUN(test_snn_lif_steps);
   TT_RUN(test_refusals);
   TT_RUN(test_random_programs);
   return tt_finish();
