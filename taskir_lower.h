@@ -296,7 +296,11 @@ static int32_t ti__lw_block(ti__lw *L, ti_block_type t, ti_dtype prec, ti_task_s
   if (grouped && ti__lw_group_add(L, L->next_id) != TI_STATUS_SUCCESS) return -1;
   return L->next_id++;
 }
-static ti_task_block *ti__lw_blk(ti__lw *L, int32_t id) { return (ti_task_block *)ti_task_find_block(L->g, id); }
+/* Ids are given in order from 0, so block id k sits at index k: O(1). */
+static ti_task_block *ti__lw_blk(ti__lw *L, int32_t id) {
+  if (id >= 0 && id < L->g->n_blocks && L->g->blocks[id].id == id) return &L->g->blocks[id];
+  return (ti_task_block *)ti_task_find_block(L->g, id);
+}
 static ti_status ti__lw_attr(ti__lw *L, int32_t b, ti_attr_type t, int64_t v) {
   if (ti_task_add_attr(L->g, ti__lw_blk(L, b), t, (int32_t)v) != TI_STATUS_SUCCESS) return TI__LW_OOM(L);
   return TI_STATUS_SUCCESS;
