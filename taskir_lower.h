@@ -171,7 +171,7 @@ typedef struct ti__lw_val {
   int32_t rank0;
   int64_t dims0[4];
   int32_t n_steps;
-  ti__lw_step steps[TI__LW_MAX_STEPS];
+  const ti__lw_step *steps;   /* in the lowering's arena; copied on change (values share them) */
   int nonneg;           /* every element known >= 0 */
   int fused;            /* consumed by a fusion: the producing op already made it */
   int state;            /* a CLIF membrane potential: block is its state SI */
@@ -193,6 +193,7 @@ typedef struct ti__lw {
   int32_t n_grp, cap_grp;
   ti_task_group *groups;
   int32_t n_groups, cap_groups;
+  ti_arena arena;       /* steps of the values */
 } ti__lw;
 
 TASKIR_API void ti_lower_options_init(ti_lower_options *o) {
@@ -407,8 +408,16 @@ static ti_status ti__lw_push(ti__lw *L, ti__lw_val *v, int32_t r, const int64_t 
     if (in_dims[perm[i]] != 1) s.perm[n++] = map[perm[i]];
   for (i = 0; i < s.rank; i++) if (s.perm[i] != i) ident = 0;
   if (ident) return TI_STATUS_SUCCESS;
+  if (v->n_steps == TI__LW_MAX_STEPS)
+    return TI__LW_NOSUP(L, "more than %d transposes separated by reshapes in a row", TI__LW_MAX_STEPS);
+  {   /* a copy: other values may share the steps */
+    ti__lw_step *ns = (ti__lw_step *)ti_arena_array(&L->arena, (size_t)v->n_steps + 1, sizeof *ns, 8);
+    if (!ns) return TI__LW_OOM(L);
+    if (v->n_steps) memcpy(ns, v->steps, (size_t)v->n_steps * sizeof *ns);
+    v->steps = ns;
+  }
   if (v->n_steps) {
-    ti__lw_step *p = &v->steps[v->n_steps - 1];
+    ti__lw_step *p = (ti__lw_step *)&v->steps[v->n_steps - 1];
     int64_t pout[TI_MAX_RANK];
     for (i = 0; i < p->rank; i++) pout[i] = p->in_dims[p->perm[i]];
     if (ti__lw_dims_eq(p->rank, pout, s.rank, s.in_dims)) {
@@ -420,9 +429,7 @@ static ti_status ti__lw_push(ti__lw *L, ti__lw_val *v, int32_t r, const int64_t 
       return TI_STATUS_SUCCESS;
     }
   }
-  if (v->n_steps == TI__LW_MAX_STEPS)
-    return TI__LW_NOSUP(L, "more than %d transposes separated by reshapes in a row", TI__LW_MAX_STEPS);
-  v->steps[v->n_steps++] = s;
+  ((ti__lw_step *)v->steps)[v->n_steps++] = s;
   return TI_STATUS_SUCCESS;
 }
 
@@ -1245,6 +1252,7 @@ TASKIR_API ti_status ti_lower_to_task(ti_program *p, const ti_lower_options *o, 
   if (p->kind != TI_PROGRAM_SSA) return ti_error_set(err, TI_STATUS_BAD_PARAM, "lower: the program must be SSA (nn)");
   memset(&L, 0, sizeof L);
   L.p = p; L.g = g; L.au = o->alloc_user; L.err = err;
+  ti_arena_init(&L.arena, L.au);
   /* float programs first: say what to do */
   for (i = 0; i < p->n_args; i++)
     if (!ti__lw_dtype_ok(p->args[i]->type->dtype)) {
@@ -1344,6 +1352,7 @@ done:
   TASKIR_FREE(L.au, L.args);
   TASKIR_FREE(L.au, L.grp);
   TASKIR_FREE(L.au, L.groups);
+  ti_arena_free(&L.arena);
   if (st != TI_STATUS_SUCCESS) {
     ti_task_graph_free(g);
     ti_task_graph_init(g, o->alloc_user);
