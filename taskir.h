@@ -6,7 +6,8 @@
    includes taskir_kernels.h (shared types, kernels): one
    TASKIR_IMPLEMENTATION implements both. taskir_proto.h (protobuf: Task IR
    and ONNX decoding), taskir_onnx.h (ONNX models -> nn programs),
-   taskir_layout.h (layout passes) and taskir_exec.h (executor) build on it.
+   taskir_layout.h (layout passes), taskir_lower.h (nn programs -> Task IR:
+   the lowering) and taskir_exec.h (executor) build on it.
 
    DO THIS in *one* C or C++ file:
        #define TASKIR_IMPLEMENTATION

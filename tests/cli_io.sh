@@ -78,10 +78,12 @@ expect 2 "--format wants pb, txt or tir" check "$D" --format xml
 printf 'blocks { id: 0 type: BOGUS }\n' > "$tmp/bad.txt"
 "$T" check "$tmp/bad.txt" 2> "$tmp/err"; [ "$(grep -o "bad.txt" "$tmp/err" | wc -l)" -eq 1 ] && ok || bad "file name repeated: $(cat "$tmp/err")"
 NN=tests/layout/seed004_conv_reshape_add.nn.tir
-for c in check stat run convert; do   # (dot draws either kind)
+for c in check stat convert; do   # (dot draws either kind)
   if [ "$c" = convert ]; then expect 1 "expected a Task IR graph.*found an nn program" convert "$NN" "$tmp/x.pb"
   else expect 1 "expected a Task IR graph.*found an nn program" "$c" "$NN"; fi
 done
+# run lowers an nn program first (tests/cli_lower.sh); this one is float
+expect 1 "Task IR here is integer: quantise the model first" run "$NN"
 expect 1 "expected an nn program.*found a Task IR graph" layout "$D"
 expect 1 "expected an nn program.*found a Task IR graph \(task" layout "$tmp/d.tir"
 expect 1 "expected an nn program" opt "$tmp/d.tir" --passes cse

@@ -50,7 +50,8 @@ expect_fail 1 "dim 0 is symbolic ('N'): bind it (e.g. --dim N=1)" "$T" import "$
 expect_fail 1 "argument 0 'x' (f32 \[1,1,6,6\], 36 values) needs --input 0=FILE" "$T" eval "$M/cnn.onnx" --dim N=1
 expect_fail 1 "holds 6 values, argument 0 (f32 \[1,1,6,6\]) needs 36" "$T" eval "$M/cnn.onnx" --dim N=1 --input x="$M/two_a.txt"
 expect_fail 2 "no such argument (the program has 2: a, b)" "$T" eval "$M/two.onnx" --input c="$M/two_a.txt"
-expect_fail 2 "lowering to Task IR" "$T" import "$M/cnn.onnx" "$tmp/x.pb" --dim N=1
+expect_fail 1 "Task IR here is integer: quantise the model first" "$T" import "$M/cnn.onnx" "$tmp/x.pb" --dim N=1
+expect_fail 2 "nn-only writes the nn program" "$T" import "$M/cnn.onnx" "$tmp/x.pb" --nn-only --dim N=1
 expect_fail 2 "--dim wants NAME=V" "$T" import "$M/cnn.onnx" "$tmp/x.tir" --dim N
 printf 'garbage' > "$tmp/bad.onnx"
 expect_fail 1 "at byte" "$T" import "$tmp/bad.onnx" "$tmp/x.tir"

@@ -33,7 +33,9 @@ static const char *usage_text =
   "                             maximize-value-semantics, inplace-to-outofplace)\n"
   "  layout FILE.tir [--transmit] [--npu]\n"
   "                             run the layout passes on an nn program and print it\n"
-  "  import MODEL.onnx OUT.tir  ONNX model -> nn program (see taskir import --help)\n"
+  "  import MODEL.onnx OUT      ONNX model -> nn program (.tir) or Task IR (.pb/.txt)\n"
+  "                             (see taskir import --help)\n"
+  "  lower PROGRAM.tir OUT      integer nn program -> Task IR .pb/.txt (see taskir lower --help)\n"
   "  eval PROGRAM.tir|MODEL.onnx  run the nn interpreter (see taskir eval --help)\n"
   "\n"
   "FILE is .pb/.bin (binary protobuf), .txt/.pbtxt/.textproto/.prototxt (protobuf\n"
@@ -664,7 +666,7 @@ static int cmd_layout(int argc, char **argv) {
 
 /* --------------------------------------------------------------------------- */
 
-#include "taskir_onnx.h"   /* tools/taskir_onnx.h: import, eval */
+#include "taskir_onnx.h"   /* tools/taskir_onnx.h: import, eval, lower */
 /* Standard output is checked once at the end (as coreutils do): a failed
    write or flush (a full disk, a closed pipe) is an error with its reason. */
 static int close_stdout(int rc) {
@@ -682,7 +684,7 @@ int main(int argc, char **argv) {
   static const struct { const char *name; int (*fn)(int, char **); } cmds[] = {
     { "demo", ti_cli_demo }, { "run", ti_cli_run }, { "convert", cmd_convert }, { "check", cmd_check },
     { "stat", cmd_stat }, { "dot", cmd_dot }, { "print", cmd_print }, { "opt", cmd_opt }, { "layout", cmd_layout },
-    { "import", ti_cli_import }, { "eval", ti_cli_eval },
+    { "import", ti_cli_import }, { "eval", ti_cli_eval }, { "lower", ti_cli_lower },
   };
   size_t i;
   if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {

@@ -1,9 +1,11 @@
-/* tools/taskir_onnx.h - the `taskir import` and `taskir eval` commands.
+/* tools/taskir_onnx.h - the `taskir import`, `taskir eval` and `taskir lower` commands.
 
    Included by tools/taskir.c after taskir_io.h (files and formats) and
    taskir_run.h (value files, TI__CLI_MKDIR); defines
        static int ti_cli_import(int argc, char **argv);   argv[0] == "import"
        static int ti_cli_eval(int argc, char **argv);     argv[0] == "eval"
+       static int ti_cli_lower(int argc, char **argv);    argv[0] == "lower"
+       static ti_status ti_cli_load_runnable(...)         what `run` runs
    Both return the exit code (0 success, 1 failure, 2 bad usage) and print
    the first problem on stderr. The library header of the same name (the
    ONNX importer) is ../taskir_onnx.h. */
@@ -11,20 +13,40 @@
 #define TASKIR_TOOL_ONNX_H
 
 #include "../taskir_onnx.h"
+#include "../taskir_lower.h"
+
+/* The passes run on an imported ONNX model when --passes is not given
+   (comma-separated names; "" for none). An nn program read from a .tir file
+   runs none unless --passes names them. */
+static const char ti__cli_default_passes[] = "quantize-recognize";
 
 static const char ti__cli_import_usage[] =
-    "usage: taskir import MODEL.onnx OUT.tir [--nn-only] [--dim NAME=V]... [--passes LIST | --no-quantize]\n"
+    "usage: taskir import MODEL.onnx OUT.tir|OUT.pb|OUT.txt [--nn-only] [--dim NAME=V]...\n"
+    "                     [--passes NAME[,NAME...] | --no-quantize]\n"
     "\n"
-    "Imports an ONNX model (opsets 6-17) into an nn program, runs the\n"
+    "Imports an ONNX model (opsets 6-17) into an nn program and runs the\n"
     "quantize-recognize pass (integer models exported as float become\n"
-    "quant_conv2d/quant_gemm programs with i8 inputs) and writes its text form\n"
-    "(.tir). Prints one line: nodes, ops, weights bytes, layers quantised (or\n"
-    "why the model stays float); on failure the first problem (e.g.\n"
-    "unsupported: node 'Resize_12' op Resize mode=cubic).\n"
-    "  --nn-only        write the nn program (the only output form so far)\n"
+    "quant_conv2d/quant_gemm programs with i8 inputs). OUT.tir (or --nn-only)\n"
+    "writes the nn program's text form; OUT.pb / OUT.txt lowers it to Task IR\n"
+    "(layout passes, then ti_lower_to_task) and writes the graph. Prints one\n"
+    "line (nodes, ops, weights bytes, layers quantised or why the model stays\n"
+    "float; with Task IR also blocks and edges); on failure the first problem\n"
+    "(e.g. unsupported: node 'Resize_12' op Resize mode=cubic, or the op the\n"
+    "lowering refuses).\n"
+    "  --nn-only        write the nn program (OUT must be .tir)\n"
     "  --dim NAME=V     bind a symbolic dim of the inputs (e.g. --dim N=1)\n"
-    "  --passes LIST    run these passes instead (e.g. quantize-recognize,dce)\n"
+    "  --passes LIST    run these nn passes instead (e.g. quantize-recognize,dce)\n"
     "  --no-quantize    run no pass: the program as imported\n";
+
+static const char ti__cli_lower_usage[] =
+    "usage: taskir lower PROGRAM.tir OUT.pb|OUT.txt|OUT.tir [--passes NAME[,NAME...]]\n"
+    "\n"
+    "Lowers an integer nn program to Task IR (LayoutTransmit, LayoutPresetToNPU,\n"
+    "one compute block plus its operands' storage blocks per op) and writes the\n"
+    "graph. Prints one line: ops, blocks, edges, groups, weights bytes; on\n"
+    "failure the op lowering refuses and why.\n"
+    "  --passes LIST    nn passes before lowering (taskir opt's names, and\n"
+    "                   quantize-recognize); none by default\n";
 
 static const char ti__cli_eval_usage[] =
     "usage: taskir eval PROGRAM.tir|MODEL.onnx [--input K=FILE]... [--out DIR] [--dim NAME=V]...\n"
@@ -110,8 +132,141 @@ static void ti__cli_type_str(ti_dtype dt, int32_t rank, const int64_t *dims, cha
   if (n < cap) snprintf(buf + n, cap - n, "]");
 }
 
+/* Runs the named nn passes (NULL: the default list) on p; taskir opt's
+   names and quantize-recognize, whose report goes to *qr (n_layers < 0:
+   the pass did not run). */
+static ti_status ti__cli_nn_passes(ti_program *p, const char *names, ti_quant_report *qr, ti_error *err) {
+  ti_pass_manager pm;
+  ti_status s;
+  int32_t i;
+  if (qr) { memset(qr, 0, sizeof *qr); qr->n_layers = -1; }
+  if (!names) names = ti__cli_default_passes;
+  if (!*names) return TI_STATUS_SUCCESS;
+  ti_pass_manager_init(&pm);
+  s = ti_onnx_pass_manager_add_named(&pm, names, err);
+  for (i = 0; qr && i < pm.n; i++)
+    if (strcmp(pm.passes[i].name, "quantize-recognize") == 0) { pm.passes[i].user = qr; qr->n_layers = 0; }
+  if (s == TI_STATUS_SUCCESS) s = ti_pass_manager_run(&pm, p, err);
+  return s;
+}
+
+/* What the summary line says of quantize-recognize. */
+static void ti__cli_quant_summary(const ti_quant_report *qr, char *buf, size_t cap) {
+  buf[0] = 0;
+  if (qr->n_layers > 0)
+    snprintf(buf, cap, "; %d layers quantised (i8 inputs: integers in -128..127)", (int)qr->n_layers);
+  else if (qr->n_layers == 0)
+    snprintf(buf, cap, "; float (not quantised: %s)", qr->reason);
+}
+
+/* Lowers p; when that fails on a program quantize-recognize left float, the
+   error says why the pass left it so. */
+static ti_status ti__cli_lower(ti_program *p, const ti_quant_report *qr, ti_task_graph *g, ti_error *err) {
+  ti_status s = ti_lower_to_task(p, NULL, g, err);
+  if (s != TI_STATUS_SUCCESS && qr && qr->n_layers == 0 && qr->reason[0]) {
+    char m[sizeof err->message + sizeof qr->reason + 64];
+    snprintf(m, sizeof m, "%s; quantize-recognize left the model float: %s", err->message, qr->reason);
+    memcpy(err->message, m, sizeof err->message - 1);
+    err->message[sizeof err->message - 1] = 0;
+  }
+  return s;
+}
+
+/* Ops of an nn program (not counting returns and weight reads). */
+static int64_t ti__cli_n_ops(const ti_program *p) {
+  int64_t n = 0;
+  const ti_op *op;
+  for (op = p->first; op; op = op->next)
+    if (!ti_op_is(op, "builtin.return") && !ti_op_is(op, "builtin.get_parameter")) n++;
+  return n;
+}
+
+/* The one-line summary of a lowering (n_nodes < 0: not from a model). */
+static void ti__cli_summary(const ti_task_graph *g, const char *what, int32_t n_nodes, int64_t n_ops, const char *out,
+                            const char *tail) {
+  int64_t wbytes = 0;
+  int32_t i;
+  for (i = 0; i < g->n_blocks; i++) {
+    const ti_task_values *v = ti_task_tensor_values(&g->blocks[i].data);
+    if (v) wbytes += v->count * (int64_t)ti_dtype_size(g->blocks[i].data.precision);
+  }
+  if (n_nodes >= 0) printf("%s: %d nodes -> ", what, (int)n_nodes);
+  else printf("%s: ", what);
+  printf("%lld ops -> %d blocks, %d edges, %d groups, %lld weights bytes -> %s%s\n", (long long)n_ops, (int)g->n_blocks,
+         (int)g->n_edges, (int)g->n_groups, (long long)wbytes, out, tail ? tail : "");
+}
+
+/* What `taskir run` runs: a Task IR graph, or an ONNX model / an nn program
+   (.tir of nn.* ops) imported, passed (the default passes) and lowered. */
+static ti_status ti_cli_load_runnable(ti_context *ctx, const char *path, ti_cli_fmt forced, ti_task_graph *g,
+                                      ti_error *err) {
+  ti_cli_fmt fmt;
+  ti_program *p = NULL;
+  const char *d = NULL;
+  ti_status s;
+  if (ti__cli_ends_with(path, ".onnx") && forced == TI_CLI_FMT_NONE) {
+    ti__cli_model cm;
+    ti_quant_report qr;
+    s = ti__cli_load_onnx(ctx, path, NULL, 0, &cm, err);
+    if (s == TI_STATUS_SUCCESS) s = ti__cli_nn_passes(cm.p, NULL, &qr, err);
+    if (s == TI_STATUS_SUCCESS) s = ti__cli_lower(cm.p, &qr, g, err);
+    ti__cli_model_free(&cm);
+    return s;
+  }
+  if (ti_cli_format(path, forced, &fmt, err) == TI_STATUS_SUCCESS && fmt == TI_CLI_FMT_TIR && strcmp(path, "-") != 0) {
+    s = ti_cli_load_program(ctx, path, forced, &p, &d, err);
+    if (s == TI_STATUS_SUCCESS && d && !strcmp(d, "nn")) {
+      s = ti_lower_to_task(p, NULL, g, err);
+      ti_program_destroy(p);
+      return s;
+    }
+    ti_program_destroy(p);
+  }
+  ti_error_clear(err);
+  return ti_cli_load_graph(ctx, path, forced, g, NULL, err);
+}
+
+static int ti_cli_lower(int argc, char **argv) {
+  const char *in = NULL, *out = NULL, *passes = NULL;
+  ti_quant_report qr;
+  ti_program *p = NULL;
+  ti_context *ctx;
+  ti_task_graph g;
+  ti_error err;
+  ti_status s;
+  int32_t i;
+  if (wants_help(argc, argv)) return usage(1, ti__cli_lower_usage);
+  for (i = 1; i < argc; i++) {
+    int r = ti_cli_opt_value(argc, argv, &i, "lower", "--passes", &passes);
+    if (r < 0) return usage(0, ti__cli_lower_usage);
+    if (r > 0) continue;
+    if (argv[i][0] == '-' && argv[i][1]) { fprintf(stderr, "taskir lower: unknown option '%s'\n", argv[i]); return usage(0, ti__cli_lower_usage); }
+    else if (!in) in = argv[i];
+    else if (!out) out = argv[i];
+    else return usage(0, ti__cli_lower_usage);
+  }
+  if (!in || !out) return usage(0, ti__cli_lower_usage);
+  ti_error_clear(&err);
+  ti_task_graph_init(&g, NULL);
+  if (!(ctx = ti_context_create(NULL))) return ti_cli_fail("lower", NULL, NULL);
+  s = ti_cli_load_nn(ctx, in, TI_CLI_FMT_NONE, &p, &err);
+  if (s == TI_STATUS_SUCCESS) s = ti__cli_nn_passes(p, passes ? passes : "", &qr, &err);
+  if (s == TI_STATUS_SUCCESS) {
+    int64_t n_ops = ti__cli_n_ops(p);
+    s = ti__cli_lower(p, &qr, &g, &err);
+    if (s == TI_STATUS_SUCCESS) s = ti_cli_save_graph(ctx, out, TI_CLI_FMT_NONE, &g, &err);
+    if (s == TI_STATUS_SUCCESS) ti__cli_summary(&g, in, -1, n_ops, out, NULL);
+  }
+  ti_task_graph_free(&g);
+  ti_program_destroy(p);
+  ti_context_destroy(ctx);
+  return s == TI_STATUS_SUCCESS ? 0 : ti_cli_fail("lower", in, &err);
+}
+
 static int ti_cli_import(int argc, char **argv) {
-  const char *in = NULL, *out = NULL;
+  const char *in = NULL, *out = NULL, *passes = NULL;
+  int nn_only = 0;
+  ti_task_graph g;
   ti_onnx_dim_binding dims[64];
   int32_t n_dims = 0, i, n_ops = 0, kinds = 0;
   ti__cli_model cm;
@@ -122,14 +277,12 @@ static int ti_cli_import(int argc, char **argv) {
   ti_op *op;
   int64_t wbytes = 0;
   const char *seen[64];
-  const char *passes = "quantize-recognize";
-  ti_pass_manager pm;
   ti_quant_report qr;
-  int r, ran_quant = 0;
   char qsum[400];
+  int r;
   if (wants_help(argc, argv)) return usage(1, ti__cli_import_usage);
   for (i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "--nn-only") == 0) continue;
+    if (strcmp(argv[i], "--nn-only") == 0) { nn_only = 1; continue; }
     if (strcmp(argv[i], "--no-quantize") == 0) { passes = ""; continue; }
     if ((r = ti_cli_opt_value(argc, argv, &i, "import", "--passes", &passes)) != 0) {
       if (r < 0) return usage(0, ti__cli_import_usage);
@@ -147,21 +300,28 @@ static int ti_cli_import(int argc, char **argv) {
     else return usage(0, ti__cli_import_usage);
   }
   if (!in || !out) return usage(0, ti__cli_import_usage);
-  if (!ti__cli_ends_with(out, ".tir")) {
-    fprintf(stderr, "taskir import: '%s': write the nn program as .tir (--nn-only); lowering to Task IR (.pb/.txt) is not part of this tool yet\n", out);
+  if (nn_only && !ti__cli_ends_with(out, ".tir")) {
+    fprintf(stderr, "taskir import: '%s': --nn-only writes the nn program: name it .tir\n", out);
     return 2;
   }
   ti_error_clear(&err);
   if (!(ctx = ti_context_create(NULL))) return ti_cli_fail("import", NULL, NULL);
   ti_buffer_init(&b, NULL);
-  memset(&qr, 0, sizeof qr);
   memset(&cm, 0, sizeof cm);
-  ti_pass_manager_init(&pm);
-  s = ti_onnx_pass_manager_add_named(&pm, passes, &err);
-  for (i = 0; i < pm.n; i++)   /* the report says how many layers, or why none */
-    if (strcmp(pm.passes[i].name, "quantize-recognize") == 0) { pm.passes[i].user = &qr; ran_quant = 1; }
-  if (s == TI_STATUS_SUCCESS) s = ti__cli_load_onnx(ctx, in, dims, n_dims, &cm, &err);
-  if (s == TI_STATUS_SUCCESS) s = ti_pass_manager_run(&pm, cm.p, &err);
+  s = ti__cli_load_onnx(ctx, in, dims, n_dims, &cm, &err);
+  if (s == TI_STATUS_SUCCESS) s = ti__cli_nn_passes(cm.p, passes, &qr, &err);
+  if (s == TI_STATUS_SUCCESS) ti__cli_quant_summary(&qr, qsum, sizeof qsum);
+  if (s == TI_STATUS_SUCCESS && !ti__cli_ends_with(out, ".tir")) {   /* Task IR: lower and write the graph */
+    int64_t n_ops0 = ti__cli_n_ops(cm.p);
+    s = ti__cli_lower(cm.p, &qr, &g, &err);
+    if (s == TI_STATUS_SUCCESS) s = ti_cli_save_graph(ctx, out, TI_CLI_FMT_NONE, &g, &err);
+    if (s == TI_STATUS_SUCCESS) ti__cli_summary(&g, in, cm.n_nodes, n_ops0, out, qsum);
+    ti_task_graph_free(&g);
+    ti_buffer_free(&b);
+    ti__cli_model_free(&cm);
+    ti_context_destroy(ctx);
+    return s == TI_STATUS_SUCCESS ? 0 : ti_cli_fail("import", in, &err);
+  }
   if (s == TI_STATUS_SUCCESS) s = ti_print_program(cm.p, &b, &err);
   if (s == TI_STATUS_SUCCESS) s = ti_cli_write_bytes(out, b.data, b.len, &err);
   if (s == TI_STATUS_SUCCESS) {
@@ -173,10 +333,6 @@ static int ti_cli_import(int argc, char **argv) {
       if (k == kinds && kinds < 64) seen[kinds++] = op->info->name;
     }
     for (i = 0; i < cm.p->n_vars; i++) wbytes += cm.p->vars[i].bytes;
-    qsum[0] = 0;
-    if (ran_quant && qr.n_layers)
-      snprintf(qsum, sizeof qsum, "; %d layers quantised (i8 inputs: integers in -128..127)", (int)qr.n_layers);
-    else if (ran_quant) snprintf(qsum, sizeof qsum, "; float (not quantised: %s)", qr.reason);
     printf("%s: %d nodes -> %d ops (%d kinds), %d arguments, %d weights (%lld bytes) -> %s%s\n", in, (int)cm.n_nodes,
            (int)n_ops, (int)kinds, (int)cm.p->n_args, (int)cm.p->n_vars, (long long)wbytes, out, qsum);
   }

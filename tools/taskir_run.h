@@ -29,13 +29,19 @@ static int ti__cli_isatty_stderr(void) { return isatty(2); }
 #include "taskir_proto.h"
 #include "taskir_exec.h"
 
+/* A Task IR graph, or a model / nn program lowered (tools/taskir_onnx.h). */
+static ti_status ti_cli_load_runnable(ti_context *ctx, const char *path, ti_cli_fmt forced, ti_task_graph *g,
+                                      ti_error *err);
+
 static const char ti__cli_run_usage[] =
     "usage: taskir run FILE [--input SOCKET=FILE]... [--steps N] [--out DIR] [--all]\n"
     "                  [--out-format txt|npy] [--trace DIR] [--profile] [--json] [--format F]\n"
     "                  [--max-memory BYTES]\n"
     "\n"
     "Executes a Task IR graph (FILE: .pb, .txt/.pbtxt/.textproto, .tir, or - with\n"
-    "--format pb|txt|tir). Exit status: 0 success, 1 failure, 2 bad usage.\n"
+    "--format pb|txt|tir); an ONNX model (.onnx) or an integer nn program (.tir of\n"
+    "nn.* ops) is lowered to Task IR first, as taskir lower does.\n"
+    "Exit status: 0 success, 1 failure, 2 bad usage.\n"
     "  --input SOCKET=FILE  feed INPUT socket SOCKET from FILE: a text file of one\n"
     "                       number per line (# comments and blank lines skipped), or\n"
     "                       a .npy array; values in y, x, f order. FILE holds one\n"
@@ -526,7 +532,7 @@ static int ti_cli_run(int argc, char **argv) {
   if (json && !profile) { fprintf(stderr, "taskir run: --json goes with --profile\n"); goto usage; }
   if (npy && !out_dir && !trace_dir) { fprintf(stderr, "taskir run: --out-format needs --out DIR or --trace DIR\n"); goto usage; }
   if (!(ctx = ti_context_create(NULL))) { fprintf(stderr, "taskir run: out of memory\n"); goto done; }
-  if (ti_cli_load_graph(ctx, file, fmt, &g, NULL, &err) != TI_STATUS_SUCCESS) { ti_cli_fail("run", file, &err); goto done; }
+  if (ti_cli_load_runnable(ctx, file, fmt, &g, &err) != TI_STATUS_SUCCESS) { ti_cli_fail("run", file, &err); goto done; }
   for (j = 0; j < g.n_blocks; j++) n_out_blocks += g.blocks[j].type == TI_BLOCK_OUTPUT;
   if (!n_out_blocks) {
     fprintf(stderr, "taskir run: %s: the graph has no OUTPUT block (%d blocks): running it would produce nothing\n", file,

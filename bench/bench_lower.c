@@ -1,0 +1,103 @@
+/* bench_lower: lowering (layout passes + ti_lower_to_task, checker
+   included) is linear in the program size. Builds integer DAGs of n ops on
+   [1,4,6,6] i8 data (every 4th op a 1x1 quant_conv2d with requantisation,
+   the others relu, a saturating add of the value two steps back, and a
+   transpose pair that cancels) for n = 10^3, 10^4 and 10^5, lowers each size
+   in turn (5 rounds; a fresh program each time: lowering rewrites it), and
+   prints the median time per op at each size and the median of the per-round
+   ratios 10^5 per op / 10^3 per op (1.0 when linear; target <= 2). Times are
+   this thread's CPU time. */
+#define _POSIX_C_SOURCE 199309L
+#define TASKIR_IMPLEMENTATION
+#include "taskir_lower.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+/* this thread's CPU time in seconds (robust on a shared machine) */
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static ti_program *dag(ti_context *c, int n) {
+  ti_program *p = ti_program_create(c, "dag", TI_PROGRAM_SSA);
+  int64_t d[4] = {1, 4, 6, 6}, wd[4] = {4, 4, 1, 1};
+  static const int8_t w[16] = {1, 0, 0, 1, 0, 1, 1, 0, 1, -1, 0, 0, 0, 0, 1, 1};
+  const ti_type *t = ti_type_get(c, TI_TYPE_VTENSOR, TI_DTYPE_I8, 4, d, TI_LAYOUT_ANY);
+  const ti_type *wt = ti_type_get(c, TI_TYPE_VTENSOR, TI_DTYPE_I8, 4, wd, TI_LAYOUT_ANY);
+  int64_t p1[4] = {0, 2, 3, 1}, p2[4] = {0, 3, 1, 2};
+  ti_named_attr a[2];
+  const ti_attr *conv_attrs, *w_attrs, *t1, *t2;
+  ti_builder b;
+  ti_error e;
+  ti_value *prev = ti_program_add_arg(p, t), *cur = prev, *ops[2];
+  int i;
+  ti_error_clear(&e);
+  ti_builder_init(&b, p, &e);
+  ti_program_add_var(p, "w", wt, w, 0, &e);
+  a[0] = ti_named(c, "shift", ti_attr_int(c, 1));
+  a[1] = ti_named(c, "clip_min", ti_attr_int(c, -128));
+  conv_attrs = ti_attr_dict(c, a, 2);
+  a[0] = ti_named(c, "name", ti_attr_string(c, "w", -1));
+  w_attrs = ti_attr_dict(c, a, 1);
+  a[0] = ti_named(c, "perm", ti_attr_int_array(c, p1, 4));
+  t1 = ti_attr_dict(c, a, 1);
+  a[0] = ti_named(c, "perm", ti_attr_int_array(c, p2, 4));
+  t2 = ti_attr_dict(c, a, 1);
+  for (i = 0; i < n / 4; i++) {
+    ti_value *next;
+    ops[0] = cur;
+    ops[1] = ti_build1(&b, "builtin.get_parameter", 0, NULL, wt, w_attrs);
+    next = ti_build1(&b, "nn.quant_conv2d", 2, ops, NULL, conv_attrs);
+    next = ti_build1(&b, "nn.relu", 1, &next, NULL, NULL);
+    ops[0] = next; ops[1] = prev;
+    next = ti_build1(&b, "nn.add", 2, ops, NULL, NULL);
+    next = ti_build1(&b, "nn.transpose", 1, &next, NULL, t1);
+    next = ti_build1(&b, "nn.transpose", 1, &next, NULL, t2);
+    prev = cur;
+    cur = next;
+  }
+  ti_build(&b, "builtin.return", 1, &cur, 0, NULL, NULL);
+  if (b.status != TI_STATUS_SUCCESS) { fprintf(stderr, "build: %s\n", e.message); exit(1); }
+  return p;
+}
+
+static int cmp_d(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+int main(void) {
+  enum { ROUNDS = 5, SIZES = 3 };
+  static const int sizes[SIZES] = {1000, 10000, 100000};
+  double per[SIZES][ROUNDS], ratio[ROUNDS];
+  int r, k;
+  ti_context *c = ti_context_create(NULL);
+  ti_error e;
+  ti_error_clear(&e);
+  ti_nn_register(c, &e);
+  printf("bench_lower: layout passes + lowering + checker, integer DAGs (conv 1x1 + requant, relu, add, cancelling transposes)\n");
+  for (r = 0; r < ROUNDS; r++) {
+    for (k = 0; k < SIZES; k++) {
+      ti_program *p = dag(c, sizes[k]);
+      ti_task_graph g;
+      double t0 = now();
+      if (ti_lower_to_task(p, NULL, &g, &e) != TI_STATUS_SUCCESS) { fprintf(stderr, "lower: %s\n", e.message); return 1; }
+      per[k][r] = (now() - t0) / (double)sizes[k];
+      if (r == 0) printf("  n = %6d ops: %d blocks, %d edges\n", sizes[k], (int)g.n_blocks, (int)g.n_edges);
+      ti_task_graph_free(&g);
+      ti_program_destroy(p);
+    }
+    ratio[r] = per[SIZES - 1][r] / per[0][r];
+  }
+  for (k = 0; k < SIZES; k++) {
+    qsort(per[k], ROUNDS, sizeof(double), cmp_d);
+    printf("  n = %6d ops: %.2f us per op (median of %d)\n", sizes[k], per[k][ROUNDS / 2] * 1e6, ROUNDS);
+  }
+  qsort(ratio, ROUNDS, sizeof(double), cmp_d);
+  printf("  per-op time at 10^5 / at 10^3: %.2f (median of %d paired rounds; target <= 2)\n", ratio[ROUNDS / 2], ROUNDS);
+  ti_context_destroy(c);
+  return 0;
+}
