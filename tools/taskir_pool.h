@@ -24,7 +24,6 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "taskir_kernels.h"
 
@@ -40,17 +39,6 @@ typedef struct ti_pool {
   void *arg;
   int64_t n, next, grain;
 } ti_pool;
-
-/* Online CPUs (at least 1). */
-static inline int ti_pool_online_cpus(void) {
-#if defined(_SC_NPROCESSORS_ONLN)
-  long c = sysconf(_SC_NPROCESSORS_ONLN);
-  if (c > TI_POOL_MAX_THREADS) c = TI_POOL_MAX_THREADS;
-  return c >= 1 ? (int)c : 1;
-#else
-  return 1;
-#endif
-}
 
 /* Threads that run a job: the caller and the workers. */
 static inline int ti_pool_threads(const ti_pool *p) { return p ? p->n_workers + 1 : 1; }

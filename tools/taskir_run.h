@@ -430,6 +430,17 @@ static double ti__cli_now(void) {
 }
 static double ti__cli_clock(void *user) { (void)user; return ti__cli_now(); }
 
+/* Online CPUs (at least 1, at most TI_POOL_MAX_THREADS): --threads 0. */
+static int ti__cli_online_cpus(void) {
+#if defined(_SC_NPROCESSORS_ONLN)
+  long c = sysconf(_SC_NPROCESSORS_ONLN);
+  if (c > TI_POOL_MAX_THREADS) c = TI_POOL_MAX_THREADS;
+  return c >= 1 ? (int)c : 1;
+#else
+  return 1;
+#endif
+}
+
 /* One --input: the socket and the file (or a per-step pattern with %d). */
 typedef struct ti__cli_input { long socket; const char *file; int per_step; } ti__cli_input;
 
@@ -581,7 +592,7 @@ static int ti_cli_run(int argc, char **argv) {
   o.profile = profile;
   if (max_memory) o.max_bytes = max_memory;
   o.clock = ti__cli_clock;
-  if (threads == 0) threads = ti_pool_online_cpus();
+  if (threads == 0) threads = ti__cli_online_cpus();
   if (threads > 1) {
     if (ti_pool_create(&pool, (int)threads) != 0) {
       fprintf(stderr, "taskir run: --threads %ld: could not start the threads\n", threads);
