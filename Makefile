@@ -32,7 +32,7 @@ all: $(TOOL) $(EXAMPLES:%=$(BUILD)/examples/%)
 
 $(BUILD)/taskir: tools/taskir.c $(wildcard tools/*.h) $(HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(STD) $(WARN) $(OPT) -I. -o $@ $< -lm
+	$(CC) $(STD) $(WARN) $(OPT) -I. -o $@ $< -lm -pthread
 
 $(BUILD)/examples/%: examples/%.c $(HEADERS)
 	@mkdir -p $(@D)
@@ -40,11 +40,11 @@ $(BUILD)/examples/%: examples/%.c $(HEADERS)
 
 $(BUILD)/test/%: tests/%.c $(HEADERS) tests/tt.h tests/tt_task.h tests/onnx_write.h
 	@mkdir -p $(@D)
-	$(CC) $(STD) $(WARN) $(OPT) -g -I. -o $@ $< -lm
+	$(CC) $(STD) $(WARN) $(OPT) -g -I. -o $@ $< -lm -pthread
 
 $(BUILD)/asan/%: tests/%.c $(HEADERS) tests/tt.h tests/tt_task.h tests/onnx_write.h
 	@mkdir -p $(@D)
-	$(CC) $(STD) $(WARN) -O1 -g $(SAN) -I. -o $@ $< -lm
+	$(CC) $(STD) $(WARN) -O1 -g $(SAN) -I. -o $@ $< -lm -pthread
 
 # The kernels as firmware builds them: reference paths, and (-ffreestanding,
 # __STDC_HOSTED__ 0) taskir's own copy/fill loops instead of the C library's.
@@ -66,7 +66,7 @@ $(BUILD)/fuzzloop/%: tests/%.c tests/fuzz_main.h $(HEADERS)
 
 $(BUILD)/bench/%: bench/%.c $(wildcard bench/*.h) tests/onnx_write.h $(HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(STD) $(WARN) -O3 -march=native -I. -o $@ $< -lm
+	$(CC) $(STD) $(WARN) -O3 -march=native -I. -o $@ $< -lm -pthread
 
 # The oneDNN peer links -ldnnl only when the library is there; without it the
 # bench is built to print a skip.

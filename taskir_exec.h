@@ -97,6 +97,13 @@ typedef struct ti_exec_options {
   int profile;              /* time every step (per block type, copies) */
   int skip_check;           /* skip ti_task_check (own safety checks stay) */
   const ti_kernel_ctx *kernel_ctx;  /* NULL: detected CPU, one thread */
+  ti_parallel_for_fn parallel_for;  /* handed to every kernel call (overrides
+                               kernel_ctx's hook); the headers create no
+                               threads: the caller's pool runs the ranges */
+  void *parallel_user;      /* its first argument */
+  int threads;              /* threads behind parallel_for: 1 runs every
+                               kernel on the calling thread without the
+                               hook; 0 or more than 1: use the hook */
   ti_exec_clock_fn clock;   /* NULL: clock() */
   void *clock_user;
   void *alloc_user;         /* passed to TASKIR_MALLOC/FREE */
@@ -1852,6 +1859,8 @@ TASKIR_API ti_status ti_exec_plan(const ti_task_graph *g, const ti_exec_options 
   x->u = u;
   x->opt = *o;
   if (o->kernel_ctx) x->kctx = *o->kernel_ctx; else ti_kernel_ctx_init(&x->kctx);
+  if (o->parallel_for) { x->kctx.parallel_for = o->parallel_for; x->kctx.parallel_user = o->parallel_user; }
+  if (o->threads == 1) { x->kctx.parallel_for = NULL; x->kctx.parallel_user = NULL; }
   if (!x->opt.clock) x->opt.clock = ti__x_clock_default;
   x->budget = o->max_bytes ? o->max_bytes : TASKIR_EXEC_MAX_BYTES;
   x->perr = err;

@@ -733,6 +733,14 @@ TASKIR_API ti_status ti_rearrange_apply(ti_rearrange_kind kind, const ti_rearran
                                         size_t elem_size, int ndim, const int64_t *in_dims,
                                         const void *in, int out_ndim, const int64_t *out_dims,
                                         void *out);
+/* The same with a kernel context: parallel_for splits the output rows
+   (ROTATE, REFLECT, SHIFT, SCALE, SHUFFLE), the plane rows (SHEAR, AFFINE,
+   PROJECT) or, for IDENTITY, 256 KiB pieces; RESHAPE and PERMUTE are
+   ti_transpose_ex. NULL ctx: as ti_rearrange_apply. */
+TASKIR_API ti_status ti_rearrange_apply_ex(const ti_kernel_ctx *ctx, ti_rearrange_kind kind,
+                                           const ti_rearrange_param *p, int np, size_t elem_size,
+                                           int ndim, const int64_t *in_dims, const void *in,
+                                           int out_ndim, const int64_t *out_dims, void *out);
 
 /* N-d transpose: out has dims in_dims[perm[0]], ..., in_dims[perm[ndim-1]]
    and out[i_0]..[i_{ndim-1}] = in[...] with input axis perm[k] indexed by
@@ -925,6 +933,21 @@ TI__PRIVATE void ti__parallel(const ti_kernel_ctx *ctx, int64_t n, ti_range_fn f
   if (n <= 0) return;
   if (ctx && ctx->parallel_for) ctx->parallel_for(ctx->parallel_user, n, fn, arg);
   else fn(arg, 0, n);
+}
+
+/* A plain copy of n bytes, through the parallel-for in 256 KiB pieces. */
+typedef struct ti__pcopy_job { unsigned char *d; const unsigned char *s; size_t n; } ti__pcopy_job;
+#define TI__PCOPY_PIECE ((int64_t)1 << 18)
+TI__PRIVATE void ti__pcopy_range(void *arg, int64_t k0, int64_t k1) {
+  const ti__pcopy_job *j = (const ti__pcopy_job *)arg;
+  const size_t b0 = (size_t)(k0 * TI__PCOPY_PIECE);
+  const size_t b1 = (size_t)(k1 * TI__PCOPY_PIECE) < j->n ? (size_t)(k1 * TI__PCOPY_PIECE) : j->n;
+  ti__memcpy(j->d + b0, j->s + b0, b1 - b0);
+}
+TI__PRIVATE void ti__pcopy(const ti_kernel_ctx *ctx, void *d, const void *s, size_t n) {
+  ti__pcopy_job j;
+  j.d = (unsigned char *)d; j.s = (const unsigned char *)s; j.n = n;
+  ti__parallel(ctx, (int64_t)((n + (size_t)TI__PCOPY_PIECE - 1) / (size_t)TI__PCOPY_PIECE), ti__pcopy_range, &j);
 }
 
 TASKIR_API unsigned ti_cpu_compiled(void) {
@@ -5017,7 +5040,7 @@ TASKIR_API ti_status ti_transpose_ex(const ti_kernel_ctx *ctx, size_t es, int nd
   }
   for (i = 0; i < ng && mp[i] == i; ++i) {}
   if (ng <= 1 || i == ng) {  /* the order is unchanged: one copy */
-    ti__memcpy(out, in, (size_t)vol * es);
+    ti__pcopy(ctx, out, in, (size_t)vol * es);
     return TI_STATUS_SUCCESS;
   }
   istride[ng - 1] = 1;
@@ -5394,23 +5417,143 @@ static void ti__ra_gather(unsigned char *d, const unsigned char *s, int64_t ss, 
 #undef TI__RA_G
 }
 
-/* Output of dims od[0..nd-1] where output index i reads the input byte
-   base + sum i_a * ss[a] (ss may be negative). */
-static void ti__ra_strided(size_t es, int nd, const int64_t *od, const unsigned char *base,
-                           const int64_t *ss, unsigned char *out) {
-  int64_t idx[TI_MAX_RANK] = {0}, rows = 1, r;
-  const int64_t inner = od[nd - 1];
-  const unsigned char *p = base;
+/* One ti_rearrange_apply_ex call, cut into ranges of output rows. */
+typedef struct ti__ra_job {
+  int kind, ndim, cyc;
+  size_t es, row;                     /* element bytes; output row bytes */
+  const int64_t *in_dims, *od;
+  int64_t istr[TI_MAX_RANK], ss[TI_MAX_RANK], dd[TI_MAX_RANK];
+  const unsigned char *src, *base;
+  unsigned char *dst;
+  const int32_t *v;
+  int64_t sa, sb, oy, ox, n;          /* SHEAR; SHUFFLE index count */
+  ti__ra_map mp;
+} ti__ra_job;
+
+/* Output rows [r0, r1) of dims od[0..nd-1] (a row: the innermost axis)
+   where output index i reads the input byte base + sum i_a * ss[a] (ss may
+   be negative). */
+static void ti__ra_strided(void *arg, int64_t r0, int64_t r1) {
+  const ti__ra_job *j = (const ti__ra_job *)arg;
+  const int nd = j->ndim;
+  int64_t idx[TI_MAX_RANK] = {0}, q = r0, r;
+  const int64_t inner = j->od[nd - 1];
+  const unsigned char *p = j->base;
+  unsigned char *out = j->dst + (size_t)r0 * j->row;
   int a;
-  for (a = 0; a < nd - 1; ++a) rows *= od[a];
-  for (r = 0; r < rows; ++r) {
-    ti__ra_gather(out, p, ss[nd - 1], inner, es);
-    out += (size_t)inner * es;
+  for (a = nd - 2; a >= 0; --a) { idx[a] = q % j->od[a]; q /= j->od[a]; p += idx[a] * j->ss[a]; }
+  for (r = r0; r < r1; ++r) {
+    ti__ra_gather(out, p, j->ss[nd - 1], inner, j->es);
+    out += j->row;
     for (a = nd - 2; a >= 0; --a) {
-      p += ss[a];
-      if (++idx[a] < od[a]) break;
-      p -= ss[a] * od[a];
+      p += j->ss[a];
+      if (++idx[a] < j->od[a]) break;
+      p -= j->ss[a] * j->od[a];
       idx[a] = 0;
+    }
+  }
+}
+
+/* SHIFT and SCALE: output rows [r0, r1) over the outer axes, the innermost
+   axis in segments. */
+static void ti__ra_shift_rows(void *arg, int64_t r0, int64_t r1) {
+  const ti__ra_job *j = (const ti__ra_job *)arg;
+  const int ndim = j->ndim, kind = j->kind, cyc = j->cyc;
+  const int64_t *in_dims = j->in_dims, *od = j->od, *dd = j->dd, *istr = j->istr;
+  const size_t es = j->es, orow = j->row;
+  const int64_t n = in_dims[ndim - 1];
+  int64_t idx[TI_MAX_RANK] = {0}, q = r0, r;
+  unsigned char *dst = j->dst + (size_t)r0 * orow;
+  int a;
+  for (a = ndim - 2; a >= 0; --a) { idx[a] = q % od[a]; q /= od[a]; }
+  for (r = r0; r < r1; ++r, dst += orow) {
+    const unsigned char *s = j->src;
+    int inside = 1;
+    for (a = 0; a < ndim - 1; ++a) {
+      int64_t si;
+      if (kind == TI_REARRANGE_SCALE) si = idx[a] / dd[a];
+      else {
+        si = idx[a] - dd[a];
+        if (cyc) { si %= in_dims[a]; if (si < 0) si += in_dims[a]; }
+        else if (si < 0 || si >= in_dims[a]) { inside = 0; break; }
+      }
+      s += si * istr[a];
+    }
+    if (!inside) {
+      ti__memset(dst, 0, orow);
+    } else if (kind == TI_REARRANGE_SCALE) {
+      const int64_t f = dd[ndim - 1];
+      if (f == 1) ti__mv_copy(dst, s, orow);
+      else {
+        int64_t i, k2;
+        unsigned char *qd = dst;
+        for (i = 0; i < n; ++i)
+          for (k2 = 0; k2 < f; ++k2, qd += es) ti__memcpy(qd, s + (size_t)i * es, es);
+      }
+    } else if (cyc) {
+      int64_t d0 = dd[ndim - 1] % n;
+      if (d0 < 0) d0 += n;
+      /* out[j] = in[j - d0] for j >= d0, in[j - d0 + n] below */
+      ti__mv_copy(dst + (size_t)d0 * es, s, (size_t)(n - d0) * es);
+      ti__mv_copy(dst, s + (size_t)(n - d0) * es, (size_t)d0 * es);
+    } else {
+      const int64_t d0 = dd[ndim - 1];
+      const int64_t lo = d0 < 0 ? 0 : (d0 < n ? d0 : n);
+      const int64_t hi = n + d0 < lo ? lo : (n + d0 < n ? n + d0 : n);
+      ti__memset(dst, 0, (size_t)lo * es);
+      ti__mv_copy(dst + (size_t)lo * es, s + (size_t)(lo - d0) * es, (size_t)(hi - lo) * es);
+      ti__memset(dst + (size_t)hi * es, 0, (size_t)(n - hi) * es);
+    }
+    for (a = ndim - 2; a >= 0; --a) {
+      if (++idx[a] < od[a]) break;
+      idx[a] = 0;
+    }
+  }
+}
+
+/* SHEAR, AFFINE and PROJECT: output rows y in [y0, y1) of the plane (y, x)
+   = axes (0, 1); the rest of the axes is one pixel. */
+static void ti__ra_plane_rows(void *arg, int64_t y0, int64_t y1) {
+  const ti__ra_job *j = (const ti__ra_job *)arg;
+  const int64_t H = j->in_dims[0], W = j->in_dims[1], Wo = j->od[1];
+  const size_t pix = (size_t)j->istr[1];
+  unsigned char *dst = j->dst + (size_t)y0 * (size_t)Wo * pix;
+  int64_t y, x, ys = 0, xs = 0;
+  for (y = y0; y < y1; ++y)
+    for (x = 0; x < Wo; ++x, dst += pix) {
+      int ok;
+      if (j->kind == TI_REARRANGE_SHEAR) {
+        /* a: y' = y + a x + oy, x' = x; b: x' = x + b y + ox, y' = y */
+        xs = x - j->sb * y - j->ox;
+        ys = y - j->sa * x - j->oy;
+        if (j->sa) xs = x; else ys = y;
+        ok = ys >= 0 && ys < H && xs >= 0 && xs < W;
+      } else {
+        ok = ti__ra_map_src(&j->mp, y, x, H, W, &ys, &xs);
+      }
+      if (ok) ti__mv_copy(dst, j->src + (size_t)(ys * j->istr[0] + xs * j->istr[1]), pix);
+      else ti__memset(dst, 0, pix);
+    }
+}
+
+/* SHUFFLE along an axis: outer slices [o0, o1), each n pieces of j->row
+   bytes; without an axis: elements [o0, o1) (j->row = es). */
+static void ti__ra_shuffle_rows(void *arg, int64_t o0, int64_t o1) {
+  const ti__ra_job *j = (const ti__ra_job *)arg;
+  const size_t inner = j->row;
+  int64_t o, k;
+  if (j->dd[0] >= 0) {  /* the axis: dd[0] = its extent in the input */
+    unsigned char *dst = j->dst + (size_t)o0 * (size_t)j->n * inner;
+    for (o = o0; o < o1; ++o)
+      for (k = 0; k < j->n; ++k, dst += inner) {
+        if (j->v[k] < 0) ti__memset(dst, 0, inner);
+        else ti__mv_copy(dst, j->src + (size_t)(o * j->dd[0] + j->v[k]) * inner, inner);
+      }
+  } else {
+    unsigned char *dst = j->dst + (size_t)o0 * inner;
+    for (o = o0; o < o1; ++o, dst += inner) {
+      if (j->v[o] < 0) ti__memset(dst, 0, inner);
+      else ti__memcpy(dst, j->src + (size_t)j->v[o] * inner, inner);
     }
   }
 }
@@ -5419,13 +5562,21 @@ TASKIR_API ti_status ti_rearrange_apply(ti_rearrange_kind kind, const ti_rearran
                                         size_t es, int ndim, const int64_t *in_dims,
                                         const void *in, int out_ndim, const int64_t *out_dims,
                                         void *out) {
-  int64_t od[TI_MAX_RANK], istr[TI_MAX_RANK], ss[TI_MAX_RANK];
-  int64_t ivol = 1, ovol = 1, given = 1;
+  return ti_rearrange_apply_ex(0, kind, p, np, es, ndim, in_dims, in, out_ndim, out_dims, out);
+}
+
+TASKIR_API ti_status ti_rearrange_apply_ex(const ti_kernel_ctx *ctx, ti_rearrange_kind kind,
+                                           const ti_rearrange_param *p, int np, size_t es,
+                                           int ndim, const int64_t *in_dims, const void *in,
+                                           int out_ndim, const int64_t *out_dims, void *out) {
+  int64_t od[TI_MAX_RANK];
+  int64_t ivol = 1, ovol = 1, given = 1, rows = 1;
   int on, a;
   const unsigned char *src = (const unsigned char *)in;
   unsigned char *dst = (unsigned char *)out;
   const int32_t *v = 0, *v1 = 0;
   const char *why;
+  ti__ra_job j;
   ti_status st = ti_rearrange_infer_ex(kind, p, np, ndim, in_dims, &on, od, &why);
   if (st != TI_STATUS_SUCCESS) return st;
   if (es != 1 && es != 2 && es != 4 && es != 8) return TI_STATUS_BAD_PARAM;
@@ -5443,173 +5594,105 @@ TASKIR_API ti_status ti_rearrange_apply(ti_rearrange_kind kind, const ti_rearran
   }
   if (ovol == 0) return TI_STATUS_SUCCESS;
   if (!out || (ivol > 0 && !in)) return TI_STATUS_BAD_PARAM;
-  istr[ndim - 1] = (int64_t)es;  /* byte strides of the input */
-  for (a = ndim - 2; a >= 0; --a) istr[a] = istr[a + 1] * in_dims[a + 1];
+  ti__memset(&j, 0, sizeof j);
+  j.kind = kind; j.ndim = ndim; j.es = es; j.in_dims = in_dims; j.od = od;
+  j.src = j.base = src; j.dst = dst;
+  j.istr[ndim - 1] = (int64_t)es;  /* byte strides of the input */
+  for (a = ndim - 2; a >= 0; --a) j.istr[a] = j.istr[a + 1] * in_dims[a + 1];
+  for (a = 0; a < ndim - 1; ++a) rows *= od[a];
+  j.row = (size_t)od[ndim - 1] * es;
   if (np > 0) { v = p[0].i32; }
   if (np > 1) { v1 = p[1].i32; }
+  j.v = v;
   if (ivol == 0) {  /* an empty input: the whole (non-empty) output is fill */
     ti__memset(dst, 0, (size_t)ovol * es);
     return TI_STATUS_SUCCESS;
   }
   switch (kind) {
   case TI_REARRANGE_IDENTITY:
-    ti__memcpy(dst, src, (size_t)ovol * es);
+    ti__pcopy(ctx, dst, src, (size_t)ovol * es);
     return TI_STATUS_SUCCESS;
   case TI_REARRANGE_RESHAPE: {
     int perm[TI_MAX_RANK];
     for (a = 0; a < ndim; ++a)  /* listed fastest first: reversed, it is the perm */
       perm[a] = (np > 0 && p[0].n_i32 > 0) ? v[ndim - 1 - a] : a;
-    return ti_transpose(es, ndim, in_dims, perm, in, out);
+    return ti_transpose_ex(ctx, es, ndim, in_dims, perm, in, out);
   }
   case TI_REARRANGE_PERMUTE: {
     int perm[TI_MAX_RANK];
     for (a = 0; a < ndim; ++a) perm[a] = v[a];
-    return ti_transpose(es, ndim, in_dims, perm, in, out);
+    return ti_transpose_ex(ctx, es, ndim, in_dims, perm, in, out);
   }
   case TI_REARRANGE_ROTATE:
   case TI_REARRANGE_REFLECT: {
-    const unsigned char *base = src;
-    for (a = 0; a < ndim; ++a) ss[a] = istr[a];
+    const int64_t *istr = j.istr;
+    for (a = 0; a < ndim; ++a) j.ss[a] = istr[a];
     if (kind == TI_REARRANGE_REFLECT) {
       int64_t i;
       for (i = 0; i < p[0].n_i32; ++i) {
         const int ax = v[i];
-        base += (in_dims[ax] - 1) * istr[ax];
-        ss[ax] = -istr[ax];
+        j.base += (in_dims[ax] - 1) * istr[ax];
+        j.ss[ax] = -istr[ax];
       }
     } else {
       const int ax = p[0].n_i32 == 3 ? v[1] : 0, bx = p[0].n_i32 == 3 ? v[2] : 1;
       const int q = (int)(((v[0] % 4) + 4) % 4);
       if (q == 1) {        /* out[i][j] = in[j][W-1-i] */
-        ss[ax] = -istr[bx]; base += (in_dims[bx] - 1) * istr[bx];
-        ss[bx] = istr[ax];
+        j.ss[ax] = -istr[bx]; j.base += (in_dims[bx] - 1) * istr[bx];
+        j.ss[bx] = istr[ax];
       } else if (q == 2) { /* out[i][j] = in[H-1-i][W-1-j] */
-        ss[ax] = -istr[ax]; base += (in_dims[ax] - 1) * istr[ax];
-        ss[bx] = -istr[bx]; base += (in_dims[bx] - 1) * istr[bx];
+        j.ss[ax] = -istr[ax]; j.base += (in_dims[ax] - 1) * istr[ax];
+        j.ss[bx] = -istr[bx]; j.base += (in_dims[bx] - 1) * istr[bx];
       } else if (q == 3) { /* out[i][j] = in[H-1-j][i] */
-        ss[ax] = istr[bx];
-        ss[bx] = -istr[ax]; base += (in_dims[ax] - 1) * istr[ax];
+        j.ss[ax] = istr[bx];
+        j.ss[bx] = -istr[ax]; j.base += (in_dims[ax] - 1) * istr[ax];
       }
     }
-    ti__ra_strided(es, ndim, od, base, ss, dst);
+    ti__parallel(ctx, rows, ti__ra_strided, &j);
     return TI_STATUS_SUCCESS;
   }
   case TI_REARRANGE_SHIFT:
-  case TI_REARRANGE_SCALE: {
-    /* row by row over the outer axes, the innermost axis in segments */
-    int64_t idx[TI_MAX_RANK] = {0}, dd[TI_MAX_RANK], rows = 1, r;
-    const int cyc = kind == TI_REARRANGE_SHIFT && np > 1 && p[1].n_i32 == 1 &&
-                    v1[0] == TI_SHIFT_CYCLIC;
-    const int64_t n = in_dims[ndim - 1], on_ = od[ndim - 1];
-    const size_t orow = (size_t)on_ * es;
+  case TI_REARRANGE_SCALE:
+    j.cyc = kind == TI_REARRANGE_SHIFT && np > 1 && p[1].n_i32 == 1 && v1[0] == TI_SHIFT_CYCLIC;
     for (a = 0; a < ndim; ++a)
-      dd[a] = (np > 0 && a < p[0].n_i32) ? v[a] : (kind == TI_REARRANGE_SHIFT ? 0 : 1);
-    for (a = 0; a < ndim - 1; ++a) rows *= od[a];
-    for (r = 0; r < rows; ++r, dst += orow) {
-      const unsigned char *s = src;
-      int inside = 1;
-      for (a = 0; a < ndim - 1; ++a) {
-        int64_t si;
-        if (kind == TI_REARRANGE_SCALE) si = idx[a] / dd[a];
-        else {
-          si = idx[a] - dd[a];
-          if (cyc) { si %= in_dims[a]; if (si < 0) si += in_dims[a]; }
-          else if (si < 0 || si >= in_dims[a]) { inside = 0; break; }
-        }
-        s += si * istr[a];
-      }
-      if (!inside) {
-        ti__memset(dst, 0, orow);
-      } else if (kind == TI_REARRANGE_SCALE) {
-        const int64_t f = dd[ndim - 1];
-        if (f == 1) ti__mv_copy(dst, s, orow);
-        else {
-          int64_t i, k2;
-          unsigned char *q = dst;
-          for (i = 0; i < n; ++i)
-            for (k2 = 0; k2 < f; ++k2, q += es) ti__memcpy(q, s + (size_t)i * es, es);
-        }
-      } else if (cyc) {
-        int64_t d0 = dd[ndim - 1] % n;
-        if (d0 < 0) d0 += n;
-        /* out[j] = in[j - d0] for j >= d0, in[j - d0 + n] below */
-        ti__mv_copy(dst + (size_t)d0 * es, s, (size_t)(n - d0) * es);
-        ti__mv_copy(dst, s + (size_t)(n - d0) * es, (size_t)d0 * es);
-      } else {
-        const int64_t d0 = dd[ndim - 1];
-        const int64_t lo = d0 < 0 ? 0 : (d0 < n ? d0 : n);
-        const int64_t hi = n + d0 < lo ? lo : (n + d0 < n ? n + d0 : n);
-        ti__memset(dst, 0, (size_t)lo * es);
-        ti__mv_copy(dst + (size_t)lo * es, s + (size_t)(lo - d0) * es, (size_t)(hi - lo) * es);
-        ti__memset(dst + (size_t)hi * es, 0, (size_t)(n - hi) * es);
-      }
-      for (a = ndim - 2; a >= 0; --a) {
-        if (++idx[a] < od[a]) break;
-        idx[a] = 0;
-      }
-    }
+      j.dd[a] = (np > 0 && a < p[0].n_i32) ? v[a] : (kind == TI_REARRANGE_SHIFT ? 0 : 1);
+    ti__parallel(ctx, rows, ti__ra_shift_rows, &j);
     return TI_STATUS_SUCCESS;
-  }
   case TI_REARRANGE_SHEAR:
   case TI_REARRANGE_AFFINE:
-  case TI_REARRANGE_PROJECT: {
-    /* plane (y, x) = axes (0, 1); the rest of the axes is one pixel */
-    const int64_t H = in_dims[0], W = in_dims[1], Ho = od[0], Wo = od[1];
-    const size_t pix = (size_t)istr[1];
-    int64_t y, x, ys = 0, xs = 0;
-    ti__ra_map mp;
-    int64_t sa = 0, sb = 0, oy = 0, ox = 0;
+  case TI_REARRANGE_PROJECT:
     if (kind == TI_REARRANGE_SHEAR) {
-      sa = v[0]; sb = v[1];
-      oy = sa < 0 ? -sa * (W - 1) : 0;
-      ox = sb < 0 ? -sb * (H - 1) : 0;
+      const int64_t H = in_dims[0], W = in_dims[1];
+      j.sa = v[0]; j.sb = v[1];
+      j.oy = j.sa < 0 ? -j.sa * (W - 1) : 0;
+      j.ox = j.sb < 0 ? -j.sb * (H - 1) : 0;
     } else {
-      (void)ti__ra_map_init(kind, p, np, &mp, &why);  /* validated by infer */
+      (void)ti__ra_map_init(kind, p, np, &j.mp, &why);  /* validated by infer */
     }
-    for (y = 0; y < Ho; ++y)
-      for (x = 0; x < Wo; ++x, dst += pix) {
-        int ok;
-        if (kind == TI_REARRANGE_SHEAR) {
-          /* a: y' = y + a x + oy, x' = x; b: x' = x + b y + ox, y' = y */
-          xs = x - sb * y - ox;
-          ys = y - sa * x - oy;
-          if (sa) xs = x; else ys = y;
-          ok = ys >= 0 && ys < H && xs >= 0 && xs < W;
-        } else {
-          ok = ti__ra_map_src(&mp, y, x, H, W, &ys, &xs);
-        }
-        if (ok) ti__mv_copy(dst, src + (size_t)(ys * istr[0] + xs * istr[1]), pix);
-        else ti__memset(dst, 0, pix);
-      }
+    ti__parallel(ctx, od[0], ti__ra_plane_rows, &j);
     return TI_STATUS_SUCCESS;
-  }
-  case TI_REARRANGE_SHUFFLE: {
-    const int64_t n = p[0].n_i32;
+  case TI_REARRANGE_SHUFFLE:
+    j.n = p[0].n_i32;
     if (np > 1 && p[1].n_i32 == 1) {
       const int c = v1[0];
-      int64_t outer = 1, o, j;
-      const size_t inner = (size_t)istr[c];
+      int64_t outer = 1;
+      j.row = (size_t)j.istr[c];
+      j.dd[0] = in_dims[c];
       for (a = 0; a < c; ++a) outer *= in_dims[a];
-      for (o = 0; o < outer; ++o)
-        for (j = 0; j < n; ++j, dst += inner) {
-          if (v[j] < 0) ti__memset(dst, 0, inner);
-          else ti__mv_copy(dst, src + (size_t)(o * in_dims[c] + v[j]) * inner, inner);
-        }
+      ti__parallel(ctx, outer, ti__ra_shuffle_rows, &j);
     } else {
-      int64_t j;
-      for (j = 0; j < n; ++j, dst += es) {
-        if (v[j] < 0) ti__memset(dst, 0, es);
-        else ti__memcpy(dst, src + (size_t)v[j] * es, es);
-      }
+      j.row = es;
+      j.dd[0] = -1;
+      ti__parallel(ctx, j.n, ti__ra_shuffle_rows, &j);
     }
     return TI_STATUS_SUCCESS;
-  }
   default:
     return TI_STATUS_NOT_SUPPORTED;
   }
 }
 
 #undef TI__RA_LIMIT
+#undef TI__PCOPY_PIECE
 #undef TI__MV_PREFETCH
 #undef TI__WR_CAP
 #undef TI__WR_PF_BYTES

@@ -12,6 +12,7 @@
 #define TASKIR_IMPLEMENTATION
 #include "taskir_proto.h"
 #include "taskir_exec.h"
+#include "tools/taskir_pool.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -168,6 +169,63 @@ static void build_resnet(ti_task_graph *g, int32_t hw, int32_t c, int32_t nblock
 }
 
 /* --- measuring ------------------------------------------------------------- */
+
+/* The graph planned twice, one thread and a pool of two; the same input;
+   runs alternate (1, 2, 2, 1, ...) and the figure is the median of the
+   per-pair time ratios. Returns the speed-up (0 on a failure or when the
+   outputs differ). */
+static double threads_speedup(const ti_task_graph *g, int pairs, double *t1_med, double *t2_med) {
+  ti_exec *x[2] = {NULL, NULL};
+  ti_exec_options o;
+  ti_error err;
+  ti_pool *pool = NULL;
+  double *ratio = (double *)malloc((size_t)pairs * sizeof *ratio), *t[2], res = 0;
+  int i, k, ok = 1;
+  memset(&err, 0, sizeof err);
+  t[0] = (double *)malloc((size_t)pairs * sizeof **t); t[1] = (double *)malloc((size_t)pairs * sizeof **t);
+  if (ti_pool_create(&pool, 2) != 0) ok = 0;
+  for (k = 0; ok && k < 2; k++) {
+    ti_exec_options_init(&o);
+    o.clock = now;
+    if (k) { o.parallel_for = ti_pool_parallel_for; o.parallel_user = pool; o.threads = 2; }
+    else o.threads = 1;
+    if (ti_exec_plan(g, &o, &x[k], &err) != TI_STATUS_SUCCESS) { ok = 0; break; }
+    seed = 77;
+    for (i = 0; i < ti_exec_num_inputs(x[k]); i++) {
+      int64_t n = ti_exec_input_count(x[k], i), q;
+      int32_t *v = (int32_t *)malloc((size_t)n * sizeof *v);
+      for (q = 0; q < n; q++) v[q] = rnd(-128, 127);
+      if (ti_exec_set_input(x[k], ti_exec_input_socket(x[k], i), v, n, &err)) ok = 0;
+      free(v);
+    }
+    if (ti_exec_run(x[k], &err)) ok = 0;
+  }
+  for (i = 0; ok && i < ti_exec_num_outputs(x[0]); i++) {   /* identical outputs */
+    ti_exec_tensor a, b;
+    int32_t s = ti_exec_output_socket(x[0], i);
+    if (ti_exec_output(x[0], s, &a, &err) || ti_exec_output(x[1], s, &b, &err) || a.count != b.count ||
+        a.dtype != b.dtype || memcmp(a.data, b.data, (size_t)a.count * ti_dtype_size(a.dtype)) != 0)
+      ok = 0;
+  }
+  for (i = 0; ok && i < pairs; i++) {
+    for (k = 0; k < 2; k++) {
+      int w = (i & 1) ? 1 - k : k;
+      double t0 = now(NULL);
+      ti_exec_run(x[w], &err);
+      t[w][i] = now(NULL) - t0;
+    }
+    ratio[i] = t[0][i] / t[1][i];
+  }
+  if (ok) {
+    qsort(ratio, (size_t)pairs, sizeof *ratio, cmp_d);
+    qsort(t[0], (size_t)pairs, sizeof *t[0], cmp_d); qsort(t[1], (size_t)pairs, sizeof *t[1], cmp_d);
+    res = ratio[pairs / 2]; *t1_med = t[0][pairs / 2]; *t2_med = t[1][pairs / 2];
+  }
+  ti_exec_free(x[0]); ti_exec_free(x[1]);
+  ti_pool_free(pool);
+  free(ratio); free(t[0]); free(t[1]);
+  return res;
+}
 
 typedef struct result {
   double decode_plan, run_median, first_total, kernel_share;
@@ -528,6 +586,14 @@ int main(void) {
     printf("\nResNet-like: %.2f ms per inference, %.1f GMAC/s, %.1f%% of the run in kernels (target >= 85%%), "
            "plan %.2f of the blocks' bytes\n", r.run_median * 1e3, (double)r.macs / r.run_median * 1e-9,
            100.0 * r.kernel_share, (double)r.plan_bytes / (double)r.block_bytes);
+  }
+  {   /* two threads through ti_exec_options.parallel_for (tools/taskir_pool.h) */
+    double t1 = 0, t2 = 0, sp = threads_speedup(&g, 31, &t1, &t2);
+    if (sp > 0)
+      printf("ResNet-like, 2 threads: %.2f ms vs %.2f ms on 1 (medians of 31 alternating pairs): speed-up %.2fx "
+             "(median of the per-pair ratios; target >= 1.7x on 2 idle cores)\n", t2 * 1e3, t1 * 1e3, sp);
+    else
+      printf("ResNet-like, 2 threads: FAILED (plan, run, or outputs differing from 1 thread)\n");
   }
   ti_buffer_free(&buf);
   ti_task_graph_free(&g);

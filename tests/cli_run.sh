@@ -35,6 +35,22 @@ else
   echo "skip: fixtures not found at $FIX (set TASKIR_FIXTURES); fixture cases skipped"; skips=$((skips + 1))
 fi
 
+# --- --threads: byte-identical outputs whatever the thread count --------------
+if [ -d "$FIX/expected" ]; then
+  for exp in "$FIX"/expected/*/; do
+    c=$(basename "$exp")
+    for n in 1 2 3 0; do
+      if ! "$T" run "$FIX/$c.task.pb" --threads $n --out "$tmp/t$n.$c" --all > "$tmp/log" 2>&1; then
+        bad "$c: taskir run --threads $n failed: $(cat "$tmp/log")"; continue
+      fi
+    done
+    for n in 2 3 0; do
+      if diff -r "$tmp/t1.$c" "$tmp/t$n.$c" > /dev/null 2>&1; then ok
+      else bad "$c: outputs with --threads $n differ from --threads 1"; fi
+    done
+  done
+fi
+
 # --- demo, then its saved graph through `taskir run` -------------------------
 if "$T" demo --save "$tmp/demo.task.pb" --steps 8 > "$tmp/demo.log" 2>&1; then ok; else bad "taskir demo failed: $(cat "$tmp/demo.log")"; fi
 grep -q 'checked 0 error' "$tmp/demo.log" && ok || bad "demo: the checker did not pass"
@@ -67,6 +83,8 @@ expect_fail 'nonexistent' run "$tmp/nonexistent.task.pb"
 expect_fail 'usage' run
 expect_fail 'unknown option' run "$tmp/demo.task.pb" --bogus
 expect_fail 'steps' run "$tmp/demo.task.pb" --steps 0
+expect_fail 'threads wants an integer' run "$tmp/demo.task.pb" --threads -1
+expect_fail 'threads wants an integer' run "$tmp/demo.task.pb" --threads 2x
 expect_fail 'exceeds the memory budget of 2000 bytes' run "$tmp/demo.task.pb" --input "0=$in0" --max-memory 2000
 expect_fail 'max-memory wants BYTES' run "$tmp/demo.task.pb" --max-memory 12X
 "$T" run "$tmp/demo.task.pb" --input "0=$in0" --max-memory 64M > /dev/null 2>&1 && ok || bad "run with --max-memory 64M failed"

@@ -28,6 +28,7 @@ static int ti__cli_isatty_stderr(void) { return isatty(2); }
 
 #include "taskir_proto.h"
 #include "taskir_exec.h"
+#include "taskir_pool.h"
 
 /* A Task IR graph, or a model / nn program lowered (tools/taskir_onnx.h). */
 static ti_status ti_cli_load_runnable(ti_context *ctx, const char *path, ti_cli_fmt forced, ti_task_graph *g,
@@ -36,7 +37,7 @@ static ti_status ti_cli_load_runnable(ti_context *ctx, const char *path, ti_cli_
 static const char ti__cli_run_usage[] =
     "usage: taskir run FILE [--input SOCKET=FILE]... [--steps N] [--out DIR] [--all]\n"
     "                  [--out-format txt|npy] [--trace DIR] [--profile] [--json] [--format F]\n"
-    "                  [--max-memory BYTES]\n"
+    "                  [--max-memory BYTES] [--threads N]\n"
     "\n"
     "Executes a Task IR graph (FILE: .pb, .txt/.pbtxt/.textproto, .tir, or - with\n"
     "--format pb|txt|tir); an ONNX model (.onnx) or an integer nn program (.tir of\n"
@@ -63,6 +64,9 @@ static const char ti__cli_run_usage[] =
     "  --json               with --profile: the profile as one JSON object on stderr\n"
     "  --max-memory BYTES   memory budget of the plan (suffix K, M or G; default 1G);\n"
     "                       a graph needing more is refused before it is allocated\n"
+    "  --threads N          threads the kernels split their work over, 1..256\n"
+    "                       (default 1; 0 = the number of online CPUs); outputs are\n"
+    "                       identical whatever N\n"
     "  Progress (steps done / total, rate) goes to stderr when it is a terminal.\n";
 
 #define TI__CLI_MAX_STEPS 100000000L
@@ -432,6 +436,17 @@ static double ti__cli_now(void) {
 }
 static double ti__cli_clock(void *user) { (void)user; return ti__cli_now(); }
 
+/* Online CPUs (at least 1, at most TI_POOL_MAX_THREADS): --threads 0. */
+static int ti__cli_online_cpus(void) {
+#if defined(_SC_NPROCESSORS_ONLN)
+  long c = sysconf(_SC_NPROCESSORS_ONLN);
+  if (c > TI_POOL_MAX_THREADS) c = TI_POOL_MAX_THREADS;
+  return c >= 1 ? (int)c : 1;
+#else
+  return 1;
+#endif
+}
+
 /* One --input: the socket and the file (or a per-step pattern with %d). */
 typedef struct ti__cli_input { long socket; const char *file; int per_step; } ti__cli_input;
 
@@ -451,6 +466,8 @@ static int ti_cli_run(int argc, char **argv) {
   const char *file = NULL, *out_dir = NULL, *trace_dir = NULL, *v;
   long steps = 1, t;
   int64_t max_memory = 0;
+  long threads = 1;
+  ti_pool *pool = NULL;
   int all = 0, profile = 0, json = 0, npy = 0, i, r, rc = 1, progress;
   int32_t j, k, n_in_args = 0, n_out_blocks = 0;
   ti_cli_fmt fmt = TI_CLI_FMT_NONE;
@@ -520,6 +537,16 @@ static int ti_cli_run(int argc, char **argv) {
         goto usage;
       }
       max_memory = (int64_t)m;
+    } else if ((r = ti_cli_opt_value(argc, argv, &i, "run", "--threads", &v)) != 0) {
+      char *end;
+      if (r < 0) goto usage;
+      errno = 0;
+      threads = strtol(v, &end, 10);
+      if (end == v || *end || errno || threads < 0 || threads > TI_POOL_MAX_THREADS) {
+        fprintf(stderr, "taskir run: --threads wants an integer in 0..%d (0 = online CPUs), got '%s'\n",
+                TI_POOL_MAX_THREADS, v);
+        goto usage;
+      }
     } else if (!strcmp(a, "--all")) all = 1;
     else if (!strcmp(a, "--profile")) profile = 1;
     else if (!strcmp(a, "--json")) json = 1;
@@ -571,6 +598,16 @@ static int ti_cli_run(int argc, char **argv) {
   o.profile = profile;
   if (max_memory) o.max_bytes = max_memory;
   o.clock = ti__cli_clock;
+  if (threads == 0) threads = ti__cli_online_cpus();
+  if (threads > 1) {
+    if (ti_pool_create(&pool, (int)threads) != 0) {
+      fprintf(stderr, "taskir run: --threads %ld: could not start the threads\n", threads);
+      goto done;
+    }
+    o.parallel_for = ti_pool_parallel_for;
+    o.parallel_user = pool;
+  }
+  o.threads = (int)threads;
   t0 = ti__cli_now();
   if (ti_exec_plan(&g, &o, &x, &err) != TI_STATUS_SUCCESS) {
     ti_diag_list dl;
@@ -715,6 +752,7 @@ done:
   }
   free(ins);
   ti_exec_free(x);
+  ti_pool_free(pool);
   ti_task_graph_free(&g);
   ti_context_destroy(ctx);
   return rc;

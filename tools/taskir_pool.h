@@ -1,0 +1,137 @@
+/* taskir_pool.h - a small pthread pool that drives the kernels' parallel_for.
+
+   The taskir headers create no threads: a kernel cuts its work into an index
+   range and hands it to ti_kernel_ctx.parallel_for (ti_exec_options.
+   parallel_for for the executor). This pool is one such hook, used by the
+   taskir tool (`taskir run --threads N`), the tests and the benchmarks:
+
+       ti_pool *pool;
+       if (ti_pool_create(&pool, 2) != 0) ... ;      // the caller + 1 worker
+       o.parallel_for = ti_pool_parallel_for;        // ti_exec_options o
+       o.parallel_user = pool;
+       o.threads = ti_pool_threads(pool);
+       ... plan, run ...
+       ti_pool_free(pool);                            // after the last run
+
+   ti_pool_parallel_for runs fn on disjoint sub-ranges covering [0, n) on the
+   calling thread and the workers (chunks claimed one at a time, so a thread
+   slowed by other load takes fewer) and returns when all are done. A call
+   made while the pool is busy (from inside fn, or from another thread) runs
+   fn(arg, 0, n) on the calling thread. Needs POSIX threads (-pthread). */
+#ifndef TASKIR_POOL_H
+#define TASKIR_POOL_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "taskir_kernels.h"
+
+#define TI_POOL_MAX_THREADS 256
+
+typedef struct ti_pool {
+  pthread_mutex_t mu;
+  pthread_cond_t work_cv, done_cv;
+  pthread_t *th;
+  int n_workers, started, stop, busy, active;
+  uint64_t gen;                 /* bumped for every job */
+  ti_range_fn fn;               /* the current job */
+  void *arg;
+  int64_t n, next, grain;
+} ti_pool;
+
+/* Threads that run a job: the caller and the workers. */
+static inline int ti_pool_threads(const ti_pool *p) { return p ? p->n_workers + 1 : 1; }
+
+/* Claims and runs chunks of the current job; called and returns with p->mu held. */
+static inline void ti__pool_work(ti_pool *p) {
+  while (p->next < p->n) {
+    const int64_t b = p->next, e = p->n - b > p->grain ? b + p->grain : p->n;
+    ti_range_fn fn = p->fn;
+    void *arg = p->arg;
+    p->next = e;
+    pthread_mutex_unlock(&p->mu);
+    fn(arg, b, e);
+    pthread_mutex_lock(&p->mu);
+  }
+}
+
+static inline void *ti__pool_main(void *user) {
+  ti_pool *p = (ti_pool *)user;
+  uint64_t seen = 0;
+  pthread_mutex_lock(&p->mu);
+  seen = p->gen;
+  for (;;) {
+    while (!p->stop && p->gen == seen) pthread_cond_wait(&p->work_cv, &p->mu);
+    if (p->stop) break;
+    seen = p->gen;
+    p->active++;
+    ti__pool_work(p);
+    if (--p->active == 0) pthread_cond_broadcast(&p->done_cv);
+  }
+  pthread_mutex_unlock(&p->mu);
+  return NULL;
+}
+
+static inline void ti_pool_free(ti_pool *p) {
+  int i;
+  if (!p) return;
+  pthread_mutex_lock(&p->mu);
+  p->stop = 1;
+  pthread_cond_broadcast(&p->work_cv);
+  pthread_mutex_unlock(&p->mu);
+  for (i = 0; i < p->started; i++) pthread_join(p->th[i], NULL);
+  pthread_cond_destroy(&p->work_cv);
+  pthread_cond_destroy(&p->done_cv);
+  pthread_mutex_destroy(&p->mu);
+  free(p->th);
+  free(p);
+}
+
+/* threads: 1..TI_POOL_MAX_THREADS, the caller included (threads - 1
+   workers are started). Returns 0, or -1 (bad count, out of memory, or a
+   thread that could not be started; *out is then NULL). */
+static inline int ti_pool_create(ti_pool **out, int threads) {
+  ti_pool *p;
+  int i;
+  *out = NULL;
+  if (threads < 1 || threads > TI_POOL_MAX_THREADS) return -1;
+  if (!(p = (ti_pool *)calloc(1, sizeof *p))) return -1;
+  p->n_workers = threads - 1;
+  if (p->n_workers && !(p->th = (pthread_t *)calloc((size_t)p->n_workers, sizeof *p->th))) { free(p); return -1; }
+  if (pthread_mutex_init(&p->mu, NULL) != 0) { free(p->th); free(p); return -1; }
+  if (pthread_cond_init(&p->work_cv, NULL) != 0) { pthread_mutex_destroy(&p->mu); free(p->th); free(p); return -1; }
+  if (pthread_cond_init(&p->done_cv, NULL) != 0) {
+    pthread_cond_destroy(&p->work_cv); pthread_mutex_destroy(&p->mu); free(p->th); free(p); return -1;
+  }
+  for (i = 0; i < p->n_workers; i++) {
+    if (pthread_create(&p->th[i], NULL, ti__pool_main, p) != 0) { ti_pool_free(p); return -1; }
+    p->started++;
+  }
+  *out = p;
+  return 0;
+}
+
+/* The ti_parallel_for_fn of the pool (user = the ti_pool). */
+static inline void ti_pool_parallel_for(void *user, int64_t n, ti_range_fn fn, void *arg) {
+  ti_pool *p = (ti_pool *)user;
+  if (n <= 0) return;
+  if (!p || p->n_workers == 0 || n == 1) { fn(arg, 0, n); return; }
+  pthread_mutex_lock(&p->mu);
+  if (p->busy) { pthread_mutex_unlock(&p->mu); fn(arg, 0, n); return; }
+  p->busy = 1;
+  p->fn = fn; p->arg = arg; p->n = n; p->next = 0;
+  /* about 4 chunks per thread: small enough to even out a thread slowed
+     by other load, few enough to keep the per-chunk locking negligible */
+  p->grain = (n + 4 * (int64_t)(p->n_workers + 1) - 1) / (4 * (int64_t)(p->n_workers + 1));
+  p->gen++;
+  pthread_cond_broadcast(&p->work_cv);
+  p->active++;
+  ti__pool_work(p);
+  p->active--;
+  while (p->active > 0) pthread_cond_wait(&p->done_cv, &p->mu);
+  p->busy = 0;
+  pthread_mutex_unlock(&p->mu);
+}
+
+#endif /* TASKIR_POOL_H */
