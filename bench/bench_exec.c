@@ -338,18 +338,18 @@ static void build_chain(ti_task_graph *g, int32_t n) {
   int32_t si, k;
   next_id = 0;
   ti_task_graph_init(g, NULL);
-  si = add(g, TI_BLOCK_INPUT, TI_DTYPE_I32, shp(0, 0, 1, 0, 0, 0));
-  k = add(g, TI_BLOCK_SI, TI_DTYPE_I32, shp(0, 0, 1, 0, 0, 0));
+  si = add(g, TI_BLOCK_INPUT, TI_DTYPE_I32, ti_task_shape_make(0, 0, 1, 0, 0, 0, 0, 0));
+  k = add(g, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(0, 0, 1, 0, 0, 0, 0, 0));
   link(g, si, k, 0);
   si = k;
   for (k = 0; k < n; k++) {
-    int32_t c = add(g, TI_BLOCK_CVS, TI_DTYPE_I32, shp(0, 0, 1, 0, 0, 0)), o;
+    int32_t c = add(g, TI_BLOCK_CVS, TI_DTYPE_I32, ti_task_shape_make(0, 0, 1, 0, 0, 0, 0, 0)), o;
     ti_task_add_attr(g, B(g, c), TI_TASK_ATTR_CONSTANT_A, 1);
-    o = add(g, TI_BLOCK_SI, TI_DTYPE_I32, shp(0, 0, 1, 0, 0, 0));
+    o = add(g, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(0, 0, 1, 0, 0, 0, 0, 0));
     link(g, si, c, 0); link(g, c, o, 0);
     si = o;
   }
-  k = add(g, TI_BLOCK_OUTPUT, TI_DTYPE_I32, shp(0, 0, 1, 0, 0, 0));
+  k = add(g, TI_BLOCK_OUTPUT, TI_DTYPE_I32, ti_task_shape_make(0, 0, 1, 0, 0, 0, 0, 0));
   link(g, si, k, 0);
 }
 

@@ -609,13 +609,13 @@ TT_TEST(test_rearrange_random_chains) {
     }
     v = vol_of(r, d);
     ti_task_graph_init(&g, NULL);
-    add(&g, 0, TI_BLOCK_SI, TI_DTYPE_I32, shp(Y, X, C, 0, 0, 0));
+    add(&g, 0, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(Y, X, C, 0, 0, 0, 0, 0));
     data(&g, 0, TI_DTYPE_I32, 3, dims, in);
-    add(&g, 1, TI_BLOCK_CVS, TI_DTYPE_I32, shp(1, 1, (int32_t)v, 0, 0, 0)); attr(&g, 1, TI_TASK_ATTR_CONSTANT_A, 1);
-    add(&g, 2, TI_BLOCK_SI, TI_DTYPE_I32, shp(1, 1, (int32_t)v, 0, 0, 0));
-    add(&g, 3, TI_BLOCK_OUTPUT, TI_DTYPE_I32, shp(1, 1, (int32_t)v, 0, 0, 0)); socket_of(&g, 3, 0);
+    add(&g, 1, TI_BLOCK_CVS, TI_DTYPE_I32, ti_task_shape_make(1, 1, (int32_t)v, 0, 0, 0, 0, 0)); attr(&g, 1, TI_TASK_ATTR_CONSTANT_A, 1);
+    add(&g, 2, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(1, 1, (int32_t)v, 0, 0, 0, 0, 0));
+    add(&g, 3, TI_BLOCK_OUTPUT, TI_DTYPE_I32, ti_task_shape_make(1, 1, (int32_t)v, 0, 0, 0, 0, 0)); socket_of(&g, 3, 0);
     if (part) {
-      ti_task_shape sp = shp(by, bx, 0, 0, 0, 0), ss = shp(bh, bw, C, 0, 0, 0);
+      ti_task_shape sp = ti_task_shape_make(by, bx, 0, 0, 0, 0, 0, 0), ss = ti_task_shape_make(bh, bw, C, 0, 0, 0, 0, 0);
       e = link(&g, 0, 0, &sp, &ss, 1, 0, NULL, NULL);
     } else e = link(&g, 0, 0, NULL, NULL, 1, 0, NULL, NULL);
     for (i = 0; i < nr; i++) add_rearrange(&g, e, st[i].kind, st[i].n0 ? st[i].m0 : NULL, st[i].n0, st[i].n1 ? st[i].m1 : NULL, st[i].n1);
@@ -1040,24 +1040,24 @@ TT_TEST(test_small_shapes) {
     ti_exec *x;
     wd[0] = nf; wd[1] = nr; bd[0] = nf;
     ti_task_graph_init(&g, NULL);
-    add(&g, 0, TI_BLOCK_INPUT, TI_DTYPE_I8, shp(0, 0, nr, 0, 0, 0)); socket_of(&g, 0, 0);
-    add(&g, 1, TI_BLOCK_SIFC, TI_DTYPE_I8, shp(0, 0, 0, nr, 0, 0));
-    add(&g, 2, TI_BLOCK_SWFC, TI_DTYPE_I8, shp(0, 0, nf, nr, 0, 0)); data(&g, 2, TI_DTYPE_I8, 2, wd, w);
-    add(&g, 3, TI_BLOCK_SB, TI_DTYPE_I32, shp(0, 0, nf, 0, 0, 0)); data(&g, 3, TI_DTYPE_I32, 1, bd, bias);
-    add(&g, 4, TI_BLOCK_CVM, TI_DTYPE_I32, shp(0, 0, nf, nr, 0, 0));
-    add(&g, 5, TI_BLOCK_SI, TI_DTYPE_I32, shp(0, 0, nf, 0, 0, 0));
-    add(&g, 6, TI_BLOCK_OUTPUT, TI_DTYPE_I32, shp(0, 0, nf, 0, 0, 0)); socket_of(&g, 6, 0);
+    add(&g, 0, TI_BLOCK_INPUT, TI_DTYPE_I8, ti_task_shape_make(0, 0, nr, 0, 0, 0, 0, 0)); socket_of(&g, 0, 0);
+    add(&g, 1, TI_BLOCK_SIFC, TI_DTYPE_I8, ti_task_shape_make(0, 0, 0, nr, 0, 0, 0, 0));
+    add(&g, 2, TI_BLOCK_SWFC, TI_DTYPE_I8, ti_task_shape_make(0, 0, nf, nr, 0, 0, 0, 0)); data(&g, 2, TI_DTYPE_I8, 2, wd, w);
+    add(&g, 3, TI_BLOCK_SB, TI_DTYPE_I32, ti_task_shape_make(0, 0, nf, 0, 0, 0, 0, 0)); data(&g, 3, TI_DTYPE_I32, 1, bd, bias);
+    add(&g, 4, TI_BLOCK_CVM, TI_DTYPE_I32, ti_task_shape_make(0, 0, nf, nr, 0, 0, 0, 0));
+    add(&g, 5, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(0, 0, nf, 0, 0, 0, 0, 0));
+    add(&g, 6, TI_BLOCK_OUTPUT, TI_DTYPE_I32, ti_task_shape_make(0, 0, nf, 0, 0, 0, 0, 0)); socket_of(&g, 6, 0);
     link0(&g, 0, 1, 0); link0(&g, 1, 4, 0); link0(&g, 2, 4, 1); link0(&g, 3, 4, 2); link0(&g, 4, 5, 0); link0(&g, 5, 6, 0);
-    add(&g, 10, TI_BLOCK_INPUT, TI_DTYPE_I32, shp(ny, nx, nc, 0, 0, 0)); socket_of(&g, 10, 1);
-    add(&g, 11, TI_BLOCK_SI, TI_DTYPE_I32, shp(ny, nx, nc, 0, 0, 0));
+    add(&g, 10, TI_BLOCK_INPUT, TI_DTYPE_I32, ti_task_shape_make(ny, nx, nc, 0, 0, 0, 0, 0)); socket_of(&g, 10, 1);
+    add(&g, 11, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(ny, nx, nc, 0, 0, 0, 0, 0));
     {
-      ti_task_shape s = shp(ny, nx, nc, 0, 1, 1);
+      ti_task_shape s = ti_task_shape_make(ny, nx, nc, 0, 1, 1, 0, 0);
       ti_task_shape_set(&s, TI_SHAPE_HAS_NIY, ny); ti_task_shape_set(&s, TI_SHAPE_HAS_NIX, nx);
       add(&g, 12, TI_BLOCK_CCMPB, TI_DTYPE_I8, s);
     }
     attr(&g, 12, TI_TASK_ATTR_BIT_SHIFT_NUM, sh); attr(&g, 12, TI_TASK_ATTR_CMP, cmp);
-    add(&g, 13, TI_BLOCK_SI, TI_DTYPE_I8, shp(ny, nx, nc, 0, 0, 0));
-    add(&g, 14, TI_BLOCK_OUTPUT, TI_DTYPE_I8, shp(ny, nx, nc, 0, 0, 0)); socket_of(&g, 14, 1);
+    add(&g, 13, TI_BLOCK_SI, TI_DTYPE_I8, ti_task_shape_make(ny, nx, nc, 0, 0, 0, 0, 0));
+    add(&g, 14, TI_BLOCK_OUTPUT, TI_DTYPE_I8, ti_task_shape_make(ny, nx, nc, 0, 0, 0, 0, 0)); socket_of(&g, 14, 1);
     link0(&g, 10, 11, 0); link0(&g, 11, 12, 0); link0(&g, 12, 13, 0); link0(&g, 13, 14, 0);
     x = plan(&g, 0);
     TT_CHECK(x != NULL);

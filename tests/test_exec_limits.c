@@ -171,12 +171,12 @@ TT_TEST(rearranged_edge_without_index_map) {
   int32_t dims[3] = {64, 64, 16}, ax0 = 0, *v = (int32_t *)calloc(65536, sizeof(int32_t)), k;
   for (k = 0; k < 65536; k++) v[k] = k * 7 - 3000;
   ti_task_graph_init(&g, NULL);
-  add(&g, 0, TI_BLOCK_SI, TI_DTYPE_I32, shp(64, 64, 16));
+  add(&g, 0, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(64, 64, 16, 0, 0, 0, 0, 0));
   TT_EQ_INT(ti_task_set_data(&g, B(&g, 0), TI_DTYPE_I32, 3, dims, v), 0);
-  add(&g, 1, TI_BLOCK_CVS, TI_DTYPE_I32, shp(64, 64, 16));
+  add(&g, 1, TI_BLOCK_CVS, TI_DTYPE_I32, ti_task_shape_make(64, 64, 16, 0, 0, 0, 0, 0));
   TT_EQ_INT(ti_task_add_attr(&g, B(&g, 1), TI_TASK_ATTR_CONSTANT_A, 1), 0);
-  add(&g, 2, TI_BLOCK_SI, TI_DTYPE_I32, shp(64, 64, 16));
-  add(&g, 3, TI_BLOCK_OUTPUT, TI_DTYPE_I32, shp(64, 64, 16));
+  add(&g, 2, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(64, 64, 16, 0, 0, 0, 0, 0));
+  add(&g, 3, TI_BLOCK_OUTPUT, TI_DTYPE_I32, ti_task_shape_make(64, 64, 16, 0, 0, 0, 0, 0));
   link0(&g, 0, 1, 0); link0(&g, 1, 2, 0); link0(&g, 2, 3, 0);
   e = &g.edges[0];
   rearr(&g, e, TI_REARRANGE_REFLECT, &ax0, 1, NULL, 0);

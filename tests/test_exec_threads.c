@@ -30,10 +30,10 @@ static int32_t data(ti_task_graph *g, ti_block_type t, ti_dtype p, ti_task_shape
 }
 static int32_t conv(ti_task_graph *g, int32_t in, int32_t hw, int32_t c, int32_t f) {
   int32_t wd[4], bd[1], sw, sb, cc;
-  ti_task_shape s = shp(hw, hw, f, c, 3, 3);
+  ti_task_shape s = ti_task_shape_make(hw, hw, f, c, 3, 3, 0, 0);
   wd[0] = f; wd[1] = c; wd[2] = 3; wd[3] = 3; bd[0] = f;
-  sw = data(g, TI_BLOCK_SW, TI_DTYPE_I8, shp(0, 0, f, c, 3, 3), 4, wd, -20, 20);
-  sb = data(g, TI_BLOCK_SB, TI_DTYPE_I32, shp(0, 0, f, 0, 0, 0), 1, bd, -500, 500);
+  sw = data(g, TI_BLOCK_SW, TI_DTYPE_I8, ti_task_shape_make(0, 0, f, c, 3, 3, 0, 0), 4, wd, -20, 20);
+  sb = data(g, TI_BLOCK_SB, TI_DTYPE_I32, ti_task_shape_make(0, 0, f, 0, 0, 0, 0, 0), 1, bd, -500, 500);
   ti_task_shape_set(&s, TI_SHAPE_HAS_NIY, hw); ti_task_shape_set(&s, TI_SHAPE_HAS_NIX, hw);
   cc = blk(g, TI_BLOCK_CC, TI_DTYPE_I32, s);
   ti_task_add_attr(g, B(g, cc), TI_TASK_ATTR_PAD_UP, 1); ti_task_add_attr(g, B(g, cc), TI_TASK_ATTR_PAD_DOWN, 1);
@@ -43,18 +43,18 @@ static int32_t conv(ti_task_graph *g, int32_t in, int32_t hw, int32_t c, int32_t
 }
 /* CCMPB with a win x win window (1: requantise) into an int8 SIC */
 static int32_t ccmpb(ti_task_graph *g, int32_t in, int32_t hw, int32_t c, int32_t win, int32_t shift) {
-  ti_task_shape s = shp(hw / win, hw / win, c, 0, win, win);
+  ti_task_shape s = ti_task_shape_make(hw / win, hw / win, c, 0, win, win, 0, 0);
   int32_t b, si;
   ti_task_shape_set(&s, TI_SHAPE_HAS_NIY, hw); ti_task_shape_set(&s, TI_SHAPE_HAS_NIX, hw);
   b = blk(g, TI_BLOCK_CCMPB, TI_DTYPE_I8, s);
   ti_task_add_attr(g, B(g, b), TI_TASK_ATTR_STRIDE_X, win); ti_task_add_attr(g, B(g, b), TI_TASK_ATTR_STRIDE_Y, win);
   ti_task_add_attr(g, B(g, b), TI_TASK_ATTR_CMP, 0); ti_task_add_attr(g, B(g, b), TI_TASK_ATTR_BIT_SHIFT_NUM, shift);
-  si = blk(g, TI_BLOCK_SIC, TI_DTYPE_I8, shp(hw / win, hw / win, 0, c, 0, 0));
+  si = blk(g, TI_BLOCK_SIC, TI_DTYPE_I8, ti_task_shape_make(hw / win, hw / win, 0, c, 0, 0, 0, 0));
   con(g, in, b, 0); con(g, b, si, 0);
   return si;
 }
 static int32_t si32(ti_task_graph *g, int32_t from, int32_t hw, int32_t c) {
-  int32_t si = blk(g, TI_BLOCK_SI, TI_DTYPE_I32, shp(hw, hw, c, 0, 0, 0));
+  int32_t si = blk(g, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(hw, hw, c, 0, 0, 0, 0, 0));
   con(g, from, si, 0);
   return si;
 }
@@ -64,39 +64,39 @@ static void build_resnet(ti_task_graph *g, int32_t hw, int32_t c, int32_t nblock
   ti_task_edge *e;
   nid = 0;
   ti_task_graph_init(g, NULL);
-  in = blk(g, TI_BLOCK_INPUT, TI_DTYPE_I8, shp(hw, hw, 8, 0, 0, 0));
-  x = blk(g, TI_BLOCK_SIC, TI_DTYPE_I8, shp(hw, hw, 0, 8, 0, 0));
+  in = blk(g, TI_BLOCK_INPUT, TI_DTYPE_I8, ti_task_shape_make(hw, hw, 8, 0, 0, 0, 0, 0));
+  x = blk(g, TI_BLOCK_SIC, TI_DTYPE_I8, ti_task_shape_make(hw, hw, 0, 8, 0, 0, 0, 0));
   con(g, in, x, 0);
   x = ccmpb(g, si32(g, conv(g, x, hw, 8, c), hw, c), hw, c, 1, 6);
   for (k = 0; k < nblocks; k++) {
     int32_t a = ccmpb(g, si32(g, conv(g, x, hw, c, c), hw, c), hw, c, 1, 9), s;
     a = si32(g, conv(g, a, hw, c, c), hw, c);
-    s = blk(g, TI_BLOCK_CADD, TI_DTYPE_I32, shp(hw, hw, c, 0, 0, 0));
+    s = blk(g, TI_BLOCK_CADD, TI_DTYPE_I32, ti_task_shape_make(hw, hw, c, 0, 0, 0, 0, 0));
     con(g, a, s, 0); con(g, x, s, 1);
     x = ccmpb(g, si32(g, s, hw, c), hw, c, 1, 9);
   }
   {   /* 2x2 max pool, flattened into the FC input by a RESHAPE edge */
-    ti_task_shape ps = shp(hw / 2, hw / 2, c, 0, 2, 2);
+    ti_task_shape ps = ti_task_shape_make(hw / 2, hw / 2, c, 0, 2, 2, 0, 0);
     ti_task_shape_set(&ps, TI_SHAPE_HAS_NIY, hw); ti_task_shape_set(&ps, TI_SHAPE_HAS_NIX, hw);
     p = blk(g, TI_BLOCK_CCMPB, TI_DTYPE_I8, ps);
     ti_task_add_attr(g, B(g, p), TI_TASK_ATTR_STRIDE_X, 2); ti_task_add_attr(g, B(g, p), TI_TASK_ATTR_STRIDE_Y, 2);
     ti_task_add_attr(g, B(g, p), TI_TASK_ATTR_CMP, 0);
     con(g, x, p, 0);
   }
-  fcin = blk(g, TI_BLOCK_SIFC, TI_DTYPE_I8, shp(0, 0, 0, hw / 2 * hw / 2 * c, 0, 0));
+  fcin = blk(g, TI_BLOCK_SIFC, TI_DTYPE_I8, ti_task_shape_make(0, 0, 0, hw / 2 * hw / 2 * c, 0, 0, 0, 0));
   e = ti_task_connect(g, B(g, p), 0, NULL, NULL, B(g, fcin), 0, NULL, NULL);
   TT_CHECK(e != NULL);
   ti_task_add_rearrange(g, e, TI_REARRANGE_RESHAPE, 1, rd, order, 3);
   wd[0] = 10; wd[1] = hw / 2 * hw / 2 * c; bd[0] = 10;
-  sw = data(g, TI_BLOCK_SWFC, TI_DTYPE_I8, shp(0, 0, 10, wd[1], 0, 0), 2, wd, -30, 30);
-  sb = data(g, TI_BLOCK_SB, TI_DTYPE_I32, shp(0, 0, 10, 0, 0, 0), 1, bd, -500, 500);
-  m = blk(g, TI_BLOCK_CVM, TI_DTYPE_I32, shp(0, 0, 10, wd[1], 0, 0));
+  sw = data(g, TI_BLOCK_SWFC, TI_DTYPE_I8, ti_task_shape_make(0, 0, 10, wd[1], 0, 0, 0, 0), 2, wd, -30, 30);
+  sb = data(g, TI_BLOCK_SB, TI_DTYPE_I32, ti_task_shape_make(0, 0, 10, 0, 0, 0, 0, 0), 1, bd, -500, 500);
+  m = blk(g, TI_BLOCK_CVM, TI_DTYPE_I32, ti_task_shape_make(0, 0, 10, wd[1], 0, 0, 0, 0));
   con(g, fcin, m, 0); con(g, sw, m, 1); con(g, sb, m, 2);
-  o = blk(g, TI_BLOCK_SI, TI_DTYPE_I32, shp(0, 0, 10, 0, 0, 0));
+  o = blk(g, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(0, 0, 10, 0, 0, 0, 0, 0));
   con(g, m, o, 0);
-  k = blk(g, TI_BLOCK_OUTPUT, TI_DTYPE_I32, shp(0, 0, 10, 0, 0, 0));
+  k = blk(g, TI_BLOCK_OUTPUT, TI_DTYPE_I32, ti_task_shape_make(0, 0, 10, 0, 0, 0, 0, 0));
   con(g, o, k, 0);
-  k = blk(g, TI_BLOCK_OUTPUT, TI_DTYPE_I8, shp(hw, hw, c, 0, 0, 0));
+  k = blk(g, TI_BLOCK_OUTPUT, TI_DTYPE_I8, ti_task_shape_make(hw, hw, c, 0, 0, 0, 0, 0));
   con(g, x, k, 0);
 }
 
