@@ -3,7 +3,9 @@
 # tests/gen_onnx_models.py (python3-onnx): the summary says the layers were
 # quantised, `taskir eval` of the .onnx (float) and of the .tir (quantised)
 # give the same outputs on the same integer inputs, the .tir is integer end
-# to end, and each defective model stays float with the reason printed.
+# to end, and each defective model stays float with the reason printed; and
+# the whole pipeline: import to Task IR (.pb/.txt) and run, or run the .onnx,
+# prints what `taskir eval` prints of the float model.
 set -u
 T=${TASKIR:-build/taskir}
 PY=${PYTHON_ONNX:-/usr/bin/python3}
@@ -59,6 +61,33 @@ for spec in "frac|weight 'conv2.weight' element 7 = 0.5 is not an integer" \
      same "$tmp/$m.f/o_0.txt" "$tmp/$m.q/o_0.txt"; then ok
   else bad "eval $m.onnx and $m.tir differ: $(cat "$tmp/log")"; fi
 done
+
+# the whole pipeline: ONNX -> quantize-recognize -> lowering -> Task IR, run
+# bit for bit as the interpreter evaluates the float model
+for spec in "lenet lenet_x.txt" "residual residual_x.txt"; do
+  set -- $spec
+  m=$1 x=$M/$2
+  "$T" eval "$M/$m.onnx" --input 0="$x" | grep -v '^#' > "$tmp/$m.ev"
+  for out in pb txt; do
+    if "$T" import "$M/$m.onnx" "$tmp/$m.$out" > "$tmp/log" 2>&1 && grep -Eq "blocks, [0-9]+ edges.*layers quantised" "$tmp/log" &&
+       "$T" check "$tmp/$m.$out" > /dev/null 2>&1 &&
+       "$T" run "$tmp/$m.$out" --input 0="$x" 2>> "$tmp/log" | grep -v '^#' > "$tmp/$m.run" && [ -s "$tmp/$m.run" ] &&
+       cmp -s "$tmp/$m.run" "$tmp/$m.ev"; then ok
+    else bad "import $m.onnx -> .$out, run: not what eval prints: $(cat "$tmp/log")"; fi
+  done
+  for th in 1 2; do
+    if "$T" run "$M/$m.onnx" --threads $th --input 0="$x" 2> "$tmp/log" | grep -v '^#' > "$tmp/$m.run" &&
+       cmp -s "$tmp/$m.run" "$tmp/$m.ev"; then ok
+    else bad "run $m.onnx --threads $th: not what eval prints: $(cat "$tmp/log")"; fi
+  done
+done
+# a model that stays float cannot be lowered, and the error says why it stayed float
+"$T" import "$M/lenet_div3.onnx" "$tmp/d3.pb" > "$tmp/log" 2>&1
+if [ $? -eq 1 ] && grep -qF "quantize-recognize left the model float: layer 'conv1.weight': div by 'k_5' = 3" "$tmp/log" &&
+   [ ! -e "$tmp/d3.pb" ]; then ok; else bad "import lenet_div3.onnx -> .pb: $(cat "$tmp/log")"; fi
+"$T" run "$M/lenet_frac.onnx" --input 0="$M/lenet_x.txt" > "$tmp/log" 2>&1
+if [ $? -eq 1 ] && grep -qF "left the model float: weight 'conv2.weight' element 7 = 0.5 is not an integer" "$tmp/log"; then ok
+else bad "run lenet_frac.onnx: $(cat "$tmp/log")"; fi
 
 # --passes replaces the default
 if "$T" import "$M/lenet.onnx" "$tmp/l2.tir" --passes dce > "$tmp/log" 2>&1 && ! grep -q quantised "$tmp/log" &&
