@@ -485,6 +485,10 @@ TASKIR_API const ti_pass *ti_generic_passes(int32_t *n);
 TASKIR_API const ti_pass *ti_find_pass(const char *name);   /* NULL if unknown */
 /* Adds passes by name, comma-separated ("cse,dce"); NOT_FOUND names one. */
 TASKIR_API ti_status ti_pass_manager_add_named(ti_pass_manager *pm, const char *names, ti_error *err);
+/* The same, looking each name up in extra[0..n_extra) (a header's own
+   passes, e.g. ti_onnx_passes) before the generic ones. */
+TASKIR_API ti_status ti_pass_manager_add_named_from(ti_pass_manager *pm, const char *names, const ti_pass *extra,
+                                                    int32_t n_extra, ti_error *err);
 
 /* >>core.text: the IR text form ------------------------------------------- */
 
@@ -3027,8 +3031,14 @@ TASKIR_API const ti_pass *ti_find_pass(const char *name) {
 }
 
 TASKIR_API ti_status ti_pass_manager_add_named(ti_pass_manager *pm, const char *names, ti_error *err) {
-  ti_error_clear(err);
+  return ti_pass_manager_add_named_from(pm, names, NULL, 0, err);
+}
+
+TASKIR_API ti_status ti_pass_manager_add_named_from(ti_pass_manager *pm, const char *names, const ti_pass *extra,
+                                                    int32_t n_extra, ti_error *err) {
   const char *s = names;
+  int32_t i;
+  ti_error_clear(err);
   if (!pm || !names) return ti_error_set(err, TI_STATUS_BAD_PARAM, "pass list: NULL argument");
   while (*s) {
     const char *e;
@@ -3042,7 +3052,9 @@ TASKIR_API ti_status ti_pass_manager_add_named(ti_pass_manager *pm, const char *
     if (len >= sizeof buf) return ti_error_set(err, TI_STATUS_NOT_FOUND, "unknown pass '%.*s'", (int)(len > 60 ? 60 : len), s);
     memcpy(buf, s, len);
     buf[len] = 0;
-    if (!(ps = ti_find_pass(buf))) return ti_error_set(err, TI_STATUS_NOT_FOUND, "unknown pass '%s'", buf);
+    for (i = 0, ps = NULL; i < n_extra && !ps; i++)
+      if (strcmp(extra[i].name, buf) == 0) ps = &extra[i];
+    if (!ps && !(ps = ti_find_pass(buf))) return ti_error_set(err, TI_STATUS_NOT_FOUND, "unknown pass '%s'", buf);
     if (ti_pass_manager_add(pm, ps->name, ps->run, ps->user) != TI_STATUS_SUCCESS)
       return ti_error_set(err, TI_STATUS_LIMIT, "pass list: cannot add '%s' (the manager is full)", buf);
     s = e;

@@ -246,13 +246,7 @@ static int ti__lw_ispow2(int64_t v, int32_t *lg) {
 /* ---- blocks, groups ---- */
 
 static ti_task_shape ti__lw_shape(int32_t ny, int32_t nx, int32_t nf, int32_t nr) {
-  ti_task_shape s;
-  memset(&s, 0, sizeof s);
-  if (ny) ti_task_shape_set(&s, TI_SHAPE_HAS_NY, ny);
-  if (nx) ti_task_shape_set(&s, TI_SHAPE_HAS_NX, nx);
-  if (nf) ti_task_shape_set(&s, TI_SHAPE_HAS_NF, nf);
-  if (nr) ti_task_shape_set(&s, TI_SHAPE_HAS_NR, nr);
-  return s;
+  return ti_task_shape_make(ny, nx, nf, nr, 0, 0, 0, 0);
 }
 static ti_status ti__lw_group_add(ti__lw *L, int32_t id) {
   if (L->n_grp == L->cap_grp) {

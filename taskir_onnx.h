@@ -1743,30 +1743,8 @@ TASKIR_API const ti_pass *ti_onnx_passes(int32_t *n) {
 }
 
 TASKIR_API ti_status ti_onnx_pass_manager_add_named(ti_pass_manager *pm, const char *names, ti_error *err) {
-  const char *s = names;
-  ti_error_clear(err);
-  if (!pm || !names) return ti_error_set(err, TI_STATUS_BAD_PARAM, "pass list: NULL argument");
-  while (*s) {
-    const char *e;
-    char buf[64];
-    size_t len, i;
-    ti_status st = TI_STATUS_NOT_FOUND;
-    while (*s == ',' || *s == ' ') s++;
-    if (!*s) break;
-    for (e = s; *e && *e != ',' && *e != ' '; e++) {}
-    len = (size_t)(e - s);
-    if (len >= sizeof buf) return ti_error_set(err, TI_STATUS_NOT_FOUND, "unknown pass '%.*s'", (int)(len > 60 ? 60 : len), s);
-    memcpy(buf, s, len);
-    buf[len] = 0;
-    for (i = 0; i < sizeof ti__onnx_passes / sizeof *ti__onnx_passes; i++)
-      if (strcmp(buf, ti__onnx_passes[i].name) == 0) {
-        st = ti_pass_manager_add(pm, ti__onnx_passes[i].name, ti__onnx_passes[i].run, ti__onnx_passes[i].user);
-        if (st != TI_STATUS_SUCCESS) return ti_error_set(err, TI_STATUS_LIMIT, "pass list: cannot add '%s' (the manager is full)", buf);
-      }
-    if (st != TI_STATUS_SUCCESS && (st = ti_pass_manager_add_named(pm, buf, err)) != TI_STATUS_SUCCESS) return st;
-    s = e;
-  }
-  return TI_STATUS_SUCCESS;
+  return ti_pass_manager_add_named_from(pm, names, ti__onnx_passes,
+                                        (int32_t)(sizeof ti__onnx_passes / sizeof *ti__onnx_passes), err);
 }
 
 #undef TI__OI_TRY
