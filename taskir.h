@@ -6251,15 +6251,21 @@ static void ti__check_attrs(ti__check *c) {
 static void ti__check_groups(ti__check *c) {
   const ti_task_graph *g = c->g;
   int32_t i, j, *stamp = c->in_deg;   /* scratch until the cycle search */
+  if (g->n_groups > 1) {   /* ids sorted: a repeated id is a run, O(n log n) */
+    ti__check_idx *gs = (ti__check_idx *)TASKIR_MALLOC(c->out->alloc_user, (size_t)g->n_groups * sizeof *gs);
+    if (!gs) { c->oom = 1; return; }
+    for (i = 0; i < g->n_groups; i++) { gs[i].id = g->groups[i].group_id; gs[i].idx = i; }
+    qsort(gs, (size_t)g->n_groups, sizeof *gs, ti__check_idx_cmp);
+    for (i = 1, j = 0; i < g->n_groups; i++) {   /* j: the first group of the current id */
+      if (gs[i].id != gs[j].id) { j = i; continue; }
+      ti__check_diag(c, TI_DIAG_ERROR, "groups", TI__NOBLK, TI__NOEDGE, "group id %d is used by groups #%d and #%d",
+                     (int)gs[i].id, (int)gs[j].idx, (int)gs[i].idx);
+    }
+    TASKIR_FREE(c->out->alloc_user, gs);
+  }
   for (i = 0; i < g->n_blocks; i++) stamp[i] = 0;
   for (i = 0; i < g->n_groups; i++) {
     const ti_task_group *gr = &g->groups[i];
-    for (j = 0; j < i; j++)
-      if (g->groups[j].group_id == gr->group_id) {
-        ti__check_diag(c, TI_DIAG_ERROR, "groups", TI__NOBLK, TI__NOEDGE, "group id %d is used by groups #%d and #%d",
-                       (int)gr->group_id, (int)j, (int)i);
-        break;
-      }
     for (j = 0; j < gr->n_block_ids; j++) {
       int32_t id = gr->block_ids[j], bi = ti__check_lookup(c->bsorted, g->n_blocks, id);
       if (bi < 0)
