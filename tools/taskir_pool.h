@@ -29,11 +29,30 @@
 
 #define TI_POOL_MAX_THREADS 256
 
+/* How long a thread polls for the next job (or the caller for the last
+   chunk) before it sleeps on a condition variable: waking a sleeping thread
+   costs tens of microseconds, more than many kernel calls take. */
+#ifndef TI_POOL_SPIN
+#define TI_POOL_SPIN 20000
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define TI__POOL_LOAD(x) __atomic_load_n(&(x), __ATOMIC_ACQUIRE)
+#define TI__POOL_STORE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELEASE)
+#define TI__POOL_PAUSE() __asm__ __volatile__("" ::: "memory")
+#else   /* no polling without atomics: sleep at once */
+#undef TI_POOL_SPIN
+#define TI_POOL_SPIN 0
+#define TI__POOL_LOAD(x) (x)
+#define TI__POOL_STORE(x, v) ((x) = (v))
+#define TI__POOL_PAUSE() ((void)0)
+#endif
+
 typedef struct ti_pool {
   pthread_mutex_t mu;
   pthread_cond_t work_cv, done_cv;
   pthread_t *th;
-  int n_workers, started, stop, busy, active;
+  int n_workers, started, stop, busy, active, sleeping;
   uint64_t gen;                 /* bumped for every job */
   ti_range_fn fn;               /* the current job */
   void *arg;
@@ -59,15 +78,25 @@ static inline void ti__pool_work(ti_pool *p) {
 static inline void *ti__pool_main(void *user) {
   ti_pool *p = (ti_pool *)user;
   uint64_t seen = 0;
+  long spin;
   pthread_mutex_lock(&p->mu);
   seen = p->gen;
   for (;;) {
-    while (!p->stop && p->gen == seen) pthread_cond_wait(&p->work_cv, &p->mu);
+    if (!p->stop && p->gen == seen) {   /* poll a while, then sleep */
+      pthread_mutex_unlock(&p->mu);
+      for (spin = 0; spin < TI_POOL_SPIN && TI__POOL_LOAD(p->gen) == seen && !TI__POOL_LOAD(p->stop); spin++)
+        TI__POOL_PAUSE();
+      pthread_mutex_lock(&p->mu);
+      p->sleeping++;
+      while (!p->stop && p->gen == seen) pthread_cond_wait(&p->work_cv, &p->mu);
+      p->sleeping--;
+    }
     if (p->stop) break;
     seen = p->gen;
-    p->active++;
+    TI__POOL_STORE(p->active, p->active + 1);
     ti__pool_work(p);
-    if (--p->active == 0) pthread_cond_broadcast(&p->done_cv);
+    TI__POOL_STORE(p->active, p->active - 1);
+    if (p->active == 0) pthread_cond_broadcast(&p->done_cv);
   }
   pthread_mutex_unlock(&p->mu);
   return NULL;
@@ -77,7 +106,7 @@ static inline void ti_pool_free(ti_pool *p) {
   int i;
   if (!p) return;
   pthread_mutex_lock(&p->mu);
-  p->stop = 1;
+  TI__POOL_STORE(p->stop, 1);
   pthread_cond_broadcast(&p->work_cv);
   pthread_mutex_unlock(&p->mu);
   for (i = 0; i < p->started; i++) pthread_join(p->th[i], NULL);
@@ -124,12 +153,18 @@ static inline void ti_pool_parallel_for(void *user, int64_t n, ti_range_fn fn, v
   /* about 4 chunks per thread: small enough to even out a thread slowed
      by other load, few enough to keep the per-chunk locking negligible */
   p->grain = (n + 4 * (int64_t)(p->n_workers + 1) - 1) / (4 * (int64_t)(p->n_workers + 1));
-  p->gen++;
-  pthread_cond_broadcast(&p->work_cv);
-  p->active++;
+  TI__POOL_STORE(p->gen, p->gen + 1);
+  if (p->sleeping) pthread_cond_broadcast(&p->work_cv);
+  TI__POOL_STORE(p->active, p->active + 1);
   ti__pool_work(p);
-  p->active--;
-  while (p->active > 0) pthread_cond_wait(&p->done_cv, &p->mu);
+  TI__POOL_STORE(p->active, p->active - 1);
+  if (p->active > 0) {   /* a worker still runs its last chunk: poll, then sleep */
+    long spin;
+    pthread_mutex_unlock(&p->mu);
+    for (spin = 0; spin < TI_POOL_SPIN && TI__POOL_LOAD(p->active) > 0; spin++) TI__POOL_PAUSE();
+    pthread_mutex_lock(&p->mu);
+    while (p->active > 0) pthread_cond_wait(&p->done_cv, &p->mu);
+  }
   p->busy = 0;
   pthread_mutex_unlock(&p->mu);
 }
