@@ -81,6 +81,17 @@ for spec in "lenet lenet_x.txt" "residual residual_x.txt"; do
     else bad "run $m.onnx --threads $th: not what eval prints: $(cat "$tmp/log")"; fi
   done
 done
+# a symbolic batch dim: run binds it with --dim, and says so when it is missing
+"$PY" -c 'import onnx, sys
+m = onnx.load(sys.argv[1]); d = m.graph.input[0].type.tensor_type.shape.dim[0]; d.ClearField("dim_value"); d.dim_param = "N"
+onnx.save(m, sys.argv[2])' "$M/lenet.onnx" "$tmp/lenet_n.onnx"
+if "$T" run "$tmp/lenet_n.onnx" --dim N=1 --input 0="$M/lenet_x.txt" 2> "$tmp/log" | grep -v '^#' > "$tmp/n.run" &&
+   cmp -s "$tmp/n.run" "$tmp/lenet.ev"; then ok; else bad "run lenet_n.onnx --dim N=1: $(cat "$tmp/log")"; fi
+"$T" run "$tmp/lenet_n.onnx" --input 0="$M/lenet_x.txt" > "$tmp/log" 2>&1
+if [ $? -eq 1 ] && grep -qF "bind it (e.g. --dim N=1)" "$tmp/log"; then ok; else bad "run lenet_n.onnx without --dim: $(cat "$tmp/log")"; fi
+"$T" run "$tmp/lenet.pb" --dim N=1 --input 0="$M/lenet_x.txt" > "$tmp/log" 2>&1
+if [ $? -eq 1 ] && grep -qF -- "--dim binds the symbolic dims of an ONNX model" "$tmp/log"; then ok
+else bad "run lenet.pb --dim N=1: $(cat "$tmp/log")"; fi
 # a model that stays float cannot be lowered, and the error says why it stayed float
 "$T" import "$M/lenet_div3.onnx" "$tmp/d3.pb" > "$tmp/log" 2>&1
 if [ $? -eq 1 ] && grep -qF "quantize-recognize left the model float: layer 'conv1.weight': div by 'k_5' = 3" "$tmp/log" &&

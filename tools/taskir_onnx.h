@@ -198,21 +198,30 @@ static void ti__cli_summary(const ti_task_graph *g, const char *what, int32_t n_
 
 /* What `taskir run` runs: a Task IR graph, or an ONNX model / an nn program
    (.tir of nn.* ops) imported, passed (the default passes) and lowered. */
-static ti_status ti_cli_load_runnable(ti_context *ctx, const char *path, ti_cli_fmt forced, ti_task_graph *g,
-                                      ti_error *err) {
+static ti_status ti_cli_load_runnable(ti_context *ctx, const char *path, ti_cli_fmt forced, const char *const *dim_args,
+                                      int32_t n_dim_args, ti_task_graph *g, ti_error *err) {
   ti_cli_fmt fmt;
   ti_program *p = NULL;
   const char *d = NULL;
   ti_status s;
+  int32_t i;
   if (ti__cli_ends_with(path, ".onnx") && forced == TI_CLI_FMT_NONE) {
     ti__cli_model cm;
     ti_quant_report qr;
-    s = ti__cli_load_onnx(ctx, path, NULL, 0, &cm, err);
+    ti_onnx_dim_binding dims[64];
+    for (i = 0; i < n_dim_args && i < 64; i++)
+      if (!ti__cli_dim(dim_args[i], &dims[i]))
+        return ti_error_set(err, TI_STATUS_BAD_PARAM, "--dim wants NAME=V with V >= 0, got '%s'", dim_args[i]);
+    memset(&cm, 0, sizeof cm);
+    s = ti__cli_load_onnx(ctx, path, dims, i, &cm, err);
     if (s == TI_STATUS_SUCCESS) s = ti__cli_nn_passes(cm.p, NULL, &qr, err);
     if (s == TI_STATUS_SUCCESS) s = ti__cli_lower(cm.p, &qr, g, err);
     ti__cli_model_free(&cm);
     return s;
   }
+  if (n_dim_args > 0)
+    return ti_error_set(err, TI_STATUS_BAD_PARAM, "--dim binds the symbolic dims of an ONNX model (.onnx), and this is "
+                        "not one");
   if (ti_cli_format(path, forced, &fmt, err) == TI_STATUS_SUCCESS && fmt == TI_CLI_FMT_TIR && strcmp(path, "-") != 0) {
     s = ti_cli_load_program(ctx, path, forced, &p, &d, err);
     if (s == TI_STATUS_SUCCESS && d && !strcmp(d, "nn")) {

@@ -31,13 +31,13 @@ static int ti__cli_isatty_stderr(void) { return isatty(2); }
 #include "taskir_pool.h"
 
 /* A Task IR graph, or a model / nn program lowered (tools/taskir_onnx.h). */
-static ti_status ti_cli_load_runnable(ti_context *ctx, const char *path, ti_cli_fmt forced, ti_task_graph *g,
-                                      ti_error *err);
+static ti_status ti_cli_load_runnable(ti_context *ctx, const char *path, ti_cli_fmt forced, const char *const *dim_args,
+                                      int32_t n_dim_args, ti_task_graph *g, ti_error *err);
 
 static const char ti__cli_run_usage[] =
     "usage: taskir run FILE [--input SOCKET=FILE]... [--steps N] [--out DIR] [--all]\n"
     "                  [--out-format txt|npy] [--trace DIR] [--profile] [--json] [--format F]\n"
-    "                  [--max-memory BYTES] [--threads N]\n"
+    "                  [--max-memory BYTES] [--threads N] [--dim NAME=V]...\n"
     "\n"
     "Executes a Task IR graph (FILE: .pb, .txt/.pbtxt/.textproto, .tir, or - with\n"
     "--format pb|txt|tir); an ONNX model (.onnx) or an integer nn program (.tir of\n"
@@ -67,6 +67,7 @@ static const char ti__cli_run_usage[] =
     "  --threads N          threads the kernels split their work over, 1..256\n"
     "                       (default 1; 0 = the number of online CPUs); outputs are\n"
     "                       identical whatever N\n"
+    "  --dim NAME=V         with a .onnx model: bind a symbolic dim of its inputs\n"
     "  Progress (steps done / total, rate) goes to stderr when it is a terminal.\n";
 
 #define TI__CLI_MAX_STEPS 100000000L
@@ -469,7 +470,8 @@ static int ti_cli_run(int argc, char **argv) {
   long threads = 1;
   ti_pool *pool = NULL;
   int all = 0, profile = 0, json = 0, npy = 0, i, r, rc = 1, progress;
-  int32_t j, k, n_in_args = 0, n_out_blocks = 0;
+  int32_t j, k, n_in_args = 0, n_out_blocks = 0, n_dim_args = 0;
+  const char *dim_args[64];
   ti_cli_fmt fmt = TI_CLI_FMT_NONE;
   ti__cli_input *ins = NULL;
   ti__cli_values *vals = NULL;
@@ -547,6 +549,10 @@ static int ti_cli_run(int argc, char **argv) {
                 TI_POOL_MAX_THREADS, v);
         goto usage;
       }
+    } else if ((r = ti_cli_opt_value(argc, argv, &i, "run", "--dim", &v)) != 0) {
+      if (r < 0) goto usage;
+      if (n_dim_args == 64) { fprintf(stderr, "taskir run: more than 64 --dim\n"); goto usage; }
+      dim_args[n_dim_args++] = v;
     } else if (!strcmp(a, "--all")) all = 1;
     else if (!strcmp(a, "--profile")) profile = 1;
     else if (!strcmp(a, "--json")) json = 1;
@@ -559,7 +565,7 @@ static int ti_cli_run(int argc, char **argv) {
   if (json && !profile) { fprintf(stderr, "taskir run: --json goes with --profile\n"); goto usage; }
   if (npy && !out_dir && !trace_dir) { fprintf(stderr, "taskir run: --out-format needs --out DIR or --trace DIR\n"); goto usage; }
   if (!(ctx = ti_context_create(NULL))) { fprintf(stderr, "taskir run: out of memory\n"); goto done; }
-  if (ti_cli_load_runnable(ctx, file, fmt, &g, &err) != TI_STATUS_SUCCESS) { ti_cli_fail("run", file, &err); goto done; }
+  if (ti_cli_load_runnable(ctx, file, fmt, dim_args, n_dim_args, &g, &err) != TI_STATUS_SUCCESS) { ti_cli_fail("run", file, &err); goto done; }
   for (j = 0; j < g.n_blocks; j++) n_out_blocks += g.blocks[j].type == TI_BLOCK_OUTPUT;
   if (!n_out_blocks) {
     fprintf(stderr, "taskir run: %s: the graph has no OUTPUT block (%d blocks): running it would produce nothing\n", file,
