@@ -566,7 +566,8 @@ static ti_status ti__x_box(const ti__xview *v, const ti_task_interface *f, int64
    rearrangement and no per-element index map. Every kind has such a form;
    SHUFFLE keeps its own index table (a copy of its parameter). */
 typedef struct ti__xinv {
-  int kind, cyc, ax, bx, q, axis;
+  ti_rearrange_kind kind;
+  int cyc, ax, bx, q, axis;
   int32_t r, ro;
   int64_t id[TI_MAX_RANK], od[TI_MAX_RANK], ud[TI_MAX_RANK];   /* ud: dims the output index is read in */
   int64_t ivol, sa, sb, oy, ox, dd[TI_MAX_RANK];
@@ -626,7 +627,7 @@ static ti_status ti__x_inv_init(ti_exec *x, ti__xinv *iv, const ti_task_rearrang
                      (long long)cap, (int)TASKIR_REARRANGE_GROWTH);
     goto done;
   }
-  iv->kind = (int)ra->type; iv->r = r; iv->ro = ond; iv->ivol = 1;
+  iv->kind = ra->type; iv->r = r; iv->ro = ond; iv->ivol = 1;
   for (i = 0; i < r; i++) { iv->id[i] = d[i]; iv->ud[i] = iv->od[i]; iv->ivol *= d[i]; iv->perm[i] = i; }
   v = np > 0 ? prm[0].i32 : NULL;
   v1 = np > 1 ? prm[1].i32 : NULL;

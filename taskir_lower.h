@@ -120,6 +120,10 @@
 #define TASKIR_VERSION_STRING "0.1.0"
 #endif
 
+#ifdef TASKIR_NO_NN
+#error "taskir_lower.h needs the nn dialect (it lowers nn programs): do not define TASKIR_NO_NN"
+#endif
+
 #include "taskir_layout.h"
 
 #ifdef __cplusplus

@@ -13,7 +13,7 @@ case $mode in
   static) ${CC:-cc} -std=c99 -Wall -Wextra -Werror -pedantic -DTASKIR_STATIC -I. -c "$tmp/t.c" -o "$tmp/t.o" ;;
   no_nn)
     case $h in
-      taskir_layout.h|taskir_onnx.h)
+      taskir_layout.h|taskir_onnx.h|taskir_lower.h)
         if ${CC:-cc} -std=c99 -DTASKIR_NO_NN -I. -c "$tmp/t.c" -o "$tmp/t.o" 2>"$tmp/e"; then
           echo "$h compiles with TASKIR_NO_NN: it should refuse (it needs the nn dialect)"; exit 1
         fi
