@@ -2552,23 +2552,19 @@ static const ti_attr *ti__nn_attr_from_tensor(ti_context *ctx, const ti_tensor_v
 
 /* A value nobody mutates or aliases: a vtensor, or a tensor that is not a
    view and whose users only read it (seed 003 §2.5.1, Pass 2). */
+/* Whether reading a tensor through op o leaves it unmutated and unaliased. */
+static int ti__pass_stable_user(const ti_op *o) {
+  if (ti_op_has_trait(o, TI_TRAIT_INPLACE)) return 0;
+  if (ti_op_has_trait(o, TI_TRAIT_VIEW_LIKE))
+    return o->n_results && o->results[0].type && o->results[0].type->kind == TI_TYPE_VTENSOR;
+  return ti_op_has_trait(o, TI_TRAIT_READ_ONLY) || ti_op_is(o, "builtin.to_vtensor") || ti_op_is(o, "builtin.to_tensor") ||
+         ti_op_is(o, "builtin.return") || ti_op_is(o, "builtin.set_parameter");
+}
 static int ti__pass_stable(const ti_value *v) {
   const ti_use *u;
   if (v->type && v->type->kind == TI_TYPE_VTENSOR) return 1;
   if (v->def && (ti_op_has_trait(v->def, TI_TRAIT_VIEW_LIKE) || ti_op_has_trait(v->def, TI_TRAIT_INPLACE))) return 0;
-  for (u = v->first_use; u; u = u->next) {
-    const ti_op *o = u->owner;
-    if (ti_op_has_trait(o, TI_TRAIT_INPLACE)) return 0;
-    if (ti_op_has_trait(o, TI_TRAIT_VIEW_LIKE)) {
-      if (o->n_results && o->results[0].type && o->results[0].type->kind == TI_TYPE_VTENSOR) continue;
-      return 0;
-    }
-    if (ti_op_has_trait(o, TI_TRAIT_READ_ONLY)) continue;
-    if (ti_op_is(o, "builtin.to_vtensor") || ti_op_is(o, "builtin.to_tensor") || ti_op_is(o, "builtin.return") ||
-        ti_op_is(o, "builtin.set_parameter"))
-      continue;
-    return 0;
-  }
+  for (u = v->first_use; u; u = u->next) if (!ti__pass_stable_user(u->owner)) return 0;
   return 1;
 }
 
@@ -2810,15 +2806,20 @@ TASKIR_API ti_status ti_pass_constant_fold(ti_program *p, void *user, ti_error *
 }
 #endif /* TASKIR_NO_NN */
 
-/* Ops of the program in order (TASKIR_MALLOC'd), optionally only those
-   named `name` or having `trait`. */
-static ti_op **ti__pass_collect(ti_program *p, const char *name, uint32_t trait, int64_t *n) {
-  ti_op **v = (ti_op **)TASKIR_MALLOC(p->arena.alloc_user, (size_t)(p->n_ops + 1) * sizeof *v);
-  ti_op *op;
-  int64_t k = 0;
-  if (!v) return NULL;
-  for (op = p->first; op && k <= p->n_ops; op = op->next)
-    if ((!name || ti_op_is(op, name)) && (!trait || ti_op_has_trait(op, trait))) v[k++] = op;
+/* The ops of the program named `name`, in order (TASKIR_MALLOC'd, grown by
+   doubling: its size follows the matches, not the program). NULL when out
+   of memory. */
+static ti_op **ti__pass_collect(ti_program *p, const char *name, int64_t *n) {
+  void *au = p->arena.alloc_user;
+  ti_op **v = NULL, *op;
+  int64_t k = 0, cap = 0;
+  if (!ti__grow(au, &v, sizeof *v, &cap, 1, 64, INT64_MAX / 2)) return NULL;
+  for (op = p->first; op; op = op->next) {
+    TI__PASS_AHEAD(op);
+    if (!ti_op_is(op, name)) continue;
+    if (!ti__grow(au, &v, sizeof *v, &cap, k + 1, 64, INT64_MAX / 2)) { TASKIR_FREE(au, v); return NULL; }
+    v[k++] = op;
+  }
   *n = k;
   return v;
 }
@@ -2829,27 +2830,51 @@ static ti_op *ti__pass_convert(ti_program *p, const char *name, ti_value *v, ti_
   return ti_op_create(p, name, 1, &v, 1, &t, NULL, err);
 }
 
+/* An op pass 1 of maximize-value-semantics converts (its operands and
+   results become vtensors) and has not converted yet (order 0). */
+static int ti__pass_vs_pending(const ti_op *o) {
+  return o->order == 0 && ti_op_has_trait(o, TI_TRAIT_VALUE_SEMANTICS) && !ti_op_is(o, "builtin.to_tensor") &&
+         !ti_op_is(o, "builtin.to_vtensor");
+}
+
+/* Pass 1 converts each value-semantic op; pass 2 then folds b = to_tensor(a)
+   whose b nobody mutates or aliases (to_vtensor(b) becomes a); pass 3
+   merges copies of one unmutated tensor. Pass 1 decides the fold of its own
+   to_tensor ops as it makes them (b's readers are known then), so it never
+   creates the ops pass 2 would erase: a stable result's value-semantic
+   readers read it directly, and its to_tensor exists only for the other
+   readers. What it allocates follows the conversions that stay, not the
+   program; every step is O(ops + uses). */
 TASKIR_API ti_status ti_pass_maximize_value_semantics(ti_program *p, void *user, ti_error *err) {
   ti_error_clear(err);
   void *au = p->arena.alloc_user;
-  ti_op **ops;
+  ti_op **ops = NULL, *op, *next;
   int64_t n, k;
   int32_t i;
   ti__ptrmap first, memo;
   (void)user;
   memset(&first, 0, sizeof first);
   memset(&memo, 0, sizeof memo);
+  for (op = p->first; op; op = op->next) {
+    TI__PASS_AHEAD(op);
+    op->order = 0;   /* 1: converted by pass 1 */
+  }
   /* Pass 1: value-semantic ops read and write vtensors; copies keep the
-     surrounding tensor types. */
-  if (!(ops = ti__pass_collect(p, NULL, TI_TRAIT_VALUE_SEMANTICS, &n)))
-    return ti_error_set(err, TI_STATUS_NO_MEMORY, "maximize-value-semantics: out of memory");
-  for (k = 0; k < n; k++) {
-    ti_op *op = ops[k], *after = op;
-    if (ti_op_is(op, "builtin.to_tensor") || ti_op_is(op, "builtin.to_vtensor")) continue;
+     surrounding tensor types. Ops it inserts lie before op (to_vtensor) or
+     between op and `after` (to_tensor), so the walk goes on after them. */
+  for (op = p->first; op; op = next) {
+    ti_op *after = op;
+    TI__PASS_AHEAD(op);
+    if (!ti_op_has_trait(op, TI_TRAIT_VALUE_SEMANTICS) || ti_op_is(op, "builtin.to_tensor") ||
+        ti_op_is(op, "builtin.to_vtensor")) {
+      next = op->next;
+      continue;
+    }
+    op->order = 1;
     for (i = 0; i < op->n_operands; i++) {
       ti_value *v = op->operands[i].value;
       ti_op *c;
-      if (!v->type || v->type->kind != TI_TYPE_TENSOR) continue;
+      if (!v || !v->type || v->type->kind != TI_TYPE_TENSOR) continue;
       if (!(c = ti__pass_convert(p, "builtin.to_vtensor", v, TI_TYPE_VTENSOR, err))) goto fail;
       ti_op_insert_before(c, op);
       ti_op_set_operand(op, i, &c->results[0]);
@@ -2858,32 +2883,46 @@ TASKIR_API ti_status ti_pass_maximize_value_semantics(ti_program *p, void *user,
       ti_value *r = &op->results[i];
       const ti_type *vt;
       ti_op *c;
+      ti_use *u, *un;
+      int stable = 1, others = 0;
       if (!r->type || r->type->kind != TI_TYPE_TENSOR) continue;
       if (!(vt = ti_type_with_kind(p->ctx, r->type, TI_TYPE_VTENSOR))) {
         ti_error_set(err, TI_STATUS_NO_MEMORY, "maximize-value-semantics: out of memory");
         goto fail;
       }
+      /* b = to_tensor(r) is stable (pass 2 folds it) when each reader of r
+         either converts later (it reads b through a to_vtensor pass 2 folds)
+         or leaves b unmutated and unaliased; b is made only for the others. */
+      for (u = r->first_use; u; u = u->next) {
+        if (ti__pass_vs_pending(u->owner)) continue;
+        others = 1;
+        if (!ti__pass_stable_user(u->owner)) stable = 0;
+      }
+      if (stable && !others) { r->type = vt; continue; }
       if (!(c = ti__pass_convert(p, "builtin.to_tensor", r, TI_TYPE_TENSOR, err))) goto fail;
       r->type = vt;
       ti_op_insert_after(c, after);
       after = c;
-      ti_value_replace_uses_except(r, &c->results[0], c);
+      for (u = r->first_use; u; u = un) {
+        un = u->next;
+        if (u->owner != c && !(stable && ti__pass_vs_pending(u->owner))) ti_op_set_operand(u->owner, u->index, &c->results[0]);
+      }
     }
+    next = after->next;
   }
-  TASKIR_FREE(au, ops);
   /* Pass 2: b = to_tensor(a) whose b nobody mutates or aliases is a itself:
      to_vtensor(b) becomes a, and b goes when unused. */
-  if (!(ops = ti__pass_collect(p, "builtin.to_tensor", 0, &n)))
+  if (!(ops = ti__pass_collect(p, "builtin.to_tensor", &n)))
     return ti_error_set(err, TI_STATUS_NO_MEMORY, "maximize-value-semantics: out of memory");
   for (k = 0; k < n; k++) {
     ti_op *t = ops[k];
     ti_value *b = &t->results[0], *a = t->operands[0].value;
-    ti_use *u, *next;
+    ti_use *u, *un;
     if (!ti__pass_stable(b) || !a->type || a->type->kind != TI_TYPE_VTENSOR) continue;
-    for (u = b->first_use; u; u = next) {
+    for (u = b->first_use; u; u = un) {
       ti_op *c = u->owner;
-      next = u->next;
-      while (next && next->owner == c) next = next->next;
+      un = u->next;
+      while (un && un->owner == c) un = un->next;
       if (!ti_op_is(c, "builtin.to_vtensor") || c->results[0].type != a->type) continue;
       ti_value_replace_all_uses(&c->results[0], a);
       if (ti_op_erase(c, err) != TI_STATUS_SUCCESS) goto fail;
@@ -2891,31 +2930,40 @@ TASKIR_API ti_status ti_pass_maximize_value_semantics(ti_program *p, void *user,
     if (!b->first_use && ti_op_erase(t, err) != TI_STATUS_SUCCESS) goto fail;
   }
   TASKIR_FREE(au, ops);
-  /* Copies of one unmutated tensor are one value. */
-  if (!(ops = ti__pass_collect(p, "builtin.to_vtensor", 0, &n)))
-    return ti_error_set(err, TI_STATUS_NO_MEMORY, "maximize-value-semantics: out of memory");
-  if (!ti__ptrmap_init(&first, n, au) || !ti__ptrmap_init(&memo, n, au)) {
-    ti__ptrmap_free(&first);
+  ops = NULL;
+  /* Pass 3: copies of one unmutated tensor are one value (the first copy);
+     the maps grow with the tensors copied, not with the program. */
+  if (!ti__ptrmap_init(&first, 16, au) || !ti__ptrmap_init(&memo, 16, au)) {
     ti_error_set(err, TI_STATUS_NO_MEMORY, "maximize-value-semantics: out of memory");
     goto fail;
   }
-  for (k = 0; k < n; k++) {
-    ti_op *c = ops[k];
-    ti_value *x = c->operands[0].value;
-    int64_t f;
+  for (op = p->first; op; op = next) {
+    ti_value *x;
+    ti_op *f;
+    TI__PASS_AHEAD(op);
+    next = op->next;
+    if (!ti_op_is(op, "builtin.to_vtensor")) continue;
+    x = op->operands[0].value;
     if (!ti__pass_stable_memo(&memo, x)) continue;
-    f = ti__ptrmap_get(&first, x, -1);
-    if (f < 0) { ti__ptrmap_put(&first, x, k); continue; }
-    if (ops[f]->results[0].type != c->results[0].type) continue;
-    ti_value_replace_all_uses(&c->results[0], &ops[f]->results[0]);
-    if (ti_op_erase(c, err) != TI_STATUS_SUCCESS) { ti__ptrmap_free(&first); ti__ptrmap_free(&memo); goto fail; }
+    f = (ti_op *)(uintptr_t)ti__ptrmap_get(&first, x, 0);
+    if (!f) {
+      if (!ti__ptrmap_put(&first, x, (int64_t)(uintptr_t)op)) {
+        ti_error_set(err, TI_STATUS_NO_MEMORY, "maximize-value-semantics: out of memory");
+        goto fail;
+      }
+      continue;
+    }
+    if (f->results[0].type != op->results[0].type) continue;
+    ti_value_replace_all_uses(&op->results[0], &f->results[0]);
+    if (ti_op_erase(op, err) != TI_STATUS_SUCCESS) goto fail;
   }
   ti__ptrmap_free(&first);
   ti__ptrmap_free(&memo);
-  TASKIR_FREE(au, ops);
   return TI_STATUS_SUCCESS;
 fail:
-  TASKIR_FREE(au, ops);
+  if (ops) TASKIR_FREE(au, ops);
+  ti__ptrmap_free(&first);
+  ti__ptrmap_free(&memo);
   return err && err->status ? err->status : TI_STATUS_NO_MEMORY;
 }
 
