@@ -2984,25 +2984,33 @@ static int ti__pass_viewed(ti__ptrmap *m, const ti_value *v) {
    (the op changes kind where it stands, keeping its results), and b is
    from then on the latest version of a's buffer (its root):
    every later operand naming the buffer (the root, or an older version) is
-   rewired to the latest version when the walk reaches it. O(ops + uses). */
+   rewired to the latest version when the walk reaches it. O(ops + uses).
+   What the walk knows lives in the ops' order fields (TI__PASS_ROOTED: a
+   result of the op is a root with a latest version; TI__PASS_VERSION: the op
+   was converted and the rest of the field points to the root of its result
+   0), and the latest versions in a map with one entry per buffer written:
+   nothing is allocated per conversion. */
+#define TI__PASS_ROOTED 1
+#define TI__PASS_VERSION 2
+static ti_value *ti__pass_root_of(ti_value *v) {
+  if (v->def && (v->def->order & TI__PASS_VERSION) && v->index == 0)
+    return (ti_value *)(uintptr_t)(v->def->order & ~(int64_t)7);
+  return v;
+}
 TASKIR_API ti_status ti_pass_inplace_to_outofplace(ti_program *p, void *user, ti_error *err) {
   ti_error_clear(err);
   void *au = p->arena.alloc_user;
   ti_op *ip, *next;
-  ti__ptrmap root, latest, viewed;
-  int64_t n = 0;
+  ti__ptrmap latest, viewed;
   ti_status st = TI_STATUS_SUCCESS;
   (void)user;
-  memset(&root, 0, sizeof root);
   memset(&latest, 0, sizeof latest);
   memset(&viewed, 0, sizeof viewed);
-  /* root and latest get an entry per conversion: sized once, never grown. */
   for (ip = p->first; ip; ip = ip->next) {
     TI__PASS_AHEAD(ip);
-    n += ti_op_has_trait(ip, TI_TRAIT_INPLACE);
-    ip->order = 0;   /* 1: a result of this op is a key of root or latest */
+    ip->order = 0;
   }
-  if (!ti__ptrmap_init(&root, n, au) || !ti__ptrmap_init(&latest, n, au) || !ti__ptrmap_init(&viewed, 64, au)) {
+  if (!ti__ptrmap_init(&latest, 16, au) || !ti__ptrmap_init(&viewed, 64, au)) {
     st = ti_error_set(err, TI_STATUS_NO_MEMORY, "inplace-to-outofplace: out of memory");
     goto done;
   }
@@ -3015,10 +3023,9 @@ TASKIR_API ti_status ti_pass_inplace_to_outofplace(ti_program *p, void *user, ti
     TI__PASS_AHEAD(ip);
     next = ip->next;
     for (i = 0; i < ip->n_operands; i++) {
-      ti_value *v = ip->operands[i].value, *rt, *l;
+      ti_value *v = ip->operands[i].value, *l;
       if (!v || (v->def && v->def->order == 0)) continue;   /* no version of a written buffer */
-      rt = (ti_value *)(uintptr_t)ti__ptrmap_get(&root, v, (int64_t)(uintptr_t)v);
-      l = (ti_value *)(uintptr_t)ti__ptrmap_get(&latest, rt, 0);
+      l = (ti_value *)(uintptr_t)ti__ptrmap_get(&latest, ti__pass_root_of(v), 0);
       if (l && l != v) ti_op_set_operand(ip, i, l);
     }
     if (!ti_op_has_trait(ip, TI_TRAIT_INPLACE) || len < 2 || len >= sizeof name || ip->info->name[len - 1] != '_' ||
@@ -3028,7 +3035,7 @@ TASKIR_API ti_status ti_pass_inplace_to_outofplace(ti_program *p, void *user, ti
     name[len - 1] = 0;
     if (!(oinfo = ti_lookup_op(p->ctx, name))) continue;
     a = ip->operands[0].value;
-    r = (ti_value *)(uintptr_t)ti__ptrmap_get(&root, a, (int64_t)(uintptr_t)a);
+    r = ti__pass_root_of(a);
     /* Another alias of the buffer would see the write too: leave those alone. */
     if (ti__pass_viewed(&viewed, a) || ti__pass_viewed(&viewed, r)) continue;
     if (!ti__count_ok(ip->n_operands, oinfo->min_operands, oinfo->max_operands) ||
@@ -3041,20 +3048,21 @@ TASKIR_API ti_status ti_pass_inplace_to_outofplace(ti_program *p, void *user, ti
        attributes and results (so no use moves and nothing is allocated). */
     ip->info = oinfo;
     ip->props = NULL;
-    if (!ti__ptrmap_put(&latest, r, (int64_t)(uintptr_t)&ip->results[0]) ||
-        !ti__ptrmap_put(&root, &ip->results[0], (int64_t)(uintptr_t)r)) {
+    if (!ti__ptrmap_put(&latest, r, (int64_t)(uintptr_t)&ip->results[0])) {
       st = ti_error_set(err, TI_STATUS_NO_MEMORY, "inplace-to-outofplace: out of memory");
       goto done;
     }
-    ip->order = 1;
-    if (r->def) r->def->order = 1;
+    TASKIR_ASSERT(((uintptr_t)r & 7u) == 0);   /* values come from the arena, 8-aligned: 3 bits for the flags */
+    ip->order |= (int64_t)(uintptr_t)r | TI__PASS_VERSION;
+    if (r->def) r->def->order |= TI__PASS_ROOTED;
   }
 done:
-  ti__ptrmap_free(&root);
   ti__ptrmap_free(&latest);
   ti__ptrmap_free(&viewed);
   return st;
 }
+#undef TI__PASS_ROOTED
+#undef TI__PASS_VERSION
 
 static const ti_pass ti__pass_passes[] = {
   {"dce", ti_pass_dce, NULL},
