@@ -2985,17 +2985,34 @@ static int ti__pass_viewed(ti__ptrmap *m, const ti_value *v) {
    from then on the latest version of a's buffer (its root):
    every later operand naming the buffer (the root, or an older version) is
    rewired to the latest version when the walk reaches it. O(ops + uses).
-   What the walk knows lives in the ops' order fields (TI__PASS_ROOTED: a
-   result of the op is a root with a latest version; TI__PASS_VERSION: the op
-   was converted and the rest of the field points to the root of its result
-   0), and the latest versions in a map with one entry per buffer written:
-   nothing is allocated per conversion. */
+   What the walk knows lives in the ops' order fields, the low 3 bits flags
+   (values come from the arena, 8-aligned) and the rest a value's address:
+   TI__PASS_ROOTED, a result of the op is a root with a latest version;
+   TI__PASS_VERSION, the op was converted and the address is the root of its
+   result 0; TI__PASS_LATEST, the address is the latest version of the
+   op's result 0, a root. Roots elsewhere (arguments, other results) keep
+   their latest version in a map: nothing is allocated per conversion. */
 #define TI__PASS_ROOTED 1
 #define TI__PASS_VERSION 2
+#define TI__PASS_LATEST 4
+#define TI__PASS_ADDR(op) ((ti_value *)(uintptr_t)((op)->order & ~(int64_t)7))
 static ti_value *ti__pass_root_of(ti_value *v) {
-  if (v->def && (v->def->order & TI__PASS_VERSION) && v->index == 0)
-    return (ti_value *)(uintptr_t)(v->def->order & ~(int64_t)7);
+  if (v->def && (v->def->order & TI__PASS_VERSION) && v->index == 0) return TI__PASS_ADDR(v->def);
   return v;
+}
+static ti_value *ti__pass_latest_of(const ti__ptrmap *latest, ti_value *r) {
+  if (r->def && (r->def->order & TI__PASS_LATEST) && r->index == 0) return TI__PASS_ADDR(r->def);
+  return (ti_value *)(uintptr_t)ti__ptrmap_get(latest, r, 0);
+}
+/* 0 when out of memory. */
+static int ti__pass_set_latest(ti__ptrmap *latest, ti_value *r, ti_value *l) {
+  TASKIR_ASSERT(((uintptr_t)l & 7u) == 0);
+  if (r->def && r->index == 0 && !(r->def->order & TI__PASS_VERSION)) {
+    r->def->order = (int64_t)(uintptr_t)l | TI__PASS_LATEST | TI__PASS_ROOTED;
+    return 1;
+  }
+  if (r->def) r->def->order |= TI__PASS_ROOTED;
+  return ti__ptrmap_put(latest, r, (int64_t)(uintptr_t)l);
 }
 TASKIR_API ti_status ti_pass_inplace_to_outofplace(ti_program *p, void *user, ti_error *err) {
   ti_error_clear(err);
@@ -3025,7 +3042,7 @@ TASKIR_API ti_status ti_pass_inplace_to_outofplace(ti_program *p, void *user, ti
     for (i = 0; i < ip->n_operands; i++) {
       ti_value *v = ip->operands[i].value, *l;
       if (!v || (v->def && v->def->order == 0)) continue;   /* no version of a written buffer */
-      l = (ti_value *)(uintptr_t)ti__ptrmap_get(&latest, ti__pass_root_of(v), 0);
+      l = ti__pass_latest_of(&latest, ti__pass_root_of(v));
       if (l && l != v) ti_op_set_operand(ip, i, l);
     }
     if (!ti_op_has_trait(ip, TI_TRAIT_INPLACE) || len < 2 || len >= sizeof name || ip->info->name[len - 1] != '_' ||
@@ -3048,13 +3065,18 @@ TASKIR_API ti_status ti_pass_inplace_to_outofplace(ti_program *p, void *user, ti
        attributes and results (so no use moves and nothing is allocated). */
     ip->info = oinfo;
     ip->props = NULL;
-    if (!ti__ptrmap_put(&latest, r, (int64_t)(uintptr_t)&ip->results[0])) {
+    /* ip's result 0 becomes a version: a latest version it held as a root
+       (only when ops come out of order) moves to the map. */
+    if ((ip->order & TI__PASS_LATEST) && !ti__ptrmap_put(&latest, &ip->results[0], (int64_t)(uintptr_t)TI__PASS_ADDR(ip))) {
       st = ti_error_set(err, TI_STATUS_NO_MEMORY, "inplace-to-outofplace: out of memory");
       goto done;
     }
-    TASKIR_ASSERT(((uintptr_t)r & 7u) == 0);   /* values come from the arena, 8-aligned: 3 bits for the flags */
-    ip->order |= (int64_t)(uintptr_t)r | TI__PASS_VERSION;
-    if (r->def) r->def->order |= TI__PASS_ROOTED;
+    TASKIR_ASSERT(((uintptr_t)r & 7u) == 0);
+    ip->order = (ip->order & TI__PASS_ROOTED) | (int64_t)(uintptr_t)r | TI__PASS_VERSION;
+    if (!ti__pass_set_latest(&latest, r, &ip->results[0])) {
+      st = ti_error_set(err, TI_STATUS_NO_MEMORY, "inplace-to-outofplace: out of memory");
+      goto done;
+    }
   }
 done:
   ti__ptrmap_free(&latest);
@@ -3063,6 +3085,8 @@ done:
 }
 #undef TI__PASS_ROOTED
 #undef TI__PASS_VERSION
+#undef TI__PASS_LATEST
+#undef TI__PASS_ADDR
 
 static const ti_pass ti__pass_passes[] = {
   {"dce", ti_pass_dce, NULL},
