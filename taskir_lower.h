@@ -611,13 +611,14 @@ static ti_status ti__lw_set4(ti__lw *L, const ti_value *res, int32_t b, int nonn
 }
 /* The [y][x][f] form of an elementwise value of dims d (rank r): f the last
    axis, x the one before, y the product of the rest; rank <= 1: [f]. */
-static ti_task_shape ti__lw_form(const ti_type *t) {
+static ti_task_shape ti__lw_form_dims(int32_t rank, const int64_t *dims) {
   int64_t y = 1;
   int32_t i;
-  if (t->rank <= 1) return ti__lw_shape(0, 0, (int32_t)(t->rank ? t->dims[0] : 1), 0);
-  for (i = 0; i < t->rank - 2; i++) y *= t->dims[i];
-  return ti__lw_shape((int32_t)y, (int32_t)t->dims[t->rank - 2], (int32_t)t->dims[t->rank - 1], 0);
+  if (rank <= 1) return ti__lw_shape(0, 0, (int32_t)(rank ? dims[0] : 1), 0);
+  for (i = 0; i < rank - 2; i++) y *= dims[i];
+  return ti__lw_shape((int32_t)y, (int32_t)dims[rank - 2], (int32_t)dims[rank - 1], 0);
 }
+static ti_task_shape ti__lw_form(const ti_type *t) { return ti__lw_form_dims(t->rank, t->dims); }
 static int ti__lw_dtype_ok(ti_dtype d) { return d == TI_DTYPE_I8 || d == TI_DTYPE_I32; }
 
 /* ---- ops ---- */
@@ -998,14 +999,23 @@ static const int32_t *ti__lw_conform(const ti_type *t, const ti_type *rt) {
   }
   return NULL;
 }
-/* A constant operand broadcast along the last axis of the result (or a
-   scalar): its nf values in vals (n = 1 for a scalar). 0 if not that shape. */
-static int ti__lw_lastaxis(const ti_tensor_value *t, const ti_type *rt, int64_t *n) {
-  int32_t i;
+/* A constant operand t (of type ct) that is a scalar (*n = 1) or varies
+   along one axis of the result (*axis; *n values, in t's order): 1, else 0
+   (it varies along several axes). A 4-D constant in the other CNN layout
+   is seen in the result's, as the interpreter does. */
+static int ti__lw_const_axis(const ti_tensor_value *t, const ti_type *ct, const ti_type *rt, int64_t *n, int32_t *axis) {
+  const int32_t *perm = ti__lw_conform(ct, rt);
+  int32_t i, off = rt->rank - t->rank, found = -1;
+  *axis = rt->rank - 1;
   if (t->numel == 1) { *n = 1; return 1; }
-  if (t->rank > rt->rank || rt->rank == 0) return 0;
-  for (i = 0; i < t->rank - 1; i++) if (t->dims[i] != 1) return 0;
-  if (t->dims[t->rank - 1] != rt->dims[rt->rank - 1]) return 0;
+  if (off < 0 || rt->rank == 0) return 0;
+  for (i = 0; i < rt->rank; i++) {
+    int64_t di = i < off ? 1 : perm ? t->dims[perm[i]] : t->dims[i - off];
+    if (di == 1) continue;
+    if (found >= 0 || di != rt->dims[i]) return 0;
+    found = i;
+  }
+  *axis = found;
   *n = t->numel;
   return 1;
 }
@@ -1014,28 +1024,35 @@ static int ti__lw_lastaxis(const ti_tensor_value *t, const ti_type *rt, int64_t 
    storage block si (the result's [y][x][f] form): a 4-D operand of the
    other CNN layout is permuted, an operand that broadcasts (numpy rules) is
    replicated on the edge (a SHUFFLE of zeros along each broadcast axis). */
-static ti_status ti__lw_feed_elem(ti__lw *L, const ti_value *v, const ti_type *rt, int32_t si) {
+static ti_status ti__lw_feed_elem(ti__lw *L, const ti_value *v, const ti_type *rt, int32_t si, const int32_t *p2) {
   const ti_type *t = v->type;
   const int32_t *perm = ti__lw_conform(t, rt);
   ti__lw_gather gx;
-  int64_t d[4];
-  int32_t r = ti_task_block_dims(ti__lw_blk(L, si), d), off = rt->rank - t->rank, i;
+  int64_t d[4], e[TI_MAX_RANK];
+  int32_t r = ti_task_block_dims(ti__lw_blk(L, si), d), off = rt->rank - t->rank, i, cp[TI_MAX_RANK];
+  if (p2) {   /* the result is computed with its axes permuted by p2 */
+    if (off) return TI__LW_NOSUP(L, "an operand of rank %d broadcasts to the rank-%d result along with a constant that varies "
+                                    "along another axis than the last", (int)t->rank, (int)rt->rank);
+    for (i = 0; i < rt->rank; i++) cp[i] = perm ? perm[p2[i]] : p2[i];
+    perm = cp;
+  }
   if (ti__lw_numel(t->rank, t->dims) == ti__lw_numel(rt->rank, rt->dims))
     return ti__lw_feed_box(L, v, perm, si, 0, r, d, NULL, NULL);
   if (off < 0) return TI__LW_NOSUP(L, "an operand of rank %d does not broadcast to the rank-%d result", (int)t->rank, (int)rt->rank);
   memset(&gx, 0, sizeof gx);
   gx.rank = rt->rank;
+  for (i = 0; i < rt->rank; i++) e[i] = p2 ? rt->dims[p2[i]] : rt->dims[i];
   for (i = 0; i < rt->rank; i++) {
     int64_t di = i < off ? 1 : perm ? t->dims[perm[i]] : t->dims[i - off];
     int32_t *z;
     gx.dims[i] = di;
-    if (di == rt->dims[i]) continue;
+    if (di == e[i]) continue;
     if (di != 1)
       return TI__LW_NOSUP(L, "operand dim %lld does not broadcast to the result's %lld (axis %d)", (long long)di,
-                          (long long)rt->dims[i], (int)i);
-    if (!(z = (int32_t *)ti_arena_array(&L->arena, (size_t)rt->dims[i], sizeof *z, 8))) return TI__LW_OOM(L);
-    memset(z, 0, (size_t)rt->dims[i] * sizeof *z);
-    gx.axis[gx.n] = i; gx.idx[gx.n] = z; gx.len[gx.n++] = (int32_t)rt->dims[i];
+                          (long long)e[i], (int)i);
+    if (!(z = (int32_t *)ti_arena_array(&L->arena, (size_t)e[i], sizeof *z, 8))) return TI__LW_OOM(L);
+    memset(z, 0, (size_t)e[i] * sizeof *z);
+    gx.axis[gx.n] = i; gx.idx[gx.n] = z; gx.len[gx.n++] = (int32_t)e[i];
   }
   return ti__lw_feed_gx(L, v, perm, si, 0, r, d, NULL, NULL, &gx);
 }
@@ -1047,8 +1064,8 @@ static ti_status ti__lw_binary(ti__lw *L, const ti_op *op) {
   ti_dtype dt = rt->dtype;
   int add = ti_op_is(op, "nn.add"), sub = ti_op_is(op, "nn.sub"), cfirst = 0;
   ti_task_shape f = ti__lw_form(rt);
-  int64_t cn = 0, i;
-  int32_t nact = 0, j;
+  int64_t cn = 0, i, pd[TI_MAX_RANK];
+  int32_t nact = 0, j, axis = rt->rank - 1, p2[TI_MAX_RANK], inv[TI_MAX_RANK];
   const ti_value *act[2], *cv = NULL;
   int32_t cb, si[2], sb = -1, last;
   ti_tensor_value *ct = NULL;
@@ -1067,16 +1084,26 @@ static ti_status ti__lw_binary(ti__lw *L, const ti_op *op) {
   nonneg = add ? (ti__lw_of(L, act[0])->nonneg && (nact < 2 || ti__lw_of(L, act[1])->nonneg)) : 0;
   if (cv) {
     TI__LW_TRY(ti__lw_const(L, cv, &ct, 0));
-    if (!ti__lw_lastaxis(ct, rt, &cn)) {
+    if (!ti__lw_const_axis(ct, cv->type, rt, &cn, &axis)) {
       ti_tensor_free(ct);
-      return TI__LW_NOSUP(L, "a constant operand must be a scalar or broadcast along the last axis");
+      return TI__LW_NOSUP(L, "a constant operand varying along several axes has no Task IR form (a bias or scale varies "
+                             "along one axis: a scalar or one axis of the result)");
+    }
+    if (axis != rt->rank - 1) {
+      /* the block computes the result with that axis last (a bias / scale
+         per f); the activations are permuted in, the result permuted back */
+      int32_t q = 0;
+      for (j = 0; j < rt->rank; j++) if (j != axis) p2[q++] = j;
+      p2[q] = axis;
+      for (j = 0; j < rt->rank; j++) { pd[j] = rt->dims[p2[j]]; inv[p2[j]] = j; }
+      f = ti__lw_form_dims(rt->rank, pd);
     }
     for (i = 0; i < cn; i++) if (ti_tensor_get(ct, i) < 0) nonneg = 0;
     if (!add) nonneg = 0;
   }
   for (j = 0; j < nact; j++) {
     if ((si[j] = ti__lw_block(L, TI_BLOCK_SI, dt, f, 1)) < 0) { ti_tensor_free(ct); return TI__LW_OOM(L); }
-    if ((st = ti__lw_feed_elem(L, act[j], rt, si[j])) != TI_STATUS_SUCCESS) {
+    if ((st = ti__lw_feed_elem(L, act[j], rt, si[j], axis != rt->rank - 1 ? p2 : NULL)) != TI_STATUS_SUCCESS) {
       ti_tensor_free(ct);
       return st;
     }
@@ -1129,6 +1156,7 @@ static ti_status ti__lw_binary(ti__lw *L, const ti_op *op) {
   }
   last = cb;
   if (dt == TI_DTYPE_I8 && (last = ti__lw_ccmpb(L, cb, f, TI_DTYPE_I8, 0, -128)) < 0) return TI__LW_OOM(L);
+  if (axis != rt->rank - 1) return ti__lw_set(L, res, last, nonneg, rt->rank, pd, inv);
   return ti__lw_set(L, res, last, nonneg, 0, NULL, NULL);
 }
 

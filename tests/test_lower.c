@@ -818,27 +818,29 @@ TT_TEST(test_refusals) {
 
 typedef struct rv { ti_value *v; int64_t c, h, w; int nonneg; ti_dtype dt; } rv;
 
-/* One random program: a DAG over 4-D values (conv, pools, relu, add, mul,
-   concat, slice, transposes), ending in an optional flatten -> gemm chain. */
+/* One random program: a DAG over 4-D values (conv, pools, relu, add, sub,
+   mul, div by 2^k, broadcasts of an extra argument, dilated pools, concat,
+   slice, transposes), batch 1 to 3, ending in an optional flatten -> gemm
+   chain (M = batch rows). */
 static void random_program(tp *t, uint64_t seed) {
   ti_context *c = t->c;
   tt_rng *r = t->r;
   rv pool_[24];
-  int n = 0, steps = (int)tt_range(r, 1, 7), s, i;
+  int n = 0, steps = (int)tt_range(r, 1, 7), s, i, n_args = 1;
   int64_t d[4];
   ti_value *rets[3];
   int n_ret = 0;
   (void)seed;
-  d[0] = 1; d[1] = tt_range(r, 1, 4); d[2] = tt_range(r, 3, 11); d[3] = tt_range(r, 3, 11);
+  d[0] = tt_range(r, 0, 2) ? 1 : tt_range(r, 2, 3); d[1] = tt_range(r, 1, 4); d[2] = tt_range(r, 3, 11); d[3] = tt_range(r, 3, 11);
   pool_[n].v = tp_arg(t, TI_DTYPE_I8, 4, d); pool_[n].c = d[1]; pool_[n].h = d[2]; pool_[n].w = d[3];
   pool_[n].nonneg = 0; pool_[n].dt = TI_DTYPE_I8; n++;
   if (tt_range(r, 0, 2) == 0) {   /* a second input of the same shape */
     pool_[n] = pool_[0];
-    pool_[n].v = tp_arg(t, TI_DTYPE_I8, 4, d); n++;
+    pool_[n].v = tp_arg(t, TI_DTYPE_I8, 4, d); n++; n_args++;
   }
   for (s = 0; s < steps && n < 24; s++) {
     rv a = pool_[tt_range(r, n > 2 ? n - 3 : 0, n - 1)], o = a;
-    int kind = (int)tt_range(r, 0, 9);
+    int kind = (int)tt_range(r, 0, 13);
     if (a.dt != TI_DTYPE_I8) kind = 0;
     switch (kind) {
     case 0: case 1: case 2: {   /* conv, requant (maybe fused max pool) */
@@ -898,7 +900,7 @@ static void random_program(tp *t, uint64_t seed) {
       if (tt_range(r, 0, 1)) {
         o.v = tp_op1(t, "nn.transpose", a.v, A(c, "perm", I4(c, 0, 2, 3, 1), NULL, NULL, NULL, NULL, NULL, NULL));
         o.v = tp_op1(t, "nn.transpose", o.v, A(c, "perm", I4(c, 0, 3, 1, 2), NULL, NULL, NULL, NULL, NULL, NULL));
-      } else if (a.h >= 2) {
+      } else if (a.h >= 2 && d[0] == 1) {   /* (a batched slice of H folds two axes: refused) */
         int64_t s0 = tt_range(r, 0, a.h - 2), e0 = tt_range(r, s0 + 1, a.h), st[4], en[4];
         st[0] = 0; st[1] = 0; st[2] = s0; st[3] = 0;
         en[0] = 1; en[1] = a.c; en[2] = e0; en[3] = a.w;
@@ -907,10 +909,53 @@ static void random_program(tp *t, uint64_t seed) {
       }
       break;
     }
-    default: {   /* mul by a constant scalar */
+    case 9: {   /* mul by a constant scalar */
       int64_t one = 1;
       o.v = tp_op2(t, "nn.mul", a.v, tp_weight(t, TI_DTYPE_I8, 1, &one, -2, 2, NULL), NULL);
       o.nonneg = 0;
+      break;
+    }
+    case 10: {   /* sub: a value of the same shape, a constant vector or scalar, either side */
+      rv b = a;
+      int64_t nc[4] = {1, 1, 1, 1};
+      int form = (int)tt_range(r, 0, 2);
+      ti_value *cv;
+      if (tt_range(r, 0, 1)) nc[1] = a.c;   /* per channel */
+      cv = tp_weight(t, TI_DTYPE_I8, 4, nc, -50, 50, NULL);
+      for (i = 0; i < n; i++)
+        if (pool_[i].c == a.c && pool_[i].h == a.h && pool_[i].w == a.w && pool_[i].dt == a.dt && tt_range(r, 0, 1)) b = pool_[i];
+      o.v = form == 0 ? tp_op2(t, "nn.sub", a.v, b.v, NULL) : form == 1 ? tp_op2(t, "nn.sub", a.v, cv, NULL) : tp_op2(t, "nn.sub", cv, a.v, NULL);
+      o.nonneg = 0;
+      break;
+    }
+    case 11: {   /* div by a power of two (signed or known non-negative) */
+      int64_t one = 1;
+      int32_t p2 = 1 << tt_range(r, 0, 4);
+      o.v = tp_op2(t, "nn.div", a.v, tp_weight(t, TI_DTYPE_I8, 1, &one, 0, 0, &p2), NULL);
+      break;
+    }
+    case 12: {   /* add / mul / sub with an extra argument that broadcasts */
+      int64_t bd[4];
+      int form = (int)tt_range(r, 0, 3);
+      const char *nm = tt_range(r, 0, 2) == 0 ? "nn.add" : tt_range(r, 0, 1) ? "nn.mul" : "nn.sub";
+      ti_value *b;
+      if (n_args >= 6) break;
+      bd[0] = tt_range(r, 0, 1) ? 1 : d[0]; bd[1] = form == 1 ? 1 : a.c; bd[2] = form == 0 ? 1 : a.h; bd[3] = form <= 2 && form != 1 ? 1 : a.w;
+      if (form == 1) bd[3] = a.w;
+      b = tp_arg(t, TI_DTYPE_I8, 4, bd);
+      n_args++;
+      o.v = tt_range(r, 0, 1) ? tp_op2(t, nm, a.v, b, NULL) : tp_op2(t, nm, b, a.v, NULL);
+      o.nonneg = 0;
+      break;
+    }
+    default: {   /* a dilated pool */
+      int64_t dy = tt_range(r, 1, 3), dx = tt_range(r, 1, 3), ky = tt_range(r, 1, 2), kx = tt_range(r, 1, 2), sy = tt_range(r, 1, 2), sx = tt_range(r, 1, 2);
+      int mx = !a.nonneg || tt_range(r, 0, 1);
+      if (dy * (ky - 1) + 1 > a.h) ky = 1;
+      if (dx * (kx - 1) + 1 > a.w) kx = 1;
+      if (!mx && ((ky * kx) & (ky * kx - 1))) kx = ky;
+      o.v = tp_op1(t, mx ? "nn.max_pool" : "nn.avg_pool", a.v, A(c, "kernel_shape", I2(c, ky, kx), "dilations", I2(c, dy, dx), "strides", I2(c, sy, sx), NULL, NULL));
+      o.h = (a.h - dy * (ky - 1) - 1) / sy + 1; o.w = (a.w - dx * (kx - 1) - 1) / sx + 1;
       break;
     }
     }
