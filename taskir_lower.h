@@ -11,7 +11,7 @@
        ti_lower_options o; ti_task_graph g; ti_error e;
        ti_lower_options_init(&o);
        if (ti_lower_to_task(program, &o, &g, &e) != TI_STATUS_SUCCESS) {
-         puts(e.message);                // "lower: op #3 nn.sub: no Task IR form ..."
+         puts(e.message);                // "lower: op #3 nn.div: the divisor is an activation ..."
        } else {
          ... ti_task_check(&g, NULL, &e); ti_exec_plan(&g, NULL, &x, &e); ...
          ti_task_graph_free(&g);
@@ -32,21 +32,50 @@
                             that i8 result fuses as the CCMPB window (else the
                             window is 1x1). group > 1: the weights are
                             expanded to a block-diagonal dense kernel.
+                            Batch N > 1: one CC for the batch; the edge into
+                            the SIC gathers the rows of every window of
+                            every item (SHUFFLE along y, -1 = a zero for the
+                            padding rows, the kernel's dilation along y), so
+                            SIC is [N*OH*KH][W][C] and the CC steps KH rows
+                            (STRIDE_Y = KH, no PAD_UP/DOWN, DILATION_Y 1):
+                            no window spans two items. No pool fusion then.
        quant_gemm           SIFC + SWFC + SB -> CVM (INT_32); with `shift`
-                            SI -> CCMPB (1-D form) as above. One row (M = 1).
+                            SI -> CCMPB (1-D form) as above. M > 1 rows
+                            (e.g. a batch after flatten): SIC [1][M][K] + SW
+                            [N][K][1][1] + SB -> one 1x1 CC, CCMPB 1x1.
        max_pool             SI -> CCMPB (window, BIT_SHIFT_NUM 0, CMP = the
-                            dtype's minimum)
+                            dtype's minimum). Batch > 1 or a dilation: the
+                            taps of every window are gathered on the edge
+                            (rows; columns too when dilated along x) and the
+                            window steps over them by its own size.
        avg_pool,            SI -> CAVG (window *sum*, INT_32), then SI -> CCMPB
        global_avg_pool      with BIT_SHIFT_NUM = log2(window): the mean's
                             division folded into the shift (see SUBSET)
        relu, clip           SI -> CCMPB 1x1 (CMP = 0 / min)
        add                  SI + SI -> CADD (INT_32); a constant operand that
-                            broadcasts along the last axis is its bias (SB);
-                            an i8 result is saturated by a CCMPB 1x1 after it
+                            varies along one axis is its bias (SB) - along
+                            another axis than the last, the op is computed
+                            with that axis last (activations PERMUTEd in,
+                            the result back); an activation that broadcasts
+                            is replicated on its edge (SHUFFLE of zeros per
+                            broadcast axis); an i8 result is saturated by a
+                            CCMPB 1x1 after it
+       sub                  a - b: b -> CVS (CONSTANT_A = -1) -> SI, then
+                            CADD; a - c: CADD with the bias -c; c - a: CVS
+                            (CONSTANT_A = -1) with the bias c (SB, or
+                            CONSTANT_B for a scalar); saturated as for add
        mul                  elementwise: SI + SI -> CVVH; by a constant along
-                            the last axis: SI + SB (alpha) -> CAX; by a scalar
-                            constant: CVS (CONSTANT_A); i8 results saturated
-                            as for add
+                            one axis: SI + SB (alpha) -> CAX; by a scalar
+                            constant: CVS (CONSTANT_A); broadcasts and i8
+                            results as for add
+       div                  by a constant 2^k: values known non-negative ->
+                            one CCMPB (BIT_SHIFT_NUM k; its window is 2x1
+                            over each row twice, duplicated by a SHUFFLE,
+                            because a 1x1 CCMPB clips to 127 whatever its
+                            precision); signed values -> trunc(x / 2^k) =
+                            floor(max(x,0) / 2^k) - floor(max(-x,0) / 2^k):
+                            two such CCMPB (CMP 0), a CVS -1 before the
+                            second and after it, a CADD. k = 0: x itself.
        lut                  SI + SB (table, 2^8 entries) -> CLUT (LUT_DW 8)
        lif                  SI (x) + SI (the membrane state) -> CLIF (VTH0 =
                             floor(vth), VR = v_reset): v must be a program
@@ -54,7 +83,11 @@
                             block but becomes the CLIF's state SI (initial
                             potential VINIT = 0, written back every run), and
                             a returned v_new has no OUTPUT block: its socket
-                            is unused, read the state block instead
+                            is unused, read the state block instead. decay
+                            != 1: VLEAKY_ADPT_EN 1, VLEAKY_ALPHA = 256 *
+                            decay (CLIF leaks after the step, so the state
+                            block holds decay * v_new: the next step's
+                            decay * v + x)
        reshape, flatten,    no block: edge rearrangements on the edges that
        transpose            read the value (PERMUTE, RESHAPE with its axis
                             order); consecutive transposes compose and
@@ -70,36 +103,53 @@
    exactly the interpreter's outputs on the same inputs)
      - dtypes: i8 and i32 only; any f16/f32/f64 value refuses the program
        ("Task IR here is integer: quantise the model first (quantize-recognize)").
-     - batch 1: 4-D activations [1,C,H,W] / [1,H,W,C]; quant_gemm with M = 1.
+     - 4-D activations [N,C,H,W] / [N,H,W,C], any batch N; quant_gemm with
+       any M (M = 1: CVM, M > 1: a 1x1 CC).
      - quant_conv2d / quant_gemm: x, w i8, bias i32 (constants for w and b).
        Without `shift` the i32 accumulator is the result.
      - plain conv2d / gemm / matmul on integers are refused: their
        interpreter saturates to the operand dtype (use the quant ops).
-     - max_pool: any window, stride, padding (padding only when the input is
-       known non-negative: the chip's padded window sees 0); no dilation.
-     - avg_pool / global_avg_pool: window area a power of two, no padding
+     - max_pool: any window, stride, dilation, padding (padding only when
+       the input is known non-negative: the chip's padded window sees 0).
+     - avg_pool / global_avg_pool: window area a power of two (any stride or
+       dilation), no padding
        unless count_include_pad = 1, and the input known non-negative (the
        interpreter's mean truncates towards zero, the chip's shift floors:
        they agree on non-negative sums). Known non-negative: the result of a
        quant op with clip_min >= 0, relu, clip with min >= 0, and pools,
        views, concats and slices of such values.
-     - add / mul of two values of one dtype and shape (a 4-D operand in the
-       other CNN layout is converted, as the interpreter does), or with a
-       constant scalar / last-axis vector. i8 results saturate (CCMPB),
-       exactly as the interpreter; i32 results wrap on the chip where the
-       interpreter saturates, so they agree while no sum leaves int32.
+     - add / sub / mul of two values of one dtype (a 4-D operand in the
+       other CNN layout is converted, as the interpreter does; either may
+       broadcast, numpy rules), or with a constant that is a scalar or
+       varies along one axis (a constant varying along several axes is
+       refused: CADD/CAX/CVS take a bias or scale per f; with such a
+       constant off the last axis, a broadcasting activation must have the
+       result's rank). i8 results saturate (CCMPB), exactly as the
+       interpreter; i32 results wrap on the chip where the interpreter
+       saturates, so they agree while no sum leaves int32.
+     - div: the divisor a constant, one positive power of two 2^k (k <=
+       31) for every element; an activation divisor or any other constant
+       is refused (no block divides). The dividend does not broadcast.
+       i32: exact except x = INT32_MIN on the signed form (-x wraps).
      - relu on i8/i32; clip with max >= the dtype's maximum.
      - lut: i8 index with the default offset 128 (or any offset whose
        table covers -128..127), an integer table.
      - concat along any axis; slice with steps 1.
-     - lif: x and v i32, decay 1, v_reset an integer, both within CLIF's
+     - lif: x and v i32, an integer decay (a fraction is refused: CLIF
+       floors VLEAKY_ALPHA/256 * v where the interpreter keeps the fraction
+       of decay * v and compares it with vth), v_reset an integer, within CLIF's
        28-bit registers (the interpreter saturates at int32 where CLIF
        clamps at 28 bits: equal while |v| < 2^27). An argument nothing reads
        gets no INPUT block.
      - everything else is refused with the op, its index and the reason
-       (sub, div, softmax, mirror, ...).
+       (softmax, mirror, plain conv2d / gemm on integers, ...). A slice of a
+       batched 4-D value that cuts H or W (N and H share the block's y axis)
+       is refused.
      Intermediates: storage carries 32 bits; i8 values stay in -128..127
-     because every i8 result comes out of a CCMPB clip (or is an input).
+     because every i8 result comes out of a CCMPB clip (or is an input, or
+     a quotient of a div, within its dividend's range). A 1x1 CCMPB clips
+     to 127 whatever its precision: i32 relu / clip / mean shifts use the
+     2x1 form of div.
 
    ERRORS
      Every failure returns a status and fills the ti_error: NOT_SUPPORTED for
@@ -877,6 +927,9 @@ done:
   return st;
 }
 
+static int32_t ti__lw_shift_blk(ti__lw *L, const ti_value *v, const ti_type *rt, int32_t src, ti_dtype in_prec,
+                                const int64_t *d3, ti_dtype prec, int64_t shift, int64_t lo);
+
 /* max_pool, avg_pool, global_avg_pool. */
 static ti_status ti__lw_pool(ti__lw *L, const ti_op *op) {
   const ti_value *x = op->operands[0].value, *res = &op->results[0];
@@ -947,6 +1000,10 @@ static ti_status ti__lw_pool(ti__lw *L, const ti_op *op) {
   if (mx) {
     TI__LW_TRY(ti__lw_attr(L, cb, TI_TASK_ATTR_BIT_SHIFT_NUM, 0));
     TI__LW_TRY(ti__lw_attr(L, cb, TI_TASK_ATTR_CMP, ti__lw_min_of(dt)));
+  } else if (dt == TI_DTYPE_I32) {   /* a 1x1 CCMPB would clip to 127 */
+    int64_t d3[3];
+    d3[0] = nb * oh; d3[1] = ow; d3[2] = c;
+    if ((cb = ti__lw_shift_blk(L, NULL, rt, cb, TI_DTYPE_I32, d3, dt, lg, 0)) < 0) return L->err ? L->err->status : TI_STATUS_NO_MEMORY;
   } else if ((cb = ti__lw_ccmpb(L, cb, ti__lw_shape((int32_t)(nb * oh), (int32_t)ow, (int32_t)c, 0), dt, lg, 0)) < 0) {
     return TI__LW_OOM(L);
   }
@@ -971,6 +1028,14 @@ static ti_status ti__lw_clip(ti__lw *L, const ti_op *op) {
       return TI__LW_NOSUP(L, "clip max %g below the %s maximum %lld: CCMPB clips only from below", b,
                           ti_dtype_name(dt), (long long)hi);
     lo = a <= (double)ti__lw_min_of(dt) ? ti__lw_min_of(dt) : (int64_t)ceil(a);
+  }
+  if (dt == TI_DTYPE_I32) {   /* a 1x1 CCMPB clips to 127 whatever its precision: the 2x1 form */
+    int64_t d3[3];
+    d3[0] = (f.has & TI_SHAPE_HAS_NY) ? f.ny : 1;
+    d3[1] = (f.has & TI_SHAPE_HAS_NX) ? f.nx : 1;
+    d3[2] = f.nf;
+    if ((cb = ti__lw_shift_blk(L, x, res->type, -1, dt, d3, dt, 0, lo)) < 0) return L->err ? L->err->status : TI_STATUS_NO_MEMORY;
+    return ti__lw_set(L, res, cb, lo >= 0, 0, NULL, NULL);
   }
   if ((si = ti__lw_block(L, TI_BLOCK_SI, dt, f, 1)) < 0) return TI__LW_OOM(L);
   r = ti_task_block_dims(ti__lw_blk(L, si), d);

@@ -379,7 +379,7 @@ TT_TEST(test_pools) {
 
 TT_TEST(test_relu_clip_add_mul) {
   int v;
-  for (v = 0; v < 8; v++) {
+  for (v = 0; v < 10; v++) {
     CASE_BEGIN(40 + v);
     int64_t d[4] = {1, 4, 5, 3}, d2[2] = {1, 6}, n6 = 6;
     ti_value *x = tp_arg(&t, TI_DTYPE_I8, 4, d), *x2 = tp_arg(&t, TI_DTYPE_I8, 4, d), *y;
@@ -394,6 +394,9 @@ TT_TEST(test_relu_clip_add_mul) {
     case 4: y = tp_op2(&t, "nn.add", a, tp_weight(&t, TI_DTYPE_I8, 1, &n6, -100, 100, NULL), NULL); want = TI_BLOCK_CADD; break;
     case 5: y = tp_op2(&t, "nn.mul", tp_weight(&t, TI_DTYPE_I8, 1, &n6, -3, 3, NULL), a, NULL); want = TI_BLOCK_CAX; break;
     case 6: { int64_t one = 1; y = tp_op2(&t, "nn.mul", a, tp_weight(&t, TI_DTYPE_I8, 1, &one, -3, 3, NULL), NULL); want = TI_BLOCK_CVS; break; }
+    case 8: y = tp_op1(&t, "nn.relu", conv(&t, x, 4, 4, 3, 1, 1, 1, 1, -1, 0, 1), NULL); break;   /* i32 relu */
+    case 9: y = tp_op1(&t, "nn.clip", conv(&t, x, 4, 4, 3, 1, 1, 1, 1, -1, 0, 1),
+                       A(c, "min", I(c, -20), "max", I(c, INT32_MAX), NULL, NULL, NULL, NULL)); break;
     default: y = tp_op2(&t, "nn.add", conv(&t, x, 4, 4, 1, 1, 0, 1, 1, -1, 0, 1), conv(&t, x2, 4, 4, 3, 1, 1, 1, 1, -1, 0, 0), NULL);
              want = TI_BLOCK_CADD; break;   /* i32 + i32 */
     }
