@@ -624,6 +624,7 @@ static const int32_t ti__lw_to_nhwc[4] = {0, 2, 3, 1}, ti__lw_to_nchw[4] = {0, 3
 static ti_status ti__lw_act4(ti__lw *L, const ti_value *v, const int32_t **perm, int64_t *n, int64_t *h, int64_t *w,
                              int64_t *c) {
   const ti_type *t = v->type;
+  *perm = NULL; *n = *h = *w = *c = 0;
   if (t->rank != 4) return TI__LW_NOSUP(L, "activation of rank %d (4-D [N,C,H,W] expected)", (int)t->rank);
   if (t->layout == TI_LAYOUT_NHWC) { *perm = NULL; *h = t->dims[1]; *w = t->dims[2]; *c = t->dims[3]; }
   else { *perm = ti__lw_to_nhwc; *c = t->dims[1]; *h = t->dims[2]; *w = t->dims[3]; }
