@@ -788,10 +788,10 @@ TT_TEST(test_dilated_pools) {
 
 TT_TEST(test_refusals) {
   int v;
-  for (v = 0; v < 9; v++) {
+  for (v = 0; v < 11; v++) {
     CASE_BEGIN(60 + v);
     int64_t d[4] = {1, 3, 6, 6}, d2[4] = {2, 3, 6, 6};
-    ti_value *x = tp_arg(&t, v == 0 ? TI_DTYPE_F32 : TI_DTYPE_I8, 4, v == 7 ? d2 : d), *y = NULL;
+    ti_value *x = tp_arg(&t, v == 0 ? TI_DTYPE_F32 : TI_DTYPE_I8, 4, v == 10 ? d2 : d), *y = NULL;
     const char *want = "";
     switch (v) {
     case 0: y = tp_op1(&t, "nn.relu", x, NULL); want = "Task IR here is integer: quantise the model first (quantize-recognize)"; break;
@@ -809,6 +809,12 @@ TT_TEST(test_refusals) {
     case 7: { int64_t one = 1; int32_t three = 3;
       y = tp_op2(&t, "nn.div", x, tp_weight(&t, TI_DTYPE_I8, 1, &one, 0, 0, &three), NULL);
       want = "divisor 3 (element 0): only one positive power-of-two constant"; break; }
+    case 8: { int64_t cd[4] = {1, 3, 6, 1};
+      y = tp_op2(&t, "nn.add", x, tp_weight(&t, TI_DTYPE_I8, 4, cd, -5, 5, NULL), NULL);
+      want = "op #1 nn.add: a constant operand varying along several axes has no Task IR form"; break; }
+    case 10: { int64_t st[4] = {0, 0, 1, 0}, en[4] = {2, 3, 4, 6};   /* a batched slice across H */
+      y = tp_op1(&t, "nn.slice", x, A(c, "starts", ti_attr_int_array(c, st, 4), "ends", ti_attr_int_array(c, en, 4), NULL, NULL, NULL, NULL));
+      want = "nn.slice: a slice of a rank-4 value folding several axes into one block axis"; break; }
     default: y = tp_op1(&t, "nn.mirror", x, NULL); want = "nn.mirror: no Task IR form"; break;
     }
     tp_ret(&t, 1, &y);
