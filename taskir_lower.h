@@ -51,7 +51,8 @@
        avg_pool,            SI -> CAVG (window *sum*, INT_32), then SI -> CCMPB
        global_avg_pool      with BIT_SHIFT_NUM = log2(window): the mean's
                             division folded into the shift (see SUBSET)
-       relu, clip           SI -> CCMPB 1x1 (CMP = 0 / min)
+       relu, clip           SI -> CCMPB 1x1 (CMP = 0 / min); i32 values (and
+                            i32 means' shifts): the 2x1 CCMPB of div below
        add                  SI + SI -> CADD (INT_32); a constant operand that
                             varies along one axis is its bias (SB) - along
                             another axis than the last, the op is computed
