@@ -33,12 +33,14 @@
                             window is 1x1). group > 1: the weights are
                             expanded to a block-diagonal dense kernel.
                             Batch N > 1: one CC for the batch; the edge into
-                            the SIC gathers the rows of every window of
-                            every item (SHUFFLE along y, -1 = a zero for the
-                            padding rows, the kernel's dilation along y), so
-                            SIC is [N*OH*KH][W][C] and the CC steps KH rows
-                            (STRIDE_Y = KH, no PAD_UP/DOWN, DILATION_Y 1):
-                            no window spans two items. No pool fusion then.
+                            the SIC stacks the items along y, each with its
+                            padding rows (zeros: SHUFFLE index -1) and
+                            padded to Hp rows, a multiple of STRIDE_Y; the
+                            CC slides over the stack (no PAD_UP/DOWN), item
+                            b's results are its output rows b*Hp/STRIDE_Y +
+                            0..OH-1, picked by the SHUFFLE on the edge to
+                            the requant SI (without shift: to an SI read by
+                            a one-branch CADD copy). No pool fusion then.
        quant_gemm           SIFC + SWFC + SB -> CVM (INT_32); with `shift`
                             SI -> CCMPB (1-D form) as above. M > 1 rows
                             (e.g. a batch after flatten): SIC [1][M][K] + SW
@@ -702,7 +704,7 @@ static ti_status ti__lw_quant_conv(ti__lw *L, const ti_op *op) {
   const ti_value *x = op->operands[0].value;
   const ti_value *res = &op->results[0];
   const int32_t *perm;
-  int64_t nb, h, w, c, s[2] = {1, 1}, pd[4] = {0, 0, 0, 0}, dl[2] = {1, 1}, grp, sh, lo, o, oh, ow, kh, kw, i;
+  int64_t nb, h, w, c, s[2] = {1, 1}, pd[4] = {0, 0, 0, 0}, dl[2] = {1, 1}, grp, sh, lo, o, oh, ow, kh, kw, i, hp = 0;
   int64_t *wd = NULL, *bd = NULL;
   ti_tensor_value *wt = NULL, *wo = NULL, *bt = NULL;
   int32_t sic, sw, sb = -1, cc, last;
@@ -712,6 +714,8 @@ static ti_status ti__lw_quant_conv(ti__lw *L, const ti_op *op) {
   const ti_op *pool = NULL;
   int32_t wdims[4], bdim[1];
   ti__lw_gather gx;
+  const int32_t *keep = NULL;   /* batch > 1: the CC output rows that are results */
+  int32_t n_keep = 0;
   memset(&gx, 0, sizeof gx);
   TI__LW_TRY(ti__lw_act4(L, x, &perm, &nb, &h, &w, &c));
   ti_dict_ints(op->attrs, "strides", s, 2);
@@ -762,13 +766,20 @@ static ti_status ti__lw_quant_conv(ti__lw *L, const ti_op *op) {
   } else {
     pool = NULL;
   }
-  /* batch > 1: the rows of every window of every item are gathered on the
-     edge (SHUFFLE, zeros for the padding rows), the CC window then steps
-     over them by kh rows: one block for the batch, no window across items */
+  /* batch > 1: the items are stacked along y, each with its own padding
+     rows (zeros) and padded to hp rows, a multiple of the stride (a SHUFFLE
+     on the edge); the CC slides over the stack without row padding, and
+     item b's outputs are its rows b*hp/stride + 0..oh-1 (the rows between
+     items are dropped on the way out): one block for the batch */
   if (nb > 1) {
+    hp = (h + pd[0] + pd[2] + s[0] - 1) / s[0] * s[0];
     gx.rank = 3; gx.dims[0] = nb * h; gx.dims[1] = w; gx.dims[2] = c;
     gx.n = 1; gx.axis[0] = 0;
-    if (!(gx.idx[0] = ti__lw_win_idx(L, nb, h, oh, kh, s[0], dl[0], pd[0], &gx.len[0]))) { st = L->err ? L->err->status : TI_STATUS_NO_MEMORY; goto done; }
+    if (!(gx.idx[0] = ti__lw_win_idx(L, nb, h, hp, 1, 1, 1, pd[0], &gx.len[0])) ||
+        !(keep = ti__lw_win_idx(L, nb, hp / s[0], oh, 1, 1, 1, 0, &n_keep))) {
+      st = L->err ? L->err->status : TI_STATUS_NO_MEMORY;
+      goto done;
+    }
     shp = ti__lw_shape(gx.len[0], (int32_t)w, 0, (int32_t)c);
   } else {
     shp = ti__lw_shape((int32_t)h, (int32_t)w, 0, (int32_t)c);
@@ -795,15 +806,13 @@ static ti_status ti__lw_quant_conv(ti__lw *L, const ti_op *op) {
     if ((st = ti__lw_data(L, sb, TI_DTYPE_I32, 1, bdim, bd, o)) != TI_STATUS_SUCCESS) goto done;
     st = TI_STATUS_NO_MEMORY;
   }
-  shp = ti__lw_shape((int32_t)(nb * oh), (int32_t)ow, (int32_t)o, (int32_t)c);
+  shp = ti__lw_shape((int32_t)(nb > 1 ? (nb * hp - (dl[0] * (kh - 1) + 1)) / s[0] + 1 : oh), (int32_t)ow, (int32_t)o, (int32_t)c);
   ti__lw_win_shape(&shp, kh, kw, nb > 1 ? gx.len[0] : h, w);
   if ((cc = ti__lw_block(L, TI_BLOCK_CC, TI_DTYPE_I32, shp, 1)) < 0) goto done;
   {
     int64_t k2[2];
     k2[0] = kh; k2[1] = kw;
-    if (nb > 1) {   /* rows already gathered: kh taps, stride kh, no row padding or dilation */
-      s[0] = kh; pd[0] = pd[2] = 0; dl[0] = 1;
-    }
+    if (nb > 1) pd[0] = pd[2] = 0;   /* the padding rows are in the stack */
     if ((st = ti__lw_window(L, cc, k2, s, pd, dl)) != TI_STATUS_SUCCESS) goto done;
   }
   if (sb >= 0) { ti__lw_blk(L, cc)->has |= TI_BLOCK_HAS_BIAS_TYPE; ti__lw_blk(L, cc)->bias_type = TI_BIAS_VECTOR; }
@@ -811,11 +820,35 @@ static ti_status ti__lw_quant_conv(ti__lw *L, const ti_op *op) {
       (sb >= 0 && (st = ti__lw_link(L, sb, cc, 2)) != TI_STATUS_SUCCESS))
     goto done;
   last = cc;
-  if (has_shift) {
+  if (nb > 1) {   /* the result rows: an SI fed through a SHUFFLE, then the requant CCMPB or a copy */
+    static const int64_t one[2] = {1, 1}, zero[4] = {0, 0, 0, 0}, ax = 0;
+    ti_task_shape rs = ti__lw_shape((int32_t)(nb * oh), (int32_t)ow, (int32_t)o, 0), cs = rs;
+    int32_t si;
+    ti_task_edge *e;
+    st = TI_STATUS_NO_MEMORY;
+    if ((si = ti__lw_block(L, TI_BLOCK_SI, TI_DTYPE_I32, rs, 1)) < 0) goto done;
+    if (!(e = ti_task_connect(L->g, ti__lw_blk(L, cc), 0, NULL, NULL, ti__lw_blk(L, si), 0, NULL, NULL))) { st = TI__LW_OOM(L); goto done; }
+    if ((st = ti__lw_rearr(L, e, TI_REARRANGE_SHUFFLE, n_keep, keep, 1, &ax)) != TI_STATUS_SUCCESS) goto done;
+    if (has_shift) {
+      ti__lw_win_shape(&cs, 1, 1, nb * oh, ow);
+      st = TI_STATUS_NO_MEMORY;
+      if ((last = ti__lw_block(L, TI_BLOCK_CCMPB, TI_DTYPE_I8, cs, 1)) < 0) goto done;
+      if ((st = ti__lw_window(L, last, one, one, zero, NULL)) != TI_STATUS_SUCCESS ||
+          (st = ti__lw_attr(L, last, TI_TASK_ATTR_BIT_SHIFT_NUM, sh)) != TI_STATUS_SUCCESS ||
+          (st = ti__lw_attr(L, last, TI_TASK_ATTR_CMP, lo)) != TI_STATUS_SUCCESS)
+        goto done;
+      nonneg = lo >= 0;
+    } else {
+      ti_task_shape_set(&cs, TI_SHAPE_HAS_N_BRANCH, 1);
+      st = TI_STATUS_NO_MEMORY;
+      if ((last = ti__lw_block(L, TI_BLOCK_CADD, TI_DTYPE_I32, cs, 1)) < 0) goto done;
+    }
+    if ((st = ti__lw_link(L, si, last, 0)) != TI_STATUS_SUCCESS) goto done;
+  } else if (has_shift) {
     nonneg = lo >= 0;
     if (!pool) {
       st = TI_STATUS_NO_MEMORY;
-      if ((last = ti__lw_ccmpb(L, cc, ti__lw_shape((int32_t)(nb * oh), (int32_t)ow, (int32_t)o, 0), TI_DTYPE_I8, sh, lo)) < 0) goto done;
+      if ((last = ti__lw_ccmpb(L, cc, ti__lw_shape((int32_t)oh, (int32_t)ow, (int32_t)o, 0), TI_DTYPE_I8, sh, lo)) < 0) goto done;
     } else {
       const ti_type *pt = pool->results[0].type;
       int64_t pk[2] = {1, 1}, ps[2] = {1, 1}, pp[4] = {0, 0, 0, 0};

@@ -634,7 +634,7 @@ TT_TEST(test_lif_decay_refused) {
    rows (a 1x1 CC): the windows gather their rows per item on the edge. */
 TT_TEST(test_batch) {
   int v;
-  for (v = 0; v < 6; v++) {
+  for (v = 0; v < 8; v++) {
     CASE_BEGIN(70 + v);
     int64_t d[4] = {2 + v % 2, 3, 9, 7};
     ti_value *x = tp_arg(&t, TI_DTYPE_I8, 4, d), *y, *z;
@@ -648,6 +648,8 @@ TT_TEST(test_batch) {
     case 4: y = tp_op1(&t, "nn.global_avg_pool", tp_op1(&t, "nn.avg_pool", tp_op1(&t, "nn.relu", x, NULL),
                        A(c, "kernel_shape", I2(c, 2, 2), "dilations", I2(c, 2, 3), "strides", I2(c, 2, 2), NULL, NULL)), NULL);
             break;
+    case 6: y = tp_op1(&t, "nn.relu", conv(&t, x, 3, 4, 3, 2, 1, 2, 1, -1, 0, 1), NULL); break;   /* i32 accumulator, i32 relu */
+    case 7: y = conv(&t, x, 3, 5, 2, 3, 2, 1, 1, -1, 0, 0); break;   /* stride 3 over 9 + 4 padding rows */
     default: y = conv(&t, x, 3, 4, 3, 1, 1, 1, 1, 5, -128, 1); break;
     }
     z = tp_op1(&t, "nn.flatten", y, NULL);
