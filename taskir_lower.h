@@ -11,7 +11,7 @@
        ti_lower_options o; ti_task_graph g; ti_error e;
        ti_lower_options_init(&o);
        if (ti_lower_to_task(program, &o, &g, &e) != TI_STATUS_SUCCESS) {
-         puts(e.message);                // "lower: op #3 nn.sub: no Task IR form ..."
+         puts(e.message);                // "lower: op #3 nn.div: the divisor is an activation ..."
        } else {
          ... ti_task_check(&g, NULL, &e); ti_exec_plan(&g, NULL, &x, &e); ...
          ti_task_graph_free(&g);
@@ -32,21 +32,53 @@
                             that i8 result fuses as the CCMPB window (else the
                             window is 1x1). group > 1: the weights are
                             expanded to a block-diagonal dense kernel.
+                            Batch N > 1: one CC for the batch; the edge into
+                            the SIC stacks the items along y, each with its
+                            padding rows (zeros: SHUFFLE index -1) and
+                            padded to Hp rows, a multiple of STRIDE_Y; the
+                            CC slides over the stack (no PAD_UP/DOWN), item
+                            b's results are its output rows b*Hp/STRIDE_Y +
+                            0..OH-1, picked by the SHUFFLE on the edge to
+                            the requant SI (without shift: to an SI read by
+                            a one-branch CADD copy). No pool fusion then.
        quant_gemm           SIFC + SWFC + SB -> CVM (INT_32); with `shift`
-                            SI -> CCMPB (1-D form) as above. One row (M = 1).
+                            SI -> CCMPB (1-D form) as above. M > 1 rows
+                            (e.g. a batch after flatten): SIC [1][M][K] + SW
+                            [N][K][1][1] + SB -> one 1x1 CC, CCMPB 1x1.
        max_pool             SI -> CCMPB (window, BIT_SHIFT_NUM 0, CMP = the
-                            dtype's minimum)
+                            dtype's minimum). Batch > 1 or a dilation: the
+                            taps of every window are gathered on the edge
+                            (rows; columns too when dilated along x) and the
+                            window steps over them by its own size.
        avg_pool,            SI -> CAVG (window *sum*, INT_32), then SI -> CCMPB
        global_avg_pool      with BIT_SHIFT_NUM = log2(window): the mean's
                             division folded into the shift (see SUBSET)
-       relu, clip           SI -> CCMPB 1x1 (CMP = 0 / min)
+       relu, clip           SI -> CCMPB 1x1 (CMP = 0 / min); i32 values (and
+                            i32 means' shifts): the 2x1 CCMPB of div below
        add                  SI + SI -> CADD (INT_32); a constant operand that
-                            broadcasts along the last axis is its bias (SB);
-                            an i8 result is saturated by a CCMPB 1x1 after it
+                            varies along one axis is its bias (SB) - along
+                            another axis than the last, the op is computed
+                            with that axis last (activations PERMUTEd in,
+                            the result back); an activation that broadcasts
+                            is replicated on its edge (SHUFFLE of zeros per
+                            broadcast axis); an i8 result is saturated by a
+                            CCMPB 1x1 after it
+       sub                  a - b: b -> CVS (CONSTANT_A = -1) -> SI, then
+                            CADD; a - c: CADD with the bias -c; c - a: CVS
+                            (CONSTANT_A = -1) with the bias c (SB, or
+                            CONSTANT_B for a scalar); saturated as for add
        mul                  elementwise: SI + SI -> CVVH; by a constant along
-                            the last axis: SI + SB (alpha) -> CAX; by a scalar
-                            constant: CVS (CONSTANT_A); i8 results saturated
-                            as for add
+                            one axis: SI + SB (alpha) -> CAX; by a scalar
+                            constant: CVS (CONSTANT_A); broadcasts and i8
+                            results as for add
+       div                  by a constant 2^k: values known non-negative ->
+                            one CCMPB (BIT_SHIFT_NUM k; its window is 2x1
+                            over each row twice, duplicated by a SHUFFLE,
+                            because a 1x1 CCMPB clips to 127 whatever its
+                            precision); signed values -> trunc(x / 2^k) =
+                            floor(max(x,0) / 2^k) - floor(max(-x,0) / 2^k):
+                            two such CCMPB (CMP 0), a CVS -1 before the
+                            second and after it, a CADD. k = 0: x itself.
        lut                  SI + SB (table, 2^8 entries) -> CLUT (LUT_DW 8)
        lif                  SI (x) + SI (the membrane state) -> CLIF (VTH0 =
                             floor(vth), VR = v_reset): v must be a program
@@ -54,7 +86,11 @@
                             block but becomes the CLIF's state SI (initial
                             potential VINIT = 0, written back every run), and
                             a returned v_new has no OUTPUT block: its socket
-                            is unused, read the state block instead
+                            is unused, read the state block instead. decay
+                            != 1: VLEAKY_ADPT_EN 1, VLEAKY_ALPHA = 256 *
+                            decay (CLIF leaks after the step, so the state
+                            block holds decay * v_new: the next step's
+                            decay * v + x)
        reshape, flatten,    no block: edge rearrangements on the edges that
        transpose            read the value (PERMUTE, RESHAPE with its axis
                             order); consecutive transposes compose and
@@ -70,36 +106,53 @@
    exactly the interpreter's outputs on the same inputs)
      - dtypes: i8 and i32 only; any f16/f32/f64 value refuses the program
        ("Task IR here is integer: quantise the model first (quantize-recognize)").
-     - batch 1: 4-D activations [1,C,H,W] / [1,H,W,C]; quant_gemm with M = 1.
+     - 4-D activations [N,C,H,W] / [N,H,W,C], any batch N; quant_gemm with
+       any M (M = 1: CVM, M > 1: a 1x1 CC).
      - quant_conv2d / quant_gemm: x, w i8, bias i32 (constants for w and b).
        Without `shift` the i32 accumulator is the result.
      - plain conv2d / gemm / matmul on integers are refused: their
        interpreter saturates to the operand dtype (use the quant ops).
-     - max_pool: any window, stride, padding (padding only when the input is
-       known non-negative: the chip's padded window sees 0); no dilation.
-     - avg_pool / global_avg_pool: window area a power of two, no padding
+     - max_pool: any window, stride, dilation, padding (padding only when
+       the input is known non-negative: the chip's padded window sees 0).
+     - avg_pool / global_avg_pool: window area a power of two (any stride or
+       dilation), no padding
        unless count_include_pad = 1, and the input known non-negative (the
        interpreter's mean truncates towards zero, the chip's shift floors:
        they agree on non-negative sums). Known non-negative: the result of a
        quant op with clip_min >= 0, relu, clip with min >= 0, and pools,
        views, concats and slices of such values.
-     - add / mul of two values of one dtype and shape (a 4-D operand in the
-       other CNN layout is converted, as the interpreter does), or with a
-       constant scalar / last-axis vector. i8 results saturate (CCMPB),
-       exactly as the interpreter; i32 results wrap on the chip where the
-       interpreter saturates, so they agree while no sum leaves int32.
+     - add / sub / mul of two values of one dtype (a 4-D operand in the
+       other CNN layout is converted, as the interpreter does; either may
+       broadcast, numpy rules), or with a constant that is a scalar or
+       varies along one axis (a constant varying along several axes is
+       refused: CADD/CAX/CVS take a bias or scale per f; with such a
+       constant off the last axis, a broadcasting activation must have the
+       result's rank). i8 results saturate (CCMPB), exactly as the
+       interpreter; i32 results wrap on the chip where the interpreter
+       saturates, so they agree while no sum leaves int32.
+     - div: the divisor a constant, one positive power of two 2^k (k <=
+       31) for every element; an activation divisor or any other constant
+       is refused (no block divides). The dividend does not broadcast.
+       i32: exact except x = INT32_MIN on the signed form (-x wraps).
      - relu on i8/i32; clip with max >= the dtype's maximum.
      - lut: i8 index with the default offset 128 (or any offset whose
        table covers -128..127), an integer table.
      - concat along any axis; slice with steps 1.
-     - lif: x and v i32, decay 1, v_reset an integer, both within CLIF's
+     - lif: x and v i32, an integer decay (a fraction is refused: CLIF
+       floors VLEAKY_ALPHA/256 * v where the interpreter keeps the fraction
+       of decay * v and compares it with vth), v_reset an integer, within CLIF's
        28-bit registers (the interpreter saturates at int32 where CLIF
        clamps at 28 bits: equal while |v| < 2^27). An argument nothing reads
        gets no INPUT block.
      - everything else is refused with the op, its index and the reason
-       (sub, div, softmax, mirror, ...).
+       (softmax, mirror, plain conv2d / gemm on integers, ...). A slice of a
+       batched 4-D value that cuts H or W (N and H share the block's y axis)
+       is refused.
      Intermediates: storage carries 32 bits; i8 values stay in -128..127
-     because every i8 result comes out of a CCMPB clip (or is an input).
+     because every i8 result comes out of a CCMPB clip (or is an input, or
+     a quotient of a div, within its dividend's range). A 1x1 CCMPB clips
+     to 127 whatever its precision: i32 relu / clip / mean shifts use the
+     2x1 form of div.
 
    ERRORS
      Every failure returns a status and fills the ti_error: NOT_SUPPORTED for
@@ -431,13 +484,27 @@ static ti_status ti__lw_push(ti__lw *L, ti__lw_val *v, int32_t r, const int64_t 
   return TI_STATUS_SUCCESS;
 }
 
+/* Gathers on an edge (SHUFFLE along an axis, index -1 gives 0): the value,
+   once it is the box dims (rank), is gathered along axis[i] by idx[i]
+   (len[i] entries) in turn. They replicate (a broadcast operand) or pick
+   the windows of a pool / conv (batch, dilation, padding rows). */
+typedef struct ti__lw_gather {
+  int32_t rank;
+  int64_t dims[TI_MAX_RANK];
+  int32_t n;
+  int32_t axis[TI_MAX_RANK];
+  const int32_t *idx[TI_MAX_RANK];
+  int32_t len[TI_MAX_RANK];
+} ti__lw_gather;
+
 /* Connects value v (plus the extra permutation `perm` of its dims, NULL for
    none) to input cluster dst_cluster of dst, whose box is dst_dims (rank
    rd), adding the rearrangements that turn the source box into it. pos/size:
-   the destination interface (NULL: the whole cluster). */
-static ti_status ti__lw_feed_box(ti__lw *L, const ti_value *val, const int32_t *perm, int32_t dst,
-                                 int32_t dst_cluster, int32_t rd, const int64_t *dst_dims, const ti_task_shape *pos,
-                                 const ti_task_shape *size) {
+   the destination interface (NULL: the whole cluster). gx: gathers applied
+   last (NULL: none). */
+static ti_status ti__lw_feed_gx(ti__lw *L, const ti_value *val, const int32_t *perm, int32_t dst,
+                                int32_t dst_cluster, int32_t rd, const int64_t *dst_dims, const ti_task_shape *pos,
+                                const ti_task_shape *size, const ti__lw_gather *gx) {
   ti__lw_val v = *ti__lw_of(L, val);
   ti_task_block *src;
   ti_task_edge *e;
@@ -464,6 +531,7 @@ static ti_status ti__lw_feed_box(ti__lw *L, const ti_value *val, const int32_t *
     }
     for (i = 0; i < rc; i++) out[i] = cur[s->perm[i]];
     if (k + 1 < v.n_steps) { next = v.steps[k + 1].in_dims; rn = v.steps[k + 1].rank; }
+    else if (gx) { next = gx->dims; rn = gx->rank; }
     else { next = dst_dims; rn = rd; }
     if (ti__lw_dims_eq(rc, out, rn, next)) {
       TI__LW_TRY(ti__lw_rearr(L, e, TI_REARRANGE_PERMUTE, rc, s->perm, 0, NULL));
@@ -476,8 +544,23 @@ static ti_status ti__lw_feed_box(ti__lw *L, const ti_value *val, const int32_t *
     rc = k + 1 < v.n_steps ? rn : rn;
     for (i = 0; i < rc; i++) cur[i] = out[i];
   }
+  if (gx) {
+    if (!ti__lw_dims_eq(rc, cur, gx->rank, gx->dims)) TI__LW_TRY(ti__lw_reshape(L, e, rc, gx->rank, gx->dims));
+    rc = gx->rank;
+    for (i = 0; i < rc; i++) cur[i] = gx->dims[i];
+    for (k = 0; k < gx->n; k++) {
+      int64_t ax = gx->axis[k];
+      TI__LW_TRY(ti__lw_rearr(L, e, TI_REARRANGE_SHUFFLE, gx->len[k], gx->idx[k], 1, &ax));
+      cur[ax] = gx->len[k];
+    }
+  }
   if (!ti__lw_dims_eq(rc, cur, rd, dst_dims)) TI__LW_TRY(ti__lw_reshape(L, e, rc, rd, dst_dims));
   return TI_STATUS_SUCCESS;
+}
+static ti_status ti__lw_feed_box(ti__lw *L, const ti_value *val, const int32_t *perm, int32_t dst,
+                                 int32_t dst_cluster, int32_t rd, const int64_t *dst_dims, const ti_task_shape *pos,
+                                 const ti_task_shape *size) {
+  return ti__lw_feed_gx(L, val, perm, dst, dst_cluster, rd, dst_dims, pos, size, NULL);
 }
 /* The same into a whole storage block. */
 static ti_status ti__lw_feed(ti__lw *L, const ti_value *val, const int32_t *perm, int32_t dst) {
@@ -541,32 +624,55 @@ static int ti__lw_is_const(ti__lw *L, const ti_value *v) { return ti__lw_of(L, v
 static const int32_t ti__lw_to_nhwc[4] = {0, 2, 3, 1}, ti__lw_to_nchw[4] = {0, 3, 1, 2};
 /* 4-D activation of a conv-class op: NULL perm when stored NHWC, else the
    permutation to NHWC; H, W, C of the logical tensor. */
-static ti_status ti__lw_act4(ti__lw *L, const ti_value *v, const int32_t **perm, int64_t *h, int64_t *w, int64_t *c) {
+static ti_status ti__lw_act4(ti__lw *L, const ti_value *v, const int32_t **perm, int64_t *n, int64_t *h, int64_t *w,
+                             int64_t *c) {
   const ti_type *t = v->type;
+  *perm = NULL; *n = *h = *w = *c = 0;
   if (t->rank != 4) return TI__LW_NOSUP(L, "activation of rank %d (4-D [N,C,H,W] expected)", (int)t->rank);
   if (t->layout == TI_LAYOUT_NHWC) { *perm = NULL; *h = t->dims[1]; *w = t->dims[2]; *c = t->dims[3]; }
   else { *perm = ti__lw_to_nhwc; *c = t->dims[1]; *h = t->dims[2]; *w = t->dims[3]; }
-  if (t->dims[0] != 1) return TI__LW_NOSUP(L, "batch %lld: Task IR here runs one sample (batch 1)", (long long)t->dims[0]);
-  if (*h > INT32_MAX || *w > INT32_MAX || *c > INT32_MAX) return TI__LW_NOSUP(L, "dims too large for Task IR (int32)");
+  *n = t->dims[0];
+  if (*n * *h > INT32_MAX || *w > INT32_MAX || *c > INT32_MAX) return TI__LW_NOSUP(L, "dims too large for Task IR (int32)");
   return TI_STATUS_SUCCESS;
+}
+/* The index table of a window gather along one axis of n items of size in
+   (batch items stacked): for item b, output o, tap i, the source index
+   b*in + o*s + i*d - pad, -1 (a zero) in the padding. Then a window of k
+   taps with stride k over the n*out*k gathered entries reads exactly the
+   taps of the strided, dilated, padded window. NULL: refused (err set). */
+static const int32_t *ti__lw_win_idx(ti__lw *L, int64_t n, int64_t in, int64_t out, int64_t k, int64_t s, int64_t d,
+                                     int64_t pad, int32_t *len) {
+  int64_t b, o, i, m = n * out * k;
+  int32_t *idx;
+  if (m < 1 || m > INT32_MAX) { TI__LW_NOSUP(L, "a window gather of %lld entries does not fit int32", (long long)m); return NULL; }
+  if (!(idx = (int32_t *)ti_arena_array(&L->arena, (size_t)m, sizeof *idx, 8))) { TI__LW_OOM(L); return NULL; }
+  for (b = 0; b < n; b++)
+    for (o = 0; o < out; o++)
+      for (i = 0; i < k; i++) {
+        int64_t q = o * s + i * d - pad;
+        idx[(b * out + o) * k + i] = q >= 0 && q < in ? (int32_t)(b * in + q) : -1;
+      }
+  *len = (int32_t)m;
+  return idx;
 }
 /* Sets a conv-class result: block b holds [OH][OW][C] (NHWC). */
 static ti_status ti__lw_set4(ti__lw *L, const ti_value *res, int32_t b, int nonneg) {
   const ti_type *t = res->type;
   int64_t pre[4];
   if (t->layout == TI_LAYOUT_NHWC) return ti__lw_set(L, res, b, nonneg, 0, NULL, NULL);
-  pre[0] = 1; pre[1] = t->dims[2]; pre[2] = t->dims[3]; pre[3] = t->dims[1];
+  pre[0] = t->dims[0]; pre[1] = t->dims[2]; pre[2] = t->dims[3]; pre[3] = t->dims[1];
   return ti__lw_set(L, res, b, nonneg, 4, pre, ti__lw_to_nchw);
 }
 /* The [y][x][f] form of an elementwise value of dims d (rank r): f the last
    axis, x the one before, y the product of the rest; rank <= 1: [f]. */
-static ti_task_shape ti__lw_form(const ti_type *t) {
+static ti_task_shape ti__lw_form_dims(int32_t rank, const int64_t *dims) {
   int64_t y = 1;
   int32_t i;
-  if (t->rank <= 1) return ti__lw_shape(0, 0, (int32_t)(t->rank ? t->dims[0] : 1), 0);
-  for (i = 0; i < t->rank - 2; i++) y *= t->dims[i];
-  return ti__lw_shape((int32_t)y, (int32_t)t->dims[t->rank - 2], (int32_t)t->dims[t->rank - 1], 0);
+  if (rank <= 1) return ti__lw_shape(0, 0, (int32_t)(rank ? dims[0] : 1), 0);
+  for (i = 0; i < rank - 2; i++) y *= dims[i];
+  return ti__lw_shape((int32_t)y, (int32_t)dims[rank - 2], (int32_t)dims[rank - 1], 0);
 }
+static ti_task_shape ti__lw_form(const ti_type *t) { return ti__lw_form_dims(t->rank, t->dims); }
 static int ti__lw_dtype_ok(ti_dtype d) { return d == TI_DTYPE_I8 || d == TI_DTYPE_I32; }
 
 /* ---- ops ---- */
@@ -598,7 +704,7 @@ static ti_status ti__lw_quant_conv(ti__lw *L, const ti_op *op) {
   const ti_value *x = op->operands[0].value;
   const ti_value *res = &op->results[0];
   const int32_t *perm;
-  int64_t h, w, c, s[2] = {1, 1}, pd[4] = {0, 0, 0, 0}, dl[2] = {1, 1}, grp, sh, lo, o, oh, ow, kh, kw, i;
+  int64_t nb, h, w, c, s[2] = {1, 1}, pd[4] = {0, 0, 0, 0}, dl[2] = {1, 1}, grp, sh, lo, o, oh, ow, kh, kw, i, hp = 0;
   int64_t *wd = NULL, *bd = NULL;
   ti_tensor_value *wt = NULL, *wo = NULL, *bt = NULL;
   int32_t sic, sw, sb = -1, cc, last;
@@ -607,7 +713,11 @@ static ti_status ti__lw_quant_conv(ti__lw *L, const ti_op *op) {
   int has_shift = ti_dict_get(op->attrs, "shift") != NULL, nonneg = 0;
   const ti_op *pool = NULL;
   int32_t wdims[4], bdim[1];
-  TI__LW_TRY(ti__lw_act4(L, x, &perm, &h, &w, &c));
+  ti__lw_gather gx;
+  const int32_t *keep = NULL;   /* batch > 1: the CC output rows that are results */
+  int32_t n_keep = 0;
+  memset(&gx, 0, sizeof gx);
+  TI__LW_TRY(ti__lw_act4(L, x, &perm, &nb, &h, &w, &c));
   ti_dict_ints(op->attrs, "strides", s, 2);
   ti_dict_ints(op->attrs, "pads", pd, 4);
   ti_dict_ints(op->attrs, "dilations", dl, 2);
@@ -646,7 +756,7 @@ static ti_status ti__lw_quant_conv(ti__lw *L, const ti_op *op) {
     for (i = 0; i < o; i++) bd[i] = bt ? (int64_t)ti_tensor_get(bt, bt->numel == 1 ? 0 : i) : 0;
   }
   /* a max_pool that only reads this i8 result fuses as the CCMPB window */
-  if (has_shift && (pool = ti__lw_only_user(res)) != NULL && ti_op_is(pool, "nn.max_pool")) {
+  if (has_shift && nb == 1 && (pool = ti__lw_only_user(res)) != NULL && ti_op_is(pool, "nn.max_pool")) {
     int64_t pp[4] = {0, 0, 0, 0}, pdl[2] = {1, 1};
     ti_dict_ints(pool->attrs, "pads", pp, 4);
     ti_dict_ints(pool->attrs, "dilations", pdl, 2);
@@ -656,9 +766,32 @@ static ti_status ti__lw_quant_conv(ti__lw *L, const ti_op *op) {
   } else {
     pool = NULL;
   }
-  shp = ti__lw_shape((int32_t)h, (int32_t)w, 0, (int32_t)c);
+  /* batch > 1: the items are stacked along y, each with its own padding
+     rows (zeros) and padded to hp rows, a multiple of the stride (a SHUFFLE
+     on the edge); the CC slides over the stack without row padding, and
+     item b's outputs are its rows b*hp/stride + 0..oh-1 (the rows between
+     items are dropped on the way out): one block for the batch */
+  if (nb > 1) {
+    hp = (h + pd[0] + pd[2] + s[0] - 1) / s[0] * s[0];
+    gx.rank = 3; gx.dims[0] = nb * h; gx.dims[1] = w; gx.dims[2] = c;
+    gx.n = 1; gx.axis[0] = 0;
+    if (!(gx.idx[0] = ti__lw_win_idx(L, nb, h, hp, 1, 1, 1, pd[0], &gx.len[0])) ||
+        !(keep = ti__lw_win_idx(L, nb, hp / s[0], oh, 1, 1, 1, 0, &n_keep))) {
+      st = L->err ? L->err->status : TI_STATUS_NO_MEMORY;
+      goto done;
+    }
+    shp = ti__lw_shape(gx.len[0], (int32_t)w, 0, (int32_t)c);
+  } else {
+    shp = ti__lw_shape((int32_t)h, (int32_t)w, 0, (int32_t)c);
+  }
   if ((sic = ti__lw_block(L, TI_BLOCK_SIC, TI_DTYPE_I8, shp, 1)) < 0) { st = L->err ? L->err->status : TI_STATUS_NO_MEMORY; goto done; }
-  if ((st = ti__lw_feed(L, x, perm, sic)) != TI_STATUS_SUCCESS) goto done;
+  if (nb > 1) {
+    int64_t sd[4];
+    int32_t rd = ti_task_block_dims(ti__lw_blk(L, sic), sd);
+    if ((st = ti__lw_feed_gx(L, x, perm, sic, 0, rd, sd, NULL, NULL, &gx)) != TI_STATUS_SUCCESS) goto done;
+  } else if ((st = ti__lw_feed(L, x, perm, sic)) != TI_STATUS_SUCCESS) {
+    goto done;
+  }
   shp = ti__lw_shape(0, 0, (int32_t)o, (int32_t)c);
   ti_task_shape_set(&shp, TI_SHAPE_HAS_NKY, (int32_t)kh);
   ti_task_shape_set(&shp, TI_SHAPE_HAS_NKX, (int32_t)kw);
@@ -673,12 +806,13 @@ static ti_status ti__lw_quant_conv(ti__lw *L, const ti_op *op) {
     if ((st = ti__lw_data(L, sb, TI_DTYPE_I32, 1, bdim, bd, o)) != TI_STATUS_SUCCESS) goto done;
     st = TI_STATUS_NO_MEMORY;
   }
-  shp = ti__lw_shape((int32_t)oh, (int32_t)ow, (int32_t)o, (int32_t)c);
-  ti__lw_win_shape(&shp, kh, kw, h, w);
+  shp = ti__lw_shape((int32_t)(nb > 1 ? (nb * hp - (dl[0] * (kh - 1) + 1)) / s[0] + 1 : oh), (int32_t)ow, (int32_t)o, (int32_t)c);
+  ti__lw_win_shape(&shp, kh, kw, nb > 1 ? gx.len[0] : h, w);
   if ((cc = ti__lw_block(L, TI_BLOCK_CC, TI_DTYPE_I32, shp, 1)) < 0) goto done;
   {
     int64_t k2[2];
     k2[0] = kh; k2[1] = kw;
+    if (nb > 1) pd[0] = pd[2] = 0;   /* the padding rows are in the stack */
     if ((st = ti__lw_window(L, cc, k2, s, pd, dl)) != TI_STATUS_SUCCESS) goto done;
   }
   if (sb >= 0) { ti__lw_blk(L, cc)->has |= TI_BLOCK_HAS_BIAS_TYPE; ti__lw_blk(L, cc)->bias_type = TI_BIAS_VECTOR; }
@@ -686,7 +820,31 @@ static ti_status ti__lw_quant_conv(ti__lw *L, const ti_op *op) {
       (sb >= 0 && (st = ti__lw_link(L, sb, cc, 2)) != TI_STATUS_SUCCESS))
     goto done;
   last = cc;
-  if (has_shift) {
+  if (nb > 1) {   /* the result rows: an SI fed through a SHUFFLE, then the requant CCMPB or a copy */
+    static const int64_t one[2] = {1, 1}, zero[4] = {0, 0, 0, 0}, ax = 0;
+    ti_task_shape rs = ti__lw_shape((int32_t)(nb * oh), (int32_t)ow, (int32_t)o, 0), cs = rs;
+    int32_t si;
+    ti_task_edge *e;
+    st = TI_STATUS_NO_MEMORY;
+    if ((si = ti__lw_block(L, TI_BLOCK_SI, TI_DTYPE_I32, rs, 1)) < 0) goto done;
+    if (!(e = ti_task_connect(L->g, ti__lw_blk(L, cc), 0, NULL, NULL, ti__lw_blk(L, si), 0, NULL, NULL))) { st = TI__LW_OOM(L); goto done; }
+    if ((st = ti__lw_rearr(L, e, TI_REARRANGE_SHUFFLE, n_keep, keep, 1, &ax)) != TI_STATUS_SUCCESS) goto done;
+    if (has_shift) {
+      ti__lw_win_shape(&cs, 1, 1, nb * oh, ow);
+      st = TI_STATUS_NO_MEMORY;
+      if ((last = ti__lw_block(L, TI_BLOCK_CCMPB, TI_DTYPE_I8, cs, 1)) < 0) goto done;
+      if ((st = ti__lw_window(L, last, one, one, zero, NULL)) != TI_STATUS_SUCCESS ||
+          (st = ti__lw_attr(L, last, TI_TASK_ATTR_BIT_SHIFT_NUM, sh)) != TI_STATUS_SUCCESS ||
+          (st = ti__lw_attr(L, last, TI_TASK_ATTR_CMP, lo)) != TI_STATUS_SUCCESS)
+        goto done;
+      nonneg = lo >= 0;
+    } else {
+      ti_task_shape_set(&cs, TI_SHAPE_HAS_N_BRANCH, 1);
+      st = TI_STATUS_NO_MEMORY;
+      if ((last = ti__lw_block(L, TI_BLOCK_CADD, TI_DTYPE_I32, cs, 1)) < 0) goto done;
+    }
+    if ((st = ti__lw_link(L, si, last, 0)) != TI_STATUS_SUCCESS) goto done;
+  } else if (has_shift) {
     nonneg = lo >= 0;
     if (!pool) {
       st = TI_STATUS_NO_MEMORY;
@@ -734,8 +892,9 @@ static ti_status ti__lw_quant_gemm(ti__lw *L, const ti_op *op) {
   int32_t sifc, swfc, sb = -1, cvm, last;
   ti_status st;
   int has_shift = ti_dict_get(op->attrs, "shift") != NULL;
-  int32_t wdims[2], bdim[1];
-  if (m != 1) return TI__LW_NOSUP(L, "%lld rows: Task IR here runs one sample (M = 1)", (long long)m);
+  int32_t wdims[4], bdim[1];
+  static const int32_t tr[2] = {1, 0};
+  if (m > INT32_MAX) return TI__LW_NOSUP(L, "%lld rows do not fit int32", (long long)m);
   k = a->type->dims[ta ? 0 : 1];
   TI__LW_TRY(ti__lw_const(L, op->operands[1].value, &bt, 0));
   if (op->n_operands > 2 && (st = ti__lw_const(L, op->operands[2].value, &ct, 0)) != TI_STATUS_SUCCESS) {
@@ -749,12 +908,24 @@ static ti_status ti__lw_quant_gemm(ti__lw *L, const ti_op *op) {
   for (j = 0; j < n; j++)
     for (i = 0; i < k; i++) wd[j * k + i] = (int64_t)ti_tensor_get(bt, tb ? j * k + i : i * n + j);
   for (j = 0; j < n; j++) bd[j] = ct ? (int64_t)ti_tensor_get(ct, ct->numel == 1 ? 0 : j) : 0;
-  if ((sifc = ti__lw_block(L, TI_BLOCK_SIFC, TI_DTYPE_I8, ti__lw_shape(0, 0, 0, (int32_t)k), 1)) < 0) goto done;
-  if ((st = ti__lw_feed(L, a, NULL, sifc)) != TI_STATUS_SUCCESS) goto done;
+  /* M = 1: SIFC + SWFC -> CVM. M > 1: the rows are the x positions of a
+     1x1 CC (SIC [1][M][K], SW [N][K][1][1]): out[0][m][n] = sum_k W[n][k] a[m][k] */
+  if (m == 1) sifc = ti__lw_block(L, TI_BLOCK_SIFC, TI_DTYPE_I8, ti__lw_shape(0, 0, 0, (int32_t)k), 1);
+  else sifc = ti__lw_block(L, TI_BLOCK_SIC, TI_DTYPE_I8, ti__lw_shape(1, (int32_t)m, 0, (int32_t)k), 1);
+  if (sifc < 0) goto done;
+  if ((st = ti__lw_feed(L, a, ta && m > 1 ? tr : NULL, sifc)) != TI_STATUS_SUCCESS) goto done;
   st = TI_STATUS_NO_MEMORY;
-  if ((swfc = ti__lw_block(L, TI_BLOCK_SWFC, TI_DTYPE_I8, ti__lw_shape(0, 0, (int32_t)n, (int32_t)k), 1)) < 0) goto done;
-  wdims[0] = (int32_t)n; wdims[1] = (int32_t)k;
-  if ((st = ti__lw_data(L, swfc, TI_DTYPE_I8, 2, wdims, wd, n * k)) != TI_STATUS_SUCCESS) goto done;
+  if (m == 1) {
+    swfc = ti__lw_block(L, TI_BLOCK_SWFC, TI_DTYPE_I8, ti__lw_shape(0, 0, (int32_t)n, (int32_t)k), 1);
+  } else {
+    ti_task_shape ws = ti__lw_shape(0, 0, (int32_t)n, (int32_t)k);
+    ti_task_shape_set(&ws, TI_SHAPE_HAS_NKY, 1);
+    ti_task_shape_set(&ws, TI_SHAPE_HAS_NKX, 1);
+    swfc = ti__lw_block(L, TI_BLOCK_SW, TI_DTYPE_I8, ws, 1);
+  }
+  if (swfc < 0) goto done;
+  wdims[0] = (int32_t)n; wdims[1] = (int32_t)k; wdims[2] = wdims[3] = 1;
+  if ((st = ti__lw_data(L, swfc, TI_DTYPE_I8, m == 1 ? 2 : 4, wdims, wd, n * k)) != TI_STATUS_SUCCESS) goto done;
   st = TI_STATUS_NO_MEMORY;
   if (ct) {
     bdim[0] = (int32_t)n;
@@ -762,14 +933,26 @@ static ti_status ti__lw_quant_gemm(ti__lw *L, const ti_op *op) {
     if ((st = ti__lw_data(L, sb, TI_DTYPE_I32, 1, bdim, bd, n)) != TI_STATUS_SUCCESS) goto done;
     st = TI_STATUS_NO_MEMORY;
   }
-  if ((cvm = ti__lw_block(L, TI_BLOCK_CVM, TI_DTYPE_I32, ti__lw_shape(0, 0, (int32_t)n, (int32_t)k), 1)) < 0) goto done;
+  if (m == 1) {
+    cvm = ti__lw_block(L, TI_BLOCK_CVM, TI_DTYPE_I32, ti__lw_shape(0, 0, (int32_t)n, (int32_t)k), 1);
+  } else {
+    static const int64_t one[2] = {1, 1}, zero[4] = {0, 0, 0, 0};
+    ti_task_shape cs = ti__lw_shape(1, (int32_t)m, (int32_t)n, (int32_t)k);
+    ti__lw_win_shape(&cs, 1, 1, 1, m);
+    if ((cvm = ti__lw_block(L, TI_BLOCK_CC, TI_DTYPE_I32, cs, 1)) >= 0 &&
+        (st = ti__lw_window(L, cvm, one, one, zero, one)) != TI_STATUS_SUCCESS)
+      goto done;
+  }
+  if (cvm < 0) goto done;
   if (sb >= 0) { ti__lw_blk(L, cvm)->has |= TI_BLOCK_HAS_BIAS_TYPE; ti__lw_blk(L, cvm)->bias_type = TI_BIAS_VECTOR; }
   if ((st = ti__lw_link(L, sifc, cvm, 0)) != TI_STATUS_SUCCESS || (st = ti__lw_link(L, swfc, cvm, 1)) != TI_STATUS_SUCCESS ||
       (sb >= 0 && (st = ti__lw_link(L, sb, cvm, 2)) != TI_STATUS_SUCCESS))
     goto done;
   last = cvm;
   st = TI_STATUS_NO_MEMORY;
-  if (has_shift && (last = ti__lw_ccmpb(L, cvm, ti__lw_shape(0, 0, (int32_t)n, 0), TI_DTYPE_I8, sh, lo)) < 0) goto done;
+  if (has_shift && (last = ti__lw_ccmpb(L, cvm, m == 1 ? ti__lw_shape(0, 0, (int32_t)n, 0) : ti__lw_shape(1, (int32_t)m, (int32_t)n, 0),
+                                        TI_DTYPE_I8, sh, lo)) < 0)
+    goto done;
   st = ti__lw_set(L, res, last, has_shift && lo >= 0, 0, NULL, NULL);
 done:
   ti_tensor_free(bt);
@@ -779,19 +962,24 @@ done:
   return st;
 }
 
+static int32_t ti__lw_shift_blk(ti__lw *L, const ti_value *v, const ti_type *rt, int32_t src, ti_dtype in_prec,
+                                const int64_t *d3, ti_dtype prec, int64_t shift, int64_t lo);
+
 /* max_pool, avg_pool, global_avg_pool. */
 static ti_status ti__lw_pool(ti__lw *L, const ti_op *op) {
   const ti_value *x = op->operands[0].value, *res = &op->results[0];
   const ti_type *rt = res->type;
   const int32_t *perm;
-  int64_t h, w, c, k[2] = {1, 1}, s[2] = {1, 1}, pd[4] = {0, 0, 0, 0}, dl[2] = {1, 1}, oh, ow;
+  int64_t nb, h, w, c, k[2] = {1, 1}, s[2] = {1, 1}, pd[4] = {0, 0, 0, 0}, dl[2] = {1, 1}, oh, ow, niy, nix;
   int gap = ti_op_is(op, "nn.global_avg_pool"), mx = ti_op_is(op, "nn.max_pool");
   int nonneg = ti__lw_of(L, x)->nonneg, padded;
   ti_dtype dt = rt->dtype;
   int32_t si, cb;
   ti_task_shape shp;
   int32_t lg = 0;
-  TI__LW_TRY(ti__lw_act4(L, x, &perm, &h, &w, &c));
+  ti__lw_gather gx;
+  memset(&gx, 0, sizeof gx);
+  TI__LW_TRY(ti__lw_act4(L, x, &perm, &nb, &h, &w, &c));
   if (gap) { k[0] = h; k[1] = w; }
   else {
     ti_dict_ints(op->attrs, "kernel_shape", k, 2);
@@ -799,7 +987,6 @@ static ti_status ti__lw_pool(ti__lw *L, const ti_op *op) {
     ti_dict_ints(op->attrs, "pads", pd, 4);
     ti_dict_ints(op->attrs, "dilations", dl, 2);
   }
-  if (dl[0] != 1 || dl[1] != 1) return TI__LW_NOSUP(L, "a dilated pooling window has no Task IR form (CCMPB/CAVG windows are dense)");
   padded = (pd[0] | pd[1] | pd[2] | pd[3]) != 0;
   oh = rt->layout == TI_LAYOUT_NHWC ? rt->dims[1] : rt->dims[2];
   ow = rt->layout == TI_LAYOUT_NHWC ? rt->dims[2] : rt->dims[3];
@@ -816,18 +1003,43 @@ static ti_status ti__lw_pool(ti__lw *L, const ti_op *op) {
       return TI__LW_NOSUP(L, "mean of values that may be negative: the interpreter truncates towards zero, the "
                              "chip's shift floors (average only after a ReLU / clip_min >= 0)");
   }
-  si = ti__lw_block(L, TI_BLOCK_SI, dt, ti__lw_shape((int32_t)h, (int32_t)w, (int32_t)c, 0), 1);
-  if (!si) return TI__LW_OOM(L);
-  TI__LW_TRY(ti__lw_feed(L, x, perm, si));
-  shp = ti__lw_shape((int32_t)oh, (int32_t)ow, (int32_t)c, 0);
-  ti__lw_win_shape(&shp, k[0], k[1], h, w);
+  /* CCMPB/CAVG windows are dense and see one item: a batch or a dilation
+     gathers the taps of every window on the edge (SHUFFLE along rows, and
+     along columns when dilated; zeros in the padding), and the block's
+     window steps over them by its own size */
+  niy = h; nix = w;
+  if (nb > 1 || dl[0] != 1 || dl[1] != 1) {
+    gx.rank = 3; gx.dims[0] = nb * h; gx.dims[1] = w; gx.dims[2] = c;
+    gx.axis[0] = 0;
+    if (!(gx.idx[0] = ti__lw_win_idx(L, nb, h, oh, k[0], s[0], dl[0], pd[0], &gx.len[0]))) return L->err ? L->err->status : TI_STATUS_NO_MEMORY;
+    gx.n = 1;
+    niy = gx.len[0]; s[0] = k[0]; pd[0] = pd[2] = 0;
+    if (dl[1] != 1) {
+      gx.axis[1] = 1;
+      if (!(gx.idx[1] = ti__lw_win_idx(L, 1, w, ow, k[1], s[1], dl[1], pd[1], &gx.len[1]))) return L->err ? L->err->status : TI_STATUS_NO_MEMORY;
+      gx.n = 2;
+      nix = gx.len[1]; s[1] = k[1]; pd[1] = pd[3] = 0;
+    }
+  }
+  if ((si = ti__lw_block(L, TI_BLOCK_SI, dt, ti__lw_shape((int32_t)niy, (int32_t)nix, (int32_t)c, 0), 1)) < 0) return TI__LW_OOM(L);
+  {
+    int64_t sd[4];
+    int32_t rd = ti_task_block_dims(ti__lw_blk(L, si), sd);
+    TI__LW_TRY(ti__lw_feed_gx(L, x, perm, si, 0, rd, sd, NULL, NULL, gx.n ? &gx : NULL));
+  }
+  shp = ti__lw_shape((int32_t)(nb * oh), (int32_t)ow, (int32_t)c, 0);
+  ti__lw_win_shape(&shp, k[0], k[1], niy, nix);
   if ((cb = ti__lw_block(L, mx ? TI_BLOCK_CCMPB : TI_BLOCK_CAVG, mx ? dt : TI_DTYPE_I32, shp, 1)) < 0) return TI__LW_OOM(L);
   TI__LW_TRY(ti__lw_window(L, cb, k, s, pd, NULL));
   TI__LW_TRY(ti__lw_link(L, si, cb, 0));
   if (mx) {
     TI__LW_TRY(ti__lw_attr(L, cb, TI_TASK_ATTR_BIT_SHIFT_NUM, 0));
     TI__LW_TRY(ti__lw_attr(L, cb, TI_TASK_ATTR_CMP, ti__lw_min_of(dt)));
-  } else if ((cb = ti__lw_ccmpb(L, cb, ti__lw_shape((int32_t)oh, (int32_t)ow, (int32_t)c, 0), dt, lg, 0)) < 0) {
+  } else if (dt == TI_DTYPE_I32) {   /* a 1x1 CCMPB would clip to 127 */
+    int64_t d3[3];
+    d3[0] = nb * oh; d3[1] = ow; d3[2] = c;
+    if ((cb = ti__lw_shift_blk(L, NULL, rt, cb, TI_DTYPE_I32, d3, dt, lg, 0)) < 0) return L->err ? L->err->status : TI_STATUS_NO_MEMORY;
+  } else if ((cb = ti__lw_ccmpb(L, cb, ti__lw_shape((int32_t)(nb * oh), (int32_t)ow, (int32_t)c, 0), dt, lg, 0)) < 0) {
     return TI__LW_OOM(L);
   }
   return ti__lw_set4(L, res, cb, nonneg);
@@ -851,6 +1063,14 @@ static ti_status ti__lw_clip(ti__lw *L, const ti_op *op) {
       return TI__LW_NOSUP(L, "clip max %g below the %s maximum %lld: CCMPB clips only from below", b,
                           ti_dtype_name(dt), (long long)hi);
     lo = a <= (double)ti__lw_min_of(dt) ? ti__lw_min_of(dt) : (int64_t)ceil(a);
+  }
+  if (dt == TI_DTYPE_I32) {   /* a 1x1 CCMPB clips to 127 whatever its precision: the 2x1 form */
+    int64_t d3[3];
+    d3[0] = (f.has & TI_SHAPE_HAS_NY) ? f.ny : 1;
+    d3[1] = (f.has & TI_SHAPE_HAS_NX) ? f.nx : 1;
+    d3[2] = f.nf;
+    if ((cb = ti__lw_shift_blk(L, x, res->type, -1, dt, d3, dt, 0, lo)) < 0) return L->err ? L->err->status : TI_STATUS_NO_MEMORY;
+    return ti__lw_set(L, res, cb, lo >= 0, 0, NULL, NULL);
   }
   if ((si = ti__lw_block(L, TI_BLOCK_SI, dt, f, 1)) < 0) return TI__LW_OOM(L);
   r = ti_task_block_dims(ti__lw_blk(L, si), d);
@@ -879,27 +1099,73 @@ static const int32_t *ti__lw_conform(const ti_type *t, const ti_type *rt) {
   }
   return NULL;
 }
-/* A constant operand broadcast along the last axis of the result (or a
-   scalar): its nf values in vals (n = 1 for a scalar). 0 if not that shape. */
-static int ti__lw_lastaxis(const ti_tensor_value *t, const ti_type *rt, int64_t *n) {
-  int32_t i;
+/* A constant operand t (of type ct) that is a scalar (*n = 1) or varies
+   along one axis of the result (*axis; *n values, in t's order): 1, else 0
+   (it varies along several axes). A 4-D constant in the other CNN layout
+   is seen in the result's, as the interpreter does. */
+static int ti__lw_const_axis(const ti_tensor_value *t, const ti_type *ct, const ti_type *rt, int64_t *n, int32_t *axis) {
+  const int32_t *perm = ti__lw_conform(ct, rt);
+  int32_t i, off = rt->rank - t->rank, found = -1;
+  *axis = rt->rank - 1;
   if (t->numel == 1) { *n = 1; return 1; }
-  if (t->rank > rt->rank || rt->rank == 0) return 0;
-  for (i = 0; i < t->rank - 1; i++) if (t->dims[i] != 1) return 0;
-  if (t->dims[t->rank - 1] != rt->dims[rt->rank - 1]) return 0;
+  if (off < 0 || rt->rank == 0) return 0;
+  for (i = 0; i < rt->rank; i++) {
+    int64_t di = i < off ? 1 : perm ? t->dims[perm[i]] : t->dims[i - off];
+    if (di == 1) continue;
+    if (found >= 0 || di != rt->dims[i]) return 0;
+    found = i;
+  }
+  *axis = found;
   *n = t->numel;
   return 1;
 }
 
-/* add, mul. */
+/* An activation operand v of an elementwise op with result type rt into
+   storage block si (the result's [y][x][f] form): a 4-D operand of the
+   other CNN layout is permuted, an operand that broadcasts (numpy rules) is
+   replicated on the edge (a SHUFFLE of zeros along each broadcast axis). */
+static ti_status ti__lw_feed_elem(ti__lw *L, const ti_value *v, const ti_type *rt, int32_t si, const int32_t *p2) {
+  const ti_type *t = v->type;
+  const int32_t *perm = ti__lw_conform(t, rt);
+  ti__lw_gather gx;
+  int64_t d[4], e[TI_MAX_RANK];
+  int32_t r = ti_task_block_dims(ti__lw_blk(L, si), d), off = rt->rank - t->rank, i, cp[TI_MAX_RANK];
+  if (p2) {   /* the result is computed with its axes permuted by p2 */
+    if (off) return TI__LW_NOSUP(L, "an operand of rank %d broadcasts to the rank-%d result along with a constant that varies "
+                                    "along another axis than the last", (int)t->rank, (int)rt->rank);
+    for (i = 0; i < rt->rank; i++) cp[i] = perm ? perm[p2[i]] : p2[i];
+    perm = cp;
+  }
+  if (ti__lw_numel(t->rank, t->dims) == ti__lw_numel(rt->rank, rt->dims))
+    return ti__lw_feed_box(L, v, perm, si, 0, r, d, NULL, NULL);
+  if (off < 0) return TI__LW_NOSUP(L, "an operand of rank %d does not broadcast to the rank-%d result", (int)t->rank, (int)rt->rank);
+  memset(&gx, 0, sizeof gx);
+  gx.rank = rt->rank;
+  for (i = 0; i < rt->rank; i++) e[i] = p2 ? rt->dims[p2[i]] : rt->dims[i];
+  for (i = 0; i < rt->rank; i++) {
+    int64_t di = i < off ? 1 : perm ? t->dims[perm[i]] : t->dims[i - off];
+    int32_t *z;
+    gx.dims[i] = di;
+    if (di == e[i]) continue;
+    if (di != 1)
+      return TI__LW_NOSUP(L, "operand dim %lld does not broadcast to the result's %lld (axis %d)", (long long)di,
+                          (long long)e[i], (int)i);
+    if (!(z = (int32_t *)ti_arena_array(&L->arena, (size_t)e[i], sizeof *z, 8))) return TI__LW_OOM(L);
+    memset(z, 0, (size_t)e[i] * sizeof *z);
+    gx.axis[gx.n] = i; gx.idx[gx.n] = z; gx.len[gx.n++] = (int32_t)e[i];
+  }
+  return ti__lw_feed_gx(L, v, perm, si, 0, r, d, NULL, NULL, &gx);
+}
+
+/* add, sub, mul. */
 static ti_status ti__lw_binary(ti__lw *L, const ti_op *op) {
   const ti_value *res = &op->results[0];
   const ti_type *rt = res->type;
   ti_dtype dt = rt->dtype;
-  int add = ti_op_is(op, "nn.add");
+  int add = ti_op_is(op, "nn.add"), sub = ti_op_is(op, "nn.sub"), cfirst = 0;
   ti_task_shape f = ti__lw_form(rt);
-  int64_t d[4], cn = 0, i;
-  int32_t r, nact = 0, j;
+  int64_t cn = 0, i, pd[TI_MAX_RANK];
+  int32_t nact = 0, j, axis = rt->rank - 1, p2[TI_MAX_RANK], inv[TI_MAX_RANK];
   const ti_value *act[2], *cv = NULL;
   int32_t cb, si[2], sb = -1, last;
   ti_tensor_value *ct = NULL;
@@ -907,55 +1173,81 @@ static ti_status ti__lw_binary(ti__lw *L, const ti_op *op) {
   int nonneg;
   for (j = 0; j < 2; j++) {
     const ti_value *v = op->operands[j].value;
-    if (ti__lw_is_const(L, v)) cv = v;
+    if (ti__lw_is_const(L, v)) { cv = v; cfirst = j == 0; }
     else act[nact++] = v;
   }
   if (!nact) return TI__LW_NOSUP(L, "both operands constant (fold it first: constant-fold)");
   for (j = 0; j < nact; j++) {
     const ti_type *t = act[j]->type;
     if (t->dtype != dt) return TI__LW_NOSUP(L, "operand dtype %s differs from the result's %s", ti_dtype_name(t->dtype), ti_dtype_name(dt));
-    if (ti__lw_numel(t->rank, t->dims) != ti__lw_numel(rt->rank, rt->dims))
-      return TI__LW_NOSUP(L, "a broadcast activation operand has no Task IR form (only a constant may broadcast)");
   }
   nonneg = add ? (ti__lw_of(L, act[0])->nonneg && (nact < 2 || ti__lw_of(L, act[1])->nonneg)) : 0;
   if (cv) {
     TI__LW_TRY(ti__lw_const(L, cv, &ct, 0));
-    if (!ti__lw_lastaxis(ct, rt, &cn)) {
+    if (!ti__lw_const_axis(ct, cv->type, rt, &cn, &axis)) {
       ti_tensor_free(ct);
-      return TI__LW_NOSUP(L, "a constant operand must be a scalar or broadcast along the last axis");
+      return TI__LW_NOSUP(L, "a constant operand varying along several axes has no Task IR form (a bias or scale varies "
+                             "along one axis: a scalar or one axis of the result)");
+    }
+    if (axis != rt->rank - 1) {
+      /* the block computes the result with that axis last (a bias / scale
+         per f); the activations are permuted in, the result permuted back */
+      int32_t q = 0;
+      for (j = 0; j < rt->rank; j++) if (j != axis) p2[q++] = j;
+      p2[q] = axis;
+      for (j = 0; j < rt->rank; j++) { pd[j] = rt->dims[p2[j]]; inv[p2[j]] = j; }
+      f = ti__lw_form_dims(rt->rank, pd);
     }
     for (i = 0; i < cn; i++) if (ti_tensor_get(ct, i) < 0) nonneg = 0;
     if (!add) nonneg = 0;
   }
   for (j = 0; j < nact; j++) {
     if ((si[j] = ti__lw_block(L, TI_BLOCK_SI, dt, f, 1)) < 0) { ti_tensor_free(ct); return TI__LW_OOM(L); }
-    r = ti_task_block_dims(ti__lw_blk(L, si[j]), d);
-    if ((st = ti__lw_feed_box(L, act[j], ti__lw_conform(act[j]->type, rt), si[j], 0, r, d, NULL, NULL)) != TI_STATUS_SUCCESS) {
+    if ((st = ti__lw_feed_elem(L, act[j], rt, si[j], axis != rt->rank - 1 ? p2 : NULL)) != TI_STATUS_SUCCESS) {
       ti_tensor_free(ct);
       return st;
     }
   }
+  if (sub && nact == 2) {   /* a - b = a + (-1 * b): b through a CVS (CONSTANT_A = -1) */
+    int32_t nb, ns;
+    if ((nb = ti__lw_block(L, TI_BLOCK_CVS, TI_DTYPE_I32, f, 1)) < 0 || (ns = ti__lw_block(L, TI_BLOCK_SI, TI_DTYPE_I32, f, 1)) < 0)
+      return TI__LW_OOM(L);
+    TI__LW_TRY(ti__lw_attr(L, nb, TI_TASK_ATTR_CONSTANT_A, -1));
+    TI__LW_TRY(ti__lw_link(L, si[1], nb, 0));
+    TI__LW_TRY(ti__lw_link(L, nb, ns, 0));
+    si[1] = ns;
+  }
   {
-    ti_block_type bt = add ? TI_BLOCK_CADD : nact == 2 ? TI_BLOCK_CVVH : cn == 1 ? TI_BLOCK_CVS : TI_BLOCK_CAX;
+    /* sub: a - c is CADD with the bias -c; c - a is CVS (CONSTANT_A = -1) with the bias c */
+    ti_block_type bt = add || (sub && !cfirst) ? TI_BLOCK_CADD : sub ? TI_BLOCK_CVS : nact == 2 ? TI_BLOCK_CVVH
+                     : cn == 1 ? TI_BLOCK_CVS : TI_BLOCK_CAX;
     ti_task_shape cs = f;
     if (bt == TI_BLOCK_CADD) ti_task_shape_set(&cs, TI_SHAPE_HAS_N_BRANCH, nact);
     if ((cb = ti__lw_block(L, bt, TI_DTYPE_I32, cs, 1)) < 0) { ti_tensor_free(ct); return TI__LW_OOM(L); }
     for (j = 0; j < nact; j++)
       if ((st = ti__lw_link(L, si[j], cb, j)) != TI_STATUS_SUCCESS) { ti_tensor_free(ct); return st; }
+    if (sub && bt == TI_BLOCK_CVS && (st = ti__lw_attr(L, cb, TI_TASK_ATTR_CONSTANT_A, -1)) != TI_STATUS_SUCCESS) {
+      ti_tensor_free(ct);
+      return st;
+    }
     if (ct) {
       int64_t *vals = (int64_t *)TASKIR_MALLOC(L->au, (size_t)(f.nf + 1) * sizeof *vals);
       int32_t nf = f.nf;
       if (!vals) { ti_tensor_free(ct); return TI__LW_OOM(L); }
-      for (i = 0; i < nf; i++) vals[i] = (int64_t)ti_tensor_get(ct, cn == 1 ? 0 : i);
-      if (bt == TI_BLOCK_CVS) {
+      for (i = 0; i < nf; i++) vals[i] = (int64_t)ti_tensor_get(ct, cn == 1 ? 0 : i) * (sub && !cfirst ? -1 : 1);
+      if (bt == TI_BLOCK_CVS && !sub) {
         st = ti__lw_attr(L, cb, TI_TASK_ATTR_CONSTANT_A, vals[0]);
         if (vals[0] < INT32_MIN || vals[0] > INT32_MAX) st = TI__LW_NOSUP(L, "constant %lld does not fit int32", (long long)vals[0]);
+      } else if (bt == TI_BLOCK_CVS && cn == 1) {
+        st = ti__lw_attr(L, cb, TI_TASK_ATTR_CONSTANT_B, vals[0]);
+        if (vals[0] < INT32_MIN || vals[0] > INT32_MAX) st = TI__LW_NOSUP(L, "constant %lld does not fit int32", (long long)vals[0]);
+        ti__lw_blk(L, cb)->has |= TI_BLOCK_HAS_BIAS_TYPE; ti__lw_blk(L, cb)->bias_type = TI_BIAS_CONSTANT;
       } else if ((sb = ti__lw_block(L, TI_BLOCK_SB, TI_DTYPE_I32, ti__lw_shape(0, 0, nf, 0), 1)) < 0) {
         st = TI__LW_OOM(L);
       } else {
         st = ti__lw_data(L, sb, TI_DTYPE_I32, 1, &nf, vals, nf);
         if (st == TI_STATUS_SUCCESS) st = ti__lw_link(L, sb, cb, nact);
-        if (st == TI_STATUS_SUCCESS && add) { ti__lw_blk(L, cb)->has |= TI_BLOCK_HAS_BIAS_TYPE; ti__lw_blk(L, cb)->bias_type = TI_BIAS_VECTOR; }
+        if (st == TI_STATUS_SUCCESS && (add || sub)) { ti__lw_blk(L, cb)->has |= TI_BLOCK_HAS_BIAS_TYPE; ti__lw_blk(L, cb)->bias_type = TI_BIAS_VECTOR; }
       }
       TASKIR_FREE(L->au, vals);
       ti_tensor_free(ct);
@@ -964,7 +1256,114 @@ static ti_status ti__lw_binary(ti__lw *L, const ti_op *op) {
   }
   last = cb;
   if (dt == TI_DTYPE_I8 && (last = ti__lw_ccmpb(L, cb, f, TI_DTYPE_I8, 0, -128)) < 0) return TI__LW_OOM(L);
+  if (axis != rt->rank - 1) return ti__lw_set(L, res, last, nonneg, rt->rank, pd, inv);
   return ti__lw_set(L, res, last, nonneg, 0, NULL, NULL);
+}
+
+/* x >> shift clipped to [lo, the maximum of prec], on the [y][x][f] box d3
+   of value v (src < 0) or of block src: a 1x1 CCMPB clips to 127 whatever
+   its precision, so the window is 2x1 over every element twice (the rows
+   duplicated on the edge by a SHUFFLE). Returns the CCMPB, -1 on failure. */
+static int32_t ti__lw_shift_blk(ti__lw *L, const ti_value *v, const ti_type *rt, int32_t src, ti_dtype in_prec,
+                                const int64_t *d3, ti_dtype prec, int64_t shift, int64_t lo) {
+  static const int64_t k[2] = {2, 1}, zero[4] = {0, 0, 0, 0};
+  int32_t *dup, si, cb, y;
+  ti__lw_gather gx;
+  ti_task_shape s;
+  if (2 * d3[0] > INT32_MAX) { TI__LW_NOSUP(L, "%lld rows do not fit int32 twice", (long long)d3[0]); return -1; }
+  if (!(dup = (int32_t *)ti_arena_array(&L->arena, (size_t)(2 * d3[0]), sizeof *dup, 8))) { TI__LW_OOM(L); return -1; }
+  for (y = 0; y < 2 * d3[0]; y++) dup[y] = y / 2;
+  memset(&gx, 0, sizeof gx);
+  gx.rank = 3; gx.dims[0] = d3[0]; gx.dims[1] = d3[1]; gx.dims[2] = d3[2];
+  gx.n = 1; gx.axis[0] = 0; gx.idx[0] = dup; gx.len[0] = (int32_t)(2 * d3[0]);
+  if ((si = ti__lw_block(L, TI_BLOCK_SI, in_prec, ti__lw_shape(gx.len[0], (int32_t)d3[1], (int32_t)d3[2], 0), 1)) < 0) return -1;
+  if (v) {
+    int64_t sd[4];
+    int32_t rd = ti_task_block_dims(ti__lw_blk(L, si), sd);
+    if (ti__lw_feed_gx(L, v, ti__lw_conform(v->type, rt), si, 0, rd, sd, NULL, NULL, &gx) != TI_STATUS_SUCCESS) return -1;
+  } else {
+    int64_t sd[4];
+    int32_t rs = ti_task_block_dims(ti__lw_blk(L, src), sd);
+    int64_t ax = 0;
+    ti_task_edge *e = ti_task_connect(L->g, ti__lw_blk(L, src), 0, NULL, NULL, ti__lw_blk(L, si), 0, NULL, NULL);
+    if (!e) { TI__LW_OOM(L); return -1; }
+    if (!ti__lw_dims_eq(rs, sd, 3, d3) && ti__lw_reshape(L, e, rs, 3, d3) != TI_STATUS_SUCCESS) return -1;
+    if (ti__lw_rearr(L, e, TI_REARRANGE_SHUFFLE, gx.len[0], dup, 1, &ax) != TI_STATUS_SUCCESS) return -1;
+  }
+  s = ti__lw_shape((int32_t)d3[0], (int32_t)d3[1], (int32_t)d3[2], 0);
+  ti__lw_win_shape(&s, 2, 1, gx.len[0], d3[1]);
+  if ((cb = ti__lw_block(L, TI_BLOCK_CCMPB, prec, s, 1)) < 0) return -1;
+  if (ti__lw_window(L, cb, k, k, zero, NULL) != TI_STATUS_SUCCESS || ti__lw_attr(L, cb, TI_TASK_ATTR_BIT_SHIFT_NUM, shift) != TI_STATUS_SUCCESS ||
+      ti__lw_attr(L, cb, TI_TASK_ATTR_CMP, lo) != TI_STATUS_SUCCESS || ti__lw_link(L, si, cb, 0) != TI_STATUS_SUCCESS)
+    return -1;
+  return cb;
+}
+/* A CVS (CONSTANT_A = -1) reading block src (box d3) through an SI. */
+static int32_t ti__lw_negate(ti__lw *L, int32_t src, const int64_t *d3) {
+  ti_task_shape s = ti__lw_shape((int32_t)d3[0], (int32_t)d3[1], (int32_t)d3[2], 0);
+  int32_t si, cb;
+  if ((si = ti__lw_block(L, TI_BLOCK_SI, TI_DTYPE_I32, s, 1)) < 0 || (cb = ti__lw_block(L, TI_BLOCK_CVS, TI_DTYPE_I32, s, 1)) < 0) return -1;
+  if (ti__lw_attr(L, cb, TI_TASK_ATTR_CONSTANT_A, -1) != TI_STATUS_SUCCESS || ti__lw_link(L, src, si, 0) != TI_STATUS_SUCCESS ||
+      ti__lw_link(L, si, cb, 0) != TI_STATUS_SUCCESS)
+    return -1;
+  return cb;
+}
+
+/* div by a constant power of two 2^k. The interpreter truncates towards
+   zero, CCMPB's shift floors: on values known non-negative one shift; else
+   trunc(x / 2^k) = floor(max(x, 0) / 2^k) - floor(max(-x, 0) / 2^k), two
+   shifts (CMP = 0) and two negations (CVS) summed by a CADD. k = 0: x. */
+static ti_status ti__lw_div(ti__lw *L, const ti_op *op) {
+  const ti_value *x = op->operands[0].value, *res = &op->results[0];
+  const ti_type *rt = res->type;
+  ti_tensor_value *ct = NULL;
+  int64_t c = 0, i, d3[3];
+  int32_t k = 0, t1, t2, n, sa, sb, cb;
+  int nonneg = ti__lw_of(L, x)->nonneg;
+  ti_task_shape f = ti__lw_form(rt), cs;
+  if (!ti__lw_is_const(L, op->operands[1].value))
+    return TI__LW_NOSUP(L, "the divisor is an activation: no Task IR block divides (only a constant power of two, as a shift)");
+  if (ti__lw_is_const(L, x)) return TI__LW_NOSUP(L, "both operands constant (fold it first: constant-fold)");
+  if (x->type->dtype != rt->dtype) return TI__LW_NOSUP(L, "operand dtype %s differs from the result's %s", ti_dtype_name(x->type->dtype), ti_dtype_name(rt->dtype));
+  if (ti__lw_numel(x->type->rank, x->type->dims) != ti__lw_numel(rt->rank, rt->dims))
+    return TI__LW_NOSUP(L, "the dividend broadcasts: divide before broadcasting");
+  TI__LW_TRY(ti__lw_const(L, op->operands[1].value, &ct, 0));
+  for (i = 0; i < ct->numel; i++) {
+    double v = ti_tensor_get(ct, i);
+    if (i == 0) c = (int64_t)v;
+    if (v != (double)c || !ti__lw_ispow2(c, &k)) {
+      ti_tensor_free(ct);
+      return TI__LW_NOSUP(L, "divisor %g (element %lld): only one positive power-of-two constant is a shift (CCMPB BIT_SHIFT_NUM)", v, (long long)i);
+    }
+  }
+  ti_tensor_free(ct);
+  if (k > 31) return TI__LW_NOSUP(L, "divisor 2^%d: BIT_SHIFT_NUM is 0..31", (int)k);
+  if (k == 0) {   /* x / 1 */
+    *ti__lw_of(L, res) = *ti__lw_of(L, x);
+    return TI_STATUS_SUCCESS;
+  }
+  d3[0] = (f.has & TI_SHAPE_HAS_NY) ? f.ny : 1;
+  d3[1] = (f.has & TI_SHAPE_HAS_NX) ? f.nx : 1;
+  d3[2] = f.nf;
+  if ((t1 = ti__lw_shift_blk(L, x, rt, -1, x->type->dtype, d3, rt->dtype, k, nonneg ? ti__lw_min_of(rt->dtype) : 0)) < 0) return L->err ? L->err->status : TI_STATUS_NO_MEMORY;
+  if (nonneg) return ti__lw_set(L, res, t1, 1, 0, NULL, NULL);
+  cs = ti__lw_shape((int32_t)d3[0], (int32_t)d3[1], (int32_t)d3[2], 0);
+  if ((sa = ti__lw_block(L, TI_BLOCK_SI, rt->dtype, cs, 1)) < 0) return TI__LW_OOM(L);
+  TI__LW_TRY(ti__lw_feed_box(L, x, ti__lw_conform(x->type, rt), sa, 0, 3, d3, NULL, NULL));
+  if ((sb = ti__lw_block(L, TI_BLOCK_CVS, TI_DTYPE_I32, cs, 1)) < 0) return TI__LW_OOM(L);   /* -x */
+  TI__LW_TRY(ti__lw_attr(L, sb, TI_TASK_ATTR_CONSTANT_A, -1));
+  TI__LW_TRY(ti__lw_link(L, sa, sb, 0));
+  if ((t2 = ti__lw_shift_blk(L, NULL, rt, sb, TI_DTYPE_I32, d3, rt->dtype, k, 0)) < 0) return L->err ? L->err->status : TI_STATUS_NO_MEMORY;
+  if ((n = ti__lw_negate(L, t2, d3)) < 0) return L->err ? L->err->status : TI_STATUS_NO_MEMORY;
+  if ((sa = ti__lw_block(L, TI_BLOCK_SI, TI_DTYPE_I32, cs, 1)) < 0 || (sb = ti__lw_block(L, TI_BLOCK_SI, TI_DTYPE_I32, cs, 1)) < 0)
+    return TI__LW_OOM(L);
+  ti_task_shape_set(&cs, TI_SHAPE_HAS_N_BRANCH, 2);
+  if ((cb = ti__lw_block(L, TI_BLOCK_CADD, TI_DTYPE_I32, cs, 1)) < 0) return TI__LW_OOM(L);
+  TI__LW_TRY(ti__lw_link(L, t1, sa, 0));
+  TI__LW_TRY(ti__lw_link(L, n, sb, 0));
+  TI__LW_TRY(ti__lw_link(L, sa, cb, 0));
+  TI__LW_TRY(ti__lw_link(L, sb, cb, 1));
+  return ti__lw_set(L, res, cb, 0, 0, NULL, NULL);
 }
 
 /* Materialises pieces into one value: an SI whose input cluster is
@@ -1160,7 +1559,13 @@ static ti_status ti__lw_lif(ti__lw *L, const ti_op *op) {
   if ((a = ti_dict_get(op->attrs, "decay")) && a->kind == TI_ATTR_INT) decay = (double)a->u.i;
   if (x->type->dtype != TI_DTYPE_I32 || v->type->dtype != TI_DTYPE_I32)
     return TI__LW_NOSUP(L, "lif on %s: the membrane is i32 (CLIF's 28-bit register)", ti_dtype_name(x->type->dtype));
-  if (decay != 1.0) return TI__LW_NOSUP(L, "decay %g: CLIF's leak is additive after the reset, only decay 1 matches", decay);
+  /* decay: v_prev * decay + x in the interpreter; CLIF leaks after the step
+     (state = floor(VLEAKY_ALPHA * u / 256), u the potential after the
+     reset), so the next step sees decay * u + x: equal when decay * u is an
+     integer for every integer u, i.e. an integer decay */
+  if (decay != floor(decay) || !(fabs(decay) * 256 <= (double)INT32_MAX))
+    return TI__LW_NOSUP(L, "decay %g: CLIF's leak floors VLEAKY_ALPHA/256 * v where the interpreter keeps the fraction "
+                           "of decay * v (and compares it with vth): only an integer decay is exact", decay);
   if (!(vth > TI_LIF_V_MIN && vth < TI_LIF_V_MAX) || vr != floor(vr) || vr < TI_LIF_V_MIN || vr > TI_LIF_V_MAX)
     return TI__LW_NOSUP(L, "vth %g / v_reset %g outside CLIF's 28-bit registers (v_reset an integer)", vth, vr);
   if (!ti__lw_is_state_arg(v))
@@ -1171,6 +1576,10 @@ static ti_status ti__lw_lif(ti__lw *L, const ti_op *op) {
   if ((cl = ti__lw_block(L, TI_BLOCK_CLIF, TI_DTYPE_I32, f, 1)) < 0) return TI__LW_OOM(L);
   TI__LW_TRY(ti__lw_attr(L, cl, TI_TASK_ATTR_VTH0, (int64_t)floor(vth)));
   TI__LW_TRY(ti__lw_attr(L, cl, TI_TASK_ATTR_VR, (int64_t)vr));
+  if (decay != 1.0) {
+    TI__LW_TRY(ti__lw_attr(L, cl, TI_TASK_ATTR_VLEAKY_ADPT_EN, 1));
+    TI__LW_TRY(ti__lw_attr(L, cl, TI_TASK_ATTR_VLEAKY_ALPHA, (int64_t)(decay * 256)));
+  }
   TI__LW_TRY(ti__lw_link(L, si, cl, 0));
   TI__LW_TRY(ti__lw_link(L, st, cl, 1));
   TI__LW_TRY(ti__lw_set(L, &op->results[0], cl, 1, 0, NULL, NULL));
@@ -1222,7 +1631,8 @@ static ti_status ti__lw_op(ti__lw *L, const ti_op *op) {
   if (ti_op_is(op, "nn.quant_gemm")) return ti__lw_quant_gemm(L, op);
   if (ti_op_is(op, "nn.max_pool") || ti_op_is(op, "nn.avg_pool") || ti_op_is(op, "nn.global_avg_pool")) return ti__lw_pool(L, op);
   if (ti_op_is(op, "nn.relu") || ti_op_is(op, "nn.clip")) return ti__lw_clip(L, op);
-  if (ti_op_is(op, "nn.add") || ti_op_is(op, "nn.mul")) return ti__lw_binary(L, op);
+  if (ti_op_is(op, "nn.add") || ti_op_is(op, "nn.mul") || ti_op_is(op, "nn.sub")) return ti__lw_binary(L, op);
+  if (ti_op_is(op, "nn.div")) return ti__lw_div(L, op);
   if (ti_op_is(op, "nn.concat")) return ti__lw_concat(L, op);
   if (ti_op_is(op, "nn.slice")) return ti__lw_slice(L, op);
   if (ti_op_is(op, "nn.lut")) return ti__lw_lut(L, op);
@@ -1230,8 +1640,6 @@ static ti_status ti__lw_op(ti__lw *L, const ti_op *op) {
     return TI__LW_NOSUP(L, "no Task IR form on integers: the interpreter saturates to the operand dtype; use "
                            "nn.quant_conv2d / nn.quant_gemm (i32 accumulation, shift)");
   if (ti_op_is(op, "nn.lif")) return ti__lw_lif(L, op);
-  if (ti_op_is(op, "nn.sub") || ti_op_is(op, "nn.div"))
-    return TI__LW_NOSUP(L, "no Task IR form: CADD only adds (multiply by -1 with nn.mul first); CVS scales by integers");
   return TI__LW_NOSUP(L, "no Task IR form for %s in the integer subset", nm);
 }
 

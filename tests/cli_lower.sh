@@ -19,6 +19,7 @@ same_values() { by_result "$1" > "$tmp/a"; by_result "$2" > "$tmp/b"; [ -s "$tmp
 
 awk 'BEGIN { for (i = 0; i < 36; i++) print (i * 37) % 256 - 128 }' > "$tmp/net_x.txt"
 awk 'BEGIN { for (i = 0; i < 32; i++) print (i * 53) % 251 - 125 }' > "$tmp/res_x.txt"
+awk 'BEGIN { for (i = 0; i < 72; i++) print (i * 37) % 256 - 128 }' > "$tmp/batch_x.txt"
 
 # lower: summary line, the graph passes the checker, .pb and .txt agree
 if "$T" lower "$D/net.tir" "$tmp/net.pb" > "$tmp/log" 2>&1 &&
@@ -29,9 +30,11 @@ if "$T" lower "$D/net.tir" "$tmp/net.txt" > /dev/null 2>&1 && "$T" convert "$tmp
    cmp -s "$tmp/net.pb" "$tmp/net2.pb"; then ok; else bad "lower to .txt differs from .pb"; fi
 
 # the property through the tool: eval (interpreter) == run (executor)
-for prog in net res; do
+# (batch: batch 2 conv, dilated max pool, signed div by 2, gemm with 2 rows)
+for prog in net res batch; do
   f=$D/net.tir; x=$tmp/net_x.txt
   [ $prog = res ] && { f=$D/residual.tir; x=$tmp/res_x.txt; }
+  [ $prog = batch ] && { f=$D/batch.tir; x=$tmp/batch_x.txt; }
   "$T" eval "$f" --input 0="$x" > "$tmp/eval.txt" 2>&1 || bad "eval $prog: $(cat "$tmp/eval.txt")"
   "$T" lower "$f" "$tmp/$prog.pb" > /dev/null 2>&1 || bad "lower $prog"
   for src in "$tmp/$prog.pb" "$f"; do
@@ -41,8 +44,8 @@ for prog in net res; do
 done
 
 # refusals: the op and the reason, exit 1, no file written
-if ! "$T" lower "$D/sub.tir" "$tmp/sub.pb" > "$tmp/log" 2>&1 &&
-   grep -q "op #0 nn.sub: no Task IR form" "$tmp/log" && [ ! -e "$tmp/sub.pb" ]; then ok; else bad "sub refusal: $(cat "$tmp/log")"; fi
+if ! "$T" lower "$D/div.tir" "$tmp/div.pb" > "$tmp/log" 2>&1 &&
+   grep -q "op #0 nn.div: the divisor is an activation" "$tmp/log" && [ ! -e "$tmp/div.pb" ]; then ok; else bad "div refusal: $(cat "$tmp/log")"; fi
 if ! "$T" lower "$D/float.tir" "$tmp/f.pb" > "$tmp/log" 2>&1 &&
    grep -q "Task IR here is integer: quantise the model first (quantize-recognize)" "$tmp/log"; then ok; else bad "float refusal: $(cat "$tmp/log")"; fi
 if ! "$T" run "$D/float.tir" > "$tmp/log" 2>&1 && grep -q "quantise the model first" "$tmp/log"; then ok; else bad "run float: $(cat "$tmp/log")"; fi

@@ -379,7 +379,7 @@ TT_TEST(test_pools) {
 
 TT_TEST(test_relu_clip_add_mul) {
   int v;
-  for (v = 0; v < 8; v++) {
+  for (v = 0; v < 10; v++) {
     CASE_BEGIN(40 + v);
     int64_t d[4] = {1, 4, 5, 3}, d2[2] = {1, 6}, n6 = 6;
     ti_value *x = tp_arg(&t, TI_DTYPE_I8, 4, d), *x2 = tp_arg(&t, TI_DTYPE_I8, 4, d), *y;
@@ -394,6 +394,9 @@ TT_TEST(test_relu_clip_add_mul) {
     case 4: y = tp_op2(&t, "nn.add", a, tp_weight(&t, TI_DTYPE_I8, 1, &n6, -100, 100, NULL), NULL); want = TI_BLOCK_CADD; break;
     case 5: y = tp_op2(&t, "nn.mul", tp_weight(&t, TI_DTYPE_I8, 1, &n6, -3, 3, NULL), a, NULL); want = TI_BLOCK_CAX; break;
     case 6: { int64_t one = 1; y = tp_op2(&t, "nn.mul", a, tp_weight(&t, TI_DTYPE_I8, 1, &one, -3, 3, NULL), NULL); want = TI_BLOCK_CVS; break; }
+    case 8: y = tp_op1(&t, "nn.relu", conv(&t, x, 4, 4, 3, 1, 1, 1, 1, -1, 0, 1), NULL); break;   /* i32 relu */
+    case 9: y = tp_op1(&t, "nn.clip", conv(&t, x, 4, 4, 3, 1, 1, 1, 1, -1, 0, 1),
+                       A(c, "min", I(c, -20), "max", I(c, INT32_MAX), NULL, NULL, NULL, NULL)); break;
     default: y = tp_op2(&t, "nn.add", conv(&t, x, 4, 4, 1, 1, 0, 1, 1, -1, 0, 1), conv(&t, x2, 4, 4, 3, 1, 1, 1, 1, -1, 0, 0), NULL);
              want = TI_BLOCK_CADD; break;   /* i32 + i32 */
     }
@@ -527,9 +530,10 @@ TT_TEST(test_sockets) {
 /* SNN: x (i8 image) -> quant_conv2d (i32 current) -> lif with the membrane
    potential as the CLIF state; 12 time steps, the interpreter feeding v_new
    back as v, the executor keeping it in the graph. Spikes and potentials
-   agree at every step. */
-TT_TEST(test_snn_lif_steps) {
-  CASE_BEGIN(9);
+   agree at every step (decay != 1: the state holds decay * v_new, the
+   leak CLIF applies after the step). */
+static void snn_lif_steps(int decay) {
+  CASE_BEGIN(9 + (uint64_t)(decay + 1));
   int64_t d[4] = {1, 2, 5, 4}, vd[4] = {1, 3, 5, 4};
   ti_value *x = tp_arg(&t, TI_DTYPE_I8, 4, d), *v = tp_arg(&t, TI_DTYPE_I32, 4, vd), *cur, *lo[2], *res[2];
   ti_task_graph g;
@@ -542,7 +546,7 @@ TT_TEST(test_snn_lif_steps) {
   ti_error_clear(&e);
   cur = conv(&t, x, 2, 3, 3, 1, 1, 1, 1, -1, 0, 1);
   lo[0] = cur; lo[1] = v;
-  lif = ti_build(&t.b, "nn.lif", 2, lo, 2, NULL, A(c, "vth", I(c, 300), "v_reset", I(c, -20), NULL, NULL, NULL, NULL));
+  lif = ti_build(&t.b, "nn.lif", 2, lo, 2, NULL, A(c, "vth", I(c, 300), "v_reset", I(c, -20), decay != 1 ? "decay" : NULL, I(c, decay), NULL, NULL));
   TT_CHECK(lif != NULL);
   if (!lif) { CASE_END(); return; }
   res[0] = &lif->results[0]; res[1] = &lif->results[1];
@@ -589,30 +593,211 @@ TT_TEST(test_snn_lif_steps) {
     TT_EQ_INT(sp.count, 60);
     for (j = 0; j < 60 && sp.count == 60 && st.count == 60; j++) {
       TT_EQ_INT(ti_exec_tensor_i64(&sp, j), spk[step][j]);
-      TT_EQ_INT(ti_exec_tensor_i64(&st, j), pot[step][j]);
+      TT_EQ_INT(ti_exec_tensor_i64(&st, j), (int64_t)decay * pot[step][j]);
       fired += ti_exec_tensor_i64(&sp, j);
     }
   }
-  TT_CHECK(fired > 0);
+  TT_CHECK(fired > 0 || decay != 1);
   ti_exec_free(ex);
   ti_task_graph_free(&g);
   ti_tensor_free(in[0]);
   ti_tensor_free(in[1]);
   CASE_END();
 }
+TT_TEST(test_snn_lif_steps) {
+  snn_lif_steps(1);
+  snn_lif_steps(2);
+  snn_lif_steps(0);
+  snn_lif_steps(-1);
+}
+
+/* A lif whose decay is not an integer is refused, saying why. */
+TT_TEST(test_lif_decay_refused) {
+  CASE_BEGIN(12);
+  int64_t d[2] = {3, 4};
+  ti_value *lo[2];
+  ti_op *lif;
+  lo[0] = tp_arg(&t, TI_DTYPE_I32, 2, d); lo[1] = tp_arg(&t, TI_DTYPE_I32, 2, d);
+  lif = ti_build(&t.b, "nn.lif", 2, lo, 2, NULL, A(c, "vth", I(c, 30), "decay", ti_attr_float(c, 0.5), NULL, NULL, NULL, NULL));
+  TT_CHECK(lif != NULL);
+  if (lif) {
+    ti_value *r2[2];
+    r2[0] = &lif->results[0]; r2[1] = &lif->results[1];
+    tp_ret(&t, 2, r2);
+    refuses(&t, "decay 0.5: CLIF's leak floors");
+  }
+  CASE_END();
+}
+
+/* Batch > 1: conv (stride, padding, dilation, groups), requant, pools
+   (max unfused, avg, global, dilated) and flatten -> gemm with M = batch
+   rows (a 1x1 CC): the windows gather their rows per item on the edge. */
+TT_TEST(test_batch) {
+  int v;
+  for (v = 0; v < 8; v++) {
+    CASE_BEGIN(70 + v);
+    int64_t d[4] = {2 + v % 2, 3, 9, 7};
+    ti_value *x = tp_arg(&t, TI_DTYPE_I8, 4, d), *y, *z;
+    ti_task_graph g;
+    switch (v) {
+    case 0: y = conv(&t, x, 3, 4, 3, 1, 1, 1, 1, 5, -128, 1); break;
+    case 1: y = conv(&t, x, 3, 4, 3, 2, 2, 2, 1, 4, 0, 1); break;
+    case 2: y = pool(&t, "nn.max_pool", conv(&t, x, 3, 6, 2, 1, 0, 1, 3, 5, -128, 0), 2, 2, 0); break;
+    case 3: y = pool(&t, "nn.avg_pool", conv(&t, x, 3, 4, 3, 1, 1, 1, 1, 4, 0, 1), 2, 1, 0);
+            y = pool(&t, "nn.max_pool", y, 3, 2, 1); break;
+    case 4: y = tp_op1(&t, "nn.global_avg_pool", tp_op1(&t, "nn.avg_pool", tp_op1(&t, "nn.relu", x, NULL),
+                       A(c, "kernel_shape", I2(c, 2, 2), "dilations", I2(c, 2, 3), "strides", I2(c, 2, 2), NULL, NULL)), NULL);
+            break;
+    case 6: y = tp_op1(&t, "nn.relu", conv(&t, x, 3, 4, 3, 2, 1, 2, 1, -1, 0, 1), NULL); break;   /* i32 accumulator, i32 relu */
+    case 7: y = conv(&t, x, 3, 5, 2, 3, 2, 1, 1, -1, 0, 0); break;   /* stride 3 over 9 + 4 padding rows */
+    default: y = conv(&t, x, 3, 4, 3, 1, 1, 1, 1, 5, -128, 1); break;
+    }
+    z = tp_op1(&t, "nn.flatten", y, NULL);
+    if (v == 5) {   /* flatten -> gemm (M = batch) -> gemm i32 */
+      int64_t k = y->type->dims[1] * y->type->dims[2] * y->type->dims[3];
+      z = gemm(&t, gemm(&t, z, k, 9, 1, 6, 0, 1), 9, 5, 0, -1, 0, 1);
+      tp_ret(&t, 1, &z);
+    } else {
+      tp_ret(&t, 1, &y);
+    }
+    if (property(&t, 1, &g, "batch", (uint64_t)v)) {
+      TT_EQ_INT(count_type(&g, TI_BLOCK_CC), v == 4 ? 0 : v == 5 ? 3 : 1);
+      TT_CHECK(count_rearr(&g, TI_REARRANGE_SHUFFLE) >= 1);
+      ti_task_graph_free(&g);
+    }
+    CASE_END();
+  }
+}
+
+/* quant_gemm with M > 1 rows: one 1x1 CC (SIC [1][M][K], SW [N][K][1][1]). */
+TT_TEST(test_gemm_rows) {
+  int v;
+  for (v = 0; v < 5; v++) {
+    CASE_BEGIN(80 + v);
+    int64_t d[2] = {5, 11}, dt[2] = {11, 5};
+    ti_value *a = tp_arg(&t, TI_DTYPE_I8, 2, v == 4 ? dt : d), *y;
+    ti_task_graph g;
+    if (v == 4) {   /* trans_a */
+      int64_t wd[2] = {11, 7};
+      ti_value *ops[2];
+      ops[0] = a; ops[1] = tp_weight(&t, TI_DTYPE_I8, 2, wd, -3, 3, NULL);
+      y = tp_op(&t, "nn.quant_gemm", 2, ops, A(c, "trans_a", I(c, 1), "shift", I(c, 3), "clip_min", I(c, -128), NULL, NULL));
+    } else {
+      y = gemm(&t, a, 11, 7, v & 1, v == 3 ? -1 : 4, v == 2 ? 0 : -128, v != 1);
+    }
+    tp_ret(&t, 1, &y);
+    if (property(&t, 1, &g, "gemm rows", (uint64_t)v)) {
+      TT_EQ_INT(count_type(&g, TI_BLOCK_CC), 1);
+      TT_EQ_INT(count_type(&g, TI_BLOCK_CVM), 0);
+      TT_EQ_INT(count_type(&g, TI_BLOCK_CCMPB), v == 3 ? 0 : 1);
+      ti_task_graph_free(&g);
+    }
+    CASE_END();
+  }
+}
+
+/* add / sub / mul where an activation broadcasts ([1,C,1,1], [1,1,H,W],
+   [1,C,H,1], batch 1 against 2): replicated on the edge (SHUFFLE). */
+TT_TEST(test_broadcast) {
+  int v;
+  for (v = 0; v < 7; v++) {
+    CASE_BEGIN(90 + v);
+    int64_t d[4] = {v == 6 ? 2 : 1, 4, 5, 3}, b0[4] = {1, 4, 1, 1}, b1[4] = {1, 1, 5, 3}, b2[4] = {1, 4, 5, 1};
+    const int64_t *bd = v % 3 == 0 ? b0 : v % 3 == 1 ? b1 : b2;
+    ti_value *x = tp_arg(&t, TI_DTYPE_I8, 4, d), *b = tp_arg(&t, TI_DTYPE_I8, 4, bd), *y;
+    const char *nm = v % 3 == 0 ? "nn.add" : v % 3 == 1 ? "nn.mul" : "nn.sub";
+    ti_task_graph g;
+    y = v >= 3 ? tp_op2(&t, nm, b, conv(&t, x, 4, 4, 3, 1, 1, 1, 1, 4, -128, 1), NULL) : tp_op2(&t, nm, x, b, NULL);
+    tp_ret(&t, 1, &y);
+    if (property(&t, 1, &g, "broadcast", (uint64_t)v)) {
+      TT_CHECK(count_rearr(&g, TI_REARRANGE_SHUFFLE) >= 1);
+      TT_EQ_INT(count_type(&g, v % 3 == 1 ? TI_BLOCK_CVVH : TI_BLOCK_CADD), 1);
+      ti_task_graph_free(&g);
+    }
+    CASE_END();
+  }
+}
+
+/* sub: a - b (b negated by a CVS), a - c (CADD bias -c), c - a (CVS -1 with
+   bias c), i8 saturating and i32; div by 2^k: one shift on non-negative
+   values, the signed form (two shifts, two negations, a CADD), by 1. */
+TT_TEST(test_sub_div) {
+  int v;
+  for (v = 0; v < 10; v++) {
+    CASE_BEGIN(100 + v);
+    int64_t d[4] = {1, 3, 5, 4}, n3 = 4, one = 1;
+    ti_dtype dt = v == 3 || v == 8 ? TI_DTYPE_I32 : TI_DTYPE_I8;
+    ti_value *x = tp_arg(&t, dt, 4, d), *x2 = tp_arg(&t, dt, 4, d), *y;
+    ti_task_graph g;
+    int32_t p4 = 4, p1 = 1, p32 = 32;
+    ti_block_type want = TI_BLOCK_CADD;
+    int nwant = 1;
+    switch (v) {
+    case 0: y = tp_op2(&t, "nn.sub", x, x2, NULL); nwant = 1; break;
+    case 1: y = tp_op2(&t, "nn.sub", x, tp_weight(&t, TI_DTYPE_I8, 1, &n3, -100, 100, NULL), NULL); break;
+    case 2: y = tp_op2(&t, "nn.sub", tp_weight(&t, TI_DTYPE_I8, 1, &one, -9, 9, NULL), x, NULL); want = TI_BLOCK_CVS; break;
+    case 3: y = tp_op2(&t, "nn.sub", tp_weight(&t, TI_DTYPE_I32, 1, &n3, -900, 900, NULL), x, NULL); want = TI_BLOCK_CVS; break;
+    case 4: y = tp_op2(&t, "nn.div", tp_op1(&t, "nn.relu", x, NULL), tp_weight(&t, TI_DTYPE_I8, 1, &one, 0, 0, &p4), NULL);
+            want = TI_BLOCK_CADD; nwant = 0; break;
+    case 5: y = tp_op2(&t, "nn.div", x, tp_weight(&t, TI_DTYPE_I8, 1, &one, 0, 0, &p4), NULL); break;
+    case 6: y = tp_op2(&t, "nn.div", x, tp_weight(&t, TI_DTYPE_I8, 1, &one, 0, 0, &p1), NULL); want = TI_BLOCK_CCMPB; nwant = 0; break;
+    case 7: y = tp_op2(&t, "nn.div", conv(&t, x, 3, 3, 3, 1, 1, 1, 1, 3, 0, 1), tp_weight(&t, TI_DTYPE_I8, 1, &one, 0, 0, &p4), NULL);
+            want = TI_BLOCK_CVS; nwant = 0; break;
+    case 8: y = tp_op2(&t, "nn.div", x, tp_weight(&t, TI_DTYPE_I32, 1, &one, 0, 0, &p32), NULL); break;
+    default: y = tp_op2(&t, "nn.sub", tp_op1(&t, "nn.relu", x, NULL), tp_op2(&t, "nn.mul", x2, x, NULL), NULL); break;
+    }
+    tp_ret(&t, 1, &y);
+    if (property(&t, 1, &g, "sub/div", (uint64_t)v)) {
+      TT_EQ_INT(count_type(&g, want), nwant);
+      if (v == 0) TT_EQ_INT(count_type(&g, TI_BLOCK_CVS), 1);
+      if (v == 5 || v == 8) { TT_EQ_INT(count_type(&g, TI_BLOCK_CVS), 2); TT_EQ_INT(count_type(&g, TI_BLOCK_CCMPB), 2); }
+      ti_task_graph_free(&g);
+    }
+    CASE_END();
+  }
+}
+
+/* Dilated pools: the taps of every window gathered on the edge (rows and
+   columns), the CCMPB / CAVG window dense over them. */
+TT_TEST(test_dilated_pools) {
+  int v;
+  for (v = 0; v < 5; v++) {
+    CASE_BEGIN(110 + v);
+    int64_t d[4] = {1, 3, 11, 10};
+    ti_value *x = tp_arg(&t, TI_DTYPE_I8, 4, d), *y, *relu;
+    ti_task_graph g;
+    relu = tp_op1(&t, "nn.relu", x, NULL);
+    switch (v) {
+    case 0: y = tp_op1(&t, "nn.max_pool", x, A(c, "kernel_shape", I2(c, 3, 3), "dilations", I2(c, 2, 2), NULL, NULL, NULL, NULL)); break;
+    case 1: y = tp_op1(&t, "nn.max_pool", relu, A(c, "kernel_shape", I2(c, 2, 3), "dilations", I2(c, 3, 1), "strides", I2(c, 2, 1),
+                                                   "pads", I4(c, 1, 2, 2, 1))); break;
+    case 2: y = tp_op1(&t, "nn.max_pool", x, A(c, "kernel_shape", I2(c, 1, 2), "dilations", I2(c, 1, 4), "strides", I2(c, 1, 3), NULL, NULL)); break;
+    case 3: y = tp_op1(&t, "nn.avg_pool", relu, A(c, "kernel_shape", I2(c, 2, 2), "dilations", I2(c, 2, 3), NULL, NULL, NULL, NULL)); break;
+    default: y = tp_op1(&t, "nn.avg_pool", relu, A(c, "kernel_shape", I2(c, 2, 2), "dilations", I2(c, 2, 2), "pads", I4(c, 1, 1, 1, 1),
+                                                    "count_include_pad", I(c, 1))); break;
+    }
+    tp_ret(&t, 1, &y);
+    if (property(&t, 1, &g, "dilated pool", (uint64_t)v)) {
+      TT_CHECK(count_rearr(&g, TI_REARRANGE_SHUFFLE) >= 1);
+      TT_EQ_INT(count_type(&g, TI_BLOCK_CAVG), v >= 3);
+      ti_task_graph_free(&g);
+    }
+    CASE_END();
+  }
+}
 
 /* --- refusals ----------------------------------------------------------------- */
 
 TT_TEST(test_refusals) {
   int v;
-  for (v = 0; v < 9; v++) {
+  for (v = 0; v < 11; v++) {
     CASE_BEGIN(60 + v);
     int64_t d[4] = {1, 3, 6, 6}, d2[4] = {2, 3, 6, 6};
-    ti_value *x = tp_arg(&t, v == 0 ? TI_DTYPE_F32 : TI_DTYPE_I8, 4, v == 7 ? d2 : d), *y = NULL;
+    ti_value *x = tp_arg(&t, v == 0 ? TI_DTYPE_F32 : TI_DTYPE_I8, 4, v == 10 ? d2 : d), *y = NULL;
     const char *want = "";
     switch (v) {
     case 0: y = tp_op1(&t, "nn.relu", x, NULL); want = "Task IR here is integer: quantise the model first (quantize-recognize)"; break;
-    case 1: y = tp_op2(&t, "nn.sub", x, x, NULL); want = "op #0 nn.sub: no Task IR form"; break;
+    case 1: y = tp_op2(&t, "nn.div", x, x, NULL); want = "op #0 nn.div: the divisor is an activation"; break;
     case 2: y = pool(&t, "nn.avg_pool", tp_op1(&t, "nn.relu", x, NULL), 3, 1, 0); want = "not a power of two"; break;
     case 3: y = pool(&t, "nn.avg_pool", x, 2, 2, 0); want = "may be negative"; break;
     case 4: y = pool(&t, "nn.max_pool", x, 3, 1, 1); want = "padded max_pool"; break;
@@ -623,7 +808,15 @@ TT_TEST(test_refusals) {
       break;
     }
     case 6: y = tp_op1(&t, "nn.clip", x, A(c, "min", I(c, 0), "max", I(c, 6), NULL, NULL, NULL, NULL)); want = "CCMPB clips only from below"; break;
-    case 7: y = conv(&t, x, 3, 2, 3, 1, 1, 1, 1, 4, 0, 1); want = "batch 2"; break;
+    case 7: { int64_t one = 1; int32_t three = 3;
+      y = tp_op2(&t, "nn.div", x, tp_weight(&t, TI_DTYPE_I8, 1, &one, 0, 0, &three), NULL);
+      want = "divisor 3 (element 0): only one positive power-of-two constant"; break; }
+    case 8: { int64_t cd[4] = {1, 3, 6, 1};
+      y = tp_op2(&t, "nn.add", x, tp_weight(&t, TI_DTYPE_I8, 4, cd, -5, 5, NULL), NULL);
+      want = "op #1 nn.add: a constant operand varying along several axes has no Task IR form"; break; }
+    case 10: { int64_t st[4] = {0, 0, 1, 0}, en[4] = {2, 3, 4, 6};   /* a batched slice across H */
+      y = tp_op1(&t, "nn.slice", x, A(c, "starts", ti_attr_int_array(c, st, 4), "ends", ti_attr_int_array(c, en, 4), NULL, NULL, NULL, NULL));
+      want = "nn.slice: a slice of a rank-4 value folding several axes into one block axis"; break; }
     default: y = tp_op1(&t, "nn.mirror", x, NULL); want = "nn.mirror: no Task IR form"; break;
     }
     tp_ret(&t, 1, &y);
@@ -636,27 +829,29 @@ TT_TEST(test_refusals) {
 
 typedef struct rv { ti_value *v; int64_t c, h, w; int nonneg; ti_dtype dt; } rv;
 
-/* One random program: a DAG over 4-D values (conv, pools, relu, add, mul,
-   concat, slice, transposes), ending in an optional flatten -> gemm chain. */
+/* One random program: a DAG over 4-D values (conv, pools, relu, add, sub,
+   mul, div by 2^k, broadcasts of an extra argument, dilated pools, concat,
+   slice, transposes), batch 1 to 3, ending in an optional flatten -> gemm
+   chain (M = batch rows). */
 static void random_program(tp *t, uint64_t seed) {
   ti_context *c = t->c;
   tt_rng *r = t->r;
   rv pool_[24];
-  int n = 0, steps = (int)tt_range(r, 1, 7), s, i;
+  int n = 0, steps = (int)tt_range(r, 1, 7), s, i, n_args = 1;
   int64_t d[4];
   ti_value *rets[3];
   int n_ret = 0;
   (void)seed;
-  d[0] = 1; d[1] = tt_range(r, 1, 4); d[2] = tt_range(r, 3, 11); d[3] = tt_range(r, 3, 11);
+  d[0] = tt_range(r, 0, 2) ? 1 : tt_range(r, 2, 3); d[1] = tt_range(r, 1, 4); d[2] = tt_range(r, 3, 11); d[3] = tt_range(r, 3, 11);
   pool_[n].v = tp_arg(t, TI_DTYPE_I8, 4, d); pool_[n].c = d[1]; pool_[n].h = d[2]; pool_[n].w = d[3];
   pool_[n].nonneg = 0; pool_[n].dt = TI_DTYPE_I8; n++;
   if (tt_range(r, 0, 2) == 0) {   /* a second input of the same shape */
     pool_[n] = pool_[0];
-    pool_[n].v = tp_arg(t, TI_DTYPE_I8, 4, d); n++;
+    pool_[n].v = tp_arg(t, TI_DTYPE_I8, 4, d); n++; n_args++;
   }
   for (s = 0; s < steps && n < 24; s++) {
     rv a = pool_[tt_range(r, n > 2 ? n - 3 : 0, n - 1)], o = a;
-    int kind = (int)tt_range(r, 0, 9);
+    int kind = (int)tt_range(r, 0, 13);
     if (a.dt != TI_DTYPE_I8) kind = 0;
     switch (kind) {
     case 0: case 1: case 2: {   /* conv, requant (maybe fused max pool) */
@@ -716,7 +911,7 @@ static void random_program(tp *t, uint64_t seed) {
       if (tt_range(r, 0, 1)) {
         o.v = tp_op1(t, "nn.transpose", a.v, A(c, "perm", I4(c, 0, 2, 3, 1), NULL, NULL, NULL, NULL, NULL, NULL));
         o.v = tp_op1(t, "nn.transpose", o.v, A(c, "perm", I4(c, 0, 3, 1, 2), NULL, NULL, NULL, NULL, NULL, NULL));
-      } else if (a.h >= 2) {
+      } else if (a.h >= 2 && d[0] == 1) {   /* (a batched slice of H folds two axes: refused) */
         int64_t s0 = tt_range(r, 0, a.h - 2), e0 = tt_range(r, s0 + 1, a.h), st[4], en[4];
         st[0] = 0; st[1] = 0; st[2] = s0; st[3] = 0;
         en[0] = 1; en[1] = a.c; en[2] = e0; en[3] = a.w;
@@ -725,10 +920,53 @@ static void random_program(tp *t, uint64_t seed) {
       }
       break;
     }
-    default: {   /* mul by a constant scalar */
+    case 9: {   /* mul by a constant scalar */
       int64_t one = 1;
       o.v = tp_op2(t, "nn.mul", a.v, tp_weight(t, TI_DTYPE_I8, 1, &one, -2, 2, NULL), NULL);
       o.nonneg = 0;
+      break;
+    }
+    case 10: {   /* sub: a value of the same shape, a constant vector or scalar, either side */
+      rv b = a;
+      int64_t nc[4] = {1, 1, 1, 1};
+      int form = (int)tt_range(r, 0, 2);
+      ti_value *cv;
+      if (tt_range(r, 0, 1)) nc[1] = a.c;   /* per channel */
+      cv = tp_weight(t, TI_DTYPE_I8, 4, nc, -50, 50, NULL);
+      for (i = 0; i < n; i++)
+        if (pool_[i].c == a.c && pool_[i].h == a.h && pool_[i].w == a.w && pool_[i].dt == a.dt && tt_range(r, 0, 1)) b = pool_[i];
+      o.v = form == 0 ? tp_op2(t, "nn.sub", a.v, b.v, NULL) : form == 1 ? tp_op2(t, "nn.sub", a.v, cv, NULL) : tp_op2(t, "nn.sub", cv, a.v, NULL);
+      o.nonneg = 0;
+      break;
+    }
+    case 11: {   /* div by a power of two (signed or known non-negative) */
+      int64_t one = 1;
+      int32_t p2 = 1 << tt_range(r, 0, 4);
+      o.v = tp_op2(t, "nn.div", a.v, tp_weight(t, TI_DTYPE_I8, 1, &one, 0, 0, &p2), NULL);
+      break;
+    }
+    case 12: {   /* add / mul / sub with an extra argument that broadcasts */
+      int64_t bd[4];
+      int form = (int)tt_range(r, 0, 3);
+      const char *nm = tt_range(r, 0, 2) == 0 ? "nn.add" : tt_range(r, 0, 1) ? "nn.mul" : "nn.sub";
+      ti_value *b;
+      if (n_args >= 6) break;
+      bd[0] = tt_range(r, 0, 1) ? 1 : d[0]; bd[1] = form == 1 ? 1 : a.c; bd[2] = form == 0 ? 1 : a.h; bd[3] = form <= 2 && form != 1 ? 1 : a.w;
+      if (form == 1) bd[3] = a.w;
+      b = tp_arg(t, TI_DTYPE_I8, 4, bd);
+      n_args++;
+      o.v = tt_range(r, 0, 1) ? tp_op2(t, nm, a.v, b, NULL) : tp_op2(t, nm, b, a.v, NULL);
+      o.nonneg = 0;
+      break;
+    }
+    default: {   /* a dilated pool */
+      int64_t dy = tt_range(r, 1, 3), dx = tt_range(r, 1, 3), ky = tt_range(r, 1, 2), kx = tt_range(r, 1, 2), sy = tt_range(r, 1, 2), sx = tt_range(r, 1, 2);
+      int mx = !a.nonneg || tt_range(r, 0, 1);
+      if (dy * (ky - 1) + 1 > a.h) ky = 1;
+      if (dx * (kx - 1) + 1 > a.w) kx = 1;
+      if (!mx && ((ky * kx) & (ky * kx - 1))) kx = ky;
+      o.v = tp_op1(t, mx ? "nn.max_pool" : "nn.avg_pool", a.v, A(c, "kernel_shape", I2(c, ky, kx), "dilations", I2(c, dy, dx), "strides", I2(c, sy, sx), NULL, NULL));
+      o.h = (a.h - dy * (ky - 1) - 1) / sy + 1; o.w = (a.w - dx * (kx - 1) - 1) / sx + 1;
       break;
     }
     }
@@ -784,6 +1022,12 @@ int main(void) {
   TT_RUN(test_concat_slice_lut);
   TT_RUN(test_sockets);
   TT_RUN(test_snn_lif_steps);
+  TT_RUN(test_lif_decay_refused);
+  TT_RUN(test_batch);
+  TT_RUN(test_gemm_rows);
+  TT_RUN(test_broadcast);
+  TT_RUN(test_sub_div);
+  TT_RUN(test_dilated_pools);
   TT_RUN(test_refusals);
   TT_RUN(test_random_programs);
   return tt_finish();
