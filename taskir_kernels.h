@@ -2845,6 +2845,20 @@ static void ti__cc_range(void *arg, int64_t b, int64_t e) {
   }
 }
 
+/* o[i] = s[i] + off (mod 256) for off 0 or 128, i.e. s[i] ^ off: eight
+   bytes a step, so a short row has a short scalar tail. */
+static void ti__cc_copy_off(uint8_t *o, const uint8_t *s, int64_t n, uint32_t off) {
+  const uint64_t k = (uint64_t)(off & 0x80u) * 0x0101010101010101u;
+  int64_t r = 0;
+  for (; r + 8 <= n; r += 8) {
+    uint64_t v;
+    ti__memcpy(&v, s + r, 8);
+    v ^= k;
+    ti__memcpy(o + r, &v, 8);
+  }
+  for (; r < n; r++) o[r] = (uint8_t)(s[r] ^ (uint8_t)k);
+}
+
 /* Runs the int8 path on packed weights p (header checked by the caller). */
 /* off: 0 when the input values are in 0..255, 128 when in -128..127. */
 static void ti__cc_run8(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const ti__cc_geo *g,
@@ -2877,7 +2891,7 @@ static void ti__cc_run8(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const t
       if (d->in_dtype == TI_DTYPE_I32)
         for (r = 0; r < n; r++) o[r] = (uint8_t)(((const uint32_t *)in)[e + r] + off);
       else
-        for (r = 0; r < n; r++) o[r] = (uint8_t)(src[e + r] + off);
+        ti__cc_copy_off(o, src + e, n, off);
     } else {
       for (x = x0, o += x0 * cs; x < x1; x++, o += cs, e += g->nr) {
         if (d->in_dtype == TI_DTYPE_I32)
