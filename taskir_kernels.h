@@ -2623,10 +2623,12 @@ TASKIR_API ti_status ti_cc_pack_weights(const ti_prim_desc *d, const void *w, vo
    2^32, so results equal the reference bit for bit. A micro-kernel keeps P
    output pixels x NV vectors of L channels in registers; the pixels are any
    P of the ny*nx outputs (each has its own input pointer, taps are fixed
-   offsets), so there is no per-row remainder. */
+   offsets), so there is no per-row remainder; it writes channels fo.. of
+   each pixel's output row op[p] (the row pointers stay as the tile set them:
+   rewriting them per channel tile costs a store-forwarding stall). */
 typedef struct ti__cc_job ti__cc_job;
 typedef void (*ti__cc_kfn)(const ti__cc_job *j, const uint8_t *const *ip, uint32_t *const *op,
-                           int pvalid, const uint8_t *wb, const uint32_t *corr, int64_t nfv);
+                           int64_t fo, int pvalid, const uint8_t *wb, const uint32_t *corr, int64_t nfv);
 struct ti__cc_job {
   const ti__cc_geo *g;
   const uint8_t *pad, *blk;
@@ -2652,29 +2654,34 @@ struct ti__cc_job {
 /* Byte offset of vector v of a tile inside the packed blocks. */
 #define TI__CC_WOFF(v, L, bs) ((size_t)(((v) / (16 / (L))) * (bs) + ((v) % (16 / (L))) * (L) * 4))
 /* Per pixel p, over the SIMD layer of ISA P with broadcast B and dot D. */
-#define TI__CC_DECL(p, P, B, D) ti__v##P##_vi a##p##0 = ti__v##P##_zero(), a##p##1 = a##p##0, \
-  a##p##2 = a##p##0, a##p##3 = a##p##0; const uint8_t *i##p = ip[p];
+#define TI__CC_DECL(p, P, B, D) ti__v##P##_vi a##p##0 = c0_, a##p##1 = c1_, a##p##2 = c2_, \
+  a##p##3 = c3_; const uint8_t *i##p = ip[p];
 #define TI__CC_SETI(p, P, B, D) i##p = ip[p] + o_;
 #define TI__CC_STEP(p, P, B, D) { ti__v##P##_vi x_ = B(i##p + q_); \
   a##p##0 = D(a##p##0, x_, w0_); \
   if (nv_ > 1) a##p##1 = D(a##p##1, x_, w1_); \
   if (nv_ > 2) a##p##2 = D(a##p##2, x_, w2_); \
   if (nv_ > 3) a##p##3 = D(a##p##3, x_, w3_); }
-#define TI__CC_OUT(p, P, B, D) if (p < pvalid) { uint32_t *o = op[p]; \
-  ti__v##P##_stn(o, ti__v##P##_vadd(a##p##0, c0_), nfv); \
-  if (nv_ > 1) ti__v##P##_stn(o + L_, ti__v##P##_vadd(a##p##1, c1_), nfv - L_); \
-  if (nv_ > 2) ti__v##P##_stn(o + 2 * L_, ti__v##P##_vadd(a##p##2, c2_), nfv - 2 * L_); \
-  if (nv_ > 3) ti__v##P##_stn(o + 3 * L_, ti__v##P##_vadd(a##p##3, c3_), nfv - 3 * L_); }
+#define TI__CC_OUT(p, P, B, D) if (p < pvalid) { uint32_t *o = op[p] + fo; \
+  ti__v##P##_stn(o, a##p##0, nfv); \
+  if (nv_ > 1) ti__v##P##_stn(o + L_, a##p##1, nfv - L_); \
+  if (nv_ > 2) ti__v##P##_stn(o + 2 * L_, a##p##2, nfv - 2 * L_); \
+  if (nv_ > 3) ti__v##P##_stn(o + 3 * L_, a##p##3, nfv - 3 * L_); }
 /* One micro-kernel: NP pixels, NV vectors of the W int32 lanes of ISA P
    (attribute A), the input's 4-byte groups broadcast by BC and multiplied
    into the accumulators by DOT. */
 #define TI__CC_KERNEL(NAME, P, A, BC, DOT, NP, NV) \
 A static void NAME(const ti__cc_job *j, const uint8_t *const *ip, uint32_t *const *op, \
-                   int pvalid, const uint8_t *wb, const uint32_t *corr, int64_t nfv) { \
+                   int64_t fo, int pvalid, const uint8_t *wb, const uint32_t *corr, int64_t nfv) { \
   const int nv_ = NV; const int64_t L_ = ti__v##P##_W, G = j->G, T = j->T, bs = j->bstride; \
   const size_t wo1 = TI__CC_WOFF(1, L_, bs), wo2 = TI__CC_WOFF(2, L_, bs), \
                wo3 = TI__CC_WOFF(3, L_, bs); \
   const uint8_t *wk = wb; int64_t t, q_; \
+  /* the accumulators start at the corrections (sums wrap modulo 2^32) */ \
+  const ti__v##P##_vi c0_ = ti__v##P##_ldb(corr); \
+  const ti__v##P##_vi c1_ = nv_ > 1 ? ti__v##P##_ldb(corr + L_) : c0_; \
+  const ti__v##P##_vi c2_ = nv_ > 2 ? ti__v##P##_ldb(corr + 2 * L_) : c0_; \
+  const ti__v##P##_vi c3_ = nv_ > 3 ? ti__v##P##_ldb(corr + 3 * L_) : c0_; \
   TI__CC_REP##NP(TI__CC_DECL, P, BC, DOT) \
   for (t = 0; t < T; t++) { \
     const int64_t o_ = j->tapoff[t]; \
@@ -2687,16 +2694,12 @@ A static void NAME(const ti__cc_job *j, const uint8_t *const *ip, uint32_t *cons
       TI__CC_REP##NP(TI__CC_STEP, P, BC, DOT) \
     } \
   } \
-  { ti__v##P##_vi c0_ = ti__v##P##_ldb(corr); \
-    ti__v##P##_vi c1_ = nv_ > 1 ? ti__v##P##_ldb(corr + L_) : c0_; \
-    ti__v##P##_vi c2_ = nv_ > 2 ? ti__v##P##_ldb(corr + 2 * L_) : c0_; \
-    ti__v##P##_vi c3_ = nv_ > 3 ? ti__v##P##_ldb(corr + 3 * L_) : c0_; \
-    TI__CC_REP##NP(TI__CC_OUT, P, BC, DOT) } \
+  TI__CC_REP##NP(TI__CC_OUT, P, BC, DOT) \
 }
 
 /* Portable packed kernel (cpu = 0, or no SIMD): the same sums lane by lane. */
 static void ti__cc_k_c(const ti__cc_job *j, const uint8_t *const *ip, uint32_t *const *op,
-                       int pvalid, const uint8_t *wb, const uint32_t *corr, int64_t nfv) {
+                       int64_t fo, int pvalid, const uint8_t *wb, const uint32_t *corr, int64_t nfv) {
   int p;
   int64_t f, t, q, k;
   for (p = 0; p < pvalid; p++)
@@ -2708,7 +2711,7 @@ static void ti__cc_k_c(const ti__cc_job *j, const uint8_t *const *ip, uint32_t *
         for (q = 0; q < j->G; q++, w += 64)
           for (k = 0; k < 4; k++) acc += (uint32_t)a[4 * q + k] * (uint32_t)(int32_t)((const int8_t *)w)[k];
       }
-      op[p][f] = acc;
+      op[p][fo + f] = acc;
     }
 }
 
@@ -2810,7 +2813,7 @@ static void ti__cc_range(void *arg, int64_t b, int64_t e) {
   const ti__cc_job *j = (const ti__cc_job *)arg;
   const ti__cc_geo *g = j->g;
   const uint8_t *ip[12];
-  uint32_t *op[12], *ob[12];
+  uint32_t *ob[12];
   /* input pointer a of pixel (y, x), stepped without multiplies */
   const int64_t xs = g->sx * j->cs, ys = g->sy * g->wn * j->cs, nx = g->nx, nf = g->nf;
   const int64_t tw = (int64_t)j->L * j->nvmax, nft = (nf + tw - 1) / tw;
@@ -2832,8 +2835,7 @@ static void ti__cc_range(void *arg, int64_t b, int64_t e) {
       for (; p < j->P; p++) { ip[p] = ip[pvalid - 1]; ob[p] = ob[pvalid - 1]; }
       filled = 1;
     }
-    for (p = 0; p < j->P; p++) op[p] = ob[p] + f0;
-    j->kfn[nv - 1](j, ip, op, pvalid, j->blk + (f0 / 16) * j->bstride, j->corr + f0, nfv);
+    j->kfn[nv - 1](j, ip, ob, f0, pvalid, j->blk + (f0 / 16) * j->bstride, j->corr + f0, nfv);
     if (j->pxmajor) {
       if (++ft == nft) { ft = 0; pt++; filled = 0; }
     } else {
@@ -2841,6 +2843,20 @@ static void ti__cc_range(void *arg, int64_t b, int64_t e) {
       if (++pt == j->npt) { pt = 0; ft++; x = y = 0; a = j->pad; }
     }
   }
+}
+
+/* o[i] = s[i] + off (mod 256) for off 0 or 128, i.e. s[i] ^ off: eight
+   bytes a step, so a short row has a short scalar tail. */
+static void ti__cc_copy_off(uint8_t *o, const uint8_t *s, int64_t n, uint32_t off) {
+  const uint64_t k = (uint64_t)(off & 0x80u) * 0x0101010101010101u;
+  int64_t r = 0;
+  for (; r + 8 <= n; r += 8) {
+    uint64_t v;
+    ti__memcpy(&v, s + r, 8);
+    v ^= k;
+    ti__memcpy(o + r, &v, 8);
+  }
+  for (; r < n; r++) o[r] = (uint8_t)(s[r] ^ (uint8_t)k);
 }
 
 /* Runs the int8 path on packed weights p (header checked by the caller). */
@@ -2875,7 +2891,7 @@ static void ti__cc_run8(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const t
       if (d->in_dtype == TI_DTYPE_I32)
         for (r = 0; r < n; r++) o[r] = (uint8_t)(((const uint32_t *)in)[e + r] + off);
       else
-        for (r = 0; r < n; r++) o[r] = (uint8_t)(src[e + r] + off);
+        ti__cc_copy_off(o, src + e, n, off);
     } else {
       for (x = x0, o += x0 * cs; x < x1; x++, o += cs, e += g->nr) {
         if (d->in_dtype == TI_DTYPE_I32)

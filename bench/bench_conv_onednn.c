@@ -45,7 +45,8 @@ static int cmp_d(const void *a, const void *b) {
 }
 static double median(double *v, int n) { qsort(v, (size_t)n, sizeof *v, cmp_d); return v[n / 2]; }
 
-static void run(const shape *sh, dnnl_engine_t eng, dnnl_stream_t strm, double peak) {
+/* Returns the median taskir/oneDNN speed ratio. */
+static double run(const shape *sh, dnnl_engine_t eng, dnnl_stream_t strm, double peak) {
   ti_prim_desc d;
   ti_kernel_ctx ctx;
   size_t ni, nw, no, pb, sb, i;
@@ -60,7 +61,7 @@ static void run(const shape *sh, dnnl_engine_t eng, dnnl_stream_t strm, double p
   dnnl_memory_t m_src, m_wu, m_w, m_b, m_dst;
   dnnl_exec_arg_t args[4];
   const char *impl = "?";
-  double macs, r[41], gt[41], gd[41];
+  double macs, r[41], gt[41], gd[41], rm;
   int it, nit = 41, oh, ow;
   dnnl_dims_t sdims, wdims, bdims, ddims, strides, pads;
 
@@ -147,7 +148,8 @@ static void run(const shape *sh, dnnl_engine_t eng, dnnl_stream_t strm, double p
     gd[it] = macs / (t2 - t1) / 1e9;
   }
   {
-    double rm = median(r, nit), tm = median(gt, nit), dm = median(gd, nit);
+    double tm = median(gt, nit), dm = median(gd, nit);
+    rm = median(r, nit);
     printf("%3dx%-3dx%-3d->%-3d %dx%d s%d p%d  %7.1f  %7.1f  %5.2fx  %4.0f%% %4.0f%%  %s\n",
            sh->h, sh->w, sh->c, sh->f, sh->k, sh->k, sh->s, sh->p, tm, dm, rm,
            peak > 0 ? 100.0 * tm * 1e9 / peak : 0.0, peak > 0 ? 100.0 * dm * 1e9 / peak : 0.0, impl);
@@ -157,6 +159,7 @@ static void run(const shape *sh, dnnl_engine_t eng, dnnl_stream_t strm, double p
   dnnl_memory_destroy(m_src); dnnl_memory_destroy(m_wu); dnnl_memory_destroy(m_w);
   dnnl_memory_destroy(m_b); dnnl_memory_destroy(m_dst);
   free(in); free(w); free(bias); free(o_ti); free(o_dn); free(packed); free(scr);
+  return rm;
 }
 
 int main(int argc, char **argv) {
@@ -169,6 +172,7 @@ int main(int argc, char **argv) {
   dnnl_stream_t strm;
   double peak;
   size_t k;
+  int ran = 0, pass = 0;
   const char *env = getenv("OMP_NUM_THREADS");
   if (!env || strcmp(env, "1") != 0) {   /* the OpenMP runtime reads it at load */
     setenv("OMP_NUM_THREADS", "1", 1);
@@ -188,8 +192,9 @@ int main(int argc, char **argv) {
   for (k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {   /* or the shapes named by index */
     int a, on = argc < 2;
     for (a = 1; a < argc; a++) on |= atoi(argv[a]) == (int)k;
-    if (on) run(&shapes[k], eng, strm, peak);
+    if (on) { ran++; pass += run(&shapes[k], eng, strm, peak) >= 1.0; }
   }
+  printf("taskir >= 1.0x oneDNN (median of pairs): %d of %d shapes\n", pass, ran);
   dnnl_stream_destroy(strm);
   dnnl_engine_destroy(eng);
   return 0;
