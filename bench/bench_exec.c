@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 #include "ort_twin.h"
+#include "bench_ceiling.h"
 
 static double now(void *u) {
   struct timespec ts;
@@ -594,6 +595,14 @@ int main(void) {
              "(median of the per-pair ratios; target >= 1.7x on 2 idle cores)\n", t2 * 1e3, t1 * 1e3, sp);
     else
       printf("ResNet-like, 2 threads: FAILED (plan, run, or outputs differing from 1 thread)\n");
+  }
+  {   /* what two threads give right now (bench_ceiling.h), to judge that figure by */
+    ti_pool *pool;
+    if (ti_pool_create(&pool, 2) == 0) {
+      printf("2-thread ceilings now (1 thr ms, 2 thr ms, speed-up):\n");
+      bench_print_ceilings(pool, 15);
+      ti_pool_free(pool);
+    }
   }
   ti_buffer_free(&buf);
   ti_task_graph_free(&g);

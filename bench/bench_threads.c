@@ -26,7 +26,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "vnni_peak.h"
+#include "bench_ceiling.h"
 
 static double wall(void) {
   struct timespec t;
@@ -56,71 +56,6 @@ static void cpu_topology(void) {
     printf(" cpu%ld: %s;", i, buf);
   }
   printf(" (a virtual machine may not show that two vCPUs share a core)\n");
-}
-
-/* --- the ceiling: pure compute through the pool --------------------------- */
-
-static volatile uint64_t sink;
-static void spin_scalar(void *arg, int64_t b, int64_t e) {   /* 4096 dependent multiply-adds per index */
-  uint64_t x = (uint64_t)b + 1;
-  int i;
-  (void)arg;
-  for (; b < e; b++)
-    for (i = 0; i < 4096; i++) x = x * 6364136223846793005ull + 1442695040888963407ull;
-  sink += x;
-}
-#if defined(__AVX512VNNI__) && defined(__AVX512F__)
-static void spin_vnni(void *arg, int64_t b, int64_t e) {   /* 256 x 12 vpdpbusd zmm per index */
-  static const int32_t m[2] = {0x01020304, 0x05060708};
-  (void)arg;
-  if (e > b) vp_r12((long)(e - b) * 256, m);
-}
-#endif
-
-/* Median of per-pair ratios of 1- and 2-thread times of fn over [0, n). */
-static double ceiling(ti_pool *pool, ti_range_fn fn, int64_t n, int pairs, double *t1m, double *t2m) {
-  double *r = (double *)malloc((size_t)pairs * sizeof *r), *t1 = (double *)malloc((size_t)pairs * sizeof *t1),
-         *t2 = (double *)malloc((size_t)pairs * sizeof *t2), res;
-  int i, s;
-  for (i = 0; i < pairs; i++) {
-    for (s = 0; s < 2; s++) {
-      int two = (i & 1) ? 1 - s : s;
-      double t0 = wall();
-      if (two) ti_pool_parallel_for(pool, n, fn, NULL); else fn(NULL, 0, n);
-      (two ? t2 : t1)[i] = wall() - t0;
-    }
-    r[i] = t1[i] / t2[i];
-  }
-  qsort(r, (size_t)pairs, sizeof *r, cmp_d); qsort(t1, (size_t)pairs, sizeof *t1, cmp_d); qsort(t2, (size_t)pairs, sizeof *t2, cmp_d);
-  res = r[pairs / 2]; *t1m = t1[pairs / 2]; *t2m = t2[pairs / 2];
-  free(r); free(t1); free(t2);
-  return res;
-}
-
-static void nothing(void *arg, int64_t b, int64_t e) { (void)arg; (void)b; (void)e; }
-
-static void ceilings(ti_pool *pool, int pairs) {
-  double a, b, sp, *t = (double *)malloc(2001 * sizeof *t);
-  int i;
-  sp = ceiling(pool, spin_scalar, 2048, pairs, &a, &b);
-  printf("%-34s %10.3f %10.3f %26s %5.2fx\n", "ceiling: scalar dependent chain", a * 1e3, b * 1e3, "", sp);
-#if defined(__AVX512VNNI__) && defined(__AVX512F__)
-  sp = ceiling(pool, spin_vnni, 2048, pairs, &a, &b);
-  printf("%-34s %10.3f %10.3f %8.1f %8.1f %s   %5.2fx\n", "ceiling: vpdpbusd zmm, 12 chains", a * 1e3, b * 1e3,
-         2048.0 * 256 * 12 * 64 / a * 1e-9, 2048.0 * 256 * 12 * 64 / b * 1e-9, "GMAC/s", sp);
-#else
-  printf("ceiling: vpdpbusd loop not built (needs AVX-512 VNNI at compile time)\n");
-#endif
-  if ((a = vnni_peak(0)) > 0) printf("one-thread VNNI limit (best of bench/vnni_peak.h's loop shapes): %.1f GMAC/s\n", a * 1e-9);
-  for (i = 0; i < 2001; i++) {   /* the pool's own cost: a job of two empty halves (taken by whoever is first) */
-    double t0 = wall();
-    ti_pool_parallel_for(pool, 2, nothing, NULL);
-    t[i] = wall() - t0;
-  }
-  qsort(t, 2001, sizeof *t, cmp_d);
-  printf("pool cost per parallel_for call of 2 empty halves: median %.2f us, 90th percentile %.2f us\n",
-         t[1000] * 1e6, t[1800] * 1e6);
-  free(t);
 }
 
 static uint32_t rs = 12345;
@@ -253,7 +188,7 @@ int main(void) {
   printf("2 threads (the caller + 1 pool worker) against 1, wall clock per call; speed-up = median of %d\n"
          "per-pair ratios of alternating runs [quartiles]; outputs checked identical first\n", pairs);
   printf("%-34s %10s %10s %8s %8s %6s   %s\n", "case", "1 thr ms", "2 thr ms", "1 thr", "2 thr", "rate", "speed-up");
-  ceilings(pool, 31);
+  bench_print_ceilings(pool, 31);
   conv_case(&k, "CC int8 56x56x64->64 3x3 p1", 56, 64, 64); run_case(&k, pool, pairs); free_case(&k);
   conv_case(&k, "CC int8 28x28x128->128 3x3 p1", 28, 128, 128); run_case(&k, pool, pairs); free_case(&k);
   cvm_case(&k, "CVM int8 4096x8192 (32 MiB W)", 8192, 4096, TI_DTYPE_I8); run_case(&k, pool, pairs); free_case(&k);
@@ -261,7 +196,7 @@ int main(void) {
   ts_case(&k, "TinShift fwd f32 4x8x128x56x56", TI_TINSHIFT_FORWARD, 4, 8, 128, 3136, 8); run_case(&k, pool, pairs); free_case(&k);
   ts_case(&k, "TinShift bwd f32 4x8x128x56x56", TI_TINSHIFT_BACKWARD, 4, 8, 128, 3136, 8); run_case(&k, pool, pairs); free_case(&k);
   ts_case(&k, "TinShift fwd f32 16x8x2048x1 (1K runs)", TI_TINSHIFT_FORWARD, 16, 8, 2048, 1, 8); run_case(&k, pool, pairs); free_case(&k);
-  ceilings(pool, 31);   /* again: the load may have changed meanwhile */
+  bench_print_ceilings(pool, 31);   /* again: the load may have changed meanwhile */
   loadavg("after");
   printf("target: >= 1.7x on 2 idle cores; judge each speed-up against the ceilings above, measured in the same\n"
          "conditions: with the load average near or above the core count the second thread shares a core with\n"
