@@ -103,7 +103,9 @@ typedef struct ti_exec_options {
   void *parallel_user;      /* its first argument */
   int threads;              /* threads behind parallel_for: 1 runs every
                                kernel on the calling thread without the
-                               hook; 0 or more than 1: use the hook */
+                               hook; 0 or more than 1: use the hook for
+                               blocks of at least TASKIR_EXEC_PARALLEL_MIN
+                               work (smaller ones stay on the caller) */
   ti_exec_clock_fn clock;   /* NULL: clock() */
   void *clock_user;
   void *alloc_user;         /* passed to TASKIR_MALLOC/FREE */
@@ -116,6 +118,14 @@ typedef struct ti_exec_options {
 
 #ifndef TASKIR_EXEC_MAX_BYTES
 #define TASKIR_EXEC_MAX_BYTES ((int64_t)1 << 30)
+#endif
+/* A block's work: its MACs / 16 for CC, CC2D and CVM (SIMD int8 MACs come
+   ~16x faster than element-wise ops), else one per output and window tap.
+   Blocks with less work run on the calling thread even with a parallel_for
+   hook: handing out a job of a few microseconds costs more than it saves
+   (the default is about 2 us of element-wise work, 0.25 M conv MACs). */
+#ifndef TASKIR_EXEC_PARALLEL_MIN
+#define TASKIR_EXEC_PARALLEL_MIN 16384
 #endif
 
 typedef struct ti_exec ti_exec;   /* a plan: opaque */
@@ -307,6 +317,7 @@ typedef struct ti__xblk {
 struct ti_exec {
   void *u;
   ti_kernel_ctx kctx;
+  ti_kernel_ctx kctx1;         /* kctx without the hook: small blocks */
   ti_exec_options opt;
   int32_t n_blk;
   ti__xblk *blk;
@@ -1862,6 +1873,7 @@ TASKIR_API ti_status ti_exec_plan(const ti_task_graph *g, const ti_exec_options 
   if (o->kernel_ctx) x->kctx = *o->kernel_ctx; else ti_kernel_ctx_init(&x->kctx);
   if (o->parallel_for) { x->kctx.parallel_for = o->parallel_for; x->kctx.parallel_user = o->parallel_user; }
   if (o->threads == 1) { x->kctx.parallel_for = NULL; x->kctx.parallel_user = NULL; }
+  x->kctx1 = x->kctx; x->kctx1.parallel_for = NULL; x->kctx1.parallel_user = NULL;
   if (!x->opt.clock) x->opt.clock = ti__x_clock_default;
   x->budget = o->max_bytes ? o->max_bytes : TASKIR_EXEC_MAX_BYTES;
   x->perr = err;
@@ -2005,7 +2017,9 @@ static ti_status ti__x_kernel(ti_exec *x, ti__xstep *s) {
   ti_exec_kernel_args a;
   ti_block_type t = x->blk[s->blk].type;
   if ((unsigned)t >= TI_BLOCK_COUNT || !ti__x_kernels[t]) return TI_STATUS_NOT_SUPPORTED;
-  a.k = &x->kctx; a.d = &s->d;
+  a.k = (t == TI_BLOCK_CC || t == TI_BLOCK_CC2D || t == TI_BLOCK_CVM ? s->macs / 16 : s->macs) >= TASKIR_EXEC_PARALLEL_MIN
+        ? &x->kctx : &x->kctx1;
+  a.d = &s->d;
   a.in = x->optr + s->in0; a.n_in = s->n_in;
   a.w = TI__XP(s->w);
   a.packed = s->packed >= 0 ? x->buf[s->packed].p : NULL; a.packed_bytes = s->packed_bytes;

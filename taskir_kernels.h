@@ -4199,6 +4199,7 @@ typedef struct ti__e_job {
   int pattern;                /* chunks follow pixels: bias[f] or alpha[f] involved */
   int64_t pix_per_chunk;      /* pattern, nf <= TILE: whole pixels per chunk */
   int64_t chunks_per_pix;     /* pattern, nf > TILE: chunks per pixel */
+  int64_t cols, ncol;         /* windows: output pixels per unit, units per row */
 } ti__e_job;
 
 TI__PRIVATE const ti__e_vt *ti__e_pick(const ti_kernel_ctx *ctx) {
@@ -4424,9 +4425,10 @@ TI__PRIVATE void ti__e_win_part(const ti__e_job *j, int32_t *o, int64_t oy, int6
   }
 }
 
-/* Output rows [r0, r1), accumulated in place in out: pixels whose window
-   lies inside the input go through the register-blocked window leaf, the
-   others through ti__e_win_part. */
+/* Units [r0, r1) of j->cols output pixels of a row (j->ncol per row),
+   accumulated in place in out: pixels whose window lies inside the input go
+   through the register-blocked window leaf, the others through
+   ti__e_win_part. */
 TI__PRIVATE void ti__e_win_range(void *arg, int64_t r0, int64_t r1) {
   const ti__e_job *j = (const ti__e_job *)arg;
   const ti_prim_desc *d = j->d;
@@ -4437,44 +4439,48 @@ TI__PRIVATE void ti__e_win_range(void *arg, int64_t r0, int64_t r1) {
                : d->in_dtype == TI_DTYPE_U8 ? 1 : 0;
   const size_t esize = dt == 2 ? 4 : 1;
   ti__e_tile s1;
-  int64_t oy, i;
-  for (oy = r0; oy < r1; oy++) {
-    int32_t *o = (int32_t *)j->out + oy * rowlen;
-    float *of = (float *)j->out + oy * rowlen;
+  int64_t u, i;
+  for (u = r0; u < r1; u++) {
+    const int64_t oy = u / j->ncol, px0 = u % j->ncol * j->cols, px1 = ti__e_min64(px0 + j->cols, nx);
+    const int64_t len = (px1 - px0) * nf;
+    int32_t *o = (int32_t *)j->out + oy * rowlen, *op = o + px0 * nf;
+    float *of = (float *)j->out + oy * rowlen + px0 * nf;
     int64_t iy0 = oy * w->sy - w->pu, a = 0, b = 0;
     if (j->kind == 1) {
       int32_t init = j->op == TI__E_SUM ? 0 : j->op == TI__E_MAX ? INT32_MIN : d->cmp;
-      for (i = 0; i < rowlen; i++) o[i] = init;
+      for (i = 0; i < len; i++) op[i] = init;
     } else {
       float init = j->op == TI__E_SUM ? 0.0f : (float)d->cmp;
-      for (i = 0; i < rowlen; i++) of[i] = init;
+      for (i = 0; i < len; i++) of[i] = init;
     }
     if (iy0 >= 0 && iy0 + w->nky <= w->niy && w->nix + w->pl - w->nkx >= 0) {
       a = ti__e_min64(ti__e_ceil_div(w->pl, w->sx), nx);
       b = ti__e_min64((w->nix + w->pl - w->nkx) / w->sx + 1, nx);
       if (b < a) b = a;
     }
-    ti__e_win_part(j, o, oy, 0, a, s1.i);
+    a = a < px0 ? px0 : a > px1 ? px1 : a;   /* the interior [a, b) within [px0, px1) */
+    b = b < a ? a : b > px1 ? px1 : b;
+    ti__e_win_part(j, o, oy, px0, a, s1.i);
     if (b > a) {
       const char *x = (const char *)j->a + (size_t)(((iy0 * w->nix) + a * w->sx - w->pl) * nf) * esize;
       if (j->kind == 2)
-        vt->fwin(j->op, of + a * nf, (const float *)(const void *)x, b - a, nf, w->sx * nf, w->nky, w->nkx,
-                 w->nix * nf);
+        vt->fwin(j->op, (float *)j->out + oy * rowlen + a * nf, (const float *)(const void *)x, b - a, nf,
+                 w->sx * nf, w->nky, w->nkx, w->nix * nf);
       else
         vt->win[j->op][dt](o + a * nf, x, b - a, nf, w->sx * nf, w->nky, w->nkx, w->nix * nf);
     }
-    ti__e_win_part(j, o, oy, b > a ? b : a, nx, s1.i);
+    ti__e_win_part(j, o, oy, b, px1, s1.i);
     if (j->op == TI__E_SUM) {
       if (d->bias_mode == TI_BIAS_VECTOR) {   /* bias[f] repeated: x stride 0 */
-        if (j->kind == 1) vt->add2d(o, (const int32_t *)j->bias, nx, nf, 0);
-        else vt->fadd2d(of, (const float *)j->bias, nx, nf, 0);
+        if (j->kind == 1) vt->add2d(op, (const int32_t *)j->bias, px1 - px0, nf, 0);
+        else vt->fadd2d(of, (const float *)j->bias, px1 - px0, nf, 0);
       } else if (d->bias_mode == TI_BIAS_CONSTANT) {
-        if (j->kind == 1) vt->addc(o, d->constant_b, rowlen);
-        else vt->faddc(of, (float)d->constant_b, rowlen);
+        if (j->kind == 1) vt->addc(op, d->constant_b, len);
+        else vt->faddc(of, (float)d->constant_b, len);
       }
     } else if (j->kind == 1) {
-      if (j->op == TI__E_MAX) vt->shift_clip(o, d->bit_shift, d->cmp, j->hi, rowlen);
-      else vt->shift_clip(o, d->bit_shift, -128, 127, rowlen);
+      if (j->op == TI__E_MAX) vt->shift_clip(op, d->bit_shift, d->cmp, j->hi, len);
+      else vt->shift_clip(op, d->bit_shift, -128, 127, len);
     }
   }
 }
@@ -4524,7 +4530,18 @@ TI__PRIVATE ti_status ti__e_window_run(const ti_kernel_ctx *ctx, const ti__e_vt 
   if (st) return st;
   ti__memset(&j, 0, sizeof j);
   j.vt = vt; j.d = d; j.op = op; j.kind = kind; j.a = in; j.bias = bias; j.out = out; j.w = &w; j.hi = hi;
-  ti__parallel(ctx, d->ny, ti__e_win_range, &j);
+  /* Units of work: output rows, or, when the rows are few (a 1x1
+     requantisation of [1][HW][C] is one row), pieces of a row in whole
+     16-pixel groups (64-byte multiples of the output) of about 2048
+     values. */
+  j.cols = d->nx;
+  if (d->ny < 16 && d->nx > 16) {
+    j.cols = ((2048 / d->nf + 15) / 16) * 16;
+    if (j.cols < 16) j.cols = 16;
+    if (j.cols > d->nx) j.cols = d->nx;
+  }
+  j.ncol = (d->nx + j.cols - 1) / j.cols;
+  ti__parallel(ctx, d->ny * j.ncol, ti__e_win_range, &j);
   return TI_STATUS_SUCCESS;
 }
 #endif

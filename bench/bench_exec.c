@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 #include "ort_twin.h"
+#include "bench_ceiling.h"
 
 static double now(void *u) {
   struct timespec ts;
@@ -180,6 +181,8 @@ static double threads_speedup(const ti_task_graph *g, int pairs, double *t1_med,
   ti_error err;
   ti_pool *pool = NULL;
   double *ratio = (double *)malloc((size_t)pairs * sizeof *ratio), *t[2], res = 0;
+  /* per run and block type, wall-clock seconds (the profile, on both sides) */
+  double *bt = (double *)calloc((size_t)2 * TI_BLOCK_COUNT * (size_t)pairs, sizeof *bt);
   int i, k, ok = 1;
   memset(&err, 0, sizeof err);
   t[0] = (double *)malloc((size_t)pairs * sizeof **t); t[1] = (double *)malloc((size_t)pairs * sizeof **t);
@@ -187,6 +190,7 @@ static double threads_speedup(const ti_task_graph *g, int pairs, double *t1_med,
   for (k = 0; ok && k < 2; k++) {
     ti_exec_options_init(&o);
     o.clock = now;
+    o.profile = 1;
     if (k) { o.parallel_for = ti_pool_parallel_for; o.parallel_user = pool; o.threads = 2; }
     else o.threads = 1;
     if (ti_exec_plan(g, &o, &x[k], &err) != TI_STATUS_SUCCESS) { ok = 0; break; }
@@ -209,12 +213,26 @@ static double threads_speedup(const ti_task_graph *g, int pairs, double *t1_med,
   }
   for (i = 0; ok && i < pairs; i++) {
     for (k = 0; k < 2; k++) {
-      int w = (i & 1) ? 1 - k : k;
-      double t0 = now(NULL);
+      int w = (i & 1) ? 1 - k : k, b;
+      double t0;
+      ti_exec_clear_profile(x[w]);
+      t0 = now(NULL);
       ti_exec_run(x[w], &err);
       t[w][i] = now(NULL) - t0;
+      for (b = 0; b < TI_BLOCK_COUNT; b++) bt[((size_t)w * TI_BLOCK_COUNT + b) * pairs + i] = ti_exec_get_profile(x[w])->block_seconds[b];
     }
     ratio[i] = t[0][i] / t[1][i];
+  }
+  if (ok) {   /* where the time goes, per block type (kernels and the copies into the blocks) */
+    int b;
+    printf("ResNet-like per block type, wall clock per run (medians), 1 -> 2 threads:");
+    for (b = 0; b < TI_BLOCK_COUNT; b++) {
+      double *a1 = bt + (size_t)b * pairs, *a2 = bt + ((size_t)TI_BLOCK_COUNT + b) * pairs;
+      qsort(a1, (size_t)pairs, sizeof *a1, cmp_d); qsort(a2, (size_t)pairs, sizeof *a2, cmp_d);
+      if (a1[pairs / 2] >= 1e-6)
+        printf(" %s %.0f -> %.0f us;", ti_block_type_name((ti_block_type)b), a1[pairs / 2] * 1e6, a2[pairs / 2] * 1e6);
+    }
+    printf("\n");
   }
   if (ok) {
     qsort(ratio, (size_t)pairs, sizeof *ratio, cmp_d);
@@ -223,7 +241,7 @@ static double threads_speedup(const ti_task_graph *g, int pairs, double *t1_med,
   }
   ti_exec_free(x[0]); ti_exec_free(x[1]);
   ti_pool_free(pool);
-  free(ratio); free(t[0]); free(t[1]);
+  free(ratio); free(t[0]); free(t[1]); free(bt);
   return res;
 }
 
@@ -594,6 +612,14 @@ int main(void) {
              "(median of the per-pair ratios; target >= 1.7x on 2 idle cores)\n", t2 * 1e3, t1 * 1e3, sp);
     else
       printf("ResNet-like, 2 threads: FAILED (plan, run, or outputs differing from 1 thread)\n");
+  }
+  {   /* what two threads give right now (bench_ceiling.h), to judge that figure by */
+    ti_pool *pool;
+    if (ti_pool_create(&pool, 2) == 0) {
+      printf("2-thread ceilings now (1 thr ms, 2 thr ms, speed-up):\n");
+      bench_print_ceilings(pool, 15);
+      ti_pool_free(pool);
+    }
   }
   ti_buffer_free(&buf);
   ti_task_graph_free(&g);

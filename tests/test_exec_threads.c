@@ -3,7 +3,8 @@
    residual blocks of conv -> requantise -> conv -> + skip -> requantise,
    a 2x2 max pool, an FC head) and a graph with edge rearrangements give,
    on 2, 3 and 4 threads, every block bit-identical to the one-thread plan,
-   over several runs; threads = 1 keeps the hook out of the kernels. */
+   over several runs; threads = 1 keeps the hook out of the kernels, and so
+   does a block below TASKIR_EXEC_PARALLEL_MIN work. */
 #define _POSIX_C_SOURCE 200809L
 #define TASKIR_IMPLEMENTATION
 #include "taskir_exec.h"
@@ -200,6 +201,26 @@ TT_TEST(threads_one_keeps_the_hook_out) {
   ti_task_graph_free(&g);
 }
 
+/* Blocks below TASKIR_EXEC_PARALLEL_MIN work stay on the calling thread:
+   a 4x4x8 ResNet-like graph on 2 threads never calls the hook, and gives
+   the one-thread results. */
+TT_TEST(small_blocks_stay_on_the_caller) {
+  ti_task_graph g;
+  counting cnt;
+  ti_exec *x1, *x2;
+  build_resnet(&g, 4, 8, 1);
+  cnt.calls = 0;
+  TT_EQ_INT(ti_pool_create(&cnt.pool, 2), 0);
+  x1 = plan(&g, 1, NULL);
+  x2 = plan(&g, 2, &cnt);
+  if (x1 && x2) run_compare(x1, x2, 2, 0);
+  TT_EQ_INT(cnt.calls, 0);
+  ti_exec_free(x1);
+  ti_exec_free(x2);
+  ti_pool_free(cnt.pool);
+  ti_task_graph_free(&g);
+}
+
 /* The pool on its own: every index covered exactly once, nested calls run
    inline, ranges of 0 and 1. */
 typedef struct cover { int *hits; ti_pool *pool; int64_t nested; } cover;
@@ -242,6 +263,7 @@ TT_TEST(pool_covers_every_index_once) {
 int main(void) {
   TT_RUN(resnet_like_on_threads);
   TT_RUN(threads_one_keeps_the_hook_out);
+  TT_RUN(small_blocks_stay_on_the_caller);
   TT_RUN(pool_covers_every_index_once);
   return tt_finish();
 }

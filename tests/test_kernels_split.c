@@ -185,7 +185,9 @@ static ti_status call_elt(const ti_kernel_ctx *ctx, const void *c, void *out) {
   }
 }
 
-static void elt_run(const char *name, int op, ti_dtype t, int window, uint64_t seed) {
+/* geo (windows): ny, nx, nf, window k x k, stride, padding on every side;
+   NULL: 13 x 17 x 37 outputs of a 3x3 stride-2 window padded top-left. */
+static void elt_run_geo(const char *name, int op, ti_dtype t, int window, const int *geo, uint64_t seed) {
   static const int32_t big = 1 << 16;
   elt_case e;
   tt_rng r;
@@ -202,6 +204,13 @@ static void elt_run(const char *name, int op, ti_dtype t, int window, uint64_t s
   if (window) {
     e.d.niy = 26; e.d.nix = 34; e.d.nky = e.d.nkx = 3; e.d.stride_y = e.d.stride_x = 2;
     e.d.pad_up = e.d.pad_left = 1; e.d.pad_down = e.d.pad_right = 0;
+    if (geo) {
+      e.d.ny = geo[0]; e.d.nx = geo[1]; e.d.nf = geo[2]; e.d.nky = e.d.nkx = geo[3];
+      e.d.stride_y = e.d.stride_x = geo[4];
+      e.d.pad_up = e.d.pad_left = e.d.pad_down = e.d.pad_right = geo[5];
+      e.d.niy = (geo[0] - 1) * geo[4] + geo[3] - 2 * geo[5];
+      e.d.nix = (geo[1] - 1) * geo[4] + geo[3] - 2 * geo[5];
+    }
     e.d.cmp = op == 6 ? 100 : -100; e.d.bit_shift = t == TI_DTYPE_F32 ? 0 : 3;
     if (op == 5) e.d.out_dtype = t == TI_DTYPE_F32 ? TI_DTYPE_F32 : TI_DTYPE_I8;
   }
@@ -220,11 +229,28 @@ static void elt_run(const char *name, int op, ti_dtype t, int window, uint64_t s
   e.lif.vth0 = 500; e.lif.vr = -20; e.lif.dv = 3; e.lif.reset_mode = 1;
   e.n_out = n;
   check_splits(name, call_elt, &e, (op == 8 ? 2 * n : n) * 4, SIMD_SPLITS);
+  if (geo) {   /* the row pieces also equal the reference */
+    unsigned char *want = (unsigned char *)malloc(n * 4), *got = (unsigned char *)malloc(n * 4);
+    ti_kernel_ctx ctx;
+    ti_kernel_ctx_init(&ctx);
+    memset(want, 0x5a, n * 4); memset(got, 0xa5, n * 4);
+    TT_CHECK(call_elt(&ctx, &e, got) == TI_STATUS_SUCCESS);
+    TT_CHECK((op == 4 ? ti_cavg_ref(&e.d, e.in[0], e.bias, want) : op == 5 ? ti_ccmpb_ref(&e.d, e.in[0], want)
+              : ti_ccmps_ref(&e.d, e.in[0], want)) == TI_STATUS_SUCCESS);
+    TT_CHECK_MSG(memcmp(got, want, n * 4) == 0, "%s: differs from the reference", name);
+    free(want); free(got);
+  }
   for (i = 0; i < 3; i++) free(a[i]);
   free(b); free(bias); free(lut); free(v0);
 }
 
+static void elt_run(const char *name, int op, ti_dtype t, int window, uint64_t seed) {
+  elt_run_geo(name, op, t, window, NULL, seed);
+}
+
 TT_TEST(eltwise_splits) {
+  /* few long rows: windows split inside a row, in 16-pixel groups */
+  static const int one_row[6] = {1, 700, 8, 1, 1, 0}, padded[6] = {3, 150, 37, 3, 1, 1}, strided[6] = {2, 90, 37, 2, 2, 0};
   elt_run("cadd i32", 0, TI_DTYPE_I32, 0, 11);
   elt_run("cadd f32", 0, TI_DTYPE_F32, 0, 12);
   elt_run("cadd i8", 0, TI_DTYPE_I8, 0, 13);
@@ -238,6 +264,12 @@ TT_TEST(eltwise_splits) {
   elt_run("ccmpb i32 3x3 s2", 5, TI_DTYPE_I32, 1, 21);
   elt_run("ccmpb f32 3x3 s2", 5, TI_DTYPE_F32, 1, 22);
   elt_run("ccmps i32 3x3 s2", 6, TI_DTYPE_I32, 1, 23);
+  elt_run_geo("ccmpb i32 1x1 on one row of 700 px", 5, TI_DTYPE_I32, 1, one_row, 26);
+  elt_run_geo("ccmpb i8 1x1 on one row of 700 px", 5, TI_DTYPE_I8, 1, one_row, 27);
+  elt_run_geo("cavg i32 3x3 pad 1 on 3 rows of 150 px", 4, TI_DTYPE_I32, 1, padded, 28);
+  elt_run_geo("cavg f32 3x3 pad 1 on 3 rows of 150 px", 4, TI_DTYPE_F32, 1, padded, 29);
+  elt_run_geo("ccmps i32 3x3 pad 1 on 3 rows of 150 px", 6, TI_DTYPE_I32, 1, padded, 30);
+  elt_run_geo("ccmpb f32 2x2 s2 on 2 rows of 90 px", 5, TI_DTYPE_F32, 1, strided, 31);
   elt_run("clut i32", 7, TI_DTYPE_I32, 0, 24);
   elt_run("clif i32", 8, TI_DTYPE_I32, 0, 25);
 }

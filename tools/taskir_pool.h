@@ -14,35 +14,52 @@
        ti_pool_free(pool);                            // after the last run
 
    ti_pool_parallel_for runs fn on disjoint sub-ranges covering [0, n) on the
-   calling thread and the workers (chunks claimed one at a time, so a thread
-   slowed by other load takes fewer) and returns when all are done. A call
-   made while the pool is busy (from inside fn, or from another thread) runs
-   fn(arg, 0, n) on the calling thread. Needs POSIX threads (-pthread). */
+   calling thread and the workers and returns when all are done. Chunks are
+   claimed one at a time, large first and smaller towards the end (a quarter
+   of what is left per thread, down to an eighth of an even share), so a
+   thread slowed by other load takes fewer and the last chunk is short. A
+   call made while the pool is busy (from inside fn, or from another thread)
+   runs fn(arg, 0, n) on the calling thread.
+
+   Between jobs a worker stays hot for TI_POOL_SPIN_US microseconds (the
+   kernel calls of one executor run follow each other within microseconds,
+   while waking a sleeping thread costs tens of them), polling with the
+   CPU's pause hint and yielding its core now and then (so a worker that
+   shares a core with the caller on a loaded machine does not take its
+   time); then it sleeps on a condition variable. Needs POSIX threads
+   (-pthread) and clock_gettime (_POSIX_C_SOURCE >= 199309L). */
 #ifndef TASKIR_POOL_H
 #define TASKIR_POOL_H
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "taskir_kernels.h"
 
 #define TI_POOL_MAX_THREADS 256
 
-/* How long a thread polls for the next job (or the caller for the last
-   chunk) before it sleeps on a condition variable: waking a sleeping thread
-   costs tens of microseconds, more than many kernel calls take. */
-#ifndef TI_POOL_SPIN
-#define TI_POOL_SPIN 20000
+/* How long (microseconds) a thread polls for the next job, or the caller
+   for the last chunk, before it sleeps on a condition variable. */
+#ifndef TI_POOL_SPIN_US
+#define TI_POOL_SPIN_US 2000
 #endif
 
 #if defined(__GNUC__) || defined(__clang__)
 #define TI__POOL_LOAD(x) __atomic_load_n(&(x), __ATOMIC_ACQUIRE)
 #define TI__POOL_STORE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELEASE)
+#if defined(__x86_64__) || defined(__i386__)
+#define TI__POOL_PAUSE() __asm__ __volatile__("pause" ::: "memory")
+#elif defined(__aarch64__)
+#define TI__POOL_PAUSE() __asm__ __volatile__("yield" ::: "memory")
+#else
 #define TI__POOL_PAUSE() __asm__ __volatile__("" ::: "memory")
+#endif
 #else   /* no polling without atomics: sleep at once */
-#undef TI_POOL_SPIN
-#define TI_POOL_SPIN 0
+#undef TI_POOL_SPIN_US
+#define TI_POOL_SPIN_US 0
 #define TI__POOL_LOAD(x) (x)
 #define TI__POOL_STORE(x, v) ((x) = (v))
 #define TI__POOL_PAUSE() ((void)0)
@@ -56,7 +73,7 @@ typedef struct ti_pool {
   uint64_t gen;                 /* bumped for every job */
   ti_range_fn fn;               /* the current job */
   void *arg;
-  int64_t n, next, grain;
+  int64_t n, next, min_grain;
 } ti_pool;
 
 /* Threads that run a job: the caller and the workers. */
@@ -65,7 +82,10 @@ static inline int ti_pool_threads(const ti_pool *p) { return p ? p->n_workers + 
 /* Claims and runs chunks of the current job; called and returns with p->mu held. */
 static inline void ti__pool_work(ti_pool *p) {
   while (p->next < p->n) {
-    const int64_t b = p->next, e = p->n - b > p->grain ? b + p->grain : p->n;
+    const int64_t b = p->next, left = p->n - b;
+    int64_t c = left / (4 * (int64_t)(p->n_workers + 1)), e;
+    if (c < p->min_grain) c = p->min_grain;
+    e = left > c ? b + c : p->n;
     ti_range_fn fn = p->fn;
     void *arg = p->arg;
     p->next = e;
@@ -75,17 +95,44 @@ static inline void ti__pool_work(ti_pool *p) {
   }
 }
 
+static inline double ti__pool_now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec * 1e6 + (double)t.tv_nsec * 1e-3;
+}
+
+/* Polls for up to TI_POOL_SPIN_US, without p->mu: a worker (seen = the
+   job it saw last) until a new job or stop; the caller (worker = 0) until
+   no worker runs a chunk. 1 if that happened. */
+static inline int ti__pool_poll(ti_pool *p, int worker, uint64_t seen) {
+#if TI_POOL_SPIN_US > 0
+  double t0 = -1;
+  long k;
+  for (k = 1;; k++) {
+    if (worker ? TI__POOL_LOAD(p->gen) != seen || TI__POOL_LOAD(p->stop) : TI__POOL_LOAD(p->active) == 0) return 1;
+    TI__POOL_PAUSE();
+    if ((k & 63) == 0) {   /* about a microsecond of pauses */
+      double t = ti__pool_now();
+      if (t0 < 0) t0 = t;
+      else if (t - t0 > (double)TI_POOL_SPIN_US) return 0;
+      sched_yield();
+    }
+  }
+#else
+  (void)p; (void)worker; (void)seen;
+  return 0;
+#endif
+}
+
 static inline void *ti__pool_main(void *user) {
   ti_pool *p = (ti_pool *)user;
   uint64_t seen = 0;
-  long spin;
   pthread_mutex_lock(&p->mu);
   seen = p->gen;
   for (;;) {
     if (!p->stop && p->gen == seen) {   /* poll a while, then sleep */
       pthread_mutex_unlock(&p->mu);
-      for (spin = 0; spin < TI_POOL_SPIN && TI__POOL_LOAD(p->gen) == seen && !TI__POOL_LOAD(p->stop); spin++)
-        TI__POOL_PAUSE();
+      ti__pool_poll(p, 1, seen);
       pthread_mutex_lock(&p->mu);
       p->sleeping++;
       while (!p->stop && p->gen == seen) pthread_cond_wait(&p->work_cv, &p->mu);
@@ -150,18 +197,16 @@ static inline void ti_pool_parallel_for(void *user, int64_t n, ti_range_fn fn, v
   if (p->busy) { pthread_mutex_unlock(&p->mu); fn(arg, 0, n); return; }
   p->busy = 1;
   p->fn = fn; p->arg = arg; p->n = n; p->next = 0;
-  /* about 4 chunks per thread: small enough to even out a thread slowed
-     by other load, few enough to keep the per-chunk locking negligible */
-  p->grain = (n + 4 * (int64_t)(p->n_workers + 1) - 1) / (4 * (int64_t)(p->n_workers + 1));
+  /* the smallest chunk: an eighth of an even share */
+  p->min_grain = (n + 8 * (int64_t)(p->n_workers + 1) - 1) / (8 * (int64_t)(p->n_workers + 1));
   TI__POOL_STORE(p->gen, p->gen + 1);
   if (p->sleeping) pthread_cond_broadcast(&p->work_cv);
   TI__POOL_STORE(p->active, p->active + 1);
   ti__pool_work(p);
   TI__POOL_STORE(p->active, p->active - 1);
   if (p->active > 0) {   /* a worker still runs its last chunk: poll, then sleep */
-    long spin;
     pthread_mutex_unlock(&p->mu);
-    for (spin = 0; spin < TI_POOL_SPIN && TI__POOL_LOAD(p->active) > 0; spin++) TI__POOL_PAUSE();
+    ti__pool_poll(p, 0, 0);
     pthread_mutex_lock(&p->mu);
     while (p->active > 0) pthread_cond_wait(&p->done_cv, &p->mu);
   }

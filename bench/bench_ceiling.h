@@ -1,0 +1,97 @@
+/* bench/bench_ceiling.h - what two threads can give on this machine, for
+   the thread benchmarks (bench_threads, bench_exec): pure compute loops in
+   registers run through a ti_pool (tools/taskir_pool.h, included before)
+   on 1 and 2 threads in alternating pairs; the median of the per-pair
+   ratios is the ceiling a kernel's or a graph's 2-thread speed-up is judged
+   against. A chain of dependent scalar multiply-adds is latency-bound (two
+   hardware threads of one core still reach ~2x); vpdpbusd on 12
+   independent zmm chains is port-bound (~2x only on two cores, ~1x on SMT
+   siblings or when the second vCPU is busy with other work). */
+#ifndef BENCH_CEILING_H
+#define BENCH_CEILING_H
+#include <stdlib.h>
+#include "vnni_peak.h"
+
+static int bench_cmp_d(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+static volatile uint64_t bench_sink;
+static void bench_spin_scalar(void *arg, int64_t b, int64_t e) {   /* 4096 dependent multiply-adds per index */
+  uint64_t x = (uint64_t)b + 1;
+  int i;
+  (void)arg;
+  for (; b < e; b++)
+    for (i = 0; i < 4096; i++) x = x * 6364136223846793005ull + 1442695040888963407ull;
+  bench_sink += x;
+}
+#if defined(__AVX512VNNI__) && defined(__AVX512F__)
+static void bench_spin_vnni(void *arg, int64_t b, int64_t e) {   /* 256 x 12 vpdpbusd zmm per index */
+  static const int32_t m[2] = {0x01020304, 0x05060708};
+  (void)arg;
+  if (e > b) vp_r12((long)(e - b) * 256, m);
+}
+#endif
+
+/* Median of per-pair ratios of 1- and 2-thread times of fn over [0, n). */
+static double bench_ceiling(ti_pool *pool, ti_range_fn fn, int64_t n, int pairs, double *t1m, double *t2m) {
+  double *r = (double *)malloc((size_t)pairs * sizeof *r), *t1 = (double *)malloc((size_t)pairs * sizeof *t1),
+         *t2 = (double *)malloc((size_t)pairs * sizeof *t2), res;
+  int i, s;
+  for (i = 0; i < pairs; i++) {
+    for (s = 0; s < 2; s++) {
+      int two = (i & 1) ? 1 - s : s;
+      double t0 = vp_now();
+      if (two) ti_pool_parallel_for(pool, n, fn, NULL); else fn(NULL, 0, n);
+      (two ? t2 : t1)[i] = vp_now() - t0;
+    }
+    r[i] = t1[i] / t2[i];
+  }
+  qsort(r, (size_t)pairs, sizeof *r, bench_cmp_d); qsort(t1, (size_t)pairs, sizeof *t1, bench_cmp_d);
+  qsort(t2, (size_t)pairs, sizeof *t2, bench_cmp_d);
+  res = r[pairs / 2]; *t1m = t1[pairs / 2]; *t2m = t2[pairs / 2];
+  free(r); free(t1); free(t2);
+  return res;
+}
+
+/* One half of a meeting: counts itself in, then waits (up to 1 ms) for the
+   other half to start: a job of two such halves lasts as long as the
+   second thread takes to join. */
+static void bench_meet(void *arg, int64_t b, int64_t e) {
+  int *started = (int *)arg;
+  double t0 = vp_now();
+  for (; b < e; b++) {
+    __atomic_add_fetch(started, 1, __ATOMIC_ACQ_REL);
+    while (__atomic_load_n(started, __ATOMIC_ACQUIRE) < 2 && vp_now() - t0 < 1e-3) {}
+  }
+}
+
+/* Prints the ceilings (rows for the 34-column tables of the benches), the
+   one-thread VNNI limit and the pool's cost per call. */
+static void bench_print_ceilings(ti_pool *pool, int pairs) {
+  double a, b, sp, *t = (double *)malloc(201 * sizeof *t);
+  int i;
+  sp = bench_ceiling(pool, bench_spin_scalar, 2048, pairs, &a, &b);
+  printf("%-34s %10.3f %10.3f %26s %5.2fx\n", "ceiling: scalar dependent chain", a * 1e3, b * 1e3, "", sp);
+#if defined(__AVX512VNNI__) && defined(__AVX512F__)
+  sp = bench_ceiling(pool, bench_spin_vnni, 2048, pairs, &a, &b);
+  printf("%-34s %10.3f %10.3f %8.1f %8.1f %s   %5.2fx\n", "ceiling: vpdpbusd zmm, 12 chains", a * 1e3, b * 1e3,
+         2048.0 * 256 * 12 * 64 / a * 1e-9, 2048.0 * 256 * 12 * 64 / b * 1e-9, "GMAC/s", sp);
+#else
+  printf("ceiling: vpdpbusd loop not built (needs AVX-512 VNNI at compile time)\n");
+#endif
+  if ((a = vnni_peak(0)) > 0) printf("one-thread VNNI limit (best of bench/vnni_peak.h's loop shapes): %.1f GMAC/s\n", a * 1e-9);
+  for (i = 0; i < 201; i++) {   /* the hand-off: a job of two halves that wait for each other */
+    int started = 0;
+    double t0 = vp_now();
+    ti_pool_parallel_for(pool, 2, bench_meet, &started);
+    t[i] = vp_now() - t0;
+  }
+  qsort(t, 201, sizeof *t, bench_cmp_d);
+  printf("pool hand-off (a job of 2 halves that wait up to 1 ms for each other, jobs back to back): median %.2f us,\n"
+         "  90th percentile %.2f us (1000 us: the worker did not come)\n", t[100] * 1e6, t[180] * 1e6);
+  free(t);
+}
+
+#endif
