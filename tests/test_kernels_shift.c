@@ -306,8 +306,8 @@ TT_TEST(test_streaming_path) {
       }
 }
 
-/* In cache, runs of 2 to 64 whole 64-byte lines take inline line moves on
-   AVX-512 machines (through a detected ctx). Below this file's lowered
+/* In cache, runs of 65 bytes to 4 KiB take inline vector moves (through a
+   detected ctx). Below this file's lowered
    streaming size: runs of 64 B to 768 B, two output offsets, f16 and f32,
    equal neighbours and out-of-range shifts (run_case draws them). */
 TT_TEST(test_cached_line_path) {
@@ -366,6 +366,63 @@ TT_TEST(test_column_path) {
       TT_CHECK_MSG(!run_case(&r, s[0], s[1], s[2], s[3], s[4], dt, off, &detected),
                    "shape %u offset %d", (unsigned)k, off);
     }
+}
+
+/* The cpu flag sets to compare: each TinShift variant the machine has
+   (TI_KERNEL_VARIANTS), as the best one allowed, then 0 (plain C). */
+static int cpu_sets(unsigned *sets) {
+  unsigned have = ti_cpu_detect();
+  int n = 0;
+#define VARIANT(id, name, cpu, need, families) \
+  if (((families) & TI_FAMILY_TINSHIFT) && ((cpu) & have & (need)) == (unsigned)(need)) sets[n++] = (cpu) & have;
+  TI_KERNEL_VARIANTS(VARIANT)
+#undef VARIANT
+  sets[n++] = 0;
+  return n;
+}
+
+/* Every variant against the naive version: runs below, at and above a
+   vector (16 to 64 bytes) and whole or not, in cache and streamed (this
+   file's streaming size is 2 KiB), every output offset to a line, equal
+   neighbours and out-of-range shifts (run_case draws them). */
+TT_TEST(test_every_variant) {
+  static const int64_t shapes[][6] = {
+    /* N, T, C, HW, G, f16 */
+    {1, 3, 64, 1, 2, 0},     /* 128-byte runs, in cache */
+    {2, 2, 96, 1, 2, 1},     /* 96 bytes: not a whole number of lines */
+    {1, 3, 36, 5, 3, 0},     /* 240 bytes */
+    {1, 2, 250, 1, 1, 1},    /* 500 bytes */
+    {3, 2, 8, 3, 2, 1},      /* 24 bytes */
+    {1, 4, 1100, 1, 1, 0},   /* 4400 bytes: past the vector moves */
+    {2, 8, 64, 1, 8, 1},     /* 16-byte runs, streamed */
+    {3, 5, 48, 7, 3, 0},     /* 448 bytes, streamed */
+    {1, 6, 64, 49, 2, 1},    /* long runs, streamed */
+  };
+  unsigned sets[TI_VARIANT_COUNT + 1];
+  int ns = cpu_sets(sets), v, off;
+  size_t k;
+  tt_rng r = {8080};
+  for (v = 0; v < ns; ++v) {
+    ti_kernel_ctx ctx;
+    ti_kernel_ctx_init(&ctx);
+    ctx.cpu = sets[v];
+    for (k = 0; k < sizeof shapes / sizeof shapes[0]; ++k)
+      for (off = 0; off < 64; off += 12) {
+        const int64_t *s = shapes[k];
+        ti_dtype dt = s[5] ? TI_DTYPE_F16 : TI_DTYPE_F32;
+        TT_CHECK_MSG(!run_case(&r, s[0], s[1], s[2], s[3], s[4], dt, off - off % (int)ti_dtype_size(dt), &ctx),
+                     "cpu 0x%x shape %u offset %d", sets[v], (unsigned)k, off);
+      }
+    for (k = 0; k < 60; ++k) {
+      int64_t G = tt_range(&r, 1, 6), C = G * tt_range(&r, 1, 5);
+      int64_t N = tt_range(&r, 1, 3), T = tt_range(&r, 1, 9), HW = tt_range(&r, 1, 12);
+      ti_dtype dt = (k & 1) ? TI_DTYPE_F16 : TI_DTYPE_F32;
+      if (k % 3 == 0) HW = tt_range(&r, 20, 120);
+      TT_CHECK_MSG(!run_case(&r, N, T, C, HW, G, dt, (int)tt_range(&r, 0, 3) * (int)ti_dtype_size(dt), &ctx),
+                   "cpu 0x%x N=%lld T=%lld C=%lld HW=%lld G=%lld", sets[v], (long long)N, (long long)T,
+                   (long long)C, (long long)HW, (long long)G);
+    }
+  }
 }
 
 /* A parallel_for that cuts the range into uneven chunks, run last first. */
@@ -551,6 +608,7 @@ int main(void) {
   TT_RUN(test_streaming_path);
   TT_RUN(test_column_path);
   TT_RUN(test_cached_line_path);
+  TT_RUN(test_every_variant);
   TT_RUN(test_parallel_hook);
   TT_RUN(test_reference_ctx);
   TT_RUN(test_adjoint);
