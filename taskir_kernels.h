@@ -52,6 +52,8 @@
        TASKIR_MAX_WINDOW            largest pooling window in positions (65536)
        TASKIR_KERNELS_STREAM_BYTES  outputs this big use non-temporal stores
                                     (16 MiB)
+       TASKIR_TINSHIFT_SPLIT_BYTES  smaller TinShift outputs are not handed
+                                    to ctx->parallel_for (4 MiB)
 
    ERRORS
        Every kernel returns a ti_status: TI_STATUS_SUCCESS, BAD_PARAM for a
@@ -338,8 +340,9 @@ TASKIR_API ti_status ti_tinshift_backward_compat(const ti_tensor_desc *grad_outp
                                                  const void *shifts,
                                                  const ti_tensor_desc *grad_input_desc,
                                                  void *grad_input);
-/* All three, with a kernel context (parallel_for splits the N*T output rows;
-   NULL ctx = single-threaded). src/dst are input/output (forward) or
+/* All three, with a kernel context (parallel_for splits the N*T output rows
+   of outputs of TASKIR_TINSHIFT_SPLIT_BYTES or more; NULL ctx =
+   single-threaded). src/dst are input/output (forward) or
    grad_output/grad_input (backward). */
 TASKIR_API ti_status ti_tinshift_ex(const ti_kernel_ctx *ctx, ti_tinshift_mode mode,
                                     const ti_tensor_desc *src_desc, const void *src,
@@ -1378,6 +1381,14 @@ TI__V_INL uint32_t ti__vn_rsum(int32x4_t v) { return (uint32_t)vaddvq_s32(v); }
 #define TASKIR_KERNELS_STREAM_BYTES ((size_t)16 << 20)
 #endif
 
+#ifndef TASKIR_TINSHIFT_SPLIT_BYTES
+/* TinShift outputs smaller than this run on the calling thread even when
+   ctx->parallel_for is set: below it a second thread measured slower than
+   one (the hand-off and the data moving between the cores' caches cost
+   more than the halved copy saves; bench_threads tinshift). */
+#define TASKIR_TINSHIFT_SPLIT_BYTES ((size_t)4 << 20)
+#endif
+
 /* Read-only zeros: the source of zero-filled runs of up to 64 bytes. */
 static const unsigned char ti__mv_zeros[64] = {0};
 
@@ -2363,7 +2374,8 @@ TASKIR_API ti_status ti_tinshift_ex(const ti_kernel_ctx *ctx, ti_tinshift_mode m
       job.path = TI__TS_COLUMNS;
   }
 #endif
-  ti__parallel(ctx, N * T, ti__ts_rows, &job);
+  if ((size_t)count * es < TASKIR_TINSHIFT_SPLIT_BYTES) ti__ts_rows(&job, 0, N * T);
+  else ti__parallel(ctx, N * T, ti__ts_rows, &job);
   return TI_STATUS_SUCCESS;
 }
 

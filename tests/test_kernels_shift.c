@@ -3,6 +3,8 @@
    streaming and parallel paths against a naive index-arithmetic version. */
 /* Small streaming threshold so that modest shapes take the streaming path. */
 #define TASKIR_KERNELS_STREAM_BYTES ((size_t)1 << 11)
+/* and a small size from which the work goes to parallel_for */
+#define TASKIR_TINSHIFT_SPLIT_BYTES ((size_t)4096)
 #define TASKIR_IMPLEMENTATION
 #include "taskir_kernels.h"
 #include "tt.h"
@@ -453,6 +455,24 @@ TT_TEST(test_parallel_hook) {
   TT_CHECK(calls > 6);
 }
 
+/* Outputs below TASKIR_TINSHIFT_SPLIT_BYTES stay on the calling thread (the
+   hook is not called); from it on they are handed to the hook. */
+TT_TEST(test_split_threshold) {
+  tt_rng r = {1234};
+  ti_kernel_ctx ctx;
+  int calls = 0;
+  ti_kernel_ctx_init(&ctx);
+  ctx.parallel_for = fake_parallel_for;
+  ctx.parallel_user = &calls;
+  /* 4 * 8 * 32 * 1 * 4 bytes = 4096: split; 4 * 8 * 31 * 4 = 3968: not */
+  TT_CHECK(!run_case(&r, 4, 8, 32, 1, 4, TI_DTYPE_F32, 0, &ctx));
+  TT_CHECK(calls > 0);
+  calls = 0;
+  TT_CHECK(!run_case(&r, 4, 8, 31, 1, 1, TI_DTYPE_F32, 0, &ctx));
+  TT_CHECK(!run_case(&r, 2, 8, 64, 1, 8, TI_DTYPE_F16, 4, &ctx));
+  TT_EQ_INT(calls, 0);
+}
+
 /* ctx.cpu = 0 asks for the plain C paths: same results, streaming shapes too. */
 TT_TEST(test_reference_ctx) {
   tt_rng r = {31};
@@ -610,6 +630,7 @@ int main(void) {
   TT_RUN(test_cached_line_path);
   TT_RUN(test_every_variant);
   TT_RUN(test_parallel_hook);
+  TT_RUN(test_split_threshold);
   TT_RUN(test_reference_ctx);
   TT_RUN(test_adjoint);
   TT_RUN(test_compat_equals_forward);
