@@ -1248,7 +1248,7 @@ TI__T_AVX512 TI__V_INL __m512i ti__vz_ldm64(__m512i v, __mmask8 m, const void *p
 TI__T_AVX512 TI__V_INL void ti__vz_stm64(void *p, __mmask8 m, __m512i v) { _mm512_mask_storeu_epi64(p, m, v); }
 TI__T_AVX512 TI__V_INL __m512i ti__vz_vor(__m512i a, __m512i b) { return _mm512_or_si512(a, b); }
 TI__T_AVX512 TI__V_INL __m512i ti__vz_ld4x16(const void *p0, const void *p1, const void *p2, const void *p3) {
-  __m512i v = _mm512_castsi128_si512(_mm_loadu_si128((const __m128i *)p0));
+  __m512i v = _mm512_zextsi128_si512(_mm_loadu_si128((const __m128i *)p0));
   v = _mm512_inserti32x4(v, _mm_loadu_si128((const __m128i *)p1), 1);
   v = _mm512_inserti32x4(v, _mm_loadu_si128((const __m128i *)p2), 2);
   return _mm512_inserti32x4(v, _mm_loadu_si128((const __m128i *)p3), 3);
@@ -1257,19 +1257,19 @@ TI__T_AVX512 TI__V_INL __m512i ti__vz_set1_64(int64_t c) { return _mm512_set1_ep
 TI__T_AVX512 TI__V_INL __m512i ti__vz_iota64(void) { return _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0); }
 TI__T_AVX512 TI__V_INL __m512i ti__vz_vadd64(__m512i a, __m512i b) { return _mm512_add_epi64(a, b); }
 TI__T_AVX512 TI__V_INL __m512i ti__vz_vsub64(__m512i a, __m512i b) { return _mm512_sub_epi64(a, b); }
-TI__T_AVX512 TI__V_INL __m512i ti__vz_vmin64(__m512i a, __m512i b) { return _mm512_min_epi64(a, b); }
-TI__T_AVX512 TI__V_INL __m512i ti__vz_vmax64(__m512i a, __m512i b) { return _mm512_max_epi64(a, b); }
-TI__T_AVX512 TI__V_INL __m512i ti__vz_vshl64(__m512i a, unsigned k) { return _mm512_slli_epi64(a, k); }
+TI__T_AVX512 TI__V_INL __m512i ti__vz_vmin64(__m512i a, __m512i b) { return _mm512_maskz_min_epi64((__mmask8)0xff, a, b); }
+TI__T_AVX512 TI__V_INL __m512i ti__vz_vmax64(__m512i a, __m512i b) { return _mm512_maskz_max_epi64((__mmask8)0xff, a, b); }
+TI__T_AVX512 TI__V_INL __m512i ti__vz_vshl64(__m512i a, unsigned k) { return _mm512_maskz_slli_epi64((__mmask8)0xff, a, k); }
 /* the low 32 bits of each lane, signed, times those of b */
-TI__T_AVX512 TI__V_INL __m512i ti__vz_vmul32x64(__m512i a, __m512i b) { return _mm512_mul_epi32(a, b); }
+TI__T_AVX512 TI__V_INL __m512i ti__vz_vmul32x64(__m512i a, __m512i b) { return _mm512_maskz_mul_epi32((__mmask8)0xff, a, b); }
 /* 8 int32 at p (the first n, n <= 8; the rest 0) widened to int64 lanes */
 TI__T_AVX512 TI__V_INL __m512i ti__vz_ld_i32w64(const int32_t *p, unsigned n) {
-  return _mm512_cvtepi32_epi64(_mm512_castsi512_si256(_mm512_maskz_loadu_epi32((__mmask16)((1u << n) - 1u), p)));
+  return _mm512_maskz_cvtepi32_epi64((__mmask8)0xff, _mm256_maskz_loadu_epi32((__mmask8)((1u << n) - 1u), p));
 }
 /* int64 lanes 0..3 of p, each repeated for two lanes */
 TI__T_AVX512 TI__V_INL __m512i ti__vz_ld4x64x2(const int64_t *p) {
-  return _mm512_permutexvar_epi64(_mm512_set_epi64(3, 3, 2, 2, 1, 1, 0, 0),
-                                  _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(const void *)p)));
+  return _mm512_maskz_permutexvar_epi64((__mmask8)0xff, _mm512_set_epi64(3, 3, 2, 2, 1, 1, 0, 0),
+                                        _mm512_maskz_loadu_epi64((__mmask8)0x0f, p));
 }
 /* lanes where lo <= t < hi */
 TI__T_AVX512 TI__V_INL __mmask8 ti__vz_inrange64(__m512i lo, __m512i t, __m512i hi) {
