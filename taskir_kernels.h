@@ -290,9 +290,10 @@ typedef struct ti_prim_desc {
    of up to 64 bytes go group by group within each image (a fixed-size move
    per run at the row stride); longer ones go row by row, neighbouring
    groups with equal shifts merged: below the streaming size (data in
-   cache) one memcpy / memset per run, nothing prefetched, or with AVX-512
-   and runs of 128 B to 4 KiB in whole lines, inline 64-byte moves with no
-   branch per run. Outputs of at least
+   cache) one memcpy / memset per run, nothing prefetched, or, for runs up
+   to a cap per SIMD variant (TI_FAMILY_TINSHIFT: AVX-512 4 KiB, AVX2 1 KiB,
+   SSE2 and NEON 256 B), inline vector moves with no branch per run. Outputs
+   of at least
    TASKIR_KERNELS_STREAM_BYTES (define before the implementing include;
    default 16 MiB) are written with non-temporal stores on x86-64, runs under
    16 KiB then in source order so that reads stay sequential; with AVX-512,
@@ -302,7 +303,8 @@ typedef struct ti_prim_desc {
    AVX-512 and a 16-byte aligned output, column by column: each line is
    four 16-byte loads at addresses that step by one row, with no branch per
    run (16-byte runs in cache too). ctx->cpu == 0 (ti_tinshift_ex) keeps to
-   plain C. */
+   plain C. Outputs below TASKIR_TINSHIFT_SPLIT_BYTES (4 MiB) are not
+   split over ctx->parallel_for. */
 /* Most dims of a tensor, one cap for every header: kernel descriptors,
    rearrangements and taskir.h's interned types. */
 #define TI_MAX_RANK 8
