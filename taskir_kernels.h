@@ -52,6 +52,8 @@
        TASKIR_MAX_WINDOW            largest pooling window in positions (65536)
        TASKIR_KERNELS_STREAM_BYTES  outputs this big use non-temporal stores
                                     (16 MiB)
+       TASKIR_TINSHIFT_SPLIT_BYTES  smaller TinShift outputs are not handed
+                                    to ctx->parallel_for (4 MiB)
 
    ERRORS
        Every kernel returns a ti_status: TI_STATUS_SUCCESS, BAD_PARAM for a
@@ -172,7 +174,9 @@ enum {
   TI_FAMILY_CC_WIDE = 1u << 1,   /* the same, wide path: I32, U8 weights, F32 */
   TI_FAMILY_CVM = 1u << 2,       /* ti_cvm with 8-bit operands */
   TI_FAMILY_CVM_I32 = 1u << 3,   /* ti_cvm, I32 x I32 */
-  TI_FAMILY_ELTWISE = 1u << 4    /* CADD, CAVG, CVVH, CAX, CVS, CCMPB, CCMPS, CLUT, CLIF */
+  TI_FAMILY_ELTWISE = 1u << 4,   /* CADD, CAVG, CVVH, CAX, CVS, CCMPB, CCMPS, CLUT, CLIF */
+  TI_FAMILY_TINSHIFT = 1u << 5   /* TinShift: vector run moves; x86: streaming stores;
+                                    AVX-512: line assembly and the column path */
 };
 #define TI_KERNEL_VARIANTS(X) \
   X(AVX512VNNI, "avx512-vnni", \
@@ -181,13 +185,16 @@ enum {
   X(AVXVNNI, "avx-vnni", TI_CPU_SSE2 | TI_CPU_SSSE3 | TI_CPU_SSE41 | TI_CPU_AVX2 | TI_CPU_AVXVNNI, \
     TI_CPU_AVXVNNI, TI_FAMILY_CC | TI_FAMILY_CVM) \
   X(AVX512, "avx512bw", TI_CPU_SSE2 | TI_CPU_SSSE3 | TI_CPU_SSE41 | TI_CPU_AVX2 | TI_CPU_AVX512, \
-    TI_CPU_AVX512, TI_FAMILY_CC | TI_FAMILY_CC_WIDE | TI_FAMILY_CVM | TI_FAMILY_CVM_I32 | TI_FAMILY_ELTWISE) \
+    TI_CPU_AVX512, TI_FAMILY_CC | TI_FAMILY_CC_WIDE | TI_FAMILY_CVM | TI_FAMILY_CVM_I32 | TI_FAMILY_ELTWISE | \
+    TI_FAMILY_TINSHIFT) \
   X(AVX2, "avx2", TI_CPU_SSE2 | TI_CPU_SSSE3 | TI_CPU_SSE41 | TI_CPU_AVX2, \
-    TI_CPU_AVX2, TI_FAMILY_CC | TI_FAMILY_CC_WIDE | TI_FAMILY_CVM | TI_FAMILY_CVM_I32 | TI_FAMILY_ELTWISE) \
+    TI_CPU_AVX2, TI_FAMILY_CC | TI_FAMILY_CC_WIDE | TI_FAMILY_CVM | TI_FAMILY_CVM_I32 | TI_FAMILY_ELTWISE | \
+    TI_FAMILY_TINSHIFT) \
   X(SSE2, "sse2", TI_CPU_SSE2, \
-    TI_CPU_SSE2, TI_FAMILY_CC | TI_FAMILY_CVM | TI_FAMILY_ELTWISE) \
+    TI_CPU_SSE2, TI_FAMILY_CC | TI_FAMILY_CVM | TI_FAMILY_ELTWISE | TI_FAMILY_TINSHIFT) \
   X(NEON, "neon", TI_CPU_NEON | TI_CPU_NEON_DOTPROD, \
-    TI_CPU_NEON, TI_FAMILY_CC | TI_FAMILY_CC_WIDE | TI_FAMILY_CVM | TI_FAMILY_CVM_I32 | TI_FAMILY_ELTWISE)
+    TI_CPU_NEON, TI_FAMILY_CC | TI_FAMILY_CC_WIDE | TI_FAMILY_CVM | TI_FAMILY_CVM_I32 | TI_FAMILY_ELTWISE | \
+    TI_FAMILY_TINSHIFT)
 typedef enum ti_kernel_variant {
 #define TI__KV_ID(id, name, cpu, need, families) TI_VARIANT_##id,
   TI_KERNEL_VARIANTS(TI__KV_ID)
@@ -283,9 +290,10 @@ typedef struct ti_prim_desc {
    of up to 64 bytes go group by group within each image (a fixed-size move
    per run at the row stride); longer ones go row by row, neighbouring
    groups with equal shifts merged: below the streaming size (data in
-   cache) one memcpy / memset per run, nothing prefetched, or with AVX-512
-   and runs of 128 B to 4 KiB in whole lines, inline 64-byte moves with no
-   branch per run. Outputs of at least
+   cache) one memcpy / memset per run, nothing prefetched, or, for runs up
+   to a cap per SIMD variant (TI_FAMILY_TINSHIFT: AVX-512 4 KiB, AVX2 1 KiB,
+   SSE2 and NEON 256 B), inline vector moves with no branch per run. Outputs
+   of at least
    TASKIR_KERNELS_STREAM_BYTES (define before the implementing include;
    default 16 MiB) are written with non-temporal stores on x86-64, runs under
    16 KiB then in source order so that reads stay sequential; with AVX-512,
@@ -295,7 +303,8 @@ typedef struct ti_prim_desc {
    AVX-512 and a 16-byte aligned output, column by column: each line is
    four 16-byte loads at addresses that step by one row, with no branch per
    run (16-byte runs in cache too). ctx->cpu == 0 (ti_tinshift_ex) keeps to
-   plain C. */
+   plain C. Outputs below TASKIR_TINSHIFT_SPLIT_BYTES (4 MiB) are not
+   split over ctx->parallel_for. */
 /* Most dims of a tensor, one cap for every header: kernel descriptors,
    rearrangements and taskir.h's interned types. */
 #define TI_MAX_RANK 8
@@ -333,8 +342,9 @@ TASKIR_API ti_status ti_tinshift_backward_compat(const ti_tensor_desc *grad_outp
                                                  const void *shifts,
                                                  const ti_tensor_desc *grad_input_desc,
                                                  void *grad_input);
-/* All three, with a kernel context (parallel_for splits the N*T output rows;
-   NULL ctx = single-threaded). src/dst are input/output (forward) or
+/* All three, with a kernel context (parallel_for splits the N*T output rows
+   of outputs of TASKIR_TINSHIFT_SPLIT_BYTES or more; NULL ctx =
+   single-threaded). src/dst are input/output (forward) or
    grad_output/grad_input (backward). */
 TASKIR_API ti_status ti_tinshift_ex(const ti_kernel_ctx *ctx, ti_tinshift_mode mode,
                                     const ti_tensor_desc *src_desc, const void *src,
@@ -1011,7 +1021,7 @@ TI__PRIVATE int ti__variant(unsigned cpu, unsigned family) {
 
 /* The SIMD layer: one small vocabulary per ISA, ti__v<P>_* with P = s (SSE2),
    a (AVX2), z (AVX-512 F/BW/VL/DQ), n (NEON), every function carrying its
-   level's target attribute. Every family (conv, CVM, element-wise) writes its
+   level's target attribute. Every family (conv, CVM, element-wise, TinShift) writes its
    loops once over these names and instantiates them per ISA, so an
    operation's spelling per ISA lives here only. vi holds W int32 lanes, vf W
    floats; ld/st move W int32 (ldb loads the same bytes from any pointer, stn
@@ -1021,7 +1031,12 @@ TI__PRIVATE int ti__variant(unsigned cpu, unsigned family) {
    bytes, gather reads lut[idx], vfmax(x, acc)/vfmin keep acc unless x
    compares strictly greater/less, asf/asi reinterpret bits, dot4 adds the
    dot products of 4-byte groups (x86: u8 x s8; NEON: s8 x s8), dpbusd is
-   the VNNI instruction, rsum sums the lanes. */
+   the VNNI instruction, rsum sums the lanes. Data movement (TinShift): stb
+   stores the vector's bytes anywhere, sta to an address aligned to the
+   vector's size, stnt there with a non-temporal (streaming) store (NEON: a
+   plain one), ldbk loads bytes from anywhere, all zero unless keep (0 or
+   -1) is -1, fence orders streaming stores before later stores (x86:
+   sfence, once for SSE2 and wider). */
 #if defined(__GNUC__) || defined(__clang__)
 #define TI__V_INL static inline __attribute__((unused))
 #else
@@ -1081,6 +1096,15 @@ TI__V_INL __m128 ti__vs_vfmax(__m128 x, __m128 acc) { return _mm_max_ps(x, acc);
 TI__V_INL __m128 ti__vs_vfmin(__m128 x, __m128 acc) { return _mm_min_ps(x, acc); }
 TI__V_INL __m128i ti__vs_zero(void) { return _mm_setzero_si128(); }
 TI__V_INL __m128i ti__vs_ldb(const void *p) { return _mm_loadu_si128((const __m128i *)p); }
+TI__V_INL __m128i ti__vs_ldbk(const void *p, int64_t keep) { return _mm_and_si128(_mm_loadu_si128((const __m128i *)p), _mm_set1_epi32((int32_t)keep)); }
+TI__V_INL void ti__vs_stb(void *p, __m128i v) { _mm_storeu_si128((__m128i *)p, v); }
+TI__V_INL void ti__vs_sta(void *p, __m128i v) { _mm_store_si128((__m128i *)p, v); }
+TI__V_INL void ti__vs_stnt(void *p, __m128i v) { _mm_stream_si128((__m128i *)p, v); }
+TI__V_INL void ti__vs_fence(void) { _mm_sfence(); }
+/* prefetch into every cache level (t0) or close to the core only (nta); the
+   address may be past any buffer (a prefetch never faults) */
+TI__V_INL void ti__vs_pft0(uintptr_t p) { _mm_prefetch((const char *)p, _MM_HINT_T0); }
+TI__V_INL void ti__vs_pfnta(uintptr_t p) { _mm_prefetch((const char *)p, _MM_HINT_NTA); }
 TI__V_INL __m128i ti__vs_bc4(const void *p) { int32_t v; ti__memcpy(&v, p, 4); return _mm_set1_epi32(v); }
 TI__V_INL void ti__vs_stn(void *o, __m128i v, int64_t n) {   /* the first n lanes (all if n >= W) */
   if (n >= 4) _mm_storeu_si128((__m128i *)o, v);
@@ -1142,6 +1166,12 @@ TI__T_AVX2 TI__V_INL __m256 ti__va_vfmax(__m256 x, __m256 acc) { return _mm256_m
 TI__T_AVX2 TI__V_INL __m256 ti__va_vfmin(__m256 x, __m256 acc) { return _mm256_min_ps(x, acc); }
 TI__T_AVX2 TI__V_INL __m256i ti__va_zero(void) { return _mm256_setzero_si256(); }
 TI__T_AVX2 TI__V_INL __m256i ti__va_ldb(const void *p) { return _mm256_loadu_si256((const __m256i *)p); }
+TI__T_AVX2 TI__V_INL __m256i ti__va_ldbk(const void *p, int64_t keep) {
+  return _mm256_and_si256(_mm256_loadu_si256((const __m256i *)p), _mm256_set1_epi32((int32_t)keep));
+}
+TI__T_AVX2 TI__V_INL void ti__va_stb(void *p, __m256i v) { _mm256_storeu_si256((__m256i *)p, v); }
+TI__T_AVX2 TI__V_INL void ti__va_sta(void *p, __m256i v) { _mm256_store_si256((__m256i *)p, v); }
+TI__T_AVX2 TI__V_INL void ti__va_stnt(void *p, __m256i v) { _mm256_stream_si256((__m256i *)p, v); }
 TI__T_AVX2 TI__V_INL __m256i ti__va_bc4(const void *p) { int32_t v; ti__memcpy(&v, p, 4); return _mm256_set1_epi32(v); }
 TI__T_AVX2 TI__V_INL void ti__va_stn(void *o, __m256i v, int64_t n) {
   if (n >= 8) _mm256_storeu_si256((__m256i *)o, v);
@@ -1204,6 +1234,51 @@ TI__T_AVX512 TI__V_INL __m512 ti__vz_vfmax(__m512 x, __m512 acc) { return _mm512
 TI__T_AVX512 TI__V_INL __m512 ti__vz_vfmin(__m512 x, __m512 acc) { return _mm512_maskz_min_ps(TI__V_K16, x, acc); }
 TI__T_AVX512 TI__V_INL __m512i ti__vz_zero(void) { return _mm512_setzero_si512(); }
 TI__T_AVX512 TI__V_INL __m512i ti__vz_ldb(const void *p) { return _mm512_loadu_si512(p); }
+TI__T_AVX512 TI__V_INL __m512i ti__vz_ldbk(const void *p, int64_t keep) { return _mm512_maskz_loadu_epi32((__mmask16)keep, p); }
+TI__T_AVX512 TI__V_INL void ti__vz_stb(void *p, __m512i v) { _mm512_storeu_si512(p, v); }
+TI__T_AVX512 TI__V_INL void ti__vz_sta(void *p, __m512i v) { _mm512_store_si512(p, v); }
+TI__T_AVX512 TI__V_INL void ti__vz_stnt(void *p, __m512i v) { _mm512_stream_si512((__m512i *)p, v); }
+/* AVX-512 only: byte-masked loads (zeroing; masked-off bytes neither load
+   nor fault) and stores, 64-bit-lane masked loads (merging) and stores, a
+   line from four 16-byte pieces, and the 64-bit lane arithmetic of
+   TinShift's column tables (lanes are int64; cmp* return lane masks). */
+typedef __mmask64 ti__vz_m64;
+typedef __mmask8 ti__vz_m8;
+TI__T_AVX512 TI__V_INL __m512i ti__vz_ldz8(__mmask64 m, const void *p) { return _mm512_maskz_loadu_epi8(m, p); }
+TI__T_AVX512 TI__V_INL void ti__vz_stm8(void *p, __mmask64 m, __m512i v) { _mm512_mask_storeu_epi8(p, m, v); }
+TI__T_AVX512 TI__V_INL __m512i ti__vz_ldm64(__m512i v, __mmask8 m, const void *p) { return _mm512_mask_loadu_epi64(v, m, p); }
+TI__T_AVX512 TI__V_INL void ti__vz_stm64(void *p, __mmask8 m, __m512i v) { _mm512_mask_storeu_epi64(p, m, v); }
+TI__T_AVX512 TI__V_INL __m512i ti__vz_vor(__m512i a, __m512i b) { return _mm512_or_si512(a, b); }
+TI__T_AVX512 TI__V_INL __m512i ti__vz_ld4x16(const void *p0, const void *p1, const void *p2, const void *p3) {
+  __m512i v = _mm512_zextsi128_si512(_mm_loadu_si128((const __m128i *)p0));
+  v = _mm512_inserti32x4(v, _mm_loadu_si128((const __m128i *)p1), 1);
+  v = _mm512_inserti32x4(v, _mm_loadu_si128((const __m128i *)p2), 2);
+  return _mm512_inserti32x4(v, _mm_loadu_si128((const __m128i *)p3), 3);
+}
+TI__T_AVX512 TI__V_INL __m512i ti__vz_set1_64(int64_t c) { return _mm512_set1_epi64((long long)c); }
+TI__T_AVX512 TI__V_INL __m512i ti__vz_iota64(void) { return _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0); }
+TI__T_AVX512 TI__V_INL __m512i ti__vz_vadd64(__m512i a, __m512i b) { return _mm512_add_epi64(a, b); }
+TI__T_AVX512 TI__V_INL __m512i ti__vz_vsub64(__m512i a, __m512i b) { return _mm512_sub_epi64(a, b); }
+TI__T_AVX512 TI__V_INL __m512i ti__vz_vmin64(__m512i a, __m512i b) { return _mm512_maskz_min_epi64((__mmask8)0xff, a, b); }
+TI__T_AVX512 TI__V_INL __m512i ti__vz_vmax64(__m512i a, __m512i b) { return _mm512_maskz_max_epi64((__mmask8)0xff, a, b); }
+TI__T_AVX512 TI__V_INL __m512i ti__vz_vshl64(__m512i a, unsigned k) { return _mm512_maskz_slli_epi64((__mmask8)0xff, a, k); }
+/* the low 32 bits of each lane, signed, times those of b */
+TI__T_AVX512 TI__V_INL __m512i ti__vz_vmul32x64(__m512i a, __m512i b) { return _mm512_maskz_mul_epi32((__mmask8)0xff, a, b); }
+/* 8 int32 at p (the first n, n <= 8; the rest 0) widened to int64 lanes */
+TI__T_AVX512 TI__V_INL __m512i ti__vz_ld_i32w64(const int32_t *p, unsigned n) {
+  return _mm512_maskz_cvtepi32_epi64((__mmask8)0xff, _mm256_maskz_loadu_epi32((__mmask8)((1u << n) - 1u), p));
+}
+/* int64 lanes 0..3 of p, each repeated for two lanes */
+TI__T_AVX512 TI__V_INL __m512i ti__vz_ld4x64x2(const int64_t *p) {
+  return _mm512_maskz_permutexvar_epi64((__mmask8)0xff, _mm512_set_epi64(3, 3, 2, 2, 1, 1, 0, 0),
+                                        _mm512_maskz_loadu_epi64((__mmask8)0x0f, p));
+}
+/* lanes where lo <= t < hi */
+TI__T_AVX512 TI__V_INL __mmask8 ti__vz_inrange64(__m512i lo, __m512i t, __m512i hi) {
+  return _mm512_mask_cmplt_epi64_mask(_mm512_cmple_epi64_mask(lo, t), t, hi);
+}
+TI__T_AVX512 TI__V_INL __m512i ti__vz_keep64(__mmask8 m, __m512i v) { return _mm512_maskz_mov_epi64(m, v); }
+TI__T_AVX512 TI__V_INL __m512i ti__vz_ldz32(__mmask16 m, const void *p) { return _mm512_maskz_loadu_epi32(m, p); }
 TI__T_AVX512 TI__V_INL __m512i ti__vz_bc4(const void *p) { int32_t v; ti__memcpy(&v, p, 4); return _mm512_set1_epi32(v); }
 TI__T_AVX512 TI__V_INL void ti__vz_stn(void *o, __m512i v, int64_t n) {
   if (n >= 16) _mm512_storeu_si512(o, v);
@@ -1270,6 +1345,11 @@ TI__V_INL float32x4_t ti__vn_vfmax(float32x4_t x, float32x4_t acc) { return vbsl
 TI__V_INL float32x4_t ti__vn_vfmin(float32x4_t x, float32x4_t acc) { return vbslq_f32(vcltq_f32(x, acc), x, acc); }
 TI__V_INL int32x4_t ti__vn_zero(void) { return vdupq_n_s32(0); }
 TI__V_INL int32x4_t ti__vn_ldb(const void *p) { return vreinterpretq_s32_u8(vld1q_u8((const uint8_t *)p)); }
+TI__V_INL int32x4_t ti__vn_ldbk(const void *p, int64_t keep) { return vandq_s32(vreinterpretq_s32_u8(vld1q_u8((const uint8_t *)p)), vdupq_n_s32((int32_t)keep)); }
+TI__V_INL void ti__vn_stb(void *p, int32x4_t v) { vst1q_u8((uint8_t *)p, vreinterpretq_u8_s32(v)); }
+TI__V_INL void ti__vn_sta(void *p, int32x4_t v) { vst1q_u8((uint8_t *)p, vreinterpretq_u8_s32(v)); }
+TI__V_INL void ti__vn_stnt(void *p, int32x4_t v) { vst1q_u8((uint8_t *)p, vreinterpretq_u8_s32(v)); }
+TI__V_INL void ti__vn_fence(void) {}
 TI__V_INL int32x4_t ti__vn_bc4(const void *p) { uint32_t v; ti__memcpy(&v, p, 4); return vreinterpretq_s32_u32(vdupq_n_u32(v)); }
 TI__V_INL void ti__vn_stn(void *o, int32x4_t v, int64_t n) {
   if (n >= 4) vst1q_u32((uint32_t *)o, vreinterpretq_u32_s32(v));
@@ -1301,6 +1381,14 @@ TI__V_INL uint32_t ti__vn_rsum(int32x4_t v) { return (uint32_t)vaddvq_s32(v); }
    below it the written data is likely reused from cache, above it the
    read-for-ownership of normal stores costs more than it saves. */
 #define TASKIR_KERNELS_STREAM_BYTES ((size_t)16 << 20)
+#endif
+
+#ifndef TASKIR_TINSHIFT_SPLIT_BYTES
+/* TinShift outputs smaller than this run on the calling thread even when
+   ctx->parallel_for is set: below it a second thread measured slower than
+   one (the hand-off and the data moving between the cores' caches cost
+   more than the halved copy saves; bench_threads tinshift). */
+#define TASKIR_TINSHIFT_SPLIT_BYTES ((size_t)4 << 20)
 #endif
 
 /* Read-only zeros: the source of zero-filled runs of up to 64 bytes. */
@@ -1388,23 +1476,21 @@ static void ti__wr_lines(unsigned char *d, const unsigned char *s, size_t n) {
   size_t i;
   if (s) {
     for (i = 0; i < n; i += 64) {
-      __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
-      __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(s + i + 16));
-      __m128i c = _mm_loadu_si128((const __m128i *)(const void *)(s + i + 32));
-      __m128i e = _mm_loadu_si128((const __m128i *)(const void *)(s + i + 48));
-      _mm_prefetch((const char *)((uintptr_t)s + i + TI__WR_PF_BYTES), _MM_HINT_NTA);
-      _mm_stream_si128((__m128i *)(void *)(d + i), a);
-      _mm_stream_si128((__m128i *)(void *)(d + i + 16), b);
-      _mm_stream_si128((__m128i *)(void *)(d + i + 32), c);
-      _mm_stream_si128((__m128i *)(void *)(d + i + 48), e);
+      const ti__vs_vi a = ti__vs_ldb(s + i), b = ti__vs_ldb(s + i + 16);
+      const ti__vs_vi c = ti__vs_ldb(s + i + 32), e = ti__vs_ldb(s + i + 48);
+      ti__vs_pfnta((uintptr_t)s + i + TI__WR_PF_BYTES);
+      ti__vs_stnt(d + i, a);
+      ti__vs_stnt(d + i + 16, b);
+      ti__vs_stnt(d + i + 32, c);
+      ti__vs_stnt(d + i + 48, e);
     }
   } else {
-    __m128i z = _mm_setzero_si128();
+    const ti__vs_vi z = ti__vs_zero();
     for (i = 0; i < n; i += 64) {
-      _mm_stream_si128((__m128i *)(void *)(d + i), z);
-      _mm_stream_si128((__m128i *)(void *)(d + i + 16), z);
-      _mm_stream_si128((__m128i *)(void *)(d + i + 32), z);
-      _mm_stream_si128((__m128i *)(void *)(d + i + 48), z);
+      ti__vs_stnt(d + i, z);
+      ti__vs_stnt(d + i + 16, z);
+      ti__vs_stnt(d + i + 32, z);
+      ti__vs_stnt(d + i + 48, z);
     }
   }
 }
@@ -1475,14 +1561,14 @@ static void ti__wr_finish(ti__wr *w) {
     ti__wr_lines(w->out, w->buf, k);
     ti__mv_copy(w->out + k, w->buf + k, w->fill - k);
     w->out += w->fill; w->fill = 0;
-    _mm_sfence();  /* streaming stores are weakly ordered */
+    ti__vs_fence();  /* streaming stores are weakly ordered */
   }
 #else
   (void)w;
 #endif
 }
 
-enum { TI__TS_PLAIN, TI__TS_LINES, TI__TS_COLUMNS, TI__TS_CACHED };  /* ti__ts_job.path */
+enum { TI__TS_PLAIN, TI__TS_LINES, TI__TS_COLUMNS };  /* ti__ts_job.path */
 typedef struct ti__ts_job {
   const unsigned char *src;
   unsigned char *dst;
@@ -1492,8 +1578,12 @@ typedef struct ti__ts_job {
   size_t row;       /* bytes of one (n, t) row: C*HW*elem */
   int sign;         /* +1: t - s; -1: t + s */
   int stream;       /* the whole output is large enough to stream */
-  int path;         /* TI__TS_PLAIN, or an AVX-512 path: TI__TS_LINES, TI__TS_COLUMNS, TI__TS_CACHED */
+  int path;         /* TI__TS_PLAIN, or an AVX-512 path: TI__TS_LINES, TI__TS_COLUMNS */
   int64_t rows;     /* N * T */
+  /* in cache, runs over 64 bytes: the variant's vector moves (NULL: one
+     memcpy / memset per run) */
+  void (*vrows)(const struct ti__ts_job *j, int64_t r0, int64_t r1);
+  size_t vec_max;   /* longest run vrows takes */
 } ti__ts_job;
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -1597,7 +1687,7 @@ static void ti__ts_cols(const ti__ts_job *j, int64_t n, int64_t ta, int64_t tb, 
    the 16-byte-aligned middle and normal stores for the ends. */
 static void ti__nt_put(unsigned char *d, const unsigned char *s, size_t n) {
   size_t h = (size_t)(-(intptr_t)d) & 15, i;
-  const __m128i z = _mm_setzero_si128();
+  const ti__vs_vi z = ti__vs_zero();
   if (n < 64) {
     if (s) ti__mv_copy(d, s, n); else ti__mv_zero(d, n);
     return;
@@ -1607,8 +1697,7 @@ static void ti__nt_put(unsigned char *d, const unsigned char *s, size_t n) {
     d += h; n -= h;
   }
   for (i = 0; i + 16 <= n; i += 16)
-    _mm_stream_si128((__m128i *)(void *)(d + i),
-                     s ? _mm_loadu_si128((const __m128i *)(const void *)(s + i)) : z);
+    ti__vs_stnt(d + i, s ? ti__vs_ldb(s + i) : z);
   if (i < n) {
     if (s) ti__mv_copy(d + i, s + i, n - i); else ti__mv_zero(d + i, n - i);
   }
@@ -1646,7 +1735,7 @@ static void ti__ts_scatter(const ti__ts_job *j, int64_t r0, int64_t r1) {
     }
     r += tb - ta;
   }
-  _mm_sfence();
+  ti__vs_fence();
 }
 #endif
 
@@ -1697,26 +1786,26 @@ static void ti__ts_prefetch(const ti__ts_job *j, uintptr_t *pf, int64_t r) {
   uintptr_t e = (uintptr_t)j->src + (size_t)(r + 1) * j->row + ti__ts_pf_distance(j->row);
   const uintptr_t end = (uintptr_t)j->src + (size_t)j->rows * j->row;
   if (e > end) e = end;
-  for (; *pf < e; *pf += 64) _mm_prefetch((const char *)*pf, _MM_HINT_T0);
+  for (; *pf < e; *pf += 64) ti__vs_pft0(*pf);
 }
 typedef struct ti__ln512 {
   unsigned char *line;   /* aligned line being built */
   size_t off;            /* bytes of it decided so far */
-  __mmask64 keep;        /* lanes of it this call may write */
+  ti__vz_m64 keep;       /* lanes of it this call may write */
   int stream;
-  __m512i acc;
+  ti__vz_vi acc;
 } ti__ln512;
 
 /* One aligned output line: a non-temporal store when streaming. */
-TI__T_AVX512 static void ti__ts_put_line(unsigned char *L, __m512i v, int stream) {
-  if (stream) _mm512_stream_si512((__m512i *)(void *)L, v);
-  else _mm512_store_si512((void *)L, v);
+TI__T_AVX512 static void ti__ts_put_line(unsigned char *L, ti__vz_vi v, int stream) {
+  if (stream) ti__vz_stnt(L, v);
+  else ti__vz_sta(L, v);
 }
 
-TI__T_AVX512 static void ti__ln_flush(ti__ln512 *l, __m512i v) {
-  if (l->keep != ~(__mmask64)0) {
-    _mm512_mask_storeu_epi8(l->line, l->keep, v);
-    l->keep = ~(__mmask64)0;
+TI__T_AVX512 static void ti__ln_flush(ti__ln512 *l, ti__vz_vi v) {
+  if (l->keep != ~(ti__vz_m64)0) {
+    ti__vz_stm8(l->line, l->keep, v);
+    l->keep = ~(ti__vz_m64)0;
   } else {
     ti__ts_put_line(l->line, v, l->stream);
   }
@@ -1725,7 +1814,7 @@ TI__T_AVX512 static void ti__ln_flush(ti__ln512 *l, __m512i v) {
 
 /* Appends n bytes from s (zeros when s is NULL). */
 TI__T_AVX512 static void ti__ln_put(ti__ln512 *l, const unsigned char *s, size_t n) {
-  const __m512i z = _mm512_setzero_si512();
+  const ti__vz_vi z = ti__vz_zero();
   while (n) {
     if (l->off == 0 && n >= 64) {
       /* whole lines (off == 0 means keep is all lanes: only a call's first
@@ -1735,13 +1824,13 @@ TI__T_AVX512 static void ti__ln_put(ti__ln512 *l, const unsigned char *s, size_t
       size_t i;
       if (s && l->stream)
         for (i = 0; i < k; i += 64)
-          _mm512_stream_si512((__m512i *)(void *)(q + i), _mm512_loadu_si512(s + i));
+          ti__vz_stnt(q + i, ti__vz_ldb(s + i));
       else if (s)
-        for (i = 0; i < k; i += 64) _mm512_store_si512((void *)(q + i), _mm512_loadu_si512(s + i));
+        for (i = 0; i < k; i += 64) ti__vz_sta(q + i, ti__vz_ldb(s + i));
       else if (l->stream)
-        for (i = 0; i < k; i += 64) _mm512_stream_si512((__m512i *)(void *)(q + i), z);
+        for (i = 0; i < k; i += 64) ti__vz_stnt(q + i, z);
       else
-        for (i = 0; i < k; i += 64) _mm512_store_si512((void *)(q + i), z);
+        for (i = 0; i < k; i += 64) ti__vz_sta(q + i, z);
       if (s) s += k;
       l->line += k;
       n -= k;
@@ -1753,15 +1842,14 @@ TI__T_AVX512 static void ti__ln_put(ti__ln512 *l, const unsigned char *s, size_t
     }
     {
       const size_t k = 64 - l->off < n ? 64 - l->off : n, e = l->off + k;
-      const __mmask64 m = (e == 64 ? ~(__mmask64)0 : (((__mmask64)1 << e) - 1)) &
-                          (~(__mmask64)0 << l->off);
+      const ti__vz_m64 m = (e == 64 ? ~(ti__vz_m64)0 : (((ti__vz_m64)1 << e) - 1)) &
+                           (~(ti__vz_m64)0 << l->off);
       /* lane i of the load is s[i - off]: lanes outside the run are masked
          off (masked lanes neither load nor fault) and read as zero, so the
          runs of a line are OR-ed together and zero runs cost nothing; a
          merging load would chain every run of the line on load latency */
       if (s) {
-        l->acc = _mm512_or_si512(
-            l->acc, _mm512_maskz_loadu_epi8(m, (const void *)((uintptr_t)s - l->off)));
+        l->acc = ti__vz_vor(l->acc, ti__vz_ldz8(m, (const void *)((uintptr_t)s - l->off)));
         s += k;
       }
       n -= k;
@@ -1780,9 +1868,9 @@ TI__T_AVX512 static void ti__ts_lines_avx512(const ti__ts_job *j, int64_t r0, in
   ti__ln512 l;
   l.line = (unsigned char *)((uintptr_t)d0 & ~(uintptr_t)63);
   l.off = (size_t)(d0 - l.line);
-  l.keep = ~(__mmask64)0 << l.off;
+  l.keep = ~(ti__vz_m64)0 << l.off;
   l.stream = j->stream;
-  l.acc = _mm512_setzero_si512();
+  l.acc = ti__vz_zero();
   for (r = r0; r < r1; ++r) {
     const int32_t *sh = j->shifts + n * G;
     const unsigned char *base = j->src + (size_t)(n * T) * row;
@@ -1796,10 +1884,10 @@ TI__T_AVX512 static void ti__ts_lines_avx512(const ti__ts_job *j, int64_t r0, in
     if (++t == T) { t = 0; ++n; }
   }
   if (l.off) {  /* the last line: only the bytes decided */
-    const __mmask64 m = (((__mmask64)1 << l.off) - 1) & l.keep;
-    _mm512_mask_storeu_epi8(l.line, m, l.acc);
+    const ti__vz_m64 m = (((ti__vz_m64)1 << l.off) - 1) & l.keep;
+    ti__vz_stm8(l.line, m, l.acc);
   }
-  if (j->stream) _mm_sfence();
+  if (j->stream) ti__vs_fence();
 }
 
 /* Pieces of 16, 32 or 48 bytes in rows of whole lines (AVX-512). Runs this
@@ -1835,14 +1923,13 @@ TI__T_AVX512 static const unsigned char *ti__ts_unit(const ti__ts_job *j, int64_
    partial one with a masked store: its other bytes belong to a neighbour. */
 TI__T_AVX512 static void ti__ts_line_units(const ti__ts_job *j, unsigned char *L, unsigned u0,
                                           unsigned u1, int64_t n, int64_t t, size_t x) {
-  __m512i v = _mm512_setzero_si512();
+  ti__vz_vi v = ti__vz_zero();
   unsigned u;
   for (u = u0; u < u1; ++u) {
     /* lanes 2u and 2u + 1 from p: a masked load reads (and can fault on)
        only those, so it may start before p */
     const unsigned char *p = ti__ts_unit(j, n, t, x);
-    v = _mm512_mask_loadu_epi64(v, (__mmask8)(3u << (2 * u)),
-                                (const void *)((uintptr_t)p - 16 * u));
+    v = ti__vz_ldm64(v, (ti__vz_m8)(3u << (2 * u)), (const void *)((uintptr_t)p - 16 * u));
     x += 16;
     if (x == j->row) {
       x = 0;
@@ -1852,16 +1939,13 @@ TI__T_AVX512 static void ti__ts_line_units(const ti__ts_job *j, unsigned char *L
   if (u0 == 0 && u1 == 4)
     ti__ts_put_line(L, v, j->stream);
   else
-    _mm512_mask_storeu_epi64(L, (__mmask8)(((1u << (2 * u1)) - 1) & ~((1u << (2 * u0)) - 1)), v);
+    ti__vz_stm64(L, (ti__vz_m8)(((1u << (2 * u1)) - 1) & ~((1u << (2 * u0)) - 1)), v);
 }
 
 /* A line from four 16-byte units. */
-TI__T_AVX512 static __m512i ti__ts_line4(const unsigned char *p0, const unsigned char *p1,
+TI__T_AVX512 static ti__vz_vi ti__ts_line4(const unsigned char *p0, const unsigned char *p1,
                                         const unsigned char *p2, const unsigned char *p3) {
-  __m512i v = _mm512_castsi128_si512(_mm_loadu_si128((const __m128i *)(const void *)p0));
-  v = _mm512_inserti32x4(v, _mm_loadu_si128((const __m128i *)(const void *)p1), 1);
-  v = _mm512_inserti32x4(v, _mm_loadu_si128((const __m128i *)(const void *)p2), 2);
-  return _mm512_inserti32x4(v, _mm_loadu_si128((const __m128i *)(const void *)p3), 3);
+  return ti__vz_ld4x16(p0, p1, p2, p3);
 }
 
 /* Per unit u of a row of image n: out row t reads in row t - s (s the
@@ -1878,9 +1962,9 @@ TI__T_AVX512 static void ti__ts_col_tables(const ti__ts_job *j, int64_t n, size_
                                           ti__ts_coltab *tc) {
   const int64_t T = j->T;
   const size_t R = j->row, q = j->piece / 16, U = R / 16;
-  const __m512i z = _mm512_setzero_si512(), Tv = _mm512_set1_epi64(T), nTv = _mm512_set1_epi64(-T);
-  const __m512i Rv = _mm512_set1_epi64((long long)R);
-  const __m512i lane = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
+  const ti__vz_vi z = ti__vz_zero(), Tv = ti__vz_set1_64(T), nTv = ti__vz_set1_64(-T);
+  const ti__vz_vi Rv = ti__vz_set1_64((int64_t)R);
+  const ti__vz_vi lane = ti__vz_iota64();
   const int32_t *sh = j->shifts + n * j->G;
   int32_t su[TI__TS_UMAX];
   size_t u;
@@ -1889,16 +1973,14 @@ TI__T_AVX512 static void ti__ts_col_tables(const ti__ts_job *j, int64_t n, size_
     sh = su;
   }
   for (u = 0; u < U; u += 8) {
-    const __mmask16 m = (__mmask16)(U - u >= 8 ? 0xff : (1u << (U - u)) - 1);
     /* x: the units' columns, 16 * (u + lane) */
-    const __m512i x = _mm512_slli_epi64(_mm512_add_epi64(_mm512_set1_epi64((long long)u), lane), 4);
-    __m512i s =
-        _mm512_cvtepi32_epi64(_mm512_castsi512_si256(_mm512_maskz_loadu_epi32(m, sh + u)));
-    if (j->sign < 0) s = _mm512_sub_epi64(z, s);
-    s = _mm512_min_epi64(_mm512_max_epi64(s, nTv), Tv);
-    _mm512_storeu_si512(tc->lo + u, _mm512_max_epi64(s, z));
-    _mm512_storeu_si512(tc->hi + u, _mm512_add_epi64(Tv, _mm512_min_epi64(s, z)));
-    _mm512_storeu_si512(tc->off + u, _mm512_sub_epi64(x, _mm512_mul_epi32(s, Rv)));
+    const ti__vz_vi x = ti__vz_vshl64(ti__vz_vadd64(ti__vz_set1_64((int64_t)u), lane), 4);
+    ti__vz_vi s = ti__vz_ld_i32w64(sh + u, (unsigned)(U - u >= 8 ? 8 : U - u));
+    if (j->sign < 0) s = ti__vz_vsub64(z, s);
+    s = ti__vz_vmin64(ti__vz_vmax64(s, nTv), Tv);
+    ti__vz_stb(tc->lo + u, ti__vz_vmax64(s, z));
+    ti__vz_stb(tc->hi + u, ti__vz_vadd64(Tv, ti__vz_vmin64(s, z)));
+    ti__vz_stb(tc->off + u, ti__vz_vsub64(x, ti__vz_vmul32x64(s, Rv)));
   }
   for (u = 0; u < 4 && h; ++u) {
     tc->lo[U + u] = tc->lo[u] - 1;
@@ -1916,7 +1998,7 @@ TI__T_AVX512 static void ti__ts_image_columns(const ti__ts_job *j, int64_t n, in
   const size_t R = j->row;
   const uintptr_t img = (uintptr_t)(j->src + (size_t)(n * T) * R);
   unsigned char *const out = j->dst + (size_t)(n * T) * R;
-  const __m512i dup = _mm512_set_epi64(3, 3, 2, 2, 1, 1, 0, 0), one = _mm512_set1_epi64(1);
+  const ti__vz_vi one = ti__vz_set1_64(1);
   const int stream = j->stream;
   size_t c;
   for (c = h; c < R; c += 64) {
@@ -1926,18 +2008,15 @@ TI__T_AVX512 static void ti__ts_image_columns(const ti__ts_job *j, int64_t n, in
     const uintptr_t a[4] = {img + (uintptr_t)off[u0], img + (uintptr_t)off[u0 + 1],
                             img + (uintptr_t)off[u0 + 2], img + (uintptr_t)off[u0 + 3]};
     /* lo, hi of the four units, each repeated for its two 64-bit lanes */
-    const __m512i lo8 = _mm512_permutexvar_epi64(
-        dup, _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(const void *)(lo + u0))));
-    const __m512i hi8 = _mm512_permutexvar_epi64(
-        dup, _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(const void *)(hi + u0))));
-    __m512i tv;
+    const ti__vz_vi lo8 = ti__vz_ld4x64x2(lo + u0), hi8 = ti__vz_ld4x64x2(hi + u0);
+    ti__vz_vi tv;
     int64_t t;
     if (te <= ta) continue;
-    tv = _mm512_set1_epi64(ta);
+    tv = ti__vz_set1_64(ta);
     if (safe) {
-      for (t = ta; t < te; ++t, tv = _mm512_add_epi64(tv, one)) {
+      for (t = ta; t < te; ++t, tv = ti__vz_vadd64(tv, one)) {
         const size_t tR = (size_t)t * R;
-        const __m512i v = ti__ts_line4(
+        const ti__vz_vi v = ti__ts_line4(
             t >= lo[u0] && t < hi[u0] ? (const unsigned char *)(a[0] + tR) : ti__mv_zeros,
             t >= lo[u0 + 1] && t < hi[u0 + 1] ? (const unsigned char *)(a[1] + tR) : ti__mv_zeros,
             t >= lo[u0 + 2] && t < hi[u0 + 2] ? (const unsigned char *)(a[2] + tR) : ti__mv_zeros,
@@ -1954,18 +2033,16 @@ TI__T_AVX512 static void ti__ts_image_columns(const ti__ts_job *j, int64_t n, in
       const size_t eR = (size_t)te * R;
       /* one loop per store kind: a test of stream per line measured slower */
       if (stream) {
-        for (; tR < eR; tR += R, tv = _mm512_add_epi64(tv, one)) {
-          const __mmask8 m =
-              _mm512_mask_cmplt_epi64_mask(_mm512_cmple_epi64_mask(lo8, tv), tv, hi8);
-          const __m512i v = ti__ts_line4(a0 + tR, a1 + tR, a2 + tR, a3 + tR);
-          ti__ts_put_line(o + tR, _mm512_maskz_mov_epi64(m, v), 1);
+        for (; tR < eR; tR += R, tv = ti__vz_vadd64(tv, one)) {
+          const ti__vz_m8 m = ti__vz_inrange64(lo8, tv, hi8);
+          const ti__vz_vi v = ti__ts_line4(a0 + tR, a1 + tR, a2 + tR, a3 + tR);
+          ti__ts_put_line(o + tR, ti__vz_keep64(m, v), 1);
         }
       } else {
-        for (; tR < eR; tR += R, tv = _mm512_add_epi64(tv, one)) {
-          const __mmask8 m =
-              _mm512_mask_cmplt_epi64_mask(_mm512_cmple_epi64_mask(lo8, tv), tv, hi8);
-          const __m512i v = ti__ts_line4(a0 + tR, a1 + tR, a2 + tR, a3 + tR);
-          ti__ts_put_line(o + tR, _mm512_maskz_mov_epi64(m, v), 0);
+        for (; tR < eR; tR += R, tv = ti__vz_vadd64(tv, one)) {
+          const ti__vz_m8 m = ti__vz_inrange64(lo8, tv, hi8);
+          const ti__vz_vi v = ti__ts_line4(a0 + tR, a1 + tR, a2 + tR, a3 + tR);
+          ti__ts_put_line(o + tR, ti__vz_keep64(m, v), 0);
         }
       }
     }
@@ -1997,7 +2074,7 @@ TI__T_AVX512 static void ti__ts_cross_line(const ti__ts_job *j, int64_t n, size_
   }
   {
     unsigned char *const L = j->dst + (size_t)(n * T + T - 1) * R + x0;
-    const __m512i v = ti__ts_line4(p[0], p[1], p[2], p[3]);
+    const ti__vz_vi v = ti__ts_line4(p[0], p[1], p[2], p[3]);
     ti__ts_put_line(L, v, j->stream);
   }
 }
@@ -2029,32 +2106,9 @@ TI__T_AVX512 static void ti__ts_columns_avx512(const ti__ts_job *j, int64_t r0, 
     ti__ts_line_units(j, j->dst + (size_t)r1 * R + h - 64, 0, (unsigned)(64 - h) / 16, rl / T,
                       rl % T, R - (64 - h));
   }
-  if (j->stream) _mm_sfence();
+  if (j->stream) ti__vs_fence();
 }
 
-/* ti__ts_rows_cached for runs of whole 64-byte lines up to 4 KiB: inline
-   64-byte moves, no library call and no branch per run (a zero-filled run
-   is a masked load of nothing from a valid row of its image). */
-TI__T_AVX512 static void ti__ts_rows_cached_avx512(const ti__ts_job *j, int64_t r0, int64_t r1) {
-  const int64_t T = j->T, G = j->G, sign = j->sign;
-  const size_t piece = j->piece, row = j->row;
-  unsigned char *d = j->dst + (size_t)r0 * row;
-  int64_t n = r0 / T, t = r0 % T, r, g;
-  for (r = r0; r < r1; ++r) {
-    const int32_t *sh = j->shifts + n * G;
-    const unsigned char *base = j->src + (size_t)(n * T) * row;
-    for (g = 0; g < G; ++g, d += piece) {
-      const int64_t st = t - sign * sh[g];
-      const int in = (uint64_t)st < (uint64_t)T;
-      const __mmask16 m = (__mmask16)(in ? 0xFFFF : 0);
-      const unsigned char *s = base + (size_t)(in ? st : t) * row + (size_t)g * piece;
-      size_t o;
-      for (o = 0; o < piece; o += 64)
-        _mm512_storeu_si512((void *)(d + o), _mm512_maskz_loadu_epi32(m, (const void *)(s + o)));
-    }
-    if (++t == T) { t = 0; ++n; }
-  }
-}
 #endif
 
 /* Output rows r = n*T + t in [r0, r1). */
@@ -2084,12 +2138,53 @@ static void ti__ts_rows_cached(const ti__ts_job *j, int64_t r0, int64_t r1) {
   }
 }
 
+/* The same over the SIMD layer (TI_FAMILY_TINSHIFT), for runs of 65 bytes
+   to 4 KiB: inline vector moves (VB, the vector's bytes, at a time; a run
+   that is not a whole number of vectors ends with an overlapping one), no
+   library call and no branch per run: a zero-filled run is a valid row of
+   its image (its own) AND-ed with zero. Unaligned stores measured faster
+   here than aligning each run to the output (two more stores per run).
+   Runs up to a cap per variant (ti__ts_job.vec_max: AVX-512 4 KiB, AVX2
+   1 KiB, SSE2 and NEON 256 B) take it: measured at or above the per-run memcpy
+   loop there in cache; longer runs go to memcpy, which moves them as fast
+   (with wider vectors than SSE2's where the C library has them). */
+#define TI__TS_GEN(P, TGT)                                                                   \
+  TGT static void ti__ts_rows_vec_##P(const ti__ts_job *j, int64_t r0, int64_t r1) {          \
+    const int64_t T = j->T, G = j->G, sign = j->sign;                                         \
+    const size_t piece = j->piece, row = j->row, VB = sizeof(ti__v##P##_vi);                  \
+    const size_t whole = piece & ~(VB - 1);                                                   \
+    unsigned char *d = j->dst + (size_t)r0 * row;                                             \
+    int64_t n = r0 / T, t = r0 % T, r, g;                                                     \
+    for (r = r0; r < r1; ++r) {                                                               \
+      const int32_t *sh = j->shifts + n * G;                                                  \
+      const unsigned char *base = j->src + (size_t)(n * T) * row;                             \
+      for (g = 0; g < G; ++g, d += piece) {                                                   \
+        const int64_t st = t - sign * sh[g];                                                  \
+        const int64_t in = -(int64_t)((uint64_t)st < (uint64_t)T); /* all ones or 0 */       \
+        const unsigned char *s = base + (size_t)(t + ((st - t) & in)) * row + (size_t)g * piece; \
+        size_t o;                                                                             \
+        for (o = 0; o < whole; o += VB)                                                       \
+          ti__v##P##_stb(d + o, ti__v##P##_ldbk(s + o, in));                                  \
+        if (whole < piece)                                                                    \
+          ti__v##P##_stb(d + piece - VB, ti__v##P##_ldbk(s + piece - VB, in));                \
+      }                                                                                       \
+      if (++t == T) { t = 0; ++n; }                                                           \
+    }                                                                                         \
+  }
+#if defined(TI__X86)
+TI__TS_GEN(s, TI__T_SSE2)
+TI__TS_GEN(a, TI__T_AVX2)
+TI__TS_GEN(z, TI__T_AVX512)
+#elif defined(TI__NEON)
+TI__TS_GEN(n, )
+#endif
+#undef TI__TS_GEN
+
 static void ti__ts_rows(void *arg, int64_t r0, int64_t r1) {
   const ti__ts_job *j = (const ti__ts_job *)arg;
 #if defined(TI__TS_AVX512)
   if (j->path == TI__TS_COLUMNS) { ti__ts_columns_avx512(j, r0, r1); return; }
   if (j->path == TI__TS_LINES) { ti__ts_lines_avx512(j, r0, r1); return; }
-  if (j->path == TI__TS_CACHED) { ti__ts_rows_cached_avx512(j, r0, r1); return; }
 #endif
   const int64_t T = j->T, G = j->G, sign = j->sign;
   const size_t piece = j->piece, row = j->row;
@@ -2150,7 +2245,11 @@ static void ti__ts_rows(void *arg, int64_t r0, int64_t r1) {
     return;
   }
 #endif
-  if (!j->stream) { ti__ts_rows_cached(j, r0, r1); return; }
+  if (!j->stream) {
+    if (j->vrows && piece <= j->vec_max) j->vrows(j, r0, r1);
+    else ti__ts_rows_cached(j, r0, r1);
+    return;
+  }
   ti__wr_init(&w, j->dst + (size_t)r0 * row, j->stream);
   n = r0 / T; t = r0 % T;
   for (r = r0; r < r1; ++r) {
@@ -2197,7 +2296,7 @@ TASKIR_API ti_status ti_tinshift_ex(const ti_kernel_ctx *ctx, ti_tinshift_mode m
                                     const ti_tensor_desc *yd, void *y) {
   int64_t N, T, C, HW, G, count;
   size_t es;
-  int i;
+  int i, variant;
   ti__ts_job job;
   if ((unsigned)mode >= (unsigned)TI_TINSHIFT_MODE_COUNT) return TI_STATUS_BAD_PARAM;
   /* 1: descriptors */
@@ -2244,32 +2343,41 @@ TASKIR_API ti_status ti_tinshift_ex(const ti_kernel_ctx *ctx, ti_tinshift_mode m
   job.piece = (size_t)(C / G) * (size_t)HW * es;
   job.row = (size_t)C * (size_t)HW * es;
   job.sign = mode == TI_TINSHIFT_BACKWARD ? -1 : 1;
-#if defined(TI__X86)
-  job.stream = ti__mv_simd(ctx) && (size_t)count * es >= TASKIR_KERNELS_STREAM_BYTES;
-#else
-  job.stream = 0;  /* streaming stores are an x86 path */
-#endif
   job.rows = N * T;
   job.path = TI__TS_PLAIN;
-#if defined(TI__TS_AVX512)
-  /* streamed outputs with runs of a line to a page: measured faster there
-     (in cache, and for shorter runs, the per-run branches cost more than
-     the wider stores save) */
-  if (job.stream && job.piece >= 64 && job.piece < 4096 && (ti__cpu(ctx) & TI_CPU_AVX512) != 0)
-    job.path = TI__TS_LINES;
-  /* in cache, runs of 2 to 64 whole lines: inline line moves (measured
-     1.1-1.4x the per-run memcpy loop; longer runs: memcpy is as fast) */
-  if (!job.stream && job.piece > 64 && job.piece <= 4096 && job.piece % 64 == 0 && (ti__cpu(ctx) & TI_CPU_AVX512) != 0)
-    job.path = TI__TS_CACHED;
-  /* runs of 16 to 48 bytes in rows of whole lines: column by column (in
-     cache only 16-byte runs: the plain paths measured faster there for 32
-     and 48) */
-  if (job.piece % 16 == 0 && job.piece < 64 && (job.stream || job.piece == 16) &&
-      job.row % 64 == 0 && job.row <= 16 * TI__TS_UMAX && (uintptr_t)y % 16 == 0 &&
-      (ti__cpu(ctx) & TI_CPU_AVX512) != 0)
-    job.path = TI__TS_COLUMNS;
+  job.vrows = 0;
+  job.vec_max = 0;
+  job.stream = 0;  /* streaming stores are an x86 path */
+  variant = ti__variant(ti__cpu(ctx), TI_FAMILY_TINSHIFT);
+  switch (variant) {
+#if defined(TI__X86)
+  case TI_VARIANT_AVX512: job.vrows = ti__ts_rows_vec_z; job.vec_max = 4096; break;
+  case TI_VARIANT_AVX2: job.vrows = ti__ts_rows_vec_a; job.vec_max = 1024; break;
+  case TI_VARIANT_SSE2: job.vrows = ti__ts_rows_vec_s; job.vec_max = 256; break;
+#elif defined(TI__NEON)
+  case TI_VARIANT_NEON: job.vrows = ti__ts_rows_vec_n; job.vec_max = 256; break;
 #endif
-  ti__parallel(ctx, N * T, ti__ts_rows, &job);
+  default: break;
+  }
+#if defined(TI__X86)
+  job.stream = variant >= 0 && (size_t)count * es >= TASKIR_KERNELS_STREAM_BYTES;
+#endif
+#if defined(TI__TS_AVX512)
+  if (variant == TI_VARIANT_AVX512) {
+    /* streamed outputs with runs of a line to a page: measured faster there
+       (in cache, and for shorter runs, the per-run branches cost more than
+       the wider stores save) */
+    if (job.stream && job.piece >= 64 && job.piece < 4096) job.path = TI__TS_LINES;
+    /* runs of 16 to 48 bytes in rows of whole lines: column by column (in
+       cache only 16-byte runs: the plain paths measured faster there for 32
+       and 48) */
+    if (job.piece % 16 == 0 && job.piece < 64 && (job.stream || job.piece == 16) &&
+        job.row % 64 == 0 && job.row <= 16 * TI__TS_UMAX && (uintptr_t)y % 16 == 0)
+      job.path = TI__TS_COLUMNS;
+  }
+#endif
+  if ((size_t)count * es < TASKIR_TINSHIFT_SPLIT_BYTES) ti__ts_rows(&job, 0, N * T);
+  else ti__parallel(ctx, N * T, ti__ts_rows, &job);
   return TI_STATUS_SUCCESS;
 }
 

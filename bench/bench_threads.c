@@ -178,11 +178,34 @@ static void ts_case(kcase *k, const char *name, ti_tinshift_mode mode, int64_t N
 
 static void free_case(kcase *k) { free(k->in); free(k->w); free(k->bias); free(k->scratch); free(k->out); }
 
-int main(void) {
+/* `bench_threads tinshift`: the 2-thread speed-up of TinShift forward,
+   f32, 1 KiB runs (C = 2048, G = 8, HW = 1, T = 8) from 64 KiB to 16 MiB:
+   where splitting stops losing (the kernel's TI__TS_SPLIT_BYTES). */
+static void tinshift_sweep(ti_pool *pool, int pairs) {
+  int64_t N;
+  kcase k;
+  char name[64];
+  for (N = 1; N <= 256; N *= 2) {
+    snprintf(name, sizeof name, "TinShift fwd f32 %lldx8x2048x1 %lld KiB", (long long)N, (long long)N * 64);
+    ts_case(&k, name, TI_TINSHIFT_FORWARD, N, 8, 2048, 1, 8);
+    run_case(&k, pool, pairs);
+    free_case(&k);
+  }
+}
+
+int main(int argc, char **argv) {
   ti_pool *pool;
   kcase k;
   const int pairs = 15;
   if (ti_pool_create(&pool, 2) != 0) { printf("could not start a second thread\n"); return 1; }
+  if (argc > 1 && strcmp(argv[1], "tinshift") == 0) {
+    loadavg("before");
+    printf("%-34s %10s %10s %8s %8s %6s   %s\n", "case", "1 thr ms", "2 thr ms", "1 thr", "2 thr", "rate", "speed-up");
+    tinshift_sweep(pool, pairs);
+    loadavg("after");
+    ti_pool_free(pool);
+    return 0;
+  }
   loadavg("before");
   cpu_topology();
   printf("2 threads (the caller + 1 pool worker) against 1, wall clock per call; speed-up = median of %d\n"

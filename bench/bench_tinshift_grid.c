@@ -4,7 +4,9 @@
    tensor size 64 KiB .. 256 MiB (powers of 4) x {f32, f16} x {forward,
    backward}, HW = 1, T = 8, G = 8 (fewer groups, then fewer frames, when
    the tensor is too small to hold them), shifts -2..2. For each point the
-   three are timed side by side in rotating order over 5 trials; printed
+   five (memcpy, kernel and loop, forward and backward) are timed side by
+   side over 5 trials, in an order rotated from trial to trial and reversed
+   every other trial, each after one untimed call; printed
    are the medians of the per-trial ratios kernel/loop (time of the loop /
    time of the kernel: >= 1 means the kernel is at least as fast) and
    kernel/memcpy of the same bytes. Targets: kernel/loop >= 1.0 everywhere,
@@ -35,6 +37,19 @@ static void loop_shift(const unsigned char *x, const int32_t *sh, unsigned char 
       }
 }
 
+/* One of the five timed: memcpy, kernel forward, loop forward, kernel
+   backward, loop backward. All write the same buffer: the same addresses
+   and alignment for each. */
+static void run_one(int which, const ti_tensor_desc *x, const ti_tensor_desc *sd, const unsigned char *in,
+                    const int32_t *sh, unsigned char *out, size_t bytes, long long N, long long T, long long G,
+                    size_t L) {
+  if (which == 0) memcpy(out, in, bytes);
+  else if (which == 1) ti_tinshift_forward(x, in, sd, sh, x, out);
+  else if (which == 2) loop_shift(in, sh, out, N, T, G, L, 1);
+  else if (which == 3) ti_tinshift_backward(x, in, sd, sh, x, out);
+  else loop_shift(in, sh, out, N, T, G, L, -1);
+}
+
 #define TRIALS 5
 static double median(double *v) {
   int i, k;
@@ -48,6 +63,7 @@ static volatile unsigned char sink;
 int main(int argc, char **argv) {
   const size_t max_bytes = argc > 1 ? (size_t)(atof(argv[1]) * 1048576.0) : (size_t)256 << 20;   /* MiB */
   double worst_loop = 1e9, worst_copy = 1e9, t_start = now();
+  int points = 0, passed = 0;
   size_t bytes, L;
   int di, dir;
   printf("kernel/loop (memcpy/memset per run) and kernel/memcpy, medians of %d paired trials\n", TRIALS);
@@ -104,19 +120,15 @@ int main(int argc, char **argv) {
           double secs[5];
           int slot;
           for (slot = 0; slot < 5; ++slot) {
-            const int which = (slot + trial) % 5;
+            /* rotated, and reversed every other trial, so that no one of
+               the five always follows the same other */
+            const int which = (trial & 1 ? 4 - slot + trial : slot + trial) % 5;
             long reps = 0, b;
-            double t0 = now(), t1;
+            double t0, t1;
+            run_one(which, &x, &sd, in, sh, out, bytes, N, T, G, L);  /* untimed: steady state */
+            t0 = now();
             do {
-              for (b = 0; b < batch; ++b) {
-                /* all three write the same buffer: the same addresses and
-                   alignment for each */
-                if (which == 0) memcpy(out, in, bytes);
-                else if (which == 1) ti_tinshift_forward(&x, in, &sd, sh, &x, out);
-                else if (which == 2) loop_shift(in, sh, out, N, T, G, L, 1);
-                else if (which == 3) ti_tinshift_backward(&x, in, &sd, sh, &x, out);
-                else loop_shift(in, sh, out, N, T, G, L, -1);
-              }
+              for (b = 0; b < batch; ++b) run_one(which, &x, &sd, in, sh, out, bytes, N, T, G, L);
               reps += batch;
               t1 = now();
             } while (t1 - t0 < 0.004);
@@ -132,6 +144,8 @@ int main(int argc, char **argv) {
           const double a = median(r[0]), b = median(r[1]), c = median(r[2]), d = median(r[3]);
           printf("%9zu %6zu %4lld %4lld %4s | %9.2f %9.2f | %9.2f %9.2f%s\n", bytes, L, T, G, di ? "f16" : "f32", a, b,
                  c, d, (a < 1.0 || c < 1.0 || (L >= 256 && (b < 0.9 || d < 0.9))) ? "  <" : "");
+          points++;
+          if (!(a < 1.0 || c < 1.0 || (L >= 256 && (b < 0.9 || d < 0.9)))) passed++;
           if (a < worst_loop) worst_loop = a;
           if (c < worst_loop) worst_loop = c;
           if (L >= 256 && b < worst_copy) worst_copy = b;
@@ -142,5 +156,9 @@ int main(int argc, char **argv) {
   }
   printf("worst kernel/loop %.2f (target >= 1.0); worst kernel/memcpy for runs >= 256 B %.2f (target >= 0.9); %.0f s\n",
          worst_loop, worst_copy, now() - t_start);
+  /* a point passes when forward and backward meet both targets (rerun on
+     an idle machine: make build/bench/bench_tinshift_grid &&
+     build/bench/bench_tinshift_grid) */
+  printf("grid points passing: %d of %d\n", passed, points);
   return 0;
 }

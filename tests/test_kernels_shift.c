@@ -3,6 +3,8 @@
    streaming and parallel paths against a naive index-arithmetic version. */
 /* Small streaming threshold so that modest shapes take the streaming path. */
 #define TASKIR_KERNELS_STREAM_BYTES ((size_t)1 << 11)
+/* and a small size from which the work goes to parallel_for */
+#define TASKIR_TINSHIFT_SPLIT_BYTES ((size_t)4096)
 #define TASKIR_IMPLEMENTATION
 #include "taskir_kernels.h"
 #include "tt.h"
@@ -306,8 +308,8 @@ TT_TEST(test_streaming_path) {
       }
 }
 
-/* In cache, runs of 2 to 64 whole 64-byte lines take inline line moves on
-   AVX-512 machines (through a detected ctx). Below this file's lowered
+/* In cache, runs of 65 bytes to 4 KiB take inline vector moves (through a
+   detected ctx). Below this file's lowered
    streaming size: runs of 64 B to 768 B, two output offsets, f16 and f32,
    equal neighbours and out-of-range shifts (run_case draws them). */
 TT_TEST(test_cached_line_path) {
@@ -368,6 +370,63 @@ TT_TEST(test_column_path) {
     }
 }
 
+/* The cpu flag sets to compare: each TinShift variant the machine has
+   (TI_KERNEL_VARIANTS), as the best one allowed, then 0 (plain C). */
+static int cpu_sets(unsigned *sets) {
+  unsigned have = ti_cpu_detect();
+  int n = 0;
+#define VARIANT(id, name, cpu, need, families) \
+  if (((families) & TI_FAMILY_TINSHIFT) && ((cpu) & have & (need)) == (unsigned)(need)) sets[n++] = (cpu) & have;
+  TI_KERNEL_VARIANTS(VARIANT)
+#undef VARIANT
+  sets[n++] = 0;
+  return n;
+}
+
+/* Every variant against the naive version: runs below, at and above a
+   vector (16 to 64 bytes) and whole or not, in cache and streamed (this
+   file's streaming size is 2 KiB), every output offset to a line, equal
+   neighbours and out-of-range shifts (run_case draws them). */
+TT_TEST(test_every_variant) {
+  static const int64_t shapes[][6] = {
+    /* N, T, C, HW, G, f16 */
+    {1, 3, 64, 1, 2, 0},     /* 128-byte runs, in cache */
+    {2, 2, 96, 1, 2, 1},     /* 96 bytes: not a whole number of lines */
+    {1, 3, 36, 5, 3, 0},     /* 240 bytes */
+    {1, 2, 250, 1, 1, 1},    /* 500 bytes */
+    {3, 2, 8, 3, 2, 1},      /* 24 bytes */
+    {1, 4, 1100, 1, 1, 0},   /* 4400 bytes: past the vector moves */
+    {2, 8, 64, 1, 8, 1},     /* 16-byte runs, streamed */
+    {3, 5, 48, 7, 3, 0},     /* 448 bytes, streamed */
+    {1, 6, 64, 49, 2, 1},    /* long runs, streamed */
+  };
+  unsigned sets[TI_VARIANT_COUNT + 1];
+  int ns = cpu_sets(sets), v, off;
+  size_t k;
+  tt_rng r = {8080};
+  for (v = 0; v < ns; ++v) {
+    ti_kernel_ctx ctx;
+    ti_kernel_ctx_init(&ctx);
+    ctx.cpu = sets[v];
+    for (k = 0; k < sizeof shapes / sizeof shapes[0]; ++k)
+      for (off = 0; off < 64; off += 12) {
+        const int64_t *s = shapes[k];
+        ti_dtype dt = s[5] ? TI_DTYPE_F16 : TI_DTYPE_F32;
+        TT_CHECK_MSG(!run_case(&r, s[0], s[1], s[2], s[3], s[4], dt, off - off % (int)ti_dtype_size(dt), &ctx),
+                     "cpu 0x%x shape %u offset %d", sets[v], (unsigned)k, off);
+      }
+    for (k = 0; k < 60; ++k) {
+      int64_t G = tt_range(&r, 1, 6), C = G * tt_range(&r, 1, 5);
+      int64_t N = tt_range(&r, 1, 3), T = tt_range(&r, 1, 9), HW = tt_range(&r, 1, 12);
+      ti_dtype dt = (k & 1) ? TI_DTYPE_F16 : TI_DTYPE_F32;
+      if (k % 3 == 0) HW = tt_range(&r, 20, 120);
+      TT_CHECK_MSG(!run_case(&r, N, T, C, HW, G, dt, (int)tt_range(&r, 0, 3) * (int)ti_dtype_size(dt), &ctx),
+                   "cpu 0x%x N=%lld T=%lld C=%lld HW=%lld G=%lld", sets[v], (long long)N, (long long)T,
+                   (long long)C, (long long)HW, (long long)G);
+    }
+  }
+}
+
 /* A parallel_for that cuts the range into uneven chunks, run last first. */
 static void fake_parallel_for(void *user, int64_t n, ti_range_fn fn, void *arg) {
   int64_t cut[8], k = 0, b, i;
@@ -394,6 +453,24 @@ TT_TEST(test_parallel_hook) {
   TT_CHECK(!run_case(&r, 4, 6, 64, 1, 8, TI_DTYPE_F32, 48, &ctx));
   TT_CHECK(!run_case(&r, 4, 7, 96, 1, 4, TI_DTYPE_F16, 32, &ctx));
   TT_CHECK(calls > 6);
+}
+
+/* Outputs below TASKIR_TINSHIFT_SPLIT_BYTES stay on the calling thread (the
+   hook is not called); from it on they are handed to the hook. */
+TT_TEST(test_split_threshold) {
+  tt_rng r = {1234};
+  ti_kernel_ctx ctx;
+  int calls = 0;
+  ti_kernel_ctx_init(&ctx);
+  ctx.parallel_for = fake_parallel_for;
+  ctx.parallel_user = &calls;
+  /* 4 * 8 * 32 * 1 * 4 bytes = 4096: split; 4 * 8 * 31 * 4 = 3968: not */
+  TT_CHECK(!run_case(&r, 4, 8, 32, 1, 4, TI_DTYPE_F32, 0, &ctx));
+  TT_CHECK(calls > 0);
+  calls = 0;
+  TT_CHECK(!run_case(&r, 4, 8, 31, 1, 1, TI_DTYPE_F32, 0, &ctx));
+  TT_CHECK(!run_case(&r, 2, 8, 64, 1, 8, TI_DTYPE_F16, 4, &ctx));
+  TT_EQ_INT(calls, 0);
 }
 
 /* ctx.cpu = 0 asks for the plain C paths: same results, streaming shapes too. */
@@ -551,7 +628,9 @@ int main(void) {
   TT_RUN(test_streaming_path);
   TT_RUN(test_column_path);
   TT_RUN(test_cached_line_path);
+  TT_RUN(test_every_variant);
   TT_RUN(test_parallel_hook);
+  TT_RUN(test_split_threshold);
   TT_RUN(test_reference_ctx);
   TT_RUN(test_adjoint);
   TT_RUN(test_compat_equals_forward);

@@ -5,6 +5,9 @@
    to the hook (the reference-only build keeps CC, CVM and the element-wise
    kernels on the calling thread, so there only TinShift, transpose and the
    rearrangements are required to split). */
+/* TinShift keeps outputs below this on the calling thread (default 4 MiB):
+   small here so that the small cases below split. */
+#define TASKIR_TINSHIFT_SPLIT_BYTES ((size_t)4096)
 #define TASKIR_IMPLEMENTATION
 #include "taskir_kernels.h"
 #include "tt.h"
