@@ -4988,24 +4988,49 @@ static void ti__tr2d(const ti__tr_job *job, const unsigned char *in, int64_t sp,
                      int64_t so, int64_t ia, int64_t ib, int64_t ja, int64_t jb) {
   const size_t es = job->es, spb = (size_t)sp * es, sob = (size_t)so * es;
   const int64_t TT = 64 / (int64_t)es;
-  const int via = job->stream || (!(job->lines & es) && sob % 1024 == 0);
-  int64_t i0, j0;
+  const int stream = job->stream && !(job->lines & es);
+  const int via = stream || (!(job->lines & es) && sob % 1024 == 0);
+  /* sweep along the side with the longer stride: with the input's rows far
+     apart, strips of TT input rows (read as TT streams, written into a
+     compact block of the output); else strips of TT output rows */
+  const int jouter = so >= sp;
+  int64_t i0, j0, i, j;
+  if (!via) {
+    if (jouter) {
+      for (j0 = ja; j0 < jb; j0 += TT) {
+        if (j0 + TT < jb)  /* the next strip's lines, one per input row */
+          for (i = ia; i < ib; ++i) TI__MV_PREFETCH(in + (size_t)(i * sp + j0 + TT) * es);
+        job->tile(es, in + (size_t)(ia * sp + j0) * es, spb, out + (size_t)(j0 * so + ia) * es, sob,
+                  ib - ia, jb - j0 < TT ? jb - j0 : TT);
+      }
+    } else {
+      for (i0 = ia; i0 < ib; i0 += TT) {
+        const int64_t ni = ib - i0 < TT ? ib - i0 : TT;
+        for (j0 = ja; j0 < jb; j0 += TT) {
+          const unsigned char *s = in + (size_t)(i0 * sp + j0) * es;
+          if (j0 + 2 * TT < jb)  /* TT input rows read as streams: two lines ahead */
+            for (i = 0; i < ni; ++i) TI__MV_PREFETCH(s + (size_t)i * spb + 128);
+          job->tile(es, s, spb, out + (size_t)(j0 * so + i0) * es, sob, ni, jb - j0 < TT ? jb - j0 : TT);
+        }
+      }
+    }
+    return;
+  }
   for (i0 = ia; i0 < ib; i0 += TT) {
     const int64_t ni = ib - i0 < TT ? ib - i0 : TT;
     for (j0 = ja; j0 < jb; j0 += TT) {
       const int64_t nj = jb - j0 < TT ? jb - j0 : TT;
       const unsigned char *s = in + (size_t)(i0 * sp + j0) * es;
       unsigned char *d = out + (size_t)(j0 * so + i0) * es;
-      int64_t i, j;
       if (j0 + TT < jb)  /* every input row is a stream of its own: fetch ahead */
         for (i = 0; i < ni; ++i) TI__MV_PREFETCH(s + (size_t)i * spb + 64);
-      if (!via || ni < TT) { job->tile(es, s, spb, d, sob, ni, nj); continue; }
+      if (ni < TT) { job->tile(es, s, spb, d, sob, ni, nj); continue; }
       {
         unsigned char buf[64 * 64];
         job->tile(es, s, spb, buf, 64, ni, nj);
         for (j = 0; j < nj; ++j, d += sob) {
 #if defined(TI__X86)
-          if (job->stream && ((uintptr_t)d & 15) == 0) {
+          if (stream && ((uintptr_t)d & 15) == 0) {
             /* large outputs bypass the caches, as in TinShift */
             const unsigned char *q = buf + 64 * j;
             _mm_stream_si128((__m128i *)(void *)d, _mm_loadu_si128((const __m128i *)(const void *)q));
@@ -5021,7 +5046,7 @@ static void ti__tr2d(const ti__tr_job *job, const unsigned char *in, int64_t sp,
     }
   }
 #if defined(TI__X86)
-  if (job->stream) _mm_sfence();
+  if (stream) _mm_sfence();
 #endif
 }
 
