@@ -749,16 +749,25 @@ TASKIR_API ti_status ti_rearrange_apply_ex(const ti_kernel_ctx *ctx, ti_rearrang
 /* N-d transpose: out has dims in_dims[perm[0]], ..., in_dims[perm[ndim-1]]
    and out[i_0]..[i_{ndim-1}] = in[...] with input axis perm[k] indexed by
    i_k (numpy transpose). ndim 1..8, elem_size 1, 2, 4 or 8. Size-1 axes are
-   dropped and axes adjacent in both orders merged first; a kept innermost
-   axis becomes contiguous runs (memcpy), otherwise the two innermost moved
-   axes are transposed in cache-sized tiles (SSE2 on x86-64). */
+   dropped and axes adjacent in both orders merged first (a kept innermost
+   run of 2, 4 or 8 bytes becomes the element). When the innermost output
+   axis and the innermost input axis each hold at least a 64-byte line, the
+   two are transposed in line x line tiles of SIMD in-register blocks
+   (TI_FAMILY_TRANSPOSE: 16 x 16 with AVX-512, 8 x 8 with AVX2, 4 x 4 with
+   SSE2 / NEON for 4-byte elements; 8 x 8 for 1- and 2-byte, 2 x 2 for
+   8-byte). Otherwise the output is made of gather tiles spanning the
+   innermost output axes (~1 KiB rows) and the innermost input axes (~256-byte
+   runs; a kept innermost axis is copied in whole runs, ~16 KiB per tile),
+   walked as an odometer without a division per element. */
 TASKIR_API ti_status ti_transpose(size_t elem_size, int ndim, const int64_t *in_dims,
                                   const int *perm, const void *in, void *out);
-/* With a kernel context: parallel_for splits the blocks / runs; ctx->cpu
-   == 0 keeps to plain C, TI_CPU_AVX2 in ctx->cpu enables 8 x 8 AVX2 blocks
-   for 4-byte elements (ti_transpose, with no ctx, runs no cpuid and uses
-   the base SIMD of the target: SSE2 or NEON). Outputs of at least TASKIR_KERNELS_STREAM_BYTES
-   use non-temporal stores on x86-64. */
+/* With a kernel context: parallel_for splits the tiles; the variant is
+   the first of TI_KERNEL_VARIANTS with TI_FAMILY_TRANSPOSE that ctx->cpu
+   allows (0: plain C; ti_transpose, with no ctx, runs no cpuid and takes
+   what the compiler targets, see ti_cpu_compiled). Outputs of at least
+   TASKIR_KERNELS_STREAM_BYTES use non-temporal stores on x86-64 where the
+   blocks write pieces of lines (SSE2, AVX2); whole-line AVX-512 blocks
+   store directly. Every variant gives the same bytes. */
 TASKIR_API ti_status ti_transpose_ex(const ti_kernel_ctx *ctx, size_t elem_size, int ndim,
                                      const int64_t *in_dims, const int *perm, const void *in,
                                      void *out);
@@ -5085,7 +5094,19 @@ static void ti__tr_gather_tile(const ti__tr_job *j, int64_t ioff, int64_t ooff, 
     const unsigned char *ip = j->in + (size_t)ioff * es;
     unsigned char *op = j->out + (size_t)ooff * es;
     if (s1 == 1) {
-      for (y = 0; y < n2; ++y, ip += s2b, op += o2b) ti__mv_copy(op, ip, (size_t)n1 * es);
+      const size_t run = (size_t)n1 * es;
+      if (run <= 4096 && n2 > 4) {
+        /* runs too short for the hardware to follow: fetch four ahead */
+        for (y = 0; y < n2; ++y, ip += s2b, op += o2b) {
+          if (y + 4 < n2) {
+            size_t q;
+            for (q = 0; q < run; q += 64) TI__MV_PREFETCH(ip + 4 * s2b + q);
+          }
+          ti__mv_copy(op, ip, run);
+        }
+      } else {
+        for (y = 0; y < n2; ++y, ip += s2b, op += o2b) ti__mv_copy(op, ip, run);
+      }
     } else {
 #define TI__TR_ROWS(TYPE)                                                                    \
   for (y = 0; y < n2; ++y, ip += s2b, op += o2b)                                             \
@@ -5173,6 +5194,9 @@ static ti_status ti__tr_check(size_t es, int ndim, const int64_t *dims, const in
    in L1. */
 #define TI__TR_OUT_RUN 1024
 #define TI__TR_IN_RUN 256
+/* With a kept innermost axis both sides are runs: tiles of about this many
+   bytes, so that the per-tile cost stays small next to the copies. */
+#define TI__TR_RUNS_TILE 16384
 
 TASKIR_API ti_status ti_transpose_ex(const ti_kernel_ctx *ctx, size_t es, int ndim,
                                      const int64_t *in_dims, const int *perm, const void *in,
@@ -5262,21 +5286,21 @@ TASKIR_API ti_status ti_transpose_ex(const ti_kernel_ctx *ctx, size_t es, int nd
        then the innermost input axes up to TI__TR_IN_RUN bytes; the axis
        that crosses a limit is cut into blocks, a kept innermost axis
        (runs of the input) never */
-    const int64_t es64 = (int64_t)j.es;
+    const int64_t es64 = (int64_t)j.es, orun = kept ? TI__TR_RUNS_TILE : TI__TR_OUT_RUN;
     int64_t prod = 1;
     int pos[TI_MAX_RANK];
     for (i = 0; i < ng; ++i) { j.bl[i] = 1; pos[mp[i]] = i; }
     for (i = ng - 1; i >= 0; --i) {
-      if ((kept && i == ng - 1) || prod * j.odim[i] * es64 <= 2 * TI__TR_OUT_RUN) {
+      if ((kept && i == ng - 1) || prod * j.odim[i] * es64 <= 2 * orun) {
         j.bl[i] = j.odim[i];
       } else {
-        const int64_t b = (TI__TR_OUT_RUN + prod * es64 - 1) / (prod * es64);
+        const int64_t b = (orun + prod * es64 - 1) / (prod * es64);
         j.bl[i] = b < 2 ? 2 : b > j.odim[i] ? j.odim[i] : b;
         prod *= j.bl[i];
         break;
       }
       prod *= j.bl[i];
-      if (prod * es64 >= TI__TR_OUT_RUN) break;
+      if (prod * es64 >= orun) break;
     }
     prod = 1;
     for (k = ng - 1; k >= 0; --k) {
@@ -5907,6 +5931,7 @@ TASKIR_API ti_status ti_rearrange_apply_ex(const ti_kernel_ctx *ctx, ti_rearrang
 #undef TI__TR_BLOCK
 #undef TI__TR_OUT_RUN
 #undef TI__TR_IN_RUN
+#undef TI__TR_RUNS_TILE
 #undef TI__VS_L
 #undef TI__VS_S
 #undef TI__VS_L8
