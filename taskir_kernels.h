@@ -751,13 +751,14 @@ TASKIR_API ti_status ti_rearrange_apply_ex(const ti_kernel_ctx *ctx, ti_rearrang
    i_k (numpy transpose). ndim 1..8, elem_size 1, 2, 4 or 8. Size-1 axes are
    dropped and axes adjacent in both orders merged first (a kept innermost
    run of 2, 4 or 8 bytes becomes the element). When the innermost output
-   axis and the innermost input axis each hold at least a 64-byte line, the
-   two are transposed in line x line tiles of SIMD in-register blocks
+   axis and the innermost input axis each hold at least 32 bytes, the two
+   are transposed in tiles of up to a line x a line of SIMD in-register
+   blocks (edges by the next narrower block, then element moves)
    (TI_FAMILY_TRANSPOSE: 16 x 16 with AVX-512, 8 x 8 with AVX2, 4 x 4 with
    SSE2 / NEON for 4-byte elements; 8 x 8 for 1- and 2-byte, 2 x 2 for
    8-byte). Otherwise the output is made of gather tiles spanning the
    innermost output axes (~1 KiB rows) and the innermost input axes (~256-byte
-   runs; a kept innermost axis is copied in whole runs, ~16 KiB per tile),
+   runs; a kept innermost axis is copied in whole runs, <= 16 KiB a tile),
    walked as an odometer without a division per element. */
 TASKIR_API ti_status ti_transpose(size_t elem_size, int ndim, const int64_t *in_dims,
                                   const int *perm, const void *in, void *out);
@@ -4913,33 +4914,34 @@ static void ti__tr_tile_ref(size_t es, const unsigned char *s, size_t sp, unsign
   ti__tr_moves(es, s, sp, d, so, 0, ni, 0, nj);
 }
 
-/* K x K blocks of ES-byte elements by BLK, then the edges */
-#define TI__TR_BLOCKS(BLK, K, ES)                                                            \
+/* K x K blocks of ES-byte elements by BLK, then the edges by the tile EDGE
+   (the next narrower variant's, down to element moves) */
+#define TI__TR_BLOCKS(BLK, K, ES, EDGE)                                                      \
   {                                                                                          \
     const int64_t ki = ni - ni % (K), kj = nj - nj % (K);                                    \
     int64_t i, j;                                                                            \
     for (i = 0; i < ki; i += (K))                                                            \
       for (j = 0; j < kj; j += (K))                                                          \
         BLK(s + (size_t)i * sp + (size_t)j * (ES), sp, d + (size_t)j * so + (size_t)i * (ES), so); \
-    if (kj < nj) ti__tr_moves(ES, s, sp, d, so, 0, ki, kj, nj);                              \
-    if (ki < ni) ti__tr_moves(ES, s, sp, d, so, ki, ni, 0, nj);                              \
+    if (kj < nj) EDGE(ES, s + (size_t)kj * (ES), sp, d + (size_t)kj * so, so, ki, nj - kj);   \
+    if (ki < ni) EDGE(ES, s + (size_t)ki * sp, sp, d + (size_t)ki * (ES), so, ni - ki, nj);   \
   }
-#define TI__TR_GEN(P, T, B1, K1, B2, K2, B4, K4, B8, K8)                                    \
+#define TI__TR_GEN(P, T, B1, K1, B2, K2, B4, K4, B8, K8, E4)                                \
   T static void ti__tr_tile_##P(size_t es, const unsigned char *s, size_t sp, unsigned char *d, \
                                 size_t so, int64_t ni, int64_t nj) {                         \
     switch (es) {                                                                            \
-    case 1: TI__TR_BLOCKS(B1, K1, 1) break;                                                  \
-    case 2: TI__TR_BLOCKS(B2, K2, 2) break;                                                  \
-    case 4: TI__TR_BLOCKS(B4, K4, 4) break;                                                  \
-    default: TI__TR_BLOCKS(B8, K8, 8) break;                                                 \
+    case 1: TI__TR_BLOCKS(B1, K1, 1, ti__tr_tile_ref) break;                                 \
+    case 2: TI__TR_BLOCKS(B2, K2, 2, ti__tr_tile_ref) break;                                 \
+    case 4: TI__TR_BLOCKS(B4, K4, 4, E4) break;                                              \
+    default: TI__TR_BLOCKS(B8, K8, 8, ti__tr_tile_ref) break;                                \
     }                                                                                        \
   }
 #if defined(TI__X86)
-TI__TR_GEN(sse2, TI__T_SSE2, ti__vs_tr1, 8, ti__vs_tr2, 8, ti__vs_tr4, 4, ti__vs_tr8, 2)
-TI__TR_GEN(avx2, TI__T_AVX2, ti__vs_tr1, 8, ti__vs_tr2, 8, ti__va_tr4, 8, ti__vs_tr8, 2)
-TI__TR_GEN(avx512, TI__T_AVX512, ti__vs_tr1, 8, ti__vs_tr2, 8, ti__vz_tr4, 16, ti__vs_tr8, 2)
+TI__TR_GEN(sse2, TI__T_SSE2, ti__vs_tr1, 8, ti__vs_tr2, 8, ti__vs_tr4, 4, ti__vs_tr8, 2, ti__tr_tile_ref)
+TI__TR_GEN(avx2, TI__T_AVX2, ti__vs_tr1, 8, ti__vs_tr2, 8, ti__va_tr4, 8, ti__vs_tr8, 2, ti__tr_tile_sse2)
+TI__TR_GEN(avx512, TI__T_AVX512, ti__vs_tr1, 8, ti__vs_tr2, 8, ti__vz_tr4, 16, ti__vs_tr8, 2, ti__tr_tile_avx2)
 #elif defined(TI__NEON)
-TI__TR_GEN(neon, , ti__vn_tr1, 8, ti__vn_tr2, 8, ti__vn_tr4, 4, ti__vn_tr8, 2)
+TI__TR_GEN(neon, , ti__vn_tr1, 8, ti__vn_tr2, 8, ti__vn_tr4, 4, ti__vn_tr8, 2, ti__tr_tile_ref)
 #endif
 #undef TI__TR_GEN
 #undef TI__TR_BLOCKS
@@ -5193,9 +5195,14 @@ static ti_status ti__tr_check(size_t es, int ndim, const int64_t *dims, const in
    TI__TR_IN_RUN bytes, so both sides move whole lines while the tile stays
    in L1. */
 #define TI__TR_OUT_RUN 1024
+/* 2-D SIMD tiles when the innermost input and output axes both hold at
+   least this many bytes (half a line: blocks still beat gathers there);
+   below it, gather tiles. */
+#define TI__TR_TILED_MIN 32
 #define TI__TR_IN_RUN 256
-/* With a kept innermost axis both sides are runs: tiles of about this many
-   bytes, so that the per-tile cost stays small next to the copies. */
+/* With a kept innermost axis both sides are runs: tiles of up to this many
+   bytes (more only for longer runs), so that the per-tile cost stays small
+   next to the copies. */
 #define TI__TR_RUNS_TILE 16384
 
 TASKIR_API ti_status ti_transpose_ex(const ti_kernel_ctx *ctx, size_t es, int ndim,
@@ -5271,7 +5278,8 @@ TASKIR_API ti_status ti_transpose_ex(const ti_kernel_ctx *ctx, size_t es, int nd
   for (i = 0; i < ng; ++i)
     if (mp[i] == ng - 1) j.r = i;
   j.noth = 0;
-  j.tiled = !kept && j.odim[ng - 1] * (int64_t)j.es >= 64 && j.odim[j.r] * (int64_t)j.es >= 64;
+  j.tiled = !kept && j.odim[ng - 1] * (int64_t)j.es >= TI__TR_TILED_MIN &&
+            j.odim[j.r] * (int64_t)j.es >= TI__TR_TILED_MIN;
   if (j.tiled) {
     /* both innermost axes hold whole lines: 2-D tiles of them, the other
        axes outside */
@@ -5291,7 +5299,7 @@ TASKIR_API ti_status ti_transpose_ex(const ti_kernel_ctx *ctx, size_t es, int nd
     int pos[TI_MAX_RANK];
     for (i = 0; i < ng; ++i) { j.bl[i] = 1; pos[mp[i]] = i; }
     for (i = ng - 1; i >= 0; --i) {
-      if ((kept && i == ng - 1) || prod * j.odim[i] * es64 <= 2 * orun) {
+      if ((kept && i == ng - 1) || prod * j.odim[i] * es64 <= (kept ? orun : 2 * orun)) {
         j.bl[i] = j.odim[i];
       } else {
         const int64_t b = (orun + prod * es64 - 1) / (prod * es64);
@@ -5932,6 +5940,7 @@ TASKIR_API ti_status ti_rearrange_apply_ex(const ti_kernel_ctx *ctx, ti_rearrang
 #undef TI__TR_OUT_RUN
 #undef TI__TR_IN_RUN
 #undef TI__TR_RUNS_TILE
+#undef TI__TR_TILED_MIN
 #undef TI__VS_L
 #undef TI__VS_S
 #undef TI__VS_L8
