@@ -175,8 +175,9 @@ enum {
   TI_FAMILY_CVM = 1u << 2,       /* ti_cvm with 8-bit operands */
   TI_FAMILY_CVM_I32 = 1u << 3,   /* ti_cvm, I32 x I32 */
   TI_FAMILY_ELTWISE = 1u << 4,   /* CADD, CAVG, CVVH, CAX, CVS, CCMPB, CCMPS, CLUT, CLIF */
-  TI_FAMILY_TINSHIFT = 1u << 5   /* TinShift: vector run moves; x86: streaming stores;
+  TI_FAMILY_TINSHIFT = 1u << 5,  /* TinShift: vector run moves; x86: streaming stores;
                                     AVX-512: line assembly and the column path */
+  TI_FAMILY_TRANSPOSE = 1u << 6  /* ti_transpose (and PERMUTE / RESHAPE): in-register blocks */
 };
 #define TI_KERNEL_VARIANTS(X) \
   X(AVX512VNNI, "avx512-vnni", \
@@ -186,15 +187,15 @@ enum {
     TI_CPU_AVXVNNI, TI_FAMILY_CC | TI_FAMILY_CVM) \
   X(AVX512, "avx512bw", TI_CPU_SSE2 | TI_CPU_SSSE3 | TI_CPU_SSE41 | TI_CPU_AVX2 | TI_CPU_AVX512, \
     TI_CPU_AVX512, TI_FAMILY_CC | TI_FAMILY_CC_WIDE | TI_FAMILY_CVM | TI_FAMILY_CVM_I32 | TI_FAMILY_ELTWISE | \
-    TI_FAMILY_TINSHIFT) \
+    TI_FAMILY_TINSHIFT | TI_FAMILY_TRANSPOSE) \
   X(AVX2, "avx2", TI_CPU_SSE2 | TI_CPU_SSSE3 | TI_CPU_SSE41 | TI_CPU_AVX2, \
     TI_CPU_AVX2, TI_FAMILY_CC | TI_FAMILY_CC_WIDE | TI_FAMILY_CVM | TI_FAMILY_CVM_I32 | TI_FAMILY_ELTWISE | \
-    TI_FAMILY_TINSHIFT) \
+    TI_FAMILY_TINSHIFT | TI_FAMILY_TRANSPOSE) \
   X(SSE2, "sse2", TI_CPU_SSE2, \
-    TI_CPU_SSE2, TI_FAMILY_CC | TI_FAMILY_CVM | TI_FAMILY_ELTWISE | TI_FAMILY_TINSHIFT) \
+    TI_CPU_SSE2, TI_FAMILY_CC | TI_FAMILY_CVM | TI_FAMILY_ELTWISE | TI_FAMILY_TINSHIFT | TI_FAMILY_TRANSPOSE) \
   X(NEON, "neon", TI_CPU_NEON | TI_CPU_NEON_DOTPROD, \
     TI_CPU_NEON, TI_FAMILY_CC | TI_FAMILY_CC_WIDE | TI_FAMILY_CVM | TI_FAMILY_CVM_I32 | TI_FAMILY_ELTWISE | \
-    TI_FAMILY_TINSHIFT)
+    TI_FAMILY_TINSHIFT | TI_FAMILY_TRANSPOSE)
 typedef enum ti_kernel_variant {
 #define TI__KV_ID(id, name, cpu, need, families) TI_VARIANT_##id,
   TI_KERNEL_VARIANTS(TI__KV_ID)
@@ -755,16 +756,26 @@ TASKIR_API ti_status ti_rearrange_apply_ex(const ti_kernel_ctx *ctx, ti_rearrang
 /* N-d transpose: out has dims in_dims[perm[0]], ..., in_dims[perm[ndim-1]]
    and out[i_0]..[i_{ndim-1}] = in[...] with input axis perm[k] indexed by
    i_k (numpy transpose). ndim 1..8, elem_size 1, 2, 4 or 8. Size-1 axes are
-   dropped and axes adjacent in both orders merged first; a kept innermost
-   axis becomes contiguous runs (memcpy), otherwise the two innermost moved
-   axes are transposed in cache-sized tiles (SSE2 on x86-64). */
+   dropped and axes adjacent in both orders merged first (a kept innermost
+   run of 2, 4 or 8 bytes becomes the element). When the innermost output
+   axis and the innermost input axis each hold at least 32 bytes, the two
+   are transposed in tiles of up to a line x a line of SIMD in-register
+   blocks (edges by the next narrower block, then element moves)
+   (TI_FAMILY_TRANSPOSE: 16 x 16 with AVX-512, 8 x 8 with AVX2, 4 x 4 with
+   SSE2 / NEON for 4-byte elements; 8 x 8 for 1- and 2-byte, 2 x 2 for
+   8-byte). Otherwise the output is made of gather tiles spanning the
+   innermost output axes (~1 KiB rows) and the innermost input axes (~256-byte
+   runs; a kept innermost axis is copied in whole runs, <= 16 KiB a tile),
+   walked as an odometer without a division per element. */
 TASKIR_API ti_status ti_transpose(size_t elem_size, int ndim, const int64_t *in_dims,
                                   const int *perm, const void *in, void *out);
-/* With a kernel context: parallel_for splits the blocks / runs; ctx->cpu
-   == 0 keeps to plain C, TI_CPU_AVX2 in ctx->cpu enables 8 x 8 AVX2 blocks
-   for 4-byte elements (ti_transpose, with no ctx, runs no cpuid and uses
-   the base SIMD of the target: SSE2 or NEON). Outputs of at least TASKIR_KERNELS_STREAM_BYTES
-   use non-temporal stores on x86-64. */
+/* With a kernel context: parallel_for splits the tiles; the variant is
+   the first of TI_KERNEL_VARIANTS with TI_FAMILY_TRANSPOSE that ctx->cpu
+   allows (0: plain C; ti_transpose, with no ctx, runs no cpuid and takes
+   what the compiler targets, see ti_cpu_compiled). Outputs of at least
+   TASKIR_KERNELS_STREAM_BYTES use non-temporal stores on x86-64 where the
+   blocks write pieces of lines (SSE2, AVX2); whole-line AVX-512 blocks
+   store directly. Every variant gives the same bytes. */
 TASKIR_API ti_status ti_transpose_ex(const ti_kernel_ctx *ctx, size_t elem_size, int ndim,
                                      const int64_t *in_dims, const int *perm, const void *in,
                                      void *out);
@@ -1127,6 +1138,57 @@ TI__V_INL uint32_t ti__vs_rsum(__m128i v) {
   return (uint32_t)_mm_cvtsi128_si32(v);
 }
 
+/* Transpose blocks: trE(s, sp, d, so) moves a square block of E-byte
+   elements, row r of the source (at s + r*sp) becoming column r of the
+   destination (rows at d + c*so); strides in bytes, any alignment. Only
+   shuffles: the bits move unchanged. SSE2: 8 x 8 bytes, 8 x 8 16-bit,
+   4 x 4 32-bit, 2 x 2 64-bit. */
+#define TI__VS_L(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
+#define TI__VS_S(p, v) _mm_storeu_si128((__m128i *)(void *)(p), (v))
+#define TI__VS_L8(p) _mm_loadl_epi64((const __m128i *)(const void *)(p))
+#define TI__VS_S8(p, v) _mm_storel_epi64((__m128i *)(void *)(p), (v))
+TI__V_INL void ti__vs_tr1(const unsigned char *s, size_t sp, unsigned char *d, size_t so) {
+  const __m128i a0 = _mm_unpacklo_epi8(TI__VS_L8(s), TI__VS_L8(s + sp));
+  const __m128i a1 = _mm_unpacklo_epi8(TI__VS_L8(s + 2 * sp), TI__VS_L8(s + 3 * sp));
+  const __m128i a2 = _mm_unpacklo_epi8(TI__VS_L8(s + 4 * sp), TI__VS_L8(s + 5 * sp));
+  const __m128i a3 = _mm_unpacklo_epi8(TI__VS_L8(s + 6 * sp), TI__VS_L8(s + 7 * sp));
+  const __m128i b0 = _mm_unpacklo_epi16(a0, a1), b1 = _mm_unpackhi_epi16(a0, a1);
+  const __m128i b2 = _mm_unpacklo_epi16(a2, a3), b3 = _mm_unpackhi_epi16(a2, a3);
+  const __m128i c0 = _mm_unpacklo_epi32(b0, b2), c1 = _mm_unpackhi_epi32(b0, b2);
+  const __m128i c2 = _mm_unpacklo_epi32(b1, b3), c3 = _mm_unpackhi_epi32(b1, b3);
+  TI__VS_S8(d, c0); TI__VS_S8(d + so, _mm_unpackhi_epi64(c0, c0));
+  TI__VS_S8(d + 2 * so, c1); TI__VS_S8(d + 3 * so, _mm_unpackhi_epi64(c1, c1));
+  TI__VS_S8(d + 4 * so, c2); TI__VS_S8(d + 5 * so, _mm_unpackhi_epi64(c2, c2));
+  TI__VS_S8(d + 6 * so, c3); TI__VS_S8(d + 7 * so, _mm_unpackhi_epi64(c3, c3));
+}
+TI__V_INL void ti__vs_tr2(const unsigned char *s, size_t sp, unsigned char *d, size_t so) {
+  const __m128i r0 = TI__VS_L(s), r1 = TI__VS_L(s + sp), r2 = TI__VS_L(s + 2 * sp), r3 = TI__VS_L(s + 3 * sp);
+  const __m128i r4 = TI__VS_L(s + 4 * sp), r5 = TI__VS_L(s + 5 * sp), r6 = TI__VS_L(s + 6 * sp), r7 = TI__VS_L(s + 7 * sp);
+  const __m128i a0 = _mm_unpacklo_epi16(r0, r1), a1 = _mm_unpackhi_epi16(r0, r1);
+  const __m128i a2 = _mm_unpacklo_epi16(r2, r3), a3 = _mm_unpackhi_epi16(r2, r3);
+  const __m128i a4 = _mm_unpacklo_epi16(r4, r5), a5 = _mm_unpackhi_epi16(r4, r5);
+  const __m128i a6 = _mm_unpacklo_epi16(r6, r7), a7 = _mm_unpackhi_epi16(r6, r7);
+  const __m128i b0 = _mm_unpacklo_epi32(a0, a2), b1 = _mm_unpackhi_epi32(a0, a2);
+  const __m128i b2 = _mm_unpacklo_epi32(a1, a3), b3 = _mm_unpackhi_epi32(a1, a3);
+  const __m128i b4 = _mm_unpacklo_epi32(a4, a6), b5 = _mm_unpackhi_epi32(a4, a6);
+  const __m128i b6 = _mm_unpacklo_epi32(a5, a7), b7 = _mm_unpackhi_epi32(a5, a7);
+  TI__VS_S(d, _mm_unpacklo_epi64(b0, b4)); TI__VS_S(d + so, _mm_unpackhi_epi64(b0, b4));
+  TI__VS_S(d + 2 * so, _mm_unpacklo_epi64(b1, b5)); TI__VS_S(d + 3 * so, _mm_unpackhi_epi64(b1, b5));
+  TI__VS_S(d + 4 * so, _mm_unpacklo_epi64(b2, b6)); TI__VS_S(d + 5 * so, _mm_unpackhi_epi64(b2, b6));
+  TI__VS_S(d + 6 * so, _mm_unpacklo_epi64(b3, b7)); TI__VS_S(d + 7 * so, _mm_unpackhi_epi64(b3, b7));
+}
+TI__V_INL void ti__vs_tr4(const unsigned char *s, size_t sp, unsigned char *d, size_t so) {
+  const __m128i r0 = TI__VS_L(s), r1 = TI__VS_L(s + sp), r2 = TI__VS_L(s + 2 * sp), r3 = TI__VS_L(s + 3 * sp);
+  const __m128i t0 = _mm_unpacklo_epi32(r0, r1), t1 = _mm_unpacklo_epi32(r2, r3);
+  const __m128i t2 = _mm_unpackhi_epi32(r0, r1), t3 = _mm_unpackhi_epi32(r2, r3);
+  TI__VS_S(d, _mm_unpacklo_epi64(t0, t1)); TI__VS_S(d + so, _mm_unpackhi_epi64(t0, t1));
+  TI__VS_S(d + 2 * so, _mm_unpacklo_epi64(t2, t3)); TI__VS_S(d + 3 * so, _mm_unpackhi_epi64(t2, t3));
+}
+TI__V_INL void ti__vs_tr8(const unsigned char *s, size_t sp, unsigned char *d, size_t so) {
+  const __m128i r0 = TI__VS_L(s), r1 = TI__VS_L(s + sp);
+  TI__VS_S(d, _mm_unpacklo_epi64(r0, r1)); TI__VS_S(d + so, _mm_unpackhi_epi64(r0, r1));
+}
+
 /* AVX2. */
 enum { ti__va_W = 8 };
 typedef __m256i ti__va_vi;
@@ -1192,6 +1254,28 @@ TI__T_AVX2 TI__V_INL __m256i ti__va_dot4(__m256i acc, __m256i a, __m256i w) {
 TI__T_AVXVNNI TI__V_INL __m256i ti__va_dpbusd(__m256i acc, __m256i a, __m256i w) { return _mm256_dpbusd_avx_epi32(acc, a, w); }
 TI__T_AVX2 TI__V_INL uint32_t ti__va_rsum(__m256i v) {
   return ti__vs_rsum(_mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1)));
+}
+
+/* 8 x 8 32-bit transpose block (see ti__vs_tr4). */
+TI__T_AVX2 TI__V_INL void ti__va_tr4(const unsigned char *s, size_t sp, unsigned char *d, size_t so) {
+#define TI__VA_L(k) _mm256_loadu_si256((const __m256i *)(const void *)(s + (k) * sp))
+#define TI__VA_S(k, v) _mm256_storeu_si256((__m256i *)(void *)(d + (k) * so), (v))
+  const __m256i r0 = TI__VA_L(0), r1 = TI__VA_L(1), r2 = TI__VA_L(2), r3 = TI__VA_L(3);
+  const __m256i r4 = TI__VA_L(4), r5 = TI__VA_L(5), r6 = TI__VA_L(6), r7 = TI__VA_L(7);
+  const __m256i t0 = _mm256_unpacklo_epi32(r0, r1), t1 = _mm256_unpackhi_epi32(r0, r1);
+  const __m256i t2 = _mm256_unpacklo_epi32(r2, r3), t3 = _mm256_unpackhi_epi32(r2, r3);
+  const __m256i t4 = _mm256_unpacklo_epi32(r4, r5), t5 = _mm256_unpackhi_epi32(r4, r5);
+  const __m256i t6 = _mm256_unpacklo_epi32(r6, r7), t7 = _mm256_unpackhi_epi32(r6, r7);
+  const __m256i u0 = _mm256_unpacklo_epi64(t0, t2), u1 = _mm256_unpackhi_epi64(t0, t2);
+  const __m256i u2 = _mm256_unpacklo_epi64(t1, t3), u3 = _mm256_unpackhi_epi64(t1, t3);
+  const __m256i u4 = _mm256_unpacklo_epi64(t4, t6), u5 = _mm256_unpackhi_epi64(t4, t6);
+  const __m256i u6 = _mm256_unpacklo_epi64(t5, t7), u7 = _mm256_unpackhi_epi64(t5, t7);
+  TI__VA_S(0, _mm256_permute2x128_si256(u0, u4, 0x20)); TI__VA_S(1, _mm256_permute2x128_si256(u1, u5, 0x20));
+  TI__VA_S(2, _mm256_permute2x128_si256(u2, u6, 0x20)); TI__VA_S(3, _mm256_permute2x128_si256(u3, u7, 0x20));
+  TI__VA_S(4, _mm256_permute2x128_si256(u0, u4, 0x31)); TI__VA_S(5, _mm256_permute2x128_si256(u1, u5, 0x31));
+  TI__VA_S(6, _mm256_permute2x128_si256(u2, u6, 0x31)); TI__VA_S(7, _mm256_permute2x128_si256(u3, u7, 0x31));
+#undef TI__VA_L
+#undef TI__VA_S
 }
 
 /* AVX-512 (F, BW, VL, DQ). The all-lanes masked forms avoid g++ 12's false
@@ -1299,6 +1383,32 @@ TI__T_AVX512 TI__V_INL uint32_t ti__vz_rsum(__m512i v) {
   return ti__vs_rsum(_mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1)));
 }
 
+/* 16 x 16 32-bit transpose block (see ti__vs_tr4): every row a whole
+   64-byte line. */
+TI__T_AVX512 TI__V_INL void ti__vz_tr4(const unsigned char *s, size_t sp, unsigned char *d, size_t so) {
+  __m512i r[16], t[16];
+  int k;
+  for (k = 0; k < 16; ++k) r[k] = _mm512_loadu_si512((const void *)(s + (size_t)k * sp));
+  for (k = 0; k < 16; k += 2) {
+    t[k] = _mm512_unpacklo_epi32(r[k], r[k + 1]);
+    t[k + 1] = _mm512_unpackhi_epi32(r[k], r[k + 1]);
+  }
+  for (k = 0; k < 16; k += 4) {   /* r[k + c]: column 4l + c of rows k..k+3 in lane l */
+    r[k] = _mm512_unpacklo_epi64(t[k], t[k + 2]);
+    r[k + 1] = _mm512_unpackhi_epi64(t[k], t[k + 2]);
+    r[k + 2] = _mm512_unpacklo_epi64(t[k + 1], t[k + 3]);
+    r[k + 3] = _mm512_unpackhi_epi64(t[k + 1], t[k + 3]);
+  }
+  for (k = 0; k < 4; ++k) {
+    const __m512i v0 = _mm512_shuffle_i32x4(r[k], r[4 + k], 0x88), v1 = _mm512_shuffle_i32x4(r[k], r[4 + k], 0xdd);
+    const __m512i w0 = _mm512_shuffle_i32x4(r[8 + k], r[12 + k], 0x88), w1 = _mm512_shuffle_i32x4(r[8 + k], r[12 + k], 0xdd);
+    _mm512_storeu_si512((void *)(d + (size_t)k * so), _mm512_shuffle_i32x4(v0, w0, 0x88));
+    _mm512_storeu_si512((void *)(d + (size_t)(k + 4) * so), _mm512_shuffle_i32x4(v1, w1, 0x88));
+    _mm512_storeu_si512((void *)(d + (size_t)(k + 8) * so), _mm512_shuffle_i32x4(v0, w0, 0xdd));
+    _mm512_storeu_si512((void *)(d + (size_t)(k + 12) * so), _mm512_shuffle_i32x4(v1, w1, 0xdd));
+  }
+}
+
 #elif defined(TI__NEON)
 enum { ti__vn_W = 4 };
 typedef int32x4_t ti__vn_vi;
@@ -1371,6 +1481,62 @@ TI__V_INL int32x4_t ti__vn_dot4(int32x4_t acc, int32x4_t a, int32x4_t w) {
 #endif
 }
 TI__V_INL uint32_t ti__vn_rsum(int32x4_t v) { return (uint32_t)vaddvq_s32(v); }
+
+/* Transpose blocks (see ti__vs_tr4): 8 x 8 bytes, 8 x 8 16-bit, 4 x 4
+   32-bit, 2 x 2 64-bit. */
+TI__V_INL void ti__vn_tr1(const unsigned char *s, size_t sp, unsigned char *d, size_t so) {
+  const uint8x8x2_t t0 = vtrn_u8(vld1_u8(s), vld1_u8(s + sp)), t1 = vtrn_u8(vld1_u8(s + 2 * sp), vld1_u8(s + 3 * sp));
+  const uint8x8x2_t t2 = vtrn_u8(vld1_u8(s + 4 * sp), vld1_u8(s + 5 * sp)), t3 = vtrn_u8(vld1_u8(s + 6 * sp), vld1_u8(s + 7 * sp));
+  const uint16x4x2_t u0 = vtrn_u16(vreinterpret_u16_u8(t0.val[0]), vreinterpret_u16_u8(t1.val[0]));
+  const uint16x4x2_t u1 = vtrn_u16(vreinterpret_u16_u8(t0.val[1]), vreinterpret_u16_u8(t1.val[1]));
+  const uint16x4x2_t u2 = vtrn_u16(vreinterpret_u16_u8(t2.val[0]), vreinterpret_u16_u8(t3.val[0]));
+  const uint16x4x2_t u3 = vtrn_u16(vreinterpret_u16_u8(t2.val[1]), vreinterpret_u16_u8(t3.val[1]));
+  const uint32x2x2_t v0 = vtrn_u32(vreinterpret_u32_u16(u0.val[0]), vreinterpret_u32_u16(u2.val[0]));
+  const uint32x2x2_t v1 = vtrn_u32(vreinterpret_u32_u16(u1.val[0]), vreinterpret_u32_u16(u3.val[0]));
+  const uint32x2x2_t v2 = vtrn_u32(vreinterpret_u32_u16(u0.val[1]), vreinterpret_u32_u16(u2.val[1]));
+  const uint32x2x2_t v3 = vtrn_u32(vreinterpret_u32_u16(u1.val[1]), vreinterpret_u32_u16(u3.val[1]));
+  vst1_u8(d, vreinterpret_u8_u32(v0.val[0])); vst1_u8(d + 4 * so, vreinterpret_u8_u32(v0.val[1]));
+  vst1_u8(d + so, vreinterpret_u8_u32(v1.val[0])); vst1_u8(d + 5 * so, vreinterpret_u8_u32(v1.val[1]));
+  vst1_u8(d + 2 * so, vreinterpret_u8_u32(v2.val[0])); vst1_u8(d + 6 * so, vreinterpret_u8_u32(v2.val[1]));
+  vst1_u8(d + 3 * so, vreinterpret_u8_u32(v3.val[0])); vst1_u8(d + 7 * so, vreinterpret_u8_u32(v3.val[1]));
+}
+TI__V_INL void ti__vn_tr2(const unsigned char *s, size_t sp, unsigned char *d, size_t so) {
+#define TI__VN_L(k) vld1q_u16((const uint16_t *)(const void *)(s + (k) * sp))
+#define TI__VN_S(k, lo, hi) vst1q_u16((uint16_t *)(void *)(d + (k) * so), vcombine_u16(lo, hi))
+#define TI__VN_LO(x) vget_low_u16(vreinterpretq_u16_u32(x))
+#define TI__VN_HI(x) vget_high_u16(vreinterpretq_u16_u32(x))
+  const uint16x8x2_t t0 = vtrnq_u16(TI__VN_L(0), TI__VN_L(1)), t1 = vtrnq_u16(TI__VN_L(2), TI__VN_L(3));
+  const uint16x8x2_t t2 = vtrnq_u16(TI__VN_L(4), TI__VN_L(5)), t3 = vtrnq_u16(TI__VN_L(6), TI__VN_L(7));
+  const uint32x4x2_t u0 = vtrnq_u32(vreinterpretq_u32_u16(t0.val[0]), vreinterpretq_u32_u16(t1.val[0]));
+  const uint32x4x2_t u1 = vtrnq_u32(vreinterpretq_u32_u16(t0.val[1]), vreinterpretq_u32_u16(t1.val[1]));
+  const uint32x4x2_t u2 = vtrnq_u32(vreinterpretq_u32_u16(t2.val[0]), vreinterpretq_u32_u16(t3.val[0]));
+  const uint32x4x2_t u3 = vtrnq_u32(vreinterpretq_u32_u16(t2.val[1]), vreinterpretq_u32_u16(t3.val[1]));
+  TI__VN_S(0, TI__VN_LO(u0.val[0]), TI__VN_LO(u2.val[0])); TI__VN_S(4, TI__VN_HI(u0.val[0]), TI__VN_HI(u2.val[0]));
+  TI__VN_S(1, TI__VN_LO(u1.val[0]), TI__VN_LO(u3.val[0])); TI__VN_S(5, TI__VN_HI(u1.val[0]), TI__VN_HI(u3.val[0]));
+  TI__VN_S(2, TI__VN_LO(u0.val[1]), TI__VN_LO(u2.val[1])); TI__VN_S(6, TI__VN_HI(u0.val[1]), TI__VN_HI(u2.val[1]));
+  TI__VN_S(3, TI__VN_LO(u1.val[1]), TI__VN_LO(u3.val[1])); TI__VN_S(7, TI__VN_HI(u1.val[1]), TI__VN_HI(u3.val[1]));
+#undef TI__VN_L
+#undef TI__VN_S
+#undef TI__VN_LO
+#undef TI__VN_HI
+}
+TI__V_INL void ti__vn_tr4(const unsigned char *s, size_t sp, unsigned char *d, size_t so) {
+  const uint32x4_t r0 = vld1q_u32((const uint32_t *)(const void *)s);
+  const uint32x4_t r1 = vld1q_u32((const uint32_t *)(const void *)(s + sp));
+  const uint32x4_t r2 = vld1q_u32((const uint32_t *)(const void *)(s + 2 * sp));
+  const uint32x4_t r3 = vld1q_u32((const uint32_t *)(const void *)(s + 3 * sp));
+  const uint32x4x2_t a = vtrnq_u32(r0, r1), b = vtrnq_u32(r2, r3);
+  vst1q_u32((uint32_t *)(void *)d, vcombine_u32(vget_low_u32(a.val[0]), vget_low_u32(b.val[0])));
+  vst1q_u32((uint32_t *)(void *)(d + so), vcombine_u32(vget_low_u32(a.val[1]), vget_low_u32(b.val[1])));
+  vst1q_u32((uint32_t *)(void *)(d + 2 * so), vcombine_u32(vget_high_u32(a.val[0]), vget_high_u32(b.val[0])));
+  vst1q_u32((uint32_t *)(void *)(d + 3 * so), vcombine_u32(vget_high_u32(a.val[1]), vget_high_u32(b.val[1])));
+}
+TI__V_INL void ti__vn_tr8(const unsigned char *s, size_t sp, unsigned char *d, size_t so) {
+  const uint64x2_t r0 = vld1q_u64((const uint64_t *)(const void *)s);
+  const uint64x2_t r1 = vld1q_u64((const uint64_t *)(const void *)(s + sp));
+  vst1q_u64((uint64_t *)(void *)d, vcombine_u64(vget_low_u64(r0), vget_low_u64(r1)));
+  vst1q_u64((uint64_t *)(void *)(d + so), vcombine_u64(vget_high_u64(r0), vget_high_u64(r1)));
+}
 #endif
 
 /* >>kernels.impl.tinshift ------------------------------------------------ */
@@ -4854,21 +5020,104 @@ static int ti__ra_mul(int64_t a, int64_t b, int64_t *r) {
 
 /* ---- N-d transpose ---- */
 
+/* Tile of the 2-D problem out[j*so + i] = in[i*sp + j] (strides in bytes)
+   with ni x nj elements (each at most one 64-byte line): the square blocks
+   of the SIMD layer (ti__v<P>_tr<E>) where they fit, element moves at the
+   edges. One per variant of TI_FAMILY_TRANSPOSE, and the reference. */
+typedef void (*ti__tr_tile_fn)(size_t es, const unsigned char *s, size_t sp, unsigned char *d,
+                               size_t so, int64_t ni, int64_t nj);
+
+/* Element moves of tile rows [ia, ib) x columns [ja, jb). */
+static void ti__tr_moves(size_t es, const unsigned char *s, size_t sp, unsigned char *d,
+                         size_t so, int64_t ia, int64_t ib, int64_t ja, int64_t jb) {
+  int64_t i, j;
+#define TI__TR_MV(TYPE)                                                                      \
+  for (j = ja; j < jb; ++j)                                                                  \
+    for (i = ia; i < ib; ++i) {                                                              \
+      TYPE v;                                                                                \
+      ti__memcpy(&v, s + (size_t)i * sp + (size_t)j * sizeof(TYPE), sizeof(TYPE));         \
+      ti__memcpy(d + (size_t)j * so + (size_t)i * sizeof(TYPE), &v, sizeof(TYPE));         \
+    }
+  switch (es) {
+  case 1: TI__TR_MV(uint8_t) break;
+  case 2: TI__TR_MV(uint16_t) break;
+  case 4: TI__TR_MV(uint32_t) break;
+  default: TI__TR_MV(uint64_t) break;
+  }
+#undef TI__TR_MV
+}
+
+static void ti__tr_tile_ref(size_t es, const unsigned char *s, size_t sp, unsigned char *d,
+                            size_t so, int64_t ni, int64_t nj) {
+  ti__tr_moves(es, s, sp, d, so, 0, ni, 0, nj);
+}
+
+/* K x K blocks of ES-byte elements by BLK, then the edges by the tile EDGE
+   (the next narrower variant's, down to element moves) */
+#define TI__TR_BLOCKS(BLK, K, ES, EDGE)                                                      \
+  {                                                                                          \
+    const int64_t ki = ni - ni % (K), kj = nj - nj % (K);                                    \
+    int64_t i, j;                                                                            \
+    for (i = 0; i < ki; i += (K))                                                            \
+      for (j = 0; j < kj; j += (K))                                                          \
+        BLK(s + (size_t)i * sp + (size_t)j * (ES), sp, d + (size_t)j * so + (size_t)i * (ES), so); \
+    if (kj < nj) EDGE(ES, s + (size_t)kj * (ES), sp, d + (size_t)kj * so, so, ki, nj - kj);   \
+    if (ki < ni) EDGE(ES, s + (size_t)ki * sp, sp, d + (size_t)ki * (ES), so, ni - ki, nj);   \
+  }
+#define TI__TR_GEN(P, T, B1, K1, B2, K2, B4, K4, B8, K8, E4)                                \
+  T static void ti__tr_tile_##P(size_t es, const unsigned char *s, size_t sp, unsigned char *d, \
+                                size_t so, int64_t ni, int64_t nj) {                         \
+    switch (es) {                                                                            \
+    case 1: TI__TR_BLOCKS(B1, K1, 1, ti__tr_tile_ref) break;                                 \
+    case 2: TI__TR_BLOCKS(B2, K2, 2, ti__tr_tile_ref) break;                                 \
+    case 4: TI__TR_BLOCKS(B4, K4, 4, E4) break;                                              \
+    default: TI__TR_BLOCKS(B8, K8, 8, ti__tr_tile_ref) break;                                \
+    }                                                                                        \
+  }
+#if defined(TI__X86)
+TI__TR_GEN(sse2, TI__T_SSE2, ti__vs_tr1, 8, ti__vs_tr2, 8, ti__vs_tr4, 4, ti__vs_tr8, 2, ti__tr_tile_ref)
+TI__TR_GEN(avx2, TI__T_AVX2, ti__vs_tr1, 8, ti__vs_tr2, 8, ti__va_tr4, 8, ti__vs_tr8, 2, ti__tr_tile_sse2)
+TI__TR_GEN(avx512, TI__T_AVX512, ti__vs_tr1, 8, ti__vs_tr2, 8, ti__vz_tr4, 16, ti__vs_tr8, 2, ti__tr_tile_avx2)
+#elif defined(TI__NEON)
+TI__TR_GEN(neon, , ti__vn_tr1, 8, ti__vn_tr2, 8, ti__vn_tr4, 4, ti__vn_tr8, 2, ti__tr_tile_ref)
+#endif
+#undef TI__TR_GEN
+#undef TI__TR_BLOCKS
+
+/* The tile of the variant the cpu flags allow; *lines gets the element
+   sizes (as a mask of bytes) whose blocks write whole 64-byte lines. */
+TI__PRIVATE ti__tr_tile_fn ti__tr_pick(unsigned cpu, unsigned *lines) {
+  *lines = 0;
+  switch (ti__variant(cpu, TI_FAMILY_TRANSPOSE)) {
+#if defined(TI__X86)
+  case TI_VARIANT_AVX512: *lines = 4; return ti__tr_tile_avx512;
+  case TI_VARIANT_AVX2: return ti__tr_tile_avx2;
+  case TI_VARIANT_SSE2: return ti__tr_tile_sse2;
+#elif defined(TI__NEON)
+  case TI_VARIANT_NEON: return ti__tr_tile_neon;
+#endif
+  default: return ti__tr_tile_ref;
+  }
+}
+
 typedef struct ti__tr_job {
   const unsigned char *in;
   unsigned char *out;
   size_t es;
   int m;               /* axes after simplification (>= 2) */
-  int kept;            /* innermost axis kept: the work is runs */
+  int tiled;           /* 2-D tiles; else blocked gather */
   int r;               /* tiled: output position of the input's innermost axis */
-  int noth;            /* axes iterated by the outer loop, output positions oth[] */
+  int noth;            /* tiled: axes iterated by the outer loop, output positions oth[] */
   int oth[TI_MAX_RANK];
   int64_t odim[TI_MAX_RANK];   /* output dims, output order */
   int64_t istr[TI_MAX_RANK];   /* input stride (elements) per output axis */
   int64_t ostr[TI_MAX_RANK];   /* output stride (elements) per output axis */
   int64_t nbi, nbj;    /* tiled: blocks along the output's (i) and input's (j) innermost axes */
+  int64_t bl[TI_MAX_RANK];     /* gather: block length per output axis */
+  int64_t nb[TI_MAX_RANK];     /* gather: blocks per output axis */
   int stream;          /* output large enough for non-temporal stores */
-  int simd;            /* SSE2 blocks allowed */
+  ti__tr_tile_fn tile;
+  unsigned lines;      /* element sizes whose tiles write whole lines */
 } ti__tr_job;
 
 /* Two levels of blocking for the 2-D core: a block of TI__TR_BLOCK x
@@ -4879,179 +5128,56 @@ typedef struct ti__tr_job {
 #define TI__TR_BLOCK 256
 #endif
 
-/* out[j*so + i] = in[i*sp + j] for i in [ia, ib), j in [ja, jb); strides and
-   offsets in elements. */
-static void ti__tr2d_scalar(size_t es, const unsigned char *in, int64_t sp, unsigned char *out,
-                            int64_t so, int64_t ia, int64_t ib, int64_t ja, int64_t jb) {
-  int64_t i, j;
-#define TI__TR_SC(TYPE)                                                          \
-  for (j = ja; j < jb; ++j)                                                      \
-    for (i = ia; i < ib; ++i) {                                                  \
-      TYPE v;                                                                    \
-      ti__memcpy(&v, in + (size_t)(i * sp + j) * sizeof(TYPE), sizeof(TYPE));        \
-      ti__memcpy(out + (size_t)(j * so + i) * sizeof(TYPE), &v, sizeof(TYPE));       \
-    }
-  switch (es) {
-  case 1: TI__TR_SC(uint8_t) break;
-  case 2: TI__TR_SC(uint16_t) break;
-  case 4: TI__TR_SC(uint32_t) break;
-  default: TI__TR_SC(uint64_t) break;
-  }
-#undef TI__TR_SC
-}
-
-#if defined(TI__X86)
-#define TI__LD(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
-#define TI__ST(p, v) _mm_storeu_si128((__m128i *)(void *)(p), (v))
-/* One K x K block (K = 16 / es; 8 for bytes) with SSE2 unpacks. */
-static void ti__tr_block(size_t es, const unsigned char *s, size_t sp, unsigned char *d,
-                         size_t so) {
-  if (es == 4) {
-    __m128i r0 = TI__LD(s), r1 = TI__LD(s + sp), r2 = TI__LD(s + 2 * sp), r3 = TI__LD(s + 3 * sp);
-    __m128i t0 = _mm_unpacklo_epi32(r0, r1), t1 = _mm_unpacklo_epi32(r2, r3);
-    __m128i t2 = _mm_unpackhi_epi32(r0, r1), t3 = _mm_unpackhi_epi32(r2, r3);
-    TI__ST(d, _mm_unpacklo_epi64(t0, t1));
-    TI__ST(d + so, _mm_unpackhi_epi64(t0, t1));
-    TI__ST(d + 2 * so, _mm_unpacklo_epi64(t2, t3));
-    TI__ST(d + 3 * so, _mm_unpackhi_epi64(t2, t3));
-  } else if (es == 8) {
-    __m128i r0 = TI__LD(s), r1 = TI__LD(s + sp);
-    TI__ST(d, _mm_unpacklo_epi64(r0, r1));
-    TI__ST(d + so, _mm_unpackhi_epi64(r0, r1));
-  } else if (es == 2) {
-    __m128i a0 = _mm_unpacklo_epi16(TI__LD(s), TI__LD(s + sp));
-    __m128i a1 = _mm_unpackhi_epi16(TI__LD(s), TI__LD(s + sp));
-    __m128i a2 = _mm_unpacklo_epi16(TI__LD(s + 2 * sp), TI__LD(s + 3 * sp));
-    __m128i a3 = _mm_unpackhi_epi16(TI__LD(s + 2 * sp), TI__LD(s + 3 * sp));
-    __m128i a4 = _mm_unpacklo_epi16(TI__LD(s + 4 * sp), TI__LD(s + 5 * sp));
-    __m128i a5 = _mm_unpackhi_epi16(TI__LD(s + 4 * sp), TI__LD(s + 5 * sp));
-    __m128i a6 = _mm_unpacklo_epi16(TI__LD(s + 6 * sp), TI__LD(s + 7 * sp));
-    __m128i a7 = _mm_unpackhi_epi16(TI__LD(s + 6 * sp), TI__LD(s + 7 * sp));
-    __m128i b0 = _mm_unpacklo_epi32(a0, a2), b1 = _mm_unpackhi_epi32(a0, a2);
-    __m128i b2 = _mm_unpacklo_epi32(a1, a3), b3 = _mm_unpackhi_epi32(a1, a3);
-    __m128i b4 = _mm_unpacklo_epi32(a4, a6), b5 = _mm_unpackhi_epi32(a4, a6);
-    __m128i b6 = _mm_unpacklo_epi32(a5, a7), b7 = _mm_unpackhi_epi32(a5, a7);
-    TI__ST(d, _mm_unpacklo_epi64(b0, b4));
-    TI__ST(d + so, _mm_unpackhi_epi64(b0, b4));
-    TI__ST(d + 2 * so, _mm_unpacklo_epi64(b1, b5));
-    TI__ST(d + 3 * so, _mm_unpackhi_epi64(b1, b5));
-    TI__ST(d + 4 * so, _mm_unpacklo_epi64(b2, b6));
-    TI__ST(d + 5 * so, _mm_unpackhi_epi64(b2, b6));
-    TI__ST(d + 6 * so, _mm_unpacklo_epi64(b3, b7));
-    TI__ST(d + 7 * so, _mm_unpackhi_epi64(b3, b7));
-  } else {
-#define TI__LD8(p) _mm_loadl_epi64((const __m128i *)(const void *)(p))
-    __m128i a0 = _mm_unpacklo_epi8(TI__LD8(s), TI__LD8(s + sp));
-    __m128i a1 = _mm_unpacklo_epi8(TI__LD8(s + 2 * sp), TI__LD8(s + 3 * sp));
-    __m128i a2 = _mm_unpacklo_epi8(TI__LD8(s + 4 * sp), TI__LD8(s + 5 * sp));
-    __m128i a3 = _mm_unpacklo_epi8(TI__LD8(s + 6 * sp), TI__LD8(s + 7 * sp));
-    __m128i b0 = _mm_unpacklo_epi16(a0, a1), b1 = _mm_unpackhi_epi16(a0, a1);
-    __m128i b2 = _mm_unpacklo_epi16(a2, a3), b3 = _mm_unpackhi_epi16(a2, a3);
-    __m128i c0 = _mm_unpacklo_epi32(b0, b2), c1 = _mm_unpackhi_epi32(b0, b2);
-    __m128i c2 = _mm_unpacklo_epi32(b1, b3), c3 = _mm_unpackhi_epi32(b1, b3);
-#define TI__ST8(p, v) _mm_storel_epi64((__m128i *)(void *)(p), (v))
-    TI__ST8(d, c0); TI__ST8(d + so, _mm_unpackhi_epi64(c0, c0));
-    TI__ST8(d + 2 * so, c1); TI__ST8(d + 3 * so, _mm_unpackhi_epi64(c1, c1));
-    TI__ST8(d + 4 * so, c2); TI__ST8(d + 5 * so, _mm_unpackhi_epi64(c2, c2));
-    TI__ST8(d + 6 * so, c3); TI__ST8(d + 7 * so, _mm_unpackhi_epi64(c3, c3));
-#undef TI__LD8
-#undef TI__ST8
-  }
-}
-#undef TI__LD
-#undef TI__ST
-#define TI__TR_HAS_BLOCK(es) 1
-#define TI__TR_AVX2 1
-/* 8 x 8 block of 4-byte elements with AVX2 (chosen at run time). */
-TI__T_AVX2 static void ti__tr_block8_avx2(const unsigned char *s, size_t sp,
-                                          unsigned char *d, size_t so) {
-#define TI__L(k) _mm256_loadu_ps((const float *)(const void *)(s + (k) * sp))
-#define TI__S(k, v) _mm256_storeu_ps((float *)(void *)(d + (k) * so), (v))
-  const __m256 r0 = TI__L(0), r1 = TI__L(1), r2 = TI__L(2), r3 = TI__L(3);
-  const __m256 r4 = TI__L(4), r5 = TI__L(5), r6 = TI__L(6), r7 = TI__L(7);
-  const __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);
-  const __m256 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
-  const __m256 t4 = _mm256_unpacklo_ps(r4, r5), t5 = _mm256_unpackhi_ps(r4, r5);
-  const __m256 t6 = _mm256_unpacklo_ps(r6, r7), t7 = _mm256_unpackhi_ps(r6, r7);
-  const __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xEE);
-  const __m256 u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xEE);
-  const __m256 u4 = _mm256_shuffle_ps(t4, t6, 0x44), u5 = _mm256_shuffle_ps(t4, t6, 0xEE);
-  const __m256 u6 = _mm256_shuffle_ps(t5, t7, 0x44), u7 = _mm256_shuffle_ps(t5, t7, 0xEE);
-  /* shuffles only: the bits move unchanged, NaN payloads included */
-  TI__S(0, _mm256_permute2f128_ps(u0, u4, 0x20)); TI__S(1, _mm256_permute2f128_ps(u1, u5, 0x20));
-  TI__S(2, _mm256_permute2f128_ps(u2, u6, 0x20)); TI__S(3, _mm256_permute2f128_ps(u3, u7, 0x20));
-  TI__S(4, _mm256_permute2f128_ps(u0, u4, 0x31)); TI__S(5, _mm256_permute2f128_ps(u1, u5, 0x31));
-  TI__S(6, _mm256_permute2f128_ps(u2, u6, 0x31)); TI__S(7, _mm256_permute2f128_ps(u3, u7, 0x31));
-#undef TI__L
-#undef TI__S
-}
-#elif defined(TI__NEON)
-/* 4 x 4 (4-byte) and 2 x 2 (8-byte) blocks with NEON; 1- and 2-byte
-   elements take the scalar tiles. */
-static void ti__tr_block(size_t es, const unsigned char *s, size_t sp, unsigned char *d,
-                         size_t so) {
-  if (es == 4) {
-    const uint32x4_t r0 = vld1q_u32((const uint32_t *)(const void *)s);
-    const uint32x4_t r1 = vld1q_u32((const uint32_t *)(const void *)(s + sp));
-    const uint32x4_t r2 = vld1q_u32((const uint32_t *)(const void *)(s + 2 * sp));
-    const uint32x4_t r3 = vld1q_u32((const uint32_t *)(const void *)(s + 3 * sp));
-    const uint32x4x2_t a = vtrnq_u32(r0, r1), b = vtrnq_u32(r2, r3);
-    vst1q_u32((uint32_t *)(void *)d, vcombine_u32(vget_low_u32(a.val[0]), vget_low_u32(b.val[0])));
-    vst1q_u32((uint32_t *)(void *)(d + so), vcombine_u32(vget_low_u32(a.val[1]), vget_low_u32(b.val[1])));
-    vst1q_u32((uint32_t *)(void *)(d + 2 * so), vcombine_u32(vget_high_u32(a.val[0]), vget_high_u32(b.val[0])));
-    vst1q_u32((uint32_t *)(void *)(d + 3 * so), vcombine_u32(vget_high_u32(a.val[1]), vget_high_u32(b.val[1])));
-  } else {
-    const uint64x2_t r0 = vld1q_u64((const uint64_t *)(const void *)s);
-    const uint64x2_t r1 = vld1q_u64((const uint64_t *)(const void *)(s + sp));
-    vst1q_u64((uint64_t *)(void *)d, vcombine_u64(vget_low_u64(r0), vget_low_u64(r1)));
-    vst1q_u64((uint64_t *)(void *)(d + so), vcombine_u64(vget_high_u64(r0), vget_high_u64(r1)));
-  }
-}
-#define TI__TR_HAS_BLOCK(es) ((es) >= 4)
-#endif
-
-/* Block [ia, ib) x [ja, jb) of the 2-D problem out[j*so + i] = in[i*sp + j],
-   tile by tile. A full tile (one 64-byte line by one line) is transposed
-   into a local buffer and its output lines are then written whole: with
-   strides that are multiples of 4 KiB every output line of a tile falls in
-   one cache set, and filling them piecewise in place would thrash L1. */
-static void ti__tr2d(size_t es, const unsigned char *in, int64_t sp, unsigned char *out,
-                     int64_t so, int64_t ia, int64_t ib, int64_t ja, int64_t jb, int simd,
-                     int stream) {
-  /* simd: 0 plain C, 1 base SIMD (SSE2 / NEON), 2 AVX2 as well */
+/* Block [ia, ib) x [ja, jb) of the 2-D problem out[j*so + i] = in[i*sp + j]
+   (strides in elements), tile by tile. When a tile's blocks write pieces of
+   lines and the output lines of a tile may share cache sets (strides of
+   whole KiBs), or when the output is streamed, a full tile goes through a
+   local buffer and its output lines are then written whole. */
+static void ti__tr2d(const ti__tr_job *job, const unsigned char *in, int64_t sp, unsigned char *out,
+                     int64_t so, int64_t ia, int64_t ib, int64_t ja, int64_t jb) {
+  const size_t es = job->es, spb = (size_t)sp * es, sob = (size_t)so * es;
   const int64_t TT = 64 / (int64_t)es;
-  int64_t i0, j0;
+  const int stream = job->stream && !(job->lines & es);
+  const int via = stream || (!(job->lines & es) && sob % 1024 == 0);
+  /* sweep along the side with the longer stride: with the input's rows far
+     apart, strips of TT input rows (read as TT streams, written into a
+     compact block of the output); else strips of TT output rows */
+  const int jouter = so >= sp;
+  int64_t i0, j0, i, j;
+  if (!via) {
+    if (jouter) {
+      for (j0 = ja; j0 < jb; j0 += TT) {
+        if (j0 + TT < jb)  /* the next strip's lines, one per input row */
+          for (i = ia; i < ib; ++i) TI__MV_PREFETCH(in + (size_t)(i * sp + j0 + TT) * es);
+        job->tile(es, in + (size_t)(ia * sp + j0) * es, spb, out + (size_t)(j0 * so + ia) * es, sob,
+                  ib - ia, jb - j0 < TT ? jb - j0 : TT);
+      }
+    } else {
+      for (i0 = ia; i0 < ib; i0 += TT) {
+        const int64_t ni = ib - i0 < TT ? ib - i0 : TT;
+        for (j0 = ja; j0 < jb; j0 += TT) {
+          const unsigned char *s = in + (size_t)(i0 * sp + j0) * es;
+          if (j0 + 2 * TT < jb)  /* TT input rows read as streams: two lines ahead */
+            for (i = 0; i < ni; ++i) TI__MV_PREFETCH(s + (size_t)i * spb + 128);
+          job->tile(es, s, spb, out + (size_t)(j0 * so + i0) * es, sob, ni, jb - j0 < TT ? jb - j0 : TT);
+        }
+      }
+    }
+    return;
+  }
   for (i0 = ia; i0 < ib; i0 += TT) {
-    const int64_t i1 = ib - i0 < TT ? ib : i0 + TT;
+    const int64_t ni = ib - i0 < TT ? ib - i0 : TT;
     for (j0 = ja; j0 < jb; j0 += TT) {
-      const int64_t j1 = jb - j0 < TT ? jb : j0 + TT;
-#if defined(TI__X86) || defined(TI__NEON)
-      if (simd && TI__TR_HAS_BLOCK(es) && i1 - i0 == TT && j1 - j0 == TT) {
-        const int64_t K = es == 1 ? 8 : 16 / (int64_t)es;
-        /* through the line buffer when the output lines of a tile may share
-           cache sets (strides of whole KiBs) or are streamed; else direct */
-        const int via = stream || ((size_t)so * es) % 1024 == 0;
+      const int64_t nj = jb - j0 < TT ? jb - j0 : TT;
+      const unsigned char *s = in + (size_t)(i0 * sp + j0) * es;
+      unsigned char *d = out + (size_t)(j0 * so + i0) * es;
+      if (j0 + TT < jb)  /* every input row is a stream of its own: fetch ahead */
+        for (i = 0; i < ni; ++i) TI__MV_PREFETCH(s + (size_t)i * spb + 64);
+      if (ni < TT) { job->tile(es, s, spb, d, sob, ni, nj); continue; }
+      {
         unsigned char buf[64 * 64];
-        unsigned char *tb = via ? buf : out + (size_t)(j0 * so + i0) * es;
-        const size_t tso = via ? 64 : (size_t)so * es;
-        int64_t i, j;
-        if (j1 < jb)  /* every input row is a stream of its own: fetch ahead */
-          for (i = i0; i < i1; ++i) TI__MV_PREFETCH(in + (size_t)(i * sp + j1) * es);
-#if defined(TI__TR_AVX2)
-        if (simd == 2 && es == 4) {
-          for (i = 0; i < TT; i += 8)
-            for (j = 0; j < TT; j += 8)
-              ti__tr_block8_avx2(in + (size_t)((i0 + i) * sp + j0 + j) * es, (size_t)sp * es,
-                                 tb + (size_t)j * tso + (size_t)i * es, tso);
-        } else
-#endif
-        for (i = 0; i < TT; i += K)
-          for (j = 0; j < TT; j += K)
-            ti__tr_block(es, in + (size_t)((i0 + i) * sp + j0 + j) * es, (size_t)sp * es,
-                         tb + (size_t)j * tso + (size_t)i * es, tso);
-        if (!via) continue;
-        for (j = 0; j < TT; ++j) {
-          unsigned char *d = out + (size_t)((j0 + j) * so + i0) * es;
+        job->tile(es, s, spb, buf, 64, ni, nj);
+        for (j = 0; j < nj; ++j, d += sob) {
 #if defined(TI__X86)
           if (stream && ((uintptr_t)d & 15) == 0) {
             /* large outputs bypass the caches, as in TinShift */
@@ -5065,19 +5191,11 @@ static void ti__tr2d(size_t es, const unsigned char *in, int64_t sp, unsigned ch
 #endif
           ti__memcpy(d, buf + 64 * j, 64);
         }
-        continue;
       }
-#endif
-      ti__tr2d_scalar(es, in, sp, out, so, i0, i1, j0, j1);
     }
   }
 #if defined(TI__X86)
   if (stream) _mm_sfence();
-#else
-  (void)stream;
-#if !defined(TI__NEON)
-  (void)simd;
-#endif
 #endif
 }
 
@@ -5094,22 +5212,89 @@ static void ti__tr_outer(const ti__tr_job *j, int64_t o, int64_t *ioff, int64_t 
   }
 }
 
+/* One gather tile: the box of len[a] indices per output axis from element
+   offsets (ioff, ooff), in output order. Rows along the innermost output axis
+   (contiguous in the output; runs of the input when its stride is 1), two
+   axes per step, an odometer over the rest. */
+static void ti__tr_gather_tile(const ti__tr_job *j, int64_t ioff, int64_t ooff, const int64_t *len) {
+  const size_t es = j->es;
+  const int m = j->m;
+  const int64_t n1 = len[m - 1], s1 = j->istr[m - 1];
+  const size_t s1b = (size_t)s1 * es;
+  int ax[TI_MAX_RANK], nt = 0, a, k;
+  int64_t idx[TI_MAX_RANK], n2 = 1, y, x;
+  size_t s2b = 0, o2b = 0;
+  for (a = 0; a < m - 1; ++a) if (len[a] > 1) ax[nt++] = a;
+  if (nt > 0) {
+    a = ax[--nt];
+    n2 = len[a]; s2b = (size_t)j->istr[a] * es; o2b = (size_t)j->ostr[a] * es;
+  }
+  for (k = 0; k < nt; ++k) idx[k] = 0;
+  for (;;) {
+    const unsigned char *ip = j->in + (size_t)ioff * es;
+    unsigned char *op = j->out + (size_t)ooff * es;
+    if (s1 == 1) {
+      const size_t run = (size_t)n1 * es;
+      if (run <= 4096 && n2 > 4) {
+        /* runs too short for the hardware to follow: fetch four ahead */
+        for (y = 0; y < n2; ++y, ip += s2b, op += o2b) {
+          if (y + 4 < n2) {
+            size_t q;
+            for (q = 0; q < run; q += 64) TI__MV_PREFETCH(ip + 4 * s2b + q);
+          }
+          ti__mv_copy(op, ip, run);
+        }
+      } else {
+        for (y = 0; y < n2; ++y, ip += s2b, op += o2b) ti__mv_copy(op, ip, run);
+      }
+    } else {
+#define TI__TR_ROWS(TYPE)                                                                    \
+  for (y = 0; y < n2; ++y, ip += s2b, op += o2b)                                             \
+    for (x = 0; x < n1; ++x) {                                                               \
+      TYPE v;                                                                                \
+      ti__memcpy(&v, ip + (size_t)x * s1b, sizeof(TYPE));                                    \
+      ti__memcpy(op + (size_t)x * sizeof(TYPE), &v, sizeof(TYPE));                           \
+    }
+      switch (es) {
+      case 1: TI__TR_ROWS(uint8_t) break;
+      case 2: TI__TR_ROWS(uint16_t) break;
+      case 4: TI__TR_ROWS(uint32_t) break;
+      default: TI__TR_ROWS(uint64_t) break;
+      }
+#undef TI__TR_ROWS
+    }
+    for (k = nt - 1; k >= 0; --k) {
+      a = ax[k];
+      ioff += j->istr[a]; ooff += j->ostr[a];
+      if (++idx[k] < len[a]) break;
+      ioff -= len[a] * j->istr[a]; ooff -= len[a] * j->ostr[a];
+      idx[k] = 0;
+    }
+    if (k < 0) return;
+  }
+}
+
 static void ti__tr_range(void *arg, int64_t u0, int64_t u1) {
   const ti__tr_job *j = (const ti__tr_job *)arg;
   const size_t es = j->es;
   int64_t u;
-  if (j->kept) {
-    /* unit = one outer index; it copies odim[m-2] runs of odim[m-1] */
-    const int64_t nrun = j->odim[j->m - 2], s = j->istr[j->m - 2];
-    const size_t run = (size_t)j->odim[j->m - 1] * es;
+  if (!j->tiled) {
+    /* unit = one gather tile; block indices in output order, the last
+       fastest, found once and then counted up */
+    int64_t b[TI_MAX_RANK], len[TI_MAX_RANK];
+    int a;
+    u = u0;
+    for (a = j->m - 1; a >= 0; --a) { b[a] = u % j->nb[a]; u /= j->nb[a]; }
     for (u = u0; u < u1; ++u) {
-      int64_t ioff, ooff, k;
-      const unsigned char *p;
-      unsigned char *q;
-      ti__tr_outer(j, u, &ioff, &ooff);
-      p = j->in + (size_t)ioff * es;
-      q = j->out + (size_t)ooff * es;
-      for (k = 0; k < nrun; ++k, p += (size_t)s * es, q += run) ti__mv_copy(q, p, run);
+      int64_t ioff = 0, ooff = 0;
+      for (a = 0; a < j->m; ++a) {
+        const int64_t st = b[a] * j->bl[a];
+        len[a] = j->odim[a] - st < j->bl[a] ? j->odim[a] - st : j->bl[a];
+        ioff += st * j->istr[a];
+        ooff += st * j->ostr[a];
+      }
+      ti__tr_gather_tile(j, ioff, ooff, len);
+      for (a = j->m - 1; a >= 0 && ++b[a] == j->nb[a]; --a) b[a] = 0;
     }
     return;
   }
@@ -5121,8 +5306,8 @@ static void ti__tr_range(void *arg, int64_t u0, int64_t u1) {
     const int64_t ja = bj * TI__TR_BLOCK, jb = L - ja < TI__TR_BLOCK ? L : ja + TI__TR_BLOCK;
     int64_t ioff, ooff;
     ti__tr_outer(j, o, &ioff, &ooff);
-    ti__tr2d(es, j->in + (size_t)ioff * es, j->istr[j->m - 1], j->out + (size_t)ooff * es,
-             j->ostr[j->r], ia, ib, ja, jb, j->simd, j->stream);
+    ti__tr2d(j, j->in + (size_t)ioff * es, j->istr[j->m - 1], j->out + (size_t)ooff * es,
+             j->ostr[j->r], ia, ib, ja, jb);
   }
 }
 
@@ -5144,13 +5329,28 @@ static ti_status ti__tr_check(size_t es, int ndim, const int64_t *dims, const in
   return TI_STATUS_SUCCESS;
 }
 
+/* Gather tiles aim at output rows of TI__TR_OUT_RUN bytes and input runs of
+   TI__TR_IN_RUN bytes, so both sides move whole lines while the tile stays
+   in L1. */
+#define TI__TR_OUT_RUN 1024
+/* 2-D SIMD tiles when the innermost input and output axes both hold at
+   least this many bytes (half a line: blocks still beat gathers there);
+   below it, gather tiles. */
+#define TI__TR_TILED_MIN 32
+#define TI__TR_IN_RUN 256
+/* With a kept innermost axis both sides are runs: tiles of up to this many
+   bytes (more only for longer runs), so that the per-tile cost stays small
+   next to the copies. */
+#define TI__TR_RUNS_TILE 16384
+
 TASKIR_API ti_status ti_transpose_ex(const ti_kernel_ctx *ctx, size_t es, int ndim,
                                      const int64_t *in_dims, const int *perm, const void *in,
                                      void *out) {
   int64_t vol, cd[TI_MAX_RANK], md[TI_MAX_RANK], istride[TI_MAX_RANK];
   int newi[TI_MAX_RANK], cp[TI_MAX_RANK], gfirst[TI_MAX_RANK];
   int mp[TI_MAX_RANK];
-  int cm = 0, ng = 0, i, k;
+  int cm = 0, ng = 0, i, k, kept;
+  int64_t units;
   ti__tr_job j;
   ti_status st = ti__tr_check(es, ndim, in_dims, perm, &vol);
   if (st != TI_STATUS_SUCCESS) return st;
@@ -5189,14 +5389,9 @@ TASKIR_API ti_status ti_transpose_ex(const ti_kernel_ctx *ctx, size_t es, int nd
   j.in = (const unsigned char *)in;
   j.out = (unsigned char *)out;
   j.es = es;
-  j.simd = ti__mv_simd(ctx);
-#if defined(TI__TR_AVX2)
-  /* AVX2 only from the ctx's cpu flags: cpuid per call would cost more than
-     most transposes (tens of microseconds under a hypervisor) */
-  if (j.simd && ctx && (ctx->cpu & TI_CPU_AVX2)) j.simd = 2;
-#endif
+  j.tile = ti__tr_pick(ti__cpu(ctx), &j.lines);
 #if defined(TI__X86)
-  j.stream = j.simd && (size_t)vol * es >= TASKIR_KERNELS_STREAM_BYTES;
+  j.stream = j.tile != ti__tr_tile_ref && (size_t)vol * es >= TASKIR_KERNELS_STREAM_BYTES;
 #else
   j.stream = 0;
 #endif
@@ -5205,9 +5400,9 @@ TASKIR_API ti_status ti_transpose_ex(const ti_kernel_ctx *ctx, size_t es, int nd
     for (i = 0; i < ng; ++i) { j.odim[i] = md[mp[i]]; j.istr[i] = istride[mp[i]]; }
     j.ostr[ng - 1] = 1;
     for (i = ng - 2; i >= 0; --i) j.ostr[i] = j.ostr[i + 1] * j.odim[i + 1];
-    j.kept = mp[ng - 1] == ng - 1;
+    kept = mp[ng - 1] == ng - 1;
     /* a kept innermost axis of 2, 4 or 8 bytes in all: make it the element */
-    if (j.kept && j.es < 8 && (size_t)md[ng - 1] * j.es <= 8 &&
+    if (kept && j.es < 8 && (size_t)md[ng - 1] * j.es <= 8 &&
         (((size_t)md[ng - 1] * j.es) & ((size_t)md[ng - 1] * j.es - 1)) == 0) {
       const int64_t run = md[ng - 1];
       j.es *= (size_t)run;
@@ -5217,25 +5412,65 @@ TASKIR_API ti_status ti_transpose_ex(const ti_kernel_ctx *ctx, size_t es, int nd
     }
     break;
   }
-  j.noth = 0;
   j.r = ng - 1;
-  if (j.kept) {
-    for (i = 0; i < ng - 2; ++i) j.oth[j.noth++] = i;
-    j.r = ng - 1;
-    j.nbi = j.nbj = 1;
-  } else {
-    for (i = 0; i < ng; ++i)
-      if (mp[i] == ng - 1) j.r = i;
+  for (i = 0; i < ng; ++i)
+    if (mp[i] == ng - 1) j.r = i;
+  j.noth = 0;
+  j.tiled = !kept && j.odim[ng - 1] * (int64_t)j.es >= TI__TR_TILED_MIN &&
+            j.odim[j.r] * (int64_t)j.es >= TI__TR_TILED_MIN;
+  if (j.tiled) {
+    /* both innermost axes hold whole lines: 2-D tiles of them, the other
+       axes outside */
     for (i = 0; i < ng - 1; ++i)
       if (i != j.r) j.oth[j.noth++] = i;
     j.nbi = (j.odim[ng - 1] + TI__TR_BLOCK - 1) / TI__TR_BLOCK;
     j.nbj = (j.odim[j.r] + TI__TR_BLOCK - 1) / TI__TR_BLOCK;
-  }
-  {
-    int64_t units = j.nbi * j.nbj;
+    units = j.nbi * j.nbj;
     for (i = 0; i < j.noth; ++i) units *= j.odim[j.oth[i]];
-    ti__parallel(ctx, units, ti__tr_range, &j);
+  } else {
+    /* gather tiles: the innermost output axes up to TI__TR_OUT_RUN bytes,
+       then the innermost input axes up to TI__TR_IN_RUN bytes; the axis
+       that crosses a limit is cut into blocks, a kept innermost axis
+       (runs of the input) never */
+    const int64_t es64 = (int64_t)j.es, orun = kept ? TI__TR_RUNS_TILE : TI__TR_OUT_RUN;
+    int64_t prod = 1;
+    int pos[TI_MAX_RANK];
+    for (i = 0; i < ng; ++i) { j.bl[i] = 1; pos[mp[i]] = i; }
+    for (i = ng - 1; i >= 0; --i) {
+      if ((kept && i == ng - 1) || prod * j.odim[i] * es64 <= (kept ? orun : 2 * orun)) {
+        j.bl[i] = j.odim[i];
+      } else {
+        const int64_t b = (orun + prod * es64 - 1) / (prod * es64);
+        j.bl[i] = b < 2 ? 2 : b > j.odim[i] ? j.odim[i] : b;
+        prod *= j.bl[i];
+        break;
+      }
+      prod *= j.bl[i];
+      if (prod * es64 >= orun) break;
+    }
+    prod = 1;
+    for (k = ng - 1; k >= 0; --k) {
+      i = pos[k];
+      if (j.bl[i] > 1) {
+        prod *= j.bl[i];
+        if (j.bl[i] < j.odim[i]) break;   /* the input's runs end here */
+      } else if (prod * j.odim[i] * es64 <= 2 * TI__TR_IN_RUN) {
+        j.bl[i] = j.odim[i];
+        prod *= j.bl[i];
+      } else {
+        const int64_t b = (TI__TR_IN_RUN + prod * es64 - 1) / (prod * es64);
+        j.bl[i] = b < 2 ? 2 : b > j.odim[i] ? j.odim[i] : b;
+        break;
+      }
+      if (prod * es64 >= TI__TR_IN_RUN) break;
+    }
+    units = 1;
+    for (i = 0; i < ng; ++i) {
+      j.nb[i] = (j.odim[i] + j.bl[i] - 1) / j.bl[i];
+      units *= j.nb[i];
+    }
   }
+  ti__parallel(ctx, units, ti__tr_range, &j);
   return TI_STATUS_SUCCESS;
 }
 
@@ -5840,10 +6075,14 @@ TASKIR_API ti_status ti_rearrange_apply_ex(const ti_kernel_ctx *ctx, ti_rearrang
 #undef TI__TS_UMAX
 #undef TI__TS_STAGE
 #undef TI__TR_BLOCK
-#undef TI__TR_HAS_BLOCK
-#ifdef TI__TR_AVX2
-#undef TI__TR_AVX2
-#endif
+#undef TI__TR_OUT_RUN
+#undef TI__TR_IN_RUN
+#undef TI__TR_RUNS_TILE
+#undef TI__TR_TILED_MIN
+#undef TI__VS_L
+#undef TI__VS_S
+#undef TI__VS_L8
+#undef TI__VS_S8
 #undef TI__T_SSE2
 #undef TI__T_AVX2
 #undef TI__T_AVXVNNI

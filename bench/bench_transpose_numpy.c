@@ -9,7 +9,14 @@
    cases; printed is the median over trials of the per-trial ratio
    numpy time / taskir time (>= 1: taskir at least as fast), after checking
    that both outputs agree (a position-weighted checksum). Without
-   /usr/bin/python3 and numpy the peer is skipped with a message. */
+   /usr/bin/python3 and numpy the peer is skipped with a message.
+   Then NCHW <-> NHWC (f32, 1x256x56x56 in cache and 1x256x224x224 out of
+   cache) against memcpy of the same bytes in the same process: pairs of
+   (memcpy, taskir) runs, alternating, the median of the per-pair ratios
+   time(memcpy) / time(taskir); targets >= 0.5 in cache, >= 0.8 out of
+   cache. Each target ends with a pass-count line. Usage:
+   bench_transpose_numpy [trials] [layout] (default 5 trials, more on a
+   loaded machine; "layout" runs the NCHW <-> NHWC part only). */
 #define _POSIX_C_SOURCE 200809L
 #define TASKIR_IMPLEMENTATION
 #include "taskir_kernels.h"
@@ -26,7 +33,8 @@ static double now(void) {
 }
 
 #define MAXC 128
-#define TRIALS 5
+#define MAXTRIALS 31
+static int TRIALS = 5;
 typedef struct tcase { int nd; int64_t d[6]; int perm[6]; int64_t n; } tcase;
 
 static tcase cases[MAXC];
@@ -90,7 +98,61 @@ static int run_numpy(const char *script, double *secs, long long *sums) {
   return ok;
 }
 
-int main(void) {
+/* NCHW <-> NHWC against memcpy of the same bytes: returns the median of
+   per-pair ratios time(memcpy) / time(taskir) over `pairs` alternating
+   pairs; each timing repeats the call for >= 10 ms. */
+static double vs_memcpy(const ti_kernel_ctx *ctx, const int64_t *d, const int *perm, int pairs,
+                        double *gbs_t, double *gbs_m) {
+  int64_t n = d[0] * d[1] * d[2] * d[3], i;
+  size_t bytes = (size_t)n * 4;
+  float *x = (float *)malloc(bytes), *y = (float *)malloc(bytes), *z = (float *)malloc(bytes);
+  double r[MAXTRIALS * 2 + 1], tt[MAXTRIALS * 2 + 1], tm[MAXTRIALS * 2 + 1], med;
+  int p, w;
+  if (!x || !y || !z) { printf("allocation failed\n"); exit(1); }
+  for (i = 0; i < n; ++i) x[i] = (float)(i % 4099);
+  memset(y, 0, bytes); memset(z, 0, bytes);
+  for (p = 0; p < pairs; ++p) {
+    double t[2];
+    for (w = 0; w < 2; ++w) {
+      long reps = 1, k;
+      double t0, dt;
+      for (;;) {
+        t0 = now();
+        for (k = 0; k < reps; ++k) {
+          if (w == 0) memcpy(z, x, bytes);
+          else ti_transpose_ex(ctx, 4, 4, d, perm, x, y);
+        }
+        dt = now() - t0;
+        if (dt >= 0.01) break;
+        reps *= 2;
+      }
+      t[w] = dt / (double)reps;
+    }
+    tm[p] = t[0]; tt[p] = t[1]; r[p] = t[0] / t[1];
+  }
+  qsort(r, (size_t)pairs, sizeof(double), cmp_double);
+  qsort(tt, (size_t)pairs, sizeof(double), cmp_double);
+  qsort(tm, (size_t)pairs, sizeof(double), cmp_double);
+  med = r[pairs / 2];
+  *gbs_t = 2.0 * (double)bytes / 1e9 / tt[pairs / 2];
+  *gbs_m = 2.0 * (double)bytes / 1e9 / tm[pairs / 2];
+  {  /* spot check against the definition */
+    const int64_t od[4] = {d[perm[0]], d[perm[1]], d[perm[2]], d[perm[3]]};
+    int64_t o[4];
+    for (i = 0; i < n; i += 9973) {
+      int64_t q = i, ii[4], off = 0;
+      int a;
+      for (a = 3; a >= 0; --a) { o[a] = q % od[a]; q /= od[a]; }
+      for (a = 0; a < 4; ++a) ii[perm[a]] = o[a];
+      for (a = 0; a < 4; ++a) off = off * d[a] + ii[a];
+      if (y[i] != x[off]) { printf("NCHW/NHWC: wrong output at %lld\n", (long long)i); exit(1); }
+    }
+  }
+  free(x); free(y); free(z);
+  return med;
+}
+
+int main(int argc, char **argv) {
   static const int64_t d2s[2] = {48, 40}, d2l[2] = {2048, 2048};
   static const int64_t d3s[3] = {12, 20, 24}, d3l[3] = {96, 160, 192};
   static const int64_t d4s[4] = {6, 10, 12, 16}, d4l[4] = {24, 40, 48, 64};
@@ -98,7 +160,7 @@ int main(void) {
   static const int64_t pul[6] = {2, 64, 56, 2, 56, 2}, pus[6] = {1, 8, 14, 2, 14, 2};
   static const int p6[6] = {5, 3, 1, 4, 2, 0}, pu[6] = {0, 1, 3, 5, 2, 4};
   char script[64] = "/tmp/bench_transpose_numpy_XXXXXX";
-  double np_t[TRIALS][MAXC], ti_t[TRIALS][MAXC];
+  static double np_t[MAXTRIALS][MAXC], ti_t[MAXTRIALS][MAXC];
   long long np_s[MAXC];
   int perm[6], k, trial, fd, have_np = 1;
   int64_t maxn = 0;
@@ -106,6 +168,9 @@ int main(void) {
   FILE *f;
   ti_kernel_ctx ctx;
   ti_kernel_ctx_init(&ctx);
+  if (argc > 1) TRIALS = atoi(argv[1]);
+  if (TRIALS < 1 || TRIALS > MAXTRIALS) { printf("usage: %s [trials 1..%d]\n", argv[0], MAXTRIALS); return 1; }
+  if (argc > 2 && strcmp(argv[2], "layout") == 0) goto layout;
   for (k = 0; k < 2; ++k) { perm[0] = 0; perm[1] = 1; add_all(2, k ? d2l : d2s, perm, 0); }
   for (k = 0; k < 2; ++k) { perm[0] = 0; perm[1] = 1; perm[2] = 2; add_all(3, k ? d3l : d3s, perm, 0); }
   for (k = 0; k < 2; ++k) { perm[0] = 0; perm[1] = 1; perm[2] = 2; perm[3] = 3; add_all(4, k ? d4l : d4s, perm, 0); }
@@ -170,10 +235,11 @@ int main(void) {
   printf("%-26s %-14s %9s %9s %9s %7s\n", "shape (f32)", "perm", "MB", "taskir GB/s", "numpy GB/s", "ratio");
   {
     double worst = 1e30;
+    int npass = 0;
     for (k = 0; k < ncases; ++k) {
       const tcase *c = &cases[k];
       char sd[64], sp[32];
-      double r[TRIALS], a[TRIALS], b[TRIALS], gb = 2.0 * (double)c->n * 4 / 1e9;
+      double r[MAXTRIALS], a[MAXTRIALS], b[MAXTRIALS], gb = 2.0 * (double)c->n * 4 / 1e9;
       size_t o = 0, q = 0;
       int i;
       for (i = 0; i < c->nd; ++i) {
@@ -185,19 +251,44 @@ int main(void) {
         b[trial] = have_np ? np_t[trial][k] : 0;
         r[trial] = have_np ? np_t[trial][k] / ti_t[trial][k] : 0;
       }
-      qsort(a, TRIALS, sizeof(double), cmp_double);
-      qsort(b, TRIALS, sizeof(double), cmp_double);
-      qsort(r, TRIALS, sizeof(double), cmp_double);
+      qsort(a, (size_t)TRIALS, sizeof(double), cmp_double);
+      qsort(b, (size_t)TRIALS, sizeof(double), cmp_double);
+      qsort(r, (size_t)TRIALS, sizeof(double), cmp_double);
       if (have_np) {
         printf("%-26s %-14s %9.2f %11.2f %10.2f %7.2f%s\n", sd, sp, (double)c->n * 4 / 1e6, gb / a[TRIALS / 2],
                gb / b[TRIALS / 2], r[TRIALS / 2], r[TRIALS / 2] < 1.0 ? "  <" : "");
         if (r[TRIALS / 2] < worst) worst = r[TRIALS / 2];
+        npass += r[TRIALS / 2] >= 1.0;
       } else {
         printf("%-26s %-14s %9.2f %11.2f %10s %7s\n", sd, sp, (double)c->n * 4 / 1e6, gb / a[TRIALS / 2], "-", "-");
       }
     }
-    if (have_np) printf("worst taskir/numpy %.2f over %d cases (target >= 1.0); numpy %s\n", worst, ncases, "from /usr/bin/python3");
+    if (have_np) {
+      printf("worst taskir/numpy %.2f over %d cases; numpy %s, %d trials\n", worst, ncases,
+             "from /usr/bin/python3", TRIALS);
+      printf("PASS %d of %d cases >= 1.0x numpy (target: all)\n", npass, ncases);
+    }
   }
   free(x); free(y);
+layout:
+  {
+    static const int64_t sh[4][4] = {{1, 256, 56, 56}, {1, 56, 56, 256}, {1, 256, 224, 224}, {1, 224, 224, 256}};
+    static const int pp[4][4] = {{0, 2, 3, 1}, {0, 3, 1, 2}, {0, 2, 3, 1}, {0, 3, 1, 2}};
+    static const char *const nm[4] = {"NCHW->NHWC 1x256x56x56", "NHWC->NCHW 1x56x56x256",
+                                      "NCHW->NHWC 1x256x224x224", "NHWC->NCHW 1x224x224x256"};
+    int pass[2] = {0, 0};
+    printf("%-28s %9s %11s %11s %7s %7s\n", "layout (f32)", "MB", "taskir GB/s", "memcpy GB/s", "ratio", "target");
+    for (k = 0; k < 4; ++k) {
+      double gt, gm, q = vs_memcpy(&ctx, sh[k], pp[k], 2 * TRIALS + 1, &gt, &gm);
+      const double target = k < 2 ? 0.5 : 0.8;
+      printf("%-28s %9.1f %11.2f %11.2f %7.2f %7.1f%s\n", nm[k], (double)(sh[k][1] * sh[k][2] * sh[k][3]) * 4 / 1e6,
+             gt, gm, q, target, q < target ? "  <" : "");
+      pass[k >= 2] += q >= target;
+    }
+    printf("PASS %d of 2 NCHW<->NHWC in cache >= 0.5x memcpy\n", pass[0]);
+    printf("PASS %d of 2 NCHW<->NHWC out of cache >= 0.8x memcpy\n", pass[1]);
+    printf("(GB/s counts bytes read + written; medians of %d alternating pairs. Rerun on a quiet machine:\n"
+           " make build/bench/bench_transpose_numpy && build/bench/bench_transpose_numpy %d)\n", 2 * TRIALS + 1, TRIALS);
+  }
   return 0;
 }

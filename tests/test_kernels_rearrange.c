@@ -130,33 +130,98 @@ TT_TEST(test_transpose_random) {
   }
 }
 
-/* Larger 2-D and 3-D/4-D cases: full SIMD blocks, tile edges, NCHW <-> NHWC. */
+/* The cpu flag sets to compare: each transpose variant the machine has
+   (TI_KERNEL_VARIANTS), as the best one allowed, and the reference (0). */
+static int cpu_sets(unsigned *sets) {
+  unsigned have = ti_cpu_detect();
+  int n = 0;
+#define VARIANT(id, name, cpu, need, families) \
+  if (((families) & TI_FAMILY_TRANSPOSE) && ((cpu) & have & (need)) == (unsigned)(need)) sets[n++] = (cpu) & have;
+  TI_KERNEL_VARIANTS(VARIANT)
+#undef VARIANT
+  sets[n++] = 0;
+  return n;
+}
+
+/* Larger 2-D, 3-D/4-D and 6-D cases on every variant: full SIMD blocks,
+   tile edges (sizes that are not multiples of a block), NCHW <-> NHWC,
+   tiny innermost axes (gather tiles), kept innermost runs. */
 TT_TEST(test_transpose_shapes) {
-  static const int64_t shapes[][4] = {
-    {37, 45, 1, 1}, {64, 64, 1, 1}, {3, 1000, 1, 1}, {1000, 3, 1, 1}, {257, 33, 1, 1},
-    {1, 64, 56, 56}, {2, 56, 56, 24}, {5, 7, 9, 11}};
-  static const int perms[][4] = {{1, 0, 2, 3}, {1, 0, 2, 3}, {1, 0, 2, 3}, {1, 0, 2, 3},
-                                 {1, 0, 2, 3}, {0, 2, 3, 1}, {0, 3, 1, 2}, {3, 1, 0, 2}};
+  static const int64_t shapes[][6] = {
+    {37, 45, 1, 1, 1, 1}, {64, 64, 1, 1, 1, 1}, {3, 1000, 1, 1, 1, 1}, {1000, 3, 1, 1, 1, 1},
+    {257, 33, 1, 1, 1, 1}, {1, 64, 56, 56, 1, 1}, {2, 56, 56, 24, 1, 1}, {5, 7, 9, 11, 1, 1},
+    {130, 70, 1, 1, 1, 1}, {6, 10, 12, 16, 1, 1}, {3, 40, 17, 64, 1, 1},
+    {8, 16, 12, 10, 14, 6}, {2, 4, 3, 5, 4, 6}, {2, 16, 14, 2, 14, 2}, {1, 8, 14, 2, 14, 2},
+    {7, 300, 3, 1, 1, 1}, {2, 3, 1000, 1, 1, 1}};
+  static const int perms[][6] = {
+    {1, 0, 2, 3, 4, 5}, {1, 0, 2, 3, 4, 5}, {1, 0, 2, 3, 4, 5}, {1, 0, 2, 3, 4, 5},
+    {1, 0, 2, 3, 4, 5}, {0, 2, 3, 1, 4, 5}, {0, 3, 1, 2, 4, 5}, {3, 1, 0, 2, 4, 5},
+    {1, 0, 2, 3, 4, 5}, {0, 1, 3, 2, 4, 5}, {2, 0, 3, 1, 4, 5},
+    {5, 3, 1, 4, 2, 0}, {5, 3, 1, 4, 2, 0}, {0, 1, 3, 5, 2, 4}, {0, 1, 3, 5, 2, 4},
+    {2, 0, 1, 3, 4, 5}, {1, 2, 0, 3, 4, 5}};
   tt_rng r = {9};
+  unsigned sets[TI_VARIANT_COUNT + 1];
+  const int nsets = cpu_sets(sets);
   size_t k;
-  int e;
+  int e, v;
   ti_kernel_ctx ctx;
   ti_kernel_ctx_init(&ctx);
   for (k = 0; k < sizeof shapes / sizeof shapes[0]; ++k)
     for (e = 0; e < 4; ++e) {
-      size_t es = (size_t)1 << e, bytes = (size_t)vol_of(4, shapes[k]) * es;
+      size_t es = (size_t)1 << e, bytes = (size_t)vol_of(6, shapes[k]) * es, i;
       unsigned char *in = (unsigned char *)malloc(bytes), *want = (unsigned char *)malloc(bytes);
-      unsigned char *out = (unsigned char *)malloc(bytes);
+      unsigned char *out = (unsigned char *)malloc(bytes + 16);
       fill_rand(&r, in, bytes);
-      naive_transpose(es, 4, shapes[k], perms[k], in, want);
-      TT_EQ_INT(ti_transpose(es, 4, shapes[k], perms[k], in, out), TI_STATUS_SUCCESS);
+      naive_transpose(es, 6, shapes[k], perms[k], in, want);
+      TT_EQ_INT(ti_transpose(es, 6, shapes[k], perms[k], in, out), TI_STATUS_SUCCESS);
       TT_CHECK_MSG(memcmp(out, want, bytes) == 0, "shape %u es %u", (unsigned)k, (unsigned)es);
-      /* with the detected cpu flags (AVX2 blocks where there are) */
-      memset(out, 0, bytes);
-      TT_EQ_INT(ti_transpose_ex(&ctx, es, 4, shapes[k], perms[k], in, out), TI_STATUS_SUCCESS);
-      TT_CHECK_MSG(memcmp(out, want, bytes) == 0, "ctx: shape %u es %u", (unsigned)k, (unsigned)es);
+      for (v = 0; v < nsets; ++v) {
+        ctx.cpu = sets[v];
+        memset(out, 0xEE, bytes + 16);
+        TT_EQ_INT(ti_transpose_ex(&ctx, es, 6, shapes[k], perms[k], in, out), TI_STATUS_SUCCESS);
+        TT_CHECK_MSG(memcmp(out, want, bytes) == 0, "cpu %#x: shape %u es %u", sets[v], (unsigned)k,
+                     (unsigned)es);
+        for (i = 0; i < 16; ++i) TT_CHECK(out[bytes + i] == 0xEE);
+      }
       free(in); free(want); free(out);
     }
+}
+
+/* Random shapes and permutations through every variant, with the rows of
+   the buffers at odd addresses (the blocks load and store unaligned). */
+TT_TEST(test_transpose_variants_random) {
+  tt_rng r = {777};
+  unsigned sets[TI_VARIANT_COUNT + 1];
+  const int nsets = cpu_sets(sets);
+  int k, v;
+  ti_kernel_ctx ctx;
+  ti_kernel_ctx_init(&ctx);
+  for (k = 0; k < 150; ++k) {
+    int nd = (int)tt_range(&r, 2, 6), perm[MAXD], a;
+    int64_t d[MAXD], vol;
+    size_t es = random_es(&r), bytes, i, off = (size_t)tt_range(&r, 0, 7);
+    unsigned char *in, *want, *out;
+    for (;;) {
+      vol = 1;
+      for (a = 0; a < nd; ++a) { d[a] = tt_range(&r, 1, nd <= 3 ? 90 : 20); vol *= d[a]; }
+      if (vol <= 200000) break;
+    }
+    random_perm(&r, nd, perm);
+    bytes = (size_t)vol * es;
+    in = (unsigned char *)malloc(bytes + 8); want = (unsigned char *)malloc(bytes);
+    out = (unsigned char *)malloc(bytes + 8 + 16);
+    fill_rand(&r, in + off, bytes);
+    naive_transpose(es, nd, d, perm, in + off, want);
+    for (v = 0; v < nsets; ++v) {
+      ctx.cpu = sets[v];
+      memset(out, 0xEE, bytes + 24);
+      TT_EQ_INT(ti_transpose_ex(&ctx, es, nd, d, perm, in + off, out + off), TI_STATUS_SUCCESS);
+      TT_CHECK_MSG(memcmp(out + off, want, bytes) == 0, "case %d cpu %#x nd=%d es=%u", k, sets[v], nd,
+                   (unsigned)es);
+      for (i = 0; i < 16; ++i) TT_CHECK(out[off + bytes + i] == 0xEE);
+    }
+    free(in); free(want); free(out);
+  }
 }
 
 static void fake_parallel_for(void *user, int64_t n, ti_range_fn fn, void *arg) {
@@ -717,6 +782,7 @@ int main(void) {
   TT_RUN(test_names);
   TT_RUN(test_transpose_random);
   TT_RUN(test_transpose_shapes);
+  TT_RUN(test_transpose_variants_random);
   TT_RUN(test_transpose_parallel_and_errors);
   TT_RUN(test_reshape);
   TT_RUN(test_permute);
