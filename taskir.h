@@ -146,8 +146,12 @@ typedef struct ti_arena {
 TASKIR_API void ti_arena_init(ti_arena *a, void *alloc_user);
 /* Zeroed, aligned memory; NULL when out of memory or size overflows. */
 TASKIR_API void *ti_arena_alloc(ti_arena *a, size_t size, size_t align);
-/* n * elem_size bytes with an overflow check. */
+/* The same, not zeroed: for memory the caller fills at once (fresh pages
+   are then touched once, not twice). */
+TASKIR_API void *ti_arena_alloc_uninit(ti_arena *a, size_t size, size_t align);
+/* n * elem_size bytes with an overflow check (zeroed / not zeroed). */
 TASKIR_API void *ti_arena_array(ti_arena *a, size_t n, size_t elem_size, size_t align);
+TASKIR_API void *ti_arena_array_uninit(ti_arena *a, size_t n, size_t elem_size, size_t align);
 TASKIR_API char *ti_arena_strndup(ti_arena *a, const char *s, size_t n);
 TASKIR_API void ti_arena_free(ti_arena *a);
 
@@ -755,6 +759,9 @@ typedef struct ti_task_cluster {
   uint32_t has;
   ti_task_shape shape;
   int32_t n_interfaces;
+  int32_t cap_interfaces;   /* not a field: room in interfaces, kept by the
+                               builder (0 or <= n_interfaces: no spare room;
+                               reset it when you replace interfaces) */
   ti_task_interface *interfaces;
 } ti_task_cluster;
 
@@ -859,6 +866,13 @@ typedef struct ti_task_graph {
   ti_task_test_config test_config;
   ti_arena arena;
   int32_t edge_ids_seen, next_edge_id;   /* ti_task_connect's cache: edges[0..seen) have ids < next */
+  /* The builder's arrays: ti_task_add_block / ti_task_connect keep blocks
+     and edges in these heap arrays (grown geometrically, owned by the graph,
+     freed by ti_task_graph_free) and point g->blocks / g->edges at them; an
+     array the caller put in g->blocks / g->edges is copied in first. */
+  ti_task_block *heap_blocks;
+  ti_task_edge *heap_edges;
+  int64_t cap_blocks, cap_edges;
 } ti_task_graph;
 
 TASKIR_API void ti_task_graph_init(ti_task_graph *g, void *alloc_user);
@@ -943,8 +957,11 @@ TASKIR_API int64_t ti_task_block_macs(const ti_task_block *b);
 TASKIR_API const ti_task_block *ti_task_find_block(const ti_task_graph *g, int32_t id);
 TASKIR_API const ti_task_edge *ti_task_find_edge(const ti_task_graph *g, int32_t id);
 
-/* Builder on the message: blocks, attributes, data and connections. All
-   memory comes from g's arena; NULL / error status when out of memory.
+/* Builder on the message: blocks, attributes, data and connections. Blocks
+   and edges live in heap arrays the graph owns (grown geometrically; see
+   ti_task_graph), the rest in g's arena; a cluster's interfaces grow
+   geometrically too, so a block read by many costs memory linear in its
+   readers. NULL / error status when out of memory.
 
    ti_task_add_block appends to g->blocks, which moves when it grows: the
    pointer it returns (and every earlier block pointer into g) is valid
@@ -1365,7 +1382,7 @@ TASKIR_API void ti_arena_init(ti_arena *a, void *alloc_user) {
   a->alloc_user = alloc_user;
 }
 
-TASKIR_API void *ti_arena_alloc(ti_arena *a, size_t size, size_t align) {
+TASKIR_API void *ti_arena_alloc_uninit(ti_arena *a, size_t size, size_t align) {
   size_t start;
   unsigned char *base;
   if (align == 0) align = 1;
@@ -1376,7 +1393,6 @@ TASKIR_API void *ti_arena_alloc(ti_arena *a, size_t size, size_t align) {
     if (start <= a->cap && size <= a->cap - start) {
       base = (unsigned char *)a->head + TI__CHUNK_HEADER;
       a->used = start + size;
-      memset(base + start, 0, size);
       return base + start;
     }
   }
@@ -1402,15 +1418,42 @@ TASKIR_API void *ti_arena_alloc(ti_arena *a, size_t size, size_t align) {
       a->used = size;
     }
     a->total += TI__CHUNK_HEADER + cap;
-    base = (unsigned char *)c + TI__CHUNK_HEADER;
-    memset(base, 0, size);
-    return base;
+    return (unsigned char *)c + TI__CHUNK_HEADER;
   }
+}
+
+TASKIR_API void *ti_arena_alloc(ti_arena *a, size_t size, size_t align) {
+  void *m = ti_arena_alloc_uninit(a, size, align);
+  if (m) memset(m, 0, size ? size : 1);
+  return m;
 }
 
 TASKIR_API void *ti_arena_array(ti_arena *a, size_t n, size_t elem_size, size_t align) {
   if (elem_size && n > ((size_t)-1) / elem_size) return NULL;
   return ti_arena_alloc(a, n * elem_size, align);
+}
+
+TASKIR_API void *ti_arena_array_uninit(ti_arena *a, size_t n, size_t elem_size, size_t align) {
+  if (elem_size && n > ((size_t)-1) / elem_size) return NULL;
+  return ti_arena_alloc_uninit(a, n * elem_size, align);
+}
+
+/* Resizes p (old_size bytes from a) to new_size >= old_size bytes: in place
+   when p is the latest allocation of the current chunk and the chunk has
+   room, else into new memory with a copy (the old bytes stay in the arena).
+   The added bytes are not zeroed. NULL when out of memory. */
+static void *ti__arena_regrow(ti_arena *a, void *p, size_t old_size, size_t new_size, size_t align) {
+  void *nw;
+  if (p && old_size && a->head) {
+    unsigned char *base = (unsigned char *)a->head + TI__CHUNK_HEADER, *end = base + a->used;
+    if ((unsigned char *)p + old_size == end && new_size - old_size <= a->cap - a->used) {
+      a->used += new_size - old_size;
+      return p;
+    }
+  }
+  nw = ti_arena_alloc_uninit(a, new_size, align);
+  if (nw && p && old_size) memcpy(nw, p, old_size);
+  return nw;
 }
 
 TASKIR_API char *ti_arena_strndup(ti_arena *a, const char *s, size_t n) {
@@ -4318,6 +4361,8 @@ TASKIR_API void ti_task_graph_init(ti_task_graph *g, void *alloc_user) {
 }
 
 TASKIR_API void ti_task_graph_free(ti_task_graph *g) {
+  if (g->heap_blocks) TASKIR_FREE(g->arena.alloc_user, g->heap_blocks);
+  if (g->heap_edges) TASKIR_FREE(g->arena.alloc_user, g->heap_edges);
   ti_arena_free(&g->arena);
   memset(g, 0, sizeof *g);
 }
@@ -5135,25 +5180,36 @@ TASKIR_API void ti_task_shape_set(ti_task_shape *s, uint32_t field, int32_t valu
     if (field == (1u << i)) { *ti__shape_field(s, i) = value; s->has |= field; return; }
 }
 
-/* Grows an arena array by one element (arena arrays are not resizable: the
-   old copy stays in the arena; builders make few, small arrays). */
+/* Grows an arena array of n elements to n + 1 (not zeroed): in place when
+   it is the arena's latest allocation (consecutive appends to one array,
+   e.g. a block's attributes), else a copy (the old one stays in the arena;
+   these arrays are small). */
 static void *ti__grow1(ti_arena *a, void *old, int32_t n, size_t elem) {
-  void *nw = ti_arena_array(a, (size_t)n + 1, elem, 8);
-  if (nw && n) memcpy(nw, old, (size_t)n * elem);
-  return nw;
+  return ti__arena_regrow(a, n ? old : NULL, (size_t)n * elem, ((size_t)n + 1) * elem, 8);
+}
+
+/* Room for element n of a builder array (g->blocks or g->edges, n
+   elements): the graph's heap array *heap (capacity *cap), grown
+   geometrically; when items is not that array (a decoded graph's, or one
+   the caller set) its elements are copied in first. NULL when out of
+   memory (items unchanged). */
+static void *ti__task_room(ti_task_graph *g, void *heap, int64_t *cap, const void *items, int32_t n, size_t elem) {
+  void *h;
+  int foreign;
+  memcpy(&h, heap, sizeof h);
+  foreign = items != h;
+  if (foreign) *cap = 0;
+  if (!ti__grow(g->arena.alloc_user, heap, elem, cap, (int64_t)n + 1, 8, INT32_MAX)) return NULL;
+  memcpy(&h, heap, sizeof h);
+  if (foreign && n) memcpy(h, items, (size_t)n * elem);
+  return h;
 }
 
 TASKIR_API ti_task_block *ti_task_add_block(ti_task_graph *g, int32_t id, ti_block_type type, ti_dtype precision,
                                             const ti_task_shape *shape) {
-  /* blocks live in one array: keep spare capacity to avoid O(n^2) copies */
-  ti_task_block *b;
-  if ((g->n_blocks & (g->n_blocks - 1)) == 0 || g->n_blocks < 8) {
-    int32_t cap = g->n_blocks < 8 ? 8 : g->n_blocks * 2;
-    ti_task_block *nb = (ti_task_block *)ti_arena_array(&g->arena, (size_t)cap, sizeof *nb, 8);
-    if (!nb) return NULL;
-    if (g->n_blocks) memcpy(nb, g->blocks, (size_t)g->n_blocks * sizeof *nb);
-    g->blocks = nb;
-  }
+  ti_task_block *b, *nb = (ti_task_block *)ti__task_room(g, &g->heap_blocks, &g->cap_blocks, g->blocks, g->n_blocks, sizeof *nb);
+  if (!nb) return NULL;
+  g->blocks = nb;
   b = &g->blocks[g->n_blocks++];
   memset(b, 0, sizeof *b);
   ti__pb_msg_init(&ti__pbm_block, b);
@@ -5195,6 +5251,7 @@ TASKIR_API ti_status ti_task_add_attr(ti_task_graph *g, ti_task_block *b, ti_att
   if (!na) return TI_STATUS_NO_MEMORY;
   b->attrs = na;
   na = &b->attrs[b->n_attrs++];
+  memset(na, 0, sizeof *na);
   na->has = TI_TATTR_HAS_TYPE | TI_TATTR_HAS_PRECISION | TI_TATTR_HAS_INT;
   na->type = type; na->precision = TI_DTYPE_I32; na->int_value = value;
   return TI_STATUS_SUCCESS;
@@ -5208,11 +5265,11 @@ static ti_status ti__set_tensor(ti_arena *a, ti_task_tensor *t, ti_dtype precisi
   t->has = TI_TENSOR_HAS_PRECISION;
   t->precision = precision;
   t->n_dims = n_dims;
-  if (!(t->dims = (int32_t *)ti_arena_array(a, (size_t)n_dims, 4, 4))) return TI_STATUS_NO_MEMORY;
+  if (!(t->dims = (int32_t *)ti_arena_array_uninit(a, (size_t)n_dims, 4, 4))) return TI_STATUS_NO_MEMORY;
   if (n_dims) memcpy(t->dims, dims, (size_t)n_dims * 4);
   if (precision == TI_DTYPE_F16 || precision == TI_DTYPE_F32) {
     v = &t->float_data; v->storage = TI_DTYPE_F32;
-    if (!(v->data = ti_arena_array(a, (size_t)count, 4, 4))) return TI_STATUS_NO_MEMORY;
+    if (!(v->data = ti_arena_array_uninit(a, (size_t)count, 4, 4))) return TI_STATUS_NO_MEMORY;
     memcpy(v->data, values, (size_t)count * 4);
   } else {
     const int32_t *x = (const int32_t *)values;
@@ -5222,7 +5279,7 @@ static ti_status ti__set_tensor(ti_arena *a, ti_task_tensor *t, ti_dtype precisi
     v = is_unsigned ? &t->uint32_data : &t->int32_data;
     v->storage = is_unsigned ? (lo >= 0 && hi <= 255 ? TI_DTYPE_U8 : lo >= 0 && hi <= 65535 ? TI_DTYPE_U16 : TI_DTYPE_U32)
                              : (lo >= -128 && hi <= 127 ? TI_DTYPE_I8 : lo >= -32768 && hi <= 32767 ? TI_DTYPE_I16 : TI_DTYPE_I32);
-    if (!(v->data = ti_arena_array(a, (size_t)count, ti_dtype_size(v->storage), 4))) return TI_STATUS_NO_MEMORY;
+    if (!(v->data = ti_arena_array_uninit(a, (size_t)count, ti_dtype_size(v->storage), 4))) return TI_STATUS_NO_MEMORY;
     for (i = 0; i < count; i++) {
       switch (v->storage) {
       case TI_DTYPE_I8: ((int8_t *)v->data)[i] = (int8_t)x[i]; break;
@@ -5255,17 +5312,24 @@ static ti_task_interface *ti__add_interface(ti_arena *a, ti_task_cluster **clust
                                             const ti_task_shape *pos, const ti_task_shape *size, int32_t edge_id) {
   ti_task_cluster *c;
   ti_task_interface *f;
-  while (*n <= cluster) {
-    ti_task_cluster *nc = (ti_task_cluster *)ti__grow1(a, *clusters, *n, sizeof *nc);
+  if (cluster == INT32_MAX) return NULL;
+  if (*n <= cluster) {   /* clusters up to `cluster`, in one step */
+    ti_task_cluster *nc = (ti_task_cluster *)ti__arena_regrow(a, *n ? *clusters : NULL, (size_t)*n * sizeof *nc,
+                                                              ((size_t)cluster + 1) * sizeof *nc, 8);
     if (!nc) return NULL;
+    memset(&nc[*n], 0, ((size_t)cluster + 1 - (size_t)*n) * sizeof *nc);
     *clusters = nc;
-    memset(&nc[*n], 0, sizeof *nc);
-    (*n)++;
+    *n = cluster + 1;
   }
   c = &(*clusters)[cluster];
-  f = (ti_task_interface *)ti__grow1(a, c->interfaces, c->n_interfaces, sizeof *f);
-  if (!f) return NULL;
-  c->interfaces = f;
+  if (c->n_interfaces >= c->cap_interfaces) {   /* geometric: a block read by many costs linear memory */
+    int32_t n = c->n_interfaces, cap = n < 2 ? n + 1 : n > INT32_MAX / 2 ? INT32_MAX : n * 2;
+    if (n == INT32_MAX) return NULL;
+    f = (ti_task_interface *)ti__arena_regrow(a, n ? c->interfaces : NULL, (size_t)n * sizeof *f, (size_t)cap * sizeof *f, 8);
+    if (!f) return NULL;
+    c->interfaces = f;
+    c->cap_interfaces = cap;
+  }
   f = &c->interfaces[c->n_interfaces++];
   memset(f, 0, sizeof *f);
   f->has = TI_IFACE_HAS_EDGE_ID;
@@ -5288,11 +5352,9 @@ TASKIR_API ti_task_edge *ti_task_connect(ti_task_graph *g, ti_task_block *src, i
     if (g->edges[i].id >= g->next_edge_id) g->next_edge_id = g->edges[i].id + 1;
   g->edge_ids_seen = g->n_edges;
   id = g->next_edge_id;
-  if ((g->n_edges & (g->n_edges - 1)) == 0 || g->n_edges < 8) {
-    int32_t cap = g->n_edges < 8 ? 8 : g->n_edges * 2;
-    ti_task_edge *ne = (ti_task_edge *)ti_arena_array(&g->arena, (size_t)cap, sizeof *ne, 8);
+  {
+    ti_task_edge *ne = (ti_task_edge *)ti__task_room(g, &g->heap_edges, &g->cap_edges, g->edges, g->n_edges, sizeof *ne);
     if (!ne) return NULL;
-    if (g->n_edges) memcpy(ne, g->edges, (size_t)g->n_edges * sizeof *ne);
     g->edges = ne;
   }
   if (!ti__add_interface(&g->arena, &src->outputs, &src->n_outputs, src_cluster, src_pos, src_size, id) ||

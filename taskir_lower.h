@@ -332,7 +332,7 @@ static ti_status ti__lw_group_end(ti__lw *L) {
   gr->has = TI_GROUP_HAS_ID;
   gr->group_id = L->n_groups;
   gr->n_block_ids = L->n_grp;
-  gr->block_ids = (int32_t *)ti_arena_array(&L->g->arena, (size_t)L->n_grp, sizeof(int32_t), 8);
+  gr->block_ids = (int32_t *)ti_arena_array_uninit(&L->g->arena, (size_t)L->n_grp, sizeof(int32_t), 8);
   if (!gr->block_ids) return TI__LW_OOM(L);
   memcpy(gr->block_ids, L->grp, (size_t)L->n_grp * sizeof(int32_t));
   L->n_groups++;
@@ -415,12 +415,12 @@ static ti_status ti__lw_rearr(ti__lw *L, ti_task_edge *e, ti_rearrange_kind kind
   if (ti_task_add_rearrange(L->g, e, kind, 0, NULL, NULL, 0) != TI_STATUS_SUCCESS) return TI__LW_OOM(L);
   r = &e->rearrange[e->n_rearrange - 1];
   r->n_matrix = n1 ? 2 : 1;
-  r->matrix = m = (ti_task_tensor *)ti_arena_array(&L->g->arena, (size_t)r->n_matrix, sizeof *m, 8);
+  r->matrix = m = (ti_task_tensor *)ti_arena_array_uninit(&L->g->arena, (size_t)r->n_matrix, sizeof *m, 8);
   if (!m) return TI__LW_OOM(L);
   for (k = 0; k < r->n_matrix; k++) {
     int32_t n = k ? n1 : n0;
-    int32_t *d = (int32_t *)ti_arena_array(&L->g->arena, (size_t)n + 1, sizeof(int32_t), 8);
-    int32_t *v = (int32_t *)ti_arena_array(&L->g->arena, (size_t)n + 1, sizeof(int32_t), 8);
+    int32_t *d = (int32_t *)ti_arena_array_uninit(&L->g->arena, (size_t)n + 1, sizeof(int32_t), 8);
+    int32_t *v = (int32_t *)ti_arena_array_uninit(&L->g->arena, (size_t)n + 1, sizeof(int32_t), 8);
     if (!d || !v) return TI__LW_OOM(L);
     for (i = 0; i < n; i++) v[i] = k ? (int32_t)m1[i] : m0[i];
     d[0] = n;
@@ -462,7 +462,7 @@ static ti_status ti__lw_push(ti__lw *L, ti__lw_val *v, int32_t r, const int64_t 
   if (v->n_steps == TI__LW_MAX_STEPS)
     return TI__LW_NOSUP(L, "more than %d transposes separated by reshapes in a row", TI__LW_MAX_STEPS);
   {   /* a copy: other values may share the steps */
-    ti__lw_step *ns = (ti__lw_step *)ti_arena_array(&L->arena, (size_t)v->n_steps + 1, sizeof *ns, 8);
+    ti__lw_step *ns = (ti__lw_step *)ti_arena_array_uninit(&L->arena, (size_t)v->n_steps + 1, sizeof *ns, 8);
     if (!ns) return TI__LW_OOM(L);
     if (v->n_steps) memcpy(ns, v->steps, (size_t)v->n_steps * sizeof *ns);
     v->steps = ns;
@@ -1488,7 +1488,7 @@ static ti_status ti__lw_slice(ti__lw *L, const ti_op *op) {
     int64_t sb[4];
     int32_t rs = 0;
     uint32_t fl[4];
-    int32_t m = ti_task_block_layout(src, sb, fl);
+    int32_t m = ti_task_block_layout(ti__lw_blk(L, v.block), sb, fl);   /* src moved: blocks were added */
     ti_task_edge *e = ti_task_connect(L->g, ti__lw_blk(L, v.block), 0, &pos, &size, ti__lw_blk(L, si), 0, NULL, NULL);
     if (!e) return TI__LW_OOM(L);
     for (i = 0; i < m; i++) {
@@ -1740,7 +1740,7 @@ TASKIR_API ti_status ti_lower_to_task(ti_program *p, const ti_lower_options *o, 
   }
   if (st != TI_STATUS_SUCCESS) goto done;
   if (L.n_groups) {
-    g->groups = (ti_task_group *)ti_arena_array(&g->arena, (size_t)L.n_groups, sizeof *g->groups, 8);
+    g->groups = (ti_task_group *)ti_arena_array_uninit(&g->arena, (size_t)L.n_groups, sizeof *g->groups, 8);
     if (!g->groups) { st = TI__LW_OOM(&L); goto done; }
     memcpy(g->groups, L.groups, (size_t)L.n_groups * sizeof *g->groups);
     g->n_groups = L.n_groups;
@@ -1748,8 +1748,11 @@ TASKIR_API ti_status ti_lower_to_task(ti_program *p, const ti_lower_options *o, 
   L.cur = NULL;
   {
     ti_error ce;
+    ti_status cs;
     ti_error_clear(&ce);
-    if (ti_task_check(g, NULL, &ce) != TI_STATUS_SUCCESS)
+    cs = ti_task_check(g, NULL, &ce);
+    if (cs == TI_STATUS_NO_MEMORY) st = ti_error_set(err, cs, "lower: checking the lowered graph: %s", ce.message);
+    else if (cs != TI_STATUS_SUCCESS)
       st = ti_error_set(err, TI_STATUS_INVALID, "lower: the lowered graph fails the checker (a lowering bug): %s", ce.message);
   }
 done:

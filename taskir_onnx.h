@@ -1587,7 +1587,7 @@ static ti_status ti__q_retype_weight(ti__q *q, ti_value *v, ti_dtype dt, ti_erro
   const ti_type *t = var->type;
   int64_t n = ti_type_numel(t), i;
   size_t es = ti_dtype_size(dt);
-  unsigned char *d = (unsigned char *)ti_arena_alloc(&q->p->arena, (size_t)n * es + 1, 16);
+  unsigned char *d = (unsigned char *)ti_arena_alloc_uninit(&q->p->arena, (size_t)n * es + 1, 16);   /* filled below */
   const ti_type *nt = ti_type_get(q->p->ctx, t->kind, dt, t->rank, t->dims, t->layout);
   const ti_type *vt = ti_type_get(q->p->ctx, v->type->kind, dt, v->type->rank, v->type->dims, v->type->layout);
   if (!d || !nt || !vt) return ti_error_set(err, TI_STATUS_NO_MEMORY, "quantize-recognize: out of memory retyping '%s'", var->name);

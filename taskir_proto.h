@@ -2339,19 +2339,20 @@ TASKIR_API size_t ti_onnx_elem_size(int32_t dt) {
   }
 }
 
-/* Appends one element to an arena array, doubling: at most twice the final
-   size is ever allocated. */
+/* Appends one zeroed element to an arena array, doubling (in place when
+   the array is the arena's latest allocation): at most twice the final size
+   is ever allocated, and only the elements in use are touched. */
 static void *ti__ox_push(ti_arena *a, void *arr, int32_t *n, int32_t *cap, size_t es) {
   unsigned char *p = (unsigned char *)arr;
   if (*n == INT32_MAX) return NULL;
   if (*n == *cap) {
     int32_t nc = *cap ? (*cap > INT32_MAX / 2 ? INT32_MAX : *cap * 2) : 4;
-    unsigned char *q = (unsigned char *)ti_arena_array(a, (size_t)nc, es, 16);
-    if (!q) return NULL;
-    if (*n) memcpy(q, p, (size_t)*n * es);
-    p = q;
+    if ((size_t)nc > ((size_t)-1) / es) return NULL;
+    p = (unsigned char *)ti__arena_regrow(a, *n ? p : NULL, (size_t)*n * es, (size_t)nc * es, 16);
+    if (!p) return NULL;
     *cap = nc;
   }
+  memset(p + (size_t)*n * es, 0, es);
   (*n)++;
   return p;
 }

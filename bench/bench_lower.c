@@ -6,13 +6,57 @@
    in turn (5 rounds; a fresh program each time: lowering rewrites it), and
    prints the median time per op at each size and the median of the per-round
    ratios 10^5 per op / 10^3 per op (1.0 when linear; target <= 2). Times are
-   this thread's CPU time. */
+   this thread's CPU time. Memory, through a counting TASKIR_MALLOC: the
+   bytes the lowering allocates per op (reallocs count their growth), the
+   peak of what it holds at once beyond the program per op, and the page
+   faults per op (first touches of fresh memory: the large sizes' memory
+   comes from and goes back to the system on every run, the small ones' is
+   reused). */
 #define _POSIX_C_SOURCE 199309L
-#define TASKIR_IMPLEMENTATION
-#include "taskir_lower.h"
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
+#include <sys/resource.h>
+
+/* Counts bytes allocated (reallocs: their growth), live bytes and their
+   peak; each block carries its size in a 16-byte header. */
+typedef struct count_alloc { size_t allocated, live, peak; } count_alloc;
+static void ca_count(count_alloc *a, size_t add, size_t sub) {
+  if (add > sub) a->allocated += add - sub;
+  a->live += add;
+  a->live -= sub;
+  if (a->live > a->peak) a->peak = a->live;
+}
+static void *ca_malloc(void *u, size_t sz) {
+  unsigned char *p = (unsigned char *)malloc(sz + 16);
+  if (!p) return NULL;
+  memcpy(p, &sz, sizeof sz);
+  if (u) ca_count((count_alloc *)u, sz, 0);
+  return p + 16;
+}
+static void *ca_realloc(void *u, void *old, size_t sz) {
+  unsigned char *p, *base = old ? (unsigned char *)old - 16 : NULL;
+  size_t was = 0;
+  if (base) memcpy(&was, base, sizeof was);
+  p = (unsigned char *)realloc(base, sz + 16);
+  if (!p) return NULL;
+  memcpy(p, &sz, sizeof sz);
+  if (u) ca_count((count_alloc *)u, sz, was);
+  return p + 16;
+}
+static void ca_free(void *u, void *p) {
+  size_t was;
+  if (!p) return;
+  memcpy(&was, (unsigned char *)p - 16, sizeof was);
+  if (u) ca_count((count_alloc *)u, 0, was);
+  free((unsigned char *)p - 16);
+}
+#define TASKIR_MALLOC(u, sz) ca_malloc((u), (sz))
+#define TASKIR_REALLOC(u, p, sz) ca_realloc((u), (p), (sz))
+#define TASKIR_FREE(u, p) ca_free((u), (p))
+#define TASKIR_IMPLEMENTATION
+#include "taskir_lower.h"
 
 /* this thread's CPU time in seconds (robust on a shared machine) */
 static double now(void) {
@@ -72,21 +116,38 @@ static int cmp_d(const void *a, const void *b) {
 int main(void) {
   enum { ROUNDS = 5, SIZES = 3 };
   static const int sizes[SIZES] = {1000, 10000, 100000};
-  double per[SIZES][ROUNDS], ratio[ROUNDS];
+  double per[SIZES][ROUNDS], ratio[ROUNDS], alloc_op[SIZES], peak_op[SIZES], faults_op[SIZES][ROUNDS];
   int r, k;
-  ti_context *c = ti_context_create(NULL);
+  count_alloc ca;
+  ti_context *c;
+  ti_lower_options o;
   ti_error e;
+  memset(&ca, 0, sizeof ca);
+  c = ti_context_create(&ca);
   ti_error_clear(&e);
   ti_nn_register(c, &e);
+  ti_lower_options_init(&o);
+  o.alloc_user = &ca;
   printf("bench_lower: layout passes + lowering + checker, integer DAGs (conv 1x1 + requant, relu, add, cancelling transposes)\n");
   for (r = 0; r < ROUNDS; r++) {
     for (k = 0; k < SIZES; k++) {
       ti_program *p = dag(c, sizes[k]);
       ti_task_graph g;
-      double t0 = now();
-      if (ti_lower_to_task(p, NULL, &g, &e) != TI_STATUS_SUCCESS) { fprintf(stderr, "lower: %s\n", e.message); return 1; }
+      size_t base = ca.live, allocated = ca.allocated;
+      struct rusage u0, u1;
+      double t0;
+      ca.peak = ca.live;
+      getrusage(RUSAGE_SELF, &u0);
+      t0 = now();
+      if (ti_lower_to_task(p, &o, &g, &e) != TI_STATUS_SUCCESS) { fprintf(stderr, "lower: %s\n", e.message); return 1; }
       per[k][r] = (now() - t0) / (double)sizes[k];
-      if (r == 0) printf("  n = %6d ops: %d blocks, %d edges\n", sizes[k], (int)g.n_blocks, (int)g.n_edges);
+      getrusage(RUSAGE_SELF, &u1);
+      faults_op[k][r] = (double)(u1.ru_minflt - u0.ru_minflt) / (double)sizes[k];
+      if (r == 0) {   /* the same every round */
+        alloc_op[k] = (double)(ca.allocated - allocated) / (double)sizes[k];
+        peak_op[k] = (double)(ca.peak - base) / (double)sizes[k];
+        printf("  n = %6d ops: %d blocks, %d edges\n", sizes[k], (int)g.n_blocks, (int)g.n_edges);
+      }
       ti_task_graph_free(&g);
       ti_program_destroy(p);
     }
@@ -94,7 +155,10 @@ int main(void) {
   }
   for (k = 0; k < SIZES; k++) {
     qsort(per[k], ROUNDS, sizeof(double), cmp_d);
-    printf("  n = %6d ops: %.2f us per op (median of %d)\n", sizes[k], per[k][ROUNDS / 2] * 1e6, ROUNDS);
+    qsort(faults_op[k], ROUNDS, sizeof(double), cmp_d);
+    printf("  n = %6d ops: %.2f us per op (median of %d); %.0f bytes allocated per op, peak %.0f bytes held per op, "
+           "%.2f page faults per op\n", sizes[k], per[k][ROUNDS / 2] * 1e6, ROUNDS, alloc_op[k], peak_op[k],
+           faults_op[k][ROUNDS / 2]);
   }
   qsort(ratio, ROUNDS, sizeof(double), cmp_d);
   printf("  per-op time at 10^5 / at 10^3: %.2f (median of %d paired rounds; target <= 2)\n", ratio[ROUNDS / 2], ROUNDS);

@@ -1,0 +1,264 @@
+/* The lowering's memory (taskir_lower.h) and the Task IR builder it uses:
+   bytes per op of lowering a 10^4-op chain stay within a budget (allocated
+   and peak, through a counting allocator), every allocation failure of the
+   lowering is clean (NO_MEMORY, nothing leaks), and the builder appends to
+   block and edge arrays it did not make (a decoder's exact-size arrays). */
+#include <stdlib.h>
+#include <stddef.h>
+#include <string.h>
+
+/* Counts bytes allocated (reallocs: their growth), live blocks, live bytes
+   and their peak; fails call fail_at (-1: never). Each block carries its
+   size in a 16-byte header. A NULL user pointer is not counted. */
+typedef struct fail_alloc { long calls, fail_at, live; size_t allocated, bytes, peak; } fail_alloc;
+static void fa_count(fail_alloc *a, size_t add, size_t sub) {
+  if (add > sub) a->allocated += add - sub;
+  a->bytes += add;
+  a->bytes -= sub;
+  if (a->bytes > a->peak) a->peak = a->bytes;
+}
+static void *fa_malloc(void *u, size_t sz) {
+  fail_alloc *a = (fail_alloc *)u;
+  unsigned char *p;
+  if (a && a->calls++ == a->fail_at) return NULL;
+  p = (unsigned char *)malloc(sz + 16);
+  if (!p) return NULL;
+  memcpy(p, &sz, sizeof sz);
+  if (a) { a->live++; fa_count(a, sz, 0); }
+  return p + 16;
+}
+static void *fa_realloc(void *u, void *old, size_t sz) {
+  fail_alloc *a = (fail_alloc *)u;
+  unsigned char *p, *base = old ? (unsigned char *)old - 16 : NULL;
+  size_t was = 0;
+  if (a && a->calls++ == a->fail_at) return NULL;
+  if (base) memcpy(&was, base, sizeof was);
+  p = (unsigned char *)realloc(base, sz + 16);
+  if (!p) return NULL;
+  memcpy(p, &sz, sizeof sz);
+  if (a) { if (!old) a->live++; fa_count(a, sz, was); }
+  return p + 16;
+}
+static void fa_free(void *u, void *p) {
+  fail_alloc *a = (fail_alloc *)u;
+  size_t was;
+  if (!p) return;
+  memcpy(&was, (unsigned char *)p - 16, sizeof was);
+  if (a) { a->live--; fa_count(a, 0, was); }
+  free((unsigned char *)p - 16);
+}
+#define TASKIR_MALLOC(u, sz) fa_malloc((u), (sz))
+#define TASKIR_REALLOC(u, p, sz) fa_realloc((u), (p), (sz))
+#define TASKIR_FREE(u, p) fa_free((u), (p))
+#define TASKIR_IMPLEMENTATION
+#include "taskir_lower.h"
+#include "tt.h"
+
+/* A chain of `layers` layers on [1,4,6,6] i8: 1x1 quant_conv2d with
+   requantisation, relu, and a transpose pair that cancels (6 ops each, the
+   weight read included). *n_ops: the ops built. */
+static ti_program *chain(ti_context *c, int layers, int *n_ops) {
+  ti_program *p = ti_program_create(c, "chain", TI_PROGRAM_SSA);
+  int64_t d[4] = {1, 4, 6, 6}, wd[4] = {4, 4, 1, 1}, p1[4] = {0, 2, 3, 1}, p2[4] = {0, 3, 1, 2};
+  static const int8_t w[16] = {1, 0, 0, 1, 0, 1, 1, 0, 1, -1, 0, 0, 0, 0, 1, 1};
+  const ti_type *t = ti_type_get(c, TI_TYPE_VTENSOR, TI_DTYPE_I8, 4, d, TI_LAYOUT_ANY);
+  const ti_type *wt = ti_type_get(c, TI_TYPE_VTENSOR, TI_DTYPE_I8, 4, wd, TI_LAYOUT_ANY);
+  ti_named_attr a[2];
+  const ti_attr *conv_attrs, *w_attrs, *t1, *t2;
+  ti_builder b;
+  ti_error e;
+  ti_value *cur = ti_program_add_arg(p, t), *ops[2];
+  int i;
+  ti_error_clear(&e);
+  ti_builder_init(&b, p, &e);
+  TT_EQ_INT(ti_program_add_var(p, "w", wt, w, 0, &e), TI_STATUS_SUCCESS);
+  a[0] = ti_named(c, "shift", ti_attr_int(c, 1));
+  a[1] = ti_named(c, "clip_min", ti_attr_int(c, -128));
+  conv_attrs = ti_attr_dict(c, a, 2);
+  a[0] = ti_named(c, "name", ti_attr_string(c, "w", -1));
+  w_attrs = ti_attr_dict(c, a, 1);
+  a[0] = ti_named(c, "perm", ti_attr_int_array(c, p1, 4));
+  t1 = ti_attr_dict(c, a, 1);
+  a[0] = ti_named(c, "perm", ti_attr_int_array(c, p2, 4));
+  t2 = ti_attr_dict(c, a, 1);
+  for (i = 0; i < layers; i++) {
+    ops[0] = cur;
+    ops[1] = ti_build1(&b, "builtin.get_parameter", 0, NULL, wt, w_attrs);
+    cur = ti_build1(&b, "nn.quant_conv2d", 2, ops, NULL, conv_attrs);
+    cur = ti_build1(&b, "nn.relu", 1, &cur, NULL, NULL);
+    cur = ti_build1(&b, "nn.transpose", 1, &cur, NULL, t1);
+    cur = ti_build1(&b, "nn.transpose", 1, &cur, NULL, t2);
+  }
+  ti_build(&b, "builtin.return", 1, &cur, 0, NULL, NULL);
+  TT_CHECK_MSG(b.status == TI_STATUS_SUCCESS, "build: %s", e.message);
+  *n_ops = 5 * layers + 1;
+  return p;
+}
+
+/* The budget of the 10^4-op chain, for the lowering's own allocations (the
+   graph and its temporaries; o.alloc_user): about 1.6 KB allocated and 1.5
+   KB held at the peak per op today (7 blocks of 248 bytes per layer of 5
+   ops, interfaces 128 bytes, clusters 80; reallocs count their growth); it
+   was over 7 KB per op when arena arrays grew by copies. */
+#define BUDGET_ALLOCATED_PER_OP 4096
+#define BUDGET_PEAK_PER_OP 3584
+
+TT_TEST(chain_bytes_per_op) {
+  fail_alloc fa;
+  ti_context *c = ti_context_create(NULL);
+  ti_lower_options o;
+  ti_task_graph g;
+  ti_error e;
+  int n_ops;
+  ti_program *p;
+  double alloc_op, peak_op;
+  memset(&fa, 0, sizeof fa);
+  fa.fail_at = -1;
+  ti_error_clear(&e);
+  TT_EQ_INT(ti_nn_register(c, &e), TI_STATUS_SUCCESS);
+  p = chain(c, 2000, &n_ops);
+  TT_CHECK(n_ops >= 10000);
+  ti_lower_options_init(&o);
+  o.alloc_user = &fa;
+  TT_EQ_INT(ti_lower_to_task(p, &o, &g, &e), TI_STATUS_SUCCESS);
+  TT_EQ_INT(g.n_blocks, 2000 * 7 + 1 + 2);   /* 7 per layer; INPUT; SI OUTPUT */
+  alloc_op = (double)fa.allocated / n_ops;
+  peak_op = (double)fa.peak / n_ops;
+  if (getenv("TT_VERBOSE")) printf("    %d ops: %.0f bytes allocated, %.0f peak per op\n", n_ops, alloc_op, peak_op);
+  TT_CHECK_MSG(alloc_op <= BUDGET_ALLOCATED_PER_OP, "%.0f bytes allocated per op (budget %d)", alloc_op, BUDGET_ALLOCATED_PER_OP);
+  TT_CHECK_MSG(peak_op <= BUDGET_PEAK_PER_OP, "peak %.0f bytes per op (budget %d)", peak_op, BUDGET_PEAK_PER_OP);
+  ti_task_graph_free(&g);
+  TT_EQ_INT(fa.live, 0);
+  TT_EQ_INT(fa.bytes, 0);
+  ti_program_destroy(p);
+  ti_context_destroy(c);
+}
+
+/* The lowering's allocations (graph, temporaries) fail one at a time: each
+   failure is NO_MEMORY with a message, the graph is left empty and nothing
+   leaks; with no failure the graph is the same as without the allocator. */
+TT_TEST(every_allocation_failure_is_clean) {
+  ti_context *c = ti_context_create(NULL);
+  ti_error e;
+  long k;
+  int n_ops, ok = 0, failures = 0;
+  ti_error_clear(&e);
+  TT_EQ_INT(ti_nn_register(c, &e), TI_STATUS_SUCCESS);
+  for (k = 0; k < 100000 && !ok; k++) {
+    fail_alloc fa;
+    ti_lower_options o;
+    ti_task_graph g;
+    ti_program *p = chain(c, 3, &n_ops);
+    ti_status st;
+    memset(&fa, 0, sizeof fa);
+    fa.fail_at = k;
+    ti_lower_options_init(&o);
+    o.alloc_user = &fa;
+    st = ti_lower_to_task(p, &o, &g, &e);
+    if (st == TI_STATUS_SUCCESS) {
+      ok = 1;
+      TT_EQ_INT(g.n_blocks, 3 * 7 + 3);
+      fa.fail_at = -1;
+      TT_EQ_INT(ti_task_check(&g, NULL, &e), TI_STATUS_SUCCESS);
+    } else {
+      failures++;
+      TT_CHECK_MSG(st == TI_STATUS_NO_MEMORY, "call %ld: %s: %s", k, ti_status_name(st), e.message);
+      TT_CHECK_MSG(e.message[0] != 0, "call %ld: no message", k);
+      TT_EQ_INT(g.n_blocks, 0);
+      TT_EQ_INT(g.n_edges, 0);
+    }
+    ti_task_graph_free(&g);
+    TT_CHECK_MSG(fa.live == 0, "call %ld: %ld blocks leaked", k, fa.live);
+    ti_program_destroy(p);
+  }
+  TT_CHECK(ok);
+  TT_CHECK(failures > 20);
+  ti_context_destroy(c);
+}
+
+/* g->blocks / g->edges set by hand at their exact size (as a decoder
+   leaves them): the builder copies them into its own arrays before it
+   appends (it used to write past an array of 9), and keeps them. */
+TT_TEST(builder_appends_to_arrays_it_did_not_make) {
+  fail_alloc fa;
+  ti_task_graph g;
+  ti_task_shape s = ti_task_shape_make(1, 1, 4, 0, 0, 0, 0, 0);
+  int32_t i;
+  memset(&fa, 0, sizeof fa);
+  fa.fail_at = -1;
+  ti_task_graph_init(&g, &fa);
+  g.blocks = (ti_task_block *)ti_arena_array(&g.arena, 9, sizeof *g.blocks, 8);
+  g.edges = (ti_task_edge *)ti_arena_array(&g.arena, 3, sizeof *g.edges, 8);
+  TT_CHECK(g.blocks && g.edges);
+  for (i = 0; i < 9; i++) {
+    g.blocks[i].has = TI_BLOCK_HAS_ID | TI_BLOCK_HAS_TYPE;
+    g.blocks[i].id = 100 + i;
+    g.blocks[i].type = TI_BLOCK_SI;
+  }
+  for (i = 0; i < 3; i++) {
+    g.edges[i].has = TI_EDGE_HAS_ID;
+    g.edges[i].id = 50 + i;
+  }
+  g.n_blocks = 9;
+  g.n_edges = 3;
+  for (i = 0; i < 40; i++) TT_CHECK(ti_task_add_block(&g, i, TI_BLOCK_SI, TI_DTYPE_I8, &s) != NULL);
+  for (i = 0; i < 30; i++) TT_CHECK(ti_task_connect(&g, &g.blocks[9 + i], 0, NULL, NULL, &g.blocks[10 + i], 0, NULL, NULL) != NULL);
+  TT_EQ_INT(g.n_blocks, 49);
+  TT_EQ_INT(g.n_edges, 33);
+  for (i = 0; i < 9; i++) TT_EQ_INT(g.blocks[i].id, 100 + i);
+  for (i = 0; i < 40; i++) TT_EQ_INT(g.blocks[9 + i].id, i);
+  for (i = 0; i < 3; i++) TT_EQ_INT(g.edges[i].id, 50 + i);
+  for (i = 0; i < 30; i++) {   /* new ids after the largest one */
+    TT_EQ_INT(g.edges[3 + i].id, 53 + i);
+    TT_EQ_INT(g.edges[3 + i].src_block_id, i);
+    TT_EQ_INT(g.edges[3 + i].dst_block_id, i + 1);
+  }
+  /* a block's clusters up to the one asked for, at once; attributes in order */
+  TT_CHECK(ti_task_connect(&g, &g.blocks[0], 0, NULL, NULL, &g.blocks[1], 3, NULL, NULL) != NULL);
+  TT_EQ_INT(g.blocks[1].n_inputs, 4);
+  TT_EQ_INT(g.blocks[1].inputs[2].n_interfaces, 0);
+  TT_EQ_INT(g.blocks[1].inputs[3].n_interfaces, 1);
+  for (i = 0; i < 12; i++) TT_EQ_INT(ti_task_add_attr(&g, &g.blocks[2], TI_TASK_ATTR_KERNEL_X, i), TI_STATUS_SUCCESS);
+  TT_EQ_INT(g.blocks[2].n_attrs, 12);
+  for (i = 0; i < 12; i++) {
+    TT_EQ_INT(g.blocks[2].attrs[i].int_value, i);
+    TT_CHECK(g.blocks[2].attrs[i].float_value == 0.0f);
+  }
+  ti_task_graph_free(&g);
+  TT_EQ_INT(fa.live, 0);
+}
+
+/* One block read by many (a value with many users): its output cluster's
+   interfaces grow geometrically, so the arena holds memory linear in the
+   edges (it was quadratic: every new interface copied the earlier ones). */
+TT_TEST(one_block_read_by_many_costs_linear_memory) {
+  enum { N = 20000 };
+  fail_alloc fa;
+  ti_task_graph g;
+  ti_task_shape s = ti_task_shape_make(1, 1, 4, 0, 0, 0, 0, 0);
+  int32_t i;
+  memset(&fa, 0, sizeof fa);
+  fa.fail_at = -1;
+  ti_task_graph_init(&g, &fa);
+  TT_CHECK(ti_task_add_block(&g, 0, TI_BLOCK_INPUT, TI_DTYPE_I8, &s) != NULL);
+  for (i = 1; i <= N; i++) {
+    TT_CHECK(ti_task_add_block(&g, i, TI_BLOCK_SI, TI_DTYPE_I8, &s) != NULL);
+    TT_CHECK(ti_task_connect(&g, &g.blocks[0], 0, NULL, NULL, &g.blocks[i], 0, NULL, NULL) != NULL);
+  }
+  TT_EQ_INT(g.blocks[0].outputs[0].n_interfaces, N);
+  for (i = 0; i < N; i++) TT_EQ_INT(g.blocks[0].outputs[0].interfaces[i].edge_id, i);
+  /* per edge: 2 interfaces (128 bytes), 1 cluster (80), the source's
+     interfaces doubling (<= 3 x 128 in all), a block (248) and an edge (32)
+     growing geometrically (<= 2x each) */
+  TT_CHECK_MSG(fa.peak <= (size_t)N * 2048 + ((size_t)1 << 20), "%lu bytes for %d edges", (unsigned long)fa.peak, N);
+  ti_task_graph_free(&g);
+  TT_EQ_INT(fa.live, 0);
+}
+
+int main(void) {
+  TT_RUN(chain_bytes_per_op);
+  TT_RUN(every_allocation_failure_is_clean);
+  TT_RUN(builder_appends_to_arrays_it_did_not_make);
+  TT_RUN(one_block_read_by_many_costs_linear_memory);
+  return tt_finish();
+}
