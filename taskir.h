@@ -360,7 +360,7 @@ struct ti_program {
   const ti_attr *attrs;       /* program-level dictionary (e.g. Task IR groups) */
   ti_op *first, *last;
   int64_t n_ops;
-  int32_t n_args;
+  int32_t n_args, cap_args;
   ti_value **args;            /* program inputs */
   int32_t n_vars, cap_vars;
   ti_variable *vars;
@@ -2068,12 +2068,13 @@ TASKIR_API void ti_program_destroy(ti_program *p) {
 }
 
 TASKIR_API ti_value *ti_program_add_arg(ti_program *p, const ti_type *type) {
-  ti_value *v, **args;
+  ti_value *v;
+  int64_t cap = p->cap_args;
   if (!type) return NULL;
+  if (!ti__grow(p->ctx->alloc_user, &p->args, sizeof *p->args, &cap, (int64_t)p->n_args + 1, 8, INT32_MAX)) return NULL;
+  p->cap_args = (int32_t)cap;
   v = (ti_value *)ti_arena_alloc(&p->arena, sizeof *v, 8);
-  args = (ti_value **)TASKIR_REALLOC(p->ctx->alloc_user, p->args, (size_t)(p->n_args + 1) * sizeof *args);
-  if (!v || !args) return NULL;
-  p->args = args;
+  if (!v) return NULL;
   v->type = type;
   v->index = p->n_args;
   p->args[p->n_args++] = v;
@@ -4664,6 +4665,7 @@ TASKIR_API ti_status ti_task_import(ti_context *ctx, const ti_task_graph *g, ti_
   ti__idx *eidx = NULL;
   ti_value **operands = NULL;
   const ti_type **rtypes = NULL;
+  int64_t cap_rt = 0;
   ti_status s = TI_STATUS_SUCCESS;
   void *u = ctx->alloc_user;
   int32_t i, c, f, k;
@@ -4715,8 +4717,7 @@ TASKIR_API ti_status ti_task_import(ti_context *ctx, const ti_task_graph *g, ti_
       }
     }
     attrs = ti__msg_to_attr(ctx, &ti__pbm_block, b, var);
-    rtypes = (const ti_type **)TASKIR_REALLOC(u, (void *)rtypes, ((size_t)nout + 1) * sizeof *rtypes);
-    if (!attrs || !rtypes) { s = ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory importing block %d", (int)b->id); goto done; }
+    if (!attrs || !ti__grow(u, &rtypes, sizeof *rtypes, &cap_rt, (int64_t)nout + 1, 8, INT64_MAX)) { s = ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory importing block %d", (int)b->id); goto done; }
     for (k = 0; k < nout; k++)
       if (!(rtypes[k] = ti__task_value_type(ctx, b))) {
         s = ti_error_set(err, TI_STATUS_INVALID, "block %d: its shape is too large (bytes overflow int64)", (int)b->id);

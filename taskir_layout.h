@@ -278,18 +278,6 @@ static int64_t ti__lay_slot(const ti__lay_index *ix, const ti_value *v, int64_t 
   return ix->base[v->def->order] + v->index;
 }
 
-static int ti__lay_grow(ti_program *p, void **a, int64_t *cap, int64_t need, size_t elem) {
-  int64_t nc = *cap;
-  void *m;
-  if (need <= nc) return 1;
-  while (nc < need) nc = nc * 2 + 16;
-  if ((uint64_t)nc > ((size_t)-1) / 2 / elem) return 0;
-  m = TASKIR_REALLOC(p->arena.alloc_user, *a, (size_t)nc * elem);
-  if (!m) return 0;
-  *a = m; *cap = nc;
-  return 1;
-}
-
 /* SSA programs: program order is a topological order (the verifier's
    rule), so one sweep indexes everything and finds uses before
    definitions. Graph programs: Kahn's order from the core first. */
@@ -327,8 +315,8 @@ static ti_status ti__lay_index_build(ti_program *p, ti__lay_index *ix, ti_error 
     } else op = ix->ops[k];
     op->order = k;
     ix->base[k] = s; ix->ustart[k] = u;
-    if (!ti__lay_grow(p, (void **)&ix->val, &cap_s, s + op->n_results + 1, sizeof(ti_value *)) ||
-        !ti__lay_grow(p, (void **)&ix->uslot, &cap_u, u + op->n_operands + 1, sizeof(int64_t)))
+    if (!ti__grow(p->arena.alloc_user, &ix->val, sizeof *ix->val, &cap_s, s + op->n_results + 1, 16, INT64_MAX) ||
+        !ti__grow(p->arena.alloc_user, &ix->uslot, sizeof *ix->uslot, &cap_u, u + op->n_operands + 1, 16, INT64_MAX))
       goto oom;
     for (i = 0; i < op->n_results; i++) ix->val[s + i] = &op->results[i];
     for (i = 0; i < op->n_operands; i++) {

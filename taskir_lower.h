@@ -194,9 +194,11 @@ typedef struct ti__lw {
   const ti_op *cur;     /* op being lowered (for messages) */
   int64_t cur_index;
   int32_t *grp;         /* block ids of the current group */
-  int32_t n_grp, cap_grp;
+  int32_t n_grp;
+  int64_t cap_grp;
   ti_task_group *groups;
-  int32_t n_groups, cap_groups;
+  int32_t n_groups;
+  int64_t cap_groups;
   ti_arena arena;       /* steps of the values */
 } ti__lw;
 
@@ -253,13 +255,7 @@ static ti_task_shape ti__lw_shape(int32_t ny, int32_t nx, int32_t nf, int32_t nr
   return ti_task_shape_make(ny, nx, nf, nr, 0, 0, 0, 0);
 }
 static ti_status ti__lw_group_add(ti__lw *L, int32_t id) {
-  if (L->n_grp == L->cap_grp) {
-    int32_t cap = L->cap_grp ? L->cap_grp * 2 : 16;
-    int32_t *n = (int32_t *)TASKIR_REALLOC(L->au, L->grp, (size_t)cap * sizeof *n);
-    if (!n) return TI__LW_OOM(L);
-    L->grp = n;
-    L->cap_grp = cap;
-  }
+  if (!ti__grow(L->au, &L->grp, sizeof *L->grp, &L->cap_grp, (int64_t)L->n_grp + 1, 16, INT32_MAX)) return TI__LW_OOM(L);
   L->grp[L->n_grp++] = id;
   return TI_STATUS_SUCCESS;
 }
@@ -267,13 +263,8 @@ static ti_status ti__lw_group_add(ti__lw *L, int32_t id) {
 static ti_status ti__lw_group_end(ti__lw *L) {
   ti_task_group *gr;
   if (!L->n_grp) return TI_STATUS_SUCCESS;
-  if (L->n_groups == L->cap_groups) {
-    int32_t cap = L->cap_groups ? L->cap_groups * 2 : 16;
-    ti_task_group *n = (ti_task_group *)TASKIR_REALLOC(L->au, L->groups, (size_t)cap * sizeof *n);
-    if (!n) return TI__LW_OOM(L);
-    L->groups = n;
-    L->cap_groups = cap;
-  }
+  if (!ti__grow(L->au, &L->groups, sizeof *L->groups, &L->cap_groups, (int64_t)L->n_groups + 1, 16, INT32_MAX))
+    return TI__LW_OOM(L);
   gr = &L->groups[L->n_groups];
   memset(gr, 0, sizeof *gr);
   gr->has = TI_GROUP_HAS_ID;

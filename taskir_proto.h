@@ -1179,20 +1179,16 @@ TASKIR_API ti_status ti_task_decode(ti_task_graph *g, const void *buf, size_t le
    pass (pre-order) and consumed in the same order by the writing pass. */
 typedef struct ti__pb_enc {
   size_t *sz;
-  size_t n, cap, next;
+  size_t n, next;
+  int64_t cap;
   void *alloc_user;
   ti_error *err;
 } ti__pb_enc;
 
 static ti_status ti__pb_enc_slot(ti__pb_enc *e, size_t *slot) {
   *slot = 0;
-  if (e->n == e->cap) {
-    size_t nc = e->cap ? e->cap * 2 : 256;
-    size_t *ns = (size_t *)TASKIR_REALLOC(e->alloc_user, e->sz, nc * sizeof *ns);
-    if (!ns) return ti_error_set(e->err, TI_STATUS_NO_MEMORY, "protobuf encode: out of memory");
-    e->sz = ns;
-    e->cap = nc;
-  }
+  if (!ti__grow(e->alloc_user, &e->sz, sizeof *e->sz, &e->cap, (int64_t)e->n + 1, 256, INT64_MAX))
+    return ti_error_set(e->err, TI_STATUS_NO_MEMORY, "protobuf encode: out of memory");
   *slot = e->n++;
   return TI_STATUS_SUCCESS;
 }
@@ -1942,23 +1938,24 @@ static ti_status ti__pb_tp_string(ti__pb_tp *t, char **out, int32_t *out_len, co
 typedef struct ti__pb_tpcap { int64_t cap; int heap; } ti__pb_tpcap;
 static void *ti__pb_tp_grow(ti__pb_tp *t, void **arr, int32_t n, ti__pb_tpcap *cap, size_t es, const char *name) {
   if (n >= cap->cap) {
-    int64_t nc = cap->cap ? cap->cap * 2 : 4;
-    char *na;
-    if (nc > INT32_MAX) nc = INT32_MAX;
+    /* the capacity ti__grow doubles to (from 4), spent before it grows */
+    int64_t nc = cap->cap ? (cap->cap > INT32_MAX / 2 ? INT32_MAX : cap->cap * 2) : 4;
     if (n >= nc) return NULL;
     if (ti__pb_spend(&t->spent, t->budget, nc, es)) {
       ti__pb_budget_msg(t->over, sizeof t->over, nc, name, es, t->spent, t->budget);
       return NULL;
     }
-    if (cap->heap) na = (char *)TASKIR_REALLOC(t->a->alloc_user, *arr, (size_t)nc * es);
-    else {   /* elements already in the arena (parsed before this body): copied out once */
-      na = (char *)TASKIR_MALLOC(t->a->alloc_user, (size_t)nc * es);
-      if (na && n) memcpy(na, *arr, (size_t)n * es);
+    if (cap->heap) {
+      if (!ti__grow(t->a->alloc_user, arr, es, &cap->cap, nc, 4, INT32_MAX)) return NULL;
+    } else {   /* elements already in the arena (parsed before this body): copied out once */
+      void *na = NULL;
+      int64_t c = 0;
+      if (!ti__grow(t->a->alloc_user, &na, es, &c, nc, nc, INT32_MAX)) return NULL;
+      if (n) memcpy(na, *arr, (size_t)n * es);
+      *arr = na;
+      cap->cap = c;
+      cap->heap = 1;
     }
-    if (!na) return NULL;
-    *arr = na;
-    cap->cap = nc;
-    cap->heap = 1;
   }
   return (char *)*arr + (size_t)n * es;
 }
@@ -2059,13 +2056,9 @@ static ti_status ti__pb_tp_scalar(ti__pb_tp *t, const ti__pb_msg *m, const ti__p
     if (f->aux == TI__V_FLOAT) { float x; TI__PB_TRY(ti__pb_tp_float(t, &k, &x, f->name)); memcpy(&w, &x, 4); }
     else if (f->aux == TI__V_INT32) { TI__PB_TRY(ti__pb_tp_int(t, &k, INT32_MIN, INT32_MAX, &iv, f->name)); w = (uint32_t)iv; }
     else { TI__PB_TRY(ti__pb_tp_int(t, &k, 0, UINT32_MAX, &iv, f->name)); w = (uint32_t)iv; }
-    if (t->scr[f->aux].n == t->scr[f->aux].cap) {
-      int64_t nc = t->scr[f->aux].cap ? t->scr[f->aux].cap * 2 : 1024;
-      uint32_t *nd = (uint32_t *)TASKIR_REALLOC(t->a->alloc_user, t->scr[f->aux].d, (size_t)nc * 4);
-      if (!nd) return ti__pb_tp_fail(t, TI_STATUS_NO_MEMORY, k.at, "out of memory");
-      t->scr[f->aux].d = nd;
-      t->scr[f->aux].cap = nc;
-    }
+    if (!ti__grow(t->a->alloc_user, &t->scr[f->aux].d, sizeof *t->scr[f->aux].d, &t->scr[f->aux].cap,
+                  t->scr[f->aux].n + 1, 1024, INT64_MAX))
+      return ti__pb_tp_fail(t, TI_STATUS_NO_MEMORY, k.at, "out of memory");
     t->scr[f->aux].d[t->scr[f->aux].n++] = w;
     return TI_STATUS_SUCCESS;
   }
