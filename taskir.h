@@ -54,7 +54,9 @@
                               allocator, all three or none; u is the user
                               pointer given to the context or arena
        TASKIR_ASSERT(x)       programmer-error checks; default assert(x)
-       TASKIR_NO_ERRMSG       drop message text (codes and locations stay)
+       TASKIR_NO_ERRMSG       drop message text at the call sites (the
+                              literals leave the object; codes, offsets,
+                              line:column stay; ti_error.message is "")
        TASKIR_NO_NN           (global) leave out the nn dialect, the tensors,
                               the interpreter and constant folding: the core,
                               the task dialect, the other generic passes
@@ -122,12 +124,25 @@ typedef struct ti_error {
 
 /* Records a problem in err (if err is non-NULL and holds no earlier problem
    of the same call: public calls clear err on entry) and returns status, so
-   callers can write `return ti_error_set(...)`. */
+   callers can write `return ti_error_set(...)`. fmt NULL: no message. */
 TASKIR_API ti_status ti_error_set(ti_error *err, ti_status status, const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+
+/* TASKIR_NO_ERRMSG drops the messages at the call site: ti_error_set (and
+   every message-taking helper of the headers) is a macro that keeps the
+   status and the location and passes no text. The message arguments are
+   still evaluated for their types only, in a branch that is never taken
+   (TI__NOMSG), so a variable used only in messages stays used and the
+   compiler drops the literals. The function itself stays callable as
+   (ti_error_set)(err, status, fmt, ...). */
+#ifdef TASKIR_NO_ERRMSG
+static inline int ti__nomsg(int unused, ...) { (void)unused; return 0; }
+#define TI__NOMSG(...) ((void)(0 && ti__nomsg(0, __VA_ARGS__)))
+#define ti_error_set(err, status, ...) (TI__NOMSG(__VA_ARGS__), (ti_error_set)((err), (status), NULL))
+#endif
 TASKIR_API void ti_error_clear(ti_error *err);
 TASKIR_API const char *ti_status_name(ti_status s);
 TASKIR_API const char *ti_dtype_name(ti_dtype t);   /* "i8", "f32", "ternary", ... */
@@ -1303,14 +1318,14 @@ TASKIR_API ti_eval_fn ti_eval_of(const ti_op_info *info);
 
 /* >>impl.errors ------------------------------------------------------------ */
 
-TASKIR_API ti_status ti_error_set(ti_error *err, ti_status status, const char *fmt, ...) {
+TASKIR_API ti_status (ti_error_set)(ti_error *err, ti_status status, const char *fmt, ...) {
   if (err && err->status == TI_STATUS_SUCCESS) {
     err->status = status;
+    err->message[0] = 0;
 #ifdef TASKIR_NO_ERRMSG
     (void)fmt;
-    err->message[0] = 0;
 #else
-    {
+    if (fmt) {
       va_list ap;
       va_start(ap, fmt);
       vsnprintf(err->message, sizeof err->message, fmt, ap);
@@ -3330,7 +3345,10 @@ typedef struct ti__parser {
   ti_status status;
 } ti__parser;
 
-static ti_status ti__perr(ti__parser *ps, const char *fmt, const char *detail) {
+#ifdef TASKIR_NO_ERRMSG
+#define ti__perr(ps, fmt, detail) (TI__NOMSG((fmt), (detail)), (ti__perr)((ps), NULL, NULL))
+#endif
+static ti_status (ti__perr)(ti__parser *ps, const char *fmt, const char *detail) {
   if (ps->status == TI_STATUS_SUCCESS) {
     int32_t col = (int32_t)(ps->s - ps->line_start) + 1;
     ps->status = ti_error_set(ps->err, TI_STATUS_PARSE_ERROR, "line %d:%d: %s%s%s", (int)ps->line, (int)col, fmt,
@@ -3815,6 +3833,7 @@ TASKIR_API ti_status ti_parse_program(ti_context *ctx, const char *text, size_t 
     if (!op) {
       ps.status = err && err->status ? err->status : TI_STATUS_PARSE_ERROR;
       if (err && err->line == 0) {
+#ifndef TASKIR_NO_ERRMSG
         /* prefix the position */
         char msg[sizeof err->message];
         int pre = snprintf(msg, sizeof msg, "line %d:%d: ", (int)line, (int)col);
@@ -3824,6 +3843,7 @@ TASKIR_API ti_status ti_parse_program(ti_context *ctx, const char *text, size_t 
           msg[(size_t)pre + (n < keep ? n : keep)] = 0;
           memcpy(err->message, msg, sizeof msg);
         }
+#endif
         err->line = line; err->column = col;
       }
       goto fail;
@@ -4400,10 +4420,14 @@ typedef struct ti__unpack {
   const char *where;
 } ti__unpack;
 
-static ti_status ti__bad(ti__unpack *u, const char *what) {
+#ifdef TASKIR_NO_ERRMSG
+#define ti__bad(u, what) (TI__NOMSG(what), (ti__bad)((u), NULL))
+#define ti__bad_field(u, m, f, what) (TI__NOMSG(what), (ti__bad_field)((u), (m), (f), NULL))
+#endif
+static ti_status (ti__bad)(ti__unpack *u, const char *what) {
   return ti_error_set(u->err, TI_STATUS_INVALID, "%s: %s", u->where, what);
 }
-static ti_status ti__bad_field(ti__unpack *u, const ti__pb_msg *m, const ti__pb_field *f, const char *what) {
+static ti_status (ti__bad_field)(ti__unpack *u, const ti__pb_msg *m, const ti__pb_field *f, const char *what) {
   return ti_error_set(u->err, TI_STATUS_INVALID, "%s: %s.%s %s", u->where, m->name, f->ir, what);
 }
 static ti_status ti__unpack_oom(ti__unpack *u) { return ti_error_set(u->err, TI_STATUS_NO_MEMORY, "%s: out of memory", u->where); }
@@ -5467,14 +5491,20 @@ static void ti__check_diag(ti__check *c, ti_diag_severity sev, const char *rule,
     __attribute__((format(printf, 6, 7)))
 #endif
     ;
-static void ti__check_diag(ti__check *c, ti_diag_severity sev, const char *rule, int64_t block, int64_t edge,
-                           const char *fmt, ...) {
+#ifdef TASKIR_NO_ERRMSG
+#define ti__check_diag(c, sev, rule, block, edge, ...) \
+  (TI__NOMSG(__VA_ARGS__), (ti__check_diag)((c), (sev), (rule), (block), (edge), NULL))
+#endif
+static void (ti__check_diag)(ti__check *c, ti_diag_severity sev, const char *rule, int64_t block, int64_t edge,
+                             const char *fmt, ...) {
   ti_diag_list *l = c->out;
   int32_t edge_id = edge == TI__NOEDGE ? -1 : (int32_t)edge;
   int32_t block_id = block == TI__NOBLK ? -1 : (int32_t)block;
   ti_diag *d;
   int64_t cap;
+#ifndef TASKIR_NO_ERRMSG
   va_list ap;
+#endif
   if (c->oom) return;
   if (l->n >= TASKIR_CHECK_MAX_DIAGS) {   /* counted, not listed; err keeps the first error */
     l->n_dropped++;
@@ -5494,13 +5524,13 @@ static void ti__check_diag(ti__check *c, ti_diag_severity sev, const char *rule,
   d = &l->items[l->n++];
   d->severity = sev; d->rule = rule; d->block_id = block_id; d->edge_id = edge_id;
   d->at = (block == TI__NOBLK ? 0u : (uint32_t)TI_DIAG_AT_BLOCK) | (edge == TI__NOEDGE ? 0u : (uint32_t)TI_DIAG_AT_EDGE);
-  va_start(ap, fmt);
 #ifdef TASKIR_NO_ERRMSG
   (void)fmt; d->message[0] = 0;
 #else
+  va_start(ap, fmt);
   vsnprintf(d->message, sizeof d->message, fmt, ap);
-#endif
   va_end(ap);
+#endif
   if (sev == TI_DIAG_ERROR) {
     l->n_errors++;
     if (d->at & TI_DIAG_AT_BLOCK)
@@ -6901,6 +6931,13 @@ static ti_status ti__nn_fail(const ti_op *op, ti_status st, ti_error *err, const
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
+#ifdef TASKIR_NO_ERRMSG
+#define ti__nn_fail(op, st, err, ...) (TI__NOMSG(__VA_ARGS__), (ti__nn_fail)((op), (st), (err), NULL))
+static ti_status (ti__nn_fail)(const ti_op *op, ti_status st, ti_error *err, const char *fmt, ...) {
+  (void)op; (void)fmt;
+  return (ti_error_set)(err, st, NULL);
+}
+#else
 static ti_status ti__nn_fail(const ti_op *op, ti_status st, ti_error *err, const char *fmt, ...) {
   char msg[200];
   va_list ap;
@@ -6909,6 +6946,7 @@ static ti_status ti__nn_fail(const ti_op *op, ti_status st, ti_error *err, const
   va_end(ap);
   return ti_error_set(err, st, "%s: %s", op && op->info ? op->info->name : "nn op", msg);
 }
+#endif
 
 /* Reads an int array attribute of exactly n ints (default dflt when absent). */
 static ti_status ti__nn_ints(const ti_op *op, const char *name, int64_t *out, int64_t n, const int64_t *dflt,

@@ -365,7 +365,11 @@ TASKIR_API int32_t ti_exec_graph_inputs(const ti_task_graph *g, int32_t *sockets
 
 /* Charges bytes against the plan's budget before they are allocated; 0 (with
    a LIMIT error naming what needs how much) when they do not fit. */
-static int ti__x_charge(ti_exec *x, int64_t bytes, const char *what) {
+#ifdef TASKIR_NO_ERRMSG   /* see ti_error_set */
+#define ti__x_charge(x, bytes, what) (TI__NOMSG(what), (ti__x_charge)((x), (bytes), NULL))
+#define ti__x_kernel_fail(P, b, s, what) (TI__NOMSG(what), (ti__x_kernel_fail)((P), (b), (s), NULL))
+#endif
+static int (ti__x_charge)(ti_exec *x, int64_t bytes, const char *what) {
   if (bytes < 0) bytes = INT64_MAX / 2;
   if (x->budget >= 0 && (bytes > x->budget || x->charged > x->budget - bytes)) {
     if (x->cur_blk >= 0)
@@ -1116,7 +1120,7 @@ static int ti__x_in_view(const ti_task_block *b, const ti_prim_desc *d, int32_t 
   return 1;
 }
 
-static ti_status ti__x_kernel_fail(ti__xplan *P, const ti_task_block *b, ti_status s, const char *what) {
+static ti_status (ti__x_kernel_fail)(ti__xplan *P, const ti_task_block *b, ti_status s, const char *what) {
   return ti_error_set(P->err, s == TI_STATUS_NOT_SUPPORTED ? s : TI_STATUS_INVALID, "block %d (%s): %s (%s)",
                       (int)b->id, ti__x_tname(b->type), what, ti_status_name(s));
 }

@@ -212,6 +212,13 @@ static ti_status ti__lw_fail(ti__lw *L, ti_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+#ifdef TASKIR_NO_ERRMSG   /* see ti_error_set */
+#define ti__lw_fail(L, st, ...) (TI__NOMSG(__VA_ARGS__), (ti__lw_fail)((L), (st), NULL))
+static ti_status (ti__lw_fail)(ti__lw *L, ti_status st, const char *fmt, ...) {
+  (void)fmt;
+  return (ti_error_set)(L->err, st, NULL);
+}
+#else
 static ti_status ti__lw_fail(ti__lw *L, ti_status st, const char *fmt, ...) {
   char msg[200];
   va_list ap;
@@ -221,6 +228,7 @@ static ti_status ti__lw_fail(ti__lw *L, ti_status st, const char *fmt, ...) {
   if (L->cur) return ti_error_set(L->err, st, "lower: op #%lld %s: %s", (long long)L->cur_index, L->cur->info->name, msg);
   return ti_error_set(L->err, st, "lower: %s", msg);
 }
+#endif
 #define TI__LW_TRY(x) do { ti_status ti__lw_st_ = (x); if (ti__lw_st_ != TI_STATUS_SUCCESS) return ti__lw_st_; } while (0)
 #define TI__LW_NOSUP(L, ...) ti__lw_fail((L), TI_STATUS_NOT_SUPPORTED, __VA_ARGS__)
 #define TI__LW_OOM(L) ti__lw_fail((L), TI_STATUS_NO_MEMORY, "out of memory")

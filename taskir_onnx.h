@@ -251,6 +251,10 @@ static ti__oi_ent *ti__oi_slot(ti__oi *s, const char *name) {
 
 static ti_status ti__oi_failv(ti__oi *s, ti_status st, const char *fmt, va_list ap) {
   if (s->err && s->err->status == TI_STATUS_SUCCESS) {
+#ifdef TASKIR_NO_ERRMSG
+    (void)fmt; (void)ap;
+    (ti_error_set)(s->err, st, NULL);
+#else
     char what[160];
     vsnprintf(what, sizeof what, fmt, ap);
     if (st == TI_STATUS_NOT_SUPPORTED)
@@ -258,6 +262,7 @@ static ti_status ti__oi_failv(ti__oi *s, ti_status st, const char *fmt, va_list 
                    (long long)s->opset);
     else
       ti_error_set(s->err, st, "node '%s' op %s (opset %lld): %s", s->nd->name, s->nd->op_type, (long long)s->opset, what);
+#endif
     s->err->offset = s->nd->offset;
   }
   return st;
@@ -268,7 +273,11 @@ static ti_status ti__oi_unsup(ti__oi *s, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
-static ti_status ti__oi_unsup(ti__oi *s, const char *fmt, ...) {
+#ifdef TASKIR_NO_ERRMSG   /* keeps the node's offset (see ti_error_set) */
+#define ti__oi_unsup(s, ...) (TI__NOMSG(__VA_ARGS__), (ti__oi_unsup)((s), NULL))
+#define ti__oi_bad(s, ...) (TI__NOMSG(__VA_ARGS__), (ti__oi_bad)((s), NULL))
+#endif
+static ti_status (ti__oi_unsup)(ti__oi *s, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   ti__oi_failv(s, TI_STATUS_NOT_SUPPORTED, fmt, ap);
@@ -276,12 +285,12 @@ static ti_status ti__oi_unsup(ti__oi *s, const char *fmt, ...) {
   return TI_STATUS_NOT_SUPPORTED;
 }
 /* A malformed node. */
-static ti_status ti__oi_bad(ti__oi *s, const char *fmt, ...)
+static ti_status (ti__oi_bad)(ti__oi *s, const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
-static ti_status ti__oi_bad(ti__oi *s, const char *fmt, ...) {
+static ti_status (ti__oi_bad)(ti__oi *s, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   ti__oi_failv(s, TI_STATUS_INVALID, fmt, ap);

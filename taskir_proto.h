@@ -203,6 +203,9 @@ TASKIR_API ti_status ti_pb_fail(ti_pb_reader *r, ti_status status, const uint8_t
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
+#ifdef TASKIR_NO_ERRMSG   /* keeps the byte offset, drops the text (see ti_error_set) */
+#define ti_pb_fail(r, status, at, ...) (TI__NOMSG(__VA_ARGS__), (ti_pb_fail)((r), (status), (at), NULL))
+#endif
 
 static inline uint32_t ti_pb_zigzag32(int32_t v) { return ((uint32_t)v << 1) ^ (uint32_t)-(int32_t)((uint32_t)v >> 31); }
 static inline uint64_t ti_pb_zigzag64(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)-(int64_t)((uint64_t)v >> 63); }
@@ -380,6 +383,7 @@ TASKIR_API void ti_pb_reader_init(ti_pb_reader *r, const void *buf, size_t len, 
   r->path[0].index = -1;
 }
 
+#ifndef TASKIR_NO_ERRMSG
 static void ti__pb_path(const ti_pb_reader *r, char *out, size_t cap) {
   size_t n = 0;
   int i;
@@ -399,21 +403,28 @@ static void ti__pb_path(const ti_pb_reader *r, char *out, size_t cap) {
   else if (!n) snprintf(out, cap, "top level");
 }
 
+#endif
+
 static ti_status ti__pb_failv(ti_pb_reader *r, ti_status st, const uint8_t *at, const char *fmt, va_list ap) {
   ti_error *err = r->err;
   if (err && err->status == TI_STATUS_SUCCESS) {
-    char what[160], path[200];
     long long off = (long long)(at - r->base);
+#ifdef TASKIR_NO_ERRMSG
+    (void)fmt; (void)ap;
+    (ti_error_set)(err, st, NULL);
+#else
+    char what[160], path[200];
     vsnprintf(what, sizeof what, fmt, ap);
     ti__pb_path(r, path, sizeof path);
     ti_error_set(err, st, "protobuf: %s at byte %lld (in %s)", what, off, path);
+#endif
     err->offset = off;
     err->line = err->column = 0;
   }
   return st;
 }
 
-TASKIR_API ti_status ti_pb_fail(ti_pb_reader *r, ti_status status, const uint8_t *at, const char *fmt, ...) {
+TASKIR_API ti_status (ti_pb_fail)(ti_pb_reader *r, ti_status status, const uint8_t *at, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   ti__pb_failv(r, status, at, fmt, ap);
@@ -1677,18 +1688,28 @@ static ti_status ti__pb_tp_fail(ti__pb_tp *t, ti_status st, const char *at, cons
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
-static ti_status ti__pb_tp_fail(ti__pb_tp *t, ti_status st, const char *at, const char *fmt, ...) {
+#ifdef TASKIR_NO_ERRMSG   /* keeps line, column and offset (see ti_error_set) */
+#define ti__pb_tp_fail(t, st, at, ...) (TI__NOMSG(__VA_ARGS__), (ti__pb_tp_fail)((t), (st), (at), NULL))
+#endif
+static ti_status (ti__pb_tp_fail)(ti__pb_tp *t, ti_status st, const char *at, const char *fmt, ...) {
   ti_error *err = t->err;
   if (err && err->status == TI_STATUS_SUCCESS) {
-    char what[200];
     const char *q, *bol = t->s;
     int32_t line = 1;
-    va_list ap;
     for (q = t->s; q < at; q++) if (*q == '\n') { line++; bol = q + 1; }
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
-    ti_error_set(err, st, "text format: %s at line %ld column %ld", what, (long)line, (long)(at - bol + 1));
+#ifdef TASKIR_NO_ERRMSG
+    (void)fmt;
+    (ti_error_set)(err, st, NULL);
+#else
+    {
+      char what[200];
+      va_list ap;
+      va_start(ap, fmt);
+      vsnprintf(what, sizeof what, fmt, ap);
+      va_end(ap);
+      ti_error_set(err, st, "text format: %s at line %ld column %ld", what, (long)line, (long)(at - bol + 1));
+    }
+#endif
     err->line = line;
     err->column = (int32_t)(at - bol + 1);
     err->offset = (int64_t)(at - t->s);

@@ -3,8 +3,8 @@
 # C99 (-pedantic), as C++ (g++ -x c++), with TASKIR_STATIC (every function
 # static, unused ones included), with TASKIR_NO_NN (C99 and C++; a header that
 # needs the nn dialect must refuse with its #error), or freestanding
-# (taskir_kernels.h: no C library headers, no symbols needed), warnings as
-# errors.
+# (taskir_kernels.h: no C library headers, no symbols needed), with
+# TASKIR_NO_ERRMSG (C99 and C++); warnings as errors.
 h=$1; mode=$2; tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 printf '#define TASKIR_IMPLEMENTATION\n#include "%s"\n#include "%s"\nint ti_header_check_dummy;\n' "$h" "$h" > "$tmp/t.c"
 case $mode in
@@ -37,5 +37,7 @@ case $mode in
       u=$(nm -u "$tmp/$o")
       if [ -n "$u" ]; then echo "$h freestanding ($o) needs: $u"; exit 1; fi
     done ;;
-  *) echo "usage: $0 HEADER c99|c++|static|no_nn|freestanding"; exit 2 ;;
+  no_errmsg) ${CC:-cc} -std=c99 -Wall -Wextra -Werror -pedantic -DTASKIR_NO_ERRMSG -I. -c "$tmp/t.c" -o "$tmp/t.o" &&
+             ${CXX:-g++} -x c++ -Wall -Wextra -Werror -DTASKIR_NO_ERRMSG -I. -c "$tmp/t.c" -o "$tmp/t.o" ;;
+  *) echo "usage: $0 HEADER c99|c++|static|no_nn|no_errmsg|freestanding"; exit 2 ;;
 esac
