@@ -143,7 +143,7 @@ TASKIR_API void ti_lower_options_init(ti_lower_options *o);
    The program is rewritten in place by the layout passes first (same
    outputs). g is initialised here (free it with ti_task_graph_free, also
    after a failure). o may be NULL (defaults). */
-TASKIR_API ti_status ti_lower_to_task(ti_program *p, const ti_lower_options *o, ti_task_graph *g, ti_error *err);
+TASKIR_API TI_NODISCARD ti_status ti_lower_to_task(ti_program *p, const ti_lower_options *o, ti_task_graph *g, ti_error *err);
 
 #ifdef __cplusplus
 }

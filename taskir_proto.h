@@ -15,6 +15,9 @@
    Other files include it without the define.
 
    OPTIONS (define before the implementing include)
+       TI_NODISCARD             as in taskir.h (not on ti_pb_fail, nor on the
+                                ti_pb_write_* appends: a ti_buffer's failure
+                                is sticky)
        TASKIR_PROTO_MAX_DEPTH   nesting limit for messages and groups (64);
                                 deeper input fails with TI_STATUS_LIMIT
        TASKIR_MAX_BLOCKS        most blocks a TaskGraph may hold (2^20)
@@ -181,20 +184,20 @@ typedef struct ti_pb_reader {
 } ti_pb_reader;
 
 TASKIR_API void ti_pb_reader_init(ti_pb_reader *r, const void *buf, size_t len, ti_error *err);
-TASKIR_API ti_status ti_pb_read_varint(ti_pb_reader *r, uint64_t *v);
+TASKIR_API TI_NODISCARD ti_status ti_pb_read_varint(ti_pb_reader *r, uint64_t *v);
 /* For int32/uint32/enum fields: at most 32 bits, or a sign-extended negative. */
-TASKIR_API ti_status ti_pb_read_varint32(ti_pb_reader *r, uint32_t *v);
-TASKIR_API ti_status ti_pb_read_fixed32(ti_pb_reader *r, uint32_t *v);
-TASKIR_API ti_status ti_pb_read_fixed64(ti_pb_reader *r, uint64_t *v);
+TASKIR_API TI_NODISCARD ti_status ti_pb_read_varint32(ti_pb_reader *r, uint32_t *v);
+TASKIR_API TI_NODISCARD ti_status ti_pb_read_fixed32(ti_pb_reader *r, uint32_t *v);
+TASKIR_API TI_NODISCARD ti_status ti_pb_read_fixed64(ti_pb_reader *r, uint64_t *v);
 /* Field number >= 1 and wire type 0..5, or an error. */
-TASKIR_API ti_status ti_pb_read_tag(ti_pb_reader *r, uint32_t *field, uint32_t *wire_type);
+TASKIR_API TI_NODISCARD ti_status ti_pb_read_tag(ti_pb_reader *r, uint32_t *field, uint32_t *wire_type);
 /* A length-delimited payload, bounded by the enclosing message. */
-TASKIR_API ti_status ti_pb_read_bytes(ti_pb_reader *r, const uint8_t **data, size_t *len);
+TASKIR_API TI_NODISCARD ti_status ti_pb_read_bytes(ti_pb_reader *r, const uint8_t **data, size_t *len);
 /* Skips a field's value (groups too, nested groups count against the depth). */
-TASKIR_API ti_status ti_pb_skip_field(ti_pb_reader *r, uint32_t field, uint32_t wire_type);
+TASKIR_API TI_NODISCARD ti_status ti_pb_skip_field(ti_pb_reader *r, uint32_t field, uint32_t wire_type);
 /* Enters a nested message of `len` bytes at r->p: r->end becomes its end.
    ti_pb_pop restores the enclosing end (saved_end) and skips what is left. */
-TASKIR_API ti_status ti_pb_push(ti_pb_reader *r, const char *name, int32_t index, size_t len,
+TASKIR_API TI_NODISCARD ti_status ti_pb_push(ti_pb_reader *r, const char *name, int32_t index, size_t len,
                                 const uint8_t **saved_end);
 TASKIR_API void ti_pb_pop(ti_pb_reader *r, const uint8_t *saved_end);
 /* Records an error at byte `at` with the current field path. */
@@ -225,24 +228,24 @@ TASKIR_API ti_status ti_pb_write_fixed64(ti_buffer *b, uint64_t v);
 /* Binary wire format. g comes from ti_task_graph_init (fields of an
    already filled g are merged into, as protobuf does). On failure g may hold
    part of the input: ti_task_graph_free releases it either way. */
-TASKIR_API ti_status ti_task_decode(ti_task_graph *g, const void *buf, size_t len, ti_error *err);
+TASKIR_API TI_NODISCARD ti_status ti_task_decode(ti_task_graph *g, const void *buf, size_t len, ti_error *err);
 /* Appends the encoding of g to out. */
-TASKIR_API ti_status ti_task_encode(const ti_task_graph *g, ti_buffer *out, ti_error *err);
+TASKIR_API TI_NODISCARD ti_status ti_task_encode(const ti_task_graph *g, ti_buffer *out, ti_error *err);
 /* Encodes into dst[cap]; *len gets the encoded size. dst == NULL asks for the
    size only; cap too small fails with TI_STATUS_LIMIT (and *len still set). */
-TASKIR_API ti_status ti_task_encode_into(const ti_task_graph *g, void *dst, size_t cap, size_t *len,
+TASKIR_API TI_NODISCARD ti_status ti_task_encode_into(const ti_task_graph *g, void *dst, size_t cap, size_t *len,
                                          ti_error *err);
 
 /* Protobuf text format. Parsing accepts what protoc accepts for these
    messages; errors name line:column (err->line, err->column). */
-TASKIR_API ti_status ti_task_parse_text(ti_task_graph *g, const char *text, size_t len, ti_error *err);
+TASKIR_API TI_NODISCARD ti_status ti_task_parse_text(ti_task_graph *g, const char *text, size_t len, ti_error *err);
 /* Appends exactly what `protoc --decode=tianjic_ir.TaskGraph` prints. */
-TASKIR_API ti_status ti_task_format_text(const ti_task_graph *g, ti_buffer *out, ti_error *err);
+TASKIR_API TI_NODISCARD ti_status ti_task_format_text(const ti_task_graph *g, ti_buffer *out, ti_error *err);
 
 /* Files: text format for .txt, .pbtxt, .prototxt and .textproto, binary
    for anything else (.pb). */
-TASKIR_API ti_status ti_task_read_file(const char *path, ti_task_graph *g, ti_error *err);
-TASKIR_API ti_status ti_task_write_file(const char *path, const ti_task_graph *g, ti_error *err);
+TASKIR_API TI_NODISCARD ti_status ti_task_read_file(const char *path, ti_task_graph *g, ti_error *err);
+TASKIR_API TI_NODISCARD ti_status ti_task_write_file(const char *path, const ti_task_graph *g, ti_error *err);
 
 
 /* >>proto.onnx: onnx.ModelProto decoding ----------------------------------- */
@@ -333,11 +336,11 @@ TASKIR_API size_t ti_onnx_elem_size(int32_t data_type);
    the result. The decoded model refers to buf (raw tensor data): keep buf
    alive while m is used. Errors name the byte offset and the field path,
    e.g. "graph.node[3].attribute[0].ints". */
-TASKIR_API ti_status ti_onnx_decode(ti_onnx_model *m, const void *buf, size_t len, void *alloc_user, ti_error *err);
+TASKIR_API TI_NODISCARD ti_status ti_onnx_decode(ti_onnx_model *m, const void *buf, size_t len, void *alloc_user, ti_error *err);
 TASKIR_API void ti_onnx_model_free(ti_onnx_model *m);
 /* One TensorProto (e.g. the input_0.pb of an ONNX test case); its arrays go
    into arena a, its raw data refers to buf. */
-TASKIR_API ti_status ti_onnx_decode_tensor(ti_onnx_tensor *t, ti_arena *a, const void *buf, size_t len, ti_error *err);
+TASKIR_API TI_NODISCARD ti_status ti_onnx_decode_tensor(ti_onnx_tensor *t, ti_arena *a, const void *buf, size_t len, ti_error *err);
 /* The opset version of a domain ("" and "ai.onnx" are the same); 0 if absent. */
 TASKIR_API int64_t ti_onnx_opset_version(const ti_onnx_model *m, const char *domain);
 

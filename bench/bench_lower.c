@@ -10,6 +10,7 @@
 #define _POSIX_C_SOURCE 199309L
 #define TASKIR_IMPLEMENTATION
 #include "taskir_lower.h"
+#include "bench_check.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -36,7 +37,7 @@ static ti_program *dag(ti_context *c, int n) {
   int i;
   ti_error_clear(&e);
   ti_builder_init(&b, p, &e);
-  ti_program_add_var(p, "w", wt, w, 0, &e);
+  BENCH_OK(ti_program_add_var(p, "w", wt, w, 0, &e));
   a[0] = ti_named(c, "shift", ti_attr_int(c, 1));
   a[1] = ti_named(c, "clip_min", ti_attr_int(c, -128));
   conv_attrs = ti_attr_dict(c, a, 2);
@@ -77,7 +78,7 @@ int main(void) {
   ti_context *c = ti_context_create(NULL);
   ti_error e;
   ti_error_clear(&e);
-  ti_nn_register(c, &e);
+  BENCH_OK(ti_nn_register(c, &e));
   printf("bench_lower: layout passes + lowering + checker, integer DAGs (conv 1x1 + requant, relu, add, cancelling transposes)\n");
   for (r = 0; r < ROUNDS; r++) {
     for (k = 0; k < SIZES; k++) {

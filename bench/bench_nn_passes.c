@@ -9,6 +9,7 @@
 #define _POSIX_C_SOURCE 199309L
 #define TASKIR_IMPLEMENTATION
 #include "taskir.h"
+#include "bench_check.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -79,7 +80,7 @@ int main(void) {
   ti_error e;
   int n0 = 10000, k;
   ti_error_clear(&e);
-  ti_nn_register(c, &e);
+  BENCH_OK(ti_nn_register(c, &e));
   printf("%-26s %10s %10s %10s %14s\n", "pass", "ns/op 1e4", "ns/op 1e5", "ratio", "pages/1k ops");
   for (k = 0; k < 5; k++) {
     double t[2][PAIRS], r[PAIRS];

@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #define TASKIR_IMPLEMENTATION
 #include "taskir_kernels.h"
+#include "bench_check.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,8 +104,8 @@ int main(int argc, char **argv) {
           do {
             for (b = 0; b < batch; ++b) {
               if (which == 0) memcpy(ref, in, bytes);
-              else if (which == 1) ti_tinshift_forward(&x, in, &sd, sh, &x, out);
-              else ti_tinshift_backward(&x, in, &sd, sh, &x, out);
+              else if (which == 1) BENCH_OK(ti_tinshift_forward(&x, in, &sd, sh, &x, out));
+              else BENCH_OK(ti_tinshift_backward(&x, in, &sd, sh, &x, out));
             }
             reps += batch;
             t1 = now();

@@ -13,6 +13,7 @@
 #define _POSIX_C_SOURCE 200809L
 #define TASKIR_IMPLEMENTATION
 #include "taskir_kernels.h"
+#include "bench_check.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,7 +159,7 @@ int main(void) {
       if (have_np && trial == 0 && checksum(y, c->n) != np_s[k]) { printf("case %d: taskir and numpy disagree\n", k); return 1; }
       for (;;) {
         t0 = now();
-        for (r = 0; r < reps; ++r) ti_transpose_ex(&ctx, 4, c->nd, c->d, c->perm, x, y);
+        for (r = 0; r < reps; ++r) BENCH_OK(ti_transpose_ex(&ctx, 4, c->nd, c->d, c->perm, x, y));
         t = now() - t0;
         if (t >= 0.02) break;
         reps *= 2;
