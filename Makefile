@@ -79,7 +79,8 @@ $(BUILD)/bench/bench_conv_onednn: bench/bench_conv_onednn.c $(wildcard bench/*.h
 CHECKS := $(TESTS:%=$(BUILD)/test/%) $(TESTS:%=$(BUILD)/asan/%) $(KTESTS:%=$(BUILD)/nosimd/%) \
           $(foreach h,$(HEADERS),"tests/header_check.sh $(h) c99" "tests/header_check.sh $(h) c++" "tests/header_check.sh $(h) static") \
           $(foreach h,$(HEADERS),"tests/header_check.sh $(h) no_nn") \
-          "tests/header_check.sh taskir_kernels.h freestanding"
+          $(foreach h,$(HEADERS),"tests/header_check.sh $(h) no_errmsg" "tests/header_check.sh $(h) nodiscard") \
+          "tests/header_check.sh taskir_kernels.h freestanding" "tests/errmsg_check.sh"
 TEST_BINS := $(TESTS:%=$(BUILD)/test/%) $(TESTS:%=$(BUILD)/asan/%) $(KTESTS:%=$(BUILD)/nosimd/%)
 # The aarch64 (NEON) kernel tests need both the cross compiler and qemu;
 # without either they are counted as skipped, saying what is missing.

@@ -49,12 +49,25 @@
 
    OPTIONS (define before the implementing include; "global" ones must be the
    same in every file that includes the header)
+       TI_NODISCARD           marks every public function returning a
+                              ti_status (warn_unused_result on gcc/clang,
+                              _Check_return_ under MSVC's SAL; define it
+                              empty to drop it). Where ignoring a status is
+                              right, write `(void)!call(...)` with a comment
+                              saying why (gcc does not let a plain (void)
+                              silence it). Not on ti_error_set and
+                              ti_pb_fail (they return their argument) nor on
+                              the appends to a ti_buffer (ti_buffer_append/
+                              _printf, ti_print_type/_attr, ti_pb_write_*):
+                              their failure is sticky (ti_buffer.failed).
        TASKIR_STATIC          every function static (per translation unit)
        TASKIR_MALLOC(u,sz), TASKIR_REALLOC(u,p,sz), TASKIR_FREE(u,p)
                               allocator, all three or none; u is the user
                               pointer given to the context or arena
        TASKIR_ASSERT(x)       programmer-error checks; default assert(x)
-       TASKIR_NO_ERRMSG       drop message text (codes and locations stay)
+       TASKIR_NO_ERRMSG       drop message text at the call sites (the
+                              literals leave the object; codes, offsets,
+                              line:column stay; ti_error.message is "")
        TASKIR_NO_NN           (global) leave out the nn dialect, the tensors,
                               the interpreter and constant folding: the core,
                               the task dialect, the other generic passes
@@ -122,12 +135,25 @@ typedef struct ti_error {
 
 /* Records a problem in err (if err is non-NULL and holds no earlier problem
    of the same call: public calls clear err on entry) and returns status, so
-   callers can write `return ti_error_set(...)`. */
+   callers can write `return ti_error_set(...)`. fmt NULL: no message. */
 TASKIR_API ti_status ti_error_set(ti_error *err, ti_status status, const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+
+/* TASKIR_NO_ERRMSG drops the messages at the call site: ti_error_set (and
+   every message-taking helper of the headers) is a macro that keeps the
+   status and the location and passes no text. The message arguments are
+   still evaluated for their types only, in a branch that is never taken
+   (TI__NOMSG), so a variable used only in messages stays used and the
+   compiler drops the literals. The function itself stays callable as
+   (ti_error_set)(err, status, fmt, ...). */
+#ifdef TASKIR_NO_ERRMSG
+static inline int ti__nomsg(int unused, ...) { (void)unused; return 0; }
+#define TI__NOMSG(...) ((void)(0 && ti__nomsg(0, __VA_ARGS__)))
+#define ti_error_set(err, status, ...) (TI__NOMSG(__VA_ARGS__), (ti_error_set)((err), (status), NULL))
+#endif
 TASKIR_API void ti_error_clear(ti_error *err);
 TASKIR_API const char *ti_status_name(ti_status s);
 TASKIR_API const char *ti_dtype_name(ti_dtype t);   /* "i8", "f32", "ternary", ... */
@@ -309,7 +335,7 @@ struct ti_op_info {
 
 /* Registers op kinds; `infos` must outlive the context (static tables).
    A second registration of a name fails with TI_STATUS_BAD_PARAM. */
-TASKIR_API ti_status ti_register_ops(ti_context *ctx, const ti_op_info *infos, int32_t n, ti_error *err);
+TASKIR_API TI_NODISCARD ti_status ti_register_ops(ti_context *ctx, const ti_op_info *infos, int32_t n, ti_error *err);
 TASKIR_API const ti_op_info *ti_lookup_op(const ti_context *ctx, const char *name);
 /* Whether unknown op names may be parsed/created (default 0: rejected). */
 TASKIR_API void ti_context_allow_unregistered(ti_context *ctx, int allow);
@@ -364,7 +390,7 @@ struct ti_program {
   const ti_attr *attrs;       /* program-level dictionary (e.g. Task IR groups) */
   ti_op *first, *last;
   int64_t n_ops;
-  int32_t n_args;
+  int32_t n_args, cap_args;
   ti_value **args;            /* program inputs */
   int32_t n_vars, cap_vars;
   ti_variable *vars;
@@ -379,7 +405,7 @@ TASKIR_API ti_program *ti_program_create(ti_context *ctx, const char *name, ti_p
 TASKIR_API void ti_program_destroy(ti_program *p);
 TASKIR_API ti_value *ti_program_add_arg(ti_program *p, const ti_type *type);
 /* Adds a variable (data copied, may be NULL for zeros); NOT_FOUND/BAD_PARAM on misuse. */
-TASKIR_API ti_status ti_program_add_var(ti_program *p, const char *name, const ti_type *type,
+TASKIR_API TI_NODISCARD ti_status ti_program_add_var(ti_program *p, const char *name, const ti_type *type,
                                         const void *data, int is_mutable, ti_error *err);
 TASKIR_API ti_variable *ti_program_find_var(const ti_program *p, const char *name);
 /* Marks every variable immutable except those written by set_parameter. */
@@ -398,7 +424,7 @@ TASKIR_API void ti_op_insert_after(ti_op *op, ti_op *after);     /* after NULL: 
 /* Detaches op from the program order (it keeps its operands). */
 TASKIR_API void ti_op_remove(ti_op *op);
 /* Removes and frees op; its results must have no uses (else BAD_PARAM). */
-TASKIR_API ti_status ti_op_erase(ti_op *op, ti_error *err);
+TASKIR_API TI_NODISCARD ti_status ti_op_erase(ti_op *op, ti_error *err);
 TASKIR_API void ti_op_set_operand(ti_op *op, int32_t i, ti_value *v);
 TASKIR_API void ti_op_set_attrs(ti_op *op, const ti_attr *attrs);
 TASKIR_API void ti_op_set_attr(ti_op *op, const char *name, const ti_attr *value);
@@ -431,19 +457,19 @@ TASKIR_API ti_value *ti_build1(ti_builder *b, const char *name, int32_t n_operan
 /* Op arrays in an order, allocated with TASKIR_MALLOC (free with ti_free
    using the context's alloc_user, or ti_ops_free). Iterative: no recursion,
    O(ops + uses). A cycle gives TI_STATUS_INVALID naming an op on it. */
-TASKIR_API ti_status ti_walk_program(const ti_program *p, ti_op ***out, int64_t *n, ti_error *err);
-TASKIR_API ti_status ti_walk_topo(const ti_program *p, ti_op ***out, int64_t *n, ti_error *err);
-TASKIR_API ti_status ti_walk_reverse_topo(const ti_program *p, ti_op ***out, int64_t *n, ti_error *err);
+TASKIR_API TI_NODISCARD ti_status ti_walk_program(const ti_program *p, ti_op ***out, int64_t *n, ti_error *err);
+TASKIR_API TI_NODISCARD ti_status ti_walk_topo(const ti_program *p, ti_op ***out, int64_t *n, ti_error *err);
+TASKIR_API TI_NODISCARD ti_status ti_walk_reverse_topo(const ti_program *p, ti_op ***out, int64_t *n, ti_error *err);
 TASKIR_API void ti_ops_free(const ti_program *p, ti_op **ops);
 /* Reorders an SSA program's ops into a topological order (stable). */
-TASKIR_API ti_status ti_program_sort(ti_program *p, ti_error *err);
+TASKIR_API TI_NODISCARD ti_status ti_program_sort(ti_program *p, ti_error *err);
 
 /* >>core.verify ----------------------------------------------------------- */
 
 /* Checks the program: registered ops, operand/result counts, required
    attributes, every operand defined in this program, SSA programs: no use
    before definition; graph programs: no cycle; then each op's verify. */
-TASKIR_API ti_status ti_verify(const ti_program *p, ti_error *err);
+TASKIR_API TI_NODISCARD ti_status ti_verify(const ti_program *p, ti_error *err);
 
 /* >>core.passes ----------------------------------------------------------- */
 
@@ -456,9 +482,9 @@ typedef struct ti_pass_manager {
   int verify_each;            /* run ti_verify after every pass (default 1) */
 } ti_pass_manager;
 TASKIR_API void ti_pass_manager_init(ti_pass_manager *pm);
-TASKIR_API ti_status ti_pass_manager_add(ti_pass_manager *pm, const char *name, ti_pass_fn run, void *user);
+TASKIR_API TI_NODISCARD ti_status ti_pass_manager_add(ti_pass_manager *pm, const char *name, ti_pass_fn run, void *user);
 /* Runs the passes in order; the error names the failing pass. */
-TASKIR_API ti_status ti_pass_manager_run(const ti_pass_manager *pm, ti_program *p, ti_error *err);
+TASKIR_API TI_NODISCARD ti_status ti_pass_manager_run(const ti_pass_manager *pm, ti_program *p, ti_error *err);
 
 /* >>passes: generic passes (SPEC §1, seed 003 §2.5) ------------------------- */
 
@@ -477,21 +503,21 @@ TASKIR_API ti_status ti_pass_manager_run(const ti_pass_manager *pm, ti_program *
                 pairs whose tensor is never mutated or aliased
      "inplace-to-outofplace"   seed 003 §2.5.2: `x_` ops become `x`, later
                 uses of the mutated operand use the new result */
-TASKIR_API ti_status ti_pass_dce(ti_program *p, void *user, ti_error *err);
-TASKIR_API ti_status ti_pass_cse(ti_program *p, void *user, ti_error *err);
+TASKIR_API TI_NODISCARD ti_status ti_pass_dce(ti_program *p, void *user, ti_error *err);
+TASKIR_API TI_NODISCARD ti_status ti_pass_cse(ti_program *p, void *user, ti_error *err);
 #ifndef TASKIR_NO_NN
-TASKIR_API ti_status ti_pass_constant_fold(ti_program *p, void *user, ti_error *err);
+TASKIR_API TI_NODISCARD ti_status ti_pass_constant_fold(ti_program *p, void *user, ti_error *err);
 #endif
-TASKIR_API ti_status ti_pass_maximize_value_semantics(ti_program *p, void *user, ti_error *err);
-TASKIR_API ti_status ti_pass_inplace_to_outofplace(ti_program *p, void *user, ti_error *err);
+TASKIR_API TI_NODISCARD ti_status ti_pass_maximize_value_semantics(ti_program *p, void *user, ti_error *err);
+TASKIR_API TI_NODISCARD ti_status ti_pass_inplace_to_outofplace(ti_program *p, void *user, ti_error *err);
 /* The name table of the passes above. */
 TASKIR_API const ti_pass *ti_generic_passes(int32_t *n);
 TASKIR_API const ti_pass *ti_find_pass(const char *name);   /* NULL if unknown */
 /* Adds passes by name, comma-separated ("cse,dce"); NOT_FOUND names one. */
-TASKIR_API ti_status ti_pass_manager_add_named(ti_pass_manager *pm, const char *names, ti_error *err);
+TASKIR_API TI_NODISCARD ti_status ti_pass_manager_add_named(ti_pass_manager *pm, const char *names, ti_error *err);
 /* The same, looking each name up in extra[0..n_extra) (a header's own
    passes, e.g. ti_onnx_passes) before the generic ones. */
-TASKIR_API ti_status ti_pass_manager_add_named_from(ti_pass_manager *pm, const char *names, const ti_pass *extra,
+TASKIR_API TI_NODISCARD ti_status ti_pass_manager_add_named_from(ti_pass_manager *pm, const char *names, const ti_pass *extra,
                                                     int32_t n_extra, ti_error *err);
 
 /* >>core.text: the IR text form ------------------------------------------- */
@@ -506,7 +532,7 @@ typedef struct ti_buffer {
 } ti_buffer;
 TASKIR_API void ti_buffer_init(ti_buffer *b, void *alloc_user);
 TASKIR_API void ti_buffer_free(ti_buffer *b);
-TASKIR_API ti_status ti_buffer_reserve(ti_buffer *b, size_t extra);   /* room for extra more bytes */
+TASKIR_API TI_NODISCARD ti_status ti_buffer_reserve(ti_buffer *b, size_t extra);   /* room for extra more bytes */
 TASKIR_API ti_status ti_buffer_append(ti_buffer *b, const void *data, size_t n);
 TASKIR_API ti_status ti_buffer_printf(ti_buffer *b, const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)
@@ -515,11 +541,11 @@ TASKIR_API ti_status ti_buffer_printf(ti_buffer *b, const char *fmt, ...)
     ;
 
 /* Prints a program; parse(print(p)) prints the same text again. */
-TASKIR_API ti_status ti_print_program(const ti_program *p, ti_buffer *out, ti_error *err);
+TASKIR_API TI_NODISCARD ti_status ti_print_program(const ti_program *p, ti_buffer *out, ti_error *err);
 TASKIR_API ti_status ti_print_type(const ti_type *t, ti_buffer *out);
 TASKIR_API ti_status ti_print_attr(const ti_attr *a, ti_buffer *out);
 /* Parses one program; errors carry line:column. */
-TASKIR_API ti_status ti_parse_program(ti_context *ctx, const char *text, size_t len, ti_program **out, ti_error *err);
+TASKIR_API TI_NODISCARD ti_status ti_parse_program(ti_context *ctx, const char *text, size_t len, ti_program **out, ti_error *err);
 
 /* >>task.types: Task IR (SPEC §2) ---------------------------------------- */
 
@@ -896,10 +922,10 @@ TASKIR_API double ti_task_values_get_f64(const ti_task_values *v, int64_t i);
    the message must outlive the program. Walks, rewrites, the verifier and
    the text form work on the program; the codec, checker and statistics on
    the message. */
-TASKIR_API ti_status ti_task_register(ti_context *ctx, ti_error *err);   /* idempotent */
-TASKIR_API ti_status ti_task_import(ti_context *ctx, const ti_task_graph *g, ti_program **out, ti_error *err);
+TASKIR_API TI_NODISCARD ti_status ti_task_register(ti_context *ctx, ti_error *err);   /* idempotent */
+TASKIR_API TI_NODISCARD ti_status ti_task_import(ti_context *ctx, const ti_task_graph *g, ti_program **out, ti_error *err);
 /* Writes blocks and edges in program order into a fresh message g. */
-TASKIR_API ti_status ti_task_export(const ti_program *p, ti_task_graph *g, ti_error *err);
+TASKIR_API TI_NODISCARD ti_status ti_task_export(const ti_program *p, ti_task_graph *g, ti_error *err);
 TASKIR_API const ti_task_block *ti_task_block_of(const ti_op *op);   /* NULL if not a block op */
 TASKIR_API const ti_task_edge *ti_task_edge_of(const ti_op *op);     /* NULL if not an edge op */
 
@@ -978,10 +1004,10 @@ TASKIR_API int32_t ti_task_block_index(const ti_task_graph *g, const ti_task_blo
    other value is present. n_branch and extra_dimensions: set them after. */
 TASKIR_API ti_task_shape ti_task_shape_make(int32_t ny, int32_t nx, int32_t nf, int32_t nr, int32_t nky, int32_t nkx,
                                             int32_t niy, int32_t nix);
-TASKIR_API ti_status ti_task_add_attr(ti_task_graph *g, ti_task_block *b, ti_attr_type type, int32_t value);
+TASKIR_API TI_NODISCARD ti_status ti_task_add_attr(ti_task_graph *g, ti_task_block *b, ti_attr_type type, int32_t value);
 /* Data of a storage block: dims outermost first, values in dims order,
    given as int32 (integer precisions) or float (FLOAT_16/32). */
-TASKIR_API ti_status ti_task_set_data(ti_task_graph *g, ti_task_block *b, ti_dtype precision, int32_t n_dims,
+TASKIR_API TI_NODISCARD ti_status ti_task_set_data(ti_task_graph *g, ti_task_block *b, ti_dtype precision, int32_t n_dims,
                                       const int32_t *dims, const void *values);
 /* Connects output cluster src_cluster of src to input cluster dst_cluster of
    dst with a new edge (id = next free id), adding clusters as needed.
@@ -990,7 +1016,7 @@ TASKIR_API ti_task_edge *ti_task_connect(ti_task_graph *g, ti_task_block *src, i
                                          const ti_task_shape *src_pos, const ti_task_shape *src_size,
                                          ti_task_block *dst, int32_t dst_cluster,
                                          const ti_task_shape *dst_pos, const ti_task_shape *dst_size);
-TASKIR_API ti_status ti_task_add_rearrange(ti_task_graph *g, ti_task_edge *e, ti_rearrange_kind kind,
+TASKIR_API TI_NODISCARD ti_status ti_task_add_rearrange(ti_task_graph *g, ti_task_edge *e, ti_rearrange_kind kind,
                                            int32_t n_dims, const int32_t *dims, const int32_t *values, int64_t n_values);
 TASKIR_API void ti_task_shape_set(ti_task_shape *s, uint32_t field, int32_t value);  /* field: TI_SHAPE_HAS_* */
 
@@ -1081,7 +1107,7 @@ TASKIR_API void ti_diag_list_free(ti_diag_list *l);
      groups         group ids unique; a group names existing blocks, once
      cycle          acyclic (Kahn, iterative), except a CLIF's membrane
                     write-back (its second output), read at the next step */
-TASKIR_API ti_status ti_task_check(const ti_task_graph *g, ti_diag_list *out, ti_error *err);
+TASKIR_API TI_NODISCARD ti_status ti_task_check(const ti_task_graph *g, ti_diag_list *out, ti_error *err);
 
 /* >>task.stats ------------------------------------------------------------- */
 
@@ -1128,7 +1154,7 @@ typedef struct ti_task_stats {
 /* per_block: 1 to fill s->per_block (free with ti_task_stats_free, with
    the graph's alloc_user). Safe on graphs that fail the checker; LIMIT when
    a count exceeds int64 (the totals are then clamped). */
-TASKIR_API ti_status ti_task_statistics(const ti_task_graph *g, ti_task_stats *s, int per_block, ti_error *err);
+TASKIR_API TI_NODISCARD ti_status ti_task_statistics(const ti_task_graph *g, ti_task_stats *s, int per_block, ti_error *err);
 TASKIR_API void ti_task_stats_free(ti_task_stats *s, void *alloc_user);
 /* The role of input cluster `cluster` of block b: "data" (activations, and
    every cluster of a storage or OUTPUT block), "weight", "alpha", "lut",
@@ -1237,7 +1263,7 @@ struct ti_tensor_value {
   ti_tensor_storage *storage;
 };
 
-TASKIR_API ti_status ti_nn_register(ti_context *ctx, ti_error *err);
+TASKIR_API TI_NODISCARD ti_status ti_nn_register(ti_context *ctx, ti_error *err);
 
 /* A new tensor; data copied (numel * ti_dtype_size bytes) or zeros when
    NULL. NULL and err filled on bad dims or out of memory. */
@@ -1268,7 +1294,7 @@ TASKIR_API double ti_tensor_max_diff(const ti_tensor_value *a, const ti_tensor_v
    outputs; on success it holds the number of builtin.return operands and
    outputs[i] are new tensors (free with ti_tensor_free). Intermediates are
    freed after their last use. */
-TASKIR_API ti_status ti_interpret(const ti_program *p, const ti_tensor_value *const *inputs, int32_t n_inputs,
+TASKIR_API TI_NODISCARD ti_status ti_interpret(const ti_program *p, const ti_tensor_value *const *inputs, int32_t n_inputs,
                                   ti_tensor_value **outputs, int32_t *n_outputs, ti_error *err);
 /* The eval of an op kind (info->eval); NULL if none. */
 TASKIR_API ti_eval_fn ti_eval_of(const ti_op_info *info);
@@ -1320,14 +1346,14 @@ TASKIR_API ti_eval_fn ti_eval_of(const ti_op_info *info);
 
 /* >>impl.errors ------------------------------------------------------------ */
 
-TASKIR_API ti_status ti_error_set(ti_error *err, ti_status status, const char *fmt, ...) {
+TASKIR_API ti_status (ti_error_set)(ti_error *err, ti_status status, const char *fmt, ...) {
   if (err && err->status == TI_STATUS_SUCCESS) {
     err->status = status;
+    err->message[0] = 0;
 #ifdef TASKIR_NO_ERRMSG
     (void)fmt;
-    err->message[0] = 0;
 #else
-    {
+    if (fmt) {
       va_list ap;
       va_start(ap, fmt);
       vsnprintf(err->message, sizeof err->message, fmt, ap);
@@ -2111,12 +2137,13 @@ TASKIR_API void ti_program_destroy(ti_program *p) {
 }
 
 TASKIR_API ti_value *ti_program_add_arg(ti_program *p, const ti_type *type) {
-  ti_value *v, **args;
+  ti_value *v;
+  int64_t cap = p->cap_args;
   if (!type) return NULL;
+  if (!ti__grow(p->ctx->alloc_user, &p->args, sizeof *p->args, &cap, (int64_t)p->n_args + 1, 8, INT32_MAX)) return NULL;
+  p->cap_args = (int32_t)cap;
   v = (ti_value *)ti_arena_alloc(&p->arena, sizeof *v, 8);
-  args = (ti_value **)TASKIR_REALLOC(p->ctx->alloc_user, p->args, (size_t)(p->n_args + 1) * sizeof *args);
-  if (!v || !args) return NULL;
-  p->args = args;
+  if (!v) return NULL;
   v->type = type;
   v->index = p->n_args;
   p->args[p->n_args++] = v;
@@ -3452,7 +3479,10 @@ typedef struct ti__parser {
   ti_status status;
 } ti__parser;
 
-static ti_status ti__perr(ti__parser *ps, const char *fmt, const char *detail) {
+#ifdef TASKIR_NO_ERRMSG
+#define ti__perr(ps, fmt, detail) (TI__NOMSG((fmt), (detail)), (ti__perr)((ps), NULL, NULL))
+#endif
+static ti_status (ti__perr)(ti__parser *ps, const char *fmt, const char *detail) {
   if (ps->status == TI_STATUS_SUCCESS) {
     int32_t col = (int32_t)(ps->s - ps->line_start) + 1;
     ps->status = ti_error_set(ps->err, TI_STATUS_PARSE_ERROR, "line %d:%d: %s%s%s", (int)ps->line, (int)col, fmt,
@@ -3937,6 +3967,7 @@ TASKIR_API ti_status ti_parse_program(ti_context *ctx, const char *text, size_t 
     if (!op) {
       ps.status = err && err->status ? err->status : TI_STATUS_PARSE_ERROR;
       if (err && err->line == 0) {
+#ifndef TASKIR_NO_ERRMSG
         /* prefix the position */
         char msg[sizeof err->message];
         int pre = snprintf(msg, sizeof msg, "line %d:%d: ", (int)line, (int)col);
@@ -3946,6 +3977,7 @@ TASKIR_API ti_status ti_parse_program(ti_context *ctx, const char *text, size_t 
           msg[(size_t)pre + (n < keep ? n : keep)] = 0;
           memcpy(err->message, msg, sizeof msg);
         }
+#endif
         err->line = line; err->column = col;
       }
       goto fail;
@@ -4524,10 +4556,14 @@ typedef struct ti__unpack {
   const char *where;
 } ti__unpack;
 
-static ti_status ti__bad(ti__unpack *u, const char *what) {
+#ifdef TASKIR_NO_ERRMSG
+#define ti__bad(u, what) (TI__NOMSG(what), (ti__bad)((u), NULL))
+#define ti__bad_field(u, m, f, what) (TI__NOMSG(what), (ti__bad_field)((u), (m), (f), NULL))
+#endif
+static ti_status (ti__bad)(ti__unpack *u, const char *what) {
   return ti_error_set(u->err, TI_STATUS_INVALID, "%s: %s", u->where, what);
 }
-static ti_status ti__bad_field(ti__unpack *u, const ti__pb_msg *m, const ti__pb_field *f, const char *what) {
+static ti_status (ti__bad_field)(ti__unpack *u, const ti__pb_msg *m, const ti__pb_field *f, const char *what) {
   return ti_error_set(u->err, TI_STATUS_INVALID, "%s: %s.%s %s", u->where, m->name, f->ir, what);
 }
 static ti_status ti__unpack_oom(ti__unpack *u) { return ti_error_set(u->err, TI_STATUS_NO_MEMORY, "%s: out of memory", u->where); }
@@ -4789,6 +4825,7 @@ TASKIR_API ti_status ti_task_import(ti_context *ctx, const ti_task_graph *g, ti_
   ti__idx *eidx = NULL;
   ti_value **operands = NULL;
   const ti_type **rtypes = NULL;
+  int64_t cap_rt = 0;
   ti_status s = TI_STATUS_SUCCESS;
   void *u = ctx->alloc_user;
   int32_t i, c, f, k;
@@ -4840,8 +4877,7 @@ TASKIR_API ti_status ti_task_import(ti_context *ctx, const ti_task_graph *g, ti_
       }
     }
     attrs = ti__msg_to_attr(ctx, &ti__pbm_block, b, var);
-    rtypes = (const ti_type **)TASKIR_REALLOC(u, (void *)rtypes, ((size_t)nout + 1) * sizeof *rtypes);
-    if (!attrs || !rtypes) { s = ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory importing block %d", (int)b->id); goto done; }
+    if (!attrs || !ti__grow(u, &rtypes, sizeof *rtypes, &cap_rt, (int64_t)nout + 1, 8, INT64_MAX)) { s = ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory importing block %d", (int)b->id); goto done; }
     for (k = 0; k < nout; k++)
       if (!(rtypes[k] = ti__task_value_type(ctx, b))) {
         s = ti_error_set(err, TI_STATUS_INVALID, "block %d: its shape is too large (bytes overflow int64)", (int)b->id);
@@ -5608,14 +5644,20 @@ static void ti__check_diag(ti__check *c, ti_diag_severity sev, const char *rule,
     __attribute__((format(printf, 6, 7)))
 #endif
     ;
-static void ti__check_diag(ti__check *c, ti_diag_severity sev, const char *rule, int64_t block, int64_t edge,
-                           const char *fmt, ...) {
+#ifdef TASKIR_NO_ERRMSG
+#define ti__check_diag(c, sev, rule, block, edge, ...) \
+  (TI__NOMSG(__VA_ARGS__), (ti__check_diag)((c), (sev), (rule), (block), (edge), NULL))
+#endif
+static void (ti__check_diag)(ti__check *c, ti_diag_severity sev, const char *rule, int64_t block, int64_t edge,
+                             const char *fmt, ...) {
   ti_diag_list *l = c->out;
   int32_t edge_id = edge == TI__NOEDGE ? -1 : (int32_t)edge;
   int32_t block_id = block == TI__NOBLK ? -1 : (int32_t)block;
   ti_diag *d;
   int64_t cap;
+#ifndef TASKIR_NO_ERRMSG
   va_list ap;
+#endif
   if (c->oom) return;
   if (l->n >= TASKIR_CHECK_MAX_DIAGS) {   /* counted, not listed; err keeps the first error */
     l->n_dropped++;
@@ -5635,13 +5677,13 @@ static void ti__check_diag(ti__check *c, ti_diag_severity sev, const char *rule,
   d = &l->items[l->n++];
   d->severity = sev; d->rule = rule; d->block_id = block_id; d->edge_id = edge_id;
   d->at = (block == TI__NOBLK ? 0u : (uint32_t)TI_DIAG_AT_BLOCK) | (edge == TI__NOEDGE ? 0u : (uint32_t)TI_DIAG_AT_EDGE);
-  va_start(ap, fmt);
 #ifdef TASKIR_NO_ERRMSG
   (void)fmt; d->message[0] = 0;
 #else
+  va_start(ap, fmt);
   vsnprintf(d->message, sizeof d->message, fmt, ap);
-#endif
   va_end(ap);
+#endif
   if (sev == TI_DIAG_ERROR) {
     l->n_errors++;
     if (d->at & TI_DIAG_AT_BLOCK)
@@ -6910,7 +6952,7 @@ static void ti__nn_permute_raw(const unsigned char *src, unsigned char *dst, siz
                             const int64_t *sdims, const int32_t *perm) {
   int p[TI_MAX_RANK], i;
   for (i = 0; i < rank; i++) p[i] = (int)perm[i];
-  (void)ti_transpose(es, (int)rank, sdims, p, src, dst);
+  (void)!ti_transpose(es, (int)rank, sdims, p, src, dst);   /* cannot fail: checked by the caller */
 }
 
 TASKIR_API ti_tensor_value *ti_tensor_permute(const ti_tensor_value *t, const int32_t *perm, ti_layout layout,
@@ -7042,6 +7084,13 @@ static ti_status ti__nn_fail(const ti_op *op, ti_status st, ti_error *err, const
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
+#ifdef TASKIR_NO_ERRMSG
+#define ti__nn_fail(op, st, err, ...) (TI__NOMSG(__VA_ARGS__), (ti__nn_fail)((op), (st), (err), NULL))
+static ti_status (ti__nn_fail)(const ti_op *op, ti_status st, ti_error *err, const char *fmt, ...) {
+  (void)op; (void)fmt;
+  return (ti_error_set)(err, st, NULL);
+}
+#else
 static ti_status ti__nn_fail(const ti_op *op, ti_status st, ti_error *err, const char *fmt, ...) {
   char msg[200];
   va_list ap;
@@ -7050,6 +7099,7 @@ static ti_status ti__nn_fail(const ti_op *op, ti_status st, ti_error *err, const
   va_end(ap);
   return ti_error_set(err, st, "%s: %s", op && op->info ? op->info->name : "nn op", msg);
 }
+#endif
 
 /* Reads an int array attribute of exactly n ints (default dflt when absent). */
 static ti_status ti__nn_ints(const ti_op *op, const char *name, int64_t *out, int64_t n, const int64_t *dflt,

@@ -173,25 +173,25 @@ TASKIR_API int32_t ti_exec_graph_inputs(const ti_task_graph *g, int32_t *sockets
 /* Plans g (which need not outlive the plan). o may be NULL (defaults).
    Errors: INVALID (checker or executor rules, naming block/edge), NOT_
    SUPPORTED (a kernel or rearrangement case beyond what the kernels do), NO_MEMORY. */
-TASKIR_API ti_status ti_exec_plan(const ti_task_graph *g, const ti_exec_options *o, ti_exec **out, ti_error *err);
+TASKIR_API TI_NODISCARD ti_status ti_exec_plan(const ti_task_graph *g, const ti_exec_options *o, ti_exec **out, ti_error *err);
 TASKIR_API void ti_exec_free(ti_exec *x);
 
 /* Feeds the INPUT block of a socket: n values in its storage order (y, x,
    f). Integer INPUTs take int32 (INT_8/TERNARY ones must be in int8 range),
    float INPUTs floats; each function converts from its type. Inputs stay
    until replaced. */
-TASKIR_API ti_status ti_exec_set_input(ti_exec *x, int32_t socket, const int32_t *values, int64_t n, ti_error *err);
-TASKIR_API ti_status ti_exec_set_input_f32(ti_exec *x, int32_t socket, const float *values, int64_t n, ti_error *err);
+TASKIR_API TI_NODISCARD ti_status ti_exec_set_input(ti_exec *x, int32_t socket, const int32_t *values, int64_t n, ti_error *err);
+TASKIR_API TI_NODISCARD ti_status ti_exec_set_input_f32(ti_exec *x, int32_t socket, const float *values, int64_t n, ti_error *err);
 /* One inference (one time step). Fails, naming the socket, if an INPUT has
    never been fed. Never allocates. */
-TASKIR_API ti_status ti_exec_run(ti_exec *x, ti_error *err);
+TASKIR_API TI_NODISCARD ti_status ti_exec_run(ti_exec *x, ti_error *err);
 /* Restores SNN state (CLIF potentials, time-window counters) to t = 0. */
 TASKIR_API void ti_exec_reset(ti_exec *x);
 
-TASKIR_API ti_status ti_exec_output(const ti_exec *x, int32_t socket, ti_exec_tensor *t, ti_error *err);
+TASKIR_API TI_NODISCARD ti_status ti_exec_output(const ti_exec *x, int32_t socket, ti_exec_tensor *t, ti_error *err);
 /* Data of any block after a run (storage: its data; compute: its output).
    Without keep_all, blocks whose buffer was reused give NOT_FOUND. */
-TASKIR_API ti_status ti_exec_block(const ti_exec *x, int32_t block_id, ti_exec_tensor *t, ti_error *err);
+TASKIR_API TI_NODISCARD ti_status ti_exec_block(const ti_exec *x, int32_t block_id, ti_exec_tensor *t, ti_error *err);
 TASKIR_API int64_t ti_exec_tensor_i64(const ti_exec_tensor *t, int64_t i);
 TASKIR_API double ti_exec_tensor_f64(const ti_exec_tensor *t, int64_t i);
 
@@ -376,7 +376,11 @@ TASKIR_API int32_t ti_exec_graph_inputs(const ti_task_graph *g, int32_t *sockets
 
 /* Charges bytes against the plan's budget before they are allocated; 0 (with
    a LIMIT error naming what needs how much) when they do not fit. */
-static int ti__x_charge(ti_exec *x, int64_t bytes, const char *what) {
+#ifdef TASKIR_NO_ERRMSG   /* see ti_error_set */
+#define ti__x_charge(x, bytes, what) (TI__NOMSG(what), (ti__x_charge)((x), (bytes), NULL))
+#define ti__x_kernel_fail(P, b, s, what) (TI__NOMSG(what), (ti__x_kernel_fail)((P), (b), (s), NULL))
+#endif
+static int (ti__x_charge)(ti_exec *x, int64_t bytes, const char *what) {
   if (bytes < 0) bytes = INT64_MAX / 2;
   if (x->budget >= 0 && (bytes > x->budget || x->charged > x->budget - bytes)) {
     if (x->cur_blk >= 0)
@@ -1127,7 +1131,7 @@ static int ti__x_in_view(const ti_task_block *b, const ti_prim_desc *d, int32_t 
   return 1;
 }
 
-static ti_status ti__x_kernel_fail(ti__xplan *P, const ti_task_block *b, ti_status s, const char *what) {
+static ti_status (ti__x_kernel_fail)(ti__xplan *P, const ti_task_block *b, ti_status s, const char *what) {
   return ti_error_set(P->err, s == TI_STATUS_NOT_SUPPORTED ? s : TI_STATUS_INVALID, "block %d (%s): %s (%s)",
                       (int)b->id, ti__x_tname(b->type), what, ti_status_name(s));
 }

@@ -42,6 +42,8 @@
    are chosen at run time from ctx->cpu; NEON on aarch64 at compile time.
 
    OPTIONS (define before the implementing include)
+       TI_NODISCARD                 on every function returning a ti_status
+                                    (warn_unused_result; see taskir.h)
        TASKIR_NO_SIMD               the plain C reference everywhere (global)
        TASKIR_STATIC                every function static (per translation unit)
        TASKIR_MEMCPY, TASKIR_MEMMOVE, TASKIR_MEMSET (all or none)
@@ -88,6 +90,18 @@
 #endif
 #else
 #define TASKIR_API extern
+#endif
+#endif
+
+/* TI_NODISCARD (overridable, like TASKIR_API) marks the public functions
+   that return a ti_status: a status must be checked. */
+#ifndef TI_NODISCARD
+#if defined(__GNUC__) || defined(__clang__)
+#define TI_NODISCARD __attribute__((warn_unused_result))
+#elif defined(_Check_return_)
+#define TI_NODISCARD _Check_return_
+#else
+#define TI_NODISCARD
 #endif
 #endif
 
@@ -329,15 +343,15 @@ typedef enum ti_tinshift_mode {
   TI_TINSHIFT_MODE_COUNT
 } ti_tinshift_mode;
 
-TASKIR_API ti_status ti_tinshift_forward(const ti_tensor_desc *input_desc, const void *input,
+TASKIR_API TI_NODISCARD ti_status ti_tinshift_forward(const ti_tensor_desc *input_desc, const void *input,
                                          const ti_tensor_desc *shifts_desc, const void *shifts,
                                          const ti_tensor_desc *output_desc, void *output);
-TASKIR_API ti_status ti_tinshift_backward(const ti_tensor_desc *grad_output_desc,
+TASKIR_API TI_NODISCARD ti_status ti_tinshift_backward(const ti_tensor_desc *grad_output_desc,
                                           const void *grad_output,
                                           const ti_tensor_desc *shifts_desc, const void *shifts,
                                           const ti_tensor_desc *grad_input_desc, void *grad_input);
 /* Backward as mmcv / mlu-ops compute it (forward with +s); for validation. */
-TASKIR_API ti_status ti_tinshift_backward_compat(const ti_tensor_desc *grad_output_desc,
+TASKIR_API TI_NODISCARD ti_status ti_tinshift_backward_compat(const ti_tensor_desc *grad_output_desc,
                                                  const void *grad_output,
                                                  const ti_tensor_desc *shifts_desc,
                                                  const void *shifts,
@@ -347,7 +361,7 @@ TASKIR_API ti_status ti_tinshift_backward_compat(const ti_tensor_desc *grad_outp
    of outputs of TASKIR_TINSHIFT_SPLIT_BYTES or more; NULL ctx =
    single-threaded). src/dst are input/output (forward) or
    grad_output/grad_input (backward). */
-TASKIR_API ti_status ti_tinshift_ex(const ti_kernel_ctx *ctx, ti_tinshift_mode mode,
+TASKIR_API TI_NODISCARD ti_status ti_tinshift_ex(const ti_kernel_ctx *ctx, ti_tinshift_mode mode,
                                     const ti_tensor_desc *src_desc, const void *src,
                                     const ti_tensor_desc *shifts_desc, const void *shifts,
                                     const ti_tensor_desc *dst_desc, void *dst);
@@ -421,50 +435,50 @@ TASKIR_API ti_status ti_tinshift_ex(const ti_kernel_ctx *ctx, ti_tinshift_mode m
    header (checked against the descriptor: BAD_PARAM on mismatch). Work is
    cut into (channel tile x pixel tile) items for CC and 16-row items for CVM
    and handed to ctx->parallel_for when set. */
-TASKIR_API ti_status ti_cc_scratch_size(const ti_prim_desc *d, int weights_packed, size_t *bytes);
-TASKIR_API ti_status ti_cc_pack_size(const ti_prim_desc *d, size_t *bytes);
-TASKIR_API ti_status ti_cc_pack_weights(const ti_prim_desc *d, const void *w,
+TASKIR_API TI_NODISCARD ti_status ti_cc_scratch_size(const ti_prim_desc *d, int weights_packed, size_t *bytes);
+TASKIR_API TI_NODISCARD ti_status ti_cc_pack_size(const ti_prim_desc *d, size_t *bytes);
+TASKIR_API TI_NODISCARD ti_status ti_cc_pack_weights(const ti_prim_desc *d, const void *w,
                                         void *packed, size_t packed_bytes);
-TASKIR_API ti_status ti_cc(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const void *in,
+TASKIR_API TI_NODISCARD ti_status ti_cc(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const void *in,
                            const void *w, const void *bias, void *out,
                            void *scratch, size_t scratch_bytes);
-TASKIR_API ti_status ti_cc_packed(const ti_kernel_ctx *ctx, const ti_prim_desc *d,
+TASKIR_API TI_NODISCARD ti_status ti_cc_packed(const ti_kernel_ctx *ctx, const ti_prim_desc *d,
                                   const void *in, const void *packed, size_t packed_bytes,
                                   const void *bias, void *out,
                                   void *scratch, size_t scratch_bytes);
 /* Plain C reference: straight loops over the formula, no scratch. */
-TASKIR_API ti_status ti_cc_ref(const ti_prim_desc *d, const void *in, const void *w,
+TASKIR_API TI_NODISCARD ti_status ti_cc_ref(const ti_prim_desc *d, const void *in, const void *w,
                                const void *bias, void *out);
 
-TASKIR_API ti_status ti_cc2d_scratch_size(const ti_prim_desc *d, int weights_packed, size_t *bytes);
-TASKIR_API ti_status ti_cc2d_pack_size(const ti_prim_desc *d, size_t *bytes);
-TASKIR_API ti_status ti_cc2d_pack_weights(const ti_prim_desc *d, const void *w,
+TASKIR_API TI_NODISCARD ti_status ti_cc2d_scratch_size(const ti_prim_desc *d, int weights_packed, size_t *bytes);
+TASKIR_API TI_NODISCARD ti_status ti_cc2d_pack_size(const ti_prim_desc *d, size_t *bytes);
+TASKIR_API TI_NODISCARD ti_status ti_cc2d_pack_weights(const ti_prim_desc *d, const void *w,
                                           void *packed, size_t packed_bytes);
-TASKIR_API ti_status ti_cc2d(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const void *in,
+TASKIR_API TI_NODISCARD ti_status ti_cc2d(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const void *in,
                              const void *w, const void *bias, void *out,
                              void *scratch, size_t scratch_bytes);
-TASKIR_API ti_status ti_cc2d_packed(const ti_kernel_ctx *ctx, const ti_prim_desc *d,
+TASKIR_API TI_NODISCARD ti_status ti_cc2d_packed(const ti_kernel_ctx *ctx, const ti_prim_desc *d,
                                     const void *in, const void *packed, size_t packed_bytes,
                                     const void *bias, void *out,
                                     void *scratch, size_t scratch_bytes);
-TASKIR_API ti_status ti_cc2d_ref(const ti_prim_desc *d, const void *in, const void *w,
+TASKIR_API TI_NODISCARD ti_status ti_cc2d_ref(const ti_prim_desc *d, const void *in, const void *w,
                                  const void *bias, void *out);
 
 /* CVM scratch is optional: with the bytes ti_cvm_scratch_size gives (nr for
    I32 input with I8/TERNARY weights, else 0), I32 input that fits 8 bits is
    narrowed there and takes the int8 kernels; with less (or NULL) the same
    results come from the reference loops. */
-TASKIR_API ti_status ti_cvm_scratch_size(const ti_prim_desc *d, size_t *bytes);
-TASKIR_API ti_status ti_cvm(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const void *in,
+TASKIR_API TI_NODISCARD ti_status ti_cvm_scratch_size(const ti_prim_desc *d, size_t *bytes);
+TASKIR_API TI_NODISCARD ti_status ti_cvm(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const void *in,
                             const void *w, const void *bias, void *out,
                             void *scratch, size_t scratch_bytes);
-TASKIR_API ti_status ti_cvm_ref(const ti_prim_desc *d, const void *in, const void *w,
+TASKIR_API TI_NODISCARD ti_status ti_cvm_ref(const ti_prim_desc *d, const void *in, const void *w,
                                 const void *bias, void *out);
 /* The CVM as the identical 1x1 CC on a 1x1 image with nr channels (same
    buffers). Use it to run a CVM on packed weights through ti_cc_packed:
    worth it for F32 (vectorised over channels in the reference's order) and
    for the other types ti_cvm leaves to the reference. */
-TASKIR_API ti_status ti_cvm_as_cc(const ti_prim_desc *cvm, ti_prim_desc *cc);
+TASKIR_API TI_NODISCARD ti_status ti_cvm_as_cc(const ti_prim_desc *cvm, ti_prim_desc *cc);
 
 /* >>kernels.eltwise: CADD, CAVG, CVVH, CAX, CVS, CCMPB, CCMPS, CLUT, CLIF -- */
 
@@ -516,36 +530,36 @@ TASKIR_API ti_status ti_cvm_as_cc(const ti_prim_desc *cvm, ti_prim_desc *cc);
 
 /* CADD: out = in_0 + ... + in_{n_branch-1} + bias. All n_branch >= 1 inputs
    share in_dtype. nky/nkx/niy/nix are ignored. */
-TASKIR_API ti_status ti_cadd(const ti_kernel_ctx *ctx, const ti_prim_desc *d,
+TASKIR_API TI_NODISCARD ti_status ti_cadd(const ti_kernel_ctx *ctx, const ti_prim_desc *d,
                              const void *const *inputs, const void *bias, void *out);
-TASKIR_API ti_status ti_cadd_ref(const ti_prim_desc *d, const void *const *inputs,
+TASKIR_API TI_NODISCARD ti_status ti_cadd_ref(const ti_prim_desc *d, const void *const *inputs,
                                  const void *bias, void *out);
 
 /* CAVG: out[y][x][f] = SUM (not mean) over the nky x nkx window at
    (y*stride_y - pad_up, x*stride_x - pad_left) of the zero-padded input,
    + bias. Exact integer sum (wraps modulo 2^32). */
-TASKIR_API ti_status ti_cavg(const ti_kernel_ctx *ctx, const ti_prim_desc *d,
+TASKIR_API TI_NODISCARD ti_status ti_cavg(const ti_kernel_ctx *ctx, const ti_prim_desc *d,
                              const void *in, const void *bias, void *out);
-TASKIR_API ti_status ti_cavg_ref(const ti_prim_desc *d, const void *in,
+TASKIR_API TI_NODISCARD ti_status ti_cavg_ref(const ti_prim_desc *d, const void *in,
                                  const void *bias, void *out);
 
 /* CVVH: out = a * b + bias; a has in_dtype, b has w_dtype (integer with
    integer, F32 with F32). */
-TASKIR_API ti_status ti_cvvh(const ti_kernel_ctx *ctx, const ti_prim_desc *d,
+TASKIR_API TI_NODISCARD ti_status ti_cvvh(const ti_kernel_ctx *ctx, const ti_prim_desc *d,
                              const void *a, const void *b, const void *bias, void *out);
-TASKIR_API ti_status ti_cvvh_ref(const ti_prim_desc *d, const void *a, const void *b,
+TASKIR_API TI_NODISCARD ti_status ti_cvvh_ref(const ti_prim_desc *d, const void *a, const void *b,
                                  const void *bias, void *out);
 
 /* CAX: out[y][x][f] = in[y][x][f] * alpha[f] + bias; alpha has w_dtype. */
-TASKIR_API ti_status ti_cax(const ti_kernel_ctx *ctx, const ti_prim_desc *d,
+TASKIR_API TI_NODISCARD ti_status ti_cax(const ti_kernel_ctx *ctx, const ti_prim_desc *d,
                             const void *in, const void *alpha, const void *bias, void *out);
-TASKIR_API ti_status ti_cax_ref(const ti_prim_desc *d, const void *in, const void *alpha,
+TASKIR_API TI_NODISCARD ti_status ti_cax_ref(const ti_prim_desc *d, const void *in, const void *alpha,
                                 const void *bias, void *out);
 
 /* CVS: out = in * constant_a + bias (constant_a converted to float for F32). */
-TASKIR_API ti_status ti_cvs(const ti_kernel_ctx *ctx, const ti_prim_desc *d,
+TASKIR_API TI_NODISCARD ti_status ti_cvs(const ti_kernel_ctx *ctx, const ti_prim_desc *d,
                             const void *in, const void *bias, void *out);
-TASKIR_API ti_status ti_cvs_ref(const ti_prim_desc *d, const void *in,
+TASKIR_API TI_NODISCARD ti_status ti_cvs_ref(const ti_prim_desc *d, const void *in,
                                 const void *bias, void *out);
 
 /* CCMPB, integer: m = max over the window of the zero-padded input (a
@@ -555,24 +569,24 @@ TASKIR_API ti_status ti_cvs_ref(const ti_prim_desc *d, const void *in,
    else by out_dtype: I8 127, U8 255, TERNARY 1, I9 255, I16 32767,
    U16 65535, I32 2^31-1 (others NOT_SUPPORTED).
    F32: out = max(cmp, window elements) as the seed-000 loop (bit_shift 0). */
-TASKIR_API ti_status ti_ccmpb(const ti_kernel_ctx *ctx, const ti_prim_desc *d,
+TASKIR_API TI_NODISCARD ti_status ti_ccmpb(const ti_kernel_ctx *ctx, const ti_prim_desc *d,
                               const void *in, void *out);
-TASKIR_API ti_status ti_ccmpb_ref(const ti_prim_desc *d, const void *in, void *out);
+TASKIR_API TI_NODISCARD ti_status ti_ccmpb_ref(const ti_prim_desc *d, const void *in, void *out);
 
 /* CCMPS, integer: m = cmp, then m = min(m, e) for each window element e
    (padding counts as 0) as the seed-000 loop, r = m >> bit_shift
    (arithmetic), out = clip(r, -128, 127). F32: out = min(cmp, window
    elements), no shift and no clip. */
-TASKIR_API ti_status ti_ccmps(const ti_kernel_ctx *ctx, const ti_prim_desc *d,
+TASKIR_API TI_NODISCARD ti_status ti_ccmps(const ti_kernel_ctx *ctx, const ti_prim_desc *d,
                               const void *in, void *out);
-TASKIR_API ti_status ti_ccmps_ref(const ti_prim_desc *d, const void *in, void *out);
+TASKIR_API TI_NODISCARD ti_status ti_ccmps_ref(const ti_prim_desc *d, const void *in, void *out);
 
 /* CLUT: out = lut[v & (2^lut_dw - 1)]: the input value v (integer in_dtype)
    read as an unsigned lut_dw-bit index, so a negative v indexes
    v + 2^lut_dw. lut holds 2^lut_dw int32 entries; lut_dw is 1..16. */
-TASKIR_API ti_status ti_clut(const ti_kernel_ctx *ctx, const ti_prim_desc *d,
+TASKIR_API TI_NODISCARD ti_status ti_clut(const ti_kernel_ctx *ctx, const ti_prim_desc *d,
                              const void *in, const int32_t *lut, int32_t *out);
-TASKIR_API ti_status ti_clut_ref(const ti_prim_desc *d, const void *in,
+TASKIR_API TI_NODISCARD ti_status ti_clut_ref(const ti_prim_desc *d, const void *in,
                                  const int32_t *lut, int32_t *out);
 
 /* CLIF: one time step of leaky integrate-and-fire neurons, element-wise over
@@ -627,12 +641,12 @@ TASKIR_API void ti_lif_params_next_step(ti_lif_params *p);
    outside its range) or NOT_SUPPORTED (a feature the kernel lacks). On a
    failure *field names the parameter by its attribute name ("FIRE_TYPE",
    "VTH0", ...) and *value gives its value (either pointer may be NULL). */
-TASKIR_API ti_status ti_lif_params_check(const ti_lif_params *p, const char **field, int32_t *value);
+TASKIR_API TI_NODISCARD ti_status ti_lif_params_check(const ti_lif_params *p, const char **field, int32_t *value);
 
-TASKIR_API ti_status ti_clif(const ti_kernel_ctx *ctx, const ti_prim_desc *d,
+TASKIR_API TI_NODISCARD ti_status ti_clif(const ti_kernel_ctx *ctx, const ti_prim_desc *d,
                              const ti_lif_params *p, const void *in,
                              int32_t *v_state, int32_t *spikes);
-TASKIR_API ti_status ti_clif_ref(const ti_prim_desc *d, const ti_lif_params *p,
+TASKIR_API TI_NODISCARD ti_status ti_clif_ref(const ti_prim_desc *d, const ti_lif_params *p,
                                  const void *in, int32_t *v_state, int32_t *spikes);
 
 /* >>kernels.rearrange ---------------------------------------------------- */
@@ -729,18 +743,18 @@ typedef struct ti_rearrange_param {
 /* Output dims of kind applied to a box of dims in_dims[0..ndim-1]; out_dims
    must hold TI_MAX_RANK. BAD_PARAM for malformed parameters or dims,
    NOT_SUPPORTED for an unknown kind. */
-TASKIR_API ti_status ti_rearrange_infer(ti_rearrange_kind kind, const ti_rearrange_param *p, int np, int ndim,
+TASKIR_API TI_NODISCARD ti_status ti_rearrange_infer(ti_rearrange_kind kind, const ti_rearrange_param *p, int np, int ndim,
                                         const int64_t *in_dims, int *out_ndim, int64_t *out_dims);
 /* The same; *reason (when reason is not NULL) gets a static message saying
    what is wrong, or NULL on success. */
-TASKIR_API ti_status ti_rearrange_infer_ex(ti_rearrange_kind kind, const ti_rearrange_param *p, int np,
+TASKIR_API TI_NODISCARD ti_status ti_rearrange_infer_ex(ti_rearrange_kind kind, const ti_rearrange_param *p, int np,
                                            int ndim, const int64_t *in_dims, int *out_ndim,
                                            int64_t *out_dims, const char **reason);
 
 /* Applies one rearrangement. out_dims may be any shape with the volume of
    the inferred output (the result is the inferred-shape result in row-major
    order, i.e. an implicit reshape). elem_size is 1, 2, 4 or 8. */
-TASKIR_API ti_status ti_rearrange_apply(ti_rearrange_kind kind, const ti_rearrange_param *p, int np,
+TASKIR_API TI_NODISCARD ti_status ti_rearrange_apply(ti_rearrange_kind kind, const ti_rearrange_param *p, int np,
                                         size_t elem_size, int ndim, const int64_t *in_dims,
                                         const void *in, int out_ndim, const int64_t *out_dims,
                                         void *out);
@@ -748,7 +762,7 @@ TASKIR_API ti_status ti_rearrange_apply(ti_rearrange_kind kind, const ti_rearran
    (ROTATE, REFLECT, SHIFT, SCALE, SHUFFLE), the plane rows (SHEAR, AFFINE,
    PROJECT) or, for IDENTITY, 256 KiB pieces; RESHAPE and PERMUTE are
    ti_transpose_ex. NULL ctx: as ti_rearrange_apply. */
-TASKIR_API ti_status ti_rearrange_apply_ex(const ti_kernel_ctx *ctx, ti_rearrange_kind kind,
+TASKIR_API TI_NODISCARD ti_status ti_rearrange_apply_ex(const ti_kernel_ctx *ctx, ti_rearrange_kind kind,
                                            const ti_rearrange_param *p, int np, size_t elem_size,
                                            int ndim, const int64_t *in_dims, const void *in,
                                            int out_ndim, const int64_t *out_dims, void *out);
@@ -767,7 +781,7 @@ TASKIR_API ti_status ti_rearrange_apply_ex(const ti_kernel_ctx *ctx, ti_rearrang
    innermost output axes (~1 KiB rows) and the innermost input axes (~256-byte
    runs; a kept innermost axis is copied in whole runs, <= 16 KiB a tile),
    walked as an odometer without a division per element. */
-TASKIR_API ti_status ti_transpose(size_t elem_size, int ndim, const int64_t *in_dims,
+TASKIR_API TI_NODISCARD ti_status ti_transpose(size_t elem_size, int ndim, const int64_t *in_dims,
                                   const int *perm, const void *in, void *out);
 /* With a kernel context: parallel_for splits the tiles; the variant is
    the first of TI_KERNEL_VARIANTS with TI_FAMILY_TRANSPOSE that ctx->cpu
@@ -776,7 +790,7 @@ TASKIR_API ti_status ti_transpose(size_t elem_size, int ndim, const int64_t *in_
    TASKIR_KERNELS_STREAM_BYTES use non-temporal stores on x86-64 where the
    blocks write pieces of lines (SSE2, AVX2); whole-line AVX-512 blocks
    store directly. Every variant gives the same bytes. */
-TASKIR_API ti_status ti_transpose_ex(const ti_kernel_ctx *ctx, size_t elem_size, int ndim,
+TASKIR_API TI_NODISCARD ti_status ti_transpose_ex(const ti_kernel_ctx *ctx, size_t elem_size, int ndim,
                                      const int64_t *in_dims, const int *perm, const void *in,
                                      void *out);
 

@@ -52,7 +52,8 @@
        computes out.dims[i] = in.dims[perm[i]].
 
    OPTIONS (define before the implementing include)
-       TASKIR_STATIC, TASKIR_MALLOC/REALLOC/FREE, TASKIR_ASSERT as in taskir.h.
+       TI_NODISCARD, TASKIR_STATIC, TASKIR_MALLOC/REALLOC/FREE, TASKIR_ASSERT
+       as in taskir.h.
 
    ERRORS
        Every call returns a ti_status and fills the ti_error (if given) with
@@ -133,7 +134,7 @@ TASKIR_API int ti_layout_perm(ti_layout from, ti_layout to, int64_t perm[4]);
    and a known op reading it is known in that layout, e.g. a conv on an
    NHWC input). SSA programs are walked in program order (a use before its
    definition is an error), graph programs in topological order. */
-TASKIR_API ti_status ti_layout_transmit(ti_program *p, const ti_layout_options *opt, ti_error *err);
+TASKIR_API TI_NODISCARD ti_status ti_layout_transmit(ti_program *p, const ti_layout_options *opt, ti_error *err);
 
 /* LayoutPresetToNPU on a coloured program (types carry layouts, e.g. after
    ti_layout_transmit; 4-D values without a 4-D layout are left alone).
@@ -147,20 +148,20 @@ TASKIR_API ti_status ti_layout_transmit(ti_program *p, const ti_layout_options *
    after it (never more transposes created than the naive baseline, so the
    pass never creates more either). With opt->choose set, only that choice
    is run (strategy 3). stats may be NULL. */
-TASKIR_API ti_status ti_layout_preset_npu(ti_program *p, const ti_layout_options *opt, ti_layout_stats *stats,
+TASKIR_API TI_NODISCARD ti_status ti_layout_preset_npu(ti_program *p, const ti_layout_options *opt, ti_layout_stats *stats,
                                           ti_error *err);
 
 /* ti_pass_fn wrappers; user is a ti_layout_options* or NULL. */
-TASKIR_API ti_status ti_layout_transmit_pass(ti_program *p, void *user, ti_error *err);
-TASKIR_API ti_status ti_layout_preset_npu_pass(ti_program *p, void *user, ti_error *err);
+TASKIR_API TI_NODISCARD ti_status ti_layout_transmit_pass(ti_program *p, void *user, ti_error *err);
+TASKIR_API TI_NODISCARD ti_status ti_layout_preset_npu_pass(ti_program *p, void *user, ti_error *err);
 /* Adds "layout-transmit" and "layout-preset-npu" to pm (opt may be NULL and
    must outlive the run). */
-TASKIR_API ti_status ti_layout_add_passes(ti_pass_manager *pm, ti_layout_options *opt);
+TASKIR_API TI_NODISCARD ti_status ti_layout_add_passes(ti_pass_manager *pm, ti_layout_options *opt);
 
 /* What `taskir layout FILE [--transmit] [--npu]` runs: transmit if asked,
    then preset if asked, then the verifier. stats (may be NULL) is zeroed
    first and gets the preset counts. */
-TASKIR_API ti_status ti_layout_run(ti_program *p, int transmit, int npu, const ti_layout_options *opt,
+TASKIR_API TI_NODISCARD ti_status ti_layout_run(ti_program *p, int transmit, int npu, const ti_layout_options *opt,
                                    ti_layout_stats *stats, ti_error *err);
 
 #ifdef __cplusplus
@@ -278,18 +279,6 @@ static int64_t ti__lay_slot(const ti__lay_index *ix, const ti_value *v, int64_t 
   return ix->base[v->def->order] + v->index;
 }
 
-static int ti__lay_grow(ti_program *p, void **a, int64_t *cap, int64_t need, size_t elem) {
-  int64_t nc = *cap;
-  void *m;
-  if (need <= nc) return 1;
-  while (nc < need) nc = nc * 2 + 16;
-  if ((uint64_t)nc > ((size_t)-1) / 2 / elem) return 0;
-  m = TASKIR_REALLOC(p->arena.alloc_user, *a, (size_t)nc * elem);
-  if (!m) return 0;
-  *a = m; *cap = nc;
-  return 1;
-}
-
 /* SSA programs: program order is a topological order (the verifier's
    rule), so one sweep indexes everything and finds uses before
    definitions. Graph programs: Kahn's order from the core first. */
@@ -327,8 +316,8 @@ static ti_status ti__lay_index_build(ti_program *p, ti__lay_index *ix, ti_error 
     } else op = ix->ops[k];
     op->order = k;
     ix->base[k] = s; ix->ustart[k] = u;
-    if (!ti__lay_grow(p, (void **)&ix->val, &cap_s, s + op->n_results + 1, sizeof(ti_value *)) ||
-        !ti__lay_grow(p, (void **)&ix->uslot, &cap_u, u + op->n_operands + 1, sizeof(int64_t)))
+    if (!ti__grow(p->arena.alloc_user, &ix->val, sizeof *ix->val, &cap_s, s + op->n_results + 1, 16, INT64_MAX) ||
+        !ti__grow(p->arena.alloc_user, &ix->uslot, sizeof *ix->uslot, &cap_u, u + op->n_operands + 1, 16, INT64_MAX))
       goto oom;
     for (i = 0; i < op->n_results; i++) ix->val[s + i] = &op->results[i];
     for (i = 0; i < op->n_operands; i++) {
@@ -1026,7 +1015,7 @@ static ti_status ti__lp_apply(ti__lp *c, ti_error *err) {
 fail:
   if (vtop)
     for (k = 0; k < c->n_vt; k++)
-      if (vtop[k]) ti_op_erase(vtop[k], NULL);
+      if (vtop[k]) (void)!ti_op_erase(vtop[k], NULL);   /* best effort: st below is the error */
   if (st == TI_STATUS_NO_MEMORY) ti_error_set(err, st, "layout-preset-npu: out of memory");
   else ti_error_set(err, st, "layout-preset-npu: internal inconsistency");
 done:

@@ -196,7 +196,7 @@ TASKIR_API void ti_lower_options_init(ti_lower_options *o);
    The program is rewritten in place by the layout passes first (same
    outputs). g is initialised here (free it with ti_task_graph_free, also
    after a failure). o may be NULL (defaults). */
-TASKIR_API ti_status ti_lower_to_task(ti_program *p, const ti_lower_options *o, ti_task_graph *g, ti_error *err);
+TASKIR_API TI_NODISCARD ti_status ti_lower_to_task(ti_program *p, const ti_lower_options *o, ti_task_graph *g, ti_error *err);
 
 #ifdef __cplusplus
 }
@@ -247,9 +247,11 @@ typedef struct ti__lw {
   const ti_op *cur;     /* op being lowered (for messages) */
   int64_t cur_index;
   int32_t *grp;         /* block ids of the current group */
-  int32_t n_grp, cap_grp;
+  int32_t n_grp;
+  int64_t cap_grp;
   ti_task_group *groups;
-  int32_t n_groups, cap_groups;
+  int32_t n_groups;
+  int64_t cap_groups;
   ti_arena arena;       /* steps of the values */
 } ti__lw;
 
@@ -263,6 +265,13 @@ static ti_status ti__lw_fail(ti__lw *L, ti_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+#ifdef TASKIR_NO_ERRMSG   /* see ti_error_set */
+#define ti__lw_fail(L, st, ...) (TI__NOMSG(__VA_ARGS__), (ti__lw_fail)((L), (st), NULL))
+static ti_status (ti__lw_fail)(ti__lw *L, ti_status st, const char *fmt, ...) {
+  (void)fmt;
+  return (ti_error_set)(L->err, st, NULL);
+}
+#else
 static ti_status ti__lw_fail(ti__lw *L, ti_status st, const char *fmt, ...) {
   char msg[200];
   va_list ap;
@@ -272,6 +281,7 @@ static ti_status ti__lw_fail(ti__lw *L, ti_status st, const char *fmt, ...) {
   if (L->cur) return ti_error_set(L->err, st, "lower: op #%lld %s: %s", (long long)L->cur_index, L->cur->info->name, msg);
   return ti_error_set(L->err, st, "lower: %s", msg);
 }
+#endif
 #define TI__LW_TRY(x) do { ti_status ti__lw_st_ = (x); if (ti__lw_st_ != TI_STATUS_SUCCESS) return ti__lw_st_; } while (0)
 #define TI__LW_NOSUP(L, ...) ti__lw_fail((L), TI_STATUS_NOT_SUPPORTED, __VA_ARGS__)
 #define TI__LW_OOM(L) ti__lw_fail((L), TI_STATUS_NO_MEMORY, "out of memory")
@@ -306,13 +316,7 @@ static ti_task_shape ti__lw_shape(int32_t ny, int32_t nx, int32_t nf, int32_t nr
   return ti_task_shape_make(ny, nx, nf, nr, 0, 0, 0, 0);
 }
 static ti_status ti__lw_group_add(ti__lw *L, int32_t id) {
-  if (L->n_grp == L->cap_grp) {
-    int32_t cap = L->cap_grp ? L->cap_grp * 2 : 16;
-    int32_t *n = (int32_t *)TASKIR_REALLOC(L->au, L->grp, (size_t)cap * sizeof *n);
-    if (!n) return TI__LW_OOM(L);
-    L->grp = n;
-    L->cap_grp = cap;
-  }
+  if (!ti__grow(L->au, &L->grp, sizeof *L->grp, &L->cap_grp, (int64_t)L->n_grp + 1, 16, INT32_MAX)) return TI__LW_OOM(L);
   L->grp[L->n_grp++] = id;
   return TI_STATUS_SUCCESS;
 }
@@ -320,13 +324,8 @@ static ti_status ti__lw_group_add(ti__lw *L, int32_t id) {
 static ti_status ti__lw_group_end(ti__lw *L) {
   ti_task_group *gr;
   if (!L->n_grp) return TI_STATUS_SUCCESS;
-  if (L->n_groups == L->cap_groups) {
-    int32_t cap = L->cap_groups ? L->cap_groups * 2 : 16;
-    ti_task_group *n = (ti_task_group *)TASKIR_REALLOC(L->au, L->groups, (size_t)cap * sizeof *n);
-    if (!n) return TI__LW_OOM(L);
-    L->groups = n;
-    L->cap_groups = cap;
-  }
+  if (!ti__grow(L->au, &L->groups, sizeof *L->groups, &L->cap_groups, (int64_t)L->n_groups + 1, 16, INT32_MAX))
+    return TI__LW_OOM(L);
   gr = &L->groups[L->n_groups];
   memset(gr, 0, sizeof *gr);
   gr->has = TI_GROUP_HAS_ID;

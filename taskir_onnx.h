@@ -88,11 +88,11 @@ typedef struct ti_onnx_options {
 /* Decodes and imports bytes[len]; opt may be NULL. ctx must have the nn
    dialect registered (ti_nn_register). *program is a new verified SSA
    program (destroy with ti_program_destroy), NULL on failure. */
-TASKIR_API ti_status ti_onnx_import(ti_context *ctx, const void *bytes, size_t len, const ti_onnx_options *opt,
+TASKIR_API TI_NODISCARD ti_status ti_onnx_import(ti_context *ctx, const void *bytes, size_t len, const ti_onnx_options *opt,
                                     ti_program **program, ti_error *err);
 /* The same from a decoded model (which must stay alive if weights are
    referenced). */
-TASKIR_API ti_status ti_onnx_import_model(ti_context *ctx, const ti_onnx_model *m, const ti_onnx_options *opt,
+TASKIR_API TI_NODISCARD ti_status ti_onnx_import_model(ti_context *ctx, const ti_onnx_model *m, const ti_onnx_options *opt,
                                           ti_program **program, ti_error *err);
 /* taskir dtype of an ONNX data type; 0 when there is none (f16, strings). */
 TASKIR_API int ti_onnx_to_dtype(int32_t onnx_type, ti_dtype *out);
@@ -132,18 +132,18 @@ typedef struct ti_quant_report {
 
 /* Checks without changing p; report filled (n_layers 0 and a reason when p
    would stay float). Fails only on misuse or out of memory. */
-TASKIR_API ti_status ti_quantize_analyze(ti_program *p, ti_quant_report *report, ti_error *err);
+TASKIR_API TI_NODISCARD ti_status ti_quantize_analyze(ti_program *p, ti_quant_report *report, ti_error *err);
 /* Analyses and, when every layer matches, rewrites p. A program that stays
    float is not an error: report->reason says why. report may be NULL. */
-TASKIR_API ti_status ti_quantize_recognize(ti_program *p, ti_quant_report *report, ti_error *err);
+TASKIR_API TI_NODISCARD ti_status ti_quantize_recognize(ti_program *p, ti_quant_report *report, ti_error *err);
 /* The same as a ti_pass_fn named "quantize-recognize" (user: a
    ti_quant_report * to fill, or NULL). */
-TASKIR_API ti_status ti_pass_quantize_recognize(ti_program *p, void *user, ti_error *err);
+TASKIR_API TI_NODISCARD ti_status ti_pass_quantize_recognize(ti_program *p, void *user, ti_error *err);
 /* The passes of this header ("quantize-recognize"), by name. */
 TASKIR_API const ti_pass *ti_onnx_passes(int32_t *n);
 /* ti_pass_manager_add_named that also knows this header's passes:
    "quantize-recognize,dce". */
-TASKIR_API ti_status ti_onnx_pass_manager_add_named(ti_pass_manager *pm, const char *names, ti_error *err);
+TASKIR_API TI_NODISCARD ti_status ti_onnx_pass_manager_add_named(ti_pass_manager *pm, const char *names, ti_error *err);
 
 #ifdef __cplusplus
 }
@@ -251,6 +251,10 @@ static ti__oi_ent *ti__oi_slot(ti__oi *s, const char *name) {
 
 static ti_status ti__oi_failv(ti__oi *s, ti_status st, const char *fmt, va_list ap) {
   if (s->err && s->err->status == TI_STATUS_SUCCESS) {
+#ifdef TASKIR_NO_ERRMSG
+    (void)fmt; (void)ap;
+    (ti_error_set)(s->err, st, NULL);
+#else
     char what[160];
     vsnprintf(what, sizeof what, fmt, ap);
     if (st == TI_STATUS_NOT_SUPPORTED)
@@ -258,6 +262,7 @@ static ti_status ti__oi_failv(ti__oi *s, ti_status st, const char *fmt, va_list 
                    (long long)s->opset);
     else
       ti_error_set(s->err, st, "node '%s' op %s (opset %lld): %s", s->nd->name, s->nd->op_type, (long long)s->opset, what);
+#endif
     s->err->offset = s->nd->offset;
   }
   return st;
@@ -268,7 +273,11 @@ static ti_status ti__oi_unsup(ti__oi *s, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
-static ti_status ti__oi_unsup(ti__oi *s, const char *fmt, ...) {
+#ifdef TASKIR_NO_ERRMSG   /* keeps the node's offset (see ti_error_set) */
+#define ti__oi_unsup(s, ...) (TI__NOMSG(__VA_ARGS__), (ti__oi_unsup)((s), NULL))
+#define ti__oi_bad(s, ...) (TI__NOMSG(__VA_ARGS__), (ti__oi_bad)((s), NULL))
+#endif
+static ti_status (ti__oi_unsup)(ti__oi *s, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   ti__oi_failv(s, TI_STATUS_NOT_SUPPORTED, fmt, ap);
@@ -276,12 +285,12 @@ static ti_status ti__oi_unsup(ti__oi *s, const char *fmt, ...) {
   return TI_STATUS_NOT_SUPPORTED;
 }
 /* A malformed node. */
-static ti_status ti__oi_bad(ti__oi *s, const char *fmt, ...)
+static ti_status (ti__oi_bad)(ti__oi *s, const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
-static ti_status ti__oi_bad(ti__oi *s, const char *fmt, ...) {
+static ti_status (ti__oi_bad)(ti__oi *s, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   ti__oi_failv(s, TI_STATUS_INVALID, fmt, ap);

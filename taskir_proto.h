@@ -15,6 +15,9 @@
    Other files include it without the define.
 
    OPTIONS (define before the implementing include)
+       TI_NODISCARD             as in taskir.h (not on ti_pb_fail, nor on the
+                                ti_pb_write_* appends: a ti_buffer's failure
+                                is sticky)
        TASKIR_PROTO_MAX_DEPTH   nesting limit for messages and groups (64);
                                 deeper input fails with TI_STATUS_LIMIT
        TASKIR_MAX_BLOCKS        most blocks a TaskGraph may hold (2^20)
@@ -181,20 +184,20 @@ typedef struct ti_pb_reader {
 } ti_pb_reader;
 
 TASKIR_API void ti_pb_reader_init(ti_pb_reader *r, const void *buf, size_t len, ti_error *err);
-TASKIR_API ti_status ti_pb_read_varint(ti_pb_reader *r, uint64_t *v);
+TASKIR_API TI_NODISCARD ti_status ti_pb_read_varint(ti_pb_reader *r, uint64_t *v);
 /* For int32/uint32/enum fields: at most 32 bits, or a sign-extended negative. */
-TASKIR_API ti_status ti_pb_read_varint32(ti_pb_reader *r, uint32_t *v);
-TASKIR_API ti_status ti_pb_read_fixed32(ti_pb_reader *r, uint32_t *v);
-TASKIR_API ti_status ti_pb_read_fixed64(ti_pb_reader *r, uint64_t *v);
+TASKIR_API TI_NODISCARD ti_status ti_pb_read_varint32(ti_pb_reader *r, uint32_t *v);
+TASKIR_API TI_NODISCARD ti_status ti_pb_read_fixed32(ti_pb_reader *r, uint32_t *v);
+TASKIR_API TI_NODISCARD ti_status ti_pb_read_fixed64(ti_pb_reader *r, uint64_t *v);
 /* Field number >= 1 and wire type 0..5, or an error. */
-TASKIR_API ti_status ti_pb_read_tag(ti_pb_reader *r, uint32_t *field, uint32_t *wire_type);
+TASKIR_API TI_NODISCARD ti_status ti_pb_read_tag(ti_pb_reader *r, uint32_t *field, uint32_t *wire_type);
 /* A length-delimited payload, bounded by the enclosing message. */
-TASKIR_API ti_status ti_pb_read_bytes(ti_pb_reader *r, const uint8_t **data, size_t *len);
+TASKIR_API TI_NODISCARD ti_status ti_pb_read_bytes(ti_pb_reader *r, const uint8_t **data, size_t *len);
 /* Skips a field's value (groups too, nested groups count against the depth). */
-TASKIR_API ti_status ti_pb_skip_field(ti_pb_reader *r, uint32_t field, uint32_t wire_type);
+TASKIR_API TI_NODISCARD ti_status ti_pb_skip_field(ti_pb_reader *r, uint32_t field, uint32_t wire_type);
 /* Enters a nested message of `len` bytes at r->p: r->end becomes its end.
    ti_pb_pop restores the enclosing end (saved_end) and skips what is left. */
-TASKIR_API ti_status ti_pb_push(ti_pb_reader *r, const char *name, int32_t index, size_t len,
+TASKIR_API TI_NODISCARD ti_status ti_pb_push(ti_pb_reader *r, const char *name, int32_t index, size_t len,
                                 const uint8_t **saved_end);
 TASKIR_API void ti_pb_pop(ti_pb_reader *r, const uint8_t *saved_end);
 /* Records an error at byte `at` with the current field path. */
@@ -203,6 +206,9 @@ TASKIR_API ti_status ti_pb_fail(ti_pb_reader *r, ti_status status, const uint8_t
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
+#ifdef TASKIR_NO_ERRMSG   /* keeps the byte offset, drops the text (see ti_error_set) */
+#define ti_pb_fail(r, status, at, ...) (TI__NOMSG(__VA_ARGS__), (ti_pb_fail)((r), (status), (at), NULL))
+#endif
 
 static inline uint32_t ti_pb_zigzag32(int32_t v) { return ((uint32_t)v << 1) ^ (uint32_t)-(int32_t)((uint32_t)v >> 31); }
 static inline uint64_t ti_pb_zigzag64(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)-(int64_t)((uint64_t)v >> 63); }
@@ -222,24 +228,24 @@ TASKIR_API ti_status ti_pb_write_fixed64(ti_buffer *b, uint64_t v);
 /* Binary wire format. g comes from ti_task_graph_init (fields of an
    already filled g are merged into, as protobuf does). On failure g may hold
    part of the input: ti_task_graph_free releases it either way. */
-TASKIR_API ti_status ti_task_decode(ti_task_graph *g, const void *buf, size_t len, ti_error *err);
+TASKIR_API TI_NODISCARD ti_status ti_task_decode(ti_task_graph *g, const void *buf, size_t len, ti_error *err);
 /* Appends the encoding of g to out. */
-TASKIR_API ti_status ti_task_encode(const ti_task_graph *g, ti_buffer *out, ti_error *err);
+TASKIR_API TI_NODISCARD ti_status ti_task_encode(const ti_task_graph *g, ti_buffer *out, ti_error *err);
 /* Encodes into dst[cap]; *len gets the encoded size. dst == NULL asks for the
    size only; cap too small fails with TI_STATUS_LIMIT (and *len still set). */
-TASKIR_API ti_status ti_task_encode_into(const ti_task_graph *g, void *dst, size_t cap, size_t *len,
+TASKIR_API TI_NODISCARD ti_status ti_task_encode_into(const ti_task_graph *g, void *dst, size_t cap, size_t *len,
                                          ti_error *err);
 
 /* Protobuf text format. Parsing accepts what protoc accepts for these
    messages; errors name line:column (err->line, err->column). */
-TASKIR_API ti_status ti_task_parse_text(ti_task_graph *g, const char *text, size_t len, ti_error *err);
+TASKIR_API TI_NODISCARD ti_status ti_task_parse_text(ti_task_graph *g, const char *text, size_t len, ti_error *err);
 /* Appends exactly what `protoc --decode=tianjic_ir.TaskGraph` prints. */
-TASKIR_API ti_status ti_task_format_text(const ti_task_graph *g, ti_buffer *out, ti_error *err);
+TASKIR_API TI_NODISCARD ti_status ti_task_format_text(const ti_task_graph *g, ti_buffer *out, ti_error *err);
 
 /* Files: text format for .txt, .pbtxt, .prototxt and .textproto, binary
    for anything else (.pb). */
-TASKIR_API ti_status ti_task_read_file(const char *path, ti_task_graph *g, ti_error *err);
-TASKIR_API ti_status ti_task_write_file(const char *path, const ti_task_graph *g, ti_error *err);
+TASKIR_API TI_NODISCARD ti_status ti_task_read_file(const char *path, ti_task_graph *g, ti_error *err);
+TASKIR_API TI_NODISCARD ti_status ti_task_write_file(const char *path, const ti_task_graph *g, ti_error *err);
 
 
 /* >>proto.onnx: onnx.ModelProto decoding ----------------------------------- */
@@ -330,11 +336,11 @@ TASKIR_API size_t ti_onnx_elem_size(int32_t data_type);
    the result. The decoded model refers to buf (raw tensor data): keep buf
    alive while m is used. Errors name the byte offset and the field path,
    e.g. "graph.node[3].attribute[0].ints". */
-TASKIR_API ti_status ti_onnx_decode(ti_onnx_model *m, const void *buf, size_t len, void *alloc_user, ti_error *err);
+TASKIR_API TI_NODISCARD ti_status ti_onnx_decode(ti_onnx_model *m, const void *buf, size_t len, void *alloc_user, ti_error *err);
 TASKIR_API void ti_onnx_model_free(ti_onnx_model *m);
 /* One TensorProto (e.g. the input_0.pb of an ONNX test case); its arrays go
    into arena a, its raw data refers to buf. */
-TASKIR_API ti_status ti_onnx_decode_tensor(ti_onnx_tensor *t, ti_arena *a, const void *buf, size_t len, ti_error *err);
+TASKIR_API TI_NODISCARD ti_status ti_onnx_decode_tensor(ti_onnx_tensor *t, ti_arena *a, const void *buf, size_t len, ti_error *err);
 /* The opset version of a domain ("" and "ai.onnx" are the same); 0 if absent. */
 TASKIR_API int64_t ti_onnx_opset_version(const ti_onnx_model *m, const char *domain);
 
@@ -380,6 +386,7 @@ TASKIR_API void ti_pb_reader_init(ti_pb_reader *r, const void *buf, size_t len, 
   r->path[0].index = -1;
 }
 
+#ifndef TASKIR_NO_ERRMSG
 static void ti__pb_path(const ti_pb_reader *r, char *out, size_t cap) {
   size_t n = 0;
   int i;
@@ -399,21 +406,28 @@ static void ti__pb_path(const ti_pb_reader *r, char *out, size_t cap) {
   else if (!n) snprintf(out, cap, "top level");
 }
 
+#endif
+
 static ti_status ti__pb_failv(ti_pb_reader *r, ti_status st, const uint8_t *at, const char *fmt, va_list ap) {
   ti_error *err = r->err;
   if (err && err->status == TI_STATUS_SUCCESS) {
-    char what[160], path[200];
     long long off = (long long)(at - r->base);
+#ifdef TASKIR_NO_ERRMSG
+    (void)fmt; (void)ap;
+    (ti_error_set)(err, st, NULL);
+#else
+    char what[160], path[200];
     vsnprintf(what, sizeof what, fmt, ap);
     ti__pb_path(r, path, sizeof path);
     ti_error_set(err, st, "protobuf: %s at byte %lld (in %s)", what, off, path);
+#endif
     err->offset = off;
     err->line = err->column = 0;
   }
   return st;
 }
 
-TASKIR_API ti_status ti_pb_fail(ti_pb_reader *r, ti_status status, const uint8_t *at, const char *fmt, ...) {
+TASKIR_API ti_status (ti_pb_fail)(ti_pb_reader *r, ti_status status, const uint8_t *at, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   ti__pb_failv(r, status, at, fmt, ap);
@@ -1179,20 +1193,16 @@ TASKIR_API ti_status ti_task_decode(ti_task_graph *g, const void *buf, size_t le
    pass (pre-order) and consumed in the same order by the writing pass. */
 typedef struct ti__pb_enc {
   size_t *sz;
-  size_t n, cap, next;
+  size_t n, next;
+  int64_t cap;
   void *alloc_user;
   ti_error *err;
 } ti__pb_enc;
 
 static ti_status ti__pb_enc_slot(ti__pb_enc *e, size_t *slot) {
   *slot = 0;
-  if (e->n == e->cap) {
-    size_t nc = e->cap ? e->cap * 2 : 256;
-    size_t *ns = (size_t *)TASKIR_REALLOC(e->alloc_user, e->sz, nc * sizeof *ns);
-    if (!ns) return ti_error_set(e->err, TI_STATUS_NO_MEMORY, "protobuf encode: out of memory");
-    e->sz = ns;
-    e->cap = nc;
-  }
+  if (!ti__grow(e->alloc_user, &e->sz, sizeof *e->sz, &e->cap, (int64_t)e->n + 1, 256, INT64_MAX))
+    return ti_error_set(e->err, TI_STATUS_NO_MEMORY, "protobuf encode: out of memory");
   *slot = e->n++;
   return TI_STATUS_SUCCESS;
 }
@@ -1681,18 +1691,28 @@ static ti_status ti__pb_tp_fail(ti__pb_tp *t, ti_status st, const char *at, cons
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
-static ti_status ti__pb_tp_fail(ti__pb_tp *t, ti_status st, const char *at, const char *fmt, ...) {
+#ifdef TASKIR_NO_ERRMSG   /* keeps line, column and offset (see ti_error_set) */
+#define ti__pb_tp_fail(t, st, at, ...) (TI__NOMSG(__VA_ARGS__), (ti__pb_tp_fail)((t), (st), (at), NULL))
+#endif
+static ti_status (ti__pb_tp_fail)(ti__pb_tp *t, ti_status st, const char *at, const char *fmt, ...) {
   ti_error *err = t->err;
   if (err && err->status == TI_STATUS_SUCCESS) {
-    char what[200];
     const char *q, *bol = t->s;
     int32_t line = 1;
-    va_list ap;
     for (q = t->s; q < at; q++) if (*q == '\n') { line++; bol = q + 1; }
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
-    ti_error_set(err, st, "text format: %s at line %ld column %ld", what, (long)line, (long)(at - bol + 1));
+#ifdef TASKIR_NO_ERRMSG
+    (void)fmt;
+    (ti_error_set)(err, st, NULL);
+#else
+    {
+      char what[200];
+      va_list ap;
+      va_start(ap, fmt);
+      vsnprintf(what, sizeof what, fmt, ap);
+      va_end(ap);
+      ti_error_set(err, st, "text format: %s at line %ld column %ld", what, (long)line, (long)(at - bol + 1));
+    }
+#endif
     err->line = line;
     err->column = (int32_t)(at - bol + 1);
     err->offset = (int64_t)(at - t->s);
@@ -1942,23 +1962,24 @@ static ti_status ti__pb_tp_string(ti__pb_tp *t, char **out, int32_t *out_len, co
 typedef struct ti__pb_tpcap { int64_t cap; int heap; } ti__pb_tpcap;
 static void *ti__pb_tp_grow(ti__pb_tp *t, void **arr, int32_t n, ti__pb_tpcap *cap, size_t es, const char *name) {
   if (n >= cap->cap) {
-    int64_t nc = cap->cap ? cap->cap * 2 : 4;
-    char *na;
-    if (nc > INT32_MAX) nc = INT32_MAX;
+    /* the capacity ti__grow doubles to (from 4), spent before it grows */
+    int64_t nc = cap->cap ? (cap->cap > INT32_MAX / 2 ? INT32_MAX : cap->cap * 2) : 4;
     if (n >= nc) return NULL;
     if (ti__pb_spend(&t->spent, t->budget, nc, es)) {
       ti__pb_budget_msg(t->over, sizeof t->over, nc, name, es, t->spent, t->budget);
       return NULL;
     }
-    if (cap->heap) na = (char *)TASKIR_REALLOC(t->a->alloc_user, *arr, (size_t)nc * es);
-    else {   /* elements already in the arena (parsed before this body): copied out once */
-      na = (char *)TASKIR_MALLOC(t->a->alloc_user, (size_t)nc * es);
-      if (na && n) memcpy(na, *arr, (size_t)n * es);
+    if (cap->heap) {
+      if (!ti__grow(t->a->alloc_user, arr, es, &cap->cap, nc, 4, INT32_MAX)) return NULL;
+    } else {   /* elements already in the arena (parsed before this body): copied out once */
+      void *na = NULL;
+      int64_t c = 0;
+      if (!ti__grow(t->a->alloc_user, &na, es, &c, nc, nc, INT32_MAX)) return NULL;
+      if (n) memcpy(na, *arr, (size_t)n * es);
+      *arr = na;
+      cap->cap = c;
+      cap->heap = 1;
     }
-    if (!na) return NULL;
-    *arr = na;
-    cap->cap = nc;
-    cap->heap = 1;
   }
   return (char *)*arr + (size_t)n * es;
 }
@@ -2059,13 +2080,9 @@ static ti_status ti__pb_tp_scalar(ti__pb_tp *t, const ti__pb_msg *m, const ti__p
     if (f->aux == TI__V_FLOAT) { float x; TI__PB_TRY(ti__pb_tp_float(t, &k, &x, f->name)); memcpy(&w, &x, 4); }
     else if (f->aux == TI__V_INT32) { TI__PB_TRY(ti__pb_tp_int(t, &k, INT32_MIN, INT32_MAX, &iv, f->name)); w = (uint32_t)iv; }
     else { TI__PB_TRY(ti__pb_tp_int(t, &k, 0, UINT32_MAX, &iv, f->name)); w = (uint32_t)iv; }
-    if (t->scr[f->aux].n == t->scr[f->aux].cap) {
-      int64_t nc = t->scr[f->aux].cap ? t->scr[f->aux].cap * 2 : 1024;
-      uint32_t *nd = (uint32_t *)TASKIR_REALLOC(t->a->alloc_user, t->scr[f->aux].d, (size_t)nc * 4);
-      if (!nd) return ti__pb_tp_fail(t, TI_STATUS_NO_MEMORY, k.at, "out of memory");
-      t->scr[f->aux].d = nd;
-      t->scr[f->aux].cap = nc;
-    }
+    if (!ti__grow(t->a->alloc_user, &t->scr[f->aux].d, sizeof *t->scr[f->aux].d, &t->scr[f->aux].cap,
+                  t->scr[f->aux].n + 1, 1024, INT64_MAX))
+      return ti__pb_tp_fail(t, TI_STATUS_NO_MEMORY, k.at, "out of memory");
     t->scr[f->aux].d[t->scr[f->aux].n++] = w;
     return TI_STATUS_SUCCESS;
   }

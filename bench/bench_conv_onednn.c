@@ -16,6 +16,7 @@
 #define _POSIX_C_SOURCE 200809L
 #define TASKIR_IMPLEMENTATION
 #include "taskir_kernels.h"
+#include "bench_check.h"
 #include "vnni_peak.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -137,7 +138,7 @@ static double run(const shape *sh, dnnl_engine_t eng, dnnl_stream_t strm, double
   /* alternate: taskir, oneDNN, ... ; ratio per pair */
   for (it = -3; it < nit; it++) {
     double t0 = vp_now(), t1, t2;
-    ti_cc_packed(&ctx, &d, in, packed, pb, bias, o_ti, scr, sb);
+    BENCH_OK(ti_cc_packed(&ctx, &d, in, packed, pb, bias, o_ti, scr, sb));
     t1 = vp_now();
     dnnl_primitive_execute(conv, strm, 4, args);
     dnnl_stream_wait(strm);

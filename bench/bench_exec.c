@@ -12,6 +12,7 @@
 #define TASKIR_IMPLEMENTATION
 #include "taskir_proto.h"
 #include "taskir_exec.h"
+#include "bench_check.h"
 #include "tools/taskir_pool.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,7 +58,7 @@ static int32_t rand_data(ti_task_graph *g, ti_block_type t, ti_dtype p, ti_task_
   for (k = 0; k < nd; k++) n *= dims[k];
   v = (int32_t *)malloc((size_t)n * sizeof *v);
   for (k = 0; k < n; k++) v[k] = rnd(lo, hi);
-  ti_task_set_data(g, B(g, id), p, nd, dims, v);
+  BENCH_OK(ti_task_set_data(g, B(g, id), p, nd, dims, v));
   free(v);
   return id;
 }
@@ -74,8 +75,8 @@ static int32_t conv(ti_task_graph *g, int32_t in, int32_t h, int32_t w, int32_t 
   s = ti_task_shape_make(*oh, *ow, f, c, k, k, 0, 0);
   ti_task_shape_set(&s, TI_SHAPE_HAS_NIY, h); ti_task_shape_set(&s, TI_SHAPE_HAS_NIX, w);
   cc = add(g, TI_BLOCK_CC, TI_DTYPE_I32, s);
-  ti_task_add_attr(g, B(g, cc), TI_TASK_ATTR_PAD_UP, pad); ti_task_add_attr(g, B(g, cc), TI_TASK_ATTR_PAD_DOWN, pad);
-  ti_task_add_attr(g, B(g, cc), TI_TASK_ATTR_PAD_LEFT, pad); ti_task_add_attr(g, B(g, cc), TI_TASK_ATTR_PAD_RIGHT, pad);
+  BENCH_OK(ti_task_add_attr(g, B(g, cc), TI_TASK_ATTR_PAD_UP, pad)); BENCH_OK(ti_task_add_attr(g, B(g, cc), TI_TASK_ATTR_PAD_DOWN, pad));
+  BENCH_OK(ti_task_add_attr(g, B(g, cc), TI_TASK_ATTR_PAD_LEFT, pad)); BENCH_OK(ti_task_add_attr(g, B(g, cc), TI_TASK_ATTR_PAD_RIGHT, pad));
   si = add(g, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(*oh, *ow, f, 0, 0, 0, 0, 0));
   link(g, in, cc, 0); link(g, sw, cc, 1); link(g, sb, cc, 2); link(g, cc, si, 0);
   return si;
@@ -87,8 +88,8 @@ static int32_t ccmpb(ti_task_graph *g, int32_t in, int32_t h, int32_t w, int32_t
   int32_t b, si;
   ti_task_shape_set(&s, TI_SHAPE_HAS_NIY, h); ti_task_shape_set(&s, TI_SHAPE_HAS_NIX, w);
   b = add(g, TI_BLOCK_CCMPB, TI_DTYPE_I8, s);
-  ti_task_add_attr(g, B(g, b), TI_TASK_ATTR_STRIDE_X, win); ti_task_add_attr(g, B(g, b), TI_TASK_ATTR_STRIDE_Y, win);
-  ti_task_add_attr(g, B(g, b), TI_TASK_ATTR_CMP, 0); ti_task_add_attr(g, B(g, b), TI_TASK_ATTR_BIT_SHIFT_NUM, shift);
+  BENCH_OK(ti_task_add_attr(g, B(g, b), TI_TASK_ATTR_STRIDE_X, win)); BENCH_OK(ti_task_add_attr(g, B(g, b), TI_TASK_ATTR_STRIDE_Y, win));
+  BENCH_OK(ti_task_add_attr(g, B(g, b), TI_TASK_ATTR_CMP, 0)); BENCH_OK(ti_task_add_attr(g, B(g, b), TI_TASK_ATTR_BIT_SHIFT_NUM, shift));
   si = add(g, st, TI_DTYPE_I8, st == TI_BLOCK_SIC ? ti_task_shape_make(h / win, w / win, 0, c, 0, 0, 0, 0) : ti_task_shape_make(h / win, w / win, c, 0, 0, 0, 0, 0));
   link(g, in, b, 0); link(g, b, si, 0);
   return si;
@@ -104,7 +105,7 @@ static int32_t fc(ti_task_graph *g, int32_t in, int32_t nr, int32_t nf, int req)
   link(g, in, m, 0); link(g, sw, m, 1); link(g, sb, m, 2); link(g, m, si, 0);
   if (req) {
     int32_t q = add(g, TI_BLOCK_CCMPB, TI_DTYPE_I8, ti_task_shape_make(0, 0, nf, 0, 0, 0, 0, 0)), o;
-    ti_task_add_attr(g, B(g, q), TI_TASK_ATTR_CMP, 0); ti_task_add_attr(g, B(g, q), TI_TASK_ATTR_BIT_SHIFT_NUM, 8);
+    BENCH_OK(ti_task_add_attr(g, B(g, q), TI_TASK_ATTR_CMP, 0)); BENCH_OK(ti_task_add_attr(g, B(g, q), TI_TASK_ATTR_BIT_SHIFT_NUM, 8));
     o = add(g, TI_BLOCK_SIFC, TI_DTYPE_I8, ti_task_shape_make(0, 0, 0, nf, 0, 0, 0, 0));
     link(g, si, q, 0); link(g, q, o, 0);
     si = o;
@@ -131,12 +132,12 @@ static void build_lenet(ti_task_graph *g) {
     ti_task_shape s = ti_task_shape_make(5, 5, 16, 0, 2, 2, 0, 0);
     ti_task_shape_set(&s, TI_SHAPE_HAS_NIY, 10); ti_task_shape_set(&s, TI_SHAPE_HAS_NIX, 10);
     p = add(g, TI_BLOCK_CCMPB, TI_DTYPE_I8, s);
-    ti_task_add_attr(g, B(g, p), TI_TASK_ATTR_STRIDE_X, 2); ti_task_add_attr(g, B(g, p), TI_TASK_ATTR_STRIDE_Y, 2);
-    ti_task_add_attr(g, B(g, p), TI_TASK_ATTR_CMP, 0);
+    BENCH_OK(ti_task_add_attr(g, B(g, p), TI_TASK_ATTR_STRIDE_X, 2)); BENCH_OK(ti_task_add_attr(g, B(g, p), TI_TASK_ATTR_STRIDE_Y, 2));
+    BENCH_OK(ti_task_add_attr(g, B(g, p), TI_TASK_ATTR_CMP, 0));
     link(g, si, p, 0);
     si = add(g, TI_BLOCK_SIFC, TI_DTYPE_I8, ti_task_shape_make(0, 0, 0, 400, 0, 0, 0, 0));
     e = ti_task_connect(g, B(g, p), 0, NULL, NULL, B(g, si), 0, NULL, NULL);
-    ti_task_add_rearrange(g, e, TI_REARRANGE_RESHAPE, 1, rd, order, 3);
+    BENCH_OK(ti_task_add_rearrange(g, e, TI_REARRANGE_RESHAPE, 1, rd, order, 3));
   }
   si = fc(g, si, 400, 120, 1);
   si = fc(g, si, 120, 84, 1);
@@ -217,7 +218,7 @@ static double threads_speedup(const ti_task_graph *g, int pairs, double *t1_med,
       double t0;
       ti_exec_clear_profile(x[w]);
       t0 = now(NULL);
-      ti_exec_run(x[w], &err);
+      BENCH_OK(ti_exec_run(x[w], &err));
       t[w][i] = now(NULL) - t0;
       for (b = 0; b < TI_BLOCK_COUNT; b++) bt[((size_t)w * TI_BLOCK_COUNT + b) * pairs + i] = ti_exec_get_profile(x[w])->block_seconds[b];
     }
@@ -283,14 +284,14 @@ static int measure(const char *name, const void *bytes, size_t len, int is_text,
       ti_diag_list dl;
       double a = now(NULL), b, c2, d;
       ti_task_graph_init(&g2, NULL);
-      if (is_text) ti_task_parse_text(&g2, (const char *)bytes, len, &err); else ti_task_decode(&g2, bytes, len, &err);
+      if (is_text) BENCH_OK(ti_task_parse_text(&g2, (const char *)bytes, len, &err)); else BENCH_OK(ti_task_decode(&g2, bytes, len, &err));
       b = now(NULL);
       ti_diag_list_init(&dl, NULL);
-      ti_task_check(&g2, &dl, &err);
+      BENCH_OK(ti_task_check(&g2, &dl, &err));
       ti_diag_list_free(&dl);
       c2 = now(NULL);
       o.skip_check = 1;
-      ti_exec_plan(&g2, &o, &x2, &err);
+      BENCH_OK(ti_exec_plan(&g2, &o, &x2, &err));
       o.skip_check = 0;
       d = now(NULL);
       td[rep] = b - a; tc[rep] = c2 - b; tp[rep] = d - c2; tt[rep] = d - a;
@@ -304,17 +305,17 @@ static int measure(const char *name, const void *bytes, size_t len, int is_text,
     int64_t n = ti_exec_input_count(x, i);
     int32_t *v = (int32_t *)malloc((size_t)n * sizeof *v);
     for (k = 0; k < n; k++) v[k] = rnd(-128, 127);
-    ti_exec_set_input(x, ti_exec_input_socket(x, i), v, n, &err);
+    BENCH_OK(ti_exec_set_input(x, ti_exec_input_socket(x, i), v, n, &err));
     free(v);
   }
   t1 = now(NULL);
-  ti_exec_run(x, &err);
+  BENCH_OK(ti_exec_run(x, &err));
   r->t_first = now(NULL) - t1;
   r->first_total = r->decode_plan + r->t_first;
   times = (double *)malloc((size_t)runs * sizeof *times);
   for (i = 0; i < runs; i++) {
     t0 = now(NULL);
-    ti_exec_run(x, &err);
+    BENCH_OK(ti_exec_run(x, &err));
     times[i] = now(NULL) - t0;
   }
   qsort(times, (size_t)runs, sizeof *times, cmp_d);
@@ -330,10 +331,10 @@ static int measure(const char *name, const void *bytes, size_t len, int is_text,
     for (i = 0; i < ti_exec_num_inputs(x); i++) {
       int64_t n = ti_exec_input_count(x, i);
       int32_t *v = (int32_t *)calloc((size_t)n, sizeof *v);
-      ti_exec_set_input(x, ti_exec_input_socket(x, i), v, n, &err);
+      BENCH_OK(ti_exec_set_input(x, ti_exec_input_socket(x, i), v, n, &err));
       free(v);
     }
-    for (i = 0; i < (runs < 50 ? runs : 50); i++) ti_exec_run(x, &err);
+    for (i = 0; i < (runs < 50 ? runs : 50); i++) BENCH_OK(ti_exec_run(x, &err));
     p = ti_exec_get_profile(x);
     r->kernel_share = p->total_seconds > 0 ? p->kernel_seconds / p->total_seconds : 0;
     ti_exec_free(x);
@@ -362,7 +363,7 @@ static void build_chain(ti_task_graph *g, int32_t n) {
   si = k;
   for (k = 0; k < n; k++) {
     int32_t c = add(g, TI_BLOCK_CVS, TI_DTYPE_I32, ti_task_shape_make(0, 0, 1, 0, 0, 0, 0, 0)), o;
-    ti_task_add_attr(g, B(g, c), TI_TASK_ATTR_CONSTANT_A, 1);
+    BENCH_OK(ti_task_add_attr(g, B(g, c), TI_TASK_ATTR_CONSTANT_A, 1));
     o = add(g, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(0, 0, 1, 0, 0, 0, 0, 0));
     link(g, si, c, 0); link(g, c, o, 0);
     si = o;
@@ -386,7 +387,7 @@ static double chain_run(int32_t n, int runs) {
   if (!ti_exec_plan(&g, &o, &x, &err) && !ti_exec_set_input(x, ti_exec_input_socket(x, 0), &one, 1, &err)) {
     for (i = 0; i < runs; i++) {
       double t0 = now(NULL);
-      ti_exec_run(x, &err);
+      BENCH_OK(ti_exec_run(x, &err));
       t[i] = now(NULL) - t0;
     }
     qsort(t, (size_t)runs, sizeof *t, cmp_d);
@@ -472,7 +473,7 @@ static int versus_ort(ort_peer *p, const char *name, const ti_task_graph *g, int
     int64_t c = in.rank == 4 ? k % in.dims[1] : k, yx = in.rank == 4 ? k / in.dims[1] : 0;
     fv[in.rank == 4 ? c * in.dims[2] * in.dims[3] + yx : k] = (float)v[k];
   }
-  ti_exec_set_input(x, ti_exec_input_socket(x, 0), v, n, &err);
+  BENCH_OK(ti_exec_set_input(x, ti_exec_input_socket(x, 0), v, n, &err));
   ok = write_bytes(fpath, fv, (size_t)n * sizeof *fv);
   free(v); free(fv);
   if (!ok) { printf("%s: cannot write %s\n", name, fpath); goto done; }
@@ -513,7 +514,7 @@ static int versus_ort(ort_peer *p, const char *name, const ti_task_graph *g, int
     for (side = 0; side < 2; side++) {
       if ((side == 0) == (r % 2 == 0)) {
         double t0 = cpu_seconds();
-        for (i = 0; i < per; i++) ti_exec_run(x, &err);
+        for (i = 0; i < per; i++) BENCH_OK(ti_exec_run(x, &err));
         a = (cpu_seconds() - t0) / per;
       } else {
         if (!(ans = ort_peer_cmd(p, "time m %d", per)) || sscanf(ans, "ns %lf", &b) != 1 ||

@@ -9,6 +9,7 @@
 #define _POSIX_C_SOURCE 199309L
 #define TASKIR_IMPLEMENTATION
 #include "taskir_kernels.h"
+#include "bench_check.h"
 #include "vnni_peak.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,7 +87,7 @@ static double time_cc(unsigned cpu, const ti_prim_desc *d, const void *in, const
   if (ti_cc_packed(&ctx, d, in, packed, pb, bias, out, s, sb)) { printf("ti_cc_packed failed\n"); exit(1); }
   for (r = 0; r < reps; r++) {
     double t = now();
-    ti_cc_packed(&ctx, d, in, packed, pb, bias, out, s, sb);
+    BENCH_OK(ti_cc_packed(&ctx, d, in, packed, pb, bias, out, s, sb));
     t = now() - t;
     if (t < best) best = t;
   }
@@ -111,10 +112,10 @@ static void bench_cc(const char *label, ti_prim_desc d, double peak, const path 
   double macs = (double)no * d.nr * 9, tref, t;
   int i;
   fill8(in, ni); fill8(w, nw); fill8(bias, (size_t)d.nf * 4);
-  ti_cc_pack_size(&d, &pb); ti_cc_scratch_size(&d, 1, &sb);
+  BENCH_OK(ti_cc_pack_size(&d, &pb)); BENCH_OK(ti_cc_scratch_size(&d, 1, &sb));
   packed = malloc(pb); s = malloc(sb);
-  ti_cc_pack_weights(&d, w, packed, pb);
-  tref = now(); ti_cc_ref(&d, in, w, bias, ref); tref = now() - tref;
+  BENCH_OK(ti_cc_pack_weights(&d, w, packed, pb));
+  tref = now(); BENCH_OK(ti_cc_ref(&d, in, w, bias, ref)); tref = now() - tref;
   printf("CC int8 %s: %.0f MMAC, reference %.2f GMAC/s\n", label, macs / 1e6, macs / tref / 1e9);
   for (i = 0; i < np; i++) {
     t = time_cc(ps[i].cpu, &d, in, packed, pb, bias, out, s, sb, 10);
@@ -138,10 +139,10 @@ static void bench_cc_wide(ti_dtype t, ti_prim_desc d, const path *ps, int np) {
   for (i = 0; i < nw; i++) ((float *)w)[i] = (float)(int)(rnd() % 200) / 64.0f;
   for (i = 0; i < (size_t)d.nf; i++) ((float *)bias)[i] = 1.0f;
   if (t == TI_DTYPE_I32) { fill8(in, ni * 4); fill8(w, nw * 4); }
-  ti_cc_pack_size(&d, &pb); ti_cc_scratch_size(&d, 1, &sb);
+  BENCH_OK(ti_cc_pack_size(&d, &pb)); BENCH_OK(ti_cc_scratch_size(&d, 1, &sb));
   packed = malloc(pb); s = malloc(sb);
-  ti_cc_pack_weights(&d, w, packed, pb);
-  tref = now(); ti_cc_ref(&d, in, w, bias, ref); tref = now() - tref;
+  BENCH_OK(ti_cc_pack_weights(&d, w, packed, pb));
+  tref = now(); BENCH_OK(ti_cc_ref(&d, in, w, bias, ref)); tref = now() - tref;
   printf("CC %s %dx%dx%d->%d %dx%d: reference %.2f GMAC/s\n", t == TI_DTYPE_F32 ? "f32" : "i32",
          d.niy, d.nix, d.nr, d.nf, d.nky, d.nkx, macs / tref / 1e9);
   for (k = 0; k < np; k++) {
@@ -163,10 +164,10 @@ static void bench_cc_i32_narrow(ti_prim_desc d, double peak, unsigned cpu) {
   d.in_dtype = TI_DTYPE_I32;
   for (i = 0; i < ni; i++) in[i] = (int32_t)(rnd() % 256) - 128;
   fill8(w, nw); fill8(bias, (size_t)d.nf * 4);
-  ti_cc_pack_size(&d, &pb); ti_cc_scratch_size(&d, 1, &sb);
+  BENCH_OK(ti_cc_pack_size(&d, &pb)); BENCH_OK(ti_cc_scratch_size(&d, 1, &sb));
   packed = malloc(pb); s = malloc(sb);
-  ti_cc_pack_weights(&d, w, packed, pb);
-  ti_cc_ref(&d, in, w, bias, ref);
+  BENCH_OK(ti_cc_pack_weights(&d, w, packed, pb));
+  BENCH_OK(ti_cc_ref(&d, in, w, bias, ref));
   t = time_cc(cpu, &d, in, packed, pb, bias, out, s, sb, 10);
   printf("CC i32 input in int8 range x i8 weights %dx%dx%d->%d: %.1f GMAC/s", d.niy, d.nix, d.nr,
          d.nf, macs / t / 1e9);
@@ -194,7 +195,7 @@ static double bench_cvm(int nf, int nr, ti_dtype tin, ti_dtype tw, const path *p
   fill8(w, nw); fill8(in, (size_t)nr);
   if (tw == TI_DTYPE_TERNARY) for (k = 0; k < nw; k++) w[k] = (uint8_t)(int8_t)((int)(w[k] % 3) - 1);
   if (tin == TI_DTYPE_TERNARY) for (k = 0; k < (size_t)nr; k++) in[k] = (uint8_t)(int8_t)((int)(in[k] % 3) - 1);
-  tref = now(); ti_cvm_ref(&d, in, w, NULL, ref); tref = now() - tref;
+  tref = now(); BENCH_OK(ti_cvm_ref(&d, in, w, NULL, ref)); tref = now() - tref;
   printf("CVM %s x %s %dx%d (%.0f MB of weights), reference %.2f GB/s; medians of %d pairs\n",
          tin == TI_DTYPE_TERNARY ? "ternary" : tin == TI_DTYPE_U8 ? "u8" : "i8",
          tw == TI_DTYPE_TERNARY ? "ternary" : "i8", nf, nr, nw / 1e6, nw / tref / 1e9, PAIRS);
@@ -202,10 +203,10 @@ static double bench_cvm(int nf, int nr, ti_dtype tin, ti_dtype tw, const path *p
     ti_kernel_ctx ctx;
     ti_kernel_ctx_init(&ctx);
     ctx.cpu = ps[i].cpu;
-    ti_cvm(&ctx, &d, in, w, NULL, out, NULL, 0);
+    BENCH_OK(ti_cvm(&ctx, &d, in, w, NULL, out, NULL, 0));
     for (r = 0; r < PAIRS; r++) {
       double ts = stream_once(w, nw), t = now();
-      ti_cvm(&ctx, &d, in, w, NULL, out, NULL, 0);
+      BENCH_OK(ti_cvm(&ctx, &d, in, w, NULL, out, NULL, 0));
       t = now() - t;
       ratio[r] = ts / t; gbs[r] = nw / t / 1e9; rd[r] = nw / ts / 1e9;
     }

@@ -57,6 +57,7 @@ static void ca_free(void *u, void *p) {
 #define TASKIR_FREE(u, p) ca_free((u), (p))
 #define TASKIR_IMPLEMENTATION
 #include "taskir_lower.h"
+#include "bench_check.h"
 
 /* this thread's CPU time in seconds (robust on a shared machine) */
 static double now(void) {
@@ -80,7 +81,7 @@ static ti_program *dag(ti_context *c, int n) {
   int i;
   ti_error_clear(&e);
   ti_builder_init(&b, p, &e);
-  ti_program_add_var(p, "w", wt, w, 0, &e);
+  BENCH_OK(ti_program_add_var(p, "w", wt, w, 0, &e));
   a[0] = ti_named(c, "shift", ti_attr_int(c, 1));
   a[1] = ti_named(c, "clip_min", ti_attr_int(c, -128));
   conv_attrs = ti_attr_dict(c, a, 2);
@@ -125,7 +126,7 @@ int main(void) {
   memset(&ca, 0, sizeof ca);
   c = ti_context_create(&ca);
   ti_error_clear(&e);
-  ti_nn_register(c, &e);
+  BENCH_OK(ti_nn_register(c, &e));
   ti_lower_options_init(&o);
   o.alloc_user = &ca;
   printf("bench_lower: layout passes + lowering + checker, integer DAGs (conv 1x1 + requant, relu, add, cancelling transposes)\n");

@@ -47,6 +47,7 @@ static void *bn_realloc(void *p, size_t n) {
 #define TASKIR_FREE(u, p) ((void)(u), bn_free(p))
 #define TASKIR_IMPLEMENTATION
 #include "taskir.h"
+#include "bench_check.h"
 
 /* this thread's CPU time, seconds (robust on a shared machine) */
 static double now(void) {
@@ -132,7 +133,7 @@ int main(void) {
   ti_error e;
   int k;
   ti_error_clear(&e);
-  ti_nn_register(c, &e);
+  BENCH_OK(ti_nn_register(c, &e));
   printf("per pass: ns/op at 10^3 / 10^4 / 10^5 (medians of %d rounds), ratios (medians of the rounds' ratios),\n"
          "bytes taken through TASKIR_MALLOC per op at each size, pages faulted in per 1000 ops at 10^5\n", ROUNDS);
   printf("%-25s %7s %7s %7s %8s %8s %20s %6s\n", "pass", "1e3", "1e4", "1e5", "1e4/1e3", "1e5/1e4", "bytes/op 1e3/4/5",

@@ -12,6 +12,7 @@
 #define _POSIX_C_SOURCE 199309L
 #define TASKIR_IMPLEMENTATION
 #include "taskir_onnx.h"
+#include "bench_check.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -218,7 +219,7 @@ int main(void) {
   ti_error e;
   int k, t;
   ti_error_clear(&e);
-  ti_nn_register(ctx, &e);
+  BENCH_OK(ti_nn_register(ctx, &e));
   (void)avail_bytes;
   printf("decode + import per node, chains of Add(w_i)/Relu on [1,16]:\n");
   for (k = 0; k < 3; k++) {

@@ -50,6 +50,7 @@ static void *bp_realloc(void *p, size_t n) {
 #define TASKIR_IMPLEMENTATION
 #include "taskir_proto.h"
 #include "taskir_exec.h"
+#include "bench_check.h"
 
 static double now(void) {
   struct timespec t;
@@ -165,7 +166,7 @@ int main(void) {
       size_t base = bp_now;
       ti_diag_list_init(&dl, NULL);
       bp_peak = bp_now;
-      ti_task_check(&g, &dl, NULL);
+      BENCH_OK(ti_task_check(&g, &dl, NULL));
       chk = bp_peak - base;
       printf("  %d empty %s (%zu bytes): decode %.1f bytes each, check %.1f bytes each (%d problems listed)\n", (int)n,
              i ? "edges" : "blocks", len, (double)dec / n, (double)chk / n, (int)dl.n);

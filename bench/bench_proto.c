@@ -7,6 +7,7 @@
 #define _POSIX_C_SOURCE 200809L
 #define TASKIR_IMPLEMENTATION
 #include "taskir_proto.h"
+#include "bench_check.h"
 #include "proto_synth.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,7 +72,7 @@ static void bench_one(const char *name, const unsigned char *buf, size_t len, in
   for (r = 0; r < reps; r++) {
     out.len = 0;
     t = now();
-    ti_task_encode(&g, &out, &err);
+    BENCH_OK(ti_task_encode(&g, &out, &err));
     t = now() - t;
     if (t < best_enc) best_enc = t;
   }
@@ -81,7 +82,7 @@ static void bench_one(const char *name, const unsigned char *buf, size_t len, in
     for (r = 0; r < treps; r++) {
       txt.len = 0;
       t = now();
-      ti_task_format_text(&g, &txt, &err);
+      BENCH_OK(ti_task_format_text(&g, &txt, &err));
       t = now() - t;
       if (t < best_fmt) best_fmt = t;
     }
@@ -89,7 +90,7 @@ static void bench_one(const char *name, const unsigned char *buf, size_t len, in
       ti_task_graph g2;
       ti_task_graph_init(&g2, NULL);
       t = now();
-      ti_task_parse_text(&g2, (const char *)txt.data, txt.len, &err);
+      BENCH_OK(ti_task_parse_text(&g2, (const char *)txt.data, txt.len, &err));
       t = now() - t;
       if (t < best_parse) best_parse = t;
       ti_task_graph_free(&g2);

@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #define TASKIR_IMPLEMENTATION
 #include "taskir_kernels.h"
+#include "bench_check.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,8 +81,8 @@ int main(int argc, char **argv) {
         double t0 = now(), t1;
         do {
           if (which == 0) memcpy(ref, in, bytes);
-          else if (c->kind < 0) ti_transpose_ex(&ctx, c->es, c->nd, c->d, c->perm, in, out);
-          else ti_rearrange_apply(c->kind, &p, 1, c->es, c->nd, c->d, in, on, od, out);
+          else if (c->kind < 0) BENCH_OK(ti_transpose_ex(&ctx, c->es, c->nd, c->d, c->perm, in, out));
+          else BENCH_OK(ti_rearrange_apply(c->kind, &p, 1, c->es, c->nd, c->d, in, on, od, out));
           ++reps;
           t1 = now();
         } while (t1 - t0 < 0.03);

@@ -8,6 +8,7 @@
 #define _POSIX_C_SOURCE 199309L
 #define TASKIR_IMPLEMENTATION
 #include "taskir.h"
+#include "bench_check.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,22 +36,22 @@ static int build(ti_task_graph *g, int layers, int h, int c, int with_data) {
   ti_task_graph_init(g, NULL);
   s = ti_task_shape_make(h, h, c, 0, 0, 0, 0, 0);
   ti_task_add_block(g, id, TI_BLOCK_SI, TI_DTYPE_I8, &s);
-  if (with_data) ti_task_set_data(g, &g->blocks[g->n_blocks - 1], TI_DTYPE_I8, 3, d_act, vals);
+  if (with_data) BENCH_OK(ti_task_set_data(g, &g->blocks[g->n_blocks - 1], TI_DTYPE_I8, 3, d_act, vals));
   prev = id++;
   for (l = 0; l < layers; l++) {
     int32_t w = id++, b = id++, cc = id++, out = id++;
     ti_task_block *bl;
     s = ti_task_shape_make(0, 0, c, c, 3, 3, 0, 0);
     bl = ti_task_add_block(g, w, TI_BLOCK_SW, TI_DTYPE_I8, &s);
-    if (with_data) ti_task_set_data(g, bl, TI_DTYPE_I8, 4, d_w, vals);
+    if (with_data) BENCH_OK(ti_task_set_data(g, bl, TI_DTYPE_I8, 4, d_w, vals));
     s = ti_task_shape_make(0, 0, c, 0, 0, 0, 0, 0);
     bl = ti_task_add_block(g, b, TI_BLOCK_SB, TI_DTYPE_I32, &s);
-    if (with_data) ti_task_set_data(g, bl, TI_DTYPE_I32, 1, d_b, vals);
+    if (with_data) BENCH_OK(ti_task_set_data(g, bl, TI_DTYPE_I32, 1, d_b, vals));
     s = ti_task_shape_make(h, h, c, c, 3, 3, h, h);
     bl = ti_task_add_block(g, cc, TI_BLOCK_CC, TI_DTYPE_I32, &s);
     bl->bias_type = TI_BIAS_VECTOR; bl->has |= TI_BLOCK_HAS_BIAS_TYPE;
-    ti_task_add_attr(g, bl, TI_TASK_ATTR_PAD_UP, 1); ti_task_add_attr(g, bl, TI_TASK_ATTR_PAD_DOWN, 1);
-    ti_task_add_attr(g, bl, TI_TASK_ATTR_PAD_LEFT, 1); ti_task_add_attr(g, bl, TI_TASK_ATTR_PAD_RIGHT, 1);
+    BENCH_OK(ti_task_add_attr(g, bl, TI_TASK_ATTR_PAD_UP, 1)); BENCH_OK(ti_task_add_attr(g, bl, TI_TASK_ATTR_PAD_DOWN, 1));
+    BENCH_OK(ti_task_add_attr(g, bl, TI_TASK_ATTR_PAD_LEFT, 1)); BENCH_OK(ti_task_add_attr(g, bl, TI_TASK_ATTR_PAD_RIGHT, 1));
     s = ti_task_shape_make(h, h, c, 0, 0, 0, 0, 0);
     ti_task_add_block(g, out, TI_BLOCK_SI, TI_DTYPE_I32, &s);
     /* blocks are 4 per layer after the first: index = id */
@@ -90,7 +91,7 @@ static double best_of(int reps, int what, const ti_task_graph *g) {
       ti_diag_list_free(&l);
     } else {
       ti_task_stats s;
-      ti_task_statistics(g, &s, 1, NULL);
+      BENCH_OK(ti_task_statistics(g, &s, 1, NULL));
       sink = s.macs;
       ti_task_stats_free(&s, NULL);
     }

@@ -20,6 +20,7 @@
 #define _POSIX_C_SOURCE 199309L
 #define TASKIR_IMPLEMENTATION
 #include "taskir_kernels.h"
+#include "bench_check.h"
 #include "tools/taskir_pool.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,10 +137,10 @@ static void conv_case(kcase *k, const char *name, int hw, int c, int f) {
   for (i = 0; i < ni; i++) ((int8_t *)k->in)[i] = (int8_t)rnd(-128, 127);
   for (i = 0; i < nw; i++) w8[i] = (int8_t)rnd(-128, 127);
   for (i = 0; i < (size_t)f; i++) ((int32_t *)k->bias)[i] = rnd(-1000, 1000);
-  ti_cc_pack_size(&k->d, &k->pb);
-  ti_cc_scratch_size(&k->d, 1, &k->sb);
+  BENCH_OK(ti_cc_pack_size(&k->d, &k->pb));
+  BENCH_OK(ti_cc_scratch_size(&k->d, 1, &k->sb));
   k->w = malloc(k->pb); k->scratch = malloc(k->sb ? k->sb : 1);
-  ti_cc_pack_weights(&k->d, w8, k->w, k->pb);
+  BENCH_OK(ti_cc_pack_weights(&k->d, w8, k->w, k->pb));
   free(w8);
   k->out_bytes = (size_t)hw * hw * f * 4; k->out = malloc(k->out_bytes);
   k->work = (double)hw * hw * f * c * 9;
@@ -155,7 +156,7 @@ static void cvm_case(kcase *k, const char *name, int nr, int nf, ti_dtype tw) {
   for (i = 0; i < (size_t)nr; i++) ((int8_t *)k->in)[i] = (int8_t)rnd(-128, 127);
   for (i = 0; i < nw; i++) ((int8_t *)k->w)[i] = (int8_t)(tw == TI_DTYPE_TERNARY ? rnd(-1, 1) : rnd(-128, 127));
   for (i = 0; i < (size_t)nf; i++) ((int32_t *)k->bias)[i] = rnd(-1000, 1000);
-  ti_cvm_scratch_size(&k->d, &k->sb);
+  BENCH_OK(ti_cvm_scratch_size(&k->d, &k->sb));
   k->scratch = malloc(k->sb ? k->sb : 1);
   k->out_bytes = (size_t)nf * 4; k->out = malloc(k->out_bytes);
   k->work = (double)nw;

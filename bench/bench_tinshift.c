@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #define TASKIR_IMPLEMENTATION
 #include "taskir_kernels.h"
+#include "bench_check.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,10 +122,10 @@ int main(int argc, char **argv) {
             ti_kernel_ctx c0 = ctx;
             const ti_tinshift_mode mode = m ? TI_TINSHIFT_BACKWARD : TI_TINSHIFT_FORWARD;
             c0.cpu = 0;
-            ti_tinshift_ex(&c0, mode, &x, in, &sd, sh, &x, ref);
+            BENCH_OK(ti_tinshift_ex(&c0, mode, &x, in, &sd, sh, &x, ref));
             for (slot = 0; slot < np; ++slot) {
               c0.cpu = ps[slot].cpu;
-              ti_tinshift_ex(&c0, mode, &x, in, &sd, sh, &x, out);
+              BENCH_OK(ti_tinshift_ex(&c0, mode, &x, in, &sd, sh, &x, out));
               if (memcmp(out, ref, bytes) != 0) {
                 printf("%s: variant %s differs from plain C\n", s->what, ps[slot].name);
                 return 1;
@@ -142,8 +143,8 @@ int main(int argc, char **argv) {
             do {
               for (b = 0; b < batch; ++b) {
                 if (which == 0) memcpy(ref, in, bytes);
-                else if (which == 1) ti_tinshift_ex(&ctx, TI_TINSHIFT_FORWARD, &x, in, &sd, sh, &x, out);
-                else ti_tinshift_ex(&ctx, TI_TINSHIFT_BACKWARD, &x, in, &sd, sh, &x, out);
+                else if (which == 1) BENCH_OK(ti_tinshift_ex(&ctx, TI_TINSHIFT_FORWARD, &x, in, &sd, sh, &x, out));
+                else BENCH_OK(ti_tinshift_ex(&ctx, TI_TINSHIFT_BACKWARD, &x, in, &sd, sh, &x, out));
               }
               reps += batch;
               t1 = now();

@@ -14,6 +14,7 @@
 #define _POSIX_C_SOURCE 200809L
 #define TASKIR_IMPLEMENTATION
 #include "taskir_kernels.h"
+#include "bench_check.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,9 +45,9 @@ static void run_one(int which, const ti_tensor_desc *x, const ti_tensor_desc *sd
                     const int32_t *sh, unsigned char *out, size_t bytes, long long N, long long T, long long G,
                     size_t L) {
   if (which == 0) memcpy(out, in, bytes);
-  else if (which == 1) ti_tinshift_forward(x, in, sd, sh, x, out);
+  else if (which == 1) BENCH_OK(ti_tinshift_forward(x, in, sd, sh, x, out));
   else if (which == 2) loop_shift(in, sh, out, N, T, G, L, 1);
-  else if (which == 3) ti_tinshift_backward(x, in, sd, sh, x, out);
+  else if (which == 3) BENCH_OK(ti_tinshift_backward(x, in, sd, sh, x, out));
   else loop_shift(in, sh, out, N, T, G, L, -1);
 }
 

@@ -20,6 +20,7 @@
 #define _POSIX_C_SOURCE 200809L
 #define TASKIR_IMPLEMENTATION
 #include "taskir_kernels.h"
+#include "bench_check.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,7 +121,7 @@ static double vs_memcpy(const ti_kernel_ctx *ctx, const int64_t *d, const int *p
         t0 = now();
         for (k = 0; k < reps; ++k) {
           if (w == 0) memcpy(z, x, bytes);
-          else ti_transpose_ex(ctx, 4, 4, d, perm, x, y);
+          else BENCH_OK(ti_transpose_ex(ctx, 4, 4, d, perm, x, y));
         }
         dt = now() - t0;
         if (dt >= 0.01) break;
@@ -223,7 +224,7 @@ int main(int argc, char **argv) {
       if (have_np && trial == 0 && checksum(y, c->n) != np_s[k]) { printf("case %d: taskir and numpy disagree\n", k); return 1; }
       for (;;) {
         t0 = now();
-        for (r = 0; r < reps; ++r) ti_transpose_ex(&ctx, 4, c->nd, c->d, c->perm, x, y);
+        for (r = 0; r < reps; ++r) BENCH_OK(ti_transpose_ex(&ctx, 4, c->nd, c->d, c->perm, x, y));
         t = now() - t0;
         if (t >= 0.02) break;
         reps *= 2;

@@ -23,7 +23,7 @@ int main(int argc, char **argv) {
   ti_task_graph_init(&g, NULL);
   ti_diag_list_init(&diags, NULL);
   if (!ctx || ti_task_read_file(argv[1], &g, &err) != TI_STATUS_SUCCESS) goto done;
-  ti_task_check(&g, &diags, &err);                 /* lists every problem */
+  if (ti_task_check(&g, &diags, &err) != TI_STATUS_SUCCESS && !diags.n_errors) goto done;   /* lists every problem */
   for (i = 0; i < diags.n; i++) printf("%s: %s\n", diags.items[i].rule, diags.items[i].message);
   if (diags.n_errors) goto done;
   if (ti_task_statistics(&g, &st, 0, &err) != TI_STATUS_SUCCESS) goto done;

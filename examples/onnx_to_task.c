@@ -30,9 +30,12 @@ static ti_program *build(ti_context *c, ti_error *e) {
   ti_builder b;
   ti_builder_init(&b, p, e);
   v[0] = ti_program_add_arg(p, ti_type_get(c, TI_TYPE_VTENSOR, TI_DTYPE_I8, 4, xd, TI_LAYOUT_ANY));
-  ti_program_add_var(p, "w", wt, w, 0, e);
-  ti_program_add_var(p, "g", gt, g, 0, e);
-  ti_program_add_var(p, "gb", bt, gb, 0, e);
+  if (ti_program_add_var(p, "w", wt, w, 0, e) != TI_STATUS_SUCCESS ||
+      ti_program_add_var(p, "g", gt, g, 0, e) != TI_STATUS_SUCCESS ||
+      ti_program_add_var(p, "gb", bt, gb, 0, e) != TI_STATUS_SUCCESS) {
+    ti_program_destroy(p);
+    return NULL;
+  }
   a[0] = ti_named(c, "name", ti_attr_string(c, "w", -1));
   v[1] = ti_build1(&b, "builtin.get_parameter", 0, NULL, wt, ti_attr_dict(c, a, 1));
   a[0] = ti_named(c, "shift", ti_attr_int(c, 2));
@@ -68,14 +71,15 @@ int main(int argc, char **argv) {
   int64_t j;
   ti_error_clear(&e);
   memset(&m, 0, sizeof m);
-  ti_nn_register(c, &e);
+  if (ti_nn_register(c, &e) != TI_STATUS_SUCCESS) { fprintf(stderr, "%s\n", e.message); return 1; }
   if (argc > 1) {   /* import: decode the ModelProto, then ONNX -> nn */
     FILE *f = fopen(argv[1], "rb");
     long n = 0;
     if (f && fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 &&
         (bytes = (char *)malloc((size_t)n)) != NULL && fread(bytes, 1, (size_t)n, f) == (size_t)n &&
-        ti_onnx_decode(&m, bytes, (size_t)n, NULL, &e) == TI_STATUS_SUCCESS)
-      ti_onnx_import_model(c, &m, NULL, &p, &e);
+        ti_onnx_decode(&m, bytes, (size_t)n, NULL, &e) == TI_STATUS_SUCCESS &&
+        ti_onnx_import_model(c, &m, NULL, &p, &e) != TI_STATUS_SUCCESS)
+      p = NULL;   /* e says why */
     if (f) fclose(f);
   } else {
     p = build(c, &e);
@@ -97,7 +101,7 @@ int main(int argc, char **argv) {
   for (i = 0; i < p->n_args && i < 16; i++) {   /* INPUT socket i = argument i */
     int32_t *vals = (int32_t *)malloc((size_t)in[i]->numel * sizeof *vals + 1);
     for (j = 0; j < in[i]->numel; j++) vals[j] = (int32_t)ti_tensor_get(in[i], j);
-    ti_exec_set_input(x, i, vals, in[i]->numel, &e);
+    if (ti_exec_set_input(x, i, vals, in[i]->numel, &e) != TI_STATUS_SUCCESS) { fprintf(stderr, "%s\n", e.message); return 1; }
     free(vals);
   }
   if (ti_exec_run(x, &e) != TI_STATUS_SUCCESS) { fprintf(stderr, "%s\n", e.message); return 1; }

@@ -15,13 +15,13 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size) {
   ti_error err;
   if (!ctx) return 0;
   ti_context_allow_unregistered(ctx, size > 0 && (data[0] & 1));
-  ti_task_register(ctx, NULL);
+  if (ti_task_register(ctx, NULL) != TI_STATUS_SUCCESS) { ti_context_destroy(ctx); return 0; }
   ti_error_clear(&err);
   if (ti_parse_program(ctx, (const char *)data, size, &p, &err) == TI_STATUS_SUCCESS) {
     ti_buffer a, b;
     ti_buffer_init(&a, NULL);
     ti_buffer_init(&b, NULL);
-    (void)ti_verify(p, &err);
+    (void)!ti_verify(p, &err);
     if (ti_print_program(p, &a, &err) == TI_STATUS_SUCCESS) {
       ti_error_clear(&err);
       if (ti_parse_program(ctx, (const char *)a.data, a.len, &q, &err) != TI_STATUS_SUCCESS) abort();

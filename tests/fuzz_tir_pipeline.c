@@ -46,8 +46,8 @@ static void fz_run(const ti_task_graph *g) {
     if (c < 0 || c > FZ_MAX_INPUT_VALUES) { ti_exec_free(x); return; }
     v = calloc((size_t)(c ? c : 1), 4);
     if (!v) { ti_exec_free(x); return; }
-    if (ti_exec_input_is_float(x, i)) (void)ti_exec_set_input_f32(x, ti_exec_input_socket(x, i), (const float *)v, c, &err);
-    else (void)ti_exec_set_input(x, ti_exec_input_socket(x, i), (const int32_t *)v, c, &err);
+    if (ti_exec_input_is_float(x, i)) (void)!ti_exec_set_input_f32(x, ti_exec_input_socket(x, i), (const float *)v, c, &err);
+    else (void)!ti_exec_set_input(x, ti_exec_input_socket(x, i), (const int32_t *)v, c, &err);
     free(v);
   }
   ti_error_clear(&err);
@@ -190,7 +190,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   strcpy(fz_dir, "/tmp/taskir_fuzz_tirXXXXXX");
   if (!ctx || !mkdtemp(fz_dir)) { ti_context_destroy(ctx); fz_dir[0] = 0; return 0; }
   atexit(fz_cleanup);
-  ti_task_register(ctx, NULL);
+  if (ti_task_register(ctx, NULL) != TI_STATUS_SUCCESS) { ti_context_destroy(ctx); return 0; }
   for (i = 0; i < sizeof tir_seeds / sizeof *tir_seeds; i++) {
     char name[32];
     snprintf(name, sizeof name, "seed%d.tir", (int)i);

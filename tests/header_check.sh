@@ -3,8 +3,9 @@
 # C99 (-pedantic), as C++ (g++ -x c++), with TASKIR_STATIC (every function
 # static, unused ones included), with TASKIR_NO_NN (C99 and C++; a header that
 # needs the nn dialect must refuse with its #error), or freestanding
-# (taskir_kernels.h: no C library headers, no symbols needed), warnings as
-# errors.
+# (taskir_kernels.h: no C library headers, no symbols needed), with
+# TASKIR_NO_ERRMSG (C99 and C++), or (nodiscard) that ignoring a returned
+# ti_status fails to compile while `(void)!call` compiles; warnings as errors.
 h=$1; mode=$2; tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 printf '#define TASKIR_IMPLEMENTATION\n#include "%s"\n#include "%s"\nint ti_header_check_dummy;\n' "$h" "$h" > "$tmp/t.c"
 case $mode in
@@ -37,5 +38,28 @@ case $mode in
       u=$(nm -u "$tmp/$o")
       if [ -n "$u" ]; then echo "$h freestanding ($o) needs: $u"; exit 1; fi
     done ;;
-  *) echo "usage: $0 HEADER c99|c++|static|no_nn|freestanding"; exit 2 ;;
+  no_errmsg) ${CC:-cc} -std=c99 -Wall -Wextra -Werror -pedantic -DTASKIR_NO_ERRMSG -I. -c "$tmp/t.c" -o "$tmp/t.o" &&
+             ${CXX:-g++} -x c++ -Wall -Wextra -Werror -DTASKIR_NO_ERRMSG -I. -c "$tmp/t.c" -o "$tmp/t.o" ;;
+  nodiscard)
+    # one status-returning call of the header, its result dropped
+    case $h in
+      taskir_kernels.h) call='ti_cvm_as_cc(0, 0)' ;;
+      taskir.h) call='ti_verify(0, 0)' ;;
+      taskir_proto.h) call='ti_task_decode(0, 0, 0, 0)' ;;
+      taskir_layout.h) call='ti_layout_transmit(0, 0, 0)' ;;
+      taskir_lower.h) call='ti_lower_to_task(0, 0, 0, 0)' ;;
+      taskir_onnx.h) call='ti_quantize_analyze(0, 0, 0)' ;;
+      taskir_exec.h) call='ti_exec_run(0, 0)' ;;
+      *) echo "nodiscard: no call listed for $h"; exit 1 ;;
+    esac
+    for cc in "${CC:-cc} -std=c99 -pedantic" "${CXX:-g++} -x c++"; do
+      printf '#include "%s"\nvoid f(void);\nvoid f(void) { %s; }\n' "$h" "$call" > "$tmp/d.c"
+      if $cc -Wall -Wextra -Werror -I. -c "$tmp/d.c" -o "$tmp/d.o" 2>"$tmp/e"; then
+        echo "$h ($cc): ignoring the status of $call compiles"; exit 1
+      fi
+      grep -q "unused-result\|warn_unused_result" "$tmp/e" || { cat "$tmp/e"; exit 1; }
+      printf '#include "%s"\nvoid f(void);\nvoid f(void) { (void)!%s; }\n' "$h" "$call" > "$tmp/d.c"
+      $cc -Wall -Wextra -Werror -I. -c "$tmp/d.c" -o "$tmp/d.o" || exit 1
+    done ;;
+  *) echo "usage: $0 HEADER c99|c++|static|no_nn|no_errmsg|nodiscard|freestanding"; exit 2 ;;
 esac

@@ -41,7 +41,7 @@ static int32_t n_check_errors(const ti_task_graph *g, int show) {
   ti_diag_list l;
   int32_t i, n;
   ti_diag_list_init(&l, NULL);
-  ti_task_check(g, &l, NULL);
+  TT_EQ_INT(ti_task_check(g, &l, NULL), l.n_errors ? TI_STATUS_INVALID : TI_STATUS_SUCCESS);
   for (i = 0; i < l.n; i++)
     if (show && l.items[i].severity == TI_DIAG_ERROR) fprintf(stderr, "    check: block %d: %s\n", (int)l.items[i].block_id, l.items[i].message);
   n = l.n_errors;

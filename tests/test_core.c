@@ -254,10 +254,10 @@ TT_TEST(pass_manager_runs_and_verifies) {
   ti_error_clear(&err);
   TT_EQ_INT(ti_parse_program(ctx, text, strlen(text), &p, &err), TI_STATUS_SUCCESS);
   ti_pass_manager_init(&pm);
-  ti_pass_manager_add(&pm, "drop-unused", drop_unused_negs, NULL);
+  TT_EQ_INT(ti_pass_manager_add(&pm, "drop-unused", drop_unused_negs, NULL), TI_STATUS_SUCCESS);
   TT_EQ_INT(ti_pass_manager_run(&pm, p, &err), TI_STATUS_SUCCESS);
   TT_EQ_INT(p->n_ops, 2);
-  ti_pass_manager_add(&pm, "break-it", break_it, NULL);
+  TT_EQ_INT(ti_pass_manager_add(&pm, "break-it", break_it, NULL), TI_STATUS_SUCCESS);
   TT_EQ_INT(ti_pass_manager_run(&pm, p, &err), TI_STATUS_INVALID);
   TT_CHECK(strstr(err.message, "after pass 'break-it'") != NULL);
   ti_program_destroy(p);

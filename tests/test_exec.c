@@ -1278,7 +1278,7 @@ static void damage(ti_task_graph *g, tt_rng *r) {
         int32_t vals[9], d1[1] = {0}, i;
         for (i = 0; i < 9; i++) vals[i] = pick(r, -3, 4);
         d1[0] = pick(r, 0, 9);
-        ti_task_add_rearrange(g, &g->edges[pick(r, 0, g->n_edges - 1)], (ti_rearrange_kind)pick(r, 0, 10), 1, d1, vals, d1[0]);
+        (void)!ti_task_add_rearrange(g, &g->edges[pick(r, 0, g->n_edges - 1)], (ti_rearrange_kind)pick(r, 0, 10), 1, d1, vals, d1[0]);   /* a damaged graph may refuse any step: only crashes and leaks count */
       }
       break;
     }
@@ -1302,8 +1302,8 @@ TT_TEST(test_damaged_graphs) {
       int32_t i, zeros[64];
       memset(zeros, 0, sizeof zeros);
       for (i = 0; i < ti_exec_num_inputs(x); i++)
-        if (ti_exec_input_count(x, i) <= 64) ti_exec_set_input(x, ti_exec_input_socket(x, i), zeros, ti_exec_input_count(x, i), &err);
-      ti_exec_run(x, &err);
+        if (ti_exec_input_count(x, i) <= 64) (void)!ti_exec_set_input(x, ti_exec_input_socket(x, i), zeros, ti_exec_input_count(x, i), &err);   /* a damaged graph may refuse any step: only crashes and leaks count */
+      (void)!ti_exec_run(x, &err);   /* a damaged graph may refuse any step: only crashes and leaks count */
       ti_exec_free(x);
       planned++;
     } else {
@@ -1335,7 +1335,7 @@ TT_TEST(test_damaged_graphs) {
           ti_exec_options_init(&o);
           o.skip_check = it & 1;
           if (ti_exec_plan(&g, &o, &x, &err) == TI_STATUS_SUCCESS) {
-            ti_exec_run(x, &err);
+            (void)!ti_exec_run(x, &err);   /* a damaged graph may refuse any step: only crashes and leaks count */
             ti_exec_free(x);
           } else TT_CHECK(err.message[0] != 0);
         }

@@ -25,7 +25,7 @@ static int32_t data(ti_task_graph *g, ti_block_type t, ti_dtype p, ti_task_shape
   for (k = 0; k < nd; k++) n *= dims[k];
   v = (int32_t *)malloc((size_t)n * sizeof *v);
   for (k = 0; k < n; k++) v[k] = rnd(lo, hi);
-  ti_task_set_data(g, B(g, id), p, nd, dims, v);
+  TT_EQ_INT(ti_task_set_data(g, B(g, id), p, nd, dims, v), TI_STATUS_SUCCESS);
   free(v);
   return id;
 }
@@ -37,8 +37,8 @@ static int32_t conv(ti_task_graph *g, int32_t in, int32_t hw, int32_t c, int32_t
   sb = data(g, TI_BLOCK_SB, TI_DTYPE_I32, ti_task_shape_make(0, 0, f, 0, 0, 0, 0, 0), 1, bd, -500, 500);
   ti_task_shape_set(&s, TI_SHAPE_HAS_NIY, hw); ti_task_shape_set(&s, TI_SHAPE_HAS_NIX, hw);
   cc = blk(g, TI_BLOCK_CC, TI_DTYPE_I32, s);
-  ti_task_add_attr(g, B(g, cc), TI_TASK_ATTR_PAD_UP, 1); ti_task_add_attr(g, B(g, cc), TI_TASK_ATTR_PAD_DOWN, 1);
-  ti_task_add_attr(g, B(g, cc), TI_TASK_ATTR_PAD_LEFT, 1); ti_task_add_attr(g, B(g, cc), TI_TASK_ATTR_PAD_RIGHT, 1);
+  TT_EQ_INT(ti_task_add_attr(g, B(g, cc), TI_TASK_ATTR_PAD_UP, 1), TI_STATUS_SUCCESS); TT_EQ_INT(ti_task_add_attr(g, B(g, cc), TI_TASK_ATTR_PAD_DOWN, 1), TI_STATUS_SUCCESS);
+  TT_EQ_INT(ti_task_add_attr(g, B(g, cc), TI_TASK_ATTR_PAD_LEFT, 1), TI_STATUS_SUCCESS); TT_EQ_INT(ti_task_add_attr(g, B(g, cc), TI_TASK_ATTR_PAD_RIGHT, 1), TI_STATUS_SUCCESS);
   con(g, in, cc, 0); con(g, sw, cc, 1); con(g, sb, cc, 2);
   return cc;
 }
@@ -48,8 +48,8 @@ static int32_t ccmpb(ti_task_graph *g, int32_t in, int32_t hw, int32_t c, int32_
   int32_t b, si;
   ti_task_shape_set(&s, TI_SHAPE_HAS_NIY, hw); ti_task_shape_set(&s, TI_SHAPE_HAS_NIX, hw);
   b = blk(g, TI_BLOCK_CCMPB, TI_DTYPE_I8, s);
-  ti_task_add_attr(g, B(g, b), TI_TASK_ATTR_STRIDE_X, win); ti_task_add_attr(g, B(g, b), TI_TASK_ATTR_STRIDE_Y, win);
-  ti_task_add_attr(g, B(g, b), TI_TASK_ATTR_CMP, 0); ti_task_add_attr(g, B(g, b), TI_TASK_ATTR_BIT_SHIFT_NUM, shift);
+  TT_EQ_INT(ti_task_add_attr(g, B(g, b), TI_TASK_ATTR_STRIDE_X, win), TI_STATUS_SUCCESS); TT_EQ_INT(ti_task_add_attr(g, B(g, b), TI_TASK_ATTR_STRIDE_Y, win), TI_STATUS_SUCCESS);
+  TT_EQ_INT(ti_task_add_attr(g, B(g, b), TI_TASK_ATTR_CMP, 0), TI_STATUS_SUCCESS); TT_EQ_INT(ti_task_add_attr(g, B(g, b), TI_TASK_ATTR_BIT_SHIFT_NUM, shift), TI_STATUS_SUCCESS);
   si = blk(g, TI_BLOCK_SIC, TI_DTYPE_I8, ti_task_shape_make(hw / win, hw / win, 0, c, 0, 0, 0, 0));
   con(g, in, b, 0); con(g, b, si, 0);
   return si;
@@ -80,14 +80,14 @@ static void build_resnet(ti_task_graph *g, int32_t hw, int32_t c, int32_t nblock
     ti_task_shape ps = ti_task_shape_make(hw / 2, hw / 2, c, 0, 2, 2, 0, 0);
     ti_task_shape_set(&ps, TI_SHAPE_HAS_NIY, hw); ti_task_shape_set(&ps, TI_SHAPE_HAS_NIX, hw);
     p = blk(g, TI_BLOCK_CCMPB, TI_DTYPE_I8, ps);
-    ti_task_add_attr(g, B(g, p), TI_TASK_ATTR_STRIDE_X, 2); ti_task_add_attr(g, B(g, p), TI_TASK_ATTR_STRIDE_Y, 2);
-    ti_task_add_attr(g, B(g, p), TI_TASK_ATTR_CMP, 0);
+    TT_EQ_INT(ti_task_add_attr(g, B(g, p), TI_TASK_ATTR_STRIDE_X, 2), TI_STATUS_SUCCESS); TT_EQ_INT(ti_task_add_attr(g, B(g, p), TI_TASK_ATTR_STRIDE_Y, 2), TI_STATUS_SUCCESS);
+    TT_EQ_INT(ti_task_add_attr(g, B(g, p), TI_TASK_ATTR_CMP, 0), TI_STATUS_SUCCESS);
     con(g, x, p, 0);
   }
   fcin = blk(g, TI_BLOCK_SIFC, TI_DTYPE_I8, ti_task_shape_make(0, 0, 0, hw / 2 * hw / 2 * c, 0, 0, 0, 0));
   e = ti_task_connect(g, B(g, p), 0, NULL, NULL, B(g, fcin), 0, NULL, NULL);
   TT_CHECK(e != NULL);
-  ti_task_add_rearrange(g, e, TI_REARRANGE_RESHAPE, 1, rd, order, 3);
+  TT_EQ_INT(ti_task_add_rearrange(g, e, TI_REARRANGE_RESHAPE, 1, rd, order, 3), TI_STATUS_SUCCESS);
   wd[0] = 10; wd[1] = hw / 2 * hw / 2 * c; bd[0] = 10;
   sw = data(g, TI_BLOCK_SWFC, TI_DTYPE_I8, ti_task_shape_make(0, 0, 10, wd[1], 0, 0, 0, 0), 2, wd, -30, 30);
   sb = data(g, TI_BLOCK_SB, TI_DTYPE_I32, ti_task_shape_make(0, 0, 10, 0, 0, 0, 0, 0), 1, bd, -500, 500);
@@ -190,7 +190,7 @@ TT_TEST(threads_one_keeps_the_hook_out) {
     for (i = 0; i < ti_exec_num_inputs(x); i++) {
       int64_t n = ti_exec_input_count(x, i);
       int32_t *v = (int32_t *)calloc((size_t)n, sizeof *v);
-      ti_exec_set_input(x, ti_exec_input_socket(x, i), v, n, &err);
+      TT_EQ_INT(ti_exec_set_input(x, ti_exec_input_socket(x, i), v, n, &err), TI_STATUS_SUCCESS);
       free(v);
     }
     TT_EQ_INT(ti_exec_run(x, &err), TI_STATUS_SUCCESS);

@@ -114,7 +114,7 @@ static ti_program *clone_prog(ti_context *ctx, const ti_program *p) {
   ti_program *q = NULL;
   ti_buffer_init(&b, NULL);
   ti_error_clear(&e);
-  if (ti_print_program(p, &b, &e) == TI_STATUS_SUCCESS) ti_parse_program(ctx, (const char *)b.data, b.len, &q, &e);
+  if (ti_print_program(p, &b, &e) == TI_STATUS_SUCCESS) (void)!ti_parse_program(ctx, (const char *)b.data, b.len, &q, &e);   /* q stays NULL on failure: the callers check it */
   ti_buffer_free(&b);
   return q;
 }
@@ -181,7 +181,7 @@ static void run_seed_nn(const char *name, int transmit, int npu) {
   ti_error e;
   tt_rng r;
   ti_error_clear(&e);
-  ti_nn_register(ctx, &e);
+  TT_EQ_INT(ti_nn_register(ctx, &e), TI_STATUS_SUCCESS);
   snprintf(path, sizeof path, "tests/layout/%s.nn.tir", name);
   snprintf(epath, sizeof epath, "tests/layout/%s.nn.expected.tir", name);
   text = tt_read_file(path, NULL);
@@ -197,7 +197,7 @@ static void run_seed_nn(const char *name, int transmit, int npu) {
   if (transmit) TT_EQ_INT(ti_layout_transmit(orig, NULL, &e), TI_STATUS_SUCCESS);
   TT_CHECK_MSG(ti_layout_run(p, transmit, npu, NULL, &st, &e) == TI_STATUS_SUCCESS, "%s: %s", name, e.message);
   ti_buffer_init(&b, NULL);
-  ti_print_program(p, &b, &e);
+  TT_EQ_INT(ti_print_program(p, &b, &e), TI_STATUS_SUCCESS);
   ti_buffer_printf(&b, "transposes: inserted %lld, removed %lld\n", (long long)st.inserted, (long long)st.removed);
   out = (char *)malloc(b.len + 1);
   memcpy(out, b.data, b.len); out[b.len] = 0;
@@ -244,7 +244,7 @@ TT_TEST(nn_inplace_is_refused_until_outofplace) {
   char why[200];
   tt_rng r;
   ti_error_clear(&e);
-  ti_nn_register(ctx, &e);
+  TT_EQ_INT(ti_nn_register(ctx, &e), TI_STATUS_SUCCESS);
   TT_EQ_INT(ti_parse_program(ctx, text, strlen(text), &p, &e), TI_STATUS_SUCCESS);
   TT_EQ_INT(ti_parse_program(ctx, text, strlen(text), &q, &e), TI_STATUS_SUCCESS);
   if (p && q) {

@@ -205,7 +205,7 @@ static void refuses(tp *t, const char *want) {
 static ti_context *ctx_new(void) {
   ti_context *c = ti_context_create(NULL);
   ti_error e;
-  ti_nn_register(c, &e);
+  TT_EQ_INT(ti_nn_register(c, &e), TI_STATUS_SUCCESS);
   return c;
 }
 #define CASE_BEGIN(seed) ti_context *c = ctx_new(); tt_rng r = {seed}; tp t; tp_init(&t, c, &r)

@@ -383,7 +383,7 @@ static ti_program *random_program(ti_context *c, tt_rng *r) {
   pool[n++] = ti_program_add_arg(p, t4);
   pool[n++] = ti_program_add_arg(p, t4);
   pool[n++] = ti_program_add_arg(p, v4);
-  ti_program_add_var(p, "w", t4, w, 0, &e);
+  TT_EQ_INT(ti_program_add_var(p, "w", t4, w, 0, &e), TI_STATUS_SUCCESS);
   for (i = 0; i < steps && n < 60; i++) {
     int k = (int)tt_range(r, 0, 9);
     ti_value *a = pool[tt_range(r, 0, n - 1)], *bv = pool[tt_range(r, 0, n - 1)], *ops[2], *res = NULL;
@@ -463,7 +463,7 @@ TT_TEST(random_programs_keep_their_outputs) {
       TT_CHECK(ref && p);
       if (ref && p) {
         ti_pass_manager_init(&pm);
-        ti_pass_manager_add_named(&pm, pipelines[k], &e);
+        TT_EQ_INT(ti_pass_manager_add_named(&pm, pipelines[k], &e), TI_STATUS_SUCCESS);
         TT_EQ_INT(ti_pass_manager_run(&pm, p, &e), TI_STATUS_SUCCESS);
         if (!same_outputs(ref, p, &g) && fails++ < 2) {
           char *t1 = print(ref), *t2 = print(p);

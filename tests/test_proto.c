@@ -317,7 +317,7 @@ TT_TEST(fixtures_text_parses_to_the_binary) {
     ti_task_graph_init(&g, NULL);
     TT_CHECK_MSG(ti_task_read_file(path, &g, &err) == TI_STATUS_SUCCESS, "%s", err.message);
     ti_buffer_init(&b, NULL);
-    ti_task_encode(&g, &b, &err);
+    TT_EQ_INT(ti_task_encode(&g, &b, &err), TI_STATUS_SUCCESS);
     TT_CHECK(same(&b, pb, n));
     ti_buffer_free(&b);
     ti_task_graph_free(&g);
@@ -472,17 +472,17 @@ TT_TEST(synthetic_random_values_roundtrip) {
     TT_EQ_INT(ti_task_encode(&g, &b, &err), TI_STATUS_SUCCESS);
     ti_task_graph_init(&g2, NULL);
     TT_CHECK_MSG(ti_task_decode(&g2, b.data, b.len, &err) == TI_STATUS_SUCCESS, "%s", err.message);
-    ti_task_encode(&g2, &b2, &err);
+    TT_EQ_INT(ti_task_encode(&g2, &b2, &err), TI_STATUS_SUCCESS);
     TT_CHECK(same(&b2, b.data, b.len));
     for (i = 0; i < n; i++) {
       if (ti_task_values_get_i64(&g2.blocks[0].data.int32_data, i) != ((int32_t *)ten->int32_data.data)[i]) { TT_CHECK(0); break; }
       if (ti_task_values_get_i64(&g2.blocks[0].data.uint32_data, i) != ((uint32_t *)ten->uint32_data.data)[i]) { TT_CHECK(0); break; }
     }
     if (n && rep % 2 && (prec == TI_DTYPE_I8 || prec == TI_DTYPE_TERNARY)) TT_EQ_INT(g2.blocks[0].data.int32_data.storage, TI_DTYPE_I8);
-    ti_task_format_text(&g2, &t, &err);
+    TT_EQ_INT(ti_task_format_text(&g2, &t, &err), TI_STATUS_SUCCESS);
     ti_task_graph_init(&g3, NULL);
     TT_CHECK_MSG(ti_task_parse_text(&g3, (const char *)t.data, t.len, &err) == TI_STATUS_SUCCESS, "%s", err.message);
-    ti_task_encode(&g3, &b3, &err);
+    TT_EQ_INT(ti_task_encode(&g3, &b3, &err), TI_STATUS_SUCCESS);
     TT_CHECK(same(&b3, b.data, b.len));
     TT_EQ_INT(g3.blocks[0].data.int32_data.storage, g2.blocks[0].data.int32_data.storage);
     ti_buffer_free(&b); ti_buffer_free(&b2); ti_buffer_free(&t); ti_buffer_free(&b3);
@@ -1276,16 +1276,16 @@ TT_TEST(files_by_extension_and_io_errors) {
   }
   ti_buffer_init(&b1, NULL);
   ti_buffer_init(&b2, NULL);
-  ti_task_encode(&g, &b1, &err);
+  TT_EQ_INT(ti_task_encode(&g, &b1, &err), TI_STATUS_SUCCESS);
   ti_task_graph_init(&g2, NULL);
   TT_CHECK_MSG(ti_task_read_file(txtpath, &g2, &err) == TI_STATUS_SUCCESS, "%s", err.message);
-  ti_task_encode(&g2, &b2, &err);
+  TT_EQ_INT(ti_task_encode(&g2, &b2, &err), TI_STATUS_SUCCESS);
   TT_CHECK(same(&b2, b1.data, b1.len));
   ti_task_graph_free(&g2);
   b2.len = 0;
   ti_task_graph_init(&g2, NULL);
   TT_CHECK_MSG(ti_task_read_file(pbfile, &g2, &err) == TI_STATUS_SUCCESS, "%s", err.message);
-  ti_task_encode(&g2, &b2, &err);
+  TT_EQ_INT(ti_task_encode(&g2, &b2, &err), TI_STATUS_SUCCESS);
   TT_CHECK(same(&b2, b1.data, b1.len));
   ti_task_graph_free(&g2);
   /* errors name the path */

@@ -86,7 +86,7 @@ TT_TEST(depth_limit_binary_and_text) {
   /* depth 3 in binary: through our own encoder */
   ti_task_graph_init(&g, &fa);
   ti_error_clear(&err);
-  ti_task_parse_text(&g, deep3, strlen(deep3), &err);
+  TT_EQ_INT(ti_task_parse_text(&g, deep3, strlen(deep3), &err), TI_STATUS_SUCCESS);
   ti_buffer_init(&b, &fa);
   TT_EQ_INT(ti_task_encode(&g, &b, &err), TI_STATUS_SUCCESS);
   ti_task_graph_free(&g);

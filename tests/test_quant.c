@@ -129,7 +129,7 @@ static ti_program *build(ti_context *ctx, int variant) {
 static ti_context *ctx_nn(void) {
   ti_error e;
   ti_context *c = ti_context_create(NULL);
-  ti_nn_register(c, &e);
+  TT_EQ_INT(ti_nn_register(c, &e), TI_STATUS_SUCCESS);
   return c;
 }
 
@@ -221,14 +221,14 @@ TT_TEST(mismatches_stay_float) {
     if (!p) continue;
     ti_buffer_init(&b0, NULL);
     ti_buffer_init(&b1, NULL);
-    ti_print_program(p, &b0, &e);
+    TT_EQ_INT(ti_print_program(p, &b0, &e), TI_STATUS_SUCCESS);
     TT_EQ_INT(ti_quantize_analyze(p, &r, &e), TI_STATUS_SUCCESS);
     TT_CHECK_MSG(strstr(r.reason, want[v][1]) != NULL, "variant %d: '%s'", v, r.reason);
     TT_EQ_INT(ti_quantize_recognize(p, &r, &e), TI_STATUS_SUCCESS);
     TT_EQ_INT(r.n_layers, 0);
     TT_CHECK_MSG(strstr(r.tensor, want[v][0]) != NULL, "variant %d: tensor '%s' (%s)", v, r.tensor, r.reason);
     TT_CHECK_MSG(strstr(r.reason, want[v][1]) != NULL, "variant %d: '%s'", v, r.reason);
-    ti_print_program(p, &b1, &e);
+    TT_EQ_INT(ti_print_program(p, &b1, &e), TI_STATUS_SUCCESS);
     TT_CHECK_MSG(b0.len == b1.len && memcmp(b0.data, b1.data, b0.len) == 0, "variant %d changed the program", v);
     ti_buffer_free(&b0);
     ti_buffer_free(&b1);

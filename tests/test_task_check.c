@@ -52,10 +52,10 @@ static void build_lenet(ti_task_graph *g) {
   s = ti_task_shape_make(4, 4, 3, 2, 3, 3, 4, 4);
   cc = ti_task_add_block(g, 3, TI_BLOCK_CC, TI_DTYPE_I32, &s);
   cc->bias_type = TI_BIAS_VECTOR; cc->has |= TI_BLOCK_HAS_BIAS_TYPE;
-  ti_task_add_attr(g, cc, TI_TASK_ATTR_KERNEL_X, 3); ti_task_add_attr(g, cc, TI_TASK_ATTR_KERNEL_Y, 3);
-  ti_task_add_attr(g, cc, TI_TASK_ATTR_STRIDE_X, 1); ti_task_add_attr(g, cc, TI_TASK_ATTR_STRIDE_Y, 1);
-  ti_task_add_attr(g, cc, TI_TASK_ATTR_PAD_UP, 1); ti_task_add_attr(g, cc, TI_TASK_ATTR_PAD_DOWN, 1);
-  ti_task_add_attr(g, cc, TI_TASK_ATTR_PAD_LEFT, 1); ti_task_add_attr(g, cc, TI_TASK_ATTR_PAD_RIGHT, 1);
+  TT_EQ_INT(ti_task_add_attr(g, cc, TI_TASK_ATTR_KERNEL_X, 3), TI_STATUS_SUCCESS); TT_EQ_INT(ti_task_add_attr(g, cc, TI_TASK_ATTR_KERNEL_Y, 3), TI_STATUS_SUCCESS);
+  TT_EQ_INT(ti_task_add_attr(g, cc, TI_TASK_ATTR_STRIDE_X, 1), TI_STATUS_SUCCESS); TT_EQ_INT(ti_task_add_attr(g, cc, TI_TASK_ATTR_STRIDE_Y, 1), TI_STATUS_SUCCESS);
+  TT_EQ_INT(ti_task_add_attr(g, cc, TI_TASK_ATTR_PAD_UP, 1), TI_STATUS_SUCCESS); TT_EQ_INT(ti_task_add_attr(g, cc, TI_TASK_ATTR_PAD_DOWN, 1), TI_STATUS_SUCCESS);
+  TT_EQ_INT(ti_task_add_attr(g, cc, TI_TASK_ATTR_PAD_LEFT, 1), TI_STATUS_SUCCESS); TT_EQ_INT(ti_task_add_attr(g, cc, TI_TASK_ATTR_PAD_RIGHT, 1), TI_STATUS_SUCCESS);
   s = ti_task_shape_make(4, 4, 3, 0, 0, 0, 0, 0);
   si = ti_task_add_block(g, 4, TI_BLOCK_SI, TI_DTYPE_I32, &s);
   s = ti_task_shape_make(0, 0, 5, 48, 0, 0, 0, 0);
@@ -143,7 +143,7 @@ static int n_diags(ti_task_graph *g, int *n_err, int *n_warn) {
   ti_diag_list l;
   int n;
   ti_diag_list_init(&l, NULL);
-  ti_task_check(g, &l, NULL);
+  TT_EQ_INT(ti_task_check(g, &l, NULL), l.n_errors ? TI_STATUS_INVALID : TI_STATUS_SUCCESS);
   n = l.n;
   if (n_err) *n_err = l.n_errors;
   if (n_warn) *n_warn = l.n_warnings;
@@ -322,7 +322,7 @@ TT_TEST(rule_clusters) {
     ti_diag_list l;
     const ti_diag *d;
     ti_diag_list_init(&l, NULL);
-    ti_task_check(&g, &l, NULL);
+    TT_EQ_INT(ti_task_check(&g, &l, NULL), l.n_errors ? TI_STATUS_INVALID : TI_STATUS_SUCCESS);
     d = find(&l, "clusters", 3, -1, "output clusters");
     TT_CHECK(d != NULL);
     if (d) TT_EQ_STR(d->message, "CC block has 0 output clusters, expected 1");
@@ -370,7 +370,7 @@ TT_TEST(rule_interface_box_partial_ok) {
     fill(&g, lut, 1, dl);
   }
   in = blk(&g, 0); c1 = blk(&g, 1); c2 = blk(&g, 2); o1 = blk(&g, 3); o2 = blk(&g, 4);
-  ti_task_add_attr(&g, c1, TI_TASK_ATTR_LUT_DW, 4);
+  TT_EQ_INT(ti_task_add_attr(&g, c1, TI_TASK_ATTR_LUT_DW, 4), TI_STATUS_SUCCESS);
   c2 = blk(&g, 2);
   c2->shape = ti_task_shape_make(2, 2, 3, 0, 1, 1, 2, 2);
   pos = ti_task_shape_make(0, 0, 0, 0, 0, 0, 0, 0);
@@ -566,7 +566,7 @@ TT_TEST(rule_cycle) {
     ti_diag_list l;
     const ti_diag *d;
     ti_diag_list_init(&l, NULL);
-    ti_task_check(&g, &l, NULL);
+    TT_EQ_INT(ti_task_check(&g, &l, NULL), l.n_errors ? TI_STATUS_INVALID : TI_STATUS_SUCCESS);
     d = find(&l, "cycle", -2, -1, NULL);
     TT_CHECK(d && (d->block_id == 4 || d->block_id == 7 || d->block_id == 8 || d->block_id == 30));
     /* the path names the four blocks of the loop */
@@ -662,7 +662,7 @@ TT_TEST(negative_ids_keep_their_location) {
 TT_TEST(rule_attributes) {
   ti_task_graph g;
   build_lenet(&g);
-  ti_task_add_attr(&g, blk(&g, 3), TI_TASK_ATTR_STRIDE_X, 1);
+  TT_EQ_INT(ti_task_add_attr(&g, blk(&g, 3), TI_TASK_ATTR_STRIDE_X, 1), TI_STATUS_SUCCESS);
   expect(&g, TI_DIAG_ERROR, "attributes", 3, -1, "attribute STRIDE_X is given twice");
   ti_task_graph_free(&g);
   build_lenet(&g);
@@ -686,7 +686,7 @@ TT_TEST(rule_attributes) {
   expect(&g, TI_DIAG_ERROR, "attributes", 3, -1, "KERNEL_X = 5 but the shape's nkx = 3");
   ti_task_graph_free(&g);
   build_lenet(&g);
-  ti_task_add_attr(&g, blk(&g, 3), TI_TASK_ATTR_BIT_SHIFT_NUM, 40);
+  TT_EQ_INT(ti_task_add_attr(&g, blk(&g, 3), TI_TASK_ATTR_BIT_SHIFT_NUM, 40), TI_STATUS_SUCCESS);
   expect(&g, TI_DIAG_ERROR, "attributes", 3, -1, "BIT_SHIFT_NUM = 40, it must be 0..31");
   ti_task_graph_free(&g);
 }
@@ -797,11 +797,11 @@ TT_TEST(statistics_of_windows_and_elementwise) {
   sh = ti_task_shape_make(0, 0, 2, 0, 0, 0, 0, 0); fill(&g, ti_task_add_block(&g, 1, TI_BLOCK_SB, TI_DTYPE_I32, &sh), 1, d_b);
   sh = ti_task_shape_make(2, 2, 2, 0, 2, 2, 4, 4); ti_task_add_block(&g, 2, TI_BLOCK_CAVG, TI_DTYPE_I32, &sh);
   blk(&g, 2)->bias_type = TI_BIAS_VECTOR; blk(&g, 2)->has |= TI_BLOCK_HAS_BIAS_TYPE;
-  ti_task_add_attr(&g, blk(&g, 2), TI_TASK_ATTR_STRIDE_X, 2); ti_task_add_attr(&g, blk(&g, 2), TI_TASK_ATTR_STRIDE_Y, 2);
+  TT_EQ_INT(ti_task_add_attr(&g, blk(&g, 2), TI_TASK_ATTR_STRIDE_X, 2), TI_STATUS_SUCCESS); TT_EQ_INT(ti_task_add_attr(&g, blk(&g, 2), TI_TASK_ATTR_STRIDE_Y, 2), TI_STATUS_SUCCESS);
   sh = ti_task_shape_make(2, 2, 2, 0, 0, 0, 0, 0); ti_task_add_block(&g, 3, TI_BLOCK_SI, TI_DTYPE_I8, &sh);
   sh = ti_task_shape_make(0, 0, 256, 0, 0, 0, 0, 0); fill(&g, ti_task_add_block(&g, 4, TI_BLOCK_SB, TI_DTYPE_I8, &sh), 1, d_l);
   sh = ti_task_shape_make(2, 2, 2, 0, 0, 0, 0, 0); ti_task_add_block(&g, 5, TI_BLOCK_CLUT, TI_DTYPE_I8, &sh);
-  ti_task_add_attr(&g, blk(&g, 5), TI_TASK_ATTR_LUT_DW, 8);
+  TT_EQ_INT(ti_task_add_attr(&g, blk(&g, 5), TI_TASK_ATTR_LUT_DW, 8), TI_STATUS_SUCCESS);
   sh = ti_task_shape_make(2, 2, 2, 0, 0, 0, 0, 0); ti_task_add_block(&g, 6, TI_BLOCK_SI, TI_DTYPE_I8, &sh);
   ti_task_connect(&g, blk(&g, 0), 0, NULL, NULL, blk(&g, 2), 0, NULL, NULL);
   ti_task_connect(&g, blk(&g, 1), 0, NULL, NULL, blk(&g, 2), 1, NULL, NULL);
@@ -827,7 +827,7 @@ TT_TEST(out_of_memory_is_reported) {
   int k, saw_list_oom = 0;
   build_lenet(&g);
   blk(&g, 6)->id = 5; blk(&g, 7)->shape.ny = 2; blk(&g, 3)->attrs[2].int_value = 0;
-  for (k = 0; k < 20; k++) ti_task_add_attr(&g, blk(&g, 3), TI_TASK_ATTR_CMP, 0);   /* 19 duplicates: > 16 problems */
+  for (k = 0; k < 20; k++) TT_EQ_INT(ti_task_add_attr(&g, blk(&g, 3), TI_TASK_ATTR_CMP, 0), TI_STATUS_SUCCESS);   /* 19 duplicates: > 16 problems */
   /* 3 scratch arrays, the list (16 entries), a copy of the RESHAPE
      parameters, the list grown to 32 */
   for (k = 0; k < 6; k++) {

@@ -103,7 +103,7 @@ TT_TEST(bad_ir_fields_are_named) {
     ti_task_graph g;
     ti_error err;
     snprintf(text, sizeof text, "program @task graph {\n  task.si() {%s} : () -> ()\n}\n", cases[i].attrs);
-    ti_task_register(ctx, &err);
+    TT_EQ_INT(ti_task_register(ctx, &err), TI_STATUS_SUCCESS);
     TT_EQ_INT(ti_parse_program(ctx, text, strlen(text), &p, &err), TI_STATUS_SUCCESS);
     if (!p) { fprintf(stderr, "%s\n", err.message); continue; }
     TT_EQ_INT(ti_task_export(p, &g, &err), TI_STATUS_INVALID);

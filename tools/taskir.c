@@ -500,7 +500,8 @@ static int cmd_dot(int argc, char **argv) {
     ti_task_stats st;
     ti_error serr;
     memset(&st, 0, sizeof st);
-    ti_task_statistics(&g, &st, 1, &serr);   /* bytes per edge when it can say (saturated counts are clamped) */
+    /* bytes per edge when it can say: on LIMIT the counts are clamped, still drawn */
+    (void)!ti_task_statistics(&g, &st, 1, &serr);
     rc = dot_task_graph(a.path, &g, &st);
     ti_task_stats_free(&st, NULL);
   }
