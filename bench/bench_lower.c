@@ -19,42 +19,7 @@
 #include <time.h>
 #include <sys/resource.h>
 
-/* Counts bytes allocated (reallocs: their growth), live bytes and their
-   peak; each block carries its size in a 16-byte header. */
-typedef struct count_alloc { size_t allocated, live, peak; } count_alloc;
-static void ca_count(count_alloc *a, size_t add, size_t sub) {
-  if (add > sub) a->allocated += add - sub;
-  a->live += add;
-  a->live -= sub;
-  if (a->live > a->peak) a->peak = a->live;
-}
-static void *ca_malloc(void *u, size_t sz) {
-  unsigned char *p = (unsigned char *)malloc(sz + 16);
-  if (!p) return NULL;
-  memcpy(p, &sz, sizeof sz);
-  if (u) ca_count((count_alloc *)u, sz, 0);
-  return p + 16;
-}
-static void *ca_realloc(void *u, void *old, size_t sz) {
-  unsigned char *p, *base = old ? (unsigned char *)old - 16 : NULL;
-  size_t was = 0;
-  if (base) memcpy(&was, base, sizeof was);
-  p = (unsigned char *)realloc(base, sz + 16);
-  if (!p) return NULL;
-  memcpy(p, &sz, sizeof sz);
-  if (u) ca_count((count_alloc *)u, sz, was);
-  return p + 16;
-}
-static void ca_free(void *u, void *p) {
-  size_t was;
-  if (!p) return;
-  memcpy(&was, (unsigned char *)p - 16, sizeof was);
-  if (u) ca_count((count_alloc *)u, 0, was);
-  free((unsigned char *)p - 16);
-}
-#define TASKIR_MALLOC(u, sz) ca_malloc((u), (sz))
-#define TASKIR_REALLOC(u, p, sz) ca_realloc((u), (p), (sz))
-#define TASKIR_FREE(u, p) ca_free((u), (p))
+#include "tests/count_alloc.h"
 #define TASKIR_IMPLEMENTATION
 #include "taskir_lower.h"
 #include "bench_check.h"

@@ -17,37 +17,11 @@
 #include <time.h>
 #include <sys/resource.h>
 
-/* counting allocator: the bytes taken through TASKIR_MALLOC/REALLOC (a
-   realloc counts what it adds) */
-typedef struct bn_hdr { size_t n; size_t pad; } bn_hdr;
-static size_t bn_taken;
-static void *bn_malloc(size_t n) {
-  bn_hdr *h = (bn_hdr *)malloc(sizeof *h + n);
-  if (!h) return NULL;
-  h->n = n;
-  bn_taken += n;
-  return h + 1;
-}
-static void bn_free(void *p) {
-  if (p) free((bn_hdr *)p - 1);
-}
-static void *bn_realloc(void *p, size_t n) {
-  bn_hdr *h;
-  size_t old;
-  if (!p) return bn_malloc(n);
-  old = ((bn_hdr *)p - 1)->n;
-  h = (bn_hdr *)realloc((bn_hdr *)p - 1, sizeof *h + n);
-  if (!h) return NULL;
-  if (n > old) bn_taken += n - old;
-  h->n = n;
-  return h + 1;
-}
-#define TASKIR_MALLOC(u, sz) ((void)(u), bn_malloc(sz))
-#define TASKIR_REALLOC(u, p, sz) ((void)(u), bn_realloc(p, sz))
-#define TASKIR_FREE(u, p) ((void)(u), bn_free(p))
+#include "tests/count_alloc.h"
 #define TASKIR_IMPLEMENTATION
 #include "taskir.h"
 #include "bench_check.h"
+#include "tests/passes_chain.h"
 
 /* this thread's CPU time, seconds (robust on a shared machine) */
 static double now(void) {
@@ -60,32 +34,6 @@ static long minor_faults(void) {
   struct rusage r;
   getrusage(RUSAGE_SELF, &r);
   return r.ru_minflt;
-}
-
-static ti_program *chain(ti_context *c, int n) {
-  ti_program *p = ti_program_create(c, "chain", TI_PROGRAM_SSA);
-  int64_t d[1] = {16};
-  const ti_type *t = ti_type_get(c, TI_TYPE_TENSOR, TI_DTYPE_F32, 1, d, TI_LAYOUT_ANY);
-  ti_builder b;
-  ti_error e;
-  ti_value *x = ti_program_add_arg(p, t), *cur = x, *ops[2];
-  int i;
-  ti_error_clear(&e);
-  ti_builder_init(&b, p, &e);
-  for (i = 0; i < n / 4; i++) {
-    ti_value *a, *a2;
-    ops[0] = cur;
-    a = ti_build1(&b, "nn.relu", 1, ops, NULL, NULL);
-    a2 = ti_build1(&b, "nn.relu", 1, ops, NULL, NULL);       /* CSE fodder */
-    ops[0] = a; ops[1] = a2;
-    cur = ti_build1(&b, "nn.add", 2, ops, NULL, NULL);
-    ops[0] = x;
-    ti_build1(&b, i % 2 ? "nn.relu" : "nn.relu_", 1, ops, NULL, NULL);   /* dead or in place */
-  }
-  ops[0] = cur;
-  ti_build(&b, "builtin.return", 1, ops, 0, NULL, NULL);
-  if (b.status != TI_STATUS_SUCCESS) { fprintf(stderr, "build: %s\n", e.message); exit(1); }
-  return p;
 }
 
 static int cmp_double(const void *a, const void *b) {
@@ -106,16 +54,18 @@ static run_stats run(ti_context *c, const char *name, int n, int reps) {
   run_stats s = {0, 0, 0};
   int k;
   for (k = 0; k < reps; k++) {
-    ti_program *p = chain(c, n);
+    ti_program *p = passes_chain(c, n);
     ti_error e;
-    size_t b0 = bn_taken;
+    size_t b0 = count_alloc_default.allocated;
     long f0 = minor_faults();
-    double t0 = now();
+    double t0;
+    if (!p) { fprintf(stderr, "building a chain of %d ops failed\n", n); exit(1); }
     ti_error_clear(&e);
+    t0 = now();
     if (ps->run(p, NULL, &e) != TI_STATUS_SUCCESS) { fprintf(stderr, "%s: %s\n", name, e.message); exit(1); }
     s.ns_per_op += now() - t0;
     s.pages_per_kop += (double)(minor_faults() - f0);
-    s.bytes_per_op += (double)(bn_taken - b0);
+    s.bytes_per_op += (double)(count_alloc_default.allocated - b0);
     ti_program_destroy(p);
   }
   s.ns_per_op *= 1e9 / ((double)n * reps);

@@ -7,64 +7,13 @@
    own (a network's relu_ after each layer). */
 #include <stdlib.h>
 
-/* counting allocator: the bytes taken through TASKIR_MALLOC/REALLOC (a
-   realloc counts what it adds) */
-typedef struct tm_hdr { size_t n; size_t pad; } tm_hdr;
-static size_t tm_taken;
-static void *tm_malloc(size_t n) {
-  tm_hdr *h = (tm_hdr *)malloc(sizeof *h + n);
-  if (!h) return NULL;
-  h->n = n;
-  tm_taken += n;
-  return h + 1;
-}
-static void tm_free(void *p) {
-  if (p) free((tm_hdr *)p - 1);
-}
-static void *tm_realloc(void *p, size_t n) {
-  tm_hdr *h;
-  size_t old;
-  if (!p) return tm_malloc(n);
-  old = ((tm_hdr *)p - 1)->n;
-  h = (tm_hdr *)realloc((tm_hdr *)p - 1, sizeof *h + n);
-  if (!h) return NULL;
-  if (n > old) tm_taken += n - old;
-  h->n = n;
-  return h + 1;
-}
-#define TASKIR_MALLOC(u, sz) ((void)(u), tm_malloc(sz))
-#define TASKIR_REALLOC(u, p, sz) ((void)(u), tm_realloc(p, sz))
-#define TASKIR_FREE(u, p) ((void)(u), tm_free(p))
+#include "count_alloc.h"
 #define TASKIR_IMPLEMENTATION
 #include "taskir.h"
 #include "tt.h"
+#include "passes_chain.h"
 
 #define N_OPS 20000
-
-static ti_program *chain(ti_context *c, int n) {
-  ti_program *p = ti_program_create(c, "chain", TI_PROGRAM_SSA);
-  int64_t d[1] = {16};
-  const ti_type *t = ti_type_get(c, TI_TYPE_TENSOR, TI_DTYPE_F32, 1, d, TI_LAYOUT_ANY);
-  ti_builder b;
-  ti_error e;
-  ti_value *x = ti_program_add_arg(p, t), *cur = x, *ops[2];
-  int i;
-  ti_error_clear(&e);
-  ti_builder_init(&b, p, &e);
-  for (i = 0; i < n / 4; i++) {
-    ti_value *a, *a2;
-    ops[0] = cur;
-    a = ti_build1(&b, "nn.relu", 1, ops, NULL, NULL);
-    a2 = ti_build1(&b, "nn.relu", 1, ops, NULL, NULL);
-    ops[0] = a; ops[1] = a2;
-    cur = ti_build1(&b, "nn.add", 2, ops, NULL, NULL);
-    ops[0] = x;
-    ti_build1(&b, i % 2 ? "nn.relu" : "nn.relu_", 1, ops, NULL, NULL);
-  }
-  ops[0] = cur;
-  ti_build(&b, "builtin.return", 1, ops, 0, NULL, NULL);
-  return b.status == TI_STATUS_SUCCESS ? p : NULL;
-}
 
 /* n ops: y = relu(cur); relu_(y); cur = add(y, y), ...: each relu_ writes
    its own buffer, read again after the write. */
@@ -96,7 +45,7 @@ static size_t arena_in_use(const ti_arena *a) { return a->total - (a->cap - a->u
    the arena, *arena what it put into the arena, *ops_added how many ops the
    program gained. */
 static int run_pass(ti_context *c, const char *name, int own_buffers, size_t *heap, size_t *arena, int64_t *ops_added) {
-  ti_program *p = own_buffers ? layers(c, N_OPS) : chain(c, N_OPS);
+  ti_program *p = own_buffers ? layers(c, N_OPS) : passes_chain(c, N_OPS);
   const ti_pass *ps = ti_find_pass(name);
   ti_error e;
   size_t t0, a0, at0;
@@ -104,13 +53,13 @@ static int run_pass(ti_context *c, const char *name, int own_buffers, size_t *he
   ti_status s;
   if (!p || !ps) return 0;
   ti_error_clear(&e);
-  t0 = tm_taken;
+  t0 = count_alloc_default.allocated;
   a0 = arena_in_use(&p->arena);
   at0 = p->arena.total;
   n0 = p->n_ops;
   s = ps->run(p, NULL, &e);
   *arena = arena_in_use(&p->arena) - a0;
-  *heap = tm_taken - t0 - (p->arena.total - at0);
+  *heap = count_alloc_default.allocated - t0 - (p->arena.total - at0);
   *ops_added = p->n_ops - n0;
   if (s == TI_STATUS_SUCCESS) s = ti_verify(p, &e);
   if (s != TI_STATUS_SUCCESS) fprintf(stderr, "    %s: %s\n", name, e.message);
