@@ -9,15 +9,18 @@
    this thread's CPU time. Memory, through a counting TASKIR_MALLOC: the
    bytes the lowering allocates per op (reallocs count their growth), the
    peak of what it holds at once beyond the program per op, and the page
-   faults per op (first touches of fresh memory: the large sizes' memory
-   comes from and goes back to the system on every run, the small ones' is
-   reused). */
+   faults per op (first touches of fresh memory: with glibc's defaults the
+   large sizes' memory comes from and goes back to the system on every run,
+   the small ones' is reused). All of it twice: with the allocator as it is,
+   and with freed memory kept in the heap (mallopt, as bench_layout), where
+   every size reuses warm pages and the ratio is the lowering's own. */
 #define _POSIX_C_SOURCE 199309L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <sys/resource.h>
+#include <malloc.h>
 
 #include "tests/count_alloc.h"
 #define TASKIR_IMPLEMENTATION
@@ -79,30 +82,27 @@ static int cmp_d(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-int main(void) {
-  enum { ROUNDS = 5, SIZES = 3 };
-  static const int sizes[SIZES] = {1000, 10000, 100000};
+enum { ROUNDS = 5, SIZES = 3 };
+static const int sizes[SIZES] = {1000, 10000, 100000};
+
+/* ROUNDS rounds of every size; prints the figures, returns 0 or 1 */
+static int measure(ti_context *c, count_alloc *cap, const char *memory, int first) {
   double per[SIZES][ROUNDS], ratio[ROUNDS], alloc_op[SIZES], peak_op[SIZES], faults_op[SIZES][ROUNDS];
   int r, k;
-  count_alloc ca;
-  ti_context *c;
   ti_lower_options o;
   ti_error e;
-  memset(&ca, 0, sizeof ca);
-  c = ti_context_create(&ca);
   ti_error_clear(&e);
-  BENCH_OK(ti_nn_register(c, &e));
   ti_lower_options_init(&o);
-  o.alloc_user = &ca;
-  printf("bench_lower: layout passes + lowering + checker, integer DAGs (conv 1x1 + requant, relu, add, cancelling transposes)\n");
+  o.alloc_user = cap;
+  printf(" %s\n", memory);
   for (r = 0; r < ROUNDS; r++) {
     for (k = 0; k < SIZES; k++) {
       ti_program *p = dag(c, sizes[k]);
       ti_task_graph g;
-      size_t base = ca.live, allocated = ca.allocated;
+      size_t base = cap->live, allocated = cap->allocated;
       struct rusage u0, u1;
       double t0;
-      ca.peak = ca.live;
+      cap->peak = cap->live;
       getrusage(RUSAGE_SELF, &u0);
       t0 = now();
       if (ti_lower_to_task(p, &o, &g, &e) != TI_STATUS_SUCCESS) { fprintf(stderr, "lower: %s\n", e.message); return 1; }
@@ -110,9 +110,9 @@ int main(void) {
       getrusage(RUSAGE_SELF, &u1);
       faults_op[k][r] = (double)(u1.ru_minflt - u0.ru_minflt) / (double)sizes[k];
       if (r == 0) {   /* the same every round */
-        alloc_op[k] = (double)(ca.allocated - allocated) / (double)sizes[k];
-        peak_op[k] = (double)(ca.peak - base) / (double)sizes[k];
-        printf("  n = %6d ops: %d blocks, %d edges\n", sizes[k], (int)g.n_blocks, (int)g.n_edges);
+        alloc_op[k] = (double)(cap->allocated - allocated) / (double)sizes[k];
+        peak_op[k] = (double)(cap->peak - base) / (double)sizes[k];
+        if (first) printf("  n = %6d ops: %d blocks, %d edges\n", sizes[k], (int)g.n_blocks, (int)g.n_edges);
       }
       ti_task_graph_free(&g);
       ti_program_destroy(p);
@@ -128,6 +128,28 @@ int main(void) {
   }
   qsort(ratio, ROUNDS, sizeof(double), cmp_d);
   printf("  per-op time at 10^5 / at 10^3: %.2f (median of %d paired rounds; target <= 2)\n", ratio[ROUNDS / 2], ROUNDS);
+  return 0;
+}
+
+int main(void) {
+  count_alloc ca;
+  ti_context *c;
+  ti_error e;
+  memset(&ca, 0, sizeof ca);
+  c = ti_context_create(&ca);
+  ti_error_clear(&e);
+  BENCH_OK(ti_nn_register(c, &e));
+  printf("bench_lower: layout passes + lowering + checker, integer DAGs (conv 1x1 + requant, relu, add, cancelling transposes)\n");
+  if (measure(c, &ca, "the C library's allocator as it is (glibc: large blocks are mapped fresh on every run)", 1)) return 1;
+#if defined(M_MMAP_MAX) && defined(M_TRIM_THRESHOLD)
+  /* the same with freed memory kept in the heap (as bench_layout runs):
+     every size then reuses warm pages on its later rounds, as the small
+     ones do anyway, so the ratio measures the lowering, not the kernel's
+     page faults */
+  mallopt(M_MMAP_MAX, 0);   /* no block mapped apart (the arena's chunks reach 64 MiB) */
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
+  if (measure(c, &ca, "freed memory kept in the heap (mallopt M_MMAP_MAX 0, M_TRIM_THRESHOLD 1 GiB)", 0)) return 1;
+#endif
   ti_context_destroy(c);
   return 0;
 }
