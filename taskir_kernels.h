@@ -56,6 +56,9 @@
                                     (16 MiB)
        TASKIR_TINSHIFT_SPLIT_BYTES  smaller TinShift outputs are not handed
                                     to ctx->parallel_for (4 MiB)
+       TASKIR_CVM_YMM_BYTES         int8 CVM weights this big take the
+                                    256-bit AVX-VNNI kernel where the CPU
+                                    has it, not the 512-bit one (16 MiB)
 
    ERRORS
        Every kernel returns a ti_status: TI_STATUS_SUCCESS, BAD_PARAM for a
@@ -1561,6 +1564,16 @@ TI__V_INL void ti__vn_tr8(const unsigned char *s, size_t sp, unsigned char *d, s
    below it the written data is likely reused from cache, above it the
    read-for-ownership of normal stores costs more than it saves. */
 #define TASKIR_KERNELS_STREAM_BYTES ((size_t)16 << 20)
+#endif
+
+#ifndef TASKIR_CVM_YMM_BYTES
+/* int8 CVM weights of at least this many bytes (beyond the last-level
+   cache) are read by the 256-bit AVX-VNNI kernel where the CPU has both it
+   and AVX-512 VNNI: from memory, 256-bit loads streamed 40-47 GB/s where the
+   512-bit kernel, and a plain 512-bit read loop, reached 27-31 (AMD EPYC,
+   cpuid family 26; bench_kernels_conv); from cache the 512-bit kernel is
+   the faster (8 MiB: 95 against 68 GB/s). Same results either way. */
+#define TASKIR_CVM_YMM_BYTES ((size_t)16 << 20)
 #endif
 
 #ifndef TASKIR_TINSHIFT_SPLIT_BYTES
@@ -3534,7 +3547,7 @@ typedef void (*ti__cv_kfn)(const uint8_t *w, const uint8_t *x, int64_t nr, int64
    accumulators per row; the input row stays in L1. Prefetching TI__CV_AHEAD
    bytes ahead in that stream (past a row's end is the next row; a prefetch
    never faults, so past W's end is harmless). */
-#define TI__CV_AHEAD 2048
+#define TI__CV_AHEAD 4096
 #if defined(TI__X86)
 #define TI__CV_PF(p) _mm_prefetch((const char *)(p) + TI__CV_AHEAD, _MM_HINT_T0)
 #else
@@ -3729,7 +3742,13 @@ TASKIR_API ti_status ti_cvm(const ti_kernel_ctx *ctx, const ti_prim_desc *d, con
   corr_on = j.flip;
   switch (ti__variant(cpu, TI_FAMILY_CVM)) {
 #if defined(TI__X86)
-  case TI_VARIANT_AVX512VNNI: j.k = ti__cv_k_vnni512; vb = 64; break;
+  case TI_VARIANT_AVX512VNNI:
+    if ((cpu & TI_CPU_AVXVNNI) && (uint64_t)g.nf * (uint64_t)g.nr >= (uint64_t)TASKIR_CVM_YMM_BYTES) {
+      j.k = ti__cv_k_avxvnni; vb = 32;   /* weights from memory: see TASKIR_CVM_YMM_BYTES */
+    } else {
+      j.k = ti__cv_k_vnni512; vb = 64;
+    }
+    break;
   case TI_VARIANT_AVXVNNI: j.k = ti__cv_k_avxvnni; vb = 32; break;
   case TI_VARIANT_AVX512: j.k = ti__cv_k_avx512; vb = 64; break;
   case TI_VARIANT_AVX2: j.k = ti__cv_k_avx2; vb = 32; break;

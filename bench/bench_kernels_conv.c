@@ -32,8 +32,8 @@ static void fill8(void *p, size_t n) { size_t i; for (i = 0; i < n; i++) ((uint8
 static volatile uint32_t sink;
 
 /* Seconds of one streaming read of p (sum of 64-byte lines, AVX-512 when
-   built for it): the bandwidth limit a CVM over the same bytes can reach. */
-static double stream_once(const uint8_t *p, size_t n) {
+   built for it). */
+static double stream_once512(const uint8_t *p, size_t n) {
   double t = now();
 #if defined(__AVX512F__)
   __m512i s0 = _mm512_setzero_si512(), s1 = s0, s2 = s0, s3 = s0;
@@ -53,6 +53,35 @@ static double stream_once(const uint8_t *p, size_t n) {
   sink = (uint32_t)s;
 #endif
   return now() - t;
+}
+
+/* The same with 256-bit loads (AVX2 when built for it; else 0): on some
+   CPUs these stream from memory faster than 512-bit ones. */
+static double stream_once256(const uint8_t *p, size_t n) {
+#if defined(__AVX2__)
+  double t = now();
+  __m256i s0 = _mm256_setzero_si256(), s1 = s0, s2 = s0, s3 = s0;
+  size_t i;
+  for (i = 0; i + 128 <= n; i += 128) {
+    s0 = _mm256_add_epi32(s0, _mm256_loadu_si256((const __m256i *)(p + i)));
+    s1 = _mm256_add_epi32(s1, _mm256_loadu_si256((const __m256i *)(p + i + 32)));
+    s2 = _mm256_add_epi32(s2, _mm256_loadu_si256((const __m256i *)(p + i + 64)));
+    s3 = _mm256_add_epi32(s3, _mm256_loadu_si256((const __m256i *)(p + i + 96)));
+  }
+  s0 = _mm256_add_epi32(_mm256_add_epi32(s0, s1), _mm256_add_epi32(s2, s3));
+  sink = (uint32_t)_mm256_extract_epi32(s0, 0) + (uint32_t)_mm256_extract_epi32(s0, 7);
+  return now() - t;
+#else
+  (void)p; (void)n;
+  return 0;
+#endif
+}
+
+/* The bandwidth limit a CVM over the same bytes can reach: the faster of
+   the two read loops. */
+static double stream_once(const uint8_t *p, size_t n) {
+  double a = stream_once512(p, n), b = stream_once256(p, n);
+  return b > 0 && b < a ? b : a;
 }
 
 static int cmp_d(const void *a, const void *b) {
@@ -179,8 +208,9 @@ static void bench_cc_i32_narrow(ti_prim_desc d, double peak, unsigned cpu) {
 /* CVM with weights far beyond the caches: each run is paired with a
    streaming read of the same weight bytes, alternately, and the figure is
    the median over the pairs of (read time / CVM time), so a busy machine
-   moves both sides of a pair alike. Returns that figure for the last path
-   (the fastest this machine has, the one ti_cvm picks by default). */
+   moves both sides of a pair alike. Every variant, then what ti_cvm picks
+   with every feature the CPU has (a variant row is limited to its own
+   features); returns that last figure. */
 static double bench_cvm(int nf, int nr, ti_dtype tin, ti_dtype tw, const path *ps, int np) {
   enum { PAIRS = 41 };
   ti_prim_desc d;
@@ -213,6 +243,20 @@ static double bench_cvm(int nf, int nr, ti_dtype tin, ti_dtype tw, const path *p
     printf("  %-12s %6.1f GB/s  x%6.1f vs reference  %5.2f of a streaming read (%.1f GB/s)%s\n",
            ps[i].name, median(gbs, PAIRS), tref * median(gbs, PAIRS) * 1e9 / nw, median(ratio, PAIRS),
            median(rd, PAIRS), memcmp(out, ref, (size_t)nf * 4) ? "  MISMATCH" : "");
+  }
+  {   /* what ti_cvm picks by default: every feature the CPU has */
+    ti_kernel_ctx ctx;
+    ti_kernel_ctx_init(&ctx);
+    BENCH_OK(ti_cvm(&ctx, &d, in, w, NULL, out, NULL, 0));
+    for (r = 0; r < PAIRS; r++) {
+      double ts = stream_once(w, nw), t = now();
+      BENCH_OK(ti_cvm(&ctx, &d, in, w, NULL, out, NULL, 0));
+      t = now() - t;
+      ratio[r] = ts / t; gbs[r] = nw / t / 1e9; rd[r] = nw / ts / 1e9;
+    }
+    printf("  %-12s %6.1f GB/s  x%6.1f vs reference  %5.2f of a streaming read (%.1f GB/s)%s\n",
+           "default", median(gbs, PAIRS), tref * median(gbs, PAIRS) * 1e9 / nw, median(ratio, PAIRS),
+           median(rd, PAIRS), memcmp(out, ref, (size_t)nf * 4) ? "  MISMATCH" : "");
     last = median(ratio, PAIRS);
   }
   free(w); free(in); free(ref); free(out);
@@ -235,6 +279,6 @@ int main(void) {
   cvm_pass += bench_cvm(4096, 8192, TI_DTYPE_I8, TI_DTYPE_I8, ps, np) >= 0.9;
   cvm_pass += bench_cvm(4096, 8192, TI_DTYPE_U8, TI_DTYPE_I8, ps, np) >= 0.9;
   cvm_pass += bench_cvm(4096, 8192, TI_DTYPE_TERNARY, TI_DTYPE_TERNARY, ps, np) >= 0.9;
-  printf("CVM (%s) >= 0.9 of a streaming read, weights >= 8x L2: %d of 4\n", ps[np - 1].name, cvm_pass);
+  printf("CVM (default pick) >= 0.9 of a streaming read, weights >= 8x L2: %d of 4\n", cvm_pass);
   return 0;
 }

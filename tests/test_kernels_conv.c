@@ -491,6 +491,33 @@ TT_TEST(random_cvm) {
   }
 }
 
+/* Weights of TASKIR_CVM_YMM_BYTES or more: what ti_cvm picks with every
+   feature of this CPU (the 256-bit VNNI kernel where there are both VNNI
+   widths) equals the reference, signed and unsigned input. */
+TT_TEST(cvm_weights_beyond_ymm_threshold) {
+  const int nr = 4099, nf = (int)(TASKIR_CVM_YMM_BYTES / 4099) + 3;
+  int8_t *in = (int8_t *)malloc((size_t)nr), *w = (int8_t *)malloc((size_t)nr * nf);
+  int32_t *want = (int32_t *)malloc((size_t)nf * 4), *got = (int32_t *)malloc((size_t)nf * 4);
+  ti_prim_desc d;
+  ti_kernel_ctx ctx;
+  tt_rng rng;
+  int u;
+  rng.s = 99;
+  fill(&rng, in, TI_DTYPE_I8, (size_t)nr);
+  fill(&rng, w, TI_DTYPE_I8, (size_t)nr * nf);
+  ti_kernel_ctx_init(&ctx);
+  for (u = 0; u < 2; u++) {
+    memset(&d, 0, sizeof d);
+    d.ny = d.nx = 1; d.nf = nf; d.nr = nr; d.in_dtype = u ? TI_DTYPE_U8 : TI_DTYPE_I8; d.w_dtype = TI_DTYPE_I8;
+    d.out_dtype = TI_DTYPE_I32; d.bias_mode = TI_BIAS_NONE;
+    TT_EQ_INT(ti_cvm_ref(&d, in, w, NULL, want), TI_STATUS_SUCCESS);
+    memset(got, 0x5a, (size_t)nf * 4);
+    TT_EQ_INT(ti_cvm(&ctx, &d, in, w, NULL, got, NULL, 0), TI_STATUS_SUCCESS);
+    TT_CHECK(memcmp(got, want, (size_t)nf * 4) == 0);
+  }
+  free(in); free(w); free(want); free(got);
+}
+
 TT_TEST(random_float_paths) {
   /* Every path sums each output in the reference's order: outputs equal
      ti_cc_ref exactly (this file is built in ISO C mode: no contraction). */
@@ -745,6 +772,7 @@ int main(void) {
   TT_RUN(i32_input_narrowing);
   TT_RUN(random_int8_wrap);
   TT_RUN(random_cvm);
+  TT_RUN(cvm_weights_beyond_ymm_threshold);
   TT_RUN(random_float_paths);
   TT_RUN(float_cvm_as_cc);
   TT_RUN(random_descriptors);
