@@ -122,10 +122,13 @@ typedef struct ti_exec_options {
 /* A block's work: its MACs / 16 for CC, CC2D and CVM (SIMD int8 MACs come
    ~16x faster than element-wise ops), else one per output and window tap.
    Blocks with less work run on the calling thread even with a parallel_for
-   hook: handing out a job of a few microseconds costs more than it saves
-   (the default is about 2 us of element-wise work, 0.25 M conv MACs). */
+   hook. Measured on 2 cores (bench_exec, bench_threads): the ResNet-like
+   graph's 9.4 M-MAC convs (~21 us) and element-wise blocks of a few us ran
+   slower split (the graph 0.60x), a 115 M-MAC conv gains 1.48x; the default
+   (16 M conv MACs, ~36 us; 1 M element-wise outputs x taps) keeps the
+   former on one thread (the graph 1.00x). Not measured finer. */
 #ifndef TASKIR_EXEC_PARALLEL_MIN
-#define TASKIR_EXEC_PARALLEL_MIN 16384
+#define TASKIR_EXEC_PARALLEL_MIN 1048576
 #endif
 
 typedef struct ti_exec ti_exec;   /* a plan: opaque */

@@ -6,6 +6,9 @@
    over several runs; threads = 1 keeps the hook out of the kernels, and so
    does a block below TASKIR_EXEC_PARALLEL_MIN work. */
 #define _POSIX_C_SOURCE 200809L
+/* small enough that the test graphs' blocks split (the default keeps
+   blocks of their size on the calling thread) */
+#define TASKIR_EXEC_PARALLEL_MIN 16384
 #define TASKIR_IMPLEMENTATION
 #include "taskir_exec.h"
 #include "tools/taskir_pool.h"
