@@ -998,7 +998,8 @@ TASKIR_API ti_task_block *ti_task_add_block(ti_task_graph *g, int32_t id, ti_blo
                                             const ti_task_shape *shape);
 /* Block i of g (mutable), NULL when i is out of range. */
 TASKIR_API ti_task_block *ti_task_block_at(ti_task_graph *g, int32_t i);
-/* Index of block b in g->blocks, -1 if b is not one of them. */
+/* Index of block b in g->blocks, -1 if b is not one of them (O(1); any
+   pointer is safe: outside the array or not on a block boundary gives -1). */
 TASKIR_API int32_t ti_task_block_index(const ti_task_graph *g, const ti_task_block *b);
 /* A shape from its dims: a dim given as 0 is absent (the wire's rule), any
    other value is present. n_branch and extra_dimensions: set them after. */
@@ -5260,11 +5261,16 @@ TASKIR_API ti_task_block *ti_task_block_at(ti_task_graph *g, int32_t i) {
 }
 
 TASKIR_API int32_t ti_task_block_index(const ti_task_graph *g, const ti_task_block *b) {
-  int32_t i;
-  if (!g || !b) return -1;
-  for (i = 0; i < g->n_blocks; i++)   /* compares pointers for equality only: defined for any b */
-    if (&g->blocks[i] == b) return i;
-  return -1;
+  /* O(1): addresses compared as integers (defined for any b, unlike a
+     relational compare or a subtraction of unrelated pointers), then b must
+     sit on a block boundary inside [blocks, blocks + n_blocks). */
+  uintptr_t lo, at, off;
+  if (!g || !b || !g->blocks || g->n_blocks <= 0) return -1;
+  lo = (uintptr_t)(const void *)g->blocks; at = (uintptr_t)(const void *)b;
+  if (at < lo) return -1;
+  off = at - lo;
+  if (off % sizeof *b || off / sizeof *b >= (uintptr_t)g->n_blocks) return -1;
+  return (int32_t)(off / sizeof *b);
 }
 
 TASKIR_API ti_task_shape ti_task_shape_make(int32_t ny, int32_t nx, int32_t nf, int32_t nr, int32_t nky, int32_t nkx,

@@ -240,6 +240,17 @@ TT_TEST(builder_indices_survive_growth) {
   TT_EQ_INT(ti_task_block_at(&g, first)->shape.niy, 5);
   TT_EQ_INT(ti_task_block_index(&g, ti_task_block_at(&g, 17)), 17);
   TT_EQ_INT(ti_task_block_index(&g, NULL), -1);
+  {   /* every block, then pointers outside the array or between blocks */
+    ti_task_block other;
+    const char *base = (const char *)(const void *)g.blocks;
+    for (i = 0; i < g.n_blocks; i++) TT_EQ_INT(ti_task_block_index(&g, &g.blocks[i]), i);
+    TT_EQ_INT(ti_task_block_index(&g, &other), -1);
+    TT_EQ_INT(ti_task_block_index(&g, g.blocks + g.n_blocks), -1);   /* one past the end */
+    TT_EQ_INT(ti_task_block_index(&g, (const ti_task_block *)(const void *)(base + 1)), -1);
+    TT_EQ_INT(ti_task_block_index(&g, (const ti_task_block *)(const void *)(base + sizeof *g.blocks * 3 + 4)), -1);
+    TT_EQ_INT(ti_task_block_index(&g, (const ti_task_block *)(const void *)(base + sizeof *g.blocks * 3)), 3);
+    TT_EQ_INT(ti_task_block_index(NULL, &g.blocks[0]), -1);
+  }
   TT_CHECK(ti_task_block_at(&g, g.n_blocks) == NULL && ti_task_block_at(&g, -1) == NULL);
   ti_task_graph_free(&g);
 }
