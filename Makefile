@@ -94,7 +94,7 @@ else
 CHECKS += "echo 'skip: the $(words $(KTESTS)) aarch64 kernel tests under qemu: missing $(AARCH64_MISSING)'; \
            echo '0 passed, 0 failed, $(words $(KTESTS)) skipped'"
 endif
-CHECKS += "tests/firmware_check.sh"
+CHECKS += "tests/firmware_check.sh" "tests/endian_check.sh"
 ifeq ($(HAVE_FUZZER),yes)
 TEST_BINS += $(FUZZERS:%=$(BUILD)/fuzz/%)
 CHECKS += $(FUZZERS:%="tests/fuzz_run.sh $(BUILD)/fuzz/% $(FUZZ_SECONDS)")

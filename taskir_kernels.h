@@ -1052,10 +1052,11 @@ TI__PRIVATE int ti__variant(unsigned cpu, unsigned family) {
    level's target attribute. Every family (conv, CVM, element-wise, TinShift) writes its
    loops once over these names and instantiates them per ISA, so an
    operation's spelling per ISA lives here only. vi holds W int32 lanes, vf W
-   floats; ld/st move W int32 (ldb loads the same bytes from any pointer, stn
-   stores the first n lanes), set1/bc4 broadcast a value or 4 bytes, vadd/vmul/
-   mla wrap modulo 2^32, vsra shifts arithmetically, selgt(a, b, x, y) is
-   a > b ? x : y, selneg(m, x, y) is m < 0 ? x : y, ld_i8w/ld_u8w widen W
+   floats; ld/st move W int32 (ldb loads the same bytes from any pointer:
+   byte data only, int32 or float elements go through ld, which reads them
+   in the target's byte order; stn stores the first n lanes), set1/bc4
+   broadcast a value or 4 bytes, vadd/vmul/mla wrap modulo 2^32, vsra
+   shifts arithmetically, selgt(a, b, x, y) is a > b ? x : y, selneg(m, x, y) is m < 0 ? x : y, ld_i8w/ld_u8w widen W
    bytes, gather reads lut[idx], vfmax(x, acc)/vfmin keep acc unless x
    compares strictly greater/less, asf/asi reinterpret bits, dot4 adds the
    dot products of 4-byte groups (x86: u8 x s8; NEON: s8 x s8), dpbusd is
@@ -2979,10 +2980,11 @@ A static void NAME(const ti__cc_job *j, const uint8_t *const *ip, uint32_t *cons
                wo3 = TI__CC_WOFF(3, L_, bs); \
   const uint8_t *wk = wb; int64_t t, q_; \
   /* the accumulators start at the corrections (sums wrap modulo 2^32) */ \
-  const ti__v##P##_vi c0_ = ti__v##P##_ldb(corr); \
-  const ti__v##P##_vi c1_ = nv_ > 1 ? ti__v##P##_ldb(corr + L_) : c0_; \
-  const ti__v##P##_vi c2_ = nv_ > 2 ? ti__v##P##_ldb(corr + 2 * L_) : c0_; \
-  const ti__v##P##_vi c3_ = nv_ > 3 ? ti__v##P##_ldb(corr + 3 * L_) : c0_; \
+  const int32_t *ci_ = (const int32_t *)(const void *)corr;   /* int32 lanes, not bytes */ \
+  const ti__v##P##_vi c0_ = ti__v##P##_ld(ci_); \
+  const ti__v##P##_vi c1_ = nv_ > 1 ? ti__v##P##_ld(ci_ + L_) : c0_; \
+  const ti__v##P##_vi c2_ = nv_ > 2 ? ti__v##P##_ld(ci_ + 2 * L_) : c0_; \
+  const ti__v##P##_vi c3_ = nv_ > 3 ? ti__v##P##_ld(ci_ + 3 * L_) : c0_; \
   TI__CC_REP##NP(TI__CC_DECL, P, BC, DOT) \
   for (t = 0; t < T; t++) { \
     const int64_t o_ = j->tapoff[t]; \
@@ -3247,16 +3249,19 @@ struct ti__cw_job {
 #define TI__CW_IMAC(P, c, a, b) ti__v##P##_mla(c, a, b)
 #define TI__CW_FMAC(P, c, a, b) ti__v##P##_asi(ti__v##P##_vfadd(ti__v##P##_asf(c), \
   ti__v##P##_vfmul(ti__v##P##_asf(a), ti__v##P##_asf(b))))
+/* W native-order int32/float elements as int32 lanes (ld, not the byte
+   load ldb: NEON's byte view would swap them on a big-endian target). */
+#define TI__CW_LD(P, p) ti__v##P##_ld((const int32_t *)(const void *)(p))
 #define TI__CW_KERNEL(NAME, P, A, MAC, NV) \
 A static void NAME(const ti__cw_job *j, int64_t y, int64_t x, int64_t f0, int64_t nfv) { \
   const ti__cc_geo *g = j->g; \
   const int nv_ = NV; const int64_t L_ = ti__v##P##_W, ws = g->nf16 * 4; \
   const uint8_t *bz = j->bias + f0 * 4; \
   uint32_t *o = (uint32_t *)(void *)(j->out + ((y * g->nx + x) * g->nf + f0) * 4); \
-  ti__v##P##_vi a0 = ti__v##P##_ldb(bz); \
-  ti__v##P##_vi a1 = nv_ > 1 ? ti__v##P##_ldb(bz + 4 * L_) : a0; \
-  ti__v##P##_vi a2 = nv_ > 2 ? ti__v##P##_ldb(bz + 8 * L_) : a0; \
-  ti__v##P##_vi a3 = nv_ > 3 ? ti__v##P##_ldb(bz + 12 * L_) : a0; \
+  ti__v##P##_vi a0 = TI__CW_LD(P, bz); \
+  ti__v##P##_vi a1 = nv_ > 1 ? TI__CW_LD(P, bz + 4 * L_) : a0; \
+  ti__v##P##_vi a2 = nv_ > 2 ? TI__CW_LD(P, bz + 8 * L_) : a0; \
+  ti__v##P##_vi a3 = nv_ > 3 ? TI__CW_LD(P, bz + 12 * L_) : a0; \
   int64_t ky, kx, r; \
   for (ky = 0; ky < g->nky; ky++) { \
     int64_t iy = y * g->sy + ky * g->dy - g->pu; \
@@ -3269,10 +3274,10 @@ A static void NAME(const ti__cw_job *j, int64_t y, int64_t x, int64_t f0, int64_
       wp = j->w + (ky * g->nkx + kx) * g->nr * ws + f0 * 4; \
       for (r = 0; r < g->nr; r++, ip += 4, wp += ws) { \
         ti__v##P##_vi b = ti__v##P##_bc4(ip); \
-        a0 = MAC(P, a0, b, ti__v##P##_ldb(wp)); \
-        if (nv_ > 1) a1 = MAC(P, a1, b, ti__v##P##_ldb(wp + 4 * L_)); \
-        if (nv_ > 2) a2 = MAC(P, a2, b, ti__v##P##_ldb(wp + 8 * L_)); \
-        if (nv_ > 3) a3 = MAC(P, a3, b, ti__v##P##_ldb(wp + 12 * L_)); \
+        a0 = MAC(P, a0, b, TI__CW_LD(P, wp)); \
+        if (nv_ > 1) a1 = MAC(P, a1, b, TI__CW_LD(P, wp + 4 * L_)); \
+        if (nv_ > 2) a2 = MAC(P, a2, b, TI__CW_LD(P, wp + 8 * L_)); \
+        if (nv_ > 3) a3 = MAC(P, a3, b, TI__CW_LD(P, wp + 12 * L_)); \
       } \
     } \
   } \

@@ -1,0 +1,85 @@
+/* The NEON kernels on a big-endian aarch64 target: a static image without a
+   C library (taskir_kernels.h is freestanding), run under qemu-aarch64_be.
+   Each SIMD result is compared with the plain C reference; the exit status
+   is the number of the first wrong check (0: all right). Paths checked: the
+   wide convolution (int32 and float elements loaded as lanes). */
+#define TASKIR_IMPLEMENTATION
+#include "taskir_kernels.h"
+
+void *memcpy(void *d, const void *s, size_t n);
+void *memmove(void *d, const void *s, size_t n);
+void *memset(void *d, int c, size_t n);
+int memcmp(const void *a, const void *b, size_t n);
+void *memcpy(void *d, const void *s, size_t n) {
+  unsigned char *p = (unsigned char *)d; const unsigned char *q = (const unsigned char *)s;
+  while (n--) *p++ = *q++;
+  return d;
+}
+void *memmove(void *d, const void *s, size_t n) {
+  unsigned char *p = (unsigned char *)d; const unsigned char *q = (const unsigned char *)s;
+  if (p < q) while (n--) *p++ = *q++;
+  else { p += n; q += n; while (n--) *--p = *--q; }
+  return d;
+}
+void *memset(void *d, int c, size_t n) {
+  unsigned char *p = (unsigned char *)d;
+  while (n--) *p++ = (unsigned char)c;
+  return d;
+}
+int memcmp(const void *a, const void *b, size_t n) {
+  const unsigned char *p = (const unsigned char *)a, *q = (const unsigned char *)b;
+  for (; n; n--, p++, q++) if (*p != *q) return *p < *q ? -1 : 1;
+  return 0;
+}
+
+enum { NI = 6, NR = 5, NF = 37, NK = 3 };
+static int32_t in_i[NI * NI * NR], w_i[NF * NR * NK * NK], bias_i[NF];
+static int32_t out_s[NI * NI * NF], out_r[NI * NI * NF];
+static unsigned char scratch[1 << 20];
+
+/* CC with in_dtype dt (I32 or F32): SIMD (NEON) against the reference. */
+static int conv_check(ti_dtype dt) {
+  ti_kernel_ctx ctx;
+  ti_prim_desc d = {0};
+  size_t bytes = 0;
+  int i;
+  uint32_t r = 12345u;
+  for (i = 0; i < NI * NI * NR; i++) {
+    r = r * 1103515245u + 12345u;
+    if (dt == TI_DTYPE_F32) { float f = (float)((int)(r >> 20) - 2048) / 64.0f; memcpy(&in_i[i], &f, 4); }
+    else in_i[i] = (int32_t)(r >> 8) - 0x400000;
+  }
+  for (i = 0; i < NF * NR * NK * NK; i++) {
+    r = r * 1103515245u + 12345u;
+    if (dt == TI_DTYPE_F32) { float f = (float)((int)(r >> 24) - 128) / 32.0f; memcpy(&w_i[i], &f, 4); }
+    else w_i[i] = (int32_t)(r >> 16) - 0x8000;
+  }
+  for (i = 0; i < NF; i++) {
+    if (dt == TI_DTYPE_F32) { float f = (float)i * 0.25f - 3.0f; memcpy(&bias_i[i], &f, 4); }
+    else bias_i[i] = i * 1000003 - 7;
+  }
+  ti_kernel_ctx_init(&ctx);
+  d.niy = d.nix = NI; d.nr = NR; d.nf = NF; d.nky = d.nkx = NK;
+  d.pad_up = d.pad_down = d.pad_left = d.pad_right = 1;
+  d.ny = d.nx = NI;
+  d.in_dtype = d.w_dtype = dt; d.out_dtype = dt;
+  d.bias_mode = TI_BIAS_VECTOR;
+  if (ti_cc_scratch_size(&d, 0, &bytes) != TI_STATUS_SUCCESS || bytes > sizeof scratch) return 1;
+  if (ti_cc(&ctx, &d, in_i, w_i, bias_i, out_s, scratch, bytes) != TI_STATUS_SUCCESS) return 2;
+  if (ti_cc_ref(&d, in_i, w_i, bias_i, out_r) != TI_STATUS_SUCCESS) return 3;
+  return memcmp(out_s, out_r, sizeof out_s) ? 4 : 0;
+}
+
+static void sys_exit(int code) {
+  register long x0 __asm__("x0") = code;
+  register long x8 __asm__("x8") = 93;   /* exit */
+  __asm__ volatile("svc #0" : : "r"(x0), "r"(x8) : "memory");
+  for (;;) {}
+}
+
+void _start(void);
+void _start(void) {
+  int e = conv_check(TI_DTYPE_I32);
+  if (!e) { e = conv_check(TI_DTYPE_F32); if (e) e += 10; }
+  sys_exit(e);
+}
