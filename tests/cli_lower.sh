@@ -43,6 +43,18 @@ for prog in net res batch; do
   done
 done
 
+# an i8 input value out of range: eval refuses it as run does (one reader,
+# one message form: file:line, value, the dtype's range), nothing saturates
+for v in 128 -129 1.5; do
+  awk -v v=$v 'BEGIN { print 3; print v; for (i = 2; i < 36; i++) print 1 }' > "$tmp/oor.txt"
+  want="oor.txt:2: $v is out of range for INT_8 (-128..127)"
+  [ $v = 1.5 ] && want="oor.txt:2: '1.5' is not an integer"
+  for cmd in eval run; do
+    "$T" $cmd "$D/net.tir" --input 0="$tmp/oor.txt" > "$tmp/log" 2>&1; rc=$?
+    if [ $rc -eq 1 ] && grep -qF "taskir $cmd: $tmp/$want" "$tmp/log"; then ok; else bad "$cmd with $v (exit $rc): $(cat "$tmp/log")"; fi
+  done
+done
+
 # refusals: the op and the reason, exit 1, no file written
 if ! "$T" lower "$D/div.tir" "$tmp/div.pb" > "$tmp/log" 2>&1 &&
    grep -q "op #0 nn.div: the divisor is an activation" "$tmp/log" && [ ! -e "$tmp/div.pb" ]; then ok; else bad "div refusal: $(cat "$tmp/log")"; fi

@@ -446,6 +446,7 @@ static int ti_cli_eval(int argc, char **argv) {
       vv.prec = t->dtype;
       vv.count = n;
       vv.max_frames = 1;
+      vv.cmd = "eval";
       ok = ti__cli_read_values(files[i], &vv);
       iv = vv.iv; fv = vv.fv; got = vv.n;
       if (!ok) { free(iv); free(fv); goto done; }

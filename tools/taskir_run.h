@@ -100,26 +100,29 @@ typedef struct ti__cli_values {
   int32_t *iv;
   float *fv;
   const char *path;
+  const char *cmd;   /* the command its messages name: "run" (NULL), "eval" */
 } ti__cli_values;
+
+static const char *ti__cli_cmd(const ti__cli_values *v) { return v->cmd ? v->cmd : "run"; }
 
 static int ti__cli_push(ti__cli_values *v, double d, const char *where) {
   double lo, hi;
   const char *pn = ti_precision_name(v->prec);
   if (d != d || d - d != 0) {   /* NaN or +-Inf */
-    fprintf(stderr, "taskir run: %s: %s is not a finite number (NaN and Inf are refused)\n", where, d != d ? "NaN" : "Inf");
+    fprintf(stderr, "taskir %s: %s: %s is not a finite number (NaN and Inf are refused)\n", ti__cli_cmd(v), where, d != d ? "NaN" : "Inf");
     return 0;
   }
   ti__cli_range(v->prec, &lo, &hi);
   if (d < lo || d > hi) {
-    fprintf(stderr, "taskir run: %s: %.9g is out of range for %s (%.9g..%.9g)\n", where, d, pn ? pn : "this INPUT", lo, hi);
+    fprintf(stderr, "taskir %s: %s: %.9g is out of range for %s (%.9g..%.9g)\n", ti__cli_cmd(v), where, d, pn ? pn : "this INPUT", lo, hi);
     return 0;
   }
   if (!v->is_float && d != (double)(int64_t)d) {
-    fprintf(stderr, "taskir run: %s: %.9g is not an integer (the INPUT is %s)\n", where, d, pn ? pn : "integer");
+    fprintf(stderr, "taskir %s: %s: %.9g is not an integer (the INPUT is %s)\n", ti__cli_cmd(v), where, d, pn ? pn : "integer");
     return 0;
   }
   if (v->n >= v->count * v->max_frames) {
-    fprintf(stderr, "taskir run: %s: more values than the INPUT takes (%lld per step%s)\n", where, (long long)v->count,
+    fprintf(stderr, "taskir %s: %s: more values than the INPUT takes (%lld per step%s)\n", ti__cli_cmd(v), where, (long long)v->count,
             v->max_frames > 1 ? ", one frame per step" : "");
     return 0;
   }
@@ -128,7 +131,7 @@ static int ti__cli_push(ti__cli_values *v, double d, const char *where) {
     void *nb;
     if (nc > v->count * v->max_frames) nc = v->count * v->max_frames;
     nb = v->is_float ? realloc(v->fv, (size_t)nc * sizeof *v->fv) : realloc(v->iv, (size_t)nc * sizeof *v->iv);
-    if (!nb) { fprintf(stderr, "taskir run: %s: out of memory\n", where); return 0; }
+    if (!nb) { fprintf(stderr, "taskir %s: %s: out of memory\n", ti__cli_cmd(v), where); return 0; }
     if (v->is_float) v->fv = (float *)nb; else v->iv = (int32_t *)nb;
     v->cap = nc;
   }
@@ -150,7 +153,7 @@ static int ti__cli_read_text(FILE *f, ti__cli_values *v) {
     c = getc(f);
     if (c != EOF) offset++;
     if (c != EOF && (c == 0 || (c < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != '\v' && c != '\f') || c == 0x7f)) {
-      fprintf(stderr, "taskir run: %s:%lld: binary data (byte 0x%02x at offset %lld): expected one number per line or a .npy file\n",
+      fprintf(stderr, "taskir %s: %s:%lld: binary data (byte 0x%02x at offset %lld): expected one number per line or a .npy file\n", ti__cli_cmd(v),
               v->path, line, c, offset - 1);
       ok = 0;
       break;
@@ -164,7 +167,7 @@ static int ti__cli_read_text(FILE *f, ti__cli_values *v) {
         tok[len] = 0;
         snprintf(where, sizeof where, "%s:%lld", v->path, line);
         if (have_value) {
-          fprintf(stderr, "taskir run: %s: a second value on the line ('%.40s'): one number per line\n", where, tok);
+          fprintf(stderr, "taskir %s: %s: a second value on the line ('%.40s'): one number per line\n", ti__cli_cmd(v), where, tok);
           ok = 0;
           break;
         }
@@ -172,14 +175,14 @@ static int ti__cli_read_text(FILE *f, ti__cli_values *v) {
         if (v->is_float) d = strtod(tok, &end);
         else d = (double)strtoll(tok, &end, 10);
         if (end == tok || *end) {
-          fprintf(stderr, "taskir run: %s: '%.40s%s' is not %s\n", where, tok, len > 40 ? "..." : "",
+          fprintf(stderr, "taskir %s: %s: '%.40s%s' is not %s\n", ti__cli_cmd(v), where, tok, len > 40 ? "..." : "",
                   v->is_float ? "a number" : "an integer");
           ok = 0;
           break;
         }
         if (errno == ERANGE && (!v->is_float || d > 1 || d < -1)) {   /* too large; float underflow reads as 0 */
           const char *pn = ti_precision_name(v->prec);
-          fprintf(stderr, "taskir run: %s: '%.40s%s' is out of range for %s\n", where, tok, len > 40 ? "..." : "",
+          fprintf(stderr, "taskir %s: %s: '%.40s%s' is out of range for %s\n", ti__cli_cmd(v), where, tok, len > 40 ? "..." : "",
                   pn ? pn : "this INPUT");
           ok = 0;
           break;
@@ -195,12 +198,12 @@ static int ti__cli_read_text(FILE *f, ti__cli_values *v) {
     if (len + 2 > cap) {
       char *nt;
       cap = cap ? cap * 2 : 64;
-      if (!(nt = (char *)realloc(tok, cap))) { fprintf(stderr, "taskir run: %s:%lld: out of memory\n", v->path, line); ok = 0; break; }
+      if (!(nt = (char *)realloc(tok, cap))) { fprintf(stderr, "taskir %s: %s:%lld: out of memory\n", ti__cli_cmd(v), v->path, line); ok = 0; break; }
       tok = nt;
     }
     tok[len++] = (char)c;
   }
-  if (ok && ferror(f)) { fprintf(stderr, "taskir run: %s: read error: %s\n", v->path, strerror(errno)); ok = 0; }
+  if (ok && ferror(f)) { fprintf(stderr, "taskir %s: %s: read error: %s\n", ti__cli_cmd(v), v->path, strerror(errno)); ok = 0; }
   free(tok);
   return ok;
 }
@@ -213,46 +216,46 @@ static int ti__cli_read_npy(FILE *f, ti__cli_values *v) {
   size_t hlen, esize, k, nel = 1, got;
   int kind, big, ok = 0, ndim = 0;
   if (fread(pre, 1, 10, f) != 10 || memcmp(pre, "\x93NUMPY", 6) != 0) {
-    fprintf(stderr, "taskir run: %s: not a .npy file (no \\x93NUMPY magic)\n", v->path);
+    fprintf(stderr, "taskir %s: %s: not a .npy file (no \\x93NUMPY magic)\n", ti__cli_cmd(v), v->path);
     return 0;
   }
   if (pre[6] == 1) hlen = pre[8] | (size_t)pre[9] << 8;
   else if (pre[6] == 2 || pre[6] == 3) {
-    if (fread(pre + 10, 1, 2, f) != 2) { fprintf(stderr, "taskir run: %s: truncated .npy header\n", v->path); return 0; }
+    if (fread(pre + 10, 1, 2, f) != 2) { fprintf(stderr, "taskir %s: %s: truncated .npy header\n", ti__cli_cmd(v), v->path); return 0; }
     hlen = pre[8] | (size_t)pre[9] << 8 | (size_t)pre[10] << 16 | (size_t)pre[11] << 24;
-  } else { fprintf(stderr, "taskir run: %s: .npy version %d is not supported (1, 2, 3 are)\n", v->path, pre[6]); return 0; }
-  if (hlen > 65536) { fprintf(stderr, "taskir run: %s: .npy header of %lu bytes is too long\n", v->path, (unsigned long)hlen); return 0; }
-  if (!(hdr = (char *)malloc(hlen + 1))) { fprintf(stderr, "taskir run: %s: out of memory\n", v->path); return 0; }
-  if (fread(hdr, 1, hlen, f) != hlen) { fprintf(stderr, "taskir run: %s: truncated .npy header\n", v->path); goto done; }
+  } else { fprintf(stderr, "taskir %s: %s: .npy version %d is not supported (1, 2, 3 are)\n", ti__cli_cmd(v), v->path, pre[6]); return 0; }
+  if (hlen > 65536) { fprintf(stderr, "taskir %s: %s: .npy header of %lu bytes is too long\n", ti__cli_cmd(v), v->path, (unsigned long)hlen); return 0; }
+  if (!(hdr = (char *)malloc(hlen + 1))) { fprintf(stderr, "taskir %s: %s: out of memory\n", ti__cli_cmd(v), v->path); return 0; }
+  if (fread(hdr, 1, hlen, f) != hlen) { fprintf(stderr, "taskir %s: %s: truncated .npy header\n", ti__cli_cmd(v), v->path); goto done; }
   hdr[hlen] = 0;
   if (!(p = strstr(hdr, "'descr'")) || !(p = strchr(p + 7, '\'')) || sscanf(p + 1, "%7[^']", descr) != 1 ||
       strlen(descr) != 3 || !strchr("<>|", descr[0]) || !strchr("iuf", descr[1]) || !strchr("1248", descr[2])) {
-    fprintf(stderr, "taskir run: %s: .npy dtype '%s' is not supported (i1..i8, u1..u8, f4, f8)\n", v->path, descr);
+    fprintf(stderr, "taskir %s: %s: .npy dtype '%s' is not supported (i1..i8, u1..u8, f4, f8)\n", ti__cli_cmd(v), v->path, descr);
     goto done;
   }
   kind = descr[1];
   big = descr[0] == '>';
   esize = (size_t)(descr[2] - '0');
-  if (kind == 'f' && esize < 4) { fprintf(stderr, "taskir run: %s: .npy dtype '%s' is not supported (f4, f8)\n", v->path, descr); goto done; }
+  if (kind == 'f' && esize < 4) { fprintf(stderr, "taskir %s: %s: .npy dtype '%s' is not supported (f4, f8)\n", ti__cli_cmd(v), v->path, descr); goto done; }
   if ((p = strstr(hdr, "'fortran_order'")) && (p = strchr(p + 15, ':')) && strncmp(p + 1 + strspn(p + 1, " "), "True", 4) == 0) {
-    fprintf(stderr, "taskir run: %s: Fortran-order .npy arrays are not supported (save with C order)\n", v->path);
+    fprintf(stderr, "taskir %s: %s: Fortran-order .npy arrays are not supported (save with C order)\n", ti__cli_cmd(v), v->path);
     goto done;
   }
-  if (!(p = strstr(hdr, "'shape'")) || !(p = strchr(p, '('))) { fprintf(stderr, "taskir run: %s: .npy header has no shape\n", v->path); goto done; }
+  if (!(p = strstr(hdr, "'shape'")) || !(p = strchr(p, '('))) { fprintf(stderr, "taskir %s: %s: .npy header has no shape\n", ti__cli_cmd(v), v->path); goto done; }
   for (p++; *p && *p != ')';) {
     char *end;
     long long d;
     while (*p == ' ' || *p == ',') p++;
     if (*p == ')') break;
     d = strtoll(p, &end, 10);
-    if (end == p || d < 0) { fprintf(stderr, "taskir run: %s: bad .npy shape\n", v->path); goto done; }
+    if (end == p || d < 0) { fprintf(stderr, "taskir %s: %s: bad .npy shape\n", ti__cli_cmd(v), v->path); goto done; }
     if (d && (size_t)d > (size_t)(v->count * v->max_frames) / nel + 1) nel = (size_t)-1;
     else nel *= (size_t)d;
     ndim++;
     p = end;
   }
   if (nel != (size_t)v->count && nel != (size_t)(v->count * v->max_frames)) {
-    fprintf(stderr, "taskir run: %s: the array holds %s%llu values, the INPUT takes %lld%s\n", v->path,
+    fprintf(stderr, "taskir %s: %s: the array holds %s%llu values, the INPUT takes %lld%s\n", ti__cli_cmd(v), v->path,
             nel == (size_t)-1 ? "more than " : "", nel == (size_t)-1 ? (unsigned long long)(v->count * v->max_frames)
                                                                        : (unsigned long long)nel,
             (long long)v->count, v->max_frames > 1 ? " (or that times --steps)" : "");
@@ -264,7 +267,7 @@ static int ti__cli_read_npy(FILE *f, ti__cli_values *v) {
     double d;
     size_t b;
     if ((got = fread(e, 1, esize, f)) != esize) {
-      fprintf(stderr, "taskir run: %s: the data ends at element %lu of %lu\n", v->path, (unsigned long)k, (unsigned long)nel);
+      fprintf(stderr, "taskir %s: %s: the data ends at element %lu of %lu\n", ti__cli_cmd(v), v->path, (unsigned long)k, (unsigned long)nel);
       goto done;
     }
     for (b = 0; b < esize; b++) u |= (uint64_t)e[big ? b : esize - 1 - b] << (8 * (esize - 1 - b));
@@ -292,7 +295,7 @@ static int ti__cli_read_values(const char *path, ti__cli_values *v) {
   FILE *f = fopen(path, "rb");
   int ok;
   v->path = path;
-  if (!f) { fprintf(stderr, "taskir run: cannot open input file '%s': %s\n", path, strerror(errno)); return 0; }
+  if (!f) { fprintf(stderr, "taskir %s: cannot open input file '%s': %s\n", ti__cli_cmd(v), path, strerror(errno)); return 0; }
   ok = ti__cli_has_npy(path) ? ti__cli_read_npy(f, v) : ti__cli_read_text(f, v);
   fclose(f);
   return ok;
