@@ -106,7 +106,12 @@ typedef struct ti_exec_options {
                                hook; 0 or more than 1: use the hook for
                                blocks of at least TASKIR_EXEC_PARALLEL_MIN
                                work (smaller ones stay on the caller) */
-  ti_exec_clock_fn clock;   /* NULL: clock() */
+  ti_exec_clock_fn clock;   /* NULL: the default profile clock, wall time:
+                               clock_gettime(CLOCK_MONOTONIC) where <time.h>
+                               declares it (POSIX; under -std=c99 define
+                               _POSIX_C_SOURCE >= 199309L before the first
+                               include), QueryPerformanceCounter on Windows,
+                               else clock() (CPU time, summed over threads) */
   void *clock_user;
   void *alloc_user;         /* passed to TASKIR_MALLOC/FREE */
   int64_t max_bytes;        /* memory budget of the plan in bytes: buffers, arena,
@@ -268,6 +273,9 @@ TASKIR_API int ti_exec_get_block_profile(const ti_exec *x, int32_t i, ti_exec_bl
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#if defined(_WIN32)
+#include <windows.h>   /* QueryPerformanceCounter: the default profile clock */
+#endif
 
 /* >>exec.impl ------------------------------------------------------------- */
 
@@ -352,7 +360,26 @@ struct ti_exec {
   int32_t cur_blk;             /* block index being planned, -1 if none */
 };
 
-static double ti__x_clock_default(void *u) { (void)u; return (double)clock() / CLOCKS_PER_SEC; }
+/* The default profile clock (seconds, wall time): chosen by preprocessor,
+   CLOCK_MONOTONIC being defined exactly where <time.h> declares
+   clock_gettime (the same feature macros gate both); clock() is the last
+   resort, CPU time of every thread. */
+static double ti__x_clock_default(void *u) {
+  (void)u;
+#if defined(_WIN32)
+  {
+    LARGE_INTEGER c, f;
+    if (QueryPerformanceFrequency(&f) && f.QuadPart > 0 && QueryPerformanceCounter(&c))
+      return (double)c.QuadPart / (double)f.QuadPart;
+  }
+#elif defined(CLOCK_MONOTONIC)
+  {
+    struct timespec ts;
+    if (clock_gettime(CLOCK_MONOTONIC, &ts) == 0) return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+  }
+#endif
+  return (double)clock() / CLOCKS_PER_SEC;
+}
 
 TASKIR_API void ti_exec_options_init(ti_exec_options *o) {
   memset(o, 0, sizeof *o);
