@@ -226,7 +226,8 @@ TASKIR_API void ti_exec_clear_profile(ti_exec *x);
    gathers the operands by the row: in[0..n_in) the activations, w the
    second operand (second activation, weight, alpha or table), bias the
    bias vector (or NULL; d->bias_mode says), out the output [ny][nx][nf] or
-   [nf] at d->out_dtype (int32, or f32 for float blocks). */
+   [nf] (int32, f32 for float blocks; a CCMPB whose results all fit int8
+   writes int8, its precision's storage). */
 typedef struct ti_exec_kernel_args {
   const ti_kernel_ctx *k;
   const ti_prim_desc *d;
@@ -469,6 +470,11 @@ static ti__xstep *ti__x_newstep(ti_exec *x, int kind, int32_t blk) {
 }
 
 /* --- element access ------------------------------------------------------ */
+
+/* A CCMPB (integer) whose results all fit int8: it writes an int8 buffer. */
+static int ti__x_ccmpb_i8(const ti_prim_desc *d) {
+  return d->in_dtype != TI_DTYPE_F32 && (d->out_dtype == TI_DTYPE_I8 || d->out_dtype == TI_DTYPE_TERNARY) && d->cmp >= -128;
+}
 
 static int64_t ti__x_ld(const void *p, ti_dtype dt, int64_t i) {
   switch (dt) {
@@ -1245,7 +1251,7 @@ static ti_status ti__x_plan_compute(ti__xplan *P, int32_t bi) {
     ti__x_block_view(b, &ov);
     if (ti__x_numel(&ov) != (int64_t)d.ny * d.nx * d.nf)
       return ti_error_set(P->err, TI_STATUS_INVALID, "block %d (%s): output shape is inconsistent", (int)b->id, ti__x_tname(b->type));
-    out = ti__x_newbuf(x, ti__x_numel(&ov), isf ? fdt : TI_DTYPE_I32, 0);
+    out = ti__x_newbuf(x, ti__x_numel(&ov), isf ? fdt : b->type == TI_BLOCK_CCMPB && ti__x_ccmpb_i8(&d) ? TI_DTYPE_I8 : TI_DTYPE_I32, 0);
     if (out < 0) return ti_error_set(P->err, TI_STATUS_NO_MEMORY, "out of memory");
     xb->buf = out;
   }
@@ -2027,7 +2033,26 @@ static ti_status ti__xk_cc(const ti_exec_kernel_args *a) {
 }
 static ti_status ti__xk_cax(const ti_exec_kernel_args *a) { return ti_cax(a->k, a->d, a->in[0], a->w, a->bias, a->out); }
 static ti_status ti__xk_cvs(const ti_exec_kernel_args *a) { return ti_cvs(a->k, a->d, a->in[0], a->bias, a->out); }
-static ti_status ti__xk_ccmpb(const ti_exec_kernel_args *a) { return ti_ccmpb(a->k, a->d, a->in[0], a->out); }
+/* CCMPB writes its precision's storage: int8 straight into an int8 buffer
+   where every result fits (INT_8 / TERNARY, CMP >= -128: ti__x_ccmpb_i8);
+   other narrow precisions keep an int32 buffer, computed at INT_32 and
+   clipped to the precision's maximum (the same values, CMP below the
+   storage's range included). */
+static ti_status ti__xk_ccmpb(const ti_exec_kernel_args *a) {
+  ti_prim_desc e;
+  ti_status s;
+  int64_t i, n;
+  int32_t hi, *o = (int32_t *)a->out;
+  if (a->d->in_dtype == TI_DTYPE_F32 || ti_ccmpb_out_size(a->d) == 4 || ti__x_ccmpb_i8(a->d))
+    return ti_ccmpb(a->k, a->d, a->in[0], a->out);
+  e = *a->d;
+  e.out_dtype = TI_DTYPE_I32;
+  if ((s = ti_ccmpb(a->k, &e, a->in[0], a->out)) != TI_STATUS_SUCCESS) return s;
+  hi = ti_ccmpb_max(a->d);
+  n = (int64_t)a->d->ny * a->d->nx * a->d->nf;
+  for (i = 0; i < n; i++) o[i] = o[i] < hi ? o[i] : hi;
+  return TI_STATUS_SUCCESS;
+}
 static ti_status ti__xk_ccmps(const ti_exec_kernel_args *a) { return ti_ccmps(a->k, a->d, a->in[0], a->out); }
 static ti_status ti__xk_clut(const ti_exec_kernel_args *a) {
   return ti_clut(a->k, a->d, a->in[0], (const int32_t *)a->w, (int32_t *)a->out);

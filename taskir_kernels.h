@@ -571,10 +571,21 @@ TASKIR_API TI_NODISCARD ti_status ti_cvs_ref(const ti_prim_desc *d, const void *
    1x1 window (the 1x1 / 1-D requantisation form, whatever the precision),
    else by out_dtype: I8 127, U8 255, TERNARY 1, I9 255, I16 32767,
    U16 65535, I32 2^31-1 (others NOT_SUPPORTED).
+   out holds out_dtype's storage, written directly (no int32 pass): int8_t
+   for I8 and TERNARY, uint8_t for U8, int16_t for I16 and I9, uint16_t for
+   U16, int32_t for I32 (ti_ccmpb_out_size). A result below the storage's
+   minimum (only when cmp is) keeps its low bits, as storage never
+   saturates.
    F32: out = max(cmp, window elements) as the seed-000 loop (bit_shift 0). */
 TASKIR_API TI_NODISCARD ti_status ti_ccmpb(const ti_kernel_ctx *ctx, const ti_prim_desc *d,
                               const void *in, void *out);
 TASKIR_API TI_NODISCARD ti_status ti_ccmpb_ref(const ti_prim_desc *d, const void *in, void *out);
+/* Bytes of one element of CCMPB's out for this desc (1, 2 or 4; 4 for F32
+   and for dtypes CCMPB refuses). */
+TASKIR_API size_t ti_ccmpb_out_size(const ti_prim_desc *d);
+/* CCMPB's upper clip bound hi for an integer desc (above); 0 when
+   out_dtype is one CCMPB refuses. */
+TASKIR_API int32_t ti_ccmpb_max(const ti_prim_desc *d);
 
 /* CCMPS, integer: m = cmp, then m = min(m, e) for each window element e
    (padding counts as 0) as the seed-000 loop, r = m >> bit_shift
@@ -3913,7 +3924,8 @@ TI__PRIVATE ti_status ti__e_check_win(const ti_prim_desc *d, ti__e_win *w) {
 }
 
 /* CCMPB's upper clip bound; 0 when out_dtype has none we honour. */
-TI__PRIVATE int32_t ti__e_ccmpb_hi(const ti_prim_desc *d) {
+TASKIR_API int32_t ti_ccmpb_max(const ti_prim_desc *d) {
+  if (!d) return 0;
   if (d->nky == 1 && d->nkx == 1) return 127;
   switch (d->out_dtype) {
   case TI_DTYPE_I8: return 127;
@@ -3923,6 +3935,45 @@ TI__PRIVATE int32_t ti__e_ccmpb_hi(const ti_prim_desc *d) {
   case TI_DTYPE_U16: return 65535;
   case TI_DTYPE_I32: return 0x7fffffff;
   default: return 0;
+  }
+}
+
+/* CCMPB's storage per out_dtype: bytes of an element (4: int32/float). */
+TASKIR_API size_t ti_ccmpb_out_size(const ti_prim_desc *d) {
+  if (!d || d->in_dtype == TI_DTYPE_F32) return 4;
+  switch (d->out_dtype) {
+  case TI_DTYPE_I8: case TI_DTYPE_TERNARY: case TI_DTYPE_U8: return 1;
+  case TI_DTYPE_I16: case TI_DTYPE_I9: case TI_DTYPE_U16: return 2;
+  default: return 4;
+  }
+}
+
+/* out[off .. off+n) = t[0 .. n) in CCMPB's storage dt (low bits kept);
+   one loop per storage type, so the compiler vectorises each. */
+TI__PRIVATE void ti__e_st_ccmpb(void *out, ti_dtype dt, int64_t off, const int32_t *t, int64_t n) {
+  int64_t i;
+  switch (dt) {
+  case TI_DTYPE_I8: case TI_DTYPE_TERNARY: {
+    int8_t *o = (int8_t *)out + off;
+    for (i = 0; i < n; i++) o[i] = (int8_t)(uint8_t)(uint32_t)t[i];
+    break;
+  }
+  case TI_DTYPE_U8: {
+    uint8_t *o = (uint8_t *)out + off;
+    for (i = 0; i < n; i++) o[i] = (uint8_t)(uint32_t)t[i];
+    break;
+  }
+  case TI_DTYPE_I16: case TI_DTYPE_I9: {
+    int16_t *o = (int16_t *)out + off;
+    for (i = 0; i < n; i++) o[i] = (int16_t)(uint16_t)(uint32_t)t[i];
+    break;
+  }
+  case TI_DTYPE_U16: {
+    uint16_t *o = (uint16_t *)out + off;
+    for (i = 0; i < n; i++) o[i] = (uint16_t)(uint32_t)t[i];
+    break;
+  }
+  default: if ((int32_t *)out + off != t) ti__memcpy((int32_t *)out + off, t, (size_t)n * sizeof *t); break;
   }
 }
 
@@ -3941,7 +3992,7 @@ TI__PRIVATE ti_status ti__e_check_window_prim(const ti_prim_desc *d, int op, con
   if (op != TI__E_SUM) {
     if (*kind == 2) return d->bit_shift ? TI_STATUS_NOT_SUPPORTED : TI_STATUS_SUCCESS;
     if (d->bit_shift < 0 || d->bit_shift > 31) return TI_STATUS_BAD_PARAM;
-    if (op == TI__E_MAX && !(*hi = ti__e_ccmpb_hi(d))) return TI_STATUS_NOT_SUPPORTED;
+    if (op == TI__E_MAX && !(*hi = ti_ccmpb_max(d))) return TI_STATUS_NOT_SUPPORTED;
   }
   return TI_STATUS_SUCCESS;
 }
@@ -4059,7 +4110,8 @@ TI__PRIVATE ti_status ti__e_window_ref(const ti_prim_desc *d, int op, const void
             acc = op == TI__E_MAX ? ti__e_min(ti__e_max(acc, d->cmp), hi)
                                   : ti__e_min(ti__e_max(acc, -128), 127);
           }
-          ((int32_t *)out)[o] = acc;
+          if (op == TI__E_MAX) ti__e_st_ccmpb(out, d->out_dtype, o, &acc, 1);
+          else ((int32_t *)out)[o] = acc;
         } else {
           if (op == TI__E_SUM && d->bias_mode != TI_BIAS_NONE) facc = facc + ti__e_bias_f(d, bias, f);
           ((float *)out)[o] = facc;
@@ -4512,6 +4564,7 @@ typedef struct ti__e_job {
   int64_t pix_per_chunk;      /* pattern, nf <= TILE: whole pixels per chunk */
   int64_t chunks_per_pix;     /* pattern, nf > TILE: chunks per pixel */
   int64_t cols, ncol;         /* windows: output pixels per unit, units per row */
+  int narrow;                 /* CCMPB into storage narrower than int32 */
 } ti__e_job;
 
 TI__PRIVATE const ti__e_vt *ti__e_pick(const ti_kernel_ctx *ctx) {
@@ -4710,10 +4763,10 @@ TI__PRIVATE void ti__e_win_pad(const ti__e_job *j, int32_t *o, int64_t n) {
   }
 }
 
-/* Output pixels [px0, px1) of row oy (row base o), window position by
+/* Output pixels [px0, px1) of row oy (o: pixel px0), window position by
    window position (ky-major, kx-minor, as the reference): padding and
    partial windows at the borders. */
-TI__PRIVATE void ti__e_win_part(const ti__e_job *j, int32_t *o, int64_t oy, int64_t px0, int64_t px1,
+TI__PRIVATE void ti__e_win_part(const ti__e_job *j, int32_t *o0, int64_t oy, int64_t px0, int64_t px1,
                                 int32_t *buf) {
   const ti__e_win *w = j->w;
   const int64_t nf = j->d->nf;
@@ -4721,26 +4774,27 @@ TI__PRIVATE void ti__e_win_part(const ti__e_job *j, int32_t *o, int64_t oy, int6
   if (px1 <= px0) return;
   for (ky = 0; ky < w->nky; ky++) {
     int64_t iy = oy * w->sy + ky - w->pu;
-    if (iy < 0 || iy >= w->niy) { ti__e_win_pad(j, o + px0 * nf, (px1 - px0) * nf); continue; }
+    if (iy < 0 || iy >= w->niy) { ti__e_win_pad(j, o0, (px1 - px0) * nf); continue; }
     for (kx = 0; kx < w->nkx; kx++) {
       int64_t lo = ti__e_ceil_div(w->pl - kx, w->sx), hi = ti__e_ceil_div(w->nix + w->pl - kx, w->sx);
       int64_t base;
       lo = lo < px0 ? px0 : lo > px1 ? px1 : lo;   /* [lo, hi) within [px0, px1) */
       hi = hi > px1 ? px1 : hi < lo ? lo : hi;
-      ti__e_win_pad(j, o + px0 * nf, (lo - px0) * nf);
-      ti__e_win_pad(j, o + hi * nf, (px1 - hi) * nf);
+      ti__e_win_pad(j, o0, (lo - px0) * nf);
+      ti__e_win_pad(j, o0 + (hi - px0) * nf, (px1 - hi) * nf);
       if (hi == lo) continue;
       base = (iy * w->nix + lo * w->sx + kx - w->pl) * nf;
-      if (w->sx == 1) ti__e_win_acc(j, o + lo * nf, base, (hi - lo) * nf, buf);
-      else ti__e_win_acc2d(j, o + lo * nf, base, hi - lo, w->sx * nf, buf);
+      if (w->sx == 1) ti__e_win_acc(j, o0 + (lo - px0) * nf, base, (hi - lo) * nf, buf);
+      else ti__e_win_acc2d(j, o0 + (lo - px0) * nf, base, hi - lo, w->sx * nf, buf);
     }
   }
 }
 
 /* Units [r0, r1) of j->cols output pixels of a row (j->ncol per row),
-   accumulated in place in out: pixels whose window lies inside the input go
-   through the register-blocked window leaf, the others through
-   ti__e_win_part. */
+   accumulated in place in out (a CCMPB with narrower storage: in a tile,
+   then shifted, clipped and stored as out_dtype): pixels whose window lies
+   inside the input go through the register-blocked window leaf, the others
+   through ti__e_win_part. */
 TI__PRIVATE void ti__e_win_range(void *arg, int64_t r0, int64_t r1) {
   const ti__e_job *j = (const ti__e_job *)arg;
   const ti_prim_desc *d = j->d;
@@ -4750,12 +4804,13 @@ TI__PRIVATE void ti__e_win_range(void *arg, int64_t r0, int64_t r1) {
   const int dt = d->in_dtype == TI_DTYPE_I32 || d->in_dtype == TI_DTYPE_F32 ? 2
                : d->in_dtype == TI_DTYPE_U8 ? 1 : 0;
   const size_t esize = dt == 2 ? 4 : 1;
-  ti__e_tile s1;
+  const int narrow = j->narrow;
+  ti__e_tile s1, acc;
   int64_t u, i;
   for (u = r0; u < r1; u++) {
     const int64_t oy = u / j->ncol, px0 = u % j->ncol * j->cols, px1 = ti__e_min64(px0 + j->cols, nx);
-    const int64_t len = (px1 - px0) * nf;
-    int32_t *o = (int32_t *)j->out + oy * rowlen, *op = o + px0 * nf;
+    const int64_t len = (px1 - px0) * nf;   /* <= TI__E_TILE when narrow */
+    int32_t *op = narrow ? acc.i : (int32_t *)j->out + oy * rowlen + px0 * nf;
     float *of = (float *)j->out + oy * rowlen + px0 * nf;
     int64_t iy0 = oy * w->sy - w->pu, a = 0, b = 0;
     if (j->kind == 1) {
@@ -4772,16 +4827,16 @@ TI__PRIVATE void ti__e_win_range(void *arg, int64_t r0, int64_t r1) {
     }
     a = a < px0 ? px0 : a > px1 ? px1 : a;   /* the interior [a, b) within [px0, px1) */
     b = b < a ? a : b > px1 ? px1 : b;
-    ti__e_win_part(j, o, oy, px0, a, s1.i);
+    ti__e_win_part(j, op, oy, px0, a, s1.i);
     if (b > a) {
       const char *x = (const char *)j->a + (size_t)(((iy0 * w->nix) + a * w->sx - w->pl) * nf) * esize;
       if (j->kind == 2)
         vt->fwin(j->op, (float *)j->out + oy * rowlen + a * nf, (const float *)(const void *)x, b - a, nf,
                  w->sx * nf, w->nky, w->nkx, w->nix * nf);
       else
-        vt->win[j->op][dt](o + a * nf, x, b - a, nf, w->sx * nf, w->nky, w->nkx, w->nix * nf);
+        vt->win[j->op][dt](op + (a - px0) * nf, x, b - a, nf, w->sx * nf, w->nky, w->nkx, w->nix * nf);
     }
-    ti__e_win_part(j, o, oy, b, px1, s1.i);
+    ti__e_win_part(j, op + (b - px0) * nf, oy, b, px1, s1.i);
     if (j->op == TI__E_SUM) {
       if (d->bias_mode == TI_BIAS_VECTOR) {   /* bias[f] repeated: x stride 0 */
         if (j->kind == 1) vt->add2d(op, (const int32_t *)j->bias, px1 - px0, nf, 0);
@@ -4793,6 +4848,7 @@ TI__PRIVATE void ti__e_win_range(void *arg, int64_t r0, int64_t r1) {
     } else if (j->kind == 1) {
       if (j->op == TI__E_MAX) vt->shift_clip(op, d->bit_shift, d->cmp, j->hi, len);
       else vt->shift_clip(op, d->bit_shift, -128, 127, len);
+      if (narrow) ti__e_st_ccmpb(j->out, d->out_dtype, oy * rowlen + px0 * nf, op, len);
     }
   }
 }
@@ -4834,6 +4890,23 @@ TI__PRIVATE ti_status ti__e_mul_run(const ti_kernel_ctx *ctx, const ti__e_vt *vt
   return ti__e_flat_run(ctx, &j);
 }
 
+/* Tiles [c0, c1) of a CCMPB whose window is one element (1x1, stride 1, no
+   padding) into narrow storage: widen, shift and clip, store as out_dtype
+   (the max of one element from INT32_MIN is the element). */
+TI__PRIVATE void ti__e_req_range(void *arg, int64_t c0, int64_t c1) {
+  const ti__e_job *j = (const ti__e_job *)arg;
+  const ti_prim_desc *d = j->d;
+  ti__e_tile t;
+  int64_t c;
+  for (c = c0; c < c1; c++) {
+    const int64_t i0 = c * TI__E_TILE, n = ti__e_min64(TI__E_TILE, j->total - i0);
+    const int32_t *x = ti__e_i32(j->vt, j->a, d->in_dtype, i0, n, t.i);
+    if (x != t.i) ti__memcpy(t.i, x, (size_t)n * sizeof *x);
+    j->vt->shift_clip(t.i, d->bit_shift, d->cmp, j->hi, n);
+    ti__e_st_ccmpb(j->out, d->out_dtype, i0, t.i, n);
+  }
+}
+
 TI__PRIVATE ti_status ti__e_window_run(const ti_kernel_ctx *ctx, const ti__e_vt *vt, const ti_prim_desc *d,
                                        int op, const void *in, const void *bias, void *out) {
   ti__e_win w; int kind; int32_t hi;
@@ -4842,6 +4915,16 @@ TI__PRIVATE ti_status ti__e_window_run(const ti_kernel_ctx *ctx, const ti__e_vt 
   if (st) return st;
   ti__memset(&j, 0, sizeof j);
   j.vt = vt; j.d = d; j.op = op; j.kind = kind; j.a = in; j.bias = bias; j.out = out; j.w = &w; j.hi = hi;
+  j.narrow = op == TI__E_MAX && kind == 1 && ti_ccmpb_out_size(d) < 4;
+  if (j.narrow && w.nky == 1 && w.nkx == 1 && w.sy == 1 && w.sx == 1 && !w.pu && !w.pl &&
+      w.niy == d->ny && w.nix == d->nx) {   /* a requantisation: element-wise tiles */
+    j.total = (int64_t)d->ny * d->nx * d->nf;
+    ti__parallel(ctx, (j.total + TI__E_TILE - 1) / TI__E_TILE, ti__e_req_range, &j);
+    return TI_STATUS_SUCCESS;
+  }
+  /* narrow storage accumulates a unit in a tile: more than a tile of
+     channels per pixel goes to the reference */
+  if (j.narrow && d->nf > TI__E_TILE) return ti__e_window_ref(d, op, in, bias, out);
   /* Units of work: output rows, or, when the rows are few (a 1x1
      requantisation of [1][HW][C] is one row), pieces of a row in whole
      16-pixel groups (64-byte multiples of the output) of about 2048
@@ -4852,6 +4935,7 @@ TI__PRIVATE ti_status ti__e_window_run(const ti_kernel_ctx *ctx, const ti__e_vt 
     if (j.cols < 16) j.cols = 16;
     if (j.cols > d->nx) j.cols = d->nx;
   }
+  if (j.narrow && j.cols * d->nf > TI__E_TILE) j.cols = TI__E_TILE / d->nf;
   j.ncol = (d->nx + j.cols - 1) / j.cols;
   ti__parallel(ctx, d->ny * j.ncol, ti__e_win_range, &j);
   return TI_STATUS_SUCCESS;
@@ -4908,14 +4992,15 @@ TASKIR_API ti_status ti_cavg(const ti_kernel_ctx *ctx, const ti_prim_desc *d,
    TI__E_POOL_ROW values. */
 #define TI__E_POOL_ROW 256
 TI__PRIVATE int ti__e_pool_narrow(const ti_prim_desc *d, const void *in, void *out) {
-  ti__e_win w; int kind, sh; int32_t hi, lo, acc[TI__E_POOL_ROW], *orow = (int32_t *)out;
+  ti__e_win w; int kind, sh; int32_t hi, lo, acc[TI__E_POOL_ROW], row[TI__E_POOL_ROW];
   int64_t oy, i, p, f, k, ky, rl, nf, nx, gw;
+  ti_dtype odt;
   if (d->nf >= 16 || (d->in_dtype != TI_DTYPE_I8 && d->in_dtype != TI_DTYPE_U8 && d->in_dtype != TI_DTYPE_I32)) return 0;
   if (ti__e_check_window_prim(d, TI__E_MAX, in, 0, out, &w, &kind, &hi) != TI_STATUS_SUCCESS || kind != 1) return 0;
   if (w.sy != w.nky || w.sx != w.nkx || w.pu || w.pl || w.nky * w.nkx < 2) return 0;
   rl = (int64_t)d->nx * w.nkx * d->nf;
   if (rl > TI__E_POOL_ROW || (int64_t)d->ny * w.nky > w.niy || (int64_t)d->nx * w.nkx > w.nix) return 0;
-  nf = d->nf; nx = d->nx; gw = w.nkx * nf; sh = d->bit_shift; lo = d->cmp;   /* locals: out may alias d */
+  nf = d->nf; nx = d->nx; gw = w.nkx * nf; sh = d->bit_shift; lo = d->cmp; odt = d->out_dtype;   /* locals: out may alias d */
   for (oy = 0; oy < d->ny; oy++) {
     for (i = 0; i < rl; i++) acc[i] = INT32_MIN;
     for (ky = 0; ky < w.nky; ky++) {
@@ -4933,15 +5018,15 @@ TI__PRIVATE int ti__e_pool_narrow(const ti_prim_desc *d, const void *in, void *o
     }
     for (p = 0; p < nx; p++) {   /* the nkx column groups of each pixel */
       const int32_t *a = acc + p * gw;
-      int32_t *q = orow + p * nf;
+      int32_t *q = row + p * nf;
       for (f = 0; f < nf; f++) {
         int32_t m = a[f];
         for (k = nf; k < gw; k += nf) m = m > a[k + f] ? m : a[k + f];
         q[f] = m;
       }
     }
-    for (i = 0; i < nx * nf; i++) orow[i] = ti__e_min(ti__e_max(ti__e_sra(orow[i], sh), lo), hi);
-    orow += nx * nf;
+    for (i = 0; i < nx * nf; i++) row[i] = ti__e_min(ti__e_max(ti__e_sra(row[i], sh), lo), hi);
+    ti__e_st_ccmpb(out, odt, oy * nx * nf, row, nx * nf);   /* out_dtype's storage, directly */
   }
   return 1;
 }

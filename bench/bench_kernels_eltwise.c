@@ -81,7 +81,7 @@ static ti_prim_desc win(int niy, int nix, int nf, int k, int s, int pad, ti_dtyp
 }
 
 int main(void) {
-  enum { NC = 16 };
+  enum { NC = 17 };
   bcase cs[NC];
   ti_kernel_ctx ctx;
   size_t big = (size_t)112 * 112 * 64 * 4, i;
@@ -115,6 +115,8 @@ int main(void) {
   cs[k].d.bit_shift = 8; cs[k].d.out_dtype = TI_DTYPE_I8; k++;
   cs[k].name = "CCMPB I32 1x1 >>10";      cs[k].prim = 5; cs[k].d = win(56, 56, 64, 1, 1, 0, TI_DTYPE_I32);
   cs[k].d.bit_shift = 10; cs[k].d.cmp = -128; k++;
+  cs[k].name = "CCMPB I32 1x1 >>10 I8";   cs[k].prim = 5; cs[k].d = win(56, 56, 64, 1, 1, 0, TI_DTYPE_I32);
+  cs[k].d.bit_shift = 10; cs[k].d.cmp = -128; cs[k].d.out_dtype = TI_DTYPE_I8; k++;
   cs[k].name = "CCMPB F32 2x2/2";         cs[k].prim = 5; cs[k].d = win(112, 112, 64, 2, 2, 0, TI_DTYPE_F32);
   cs[k].d.cmp = -1000; k++;
   cs[k].name = "CCMPS I8 3x3/2 pad 1";    cs[k].prim = 6; cs[k].d = win(112, 112, 64, 3, 2, 1, TI_DTYPE_I8); cs[k].d.cmp = 50; k++;
@@ -128,7 +130,7 @@ int main(void) {
   for (k = 0; k < NC; k++) {
     const bcase *c = &cs[k];
     int64_t n = (int64_t)c->d.ny * c->d.nx * c->d.nf;
-    size_t bytes = (size_t)n * 4;
+    size_t bytes = (size_t)n * (c->prim == 5 ? ti_ccmpb_out_size(&c->d) : 4);   /* CCMPB: out_dtype's storage */
     double tr, tv, tm;
     if (c->d.in_dtype == TI_DTYPE_F32) {   /* finite floats for the float cases */
       float *fa = (float *)(void *)A, *fb = (float *)(void *)B, *fbias = (float *)(void *)BIAS;

@@ -1087,6 +1087,63 @@ TT_TEST(test_small_shapes) {
   }
 }
 
+/* CCMPB at every integer precision through the plan: INPUT int32 [6][6][3]
+   -> SI -> CCMPB 2x2 stride 2 (>> sh, CMP cmp, precision p) -> SI -> OUTPUT,
+   against the SPEC formula: the max of the precision (INT_8 127, UINT_8 255,
+   TERNARY 1, INT_9 255, INT_16 32767, UINT_16 65535, INT_32 2^31-1) clips
+   from above, CMP from below, also when CMP is below the storage's range
+   (an INT_8 block with CMP -1000 keeps -1000: integers are carried in 32
+   bits). INT_8 / TERNARY with CMP >= -128 write an int8 buffer directly. */
+TT_TEST(test_ccmpb_precisions) {
+  static const ti_dtype precs[] = {TI_DTYPE_I8, TI_DTYPE_U8, TI_DTYPE_TERNARY, TI_DTYPE_I9, TI_DTYPE_I16, TI_DTYPE_U16, TI_DTYPE_I32};
+  static const int32_t his[] = {127, 255, 1, 255, 32767, 65535, INT32_MAX};
+  tt_rng r = {77};
+  int rep;
+  for (rep = 0; rep < 56; rep++) {
+    const int pi = rep % 7;
+    const int32_t n = 6 * 6 * 3, no = 3 * 3 * 3, sh = (int32_t)tt_range(&r, 0, 6);
+    const int32_t cmp = rep / 7 % 2 ? (int32_t)tt_range(&r, -128, 3) : (int32_t)tt_range(&r, -100000, -129);
+    int32_t *in = rand_vals(&r, n, -200000, 200000), want[27], y, xx, f, ky, kx;
+    ti_task_graph g;
+    ti_task_shape s = ti_task_shape_make(3, 3, 3, 0, 2, 2, 0, 0);
+    ti_exec *x;
+    ti_error err;
+    memset(&err, 0, sizeof err);
+    ti_task_graph_init(&g, NULL);
+    add(&g, 0, TI_BLOCK_INPUT, TI_DTYPE_I32, ti_task_shape_make(6, 6, 3, 0, 0, 0, 0, 0)); socket_of(&g, 0, 0);
+    add(&g, 1, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(6, 6, 3, 0, 0, 0, 0, 0));
+    ti_task_shape_set(&s, TI_SHAPE_HAS_NIY, 6); ti_task_shape_set(&s, TI_SHAPE_HAS_NIX, 6);
+    add(&g, 2, TI_BLOCK_CCMPB, precs[pi], s);
+    attr(&g, 2, TI_TASK_ATTR_STRIDE_Y, 2); attr(&g, 2, TI_TASK_ATTR_STRIDE_X, 2);
+    attr(&g, 2, TI_TASK_ATTR_BIT_SHIFT_NUM, sh); attr(&g, 2, TI_TASK_ATTR_CMP, cmp);
+    add(&g, 3, TI_BLOCK_SI, TI_DTYPE_I32, ti_task_shape_make(3, 3, 3, 0, 0, 0, 0, 0));
+    add(&g, 4, TI_BLOCK_OUTPUT, TI_DTYPE_I32, ti_task_shape_make(3, 3, 3, 0, 0, 0, 0, 0)); socket_of(&g, 4, 1);
+    link0(&g, 0, 1, 0); link0(&g, 1, 2, 0); link0(&g, 2, 3, 0); link0(&g, 3, 4, 0);
+    for (y = 0; y < 3; y++)
+      for (xx = 0; xx < 3; xx++)
+        for (f = 0; f < 3; f++) {
+          int32_t m = INT32_MIN, v;
+          for (ky = 0; ky < 2; ky++)
+            for (kx = 0; kx < 2; kx++) {
+              int32_t e = in[((2 * y + ky) * 6 + 2 * xx + kx) * 3 + f];
+              m = e > m ? e : m;
+            }
+          v = (int32_t)floordiv(m, (int64_t)1 << sh);
+          want[(y * 3 + xx) * 3 + f] = v < cmp ? cmp : v > his[pi] ? his[pi] : v;
+        }
+    x = plan(&g, 0);
+    TT_CHECK_MSG(x != NULL, "precision %d", (int)precs[pi]);
+    if (x) {
+      TT_EQ_INT(ti_exec_set_input(x, 0, in, n, &err), 0);
+      TT_EQ_INT(ti_exec_run(x, &err), 0);
+      TT_CHECK_MSG(output_is(x, 1, want, no), "CCMPB precision %d >> %d cmp %d", (int)precs[pi], (int)sh, (int)cmp);
+    }
+    ti_exec_free(x);
+    free(in);
+    ti_task_graph_free(&g);
+  }
+}
+
 /* --- float precision ------------------------------------------------------- */
 
 TT_TEST(test_float) {
@@ -1359,6 +1416,7 @@ int main(void) {
   TT_RUN(test_3d_chain);
   TT_RUN(test_1d_chain);
   TT_RUN(test_small_shapes);
+  TT_RUN(test_ccmpb_precisions);
   TT_RUN(test_float);
   TT_RUN(test_memory_reuse);
   TT_RUN(test_bad_graphs);

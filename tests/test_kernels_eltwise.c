@@ -201,13 +201,25 @@ TT_TEST(ccmpb_known) {
     TT_EQ_INT(ti_ccmpb(0, &e, neg, o), TI_STATUS_SUCCESS);
     TT_EQ_INT(o[0], -9);
   }
-  {  /* clip to the max of the precision */
+  {  /* clip to the max of the precision, stored as the precision */
     int32_t big[4] = {1000, 70000, 3, 2}, o[1];
+    int8_t o8[2]; uint8_t u8[2]; int16_t o16[2]; uint16_t u16[2];
     ti_prim_desc e = descw(2, 2, 1, 2, 2, 1, 1, 0, 0, 0, 0, TI_DTYPE_I32);
-    e.out_dtype = TI_DTYPE_I8; TT_EQ_INT(ti_ccmpb(0, &e, big, o), 0); TT_EQ_INT(o[0], 127);
-    e.out_dtype = TI_DTYPE_U8; TT_EQ_INT(ti_ccmpb(0, &e, big, o), 0); TT_EQ_INT(o[0], 255);
-    e.out_dtype = TI_DTYPE_TERNARY; TT_EQ_INT(ti_ccmpb(0, &e, big, o), 0); TT_EQ_INT(o[0], 1);
+    o8[1] = 77; u8[1] = 77; o16[1] = 77; u16[1] = 77;   /* one element written, no more */
+    e.out_dtype = TI_DTYPE_I8; TT_EQ_INT(ti_ccmpb(0, &e, big, o8), 0); TT_EQ_INT(o8[0], 127); TT_EQ_INT(o8[1], 77);
+    TT_EQ_INT((int)ti_ccmpb_out_size(&e), 1);
+    e.out_dtype = TI_DTYPE_U8; TT_EQ_INT(ti_ccmpb(0, &e, big, u8), 0); TT_EQ_INT(u8[0], 255); TT_EQ_INT(u8[1], 77);
+    e.out_dtype = TI_DTYPE_TERNARY; TT_EQ_INT(ti_ccmpb(0, &e, big, o8), 0); TT_EQ_INT(o8[0], 1);
+    e.out_dtype = TI_DTYPE_I16; TT_EQ_INT(ti_ccmpb(0, &e, big, o16), 0); TT_EQ_INT(o16[0], 32767); TT_EQ_INT(o16[1], 77);
+    TT_EQ_INT((int)ti_ccmpb_out_size(&e), 2);
+    e.out_dtype = TI_DTYPE_U16; TT_EQ_INT(ti_ccmpb(0, &e, big, u16), 0); TT_EQ_INT(u16[0], 65535); TT_EQ_INT(u16[1], 77);
+    e.out_dtype = TI_DTYPE_I9; TT_EQ_INT(ti_ccmpb(0, &e, big, o16), 0); TT_EQ_INT(o16[0], 255);
+    e.cmp = -300; big[1] = -1000; big[0] = -2000; big[2] = -3000; big[3] = -4000;   /* below int8: low bits kept */
+    e.out_dtype = TI_DTYPE_I8; TT_EQ_INT(ti_ccmpb(0, &e, big, o8), 0); TT_EQ_INT(o8[0], (int8_t)(uint8_t)(-300 & 0xff));
+    e.out_dtype = TI_DTYPE_I16; TT_EQ_INT(ti_ccmpb(0, &e, big, o16), 0); TT_EQ_INT(o16[0], -300);
+    e.cmp = 0; big[0] = 1000; big[1] = 70000; big[2] = 3; big[3] = 2;
     e.out_dtype = TI_DTYPE_I32; TT_EQ_INT(ti_ccmpb(0, &e, big, o), 0); TT_EQ_INT(o[0], 70000);
+    TT_EQ_INT((int)ti_ccmpb_out_size(&e), 4);
     e.bit_shift = 8; TT_EQ_INT(ti_ccmpb(0, &e, big, o), 0); TT_EQ_INT(o[0], 273);
     e.out_dtype = TI_DTYPE_F16; TT_EQ_INT(ti_ccmpb(0, &e, big, o), TI_STATUS_NOT_SUPPORTED);
   }
@@ -376,6 +388,11 @@ TT_TEST(clif_steps_vs_model) {
 /* ---------- every vector path vs the reference ---------- */
 
 static int same(const void *a, const void *b, int64_t n) { return memcmp(a, b, (size_t)n * 4) == 0; }
+/* The 4 bytes after the first `bytes` of a buffer memset to 0x5a: unwritten. */
+static int untouched(const void *p, int64_t bytes) {
+  const unsigned char *c = (const unsigned char *)p + bytes;
+  return c[0] == 0x5a && c[1] == 0x5a && c[2] == 0x5a && c[3] == 0x5a;
+}
 
 TT_TEST(random_elementwise_paths) {
   tt_rng r = {0xabcdef12u};
@@ -459,6 +476,7 @@ TT_TEST(random_window_paths) {
     ti_status want;
     void *in, *bias;
     int32_t *ref, *out;
+    size_t es;
     if (niy + pu + pd < nky) pd += nky;
     if (nix + pl + pr < nkx) pr += nkx;
     d = descw(niy, nix, nf, nky, nkx, sy, sx, pu, pd, pl, pr, t);
@@ -483,6 +501,7 @@ TT_TEST(random_window_paths) {
     want = prim == 0 ? ti_cavg_ref(&d, in, bias, ref)
          : prim == 1 ? ti_ccmpb_ref(&d, in, ref) : ti_ccmps_ref(&d, in, ref);
     TT_EQ_INT(want, TI_STATUS_SUCCESS);
+    es = prim == 1 ? ti_ccmpb_out_size(&d) : 4;   /* CCMPB writes out_dtype's storage */
     for (si = 0; si < ns; si++) {
       ti_kernel_ctx ctx;
       ti_status st;
@@ -493,12 +512,51 @@ TT_TEST(random_window_paths) {
       st = prim == 0 ? ti_cavg(&ctx, &d, in, bias, out)
          : prim == 1 ? ti_ccmpb(&ctx, &d, in, out) : ti_ccmps(&ctx, &d, in, out);
       TT_EQ_INT(st, TI_STATUS_SUCCESS);
-      TT_CHECK_MSG(same(out, ref, n), "prim %d dtype %d in %dx%dx%d k %dx%d s %d,%d pad %d %d %d %d cpu %x",
+      TT_CHECK_MSG(memcmp(out, ref, (size_t)n * es) == 0, "prim %d dtype %d in %dx%dx%d k %dx%d s %d,%d pad %d %d %d %d cpu %x",
                    prim, t, niy, nix, nf, nky, nkx, sy, sx, pu, pd, pl, pr, sets[si]);
-      TT_CHECK_MSG(out[n] == 0x5a5a5a5a, "past the end: prim %d dtype %d in %dx%dx%d k %dx%d s %d,%d pad %d %d %d %d cpu %x n %lld",
+      TT_CHECK_MSG(untouched(out, n * (int64_t)es), "past the end: prim %d dtype %d in %dx%dx%d k %dx%d s %d,%d pad %d %d %d %d cpu %x n %lld",
                    prim, t, niy, nix, nf, nky, nkx, sy, sx, pu, pd, pl, pr, sets[si], (long long)n);
     }
     free(in); free(bias); free(ref); free(out);
+  }
+}
+
+/* CCMPB's 1x1 requantisation form (stride 1, no padding; the executor
+   runs it as one row of ny*nx*nf channels) straight into every storage
+   width, tile edges included, against the reference; nothing past the end. */
+TT_TEST(random_requant_stores) {
+  tt_rng r = {0x1c0ffee5u};
+  unsigned sets[TI_VARIANT_COUNT + 1];
+  int ns = cpu_sets(sets), trial;
+  static const ti_dtype ins[] = {TI_DTYPE_I8, TI_DTYPE_U8, TI_DTYPE_I32};
+  static const ti_dtype outs[] = {TI_DTYPE_I8, TI_DTYPE_U8, TI_DTYPE_TERNARY, TI_DTYPE_I16, TI_DTYPE_U16, TI_DTYPE_I9, TI_DTYPE_I32};
+  static const int nfs[] = {1, 7, 511, 512, 513, 1500, 4096};
+  for (trial = 0; trial < 300; trial++) {
+    int nf = nfs[tt_range(&r, 0, 6)], ny = (int)tt_range(&r, 1, 3), nx = (int)tt_range(&r, 1, 3), si;
+    ti_dtype t = ins[tt_range(&r, 0, 2)];
+    ti_prim_desc d = descw(ny, nx, nf, 1, 1, 1, 1, 0, 0, 0, 0, t);
+    int64_t n = (int64_t)ny * nx * nf;
+    size_t es;
+    void *in = xalloc(n, t);
+    int32_t *ref = (int32_t *)xalloc(n, TI_DTYPE_I32), *out = (int32_t *)xalloc(n + 1, TI_DTYPE_I32);
+    d.cmp = trial % 4 ? (int32_t)tt_range(&r, -300, 100) : rnd_i32(&r);
+    d.bit_shift = (int)tt_range(&r, 0, 12);
+    d.out_dtype = outs[tt_range(&r, 0, 6)];
+    es = ti_ccmpb_out_size(&d);
+    fill(&r, in, t, n);
+    TT_EQ_INT(ti_ccmpb_ref(&d, in, ref), TI_STATUS_SUCCESS);
+    for (si = 0; si < ns; si++) {
+      ti_kernel_ctx ctx;
+      ti_kernel_ctx_init(&ctx);
+      ctx.cpu = sets[si];
+      if (trial & 1) ctx.parallel_for = fake_parallel;
+      memset(out, 0x5a, (size_t)(n + 1) * 4);
+      TT_EQ_INT(ti_ccmpb(&ctx, &d, in, out), TI_STATUS_SUCCESS);
+      TT_CHECK_MSG(memcmp(out, ref, (size_t)n * es) == 0, "dtype %d %dx%dx%d out %d cmp %d >> %d cpu %x", t, ny, nx, nf,
+                   d.out_dtype, (int)d.cmp, d.bit_shift, sets[si]);
+      TT_CHECK_MSG(untouched(out, n * (int64_t)es), "past the end: %dx%dx%d out %d", ny, nx, nf, d.out_dtype);
+    }
+    free(in); free(ref); free(out);
   }
 }
 
@@ -519,6 +577,7 @@ TT_TEST(random_narrow_pools) {
     ti_prim_desc d;
     int64_t n;
     int si;
+    size_t es;
     void *in;
     int32_t *ref, *out;
     if (nky * nkx < 2) nkx = 2, nix = ox * 2;
@@ -531,14 +590,15 @@ TT_TEST(random_narrow_pools) {
     ref = (int32_t *)xalloc(n, TI_DTYPE_I32); out = (int32_t *)xalloc(n + 1, TI_DTYPE_I32);
     fill(&r, in, t, (int64_t)niy * nix * nf);
     TT_EQ_INT(ti_ccmpb_ref(&d, in, ref), TI_STATUS_SUCCESS);
+    es = ti_ccmpb_out_size(&d);
     for (si = 0; si < ns; si++) {
       ti_kernel_ctx ctx;
       ti_kernel_ctx_init(&ctx);
       ctx.cpu = sets[si];
       memset(out, 0x5a, (size_t)(n + 1) * 4);
       TT_EQ_INT(ti_ccmpb(&ctx, &d, in, out), TI_STATUS_SUCCESS);
-      TT_CHECK_MSG(same(out, ref, n), "dtype %d in %dx%dx%d k %dx%d out %d cpu %x", t, niy, nix, nf, nky, nkx, d.out_dtype, sets[si]);
-      TT_CHECK_MSG(out[n] == 0x5a5a5a5a, "past the end: in %dx%dx%d k %dx%d", niy, nix, nf, nky, nkx);
+      TT_CHECK_MSG(memcmp(out, ref, (size_t)n * es) == 0, "dtype %d in %dx%dx%d k %dx%d out %d cpu %x", t, niy, nix, nf, nky, nkx, d.out_dtype, sets[si]);
+      TT_CHECK_MSG(untouched(out, n * (int64_t)es), "past the end: in %dx%dx%d k %dx%d", niy, nix, nf, nky, nkx);
     }
     free(in); free(ref); free(out);
   }
@@ -660,6 +720,7 @@ int main(void) {
   TT_RUN(cavg_known);
   TT_RUN(mul_known);
   TT_RUN(ccmpb_known);
+  TT_RUN(random_requant_stores);
   TT_RUN(ccmps_known);
   TT_RUN(clut_known);
   TT_RUN(clif_known);
