@@ -194,7 +194,7 @@ static void elt_run_geo(const char *name, int op, ti_dtype t, int window, const 
   static const int32_t big = 1 << 16;
   elt_case e;
   tt_rng r;
-  size_t n, ni, i;
+  size_t n, ni, i, ob;
   void *a[3], *b, *bias;
   int32_t *lut = (int32_t *)malloc((size_t)big * 4), *v0;
   memset(&e, 0, sizeof e);
@@ -231,7 +231,8 @@ static void elt_run_geo(const char *name, int op, ti_dtype t, int window, const 
   ti_lif_params_init(&e.lif);
   e.lif.vth0 = 500; e.lif.vr = -20; e.lif.dv = 3; e.lif.reset_mode = 1;
   e.n_out = n;
-  check_splits(name, call_elt, &e, (op == 8 ? 2 * n : n) * 4, SIMD_SPLITS);
+  ob = op == 5 ? ti_ccmpb_out_size(&e.d) : 4;   /* CCMPB writes out_dtype's storage */
+  check_splits(name, call_elt, &e, (op == 8 ? 2 * n : n) * ob, SIMD_SPLITS);
   if (geo) {   /* the row pieces also equal the reference */
     unsigned char *want = (unsigned char *)malloc(n * 4), *got = (unsigned char *)malloc(n * 4);
     ti_kernel_ctx ctx;
@@ -240,7 +241,7 @@ static void elt_run_geo(const char *name, int op, ti_dtype t, int window, const 
     TT_CHECK(call_elt(&ctx, &e, got) == TI_STATUS_SUCCESS);
     TT_CHECK((op == 4 ? ti_cavg_ref(&e.d, e.in[0], e.bias, want) : op == 5 ? ti_ccmpb_ref(&e.d, e.in[0], want)
               : ti_ccmps_ref(&e.d, e.in[0], want)) == TI_STATUS_SUCCESS);
-    TT_CHECK_MSG(memcmp(got, want, n * 4) == 0, "%s: differs from the reference", name);
+    TT_CHECK_MSG(memcmp(got, want, n * ob) == 0, "%s: differs from the reference", name);
     free(want); free(got);
   }
   for (i = 0; i < 3; i++) free(a[i]);
