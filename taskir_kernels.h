@@ -575,7 +575,9 @@ TASKIR_API TI_NODISCARD ti_status ti_cvs_ref(const ti_prim_desc *d, const void *
    for I8 and TERNARY, uint8_t for U8, int16_t for I16 and I9, uint16_t for
    U16, int32_t for I32 (ti_ccmpb_out_size). A result below the storage's
    minimum (only when cmp is) keeps its low bits, as storage never
-   saturates.
+   saturates. The vector path accumulates narrow outputs a tile (512 values)
+   at a time; a window (other than 1x1) over more channels than that runs
+   the reference.
    F32: out = max(cmp, window elements) as the seed-000 loop (bit_shift 0). */
 TASKIR_API TI_NODISCARD ti_status ti_ccmpb(const ti_kernel_ctx *ctx, const ti_prim_desc *d,
                               const void *in, void *out);
