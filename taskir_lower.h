@@ -76,9 +76,18 @@
                             over each row twice, duplicated by a SHUFFLE,
                             because a 1x1 CCMPB clips to 127 whatever its
                             precision); signed values -> trunc(x / 2^k) =
-                            floor(max(x,0) / 2^k) - floor(max(-x,0) / 2^k):
-                            two such CCMPB (CMP 0), a CVS -1 before the
-                            second and after it, a CADD. k = 0: x itself.
+                            floor(max(x,0) / 2^k) + ceil(min(x,0) / 2^k),
+                            the second as floor((x - max(x,0) + 2^k - 1) /
+                            2^k): three such CCMPB (shift k CMP 0, shift 0
+                            CMP 0, shift k CMP = the dtype's minimum), a CVS
+                            (CONSTANT_A -1, CONSTANT_B 2^k - 1), two CADD;
+                            nothing negates x, so INT32_MIN is exact.
+                            k = 0: x itself.
+       broadcast            numpy rules in storage order: the same number of
+                            elements (only the rank changes) -> no block, a
+                            view; else SI -> one-branch CADD (a copy), the
+                            operand replicated on the edge into the SI as
+                            for add (SHUFFLE of zeros per broadcast axis)
        lut                  SI + SB (table, 2^8 entries) -> CLUT (LUT_DW 8)
        lif                  SI (x) + SI (the membrane state) -> CLIF (VTH0 =
                             floor(vth), VR = v_reset): v must be a program
@@ -133,7 +142,7 @@
      - div: the divisor a constant, one positive power of two 2^k (k <=
        31) for every element; an activation divisor or any other constant
        is refused (no block divides). The dividend does not broadcast.
-       i32: exact except x = INT32_MIN on the signed form (-x wraps).
+       Exact over the whole dtype range (INT32_MIN included).
      - relu on i8/i32; clip with max >= the dtype's maximum.
      - lut: i8 index with the default offset 128 (or any offset whose
        table covers -128..127), an integer table.
