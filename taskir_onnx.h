@@ -102,7 +102,9 @@ TASKIR_API ti_tensor_value *ti_onnx_tensor_value(const ti_onnx_tensor *t, void *
 /* >>onnx.quantize ---------------------------------------------------------- */
 
 /* quantize-recognize: integer (quantised) models exported as float. After a
-   conv2d or gemm (or matmul [+ add of a constant bias]) whose weights are
+   conv2d or gemm (or matmul [+ add of a constant bias], 2-D or with batch
+   dims of 1: [1..,M,K] x [1..,K,N] becomes reshape -> quant_gemm ->
+   reshape, the weight stored 2-D) whose weights are
    integers in -128..127 and whose bias holds integers in the i32 range, the
    export pattern
        clip(-2^31, 2^31) -> div(constant 2^k) -> floor -> clip(-128, 127)
@@ -111,7 +113,7 @@ TASKIR_API ti_tensor_value *ti_onnx_tensor_value(const ti_onnx_tensor *t, void *
    table, shift=k, clip_min -128 or 0 with the relu); a layer whose
    clip(-2^31, 2^31) result is only returned becomes the quant op without
    shift (the i32 accumulator). Between layers, max_pool, reshape, flatten,
-   transpose, concat (of integer values), avg_pool / global_avg_pool
+   transpose, broadcast, concat (of integer values), avg_pool / global_avg_pool
    followed by floor (on values a relu made non-negative, so the mean's
    truncation is its floor) and add followed by clip(-128, 127) are retyped
    to the integer dtype (the floor and the clip dropped: i8 arithmetic
