@@ -76,9 +76,18 @@
                             over each row twice, duplicated by a SHUFFLE,
                             because a 1x1 CCMPB clips to 127 whatever its
                             precision); signed values -> trunc(x / 2^k) =
-                            floor(max(x,0) / 2^k) - floor(max(-x,0) / 2^k):
-                            two such CCMPB (CMP 0), a CVS -1 before the
-                            second and after it, a CADD. k = 0: x itself.
+                            floor(max(x,0) / 2^k) + ceil(min(x,0) / 2^k),
+                            the second as floor((x - max(x,0) + 2^k - 1) /
+                            2^k): three such CCMPB (shift k CMP 0, shift 0
+                            CMP 0, shift k CMP = the dtype's minimum), a CVS
+                            (CONSTANT_A -1, CONSTANT_B 2^k - 1), two CADD;
+                            nothing negates x, so INT32_MIN is exact.
+                            k = 0: x itself.
+       broadcast            numpy rules in storage order: the same number of
+                            elements (only the rank changes) -> no block, a
+                            view; else SI -> one-branch CADD (a copy), the
+                            operand replicated on the edge into the SI as
+                            for add (SHUFFLE of zeros per broadcast axis)
        lut                  SI + SB (table, 2^8 entries) -> CLUT (LUT_DW 8)
        lif                  SI (x) + SI (the membrane state) -> CLIF (VTH0 =
                             floor(vth), VR = v_reset): v must be a program
@@ -133,7 +142,7 @@
      - div: the divisor a constant, one positive power of two 2^k (k <=
        31) for every element; an activation divisor or any other constant
        is refused (no block divides). The dividend does not broadcast.
-       i32: exact except x = INT32_MIN on the signed form (-x wraps).
+       Exact over the whole dtype range (INT32_MIN included).
      - relu on i8/i32; clip with max >= the dtype's maximum.
      - lut: i8 index with the default offset 128 (or any offset whose
        table covers -128..127), an integer table.
@@ -1121,11 +1130,13 @@ static int ti__lw_const_axis(const ti_tensor_value *t, const ti_type *ct, const 
 
 /* An activation operand v of an elementwise op with result type rt into
    storage block si (the result's [y][x][f] form): a 4-D operand of the
-   other CNN layout is permuted, an operand that broadcasts (numpy rules) is
-   replicated on the edge (a SHUFFLE of zeros along each broadcast axis). */
-static ti_status ti__lw_feed_elem(ti__lw *L, const ti_value *v, const ti_type *rt, int32_t si, const int32_t *p2) {
+   other CNN layout is permuted (conform = 1; 0: storage order, as
+   nn.broadcast), an operand that broadcasts (numpy rules) is replicated on
+   the edge (a SHUFFLE of zeros along each broadcast axis). */
+static ti_status ti__lw_feed_elem(ti__lw *L, const ti_value *v, const ti_type *rt, int32_t si, const int32_t *p2,
+                                  int conform) {
   const ti_type *t = v->type;
-  const int32_t *perm = ti__lw_conform(t, rt);
+  const int32_t *perm = conform ? ti__lw_conform(t, rt) : NULL;
   ti__lw_gather gx;
   int64_t d[4], e[TI_MAX_RANK];
   int32_t r = ti_task_block_dims(ti__lw_blk(L, si), d), off = rt->rank - t->rank, i, cp[TI_MAX_RANK];
@@ -1202,7 +1213,7 @@ static ti_status ti__lw_binary(ti__lw *L, const ti_op *op) {
   }
   for (j = 0; j < nact; j++) {
     if ((si[j] = ti__lw_block(L, TI_BLOCK_SI, dt, f, 1)) < 0) { ti_tensor_free(ct); return TI__LW_OOM(L); }
-    if ((st = ti__lw_feed_elem(L, act[j], rt, si[j], axis != rt->rank - 1 ? p2 : NULL)) != TI_STATUS_SUCCESS) {
+    if ((st = ti__lw_feed_elem(L, act[j], rt, si[j], axis != rt->rank - 1 ? p2 : NULL, 1)) != TI_STATUS_SUCCESS) {
       ti_tensor_free(ct);
       return st;
     }
@@ -1297,21 +1308,13 @@ static int32_t ti__lw_shift_blk(ti__lw *L, const ti_value *v, const ti_type *rt,
     return -1;
   return cb;
 }
-/* A CVS (CONSTANT_A = -1) reading block src (box d3) through an SI. */
-static int32_t ti__lw_negate(ti__lw *L, int32_t src, const int64_t *d3) {
-  ti_task_shape s = ti__lw_shape((int32_t)d3[0], (int32_t)d3[1], (int32_t)d3[2], 0);
-  int32_t si, cb;
-  if ((si = ti__lw_block(L, TI_BLOCK_SI, TI_DTYPE_I32, s, 1)) < 0 || (cb = ti__lw_block(L, TI_BLOCK_CVS, TI_DTYPE_I32, s, 1)) < 0) return -1;
-  if (ti__lw_attr(L, cb, TI_TASK_ATTR_CONSTANT_A, -1) != TI_STATUS_SUCCESS || ti__lw_link(L, src, si, 0) != TI_STATUS_SUCCESS ||
-      ti__lw_link(L, si, cb, 0) != TI_STATUS_SUCCESS)
-    return -1;
-  return cb;
-}
-
 /* div by a constant power of two 2^k. The interpreter truncates towards
    zero, CCMPB's shift floors: on values known non-negative one shift; else
-   trunc(x / 2^k) = floor(max(x, 0) / 2^k) - floor(max(-x, 0) / 2^k), two
-   shifts (CMP = 0) and two negations (CVS) summed by a CADD. k = 0: x. */
+   trunc(x / 2^k) = floor(max(x, 0) / 2^k) + ceil(min(x, 0) / 2^k), the
+   second as floor((x - max(x, 0) + 2^k - 1) / 2^k): three shifts (CCMPB),
+   a CVS (CONSTANT_A = -1, CONSTANT_B = 2^k - 1) and two CADD. Nothing
+   negates x, so INT32_MIN divides exactly (-x would wrap) and no step
+   leaves int32. k = 0: x. */
 static ti_status ti__lw_div(ti__lw *L, const ti_op *op) {
   const ti_value *x = op->operands[0].value, *res = &op->results[0];
   const ti_type *rt = res->type;
@@ -1347,19 +1350,35 @@ static ti_status ti__lw_div(ti__lw *L, const ti_op *op) {
   if ((t1 = ti__lw_shift_blk(L, x, rt, -1, x->type->dtype, d3, rt->dtype, k, nonneg ? ti__lw_min_of(rt->dtype) : 0)) < 0) return L->err ? L->err->status : TI_STATUS_NO_MEMORY;
   if (nonneg) return ti__lw_set(L, res, t1, 1, 0, NULL, NULL);
   cs = ti__lw_shape((int32_t)d3[0], (int32_t)d3[1], (int32_t)d3[2], 0);
+  /* m = max(x, 0), then 2^k - 1 - m */
+  if ((n = ti__lw_shift_blk(L, x, rt, -1, x->type->dtype, d3, rt->dtype, 0, 0)) < 0) return L->err ? L->err->status : TI_STATUS_NO_MEMORY;
+  if ((sa = ti__lw_block(L, TI_BLOCK_SI, TI_DTYPE_I32, cs, 1)) < 0 || (sb = ti__lw_block(L, TI_BLOCK_CVS, TI_DTYPE_I32, cs, 1)) < 0)
+    return TI__LW_OOM(L);
+  TI__LW_TRY(ti__lw_attr(L, sb, TI_TASK_ATTR_CONSTANT_A, -1));
+  TI__LW_TRY(ti__lw_attr(L, sb, TI_TASK_ATTR_CONSTANT_B, ((int64_t)1 << k) - 1));
+  ti__lw_blk(L, sb)->has |= TI_BLOCK_HAS_BIAS_TYPE;
+  ti__lw_blk(L, sb)->bias_type = TI_BIAS_CONSTANT;
+  TI__LW_TRY(ti__lw_link(L, n, sa, 0));
+  TI__LW_TRY(ti__lw_link(L, sa, sb, 0));
+  /* x + (2^k - 1 - m) = min(x, 0) + 2^k - 1, then its floor shift */
   if ((sa = ti__lw_block(L, TI_BLOCK_SI, rt->dtype, cs, 1)) < 0) return TI__LW_OOM(L);
   TI__LW_TRY(ti__lw_feed_box(L, x, ti__lw_conform(x->type, rt), sa, 0, 3, d3, NULL, NULL));
-  if ((sb = ti__lw_block(L, TI_BLOCK_CVS, TI_DTYPE_I32, cs, 1)) < 0) return TI__LW_OOM(L);   /* -x */
-  TI__LW_TRY(ti__lw_attr(L, sb, TI_TASK_ATTR_CONSTANT_A, -1));
-  TI__LW_TRY(ti__lw_link(L, sa, sb, 0));
-  if ((t2 = ti__lw_shift_blk(L, NULL, rt, sb, TI_DTYPE_I32, d3, rt->dtype, k, 0)) < 0) return L->err ? L->err->status : TI_STATUS_NO_MEMORY;
-  if ((n = ti__lw_negate(L, t2, d3)) < 0) return L->err ? L->err->status : TI_STATUS_NO_MEMORY;
+  if ((t2 = ti__lw_block(L, TI_BLOCK_SI, TI_DTYPE_I32, cs, 1)) < 0) return TI__LW_OOM(L);
+  TI__LW_TRY(ti__lw_link(L, sb, t2, 0));
+  ti_task_shape_set(&cs, TI_SHAPE_HAS_N_BRANCH, 2);
+  if ((cb = ti__lw_block(L, TI_BLOCK_CADD, TI_DTYPE_I32, cs, 1)) < 0) return TI__LW_OOM(L);
+  TI__LW_TRY(ti__lw_link(L, sa, cb, 0));
+  TI__LW_TRY(ti__lw_link(L, t2, cb, 1));
+  if ((t2 = ti__lw_shift_blk(L, NULL, rt, cb, TI_DTYPE_I32, d3, rt->dtype, k, ti__lw_min_of(rt->dtype))) < 0)
+    return L->err ? L->err->status : TI_STATUS_NO_MEMORY;
+  /* the two quotients summed */
+  cs = ti__lw_shape((int32_t)d3[0], (int32_t)d3[1], (int32_t)d3[2], 0);
   if ((sa = ti__lw_block(L, TI_BLOCK_SI, TI_DTYPE_I32, cs, 1)) < 0 || (sb = ti__lw_block(L, TI_BLOCK_SI, TI_DTYPE_I32, cs, 1)) < 0)
     return TI__LW_OOM(L);
   ti_task_shape_set(&cs, TI_SHAPE_HAS_N_BRANCH, 2);
   if ((cb = ti__lw_block(L, TI_BLOCK_CADD, TI_DTYPE_I32, cs, 1)) < 0) return TI__LW_OOM(L);
   TI__LW_TRY(ti__lw_link(L, t1, sa, 0));
-  TI__LW_TRY(ti__lw_link(L, n, sb, 0));
+  TI__LW_TRY(ti__lw_link(L, t2, sb, 0));
   TI__LW_TRY(ti__lw_link(L, sa, cb, 0));
   TI__LW_TRY(ti__lw_link(L, sb, cb, 1));
   return ti__lw_set(L, res, cb, 0, 0, NULL, NULL);
@@ -1410,6 +1429,24 @@ static ti_status ti__lw_concat(ti__lw *L, const ti_op *op) {
     off += n;
   }
   return ti__lw_set(L, res, cb, nonneg, 0, NULL, NULL);
+}
+
+/* broadcast: numpy rules in storage order (no layout conversion, as the
+   interpreter). The same number of elements (a rank change, or nothing):
+   a view, no block; else the operand is replicated on the edge into a copy
+   block (the gathers of an add's broadcasting operand). */
+static ti_status ti__lw_broadcast(ti__lw *L, const ti_op *op) {
+  const ti_value *x = op->operands[0].value, *res = &op->results[0];
+  const ti_type *rt = res->type;
+  int32_t si, cb;
+  if (x->type->dtype != rt->dtype) return TI__LW_NOSUP(L, "operand dtype %s differs from the result's %s", ti_dtype_name(x->type->dtype), ti_dtype_name(rt->dtype));
+  if (ti__lw_numel(x->type->rank, x->type->dims) == ti__lw_numel(rt->rank, rt->dims)) {
+    *ti__lw_of(L, res) = *ti__lw_of(L, x);
+    return TI_STATUS_SUCCESS;
+  }
+  TI__LW_TRY(ti__lw_copy_block(L, rt, ti__lw_form(rt), &si, &cb));
+  TI__LW_TRY(ti__lw_feed_elem(L, x, rt, si, NULL, 0));
+  return ti__lw_set(L, res, cb, ti__lw_of(L, x)->nonneg, 0, NULL, NULL);
 }
 
 static ti_status ti__lw_slice(ti__lw *L, const ti_op *op) {
@@ -1633,6 +1670,7 @@ static ti_status ti__lw_op(ti__lw *L, const ti_op *op) {
   if (ti_op_is(op, "nn.add") || ti_op_is(op, "nn.mul") || ti_op_is(op, "nn.sub")) return ti__lw_binary(L, op);
   if (ti_op_is(op, "nn.div")) return ti__lw_div(L, op);
   if (ti_op_is(op, "nn.concat")) return ti__lw_concat(L, op);
+  if (ti_op_is(op, "nn.broadcast")) return ti__lw_broadcast(L, op);
   if (ti_op_is(op, "nn.slice")) return ti__lw_slice(L, op);
   if (ti_op_is(op, "nn.lut")) return ti__lw_lut(L, op);
   if (ti_op_is(op, "nn.conv2d") || ti_op_is(op, "nn.gemm") || ti_op_is(op, "nn.matmul"))

@@ -102,7 +102,9 @@ TASKIR_API ti_tensor_value *ti_onnx_tensor_value(const ti_onnx_tensor *t, void *
 /* >>onnx.quantize ---------------------------------------------------------- */
 
 /* quantize-recognize: integer (quantised) models exported as float. After a
-   conv2d or gemm (or matmul [+ add of a constant bias]) whose weights are
+   conv2d or gemm (or matmul [+ add of a constant bias], 2-D or with batch
+   dims of 1: [1..,M,K] x [1..,K,N] becomes reshape -> quant_gemm ->
+   reshape, the weight stored 2-D) whose weights are
    integers in -128..127 and whose bias holds integers in the i32 range, the
    export pattern
        clip(-2^31, 2^31) -> div(constant 2^k) -> floor -> clip(-128, 127)
@@ -111,7 +113,7 @@ TASKIR_API ti_tensor_value *ti_onnx_tensor_value(const ti_onnx_tensor *t, void *
    table, shift=k, clip_min -128 or 0 with the relu); a layer whose
    clip(-2^31, 2^31) result is only returned becomes the quant op without
    shift (the i32 accumulator). Between layers, max_pool, reshape, flatten,
-   transpose, concat (of integer values), avg_pool / global_avg_pool
+   transpose, broadcast, concat (of integer values), avg_pool / global_avg_pool
    followed by floor (on values a relu made non-negative, so the mean's
    truncation is its floor) and add followed by clip(-128, 127) are retyped
    to the integer dtype (the floor and the clip dropped: i8 arithmetic
@@ -1448,8 +1450,10 @@ static int ti__q_layer(ti__q *q, ti_op *op) {
       return ti__q_fail(q, layer, "layer '%s': gemm with alpha/beta other than 1 or trans_a", layer);
     if (op->n_operands > 2) b = op->operands[2].value;
   } else if (is_mm) {
-    if (x->type->rank != 2 || w->type->rank != 2 || ti_dict_int(op->attrs, "transpose_a", 0) || ti_dict_int(op->attrs, "transpose_b", 0))
-      return ti__q_fail(q, layer, "layer '%s': matmul that is not 2-D [M,K] x [K,N]", layer);
+    int32_t r = x->type->rank, j;
+    int ok = r >= 2 && w->type->rank == r && !ti_dict_int(op->attrs, "transpose_a", 0) && !ti_dict_int(op->attrs, "transpose_b", 0);
+    for (j = 0; ok && j < r - 2; j++) ok = x->type->dims[j] == 1 && w->type->dims[j] == 1;   /* batch dims of 1 */
+    if (!ok) return ti__q_fail(q, layer, "layer '%s': matmul that is not [1..,M,K] x [1..,K,N] (2-D, or batch dims of 1)", layer);
     u = ti__q_user(&op->results[0]);
     if (u && ti_op_is(u, "nn.add")) {   /* matmul + constant bias: a gemm */
       ti_value *o = u->operands[u->operands[0].value == &op->results[0] ? 1 : 0].value;
@@ -1562,7 +1566,7 @@ static int ti__q_analyze(ti__q *q) {
     if (!all_int)
       return ti__q_fail(q, obuf, "%s works on a float value: it is not between quantised layers", obuf);
     if (!strcmp(nm, "nn.max_pool") || !strcmp(nm, "nn.reshape") || !strcmp(nm, "nn.flatten") ||
-        !strcmp(nm, "nn.transpose") || !strcmp(nm, "nn.concat")) {
+        !strcmp(nm, "nn.transpose") || !strcmp(nm, "nn.concat") || !strcmp(nm, "nn.broadcast")) {
       me->kind = (unsigned char)kind;
       me->nonneg = (unsigned char)nonneg;
       me->role = TI__QR_RETYPE;
@@ -1590,15 +1594,17 @@ static int ti__q_analyze(ti__q *q) {
   return 1;
 }
 
-/* The i8 / i32 form of a weight, in place (new data in the program's arena). */
-static ti_status ti__q_retype_weight(ti__q *q, ti_value *v, ti_dtype dt, ti_error *err) {
+/* The i8 / i32 form of a weight, in place (new data in the program's arena);
+   last2: also dropped to its last two dims (the leading ones are 1). */
+static ti_status ti__q_retype_weight(ti__q *q, ti_value *v, ti_dtype dt, int last2, ti_error *err) {
   ti_variable *var = ti__q_var(q, v);
   const ti_type *t = var->type;
   int64_t n = ti_type_numel(t), i;
   size_t es = ti_dtype_size(dt);
   unsigned char *d = (unsigned char *)ti_arena_alloc_uninit(&q->p->arena, (size_t)n * es + 1, 16);   /* filled below */
-  const ti_type *nt = ti_type_get(q->p->ctx, t->kind, dt, t->rank, t->dims, t->layout);
-  const ti_type *vt = ti_type_get(q->p->ctx, v->type->kind, dt, v->type->rank, v->type->dims, v->type->layout);
+  int32_t r = last2 ? 2 : t->rank, rv = last2 ? 2 : v->type->rank;
+  const ti_type *nt = ti_type_get(q->p->ctx, t->kind, dt, r, t->dims + (t->rank - r), t->layout);
+  const ti_type *vt = ti_type_get(q->p->ctx, v->type->kind, dt, rv, v->type->dims + (v->type->rank - rv), v->type->layout);
   if (!d || !nt || !vt) return ti_error_set(err, TI_STATUS_NO_MEMORY, "quantize-recognize: out of memory retyping '%s'", var->name);
   for (i = 0; i < n; i++) {
     float f;
@@ -1648,8 +1654,17 @@ static ti_status ti__q_rewrite(ti__q *q, ti_error *err) {
       ops[0] = op->operands[0].value;
       ops[1] = op->operands[1].value;
       ops[2] = me->bias;
-      if ((st = ti__q_retype_weight(q, ops[1], TI_DTYPE_I8, err)) != TI_STATUS_SUCCESS) break;
-      if (me->bias && (st = ti__q_retype_weight(q, me->bias, TI_DTYPE_I32, err)) != TI_STATUS_SUCCESS) break;
+      int32_t rank = op->results[0].type->rank;
+      ti_op *rs = NULL;
+      if (!conv && rank > 2) {   /* a matmul with batch dims of 1: reshaped to 2-D around the quant_gemm */
+        ti_named_attr sh = ti_named(ctx, "shape", ti_attr_int_array(ctx, ops[0]->type->dims + (rank - 2), 2));
+        ti_op *r0 = ti_op_create(q->p, "nn.reshape", 1, ops, 1, NULL, ti_attr_dict(ctx, &sh, 1), err);
+        if (!r0) { st = err && err->status ? err->status : TI_STATUS_NO_MEMORY; break; }
+        ti_op_insert_before(r0, me->end);
+        ops[0] = &r0->results[0];
+      }
+      if ((st = ti__q_retype_weight(q, ops[1], TI_DTYPE_I8, !conv && rank > 2, err)) != TI_STATUS_SUCCESS) break;
+      if (me->bias && (st = ti__q_retype_weight(q, me->bias, TI_DTYPE_I32, 0, err)) != TI_STATUS_SUCCESS) break;
       if (!conv) {
         at = ti_dict_set(ctx, ti_dict_set(ctx, at, "alpha", NULL), "beta", NULL);
         if (ti_op_is(op, "nn.matmul")) at = ti_dict_set(ctx, ti_dict_set(ctx, at, "transpose_a", NULL), "transpose_b", NULL);
@@ -1662,7 +1677,16 @@ static ti_status ti__q_rewrite(ti__q *q, ti_error *err) {
       nq = ti_op_create(q->p, conv ? "nn.quant_conv2d" : "nn.quant_gemm", me->bias ? 3 : 2, ops, 1, NULL, at, err);
       if (!nq) { st = err && err->status ? err->status : TI_STATUS_INVALID; break; }
       ti_op_insert_before(nq, me->end);
-      ti_value_replace_all_uses(&me->end->results[0], &nq->results[0]);
+      if (!conv && rank > 2) {
+        ti_value *y = &nq->results[0];
+        ti_named_attr sh = ti_named(ctx, "shape", ti_attr_int_array(ctx, op->results[0].type->dims, rank));
+        if (!(rs = ti_op_create(q->p, "nn.reshape", 1, &y, 1, NULL, ti_attr_dict(ctx, &sh, 1), err))) {
+          st = err && err->status ? err->status : TI_STATUS_NO_MEMORY;
+          break;
+        }
+        ti_op_insert_before(rs, me->end);
+      }
+      ti_value_replace_all_uses(&me->end->results[0], rs ? &rs->results[0] : &nq->results[0]);
     }
   }
   if (st != TI_STATUS_SUCCESS) return st;

@@ -91,6 +91,35 @@ PYEOF
   done
   if "$T" import "$tmp/int.onnx" "$tmp/int.tir" --nn-only > /dev/null 2>&1 && "$T" lower "$tmp/int.tir" "$tmp/int2.pb" > /dev/null 2>&1 &&
      cmp -s "$tmp/int.pb" "$tmp/int2.pb"; then ok; else bad "import .tir + lower differs from import .pb"; fi
+  # an integer MatMul model exported as float: x [3,8] x W [1,8,5] (+ bias,
+  # requant, relu) -> x W2 [1,5,4] -> i32; the import broadcasts x to [1,3,8]
+  "$PY" - "$tmp/mm.onnx" <<'PYEOF'
+import sys
+import numpy as np
+from onnx import helper, TensorProto, numpy_helper, save
+r = np.random.default_rng(5)
+f = lambda n, a: numpy_helper.from_array(a.astype(np.float32), n)
+inits = [f('w1', r.integers(-3, 4, (1, 8, 5))), f('b1', r.integers(-40, 41, (5,))), f('w2', r.integers(-3, 4, (1, 5, 4))),
+         f('k', np.array(8.0))]
+big = 2.0 ** 31
+nodes = [helper.make_node('MatMul', ['x', 'w1'], ['m1']), helper.make_node('Add', ['m1', 'b1'], ['a1']),
+         helper.make_node('Clip', ['a1'], ['c1'], min=-big, max=big), helper.make_node('Div', ['c1', 'k'], ['d1']),
+         helper.make_node('Floor', ['d1'], ['f1']), helper.make_node('Clip', ['f1'], ['c2'], min=-128.0, max=127.0),
+         helper.make_node('Relu', ['c2'], ['h']), helper.make_node('MatMul', ['h', 'w2'], ['m2']),
+         helper.make_node('Clip', ['m2'], ['y'], min=-big, max=big)]
+g = helper.make_graph(nodes, 'mm', [helper.make_tensor_value_info('x', TensorProto.FLOAT, [3, 8])],
+                      [helper.make_tensor_value_info('y', TensorProto.FLOAT, [1, 3, 4])], inits)
+save(helper.make_model(g, opset_imports=[helper.make_opsetid('', 9)]), sys.argv[1])
+PYEOF
+  awk 'BEGIN { for (i = 0; i < 24; i++) print (i * 59) % 255 - 127 }' > "$tmp/mx.txt"
+  if "$T" import "$tmp/mm.onnx" "$tmp/mm.pb" > "$tmp/log" 2>&1 && grep -q "2 layers quantised" "$tmp/log" &&
+     "$T" check "$tmp/mm.pb" > /dev/null 2>&1; then ok; else bad "import mm.onnx: $(cat "$tmp/log")"; fi
+  "$T" eval "$tmp/mm.onnx" --input x="$tmp/mx.txt" > "$tmp/eval.txt" 2>&1 || bad "eval mm.onnx: $(cat "$tmp/eval.txt")"
+  for src in "$tmp/mm.pb" "$tmp/mm.onnx"; do
+    if "$T" run "$src" --input 0="$tmp/mx.txt" 2> "$tmp/log" | grep -v '^#' > "$tmp/run.txt" && [ -s "$tmp/run.txt" ] &&
+       grep -v '^#' "$tmp/eval.txt" | cmp -s - "$tmp/run.txt"; then ok
+    else bad "run $src differs from eval: $(cat "$tmp/log"; head -5 "$tmp/run.txt")"; fi
+  done
 else
   echo "  skip: the ONNX part ($PY cannot import onnx)"
 fi

@@ -39,6 +39,29 @@ if "$T" eval "$M/two.onnx" --input b="$M/two_b.txt" --input 0="$M/two_a.txt" --o
 if grep -q '^# o_0 f32 \[2,3\]$' "$tmp/printed" && grep -q '^# o_1 f32 \[2,3\]$' "$tmp/printed" &&
    sed -n '/^# o_1/,$p' "$tmp/printed" | tail -n +2 | cmp -s - "$tmp/o3/o_1.txt"; then ok; else bad "printed form: $(cat "$tmp/printed")"; fi
 
+# floats round-trip: inputs that f32 cannot hold in a few digits (0.1, 1/3,
+# ...); every printed value reads back as exactly numpy's f32 result, and
+# has at most 9 significant digits (%.9g)
+printf '0.1\n0.333333343\n-2.71828175\n1e-07\n16777217\n3.40282347e+18\n' > "$tmp/ra.txt"
+printf '0.2\n0.666666687\n1.41421354\n3e-08\n1\n-3.4e+18\n' > "$tmp/rb.txt"
+if "$T" eval "$M/two.onnx" --input a="$tmp/ra.txt" --input b="$tmp/rb.txt" --out "$tmp/o4" > "$tmp/log" 2>&1 &&
+   "$PY" - "$tmp" <<'PYEOF'
+import sys, numpy as np
+d = sys.argv[1]
+rd = lambda f: [l.strip() for l in open(f"{d}/{f}") if l.strip()]
+a = np.array([np.float32(v) for v in rd("ra.txt")], dtype=np.float32)
+b = np.array([np.float32(v) for v in rd("rb.txt")], dtype=np.float32)
+want = [(a + b) * a, a - b]
+for k in range(2):
+    got = rd(f"o4/o_{k}.txt")
+    assert len(got) == 6, got
+    for s, w in zip(got, want[k]):
+        digits = s.lower().split("e")[0].replace("-", "").replace(".", "").lstrip("0")
+        assert len(digits) <= 9, s
+        assert np.float32(s) == w, (k, s, w)
+PYEOF
+then ok; else bad "eval floats do not round-trip (%.9g): $(cat "$tmp/log"; cat "$tmp"/o4/o_*.txt 2>/dev/null | tr '\n' ' ')"; fi
+
 # failures: each names the problem, exit 1 (bad call: 2)
 expect_fail() {   # code pattern command...
   local code=$1 pat=$2; shift 2

@@ -18,6 +18,8 @@ typedef struct tp {
   ti_error e;
   int n_vars;
   tt_rng *r;
+  const int64_t *fixed;   /* input values (cycled) instead of random ones, when not NULL */
+  int64_t n_fixed;
 } tp;
 
 static void tp_init(tp *t, ti_context *c, tt_rng *r) {
@@ -125,7 +127,8 @@ static int property(tp *t, int steps, ti_task_graph *keep, const char *what, uin
     const ti_type *ty = p->args[i]->type;
     in[i] = ti_tensor_create(NULL, ty->dtype, ty->rank, ty->dims, ty->layout, NULL, &e);
     for (j = 0; j < in[i]->numel; j++)
-      ti_tensor_set(in[i], j, (double)tt_range(t->r, ty->dtype == TI_DTYPE_I8 ? -128 : -1000, ty->dtype == TI_DTYPE_I8 ? 127 : 1000));
+      ti_tensor_set(in[i], j, t->fixed ? (double)t->fixed[j % t->n_fixed]
+                              : (double)tt_range(t->r, ty->dtype == TI_DTYPE_I8 ? -128 : -1000, ty->dtype == TI_DTYPE_I8 ? 127 : 1000));
   }
   n_out[0] = 8;
   if (ti_interpret(p, (const ti_tensor_value *const *)in, p->n_args, out[0], &n_out[0], &e) != TI_STATUS_SUCCESS) {
@@ -720,7 +723,7 @@ TT_TEST(test_broadcast) {
 
 /* sub: a - b (b negated by a CVS), a - c (CADD bias -c), c - a (CVS -1 with
    bias c), i8 saturating and i32; div by 2^k: one shift on non-negative
-   values, the signed form (two shifts, two negations, a CADD), by 1. */
+   values, the signed form (three shifts, a CVS, two CADD), by 1. */
 TT_TEST(test_sub_div) {
   int v;
   for (v = 0; v < 10; v++) {
@@ -739,18 +742,86 @@ TT_TEST(test_sub_div) {
     case 3: y = tp_op2(&t, "nn.sub", tp_weight(&t, TI_DTYPE_I32, 1, &n3, -900, 900, NULL), x, NULL); want = TI_BLOCK_CVS; break;
     case 4: y = tp_op2(&t, "nn.div", tp_op1(&t, "nn.relu", x, NULL), tp_weight(&t, TI_DTYPE_I8, 1, &one, 0, 0, &p4), NULL);
             want = TI_BLOCK_CADD; nwant = 0; break;
-    case 5: y = tp_op2(&t, "nn.div", x, tp_weight(&t, TI_DTYPE_I8, 1, &one, 0, 0, &p4), NULL); break;
+    case 5: y = tp_op2(&t, "nn.div", x, tp_weight(&t, TI_DTYPE_I8, 1, &one, 0, 0, &p4), NULL); nwant = 2; break;
     case 6: y = tp_op2(&t, "nn.div", x, tp_weight(&t, TI_DTYPE_I8, 1, &one, 0, 0, &p1), NULL); want = TI_BLOCK_CCMPB; nwant = 0; break;
     case 7: y = tp_op2(&t, "nn.div", conv(&t, x, 3, 3, 3, 1, 1, 1, 1, 3, 0, 1), tp_weight(&t, TI_DTYPE_I8, 1, &one, 0, 0, &p4), NULL);
             want = TI_BLOCK_CVS; nwant = 0; break;
-    case 8: y = tp_op2(&t, "nn.div", x, tp_weight(&t, TI_DTYPE_I32, 1, &one, 0, 0, &p32), NULL); break;
+    case 8: y = tp_op2(&t, "nn.div", x, tp_weight(&t, TI_DTYPE_I32, 1, &one, 0, 0, &p32), NULL); nwant = 2; break;
     default: y = tp_op2(&t, "nn.sub", tp_op1(&t, "nn.relu", x, NULL), tp_op2(&t, "nn.mul", x2, x, NULL), NULL); break;
     }
     tp_ret(&t, 1, &y);
     if (property(&t, 1, &g, "sub/div", (uint64_t)v)) {
       TT_EQ_INT(count_type(&g, want), nwant);
       if (v == 0) TT_EQ_INT(count_type(&g, TI_BLOCK_CVS), 1);
-      if (v == 5 || v == 8) { TT_EQ_INT(count_type(&g, TI_BLOCK_CVS), 2); TT_EQ_INT(count_type(&g, TI_BLOCK_CCMPB), 2); }
+      if (v == 5 || v == 8) { TT_EQ_INT(count_type(&g, TI_BLOCK_CVS), 1); TT_EQ_INT(count_type(&g, TI_BLOCK_CCMPB), 3); }
+      ti_task_graph_free(&g);
+    }
+    CASE_END();
+  }
+}
+
+/* Signed i32 div by 2^k at the ends of the range: INT32_MIN (whose
+   negation wraps), its neighbours, the multiples of 2^k around it and
+   around 0, INT32_MAX; the interpreter truncates towards zero. Also i8
+   at -128 and 127. Every k the divisor can hold. */
+TT_TEST(test_div_extremes) {
+  int32_t k;
+  for (k = 1; k <= 30; k++) {
+    CASE_BEGIN(200 + (uint64_t)k);
+    int64_t d[4] = {1, 2, 3, 8}, one = 1, p = (int64_t)1 << k, vals[24];
+    int32_t pk = (int32_t)p;
+    ti_value *x = tp_arg(&t, TI_DTYPE_I32, 4, d), *y;
+    int n = 0;
+    vals[n++] = INT32_MIN; vals[n++] = (int64_t)INT32_MIN + 1; vals[n++] = (int64_t)INT32_MIN + 2;
+    vals[n++] = (int64_t)INT32_MIN + p - 1; vals[n++] = (int64_t)INT32_MIN + p; vals[n++] = (int64_t)INT32_MIN + p + 1;
+    vals[n++] = INT32_MAX; vals[n++] = (int64_t)INT32_MAX - 1; vals[n++] = (int64_t)INT32_MAX - p + 1;
+    vals[n++] = (int64_t)INT32_MAX - p; vals[n++] = -1; vals[n++] = 0; vals[n++] = 1;
+    vals[n++] = -p; vals[n++] = -p + 1; vals[n++] = -p - 1; vals[n++] = p; vals[n++] = p - 1; vals[n++] = p + 1;
+    vals[n++] = -2 * p - 1; vals[n++] = -3 * p + 1; vals[n++] = (int64_t)INT32_MIN / 2 - 1; vals[n++] = (int64_t)INT32_MIN / 3;
+    vals[n++] = -7;
+    t.fixed = vals; t.n_fixed = n;
+    y = tp_op2(&t, "nn.div", x, tp_weight(&t, TI_DTYPE_I32, 1, &one, 0, 0, &pk), NULL);
+    tp_ret(&t, 1, &y);
+    property(&t, 1, NULL, "div extremes i32", (uint64_t)k);
+    CASE_END();
+  }
+  for (k = 1; k <= 6; k++) {
+    CASE_BEGIN(240 + (uint64_t)k);
+    int64_t d[2] = {4, 7}, one = 1, vals[14] = {-128, -127, -126, 127, 126, -1, 0, 1, -64, -65, -63, 63, 64, -2};
+    int32_t pk = 1 << k;
+    ti_value *x = tp_arg(&t, TI_DTYPE_I8, 2, d), *y;
+    t.fixed = vals; t.n_fixed = 14;
+    y = tp_op2(&t, "nn.div", x, tp_weight(&t, TI_DTYPE_I8, 1, &one, 0, 0, &pk), NULL);
+    tp_ret(&t, 1, &y);
+    property(&t, 1, NULL, "div extremes i8", (uint64_t)k);
+    CASE_END();
+  }
+}
+
+/* nn.broadcast on its own (numpy rules, storage order): replicated on the
+   edge into a copy block (SHUFFLE), or a view when only the rank changes;
+   its result read by a conv, an add, returned. */
+TT_TEST(test_broadcast_op) {
+  int v;
+  for (v = 0; v < 8; v++) {
+    CASE_BEGIN(260 + v);
+    static const int64_t in[8][4] = {{1, 4, 1, 1}, {1, 1, 5, 3}, {4, 1, 3, 0}, {5, 0, 0, 0}, {3, 1, 0, 0}, {1, 3, 5, 3}, {1, 3, 1, 3}, {3, 5, 3, 0}};
+    static const int ranks[8] = {4, 4, 3, 1, 2, 4, 4, 3};
+    static const int64_t out[8][4] = {{2, 4, 5, 3}, {1, 4, 5, 3}, {2, 4, 5, 3}, {3, 2, 5, 0}, {2, 3, 6, 0}, {2, 3, 5, 3}, {1, 3, 5, 3}, {1, 3, 5, 3}};
+    static const int oranks[8] = {4, 4, 4, 3, 3, 4, 4, 4};
+    ti_value *x = tp_arg(&t, v == 4 ? TI_DTYPE_I32 : TI_DTYPE_I8, ranks[v], in[v]), *y, *z;
+    ti_task_graph g;
+    y = tp_op1(&t, "nn.broadcast", x, A(c, "shape", ti_attr_int_array(c, out[v], oranks[v]), NULL, NULL, NULL, NULL, NULL, NULL));
+    if (v == 5) y = conv(&t, y, 3, 2, 3, 1, 1, 1, 1, 4, -128, 1);              /* a batch made by broadcast, into a conv */
+    if (v == 6) y = tp_op2(&t, "nn.add", y, tp_op1(&t, "nn.relu", tp_arg(&t, TI_DTYPE_I8, 4, out[6]), NULL), NULL);
+    if (v == 7) {                                                                /* rank 3 -> 4, same elements: a view */
+      z = tp_op1(&t, "nn.relu", y, NULL);
+      y = conv(&t, z, 3, 2, 1, 1, 0, 1, 1, 3, 0, 1);
+    }
+    tp_ret(&t, 1, &y);
+    if (property(&t, 1, &g, "broadcast op", (uint64_t)v)) {
+      TT_CHECK(count_rearr(&g, TI_REARRANGE_SHUFFLE) >= (v == 7 ? 0 : 1));
+      if (v == 7) TT_EQ_INT(count_rearr(&g, TI_REARRANGE_SHUFFLE), 0);
       ti_task_graph_free(&g);
     }
     CASE_END();
@@ -830,7 +901,8 @@ TT_TEST(test_refusals) {
 typedef struct rv { ti_value *v; int64_t c, h, w; int nonneg; ti_dtype dt; } rv;
 
 /* One random program: a DAG over 4-D values (conv, pools, relu, add, sub,
-   mul, div by 2^k, broadcasts of an extra argument, dilated pools, concat,
+   mul, div by 2^k, broadcasts of an extra argument (by the binary op or by
+   nn.broadcast), dilated pools, concat,
    slice, transposes), batch 1 to 3, ending in an optional flatten -> gemm
    chain (M = batch rows). */
 static void random_program(tp *t, uint64_t seed) {
@@ -851,7 +923,7 @@ static void random_program(tp *t, uint64_t seed) {
   }
   for (s = 0; s < steps && n < 24; s++) {
     rv a = pool_[tt_range(r, n > 2 ? n - 3 : 0, n - 1)], o = a;
-    int kind = (int)tt_range(r, 0, 13);
+    int kind = (int)tt_range(r, 0, 14);
     if (a.dt != TI_DTYPE_I8) kind = 0;
     switch (kind) {
     case 0: case 1: case 2: {   /* conv, requant (maybe fused max pool) */
@@ -959,6 +1031,22 @@ static void random_program(tp *t, uint64_t seed) {
       o.nonneg = 0;
       break;
     }
+    case 14: {   /* nn.broadcast of an extra argument (or its relu) to a's shape, then add / mul / sub */
+      int64_t bd[4], od[4];
+      const char *nm = tt_range(r, 0, 2) == 0 ? "nn.add" : tt_range(r, 0, 1) ? "nn.mul" : "nn.sub";
+      int rank = (int)tt_range(r, 1, 4), q;
+      ti_value *b;
+      if (n_args >= 6) break;
+      od[0] = d[0]; od[1] = a.c; od[2] = a.h; od[3] = a.w;
+      for (q = 0; q < rank; q++) bd[q] = tt_range(r, 0, 1) ? 1 : od[4 - rank + q];
+      b = tp_arg(t, TI_DTYPE_I8, rank, bd);
+      n_args++;
+      if (tt_range(r, 0, 1)) b = tp_op1(t, "nn.relu", b, NULL);
+      b = tp_op1(t, "nn.broadcast", b, A(c, "shape", ti_attr_int_array(c, od, 4), NULL, NULL, NULL, NULL, NULL, NULL));
+      o.v = tt_range(r, 0, 1) ? tp_op2(t, nm, a.v, b, NULL) : tp_op2(t, nm, b, a.v, NULL);
+      o.nonneg = 0;
+      break;
+    }
     default: {   /* a dilated pool */
       int64_t dy = tt_range(r, 1, 3), dx = tt_range(r, 1, 3), ky = tt_range(r, 1, 2), kx = tt_range(r, 1, 2), sy = tt_range(r, 1, 2), sx = tt_range(r, 1, 2);
       int mx = !a.nonneg || tt_range(r, 0, 1);
@@ -1027,6 +1115,8 @@ int main(void) {
   TT_RUN(test_gemm_rows);
   TT_RUN(test_broadcast);
   TT_RUN(test_sub_div);
+  TT_RUN(test_div_extremes);
+  TT_RUN(test_broadcast_op);
   TT_RUN(test_dilated_pools);
   TT_RUN(test_refusals);
   TT_RUN(test_random_programs);

@@ -267,6 +267,119 @@ TT_TEST(import_unsupported) {
   TT_CHECK(import_one_node("Relu", NULL, NULL, 13, &e) == TI_STATUS_SUCCESS);
 }
 
+/* ---- opset 6-9 attribute forms ---- */
+
+static void w_attr_i(ti_buffer *node, const char *name, int64_t v) {
+  ti_buffer a;
+  ti_buffer_init(&a, NULL);
+  w_str(&a, 1, name);
+  w_int(&a, 20, TI_ONNX_ATTR_INT);
+  w_int(&a, 3, v);
+  w_msg(node, 5, &a);
+}
+/* One node `op` (attributes already in *nd) reading x (dims xd) and the
+   initializers (names inits[i], n_init of them, 1-D of `ilen` floats each
+   from ivals), writing y; imported at `opset` and run on xv. Returns the
+   import status; *y the result (free it) when it ran. */
+static ti_status one_node(const char *op, ti_buffer *nd, int xr, const int64_t *xd, const float *xv, const char *const *inits,
+                          int n_init, int64_t ilen, const float *ivals, int64_t opset, ti_tensor_value **y, ti_error *e) {
+  ti_buffer m, g, t, vi;
+  const char *in[8], *out[] = {"y", NULL};
+  ti_context *c = ctx_nn();
+  ti_program *p = NULL;
+  ti_tensor_value *x;
+  ti_status st;
+  int32_t nout = 1, i;
+  *y = NULL;
+  ti_buffer_init(&m, NULL); ti_buffer_init(&g, NULL); ti_buffer_init(&t, NULL); ti_buffer_init(&vi, NULL);
+  in[0] = "x";
+  for (i = 0; i < n_init; i++) in[i + 1] = inits[i];
+  in[n_init + 1] = NULL;
+  w_node(&g, nd, "n0", op, in, out);
+  for (i = 0; i < n_init; i++) { w_tensor_f(&t, inits[i], 1, &ilen, ivals + i * ilen, 1); w_msg(&g, 5, &t); }
+  w_vi(&vi, "x", xr, xd); w_msg(&g, 11, &vi);
+  w_str(&vi, 1, "y"); w_msg(&g, 12, &vi);
+  w_model(&m, &g, opset);
+  ti_error_clear(e);
+  st = ti_onnx_import(c, m.data, m.len, NULL, &p, e);
+  if (st == TI_STATUS_SUCCESS) {
+    x = ti_tensor_create(NULL, TI_DTYPE_F32, xr, xd, TI_LAYOUT_ANY, xv, e);
+    if (ti_interpret(p, (const ti_tensor_value *const *)&x, 1, y, &nout, e) != TI_STATUS_SUCCESS || nout != 1) {
+      TT_CHECK_MSG(0, "%s (opset %d): interpret: %s", op, (int)opset, e->message);
+      *y = NULL;
+    }
+    ti_tensor_free(x);
+  }
+  ti_program_destroy(p);
+  ti_context_destroy(c);
+  ti_buffer_free(&m); ti_buffer_free(&g); ti_buffer_free(&t); ti_buffer_free(&vi);
+  return st;
+}
+
+/* Older exports: Pad's `pads` / `paddings` attribute (and `value`),
+   BatchNormalization's `spatial` (1, and 0 refused), Softmax's 2-D
+   coercion before opset 13 (against the per-axis form at 13). */
+TT_TEST(old_opset_forms) {
+  ti_buffer nd;
+  ti_error e;
+  ti_tensor_value *y;
+  int64_t xd[4] = {1, 2, 2, 2}, sd[3] = {2, 3, 2}, i, j;
+  float x[12] = {1, 2, 3, 4, -1, -2, 0.5f, 8, 0, 1, 2, 3};
+  int v;
+  ti_buffer_init(&nd, NULL);
+  for (v = 0; v < 2; v++) {   /* Pad: pads (opset 9) and paddings (opset 6) */
+    int64_t pads[8] = {0, 0, 1, 0, 0, 0, 0, 1};   /* one row on top, one column on the right */
+    w_attr_ints(&nd, v ? "paddings" : "pads", 8, pads);
+    w_attr_f(&nd, "value", 5.0f);
+    TT_CHECK_MSG(one_node("Pad", &nd, 4, xd, x, NULL, 0, 0, NULL, v ? 6 : 9, &y, &e) == TI_STATUS_SUCCESS, "Pad %d: %s", v, e.message);
+    if (y) {
+      TT_EQ_INT(y->numel, 18);
+      for (i = 0; i < 2; i++)
+        for (j = 0; j < 9; j++) {
+          int64_t r = j / 3, cc = j % 3;
+          double want = r == 0 || cc == 2 ? 5.0 : x[i * 4 + (r - 1) * 2 + cc];
+          TT_CHECK_MSG(ti_tensor_get(y, i * 9 + j) == want, "Pad %d [%lld] %g vs %g", v, (long long)(i * 9 + j), ti_tensor_get(y, i * 9 + j), want);
+        }
+      ti_tensor_free(y);
+    }
+  }
+  {   /* BatchNormalization opset 7, spatial = 1; spatial = 0 refused */
+    const char *names[4] = {"scale", "B", "mean", "var"};
+    float pv[8] = {2, 0.5f, 1, -1, 0.5f, 2, 3, 0.25f};   /* per channel (2): scale, B, mean, var */
+    double eps = 1e-5;
+    w_attr_i(&nd, "spatial", 1);
+    w_attr_f(&nd, "epsilon", (float)eps);
+    TT_CHECK_MSG(one_node("BatchNormalization", &nd, 4, xd, x, names, 4, 2, pv, 7, &y, &e) == TI_STATUS_SUCCESS, "BN: %s", e.message);
+    if (y) {
+      for (i = 0; i < 8; i++) {
+        int64_t ch = i / 4;
+        double want = pv[ch] * (x[i] - pv[4 + ch]) / sqrt(pv[6 + ch] + (double)(float)eps) + pv[2 + ch];
+        TT_CHECK_MSG(fabs(ti_tensor_get(y, i) - want) < 1e-5, "BN [%lld] %g vs %g", (long long)i, ti_tensor_get(y, i), want);
+      }
+      ti_tensor_free(y);
+    }
+    w_attr_i(&nd, "spatial", 0);
+    TT_EQ_INT(one_node("BatchNormalization", &nd, 4, xd, x, names, 4, 2, pv, 7, &y, &e), TI_STATUS_NOT_SUPPORTED);
+    TT_EQ_STR(e.message, "unsupported: node 'n0' op BatchNormalization spatial=0 (opset 7)");
+  }
+  for (v = 0; v < 2; v++) {   /* Softmax axis 1 of [2,3,2]: opset 9 over the 6 values of a row, opset 13 over the 3 */
+    w_attr_i(&nd, "axis", 1);
+    TT_CHECK_MSG(one_node("Softmax", &nd, 3, sd, x, NULL, 0, 0, NULL, v ? 13 : 9, &y, &e) == TI_STATUS_SUCCESS, "Softmax: %s", e.message);
+    if (y) {
+      for (i = 0; i < 12; i++) {
+        int64_t b = i / 6, w = i % 2, k;
+        double sum = 0, want;
+        for (k = 0; k < 6; k++) if (!v || k % 2 == w) sum += exp(x[b * 6 + k]);
+        want = exp(x[i]) / sum;
+        TT_CHECK_MSG(fabs(ti_tensor_get(y, i) - want) < 1e-6, "Softmax opset %d [%lld] %g vs %g", v ? 13 : 9, (long long)i,
+                     ti_tensor_get(y, i), want);
+      }
+      ti_tensor_free(y);
+    }
+  }
+  ti_buffer_free(&nd);
+}
+
 /* ---- the ONNX backend node tests ---- */
 
 static const char *const supported_ops[] = {
@@ -491,6 +604,7 @@ int main(void) {
   TT_RUN(decode_errors);
   TT_RUN(import_cnn);
   TT_RUN(import_unsupported);
+  TT_RUN(old_opset_forms);
   TT_RUN(onnx_node_tests);
   return tt_finish();
 }
