@@ -5629,7 +5629,7 @@ typedef struct ti__check {
   ti_error *err;
   int oom;
   int32_t n_err_before;
-  ti__check_idx *bsorted, *esorted;      /* ids sorted, for lookups; NULL when dense */
+  ti__check_idx *bsorted, *esorted;      /* ids sorted, for lookups (not filled when dense) */
   int bdense, edense;                    /* ids are the indices (0, 1, ...): O(1) lookups */
   ti__check_edge_info *einfo;
   int32_t *in_deg, *adj_start, *adj;     /* cycle search */
