@@ -5635,7 +5635,8 @@ typedef struct ti__check {
   ti_error *err;
   int oom;
   int32_t n_err_before;
-  ti__check_idx *bsorted, *esorted;      /* ids sorted, for lookups */
+  ti__check_idx *bsorted, *esorted;      /* ids sorted, for lookups (not filled when dense) */
+  int bdense, edense;                    /* ids are the indices (0, 1, ...): O(1) lookups */
   ti__check_edge_info *einfo;
   int32_t *in_deg, *adj_start, *adj;     /* cycle search */
 } ti__check;
@@ -5709,6 +5710,13 @@ static int ti__check_idx_cmp(const void *a, const void *b) {
   return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
+/* 1 when s (idx ascending) is already in ti__check_idx_cmp order. */
+static int ti__check_idx_sorted(const ti__check_idx *s, int32_t n) {
+  int32_t i;
+  for (i = 1; i < n; i++) if (s[i].id < s[i - 1].id) return 0;
+  return 1;
+}
+
 /* Index of the first block / edge with this id, or -1. */
 static int32_t ti__check_lookup(const ti__check_idx *s, int32_t n, int32_t id) {
   int32_t lo = 0, hi = n;
@@ -5719,22 +5727,38 @@ static int32_t ti__check_lookup(const ti__check_idx *s, int32_t n, int32_t id) {
   return lo < n && s[lo].id == id ? s[lo].idx : -1;
 }
 
+/* Index of the first block / edge with this id, or -1. */
+static int32_t ti__check_block(const ti__check *c, int32_t id) {
+  if (c->bdense) return id >= 0 && id < c->g->n_blocks ? id : -1;
+  return ti__check_lookup(c->bsorted, c->g->n_blocks, id);
+}
+static int32_t ti__check_edge(const ti__check *c, int32_t id) {
+  if (c->edense) return id >= 0 && id < c->g->n_edges ? id : -1;
+  return ti__check_lookup(c->esorted, c->g->n_edges, id);
+}
+
 #define TI__BID(c, i) ((c)->g->blocks[i].id)
 #define TI__BNAME(b) ((unsigned)(b)->type < TI_BLOCK_COUNT ? ti__block_descs[(b)->type].name : "?")
 
 static void ti__check_ids(ti__check *c) {
   const ti_task_graph *g = c->g;
   int32_t i;
-  for (i = 0; i < g->n_blocks; i++) { c->bsorted[i].id = g->blocks[i].id; c->bsorted[i].idx = i; }
-  for (i = 0; i < g->n_edges; i++) { c->esorted[i].id = g->edges[i].id; c->esorted[i].idx = i; }
-  if (g->n_blocks) qsort(c->bsorted, (size_t)g->n_blocks, sizeof *c->bsorted, ti__check_idx_cmp);
-  if (g->n_edges) qsort(c->esorted, (size_t)g->n_edges, sizeof *c->esorted, ti__check_idx_cmp);
-  for (i = 1; i < g->n_blocks; i++)
+  if (c->bdense && c->edense) return;   /* distinct ids, no index to build */
+  if (!c->bdense) {
+    for (i = 0; i < g->n_blocks; i++) { c->bsorted[i].id = g->blocks[i].id; c->bsorted[i].idx = i; }
+    /* ids given in order are sorted already: no O(n log n) sort then */
+    if (!ti__check_idx_sorted(c->bsorted, g->n_blocks)) qsort(c->bsorted, (size_t)g->n_blocks, sizeof *c->bsorted, ti__check_idx_cmp);
+  }
+  if (!c->edense) {
+    for (i = 0; i < g->n_edges; i++) { c->esorted[i].id = g->edges[i].id; c->esorted[i].idx = i; }
+    if (!ti__check_idx_sorted(c->esorted, g->n_edges)) qsort(c->esorted, (size_t)g->n_edges, sizeof *c->esorted, ti__check_idx_cmp);
+  }
+  for (i = 1; i < g->n_blocks && !c->bdense; i++)
     if (c->bsorted[i].id == c->bsorted[i - 1].id)
       ti__check_diag(c, TI_DIAG_ERROR, "unique-ids", c->bsorted[i].id, TI__NOEDGE,
                      "block id %d is used by blocks #%d and #%d; give each block its own id",
                      (int)c->bsorted[i].id, (int)c->bsorted[i - 1].idx, (int)c->bsorted[i].idx);
-  for (i = 1; i < g->n_edges; i++)
+  for (i = 1; i < g->n_edges && !c->edense; i++)
     if (c->esorted[i].id == c->esorted[i - 1].id)
       ti__check_diag(c, TI_DIAG_ERROR, "unique-ids", TI__NOBLK, c->esorted[i].id,
                      "edge id %d is used by edges #%d and #%d; give each edge its own id",
@@ -5939,8 +5963,8 @@ static void ti__check_edges(ti__check *c) {
   for (i = 0; i < g->n_edges; i++) {
     ti__check_edge_info *x = &c->einfo[i];
     const ti_task_edge *e = &g->edges[i];
-    x->src = ti__check_lookup(c->bsorted, g->n_blocks, e->src_block_id);
-    x->dst = ti__check_lookup(c->bsorted, g->n_blocks, e->dst_block_id);
+    x->src = ti__check_block(c, e->src_block_id);
+    x->dst = ti__check_block(c, e->dst_block_id);
     x->n_out = x->n_in = 0;
     x->out_blk = x->in_blk = -1;
     if (!(e->has & TI_EDGE_HAS_SRC) && x->src < 0)
@@ -5962,12 +5986,12 @@ static void ti__check_edges(ti__check *c) {
         const ti_task_interface *f = &cl->interfaces[k];
         int32_t ei;
         ti__check_edge_info *x;
-        if (!(f->has & TI_IFACE_HAS_EDGE_ID) && ti__check_lookup(c->esorted, g->n_edges, f->edge_id) < 0) {
+        if (!(f->has & TI_IFACE_HAS_EDGE_ID) && ti__check_edge(c, f->edge_id) < 0) {
           ti__check_diag(c, TI_DIAG_ERROR, "edge-ends", b->id, TI__NOEDGE, "%s cluster %d interface %d names no edge",
                          is_out ? "output" : "input", (int)ci, (int)k);
           continue;
         }
-        ei = ti__check_lookup(c->esorted, g->n_edges, f->edge_id);
+        ei = ti__check_edge(c, f->edge_id);
         if (ei < 0) {
           ti__check_diag(c, TI_DIAG_ERROR, "edge-ends", b->id, f->edge_id,
                          "%s cluster %d interface %d names edge %d, which does not exist",
@@ -5986,7 +6010,7 @@ static void ti__check_edges(ti__check *c) {
   for (i = 0; i < g->n_edges; i++) {
     const ti_task_edge *e = &g->edges[i];
     ti__check_edge_info *x = &c->einfo[i];
-    if (ti__check_lookup(c->esorted, g->n_edges, e->id) != i) continue;   /* duplicate id: reported */
+    if (ti__check_edge(c, e->id) != i) continue;   /* duplicate id: reported */
     if (x->n_out != 1)
       ti__check_diag(c, TI_DIAG_ERROR, "edge-ends", x->out_blk >= 0 ? (int64_t)TI__BID(c, x->out_blk) : TI__NOBLK, e->id,
                      "edge is named by %d output interfaces, expected exactly 1 (on its source block)", (int)x->n_out);
@@ -6457,7 +6481,7 @@ static void ti__check_groups(ti__check *c) {
   for (i = 0; i < g->n_groups; i++) {
     const ti_task_group *gr = &g->groups[i];
     for (j = 0; j < gr->n_block_ids; j++) {
-      int32_t id = gr->block_ids[j], bi = ti__check_lookup(c->bsorted, g->n_blocks, id);
+      int32_t id = gr->block_ids[j], bi = ti__check_block(c, id);
       if (bi < 0)
         ti__check_diag(c, TI_DIAG_ERROR, "groups", id, TI__NOEDGE, "group %d names block %d, which does not exist",
                        (int)gr->group_id, (int)id);
@@ -6551,7 +6575,15 @@ TASKIR_API ti_status ti_task_check(const ti_task_graph *g, ti_diag_list *out, ti
   au = out->alloc_user;
   nb = g->n_blocks; ne = g->n_edges;
   n_err0 = out->n_errors;
-  need_idx = ((size_t)nb + (size_t)ne + 2) * sizeof(ti__check_idx);
+  /* ids 0, 1, ... in order (as ti_task_add_block / ti_task_connect number
+     edges, and the lowering blocks): no sorted index is needed */
+  {
+    int32_t i;
+    c.bdense = c.edense = 1;
+    for (i = 0; i < nb && c.bdense; i++) if (g->blocks[i].id != i) c.bdense = 0;
+    for (i = 0; i < ne && c.edense; i++) if (g->edges[i].id != i) c.edense = 0;
+  }
+  need_idx = ((c.bdense ? 0 : (size_t)nb) + (c.edense ? 0 : (size_t)ne) + 2) * sizeof(ti__check_idx);
   /* in_deg nb, adj_start nb+1, adj ne + queue nb + pred nb */
   need_int = ((size_t)nb * 4 + (size_t)ne + 2) * sizeof(int32_t);
   c.bsorted = (ti__check_idx *)TASKIR_MALLOC(au, need_idx);
@@ -6565,7 +6597,7 @@ TASKIR_API ti_status ti_task_check(const ti_task_graph *g, ti_diag_list *out, ti
     return ti_error_set(err, TI_STATUS_NO_MEMORY, "ti_task_check: out of memory for %d blocks and %d edges", (int)nb,
                         (int)ne);
   }
-  c.esorted = c.bsorted + nb;
+  c.esorted = c.bsorted + (c.bdense ? 0 : nb);
   c.adj_start = c.in_deg + nb;
   c.adj = c.adj_start + nb + 1;
   ti__check_ids(&c);

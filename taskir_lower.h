@@ -232,15 +232,15 @@ typedef struct ti__lw_step {
    block `block` seen as a row-major box dims0, then the steps; the value is
    the result reshaped (row-major) to its type's dims. block -1: a constant
    (evaluated when a block needs its data). */
-typedef struct ti__lw_val {
-  int32_t block;
-  int32_t rank0;
-  int64_t dims0[4];
-  int32_t n_steps;
+typedef struct ti__lw_val {   /* 32 bytes: two per op, all held to the end */
   const ti__lw_step *steps;   /* in the lowering's arena; copied on change (values share them) */
-  int nonneg;           /* every element known >= 0 */
-  int fused;            /* consumed by a fusion: the producing op already made it */
-  int state;            /* a CLIF membrane potential: block is its state SI */
+  int32_t block;
+  int32_t dims0[4];     /* a block's dims (int32 on the wire) */
+  unsigned rank0 : 3;   /* <= 4 */
+  unsigned n_steps : 4; /* <= TI__LW_MAX_STEPS */
+  unsigned nonneg : 1;  /* every element known >= 0 */
+  unsigned fused : 1;   /* consumed by a fusion: the producing op already made it */
+  unsigned state : 1;   /* a CLIF membrane potential: block is its state SI */
 } ti__lw_val;
 
 typedef struct ti__lw {
@@ -467,28 +467,36 @@ static ti_status ti__lw_push(ti__lw *L, ti__lw_val *v, int32_t r, const int64_t 
     if (in_dims[perm[i]] != 1) s.perm[n++] = map[perm[i]];
   for (i = 0; i < s.rank; i++) if (s.perm[i] != i) ident = 0;
   if (ident) return TI_STATUS_SUCCESS;
+  if (v->n_steps) {   /* steps are shared by values and never changed in place */
+    const ti__lw_step *p = &v->steps[v->n_steps - 1];
+    int64_t pout[TI_MAX_RANK];
+    for (i = 0; i < p->rank; i++) pout[i] = p->in_dims[p->perm[i]];
+    if (ti__lw_dims_eq(p->rank, pout, s.rank, s.in_dims)) {
+      ti__lw_step *ns;
+      int32_t c[TI_MAX_RANK];
+      ident = 1;
+      for (i = 0; i < s.rank; i++) { c[i] = p->perm[s.perm[i]]; if (c[i] != i) ident = 0; }
+      if (ident) {   /* the last step cancels: the shared prefix stays, nothing is copied */
+        if (!--v->n_steps) v->steps = NULL;
+        return TI_STATUS_SUCCESS;
+      }
+      ns = (ti__lw_step *)ti_arena_array_uninit(&L->arena, (size_t)v->n_steps, sizeof *ns, 8);
+      if (!ns) return TI__LW_OOM(L);
+      memcpy(ns, v->steps, (size_t)v->n_steps * sizeof *ns);
+      for (i = 0; i < s.rank; i++) ns[v->n_steps - 1].perm[i] = c[i];
+      v->steps = ns;
+      return TI_STATUS_SUCCESS;
+    }
+  }
   if (v->n_steps == TI__LW_MAX_STEPS)
     return TI__LW_NOSUP(L, "more than %d transposes separated by reshapes in a row", TI__LW_MAX_STEPS);
   {   /* a copy: other values may share the steps */
     ti__lw_step *ns = (ti__lw_step *)ti_arena_array_uninit(&L->arena, (size_t)v->n_steps + 1, sizeof *ns, 8);
     if (!ns) return TI__LW_OOM(L);
     if (v->n_steps) memcpy(ns, v->steps, (size_t)v->n_steps * sizeof *ns);
+    ns[v->n_steps++] = s;
     v->steps = ns;
   }
-  if (v->n_steps) {
-    ti__lw_step *p = (ti__lw_step *)&v->steps[v->n_steps - 1];
-    int64_t pout[TI_MAX_RANK];
-    for (i = 0; i < p->rank; i++) pout[i] = p->in_dims[p->perm[i]];
-    if (ti__lw_dims_eq(p->rank, pout, s.rank, s.in_dims)) {
-      int32_t c[TI_MAX_RANK];
-      for (i = 0; i < s.rank; i++) c[i] = p->perm[s.perm[i]];
-      ident = 1;
-      for (i = 0; i < s.rank; i++) { p->perm[i] = c[i]; if (c[i] != i) ident = 0; }
-      if (ident) v->n_steps--;
-      return TI_STATUS_SUCCESS;
-    }
-  }
-  ((ti__lw_step *)v->steps)[v->n_steps++] = s;
   return TI_STATUS_SUCCESS;
 }
 
@@ -584,11 +592,14 @@ static ti_status ti__lw_set(ti__lw *L, const ti_value *res, int32_t b, int nonne
                             const int64_t *pre, const int32_t *perm) {
   ti__lw_val *v = ti__lw_of(L, res);
   int64_t d[4];
+  int32_t i, r;
   memset(v, 0, sizeof *v);
   v->block = b;
-  v->rank0 = ti_task_block_dims(ti__lw_blk(L, b), d);
-  memcpy(v->dims0, d, sizeof d);
-  v->nonneg = nonneg;
+  r = ti_task_block_dims(ti__lw_blk(L, b), d);
+  if (r < 0 || r > 4) return ti__lw_fail(L, TI_STATUS_INVALID, "block %d has no dims (a lowering bug)", (int)b);
+  v->rank0 = (unsigned)r;
+  for (i = 0; i < r; i++) v->dims0[i] = (int32_t)d[i];
+  v->nonneg = nonneg != 0;
   if (perm) TI__LW_TRY(ti__lw_push(L, v, rp, pre, perm));
   return TI_STATUS_SUCCESS;
 }
@@ -1783,6 +1794,13 @@ TASKIR_API ti_status ti_lower_to_task(ti_program *p, const ti_lower_options *o, 
     g->n_groups = L.n_groups;
   }
   L.cur = NULL;
+  /* the temporaries are dead: freed before the checker allocates its own */
+  ti_ops_free(p, ops); ops = NULL;
+  TASKIR_FREE(L.au, L.vals); L.vals = NULL;
+  TASKIR_FREE(L.au, L.args); L.args = NULL;
+  TASKIR_FREE(L.au, L.grp); L.grp = NULL;
+  TASKIR_FREE(L.au, L.groups); L.groups = NULL;
+  ti_arena_free(&L.arena);
   {
     ti_error ce;
     ti_status cs;
@@ -1793,11 +1811,11 @@ TASKIR_API ti_status ti_lower_to_task(ti_program *p, const ti_lower_options *o, 
       st = ti_error_set(err, TI_STATUS_INVALID, "lower: the lowered graph fails the checker (a lowering bug): %s", ce.message);
   }
 done:
-  ti_ops_free(p, ops);
-  TASKIR_FREE(L.au, L.vals);
-  TASKIR_FREE(L.au, L.args);
-  TASKIR_FREE(L.au, L.grp);
-  TASKIR_FREE(L.au, L.groups);
+  if (ops) ti_ops_free(p, ops);
+  if (L.vals) TASKIR_FREE(L.au, L.vals);
+  if (L.args) TASKIR_FREE(L.au, L.args);
+  if (L.grp) TASKIR_FREE(L.au, L.grp);
+  if (L.groups) TASKIR_FREE(L.au, L.groups);
   ti_arena_free(&L.arena);
   if (st != TI_STATUS_SUCCESS) {
     ti_task_graph_free(g);

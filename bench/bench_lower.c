@@ -13,7 +13,10 @@
    large sizes' memory comes from and goes back to the system on every run,
    the small ones' is reused). All of it twice: with the allocator as it is,
    and with freed memory kept in the heap (mallopt, as bench_layout), where
-   every size reuses warm pages and the ratio is the lowering's own. */
+   every size reuses warm pages and the ratio is the lowering's own.
+   Before both, the cost of one page fault on this machine (first touches
+   of a fresh 64 MiB block, CPU time per fault), with which the first
+   half's excess at 10^5 is split into faults x cost and the rest. */
 #define _POSIX_C_SOURCE 199309L
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,11 +85,38 @@ static int cmp_d(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
+/* CPU time of one page fault: a fresh 64 MiB block (glibc maps blocks that
+   large apart, fresh on every call), written once per 4 KiB; the time over
+   the faults counted (median of 5). */
+static double fault_cost(void) {
+  enum { MB = 64, TRIALS = 5 };
+  double per[TRIALS];
+  size_t n = (size_t)MB << 20, i;
+  int t;
+  for (t = 0; t < TRIALS; t++) {
+    volatile unsigned char *m = (volatile unsigned char *)malloc(n);
+    struct rusage u0, u1;
+    double t0, dt;
+    long faults;
+    if (!m) { fprintf(stderr, "fault_cost: no memory\n"); exit(1); }
+    getrusage(RUSAGE_SELF, &u0);
+    t0 = now();
+    for (i = 0; i < n; i += 4096) m[i] = (unsigned char)i;
+    dt = now() - t0;
+    getrusage(RUSAGE_SELF, &u1);
+    faults = u1.ru_minflt - u0.ru_minflt;
+    per[t] = faults > 0 ? dt / (double)faults : 0.0;
+    free((void *)m);
+  }
+  qsort(per, TRIALS, sizeof(double), cmp_d);
+  return per[TRIALS / 2];
+}
+
 enum { ROUNDS = 5, SIZES = 3 };
 static const int sizes[SIZES] = {1000, 10000, 100000};
 
 /* ROUNDS rounds of every size; prints the figures, returns 0 or 1 */
-static int measure(ti_context *c, count_alloc *cap, const char *memory, int first) {
+static int measure(ti_context *c, count_alloc *cap, const char *memory, int first, double fault_us) {
   double per[SIZES][ROUNDS], ratio[ROUNDS], alloc_op[SIZES], peak_op[SIZES], faults_op[SIZES][ROUNDS];
   int r, k;
   ti_lower_options o;
@@ -128,6 +158,12 @@ static int measure(ti_context *c, count_alloc *cap, const char *memory, int firs
   }
   qsort(ratio, ROUNDS, sizeof(double), cmp_d);
   printf("  per-op time at 10^5 / at 10^3: %.2f (median of %d paired rounds; target <= 2)\n", ratio[ROUNDS / 2], ROUNDS);
+  if (fault_us > 0) {   /* the medians split: page faults x their cost, and the rest */
+    double f0 = faults_op[0][ROUNDS / 2] * fault_us, f2 = faults_op[SIZES - 1][ROUNDS / 2] * fault_us;
+    double t0 = per[0][ROUNDS / 2] * 1e6, t2 = per[SIZES - 1][ROUNDS / 2] * 1e6;
+    printf("  of which page faults x %.2f us: %.2f us per op at 10^5 (%.2f at 10^3); without them %.2f / %.2f us, "
+           "ratio %.2f\n", fault_us, f2, f0, t2 - f2, t0 - f0, (t2 - f2) / (t0 - f0));
+  }
   return 0;
 }
 
@@ -135,12 +171,15 @@ int main(void) {
   count_alloc ca;
   ti_context *c;
   ti_error e;
+  double fault_us;
   memset(&ca, 0, sizeof ca);
   c = ti_context_create(&ca);
   ti_error_clear(&e);
   BENCH_OK(ti_nn_register(c, &e));
   printf("bench_lower: layout passes + lowering + checker, integer DAGs (conv 1x1 + requant, relu, add, cancelling transposes)\n");
-  if (measure(c, &ca, "the C library's allocator as it is (glibc: large blocks are mapped fresh on every run)", 1)) return 1;
+  fault_us = fault_cost() * 1e6;
+  printf(" one page fault (first touch of fresh memory) costs %.2f us of CPU time here (median of 5 x 64 MiB)\n", fault_us);
+  if (measure(c, &ca, "the C library's allocator as it is (glibc: large blocks are mapped fresh on every run)", 1, fault_us)) return 1;
 #if defined(M_MMAP_MAX) && defined(M_TRIM_THRESHOLD)
   /* the same with freed memory kept in the heap (as bench_layout runs):
      every size then reuses warm pages on its later rounds, as the small
@@ -148,7 +187,7 @@ int main(void) {
      page faults */
   mallopt(M_MMAP_MAX, 0);   /* no block mapped apart (the arena's chunks reach 64 MiB) */
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
-  if (measure(c, &ca, "freed memory kept in the heap (mallopt M_MMAP_MAX 0, M_TRIM_THRESHOLD 1 GiB)", 0)) return 1;
+  if (measure(c, &ca, "freed memory kept in the heap (mallopt M_MMAP_MAX 0, M_TRIM_THRESHOLD 1 GiB)", 0, 0.0)) return 1;
 #endif
   ti_context_destroy(c);
   return 0;

@@ -410,6 +410,62 @@ TT_TEST(rule_edge_ends) {
   ti_task_graph_free(&g);
 }
 
+/* Renumbers build_lenet's graph: ids k*3+5 (sorted, not the indices), or
+   that and the block and edge arrays reversed (not sorted): the checker's
+   id lookups then go through its sorted index instead of the direct one. */
+static void renumber(ti_task_graph *g, int reverse) {
+  int32_t i, j, k;
+#define TT_NEW_ID(x) ((x) * 3 + 5)
+  for (i = 0; i < g->n_blocks; i++) {
+    ti_task_block *b = &g->blocks[i];
+    b->id = TT_NEW_ID(b->id);
+    for (j = 0; j < b->n_inputs; j++)
+      for (k = 0; k < b->inputs[j].n_interfaces; k++) b->inputs[j].interfaces[k].edge_id = TT_NEW_ID(b->inputs[j].interfaces[k].edge_id);
+    for (j = 0; j < b->n_outputs; j++)
+      for (k = 0; k < b->outputs[j].n_interfaces; k++) b->outputs[j].interfaces[k].edge_id = TT_NEW_ID(b->outputs[j].interfaces[k].edge_id);
+  }
+  for (i = 0; i < g->n_edges; i++) {
+    g->edges[i].id = TT_NEW_ID(g->edges[i].id);
+    g->edges[i].src_block_id = TT_NEW_ID(g->edges[i].src_block_id);
+    g->edges[i].dst_block_id = TT_NEW_ID(g->edges[i].dst_block_id);
+  }
+  for (i = 0; i < g->n_groups; i++)
+    for (j = 0; j < g->groups[i].n_block_ids; j++) g->groups[i].block_ids[j] = TT_NEW_ID(g->groups[i].block_ids[j]);
+#undef TT_NEW_ID
+  if (reverse) {
+    for (i = 0, j = g->n_blocks - 1; i < j; i++, j--) { ti_task_block t = g->blocks[i]; g->blocks[i] = g->blocks[j]; g->blocks[j] = t; }
+    for (i = 0, j = g->n_edges - 1; i < j; i++, j--) { ti_task_edge t = g->edges[i]; g->edges[i] = g->edges[j]; g->edges[j] = t; }
+  }
+}
+
+/* The same graph and the same problems whatever its ids: 0, 1, ... in order
+   (looked up directly), sparse in order, or out of order (a sorted index). */
+TT_TEST(ids_dense_sparse_or_unsorted) {
+  int v;
+  for (v = 0; v < 3; v++) {
+    ti_task_graph g;
+    build_lenet(&g);
+    if (v) renumber(&g, v == 2);
+    TT_EQ_INT(n_diags(&g, NULL, NULL), 0);
+    ti_task_graph_free(&g);
+    build_lenet(&g);
+    edg(&g, 8)->dst_block_id = 42;   /* no block has id 42 in any numbering */
+    if (v) renumber(&g, v == 2);
+    expect(&g, TI_DIAG_ERROR, "edge-ends", -1, v ? 8 * 3 + 5 : 8, "names no block");
+    ti_task_graph_free(&g);
+    build_lenet(&g);
+    blk(&g, 9)->inputs[0].interfaces[0].edge_id = 99;
+    if (v) renumber(&g, v == 2);
+    expect(&g, TI_DIAG_ERROR, "edge-ends", v ? 9 * 3 + 5 : 9, v ? 99 * 3 + 5 : 99, "which does not exist");
+    ti_task_graph_free(&g);
+    build_lenet(&g);
+    g.groups[0].block_ids[3] = 1;   /* block 1 twice in the group */
+    if (v) renumber(&g, v == 2);
+    expect(&g, TI_DIAG_ERROR, "groups", v ? 1 * 3 + 5 : 1, -1, "twice");
+    ti_task_graph_free(&g);
+  }
+}
+
 TT_TEST(rule_edge_size) {
   ti_task_graph g;
   int32_t d[1] = {4};
@@ -1004,6 +1060,7 @@ int main(void) {
   TT_RUN(rule_interface_box);
   TT_RUN(rule_interface_box_partial_ok);
   TT_RUN(rule_edge_ends);
+  TT_RUN(ids_dense_sparse_or_unsorted);
   TT_RUN(rule_edge_size);
   TT_RUN(rule_edge_size_implicit_reshape_warns);
   TT_RUN(rule_rearrange);
