@@ -123,12 +123,13 @@ static int cmp_d(const void *a, const void *b) {
 }
 static double median(double *v, int n) { qsort(v, (size_t)n, sizeof *v, cmp_d); return v[n / 2]; }
 
-/* The fastest read loop on these bytes: every shape in turn, ROUNDS
-   rounds, the best median; prints every shape's median (GB/s). */
-static const read_loop *read_pick(const uint8_t *p, size_t n) {
+/* The two fastest read loops on these bytes: every shape in turn, ROUNDS
+   rounds, the best two medians (so one lucky or unlucky round does not
+   decide the reference alone); prints every shape's median (GB/s). */
+static void read_pick(const uint8_t *p, size_t n, const read_loop **best2) {
   enum { ROUNDS = 9 };
   static double t[N_READ][ROUNDS];
-  int i, r, best = 0;
+  int i, r, b0 = 0, b1 = -1;
   double med[N_READ];
   for (r = 0; r < ROUNDS; r++)
     for (i = 0; i < N_READ; i++) t[i][r] = read_once(&read_loops[i], p, n);
@@ -136,10 +137,13 @@ static const read_loop *read_pick(const uint8_t *p, size_t n) {
   for (i = 0; i < N_READ; i++) {
     med[i] = median(t[i], ROUNDS);
     printf("%s %s %.1f", i ? "," : "", read_loops[i].name, n / med[i] / 1e9);
-    if (med[i] < med[best]) best = i;
   }
   printf("\n");
-  return &read_loops[best];
+  for (i = 1; i < N_READ; i++)
+    if (med[i] < med[b0]) { b1 = b0; b0 = i; }
+    else if (b1 < 0 || med[i] < med[b1]) b1 = i;
+  best2[0] = &read_loops[b0];
+  best2[1] = &read_loops[b1 < 0 ? b0 : b1];
 }
 
 typedef struct { const char *name; unsigned cpu; } path;
@@ -257,9 +261,10 @@ static void bench_cc_i32_narrow(ti_prim_desc d, double peak, unsigned cpu) {
   free(in); free(ref); free(out); free(w); free(bias); free(packed); free(s);
 }
 
-/* CVM with weights beyond the L2: each run is paired with a run of the
-   fastest read loop (read_pick) over the same weight bytes, alternately,
-   and the figure is the median over the pairs of (read time / CVM time), so
+/* CVM with weights beyond the L2: each run is paired with a run of each of
+   the two fastest read loops (read_pick) over the same weight bytes,
+   alternately, and the figure is the median over the pairs of (the faster
+   read's time / CVM time), so
    a busy machine moves both sides of a pair alike. With all_paths, every
    variant, then what ti_cvm picks with every feature the CPU has (a variant
    row is limited to its own features); else that pick alone. Returns the
@@ -271,7 +276,7 @@ static double bench_cvm(int nf, int nr, ti_dtype tin, ti_dtype tw, const path *p
   uint8_t *w = (uint8_t *)malloc(nw), *in = (uint8_t *)malloc((size_t)nr);
   int32_t *ref = (int32_t *)malloc((size_t)nf * 4), *out = (int32_t *)malloc((size_t)nf * 4);
   double tref, ratio[PAIRS], gbs[PAIRS], rd[PAIRS], last = 0;
-  const read_loop *rl;
+  const read_loop *rl[2];
   int i, r;
   memset(&d, 0, sizeof d);
   d.ny = d.nx = 1; d.nf = nf; d.nr = nr; d.in_dtype = tin; d.w_dtype = tw;
@@ -283,21 +288,24 @@ static double bench_cvm(int nf, int nr, ti_dtype tin, ti_dtype tw, const path *p
   printf("CVM %s x %s %dx%d (%.1f MB of weights), reference %.2f GB/s; medians of %d pairs\n",
          tin == TI_DTYPE_TERNARY ? "ternary" : tin == TI_DTYPE_U8 ? "u8" : "i8",
          tw == TI_DTYPE_TERNARY ? "ternary" : "i8", nf, nr, nw / 1e6, nw / tref / 1e9, PAIRS);
-  rl = read_pick(w, nw);
+  read_pick(w, nw, rl);
   for (i = all_paths ? 0 : np; i <= np; i++) {   /* row np: ti_cvm's default pick, every feature the CPU has */
     ti_kernel_ctx ctx;
     ti_kernel_ctx_init(&ctx);
     if (i < np) ctx.cpu = ps[i].cpu;
     BENCH_OK(ti_cvm(&ctx, &d, in, w, NULL, out, NULL, 0));
     for (r = 0; r < PAIRS; r++) {
-      double ts = read_once(rl, w, nw), t = now();
+      double ts = read_once(rl[0], w, nw), t1 = read_once(rl[1], w, nw), t;
+      if (t1 < ts) ts = t1;
+      t = now();
       BENCH_OK(ti_cvm(&ctx, &d, in, w, NULL, out, NULL, 0));
       t = now() - t;
       ratio[r] = ts / t; gbs[r] = nw / t / 1e9; rd[r] = nw / ts / 1e9;
     }
-    printf("  %-12s %6.1f GB/s  x%6.1f vs reference  %5.2f of the %s read (%.1f GB/s)%s\n",
+    printf("  %-12s %6.1f GB/s  x%6.1f vs reference  %5.2f of the faster of the %s and %s reads (%.1f GB/s)%s\n",
            i < np ? ps[i].name : "default", median(gbs, PAIRS), tref * median(gbs, PAIRS) * 1e9 / nw,
-           median(ratio, PAIRS), rl->name, median(rd, PAIRS), memcmp(out, ref, (size_t)nf * 4) ? "  MISMATCH" : "");
+           median(ratio, PAIRS), rl[0]->name, rl[1]->name, median(rd, PAIRS),
+           memcmp(out, ref, (size_t)nf * 4) ? "  MISMATCH" : "");
     last = median(ratio, PAIRS);
   }
   free(w); free(in); free(ref); free(out);
