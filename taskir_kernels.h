@@ -419,8 +419,9 @@ TASKIR_API TI_NODISCARD ti_status ti_tinshift_ex(const ti_kernel_ctx *ctx, ti_ti
      CC and CVM, I32 input x I8/TERNARY weights: the input is scanned; when
        every value fits -128..127 or 0..255 it is narrowed and takes the
        int8 kernels (same sums, exactly), else the wide path.
-     CVM: row dots straight from [nf][nr], row after row so that W is
-       read as one sequential stream (bandwidth bound, no packing):
+     CVM: row dots straight from [nf][nr], two or four rows at a time
+       from as many parts of the rows, so that W is read as a few
+       sequential streams (bandwidth bound, no packing):
        int8 types as above, I32 x I32 with wrapping multiplies; F32 and
        other mixes use the reference in ti_cvm, and the wide CC path
        through ti_cvm_as_cc + ti_cc_packed.
