@@ -419,8 +419,9 @@ TASKIR_API TI_NODISCARD ti_status ti_tinshift_ex(const ti_kernel_ctx *ctx, ti_ti
      CC and CVM, I32 input x I8/TERNARY weights: the input is scanned; when
        every value fits -128..127 or 0..255 it is narrowed and takes the
        int8 kernels (same sums, exactly), else the wide path.
-     CVM: row dots straight from [nf][nr], row after row so that W is
-       read as one sequential stream (bandwidth bound, no packing):
+     CVM: row dots straight from [nf][nr], two or four rows at a time
+       from as many parts of the rows, so that W is read as a few
+       sequential streams (bandwidth bound, no packing):
        int8 types as above, I32 x I32 with wrapping multiplies; F32 and
        other mixes use the reference in ti_cvm, and the wide CC path
        through ti_cvm_as_cc + ti_cc_packed.
@@ -3560,64 +3561,126 @@ TASKIR_API ti_status ti_cc2d_ref(const ti_prim_desc *d, const void *in, const vo
 typedef void (*ti__cv_kfn)(const uint8_t *w, const uint8_t *x, int64_t nr, int64_t nm,
                            int64_t f0, int64_t f1, int flip, uint32_t *s);
 
-/* Row by row, so W is read as one sequential stream (as a streaming read
-   does; interleaved row streams reach less of the bandwidth), four
-   accumulators per row; the input row stays in L1. Prefetching TI__CV_AHEAD
-   bytes ahead in that stream (past a row's end is the next row; a prefetch
-   never faults, so past W's end is harmless). */
-#define TI__CV_AHEAD 4096
+/* S rows at a time (S = 2 or 4), one from each S-th part of the range
+   [f0, f1): rows f, f+h, ... (h = (f1 - f0) / S), so W is read as S
+   sequential streams (from memory one stream reaches less of the bandwidth
+   than several: bench_kernels_conv) and each input load serves S rows;
+   eight accumulators (8/S per row), the input in L1. Each stream is
+   prefetched TI__CV_AHEAD bytes ahead (past a row's end is the next row; a
+   prefetch never faults, so past W's end is harmless). The rows left over
+   (fewer than S) go one by one. The 512-bit VNNI kernel, which reads W
+   from the L3 (below TASKIR_CVM_YMM_BYTES), takes two streams of four
+   vectors (about 5-10% faster there than four of two); the others four. */
+#define TI__CV_AHEAD 1024
 #if defined(TI__X86)
 #define TI__CV_PF(p) _mm_prefetch((const char *)(p) + TI__CV_AHEAD, _MM_HINT_T0)
 #else
 #define TI__CV_PF(p) ((void)0)
 #endif
-/* the prefetches of one step: every 64-byte line of its 4*VB bytes */
-#define TI__CV_PF4(p, vb) { int64_t k_; for (k_ = 0; k_ < 4 * (vb); k_ += 64) TI__CV_PF((p) + k_); }
+/* the prefetches of one stream's step: every 64-byte line of its n bytes */
+#define TI__CV_PFN(p, n) { int64_t k_; for (k_ = 0; k_ < (n); k_ += 64) TI__CV_PF((p) + k_); }
 #define TI__CV_DOTW(P, D, a, wv, v) a = flip ? D(a, ti__v##P##_vxor(wv, k80), v) : D(a, v, wv)
-/* One kernel over the SIMD layer of ISA P (attribute A) with dot DOT;
-   VB = vector bytes. */
-#define TI__CV_KERNEL(NAME, P, A, DOT) \
+/* one dot step of a row: weights at wp, input vector v (flipped: the
+   weights are the unsigned operand) */
+#define TI__CV_FLIP(P, D, a, wp, v) a = D(a, ti__v##P##_vxor(ti__v##P##_ldb(wp), k80), v)
+#define TI__CV_PLAIN(P, D, a, wp, v) a = D(a, v, ti__v##P##_ldb(wp))
+/* the four-stream loop over the first nm bytes with dot step T */
+#define TI__CV_ROWS4(P, D, T) \
+  for (r = 0; r + 2 * VB <= nm; r += 2 * VB) { \
+    const ti__v##P##_vi x0 = ti__v##P##_ldb(x + r), x1 = ti__v##P##_ldb(x + r + VB); \
+    TI__CV_PFN(p0 + r, 2 * VB); TI__CV_PFN(p1 + r, 2 * VB); TI__CV_PFN(p2 + r, 2 * VB); TI__CV_PFN(p3 + r, 2 * VB); \
+    T(P, D, a0, p0 + r, x0); T(P, D, a1, p0 + r + VB, x1); \
+    T(P, D, b0, p1 + r, x0); T(P, D, b1, p1 + r + VB, x1); \
+    T(P, D, c0, p2 + r, x0); T(P, D, c1, p2 + r + VB, x1); \
+    T(P, D, d0, p3 + r, x0); T(P, D, d1, p3 + r + VB, x1); \
+  } \
+  for (; r < nm; r += VB) { \
+    const ti__v##P##_vi x0 = ti__v##P##_ldb(x + r); \
+    T(P, D, a0, p0 + r, x0); T(P, D, b0, p1 + r, x0); T(P, D, c0, p2 + r, x0); T(P, D, d0, p3 + r, x0); \
+  }
+/* the two-stream loop: rows p0 (a0..a3) and p1 (b0..b3) */
+#define TI__CV_ROWS2(P, D, T) \
+  for (r = 0; r + 4 * VB <= nm; r += 4 * VB) { \
+    const ti__v##P##_vi x0 = ti__v##P##_ldb(x + r), x1 = ti__v##P##_ldb(x + r + VB); \
+    const ti__v##P##_vi x2 = ti__v##P##_ldb(x + r + 2 * VB), x3 = ti__v##P##_ldb(x + r + 3 * VB); \
+    TI__CV_PFN(p0 + r, 4 * VB); TI__CV_PFN(p1 + r, 4 * VB); \
+    T(P, D, a0, p0 + r, x0); T(P, D, a1, p0 + r + VB, x1); \
+    T(P, D, a2, p0 + r + 2 * VB, x2); T(P, D, a3, p0 + r + 3 * VB, x3); \
+    T(P, D, b0, p1 + r, x0); T(P, D, b1, p1 + r + VB, x1); \
+    T(P, D, b2, p1 + r + 2 * VB, x2); T(P, D, b3, p1 + r + 3 * VB, x3); \
+  } \
+  for (; r < nm; r += VB) { \
+    const ti__v##P##_vi x0 = ti__v##P##_ldb(x + r); \
+    T(P, D, a0, p0 + r, x0); T(P, D, b0, p1 + r, x0); \
+  }
+/* One kernel over the SIMD layer of ISA P (attribute A) with dot DOT and
+   S streams; VB = vector bytes. */
+#define TI__CV_KERNEL(NAME, P, A, DOT, S) \
 A static void NAME(const uint8_t *w, const uint8_t *x, int64_t nr, int64_t nm, \
                    int64_t f0, int64_t f1, int flip, uint32_t *s) { \
   enum { VB = 4 * ti__v##P##_W }; \
   const ti__v##P##_vi k80 = ti__v##P##_set1((int32_t)-0x7f7f7f80);   /* 0x80 bytes */ \
+  const int64_t h = (f1 - f0) / (S); \
   int64_t f, r; \
-  for (f = f0; f < f1; f++) { \
-    const uint8_t *w0 = w + f * nr; \
-    ti__v##P##_vi a0 = ti__v##P##_zero(), a1 = a0, a2 = a0, a3 = a0; \
-    if (flip) { \
-      for (r = 0; r + 4 * VB <= nm; r += 4 * VB) { \
-        TI__CV_PF4(w0 + r, VB); \
-        a0 = DOT(a0, ti__v##P##_vxor(ti__v##P##_ldb(w0 + r), k80), ti__v##P##_ldb(x + r)); \
-        a1 = DOT(a1, ti__v##P##_vxor(ti__v##P##_ldb(w0 + r + VB), k80), ti__v##P##_ldb(x + r + VB)); \
-        a2 = DOT(a2, ti__v##P##_vxor(ti__v##P##_ldb(w0 + r + 2 * VB), k80), ti__v##P##_ldb(x + r + 2 * VB)); \
-        a3 = DOT(a3, ti__v##P##_vxor(ti__v##P##_ldb(w0 + r + 3 * VB), k80), ti__v##P##_ldb(x + r + 3 * VB)); \
-      } \
+  for (f = f0; f < f0 + h; f++) { \
+    const uint8_t *p0 = w + f * nr, *p1 = p0 + h * nr; \
+    const uint8_t *p2 = (S) == 4 ? p1 + h * nr : p1, *p3 = (S) == 4 ? p2 + h * nr : p1; \
+    ti__v##P##_vi a0 = ti__v##P##_zero(), a1 = a0, a2 = a0, a3 = a0, b0 = a0, b1 = a0, b2 = a0, b3 = a0; \
+    ti__v##P##_vi c0 = a0, c1 = a0, d0 = a0, d1 = a0; \
+    if ((S) == 4) { \
+      if (flip) { TI__CV_ROWS4(P, DOT, TI__CV_FLIP) } else { TI__CV_ROWS4(P, DOT, TI__CV_PLAIN) } \
+      s[f] = ti__v##P##_rsum(ti__v##P##_vadd(a0, a1)); \
+      s[f + h] = ti__v##P##_rsum(ti__v##P##_vadd(b0, b1)); \
+      s[f + 2 * h] = ti__v##P##_rsum(ti__v##P##_vadd(c0, c1)); \
+      s[f + 3 * h] = ti__v##P##_rsum(ti__v##P##_vadd(d0, d1)); \
     } else { \
-      for (r = 0; r + 4 * VB <= nm; r += 4 * VB) { \
-        TI__CV_PF4(w0 + r, VB); \
-        a0 = DOT(a0, ti__v##P##_ldb(x + r), ti__v##P##_ldb(w0 + r)); \
-        a1 = DOT(a1, ti__v##P##_ldb(x + r + VB), ti__v##P##_ldb(w0 + r + VB)); \
-        a2 = DOT(a2, ti__v##P##_ldb(x + r + 2 * VB), ti__v##P##_ldb(w0 + r + 2 * VB)); \
-        a3 = DOT(a3, ti__v##P##_ldb(x + r + 3 * VB), ti__v##P##_ldb(w0 + r + 3 * VB)); \
-      } \
+      if (flip) { TI__CV_ROWS2(P, DOT, TI__CV_FLIP) } else { TI__CV_ROWS2(P, DOT, TI__CV_PLAIN) } \
+      s[f] = ti__v##P##_rsum(ti__v##P##_vadd(ti__v##P##_vadd(a0, a1), ti__v##P##_vadd(a2, a3))); \
+      s[f + h] = ti__v##P##_rsum(ti__v##P##_vadd(ti__v##P##_vadd(b0, b1), ti__v##P##_vadd(b2, b3))); \
     } \
-    for (; r < nm; r += VB) { \
+  } \
+  for (f = f0 + (S) * h; f < f1; f++) { \
+    const uint8_t *w0 = w + f * nr; \
+    ti__v##P##_vi a0 = ti__v##P##_zero(); \
+    for (r = 0; r < nm; r += VB) { \
       ti__v##P##_vi v = ti__v##P##_ldb(x + r), u = ti__v##P##_ldb(w0 + r); \
       TI__CV_DOTW(P, DOT, a0, u, v); \
     } \
-    s[f] = ti__v##P##_rsum(ti__v##P##_vadd(ti__v##P##_vadd(a0, a1), ti__v##P##_vadd(a2, a3))); \
+    s[f] = ti__v##P##_rsum(a0); \
   } \
 }
 
+/* The correction of a flipped kernel, 128 * sum of x over the first nm
+   bytes (mod 2^32), as the same dot of the 0x80 bytes with x: nm/VB vector
+   steps from L1, once per call (the scalar loop cost ~4% of LeNet). */
+typedef uint32_t (*ti__cv_cfn)(const uint8_t *x, int64_t nm);
+#define TI__CV_CORR(NAME, P, A, DOT) \
+A static uint32_t NAME(const uint8_t *x, int64_t nm) { \
+  enum { VB = 4 * ti__v##P##_W }; \
+  const ti__v##P##_vi k80 = ti__v##P##_set1((int32_t)-0x7f7f7f80); \
+  ti__v##P##_vi a0 = ti__v##P##_zero(), a1 = a0; \
+  int64_t r; \
+  for (r = 0; r + 2 * VB <= nm; r += 2 * VB) { \
+    a0 = DOT(a0, k80, ti__v##P##_ldb(x + r)); \
+    a1 = DOT(a1, k80, ti__v##P##_ldb(x + r + VB)); \
+  } \
+  for (; r < nm; r += VB) a0 = DOT(a0, k80, ti__v##P##_ldb(x + r)); \
+  return ti__v##P##_rsum(ti__v##P##_vadd(a0, a1)); \
+}
+
 #if defined(TI__X86)
-TI__CV_KERNEL(ti__cv_k_sse2, s, TI__T_SSE2, ti__vs_dot4)
-TI__CV_KERNEL(ti__cv_k_avx2, a, TI__T_AVX2, ti__va_dot4)
-TI__CV_KERNEL(ti__cv_k_avxvnni, a, TI__T_AVXVNNI, ti__va_dpbusd)
-TI__CV_KERNEL(ti__cv_k_avx2_i32, a, TI__T_AVX2, ti__va_mla)
-TI__CV_KERNEL(ti__cv_k_avx512, z, TI__T_AVX512, ti__vz_dot4)
-TI__CV_KERNEL(ti__cv_k_vnni512, z, TI__T_VNNI512, ti__vz_dpbusd)
-TI__CV_KERNEL(ti__cv_k_avx512_i32, z, TI__T_AVX512, ti__vz_mla)
+TI__CV_KERNEL(ti__cv_k_sse2, s, TI__T_SSE2, ti__vs_dot4, 4)
+TI__CV_KERNEL(ti__cv_k_avx2, a, TI__T_AVX2, ti__va_dot4, 4)
+TI__CV_KERNEL(ti__cv_k_avxvnni, a, TI__T_AVXVNNI, ti__va_dpbusd, 4)
+TI__CV_KERNEL(ti__cv_k_avx2_i32, a, TI__T_AVX2, ti__va_mla, 4)
+TI__CV_KERNEL(ti__cv_k_avx512, z, TI__T_AVX512, ti__vz_dot4, 4)
+TI__CV_KERNEL(ti__cv_k_vnni512, z, TI__T_VNNI512, ti__vz_dpbusd, 2)
+TI__CV_KERNEL(ti__cv_k_avx512_i32, z, TI__T_AVX512, ti__vz_mla, 4)
+TI__CV_CORR(ti__cv_c_sse2, s, TI__T_SSE2, ti__vs_dot4)
+TI__CV_CORR(ti__cv_c_avx2, a, TI__T_AVX2, ti__va_dot4)
+TI__CV_CORR(ti__cv_c_avxvnni, a, TI__T_AVXVNNI, ti__va_dpbusd)
+TI__CV_CORR(ti__cv_c_avx512, z, TI__T_AVX512, ti__vz_dot4)
+TI__CV_CORR(ti__cv_c_vnni512, z, TI__T_VNNI512, ti__vz_dpbusd)
 #endif /* TI__X86 */
 
 #if defined(TI__NEON)
@@ -3651,7 +3714,7 @@ static void ti__cv_k_neon(const uint8_t *w, const uint8_t *x, int64_t nr, int64_
     }
   }
 }
-TI__CV_KERNEL(ti__cv_k_neon_i32, n, , ti__vn_mla)
+TI__CV_KERNEL(ti__cv_k_neon_i32, n, , ti__vn_mla, 4)
 #endif
 
 typedef struct ti__cv_job {
@@ -3671,6 +3734,11 @@ static void ti__cv_range(void *arg, int64_t b, int64_t e) {
   const ti__cc_geo *g = j->g;
   int64_t f0 = b * 16, f1 = e * 16 < g->nf ? e * 16 : g->nf, f, r, es = j->es;
   j->k(j->w, j->x, g->nr * es, j->nm * es, f0, f1, j->flip, j->out);
+  if (j->nm == g->nr && j->d->bias_mode != TI_BIAS_VECTOR) {   /* no tail: one constant per row */
+    const uint32_t c = ti__cc_biasi(j->d, j->bias, 0) - j->corr;
+    if (c) for (f = f0; f < f1; f++) j->out[f] += c;
+    return;
+  }
   for (f = f0; f < f1; f++) {
     uint32_t acc = j->out[f] - j->corr + ti__cc_biasi(j->d, j->bias, f);
     for (r = j->nm; r < g->nr; r++)
@@ -3734,6 +3802,7 @@ TASKIR_API ti_status ti_cvm(const ti_kernel_ctx *ctx, const ti_prim_desc *d, con
                             void *scratch, size_t scratch_bytes) {
   ti__cc_geo g;
   ti__cv_job j;
+  ti__cv_cfn cf = 0;
   ti_status s = ti__cvm_geom(d, &g);
   unsigned cpu;
   int64_t vb = 0, r;
@@ -3762,15 +3831,15 @@ TASKIR_API ti_status ti_cvm(const ti_kernel_ctx *ctx, const ti_prim_desc *d, con
 #if defined(TI__X86)
   case TI_VARIANT_AVX512VNNI:
     if ((cpu & TI_CPU_AVXVNNI) && (uint64_t)g.nf * (uint64_t)g.nr >= (uint64_t)TASKIR_CVM_YMM_BYTES) {
-      j.k = ti__cv_k_avxvnni; vb = 32;   /* weights from memory: see TASKIR_CVM_YMM_BYTES */
+      j.k = ti__cv_k_avxvnni; cf = ti__cv_c_avxvnni; vb = 32;   /* weights from memory: see TASKIR_CVM_YMM_BYTES */
     } else {
-      j.k = ti__cv_k_vnni512; vb = 64;
+      j.k = ti__cv_k_vnni512; cf = ti__cv_c_vnni512; vb = 64;
     }
     break;
-  case TI_VARIANT_AVXVNNI: j.k = ti__cv_k_avxvnni; vb = 32; break;
-  case TI_VARIANT_AVX512: j.k = ti__cv_k_avx512; vb = 64; break;
-  case TI_VARIANT_AVX2: j.k = ti__cv_k_avx2; vb = 32; break;
-  case TI_VARIANT_SSE2: j.k = ti__cv_k_sse2; vb = 16; break;
+  case TI_VARIANT_AVXVNNI: j.k = ti__cv_k_avxvnni; cf = ti__cv_c_avxvnni; vb = 32; break;
+  case TI_VARIANT_AVX512: j.k = ti__cv_k_avx512; cf = ti__cv_c_avx512; vb = 64; break;
+  case TI_VARIANT_AVX2: j.k = ti__cv_k_avx2; cf = ti__cv_c_avx2; vb = 32; break;
+  case TI_VARIANT_SSE2: j.k = ti__cv_k_sse2; cf = ti__cv_c_sse2; vb = 16; break;
 #elif defined(TI__NEON)
   /* the NEON kernel takes the flag as "input is signed" and needs no correction */
   case TI_VARIANT_NEON: j.k = ti__cv_k_neon; vb = 16; corr_on = 0; break;
@@ -3795,7 +3864,8 @@ TASKIR_API ti_status ti_cvm(const ti_kernel_ctx *ctx, const ti_prim_desc *d, con
   if (!j.k) { ti__cvm_ref_run(d, &g, in, w, bias, out); return TI_STATUS_SUCCESS; }
   j.d = d; j.g = &g; j.w = (const uint8_t *)w; j.bias = bias;
   j.out = (uint32_t *)out; j.nm = g.nr - g.nr % vb; j.corr = 0;
-  if (corr_on)
+  if (corr_on && cf) j.corr = cf(j.x, j.nm);
+  else if (corr_on)
     for (r = 0; r < j.nm; r++) j.corr += 128u * ti__cc_geti(j.x, j.xt, r);
   ti__parallel(ctx, (g.nf + 15) / 16, ti__cv_range, &j);
   return TI_STATUS_SUCCESS;
@@ -3817,7 +3887,12 @@ TASKIR_API ti_status ti_cvm(const ti_kernel_ctx *ctx, const ti_prim_desc *d, con
 #undef TI__CV_PF
 #undef TI__CV_AHEAD
 #undef TI__CV_DOTW
-#undef TI__CV_PF4
+#undef TI__CV_PFN
+#undef TI__CV_ROWS2
+#undef TI__CV_FLIP
+#undef TI__CV_PLAIN
+#undef TI__CV_ROWS4
+#undef TI__CV_CORR
 #undef TI__CW_KERNEL
 #undef TI__CW_IMAC
 #undef TI__CW_FMAC
