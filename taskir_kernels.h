@@ -308,7 +308,9 @@ typedef struct ti_prim_desc {
    of up to 64 bytes go group by group within each image (a fixed-size move
    per run at the row stride); longer ones go row by row, neighbouring
    groups with equal shifts merged: below the streaming size (data in
-   cache) one memcpy / memset per run, nothing prefetched, or, for runs up
+   cache) one memcpy / memset per stretch of runs that are contiguous in
+   both input and output (rows and images too, e.g. G = 1) or all
+   zero-filled, nothing prefetched, or, for runs (G > 1) up
    to a cap per SIMD variant (TI_FAMILY_TINSHIFT: AVX-512 4 KiB, AVX2 1 KiB,
    SSE2 and NEON 256 B), inline vector moves with no branch per run. Outputs
    of at least
