@@ -308,7 +308,9 @@ typedef struct ti_prim_desc {
    of up to 64 bytes go group by group within each image (a fixed-size move
    per run at the row stride); longer ones go row by row, neighbouring
    groups with equal shifts merged: below the streaming size (data in
-   cache) one memcpy / memset per run, nothing prefetched, or, for runs up
+   cache) one memcpy / memset per stretch of runs that are contiguous in
+   both input and output (rows and images too, e.g. G = 1) or all
+   zero-filled, nothing prefetched, or, for runs (G > 1) up
    to a cap per SIMD variant (TI_FAMILY_TINSHIFT: AVX-512 4 KiB, AVX2 1 KiB,
    SSE2 and NEON 256 B), inline vector moves with no branch per run. Outputs
    of at least
@@ -2321,28 +2323,44 @@ TI__T_AVX512 static void ti__ts_columns_avx512(const ti__ts_job *j, int64_t r0, 
 
 /* Output rows r = n*T + t in [r0, r1). */
 /* Rows in cache (the output is below the streaming size), runs over 64
-   bytes: one library memcpy / memset per run (neighbours with equal shifts
-   merged), nothing prefetched or staged, in a function of its own so that
-   the loop keeps its state in registers. Measured fastest there against
-   the per-run loop a user would write (bench_tinshift_grid). */
+   bytes: one library memcpy / memset per stretch, nothing prefetched or
+   staged, in a function of its own so that the loop keeps its state in
+   registers. A stretch is consecutive (n, t, group) runs that are
+   contiguous in the input as well as in the output (equal shifts of
+   neighbouring groups; with G = 1, or equal shifts across a whole row, the
+   rows of an image and images with the same shift), or all zero-filled:
+   fewer, longer calls than the per-run loop a user would write
+   (bench_tinshift_grid), which glibc's memcpy / memset (rep movsb / stosb
+   from about 2 KiB) move faster per byte. */
 static void ti__ts_rows_cached(const ti__ts_job *j, int64_t r0, int64_t r1) {
   const int64_t T = j->T, G = j->G, sign = j->sign;
   const size_t piece = j->piece, row = j->row;
-  unsigned char *d = j->dst + (size_t)r0 * row;
+  unsigned char *d = j->dst + (size_t)r0 * row;  /* where the pending stretch starts */
+  const unsigned char *ps = 0;                   /* its source (NULL: zeros) */
+  size_t pl = 0;                                 /* and its bytes */
   int64_t n = r0 / T, t = r0 % T, r, g, g1;
   for (r = r0; r < r1; ++r) {
     const int32_t *sh = j->shifts + n * G;
     const unsigned char *base = j->src + (size_t)(n * T) * row;
     for (g = 0; g < G; g = g1) {
       const int64_t st = t - sign * sh[g];
+      const unsigned char *s =
+          (uint64_t)st < (uint64_t)T ? base + (size_t)st * row + (size_t)g * piece : 0;
       size_t bytes;
       for (g1 = g + 1; g1 < G && sh[g1] == sh[g]; ++g1) {}
       bytes = (size_t)(g1 - g) * piece;
-      if ((uint64_t)st < (uint64_t)T) TASKIR_MEMCPY(d, base + (size_t)st * row + (size_t)g * piece, bytes);
-      else TASKIR_MEMSET(d, 0, bytes);
-      d += bytes;
+      if (s ? (ps && ps + pl == s) : !ps) { pl += bytes; continue; }
+      if (pl) {
+        if (ps) TASKIR_MEMCPY(d, ps, pl);
+        else TASKIR_MEMSET(d, 0, pl);
+      }
+      d += pl; ps = s; pl = bytes;
     }
     if (++t == T) { t = 0; ++n; }
+  }
+  if (pl) {
+    if (ps) TASKIR_MEMCPY(d, ps, pl);
+    else TASKIR_MEMSET(d, 0, pl);
   }
 }
 
@@ -2454,7 +2472,8 @@ static void ti__ts_rows(void *arg, int64_t r0, int64_t r1) {
   }
 #endif
   if (!j->stream) {
-    if (j->vrows && piece <= j->vec_max) j->vrows(j, r0, r1);
+    /* G == 1: every run is a whole row, so an image is one stretch */
+    if (j->vrows && piece <= j->vec_max && G > 1) j->vrows(j, r0, r1);
     else ti__ts_rows_cached(j, r0, r1);
     return;
   }

@@ -10,7 +10,8 @@
    are the medians of the per-trial ratios kernel/loop (time of the loop /
    time of the kernel: >= 1 means the kernel is at least as fast) and
    kernel/memcpy of the same bytes. Targets: kernel/loop >= 1.0 everywhere,
-   kernel/memcpy >= 0.9 where runs are >= 256 B. */
+   kernel/memcpy >= 0.9 where runs are >= 256 B. Arguments: the largest and
+   the smallest tensor in MiB (default 256 and 0.0625). */
 #define _POSIX_C_SOURCE 200809L
 #define TASKIR_IMPLEMENTATION
 #include "taskir_kernels.h"
@@ -63,6 +64,7 @@ static volatile unsigned char sink;
 
 int main(int argc, char **argv) {
   const size_t max_bytes = argc > 1 ? (size_t)(atof(argv[1]) * 1048576.0) : (size_t)256 << 20;   /* MiB */
+  const size_t min_bytes = argc > 2 ? (size_t)(atof(argv[2]) * 1048576.0) : 0;                     /* MiB */
   double worst_loop = 1e9, worst_copy = 1e9, t_start = now();
   int points = 0, passed = 0;
   size_t bytes, L;
@@ -74,6 +76,7 @@ int main(int argc, char **argv) {
     unsigned char *in, *out, *ref;
     int32_t *sh;
     size_t i;
+    if (bytes < min_bytes) continue;
     if (3 * bytes + ((size_t)1 << 30) > avail_bytes()) {
       printf("%9zu  skipped: not enough free memory\n", bytes);
       continue;

@@ -1,0 +1,122 @@
+/* TinShift in cache (the default streaming size): runs that are contiguous
+   in the input as well as in the output (equal shifts of neighbouring
+   groups; whole rows with G = 1 or with one shift across a row; images with
+   the same shift) or all zero-filled are moved as one stretch. Checked
+   against a per-element reference for every variant the machine has and
+   plain C, alone and split over a parallel_for at uneven rows. */
+/* small enough that these shapes are handed to parallel_for */
+#define TASKIR_TINSHIFT_SPLIT_BYTES ((size_t)4096)
+#define TASKIR_IMPLEMENTATION
+#include "taskir_kernels.h"
+#include "tt.h"
+
+#define CANARY 64
+
+/* out[n][t][c][hw] = in[n][t - sign*s][c][hw] or 0, one element at a time. */
+static void reference(const unsigned char *in, const int32_t *sh, unsigned char *out, int64_t N,
+                      int64_t T, int64_t C, int64_t HW, int64_t G, size_t es, int sign) {
+  int64_t n, t, c, hw;
+  for (n = 0; n < N; ++n)
+    for (t = 0; t < T; ++t)
+      for (c = 0; c < C; ++c) {
+        const int64_t st = t - (int64_t)sign * sh[n * G + c / (C / G)];
+        for (hw = 0; hw < HW; ++hw) {
+          const size_t o = (size_t)(((n * T + t) * C + c) * HW + hw) * es;
+          if (st >= 0 && st < T) memcpy(out + o, in + (size_t)(((n * T + st) * C + c) * HW + hw) * es, es);
+          else memset(out + o, 0, es);
+        }
+      }
+}
+
+/* A parallel_for that cuts the range into uneven chunks, run last first. */
+static void uneven_parallel_for(void *user, int64_t n, ti_range_fn fn, void *arg) {
+  int64_t cut[8], k = 0, b, i;
+  int *calls = (int *)user;
+  for (b = 0; b < n && k < 7; b += 1 + b / 2 + k) cut[k++] = b;
+  cut[k] = n;
+  for (i = k - 1; i >= 0; --i) { fn(arg, cut[i], cut[i + 1]); ++*calls; }
+}
+
+/* The three modes with the given shifts against the reference, output at a
+   4-byte offset, the bytes before and after it checked untouched. */
+static int run_shifts(int64_t N, int64_t T, int64_t C, int64_t HW, int64_t G, ti_dtype dt,
+                      const int32_t *sh, const ti_kernel_ctx *ctx) {
+  static const ti_tinshift_mode modes[3] = {TI_TINSHIFT_FORWARD, TI_TINSHIFT_BACKWARD,
+                                            TI_TINSHIFT_BACKWARD_COMPAT};
+  static const int sign[3] = {1, -1, 1};
+  const size_t es = ti_dtype_size(dt), bytes = (size_t)(N * T * C * HW) * es;
+  unsigned char *in = (unsigned char *)malloc(bytes), *want = (unsigned char *)malloc(bytes);
+  unsigned char *outb = (unsigned char *)malloc(bytes + CANARY + 4), *out = outb + 4;
+  ti_tensor_desc x, s;
+  int64_t dims[4];
+  size_t i;
+  int m, bad = 0;
+  if (!in || !want || !outb) { free(in); free(want); free(outb); return 1; }
+  dims[0] = N; dims[1] = T; dims[2] = C; dims[3] = HW;
+  ti_tensor_desc_set(&x, dt, 4, dims);
+  dims[1] = G;
+  ti_tensor_desc_set(&s, TI_DTYPE_I32, 2, dims);
+  for (i = 0; i < bytes; ++i) in[i] = (unsigned char)(i * 37u + 11u + i / 251u);
+  for (m = 0; m < 3; ++m) {
+    memset(outb, 0xA5, bytes + CANARY + 4);
+    reference(in, sh, want, N, T, C, HW, G, es, sign[m]);
+    if (ti_tinshift_ex(ctx, modes[m], &x, in, &s, sh, &x, out) != TI_STATUS_SUCCESS) bad = 1;
+    if (memcmp(out, want, bytes) != 0) bad = 1;
+    for (i = 0; i < 4; ++i) if (outb[i] != 0xA5) bad = 1;
+    for (i = 0; i < CANARY; ++i) if (out[bytes + i] != 0xA5) bad = 1;
+  }
+  free(in); free(want); free(outb);
+  return bad;
+}
+
+TT_TEST(test_stretches) {
+  static const int64_t shapes[][6] = {
+    /* N, T, C, HW, G, f16 */
+    {3, 6, 96, 1, 1, 0},    /* G = 1: 384-byte rows */
+    {4, 5, 8, 40, 1, 1},    /* G = 1, f16: 640-byte rows */
+    {3, 4, 48, 9, 3, 0},    /* 576-byte runs */
+    {2, 7, 1200, 1, 1, 0},  /* 4800-byte rows: past every variant's vector moves */
+    {3, 5, 2400, 1, 2, 1},  /* 2400-byte runs */
+    {2, 3, 4, 1, 1, 0},     /* 16-byte rows */
+  };
+  unsigned sets[TI_VARIANT_COUNT + 1], have = ti_cpu_detect();
+  int ns = 0, v, p, q, calls = 0;
+  size_t k;
+#define VARIANT(id, name, cpu, need, families) \
+  if (((families) & TI_FAMILY_TINSHIFT) && ((cpu) & have & (need)) == (unsigned)(need)) sets[ns++] = (cpu) & have;
+  TI_KERNEL_VARIANTS(VARIANT)
+#undef VARIANT
+  sets[ns++] = 0;  /* plain C */
+  for (v = 0; v < ns; ++v)
+    for (q = 0; q < 2; ++q) {
+      ti_kernel_ctx ctx;
+      ti_kernel_ctx_init(&ctx);
+      ctx.cpu = sets[v];
+      if (q) { ctx.parallel_for = uneven_parallel_for; ctx.parallel_user = &calls; }
+      for (k = 0; k < sizeof shapes / sizeof shapes[0]; ++k)
+        for (p = 0; p < 6; ++p) {
+          const int64_t *s = shapes[k], N = s[0], T = s[1], G = s[4];
+          int32_t sh[16];
+          int64_t n, g;
+          for (n = 0; n < N; ++n)
+            for (g = 0; g < G; ++g) {
+              int32_t e;
+              if (p == 0) e = 1;                                   /* one shift everywhere */
+              else if (p == 1) e = (int32_t)(n == 1 ? -2 : 2);     /* images 0 and 2 alike */
+              else if (p == 2) e = (int32_t)(n % 2 ? T : -T);      /* all zeros */
+              else if (p == 3) e = (int32_t)(g == 0 ? 0 : T + 1);  /* zeros after a copy */
+              else if (p == 4) e = (int32_t)(n == 0 ? 0 : -1);     /* 0: the whole image */
+              else e = (int32_t)((n + g) % 3) - 1;
+              sh[n * G + g] = e;
+            }
+          TT_CHECK_MSG(!run_shifts(N, T, s[2], s[3], G, s[5] ? TI_DTYPE_F16 : TI_DTYPE_F32, sh, &ctx),
+                       "cpu 0x%x hook %d shape %u pattern %d", sets[v], q, (unsigned)k, p);
+        }
+    }
+  TT_CHECK(calls > 0);  /* the larger shapes were split */
+}
+
+int main(void) {
+  TT_RUN(test_stretches);
+  return tt_finish();
+}
