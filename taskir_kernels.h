@@ -5289,6 +5289,14 @@ static void ti__tr_outer(const ti__tr_job *j, int64_t o, int64_t *ioff, int64_t 
   }
 }
 
+/* Kept innermost runs of at least this many bytes: one library memcpy per
+   run, the output walked in order (numpy's loop for such permutations). On
+   the AMD EPYC (cpuid family 26) this measured 1.1-4x faster than
+   16-KiB tiles of 64-byte moves with software prefetch for runs of
+   256-768 bytes (24x40x48x64 and 96x160x192, f32): the hardware follows
+   the runs, and memcpy moves them faster than the inline moves. */
+#define TI__TR_MEMCPY_RUN 128
+
 /* One gather tile: the box of len[a] indices per output axis from element
    offsets (ioff, ooff), in output order. Rows along the innermost output axis
    (contiguous in the output; runs of the input when its stride is 1), two
@@ -5312,7 +5320,9 @@ static void ti__tr_gather_tile(const ti__tr_job *j, int64_t ioff, int64_t ooff, 
     unsigned char *op = j->out + (size_t)ooff * es;
     if (s1 == 1) {
       const size_t run = (size_t)n1 * es;
-      if (run <= 4096 && n2 > 4) {
+      if (run >= TI__TR_MEMCPY_RUN) {
+        for (y = 0; y < n2; ++y, ip += s2b, op += o2b) ti__memcpy(op, ip, run);
+      } else if (run <= 4096 && n2 > 4) {
         /* runs too short for the hardware to follow: fetch four ahead */
         for (y = 0; y < n2; ++y, ip += s2b, op += o2b) {
           if (y + 4 < n2) {
@@ -5524,8 +5534,11 @@ TASKIR_API ti_status ti_transpose_ex(const ti_kernel_ctx *ctx, size_t es, int nd
     const int64_t es64 = (int64_t)j.es, orun = kept ? TI__TR_RUNS_TILE : TI__TR_OUT_RUN;
     int64_t prod = 1;
     int pos[TI_MAX_RANK];
-    for (i = 0; i < ng; ++i) { j.bl[i] = 1; pos[mp[i]] = i; }
-    for (i = ng - 1; i >= 0; --i) {
+    /* kept runs of TI__TR_MEMCPY_RUN bytes or more: the whole output in
+       order, one tile per index of the outermost output axis */
+    const int longrun = kept && j.odim[ng - 1] * es64 >= TI__TR_MEMCPY_RUN;
+    for (i = 0; i < ng; ++i) { j.bl[i] = longrun && i > 0 ? j.odim[i] : 1; pos[mp[i]] = i; }
+    for (i = ng - 1; i >= 0 && !longrun; --i) {
       if ((kept && i == ng - 1) || prod * j.odim[i] * es64 <= (kept ? orun : 2 * orun)) {
         j.bl[i] = j.odim[i];
       } else {
@@ -5538,7 +5551,7 @@ TASKIR_API ti_status ti_transpose_ex(const ti_kernel_ctx *ctx, size_t es, int nd
       if (prod * es64 >= orun) break;
     }
     prod = 1;
-    for (k = ng - 1; k >= 0; --k) {
+    for (k = ng - 1; k >= 0 && !longrun; --k) {
       i = pos[k];
       if (j.bl[i] > 1) {
         prod *= j.bl[i];
