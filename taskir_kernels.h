@@ -5171,6 +5171,8 @@ typedef struct ti__tr_job {
   unsigned lines;      /* element sizes whose tiles write whole lines */
   ti__tr_tile_fn ntile;  /* tiled: the tile with non-temporal whole lines, when streamed; else 0 */
   int64_t blk;         /* tiled: block edge (elements) */
+  int64_t ish;         /* tiled: the blocks along i start ish elements early (lines of
+                          the output whole in a block: malloc's 16-byte alignment) */
   int jmajor;          /* tiled: blocks along the input's innermost axis outermost */
 } ti__tr_job;
 
@@ -5392,7 +5394,8 @@ static void ti__tr_range(void *arg, int64_t u0, int64_t u1) {
     const int64_t bi = j->jmajor ? u % j->nbi : (u % nb) / j->nbj;
     const int64_t bj = j->jmajor ? (u % nb) / j->nbi : u % j->nbj;
     const int64_t P = j->odim[j->m - 1], L = j->odim[j->r];
-    const int64_t ia = bi * B, ib = P - ia < B ? P : ia + B;
+    const int64_t ia = bi * B - j->ish < 0 ? 0 : bi * B - j->ish;
+    const int64_t ib = (bi + 1) * B - j->ish > P ? P : (bi + 1) * B - j->ish;
     const int64_t ja = bj * B, jb = L - ja < B ? L : ja + B;
     int64_t ioff, ooff;
     ti__tr_outer(j, o, &ioff, &ooff);
@@ -5522,7 +5525,16 @@ TASKIR_API ti_status ti_transpose_ex(const ti_kernel_ctx *ctx, size_t es, int nd
         j.ostr[j.r] < j.istr[ng - 1])
       j.ntile = 0;
     j.blk = j.ntile ? TI__TR_STREAM_BLOCK : TI__TR_BLOCK;
-    j.nbi = (j.odim[ng - 1] + j.blk - 1) / j.blk;
+    /* with the output rows all at one phase within a line, the blocks
+       along the output's rows start where its lines do */
+    j.ish = 0;
+    if (j.ntile) {
+      const size_t mis = (64 - ((uintptr_t)out & 63)) & 63;
+      for (i = 0; i < j.noth; ++i)
+        if ((j.ostr[j.oth[i]] * (int64_t)j.es) % 64 != 0) break;
+      if (i == j.noth && mis % j.es == 0) j.ish = (j.blk - (int64_t)(mis / j.es)) % j.blk;
+    }
+    j.nbi = (j.odim[ng - 1] + j.ish + j.blk - 1) / j.blk;
     j.nbj = (j.odim[j.r] + j.blk - 1) / j.blk;
     j.jmajor = j.ntile && j.nbj > j.nbi;
     units = j.nbi * j.nbj;

@@ -226,8 +226,9 @@ TT_TEST(test_transpose_variants_random) {
 
 /* Outputs past TASKIR_KERNELS_STREAM_BYTES (64 KiB here) on every variant,
    with the output line-aligned (the AVX-512 path's non-temporal whole
-   lines when the output's rows are the far-apart ones) and 4 bytes off it
-   (the same path, stores that cannot be non-temporal): NHWC <-> NCHW with
+   lines when the output's rows are the far-apart ones), 4 and 16 bytes off
+   it (its blocks shifted to start where the lines do), and 2 bytes off (no
+   line-aligned stores at all for 4-byte elements): NHWC <-> NCHW with
    edge blocks on both axes, 2-D, and a batch of them; every element size. */
 TT_TEST(test_transpose_streamed) {
   static const int64_t shapes[][4] = {{3, 20, 56, 70}, {3, 70, 20, 56}, {1, 1, 1000, 208},
@@ -244,11 +245,11 @@ TT_TEST(test_transpose_streamed) {
     for (e = 0; e < 4; ++e) {
       size_t es = (size_t)1 << e, bytes = (size_t)vol_of(4, shapes[k]) * es, i;
       unsigned char *in = (unsigned char *)malloc(bytes), *want = (unsigned char *)malloc(bytes);
-      unsigned char *raw = (unsigned char *)malloc(bytes + 64 + 4 + 16), *out;
+      unsigned char *raw = (unsigned char *)malloc(bytes + 64 + 16 + 16), *out;
       TT_CHECK(bytes >= TASKIR_KERNELS_STREAM_BYTES);
       fill_rand(&r, in, bytes);
       naive_transpose(es, 4, shapes[k], perms[k], in, want);
-      for (off = 0; off <= 4; off += 4) {
+      for (off = 0; off <= 16; off += off < 4 ? 2 : 12) {
         out = raw + ((64 - ((uintptr_t)raw & 63)) & 63) + off;
         for (v = 0; v < nsets; ++v) {
           ctx.cpu = sets[v];
