@@ -782,7 +782,8 @@ TASKIR_API TI_NODISCARD ti_status ti_rearrange_apply_ex(const ti_kernel_ctx *ctx
    SSE2 / NEON for 4-byte elements; 8 x 8 for 1- and 2-byte, 2 x 2 for
    8-byte). Otherwise the output is made of gather tiles spanning the
    innermost output axes (~1 KiB rows) and the innermost input axes (~256-byte
-   runs; a kept innermost axis is copied in whole runs, <= 16 KiB a tile),
+   runs; a kept innermost axis is copied in whole runs, <= 16 KiB a tile,
+   and runs of >= 128 bytes one memcpy each with the output in order),
    walked as an odometer without a division per element. */
 TASKIR_API TI_NODISCARD ti_status ti_transpose(size_t elem_size, int ndim, const int64_t *in_dims,
                                   const int *perm, const void *in, void *out);
@@ -792,7 +793,10 @@ TASKIR_API TI_NODISCARD ti_status ti_transpose(size_t elem_size, int ndim, const
    what the compiler targets, see ti_cpu_compiled). Outputs of at least
    TASKIR_KERNELS_STREAM_BYTES use non-temporal stores on x86-64 where the
    blocks write pieces of lines (SSE2, AVX2); whole-line AVX-512 blocks
-   store directly. Every variant gives the same bytes. */
+   (4-byte elements) store them non-temporally when the output's rows are
+   the far-apart ones (NHWC->NCHW), in 64 x 64 blocks aligned to the
+   output's lines, and directly otherwise. Every variant gives the same
+   bytes. */
 TASKIR_API TI_NODISCARD ti_status ti_transpose_ex(const ti_kernel_ctx *ctx, size_t elem_size, int ndim,
                                      const int64_t *in_dims, const int *perm, const void *in,
                                      void *out);
