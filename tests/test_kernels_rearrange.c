@@ -224,6 +224,46 @@ TT_TEST(test_transpose_variants_random) {
   }
 }
 
+/* Outputs past TASKIR_KERNELS_STREAM_BYTES (64 KiB here) on every variant,
+   with the output line-aligned (the AVX-512 path's non-temporal whole
+   lines when the output's rows are the far-apart ones), 4 and 16 bytes off
+   it (its blocks shifted to start where the lines do), and 2 bytes off (no
+   line-aligned stores at all for 4-byte elements): NHWC <-> NCHW with
+   edge blocks on both axes, 2-D, and a batch of them; every element size. */
+TT_TEST(test_transpose_streamed) {
+  static const int64_t shapes[][4] = {{3, 20, 56, 70}, {3, 70, 20, 56}, {1, 1, 1000, 208},
+                                      {2, 7, 64, 160}, {1, 1, 130, 1000}};
+  static const int perms[][4] = {{0, 3, 1, 2}, {0, 2, 3, 1}, {0, 1, 3, 2}, {0, 3, 1, 2}, {0, 1, 3, 2}};
+  tt_rng r = {4242};
+  unsigned sets[TI_VARIANT_COUNT + 1];
+  const int nsets = cpu_sets(sets);
+  size_t k;
+  int e, v, off;
+  ti_kernel_ctx ctx;
+  ti_kernel_ctx_init(&ctx);
+  for (k = 0; k < sizeof shapes / sizeof shapes[0]; ++k)
+    for (e = 0; e < 4; ++e) {
+      size_t es = (size_t)1 << e, bytes = (size_t)vol_of(4, shapes[k]) * es, i;
+      unsigned char *in = (unsigned char *)malloc(bytes), *want = (unsigned char *)malloc(bytes);
+      unsigned char *raw = (unsigned char *)malloc(bytes + 64 + 16 + 16), *out;
+      TT_CHECK(bytes >= TASKIR_KERNELS_STREAM_BYTES);
+      fill_rand(&r, in, bytes);
+      naive_transpose(es, 4, shapes[k], perms[k], in, want);
+      for (off = 0; off <= 16; off += off < 4 ? 2 : 12) {
+        out = raw + ((64 - ((uintptr_t)raw & 63)) & 63) + off;
+        for (v = 0; v < nsets; ++v) {
+          ctx.cpu = sets[v];
+          memset(out, 0xEE, bytes + 16);
+          TT_EQ_INT(ti_transpose_ex(&ctx, es, 4, shapes[k], perms[k], in, out), TI_STATUS_SUCCESS);
+          TT_CHECK_MSG(memcmp(out, want, bytes) == 0, "cpu %#x: shape %u es %u off %d", sets[v],
+                       (unsigned)k, (unsigned)es, off);
+          for (i = 0; i < 16; ++i) TT_CHECK(out[bytes + i] == 0xEE);
+        }
+      }
+      free(in); free(want); free(raw);
+    }
+}
+
 static void fake_parallel_for(void *user, int64_t n, ti_range_fn fn, void *arg) {
   int64_t a = n, b;
   (void)user;
@@ -783,6 +823,7 @@ int main(void) {
   TT_RUN(test_transpose_random);
   TT_RUN(test_transpose_shapes);
   TT_RUN(test_transpose_variants_random);
+  TT_RUN(test_transpose_streamed);
   TT_RUN(test_transpose_parallel_and_errors);
   TT_RUN(test_reshape);
   TT_RUN(test_permute);
