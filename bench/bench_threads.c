@@ -16,7 +16,8 @@
    against. The load average, the online CPUs and their SMT siblings are
    printed: on a machine with other work the second thread shares a core
    and all ratios are capped (rerun on idle cores:
-   `make build/bench/bench_threads && build/bench/bench_threads`). */
+   `make build/bench/bench_threads && build/bench/bench_threads`).
+   `bench_threads trace` times every chunk of split convs (see trace_case). */
 #define _POSIX_C_SOURCE 199309L
 #define TASKIR_IMPLEMENTATION
 #include "taskir_kernels.h"
@@ -118,9 +119,9 @@ static void run_case(kcase *k, ti_pool *pool, int pairs) {
   qsort(r, (size_t)pairs, sizeof *r, cmp_d);
   qsort(t1, (size_t)pairs, sizeof *t1, cmp_d);
   qsort(t2, (size_t)pairs, sizeof *t2, cmp_d);
-  printf("%-34s %10.3f %10.3f %8.1f %8.1f %s   %5.2fx  [%4.2f .. %4.2f]\n", k->name, t1[pairs / 2] * 1e3,
+  printf("%-34s %10.3f %10.3f %8.1f %8.1f %s   %5.2fx  [%4.2f .. %4.2f] %s\n", k->name, t1[pairs / 2] * 1e3,
          t2[pairs / 2] * 1e3, k->work / t1[pairs / 2] * 1e-9, k->work / t2[pairs / 2] * 1e-9, k->unit,
-         r[pairs / 2], r[pairs / 4], r[pairs - 1 - pairs / 4]);
+         r[pairs / 2], r[pairs / 4], r[pairs - 1 - pairs / 4], r[pairs / 2] >= BENCH_THREADS_TARGET ? "PASS" : "FAIL");
 done:
   free(o2); free(r); free(t1); free(t2);
 }
@@ -194,6 +195,83 @@ static void tinshift_sweep(ti_pool *pool, int pairs) {
   }
 }
 
+/* `bench_threads trace`: where the time of a split conv goes. Every chunk
+   the pool runs is timed (start, end, thread) through a wrapping hook; per
+   call: the worker's join latency (first worker chunk start after the call
+   entered the hook), time per item on each thread against one thread alone
+   (a slower item on two threads: shared caches, memory or frequency), the
+   tail (one thread idle while the other runs its last chunk) and the time
+   outside the parallel part (the kernel's serial staging). Medians over the
+   calls, then one call's chunks. */
+typedef struct tchunk { double t0, t1; int64_t b, e; int worker; } tchunk;
+typedef struct tracer {
+  ti_pool *pool;
+  pthread_t caller;
+  ti_range_fn fn;
+  void *arg;
+  double tin, tout;
+  int64_t items;
+  int n;
+  tchunk c[1024];
+} tracer;
+static void trace_range(void *a, int64_t b, int64_t e) {
+  tracer *t = (tracer *)a;
+  double t0 = wall(), t1;
+  int i;
+  t->fn(t->arg, b, e);
+  t1 = wall();
+  i = __atomic_fetch_add(&t->n, 1, __ATOMIC_RELAXED);
+  if (i < 1024) { t->c[i].t0 = t0; t->c[i].t1 = t1; t->c[i].b = b; t->c[i].e = e; t->c[i].worker = !pthread_equal(pthread_self(), t->caller); }
+}
+static void trace_for(void *user, int64_t n, ti_range_fn fn, void *arg) {
+  tracer *t = (tracer *)user;
+  t->fn = fn; t->arg = arg; t->n = 0; t->items = n;
+  t->tin = wall();
+  ti_pool_parallel_for(t->pool, n, trace_range, t);
+  t->tout = wall();
+}
+static double med(double *v, int n) { qsort(v, (size_t)n, sizeof *v, cmp_d); return v[n / 2]; }
+static void trace_case(kcase *k, ti_pool *pool) {
+  enum { R = 41 };
+  static tracer t;
+  ti_kernel_ctx c1, c2;
+  double one[R], tot[R], out[R], join[R], ic[R], iw[R], tail[R], share[R];
+  int r, i, nj = 0, nw = 0;
+  ti_kernel_ctx_init(&c1);
+  c2 = c1; c2.parallel_for = trace_for; c2.parallel_user = &t;
+  t.pool = pool; t.caller = pthread_self();
+  for (r = 0; r < 5; r++) BENCH_OK(call(k, &c1, k->out));
+  for (r = 0; r < R; r++) {
+    double a = wall(), ce = 0, we = 0, cb = 0, wb = 0, first = -1;
+    int64_t cn = 0, wn = 0;
+    BENCH_OK(call(k, &c1, k->out));
+    one[r] = wall() - a;
+    a = wall();
+    BENCH_OK(call(k, &c2, k->out));
+    tot[r] = wall() - a;
+    out[r] = tot[r] - (t.tout - t.tin);
+    for (i = 0; i < t.n && i < 1024; i++) {
+      const tchunk *c = &t.c[i];
+      if (c->worker) { wb += c->t1 - c->t0; wn += c->e - c->b; if (c->t1 > we) we = c->t1; if (first < 0 || c->t0 < first) first = c->t0; }
+      else { cb += c->t1 - c->t0; cn += c->e - c->b; if (c->t1 > ce) ce = c->t1; }
+    }
+    share[r] = (double)wn / (double)t.items;
+    ic[r] = cn ? cb / (double)cn : 0;
+    if (wn) { iw[nw++] = wb / (double)wn; join[nj++] = first - t.tin; }
+    tail[r] = wn ? (ce > we ? ce - we : we - ce) : 0;
+  }
+  printf("%-34s 1 thr %7.1f us (%.3f us/item, %lld items); 2 thr %7.1f us: worker joined in %d/%d calls after %.1f us,\n"
+         "%34s worker share %.0f%%, us/item caller %.3f worker %.3f, tail %.1f us, outside the split %.1f us\n",
+         k->name, med(one, R) * 1e6, med(one, R) * 1e6 / (double)t.items, (long long)t.items, med(tot, R) * 1e6,
+         nj, R, nj ? med(join, nj) * 1e6 : 0.0, "", med(share, R) * 100, med(ic, R) * 1e6, nw ? med(iw, nw) * 1e6 : 0.0,
+         med(tail, R) * 1e6, med(out, R) * 1e6);
+  printf("%34s last call's chunks (thread [begin, end) start..end us):", "");
+  for (i = 0; i < t.n && i < 1024; i++)
+    printf("%s %c[%lld,%lld) %.1f..%.1f", i % 4 ? ";" : "\n   ", t.c[i].worker ? 'W' : 'C', (long long)t.c[i].b,
+           (long long)t.c[i].e, (t.c[i].t0 - t.tin) * 1e6, (t.c[i].t1 - t.tin) * 1e6);
+  printf("\n");
+}
+
 int main(int argc, char **argv) {
   ti_pool *pool;
   kcase k;
@@ -203,6 +281,16 @@ int main(int argc, char **argv) {
     loadavg("before");
     printf("%-34s %10s %10s %8s %8s %6s   %s\n", "case", "1 thr ms", "2 thr ms", "1 thr", "2 thr", "rate", "speed-up");
     tinshift_sweep(pool, pairs);
+    loadavg("after");
+    ti_pool_free(pool);
+    return 0;
+  }
+  if (argc > 1 && strcmp(argv[1], "trace") == 0) {
+    loadavg("before");
+    conv_case(&k, "CC int8 56x56x64->64 3x3 p1", 56, 64, 64); trace_case(&k, pool); free_case(&k);
+    conv_case(&k, "CC int8 28x28x128->128 3x3 p1", 28, 128, 128); trace_case(&k, pool); free_case(&k);
+    conv_case(&k, "CC int8 32x32x32->32 3x3 p1", 32, 32, 32); trace_case(&k, pool); free_case(&k);
+    bench_print_ceilings(pool, 31);
     loadavg("after");
     ti_pool_free(pool);
     return 0;
@@ -222,9 +310,9 @@ int main(int argc, char **argv) {
   ts_case(&k, "TinShift fwd f32 16x8x2048x1 (1K runs)", TI_TINSHIFT_FORWARD, 16, 8, 2048, 1, 8); run_case(&k, pool, pairs); free_case(&k);
   bench_print_ceilings(pool, 31);   /* again: the load may have changed meanwhile */
   loadavg("after");
-  printf("target: >= 1.7x on 2 idle cores; judge each speed-up against the ceilings above, measured in the same\n"
+  printf("target: >= %.1fx on 2 idle cores (PASS/FAIL after each speed-up); judge each speed-up against the ceilings above, measured in the same\n"
          "conditions: with the load average near or above the core count the second thread shares a core with\n"
-         "other work and the ceilings (and every figure) drop towards 1x\n");
+         "other work and the ceilings (and every figure) drop towards 1x\n", BENCH_THREADS_TARGET);
   ti_pool_free(pool);
   return 0;
 }

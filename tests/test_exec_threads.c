@@ -263,10 +263,68 @@ TT_TEST(pool_covers_every_index_once) {
   TT_CHECK(ti_pool_create(&c.pool, TI_POOL_MAX_THREADS + 1) != 0 && c.pool == NULL);
 }
 
+/* Jobs back to back (a worker may still be counting itself into the last
+   one when the next is posted), jobs after the workers went to sleep, and
+   two threads posting jobs to one pool at once (one of them runs inline):
+   every index of every job is run exactly once. */
+typedef struct poster { ti_pool *pool; int *hits; int64_t n; int jobs; } poster;
+static void *post_jobs(void *arg) {
+  poster *q = (poster *)arg;
+  cover c;
+  int j;
+  c.pool = q->pool; c.hits = q->hits; c.nested = 0;
+  for (j = 0; j < q->jobs; j++) ti_pool_parallel_for(q->pool, q->n, mark, &c);
+  return NULL;
+}
+TT_TEST(pool_back_to_back_asleep_and_concurrent) {
+  int t, j, k;
+  int64_t i;
+  for (t = 2; t <= 3; t++) {
+    ti_pool *pool;
+    poster q[2];
+    pthread_t th;
+    TT_EQ_INT(ti_pool_create(&pool, t), 0);
+    for (k = 0; k < 2; k++) {
+      q[k].pool = pool; q[k].n = 37 + 20 * k; q[k].jobs = 3000;
+      q[k].hits = (int *)calloc((size_t)q[k].n, sizeof *q[k].hits);
+    }
+    post_jobs(&q[0]);   /* back to back, n varying job to job below */
+    for (j = 0; j < 3000; j++) {
+      cover c;
+      c.pool = pool; c.hits = q[1].hits; c.nested = 0;
+      ti_pool_parallel_for(pool, 1 + j % (int)q[1].n, mark, &c);
+    }
+    for (i = 0; i < q[0].n; i++) TT_EQ_INT(q[0].hits[i], 3000);
+    for (i = 0, k = 0; i < q[1].n; i++) {   /* index i is in the jobs with n > i */
+      int want = 0;
+      for (j = 0; j < 3000; j++) want += 1 + j % (int)q[1].n > i;
+      if (q[1].hits[i] != want) k++;
+    }
+    TT_EQ_INT(k, 0);
+    for (j = 0; j < 3; j++) {   /* after the workers stopped polling (TI_POOL_SPIN_US) */
+      struct timespec ts = {0, 4000000};
+      nanosleep(&ts, NULL);
+      memset(q[0].hits, 0, (size_t)q[0].n * sizeof *q[0].hits);
+      q[0].jobs = 1;
+      post_jobs(&q[0]);
+      for (i = 0; i < q[0].n; i++) TT_EQ_INT(q[0].hits[i], 1);
+    }
+    for (k = 0; k < 2; k++) { memset(q[k].hits, 0, (size_t)q[k].n * sizeof *q[k].hits); q[k].jobs = 2000; }
+    TT_EQ_INT(pthread_create(&th, NULL, post_jobs, &q[1]), 0);   /* two posters at once */
+    post_jobs(&q[0]);
+    TT_EQ_INT(pthread_join(th, NULL), 0);
+    for (k = 0; k < 2; k++)
+      for (i = 0; i < q[k].n; i++) TT_EQ_INT(q[k].hits[i], 2000);
+    ti_pool_free(pool);
+    free(q[0].hits); free(q[1].hits);
+  }
+}
+
 int main(void) {
   TT_RUN(resnet_like_on_threads);
   TT_RUN(threads_one_keeps_the_hook_out);
   TT_RUN(small_blocks_stay_on_the_caller);
   TT_RUN(pool_covers_every_index_once);
+  TT_RUN(pool_back_to_back_asleep_and_concurrent);
   return tt_finish();
 }

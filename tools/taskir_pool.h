@@ -24,10 +24,15 @@
    Between jobs a worker stays hot for TI_POOL_SPIN_US microseconds (the
    kernel calls of one executor run follow each other within microseconds,
    while waking a sleeping thread costs tens of them), polling with the
-   CPU's pause hint and yielding its core now and then (so a worker that
-   shares a core with the caller on a loaded machine does not take its
-   time); then it sleeps on a condition variable. Needs POSIX threads
-   (-pthread) and clock_gettime (_POSIX_C_SOURCE >= 199309L). */
+   CPU's pause hint and yielding its core about every TI_POOL_YIELD_US (so a
+   worker that shares a core with the caller on a loaded machine does not
+   take all its time); then it sleeps on a condition variable. Chunks are
+   claimed with an atomic compare-and-swap, never under the mutex: a thread
+   that found the mutex held would sleep in the kernel, and waking it again
+   costs tens of microseconds on a virtual machine (the mutex only guards
+   going to sleep and waking up). Needs POSIX threads (-pthread),
+   clock_gettime (_POSIX_C_SOURCE >= 199309L) and the GCC/Clang __atomic
+   builtins. */
 #ifndef TASKIR_POOL_H
 #define TASKIR_POOL_H
 
@@ -46,10 +51,17 @@
 #ifndef TI_POOL_SPIN_US
 #define TI_POOL_SPIN_US 2000
 #endif
+/* How often (microseconds) a polling thread gives its core away. */
+#ifndef TI_POOL_YIELD_US
+#define TI_POOL_YIELD_US 1
+#endif
 
-#if defined(__GNUC__) || defined(__clang__)
-#define TI__POOL_LOAD(x) __atomic_load_n(&(x), __ATOMIC_ACQUIRE)
-#define TI__POOL_STORE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELEASE)
+#if !defined(__GNUC__) && !defined(__clang__)
+#error "tools/taskir_pool.h needs the GCC/Clang __atomic builtins"
+#endif
+#define TI__POOL_LOAD(x) __atomic_load_n(&(x), __ATOMIC_SEQ_CST)
+#define TI__POOL_STORE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_SEQ_CST)
+#define TI__POOL_ADD(x, v) __atomic_add_fetch(&(x), (v), __ATOMIC_SEQ_CST)
 #if defined(__x86_64__) || defined(__i386__)
 #define TI__POOL_PAUSE() __asm__ __volatile__("pause" ::: "memory")
 #elif defined(__aarch64__)
@@ -57,41 +69,41 @@
 #else
 #define TI__POOL_PAUSE() __asm__ __volatile__("" ::: "memory")
 #endif
-#else   /* no polling without atomics: sleep at once */
-#undef TI_POOL_SPIN_US
-#define TI_POOL_SPIN_US 0
-#define TI__POOL_LOAD(x) (x)
-#define TI__POOL_STORE(x, v) ((x) = (v))
-#define TI__POOL_PAUSE() ((void)0)
-#endif
 
 typedef struct ti_pool {
-  pthread_mutex_t mu;
+  pthread_mutex_t mu;           /* guards sleeping and waking only */
   pthread_cond_t work_cv, done_cv;
   pthread_t *th;
-  int n_workers, started, stop, busy, active, sleeping;
+  int n_workers, started;
+  /* shared, through the atomics above */
+  int stop, busy, open, active, sleeping, waiting;
   uint64_t gen;                 /* bumped for every job */
-  ti_range_fn fn;               /* the current job */
+  int64_t next;                 /* the first unclaimed index */
+  /* the current job: written by the caller before open is set, read by a
+     worker only after it counted itself in active and saw open set */
+  ti_range_fn fn;
   void *arg;
-  int64_t n, next, min_grain;
+  int64_t n, min_grain, div;
 } ti_pool;
 
 /* Threads that run a job: the caller and the workers. */
 static inline int ti_pool_threads(const ti_pool *p) { return p ? p->n_workers + 1 : 1; }
 
-/* Claims and runs chunks of the current job; called and returns with p->mu held. */
+/* Claims and runs chunks of the current job until none is left. */
 static inline void ti__pool_work(ti_pool *p) {
-  while (p->next < p->n) {
-    const int64_t b = p->next, left = p->n - b;
-    int64_t c = left / (4 * (int64_t)(p->n_workers + 1)), e;
-    if (c < p->min_grain) c = p->min_grain;
-    e = left > c ? b + c : p->n;
-    ti_range_fn fn = p->fn;
-    void *arg = p->arg;
-    p->next = e;
-    pthread_mutex_unlock(&p->mu);
+  const int64_t n = p->n, grain = p->min_grain, div = p->div;
+  const ti_range_fn fn = p->fn;
+  void *const arg = p->arg;
+  int64_t b = __atomic_load_n(&p->next, __ATOMIC_ACQUIRE), c, e;
+  for (;;) {
+    do {
+      if (b >= n) return;
+      c = (n - b) / div;
+      if (c < grain) c = grain;
+      e = n - b > c ? b + c : n;
+    } while (!__atomic_compare_exchange_n(&p->next, &b, e, 1, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
     fn(arg, b, e);
-    pthread_mutex_lock(&p->mu);
+    b = __atomic_load_n(&p->next, __ATOMIC_ACQUIRE);
   }
 }
 
@@ -101,51 +113,48 @@ static inline double ti__pool_now(void) {
   return (double)t.tv_sec * 1e6 + (double)t.tv_nsec * 1e-3;
 }
 
-/* Polls for up to TI_POOL_SPIN_US, without p->mu: a worker (seen = the
-   job it saw last) until a new job or stop; the caller (worker = 0) until
-   no worker runs a chunk. 1 if that happened. */
+/* Polls for up to TI_POOL_SPIN_US: a worker (seen = the job it saw last)
+   until a new job or stop; the caller (worker = 0) until no worker runs a
+   chunk. 1 if that happened. */
 static inline int ti__pool_poll(ti_pool *p, int worker, uint64_t seen) {
-#if TI_POOL_SPIN_US > 0
-  double t0 = -1;
+  double t0 = -1, ty = 0;
   long k;
   for (k = 1;; k++) {
     if (worker ? TI__POOL_LOAD(p->gen) != seen || TI__POOL_LOAD(p->stop) : TI__POOL_LOAD(p->active) == 0) return 1;
     TI__POOL_PAUSE();
     if ((k & 63) == 0) {   /* about a microsecond of pauses */
       double t = ti__pool_now();
-      if (t0 < 0) t0 = t;
+      if (t0 < 0) t0 = ty = t;
       else if (t - t0 > (double)TI_POOL_SPIN_US) return 0;
-      sched_yield();
+      else if (t - ty > (double)TI_POOL_YIELD_US) { sched_yield(); ty = t; }
     }
   }
-#else
-  (void)p; (void)worker; (void)seen;
-  return 0;
-#endif
 }
 
 static inline void *ti__pool_main(void *user) {
   ti_pool *p = (ti_pool *)user;
-  uint64_t seen = 0;
-  pthread_mutex_lock(&p->mu);
-  seen = p->gen;
+  uint64_t seen = TI__POOL_LOAD(p->gen);
   for (;;) {
-    if (!p->stop && p->gen == seen) {   /* poll a while, then sleep */
-      pthread_mutex_unlock(&p->mu);
-      ti__pool_poll(p, 1, seen);
+    if (!ti__pool_poll(p, 1, seen)) {   /* nothing for a while: sleep */
       pthread_mutex_lock(&p->mu);
-      p->sleeping++;
-      while (!p->stop && p->gen == seen) pthread_cond_wait(&p->work_cv, &p->mu);
-      p->sleeping--;
+      TI__POOL_ADD(p->sleeping, 1);
+      while (!TI__POOL_LOAD(p->stop) && TI__POOL_LOAD(p->gen) == seen) pthread_cond_wait(&p->work_cv, &p->mu);
+      TI__POOL_ADD(p->sleeping, -1);
+      pthread_mutex_unlock(&p->mu);
     }
-    if (p->stop) break;
-    seen = p->gen;
-    TI__POOL_STORE(p->active, p->active + 1);
-    ti__pool_work(p);
-    TI__POOL_STORE(p->active, p->active - 1);
-    if (p->active == 0) pthread_cond_broadcast(&p->done_cv);
+    if (TI__POOL_LOAD(p->stop)) break;
+    seen = TI__POOL_LOAD(p->gen);
+    /* count in, then look: the caller closes the job and then waits for
+       active == 0, so either it waits for this thread or this thread sees
+       the job closed and leaves its fields alone */
+    TI__POOL_ADD(p->active, 1);
+    if (TI__POOL_LOAD(p->open)) ti__pool_work(p);
+    if (TI__POOL_ADD(p->active, -1) == 0 && TI__POOL_LOAD(p->waiting)) {
+      pthread_mutex_lock(&p->mu);
+      pthread_cond_broadcast(&p->done_cv);
+      pthread_mutex_unlock(&p->mu);
+    }
   }
-  pthread_mutex_unlock(&p->mu);
   return NULL;
 }
 
@@ -192,26 +201,33 @@ static inline int ti_pool_create(ti_pool **out, int threads) {
 static inline void ti_pool_parallel_for(void *user, int64_t n, ti_range_fn fn, void *arg) {
   ti_pool *p = (ti_pool *)user;
   if (n <= 0) return;
-  if (!p || p->n_workers == 0 || n == 1) { fn(arg, 0, n); return; }
-  pthread_mutex_lock(&p->mu);
-  if (p->busy) { pthread_mutex_unlock(&p->mu); fn(arg, 0, n); return; }
-  p->busy = 1;
-  p->fn = fn; p->arg = arg; p->n = n; p->next = 0;
-  /* the smallest chunk: an eighth of an even share */
-  p->min_grain = (n + 8 * (int64_t)(p->n_workers + 1) - 1) / (8 * (int64_t)(p->n_workers + 1));
-  TI__POOL_STORE(p->gen, p->gen + 1);
-  if (p->sleeping) pthread_cond_broadcast(&p->work_cv);
-  TI__POOL_STORE(p->active, p->active + 1);
-  ti__pool_work(p);
-  TI__POOL_STORE(p->active, p->active - 1);
-  if (p->active > 0) {   /* a worker still runs its last chunk: poll, then sleep */
-    pthread_mutex_unlock(&p->mu);
-    ti__pool_poll(p, 0, 0);
-    pthread_mutex_lock(&p->mu);
-    while (p->active > 0) pthread_cond_wait(&p->done_cv, &p->mu);
+  if (!p || p->n_workers == 0 || n == 1 || __atomic_exchange_n(&p->busy, 1, __ATOMIC_ACQUIRE)) {
+    fn(arg, 0, n);
+    return;
   }
-  p->busy = 0;
-  pthread_mutex_unlock(&p->mu);
+  p->fn = fn; p->arg = arg; p->n = n;
+  /* a quarter of what is left per thread, down to an eighth of an even share */
+  p->div = 4 * (int64_t)(p->n_workers + 1);
+  p->min_grain = (n + 8 * (int64_t)(p->n_workers + 1) - 1) / (8 * (int64_t)(p->n_workers + 1));
+  TI__POOL_STORE(p->next, 0);
+  TI__POOL_STORE(p->open, 1);
+  TI__POOL_ADD(p->gen, 1);
+  if (TI__POOL_LOAD(p->sleeping)) {
+    pthread_mutex_lock(&p->mu);
+    pthread_cond_broadcast(&p->work_cv);
+    pthread_mutex_unlock(&p->mu);
+  }
+  ti__pool_work(p);
+  /* every chunk is claimed: close the job, wait for the workers in it */
+  TI__POOL_STORE(p->open, 0);
+  if (TI__POOL_LOAD(p->active) > 0 && !ti__pool_poll(p, 0, 0)) {
+    pthread_mutex_lock(&p->mu);
+    TI__POOL_STORE(p->waiting, 1);
+    while (TI__POOL_LOAD(p->active) > 0) pthread_cond_wait(&p->done_cv, &p->mu);
+    TI__POOL_STORE(p->waiting, 0);
+    pthread_mutex_unlock(&p->mu);
+  }
+  __atomic_store_n(&p->busy, 0, __ATOMIC_RELEASE);
 }
 
 #endif /* TASKIR_POOL_H */
