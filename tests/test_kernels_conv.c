@@ -399,6 +399,43 @@ TT_TEST(random_shapes) {
     }
 }
 
+/* Outputs on the border skip the taps that read only padding (the int8
+   path, when at least 1/4 of the outputs are on the border): every region
+   (rows above and below, columns left and right, corners), pads of 0..3 on
+   each side, strides, dilations, a tap box that is empty, channel tiles
+   with tails, and U8 input (padding 0) as well as I8 (padding -128 + 128). */
+TT_TEST(padded_taps_skipped) {
+  /* niy nix nr nf ky kx sy sx dy dx pu pd pl pr */
+  static const int cases[][14] = {
+    {7, 7, 16, 96, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},     /* the 7x7 ResNet shape, narrowed */
+    {14, 14, 32, 40, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
+    {9, 8, 8, 70, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1},      /* stride 2: no bottom/right border */
+    {8, 9, 12, 33, 5, 5, 1, 1, 1, 1, 2, 2, 2, 2},     /* two border rows and columns */
+    {10, 7, 4, 20, 3, 3, 1, 1, 2, 2, 3, 1, 0, 2},     /* dilation, asymmetric pads */
+    {5, 6, 8, 17, 3, 5, 1, 1, 1, 1, 0, 3, 3, 0},      /* pads on two sides only */
+    {1, 12, 16, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},    /* one row: every pixel on the border */
+    {6, 1, 20, 48, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},     /* one column */
+    {2, 2, 4, 16, 3, 3, 1, 1, 1, 1, 3, 3, 3, 3},      /* taps past both sides: empty boxes */
+    {4, 4, 64, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},     /* weights past 32 KiB: channel tiles outer */
+  };
+  static const ti_dtype types[][2] = {
+    {TI_DTYPE_I8, TI_DTYPE_I8}, {TI_DTYPE_U8, TI_DTYPE_I8}, {TI_DTYPE_I8, TI_DTYPE_TERNARY},
+    {TI_DTYPE_I32, TI_DTYPE_I8},
+  };
+  size_t c, t;
+  for (c = 0; c < sizeof cases / sizeof cases[0]; c++)
+    for (t = 0; t < sizeof types / sizeof types[0]; t++) {
+      const int *k = cases[c];
+      ti_prim_desc d = conv_desc(k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[7], k[8], k[9], k[10],
+                                 k[11], k[12], k[13], types[t][0], types[t][1]);
+      int bad;
+      if (t == 3) fill_i32_small = 1;   /* I32 input that narrows to the int8 path */
+      bad = check_conv(&d, 7000 + c * 16 + t);
+      fill_i32_small = 0;
+      TT_CHECK_MSG(bad == 0, "case %d dtypes %d: %d mismatches", (int)c, (int)t, bad);
+    }
+}
+
 TT_TEST(i32_input_narrowing) {
   /* I32 input with int8 weights takes the int8 path when every value fits
      -128..127 or 0..255, else the wide one: same results either way. */
@@ -769,6 +806,7 @@ int main(void) {
   TT_RUN(known_float);
   TT_RUN(random_shapes);
   TT_RUN(random_shapes_other_types);
+  TT_RUN(padded_taps_skipped);
   TT_RUN(i32_input_narrowing);
   TT_RUN(random_int8_wrap);
   TT_RUN(random_cvm);
