@@ -30,7 +30,11 @@
                             SI -> CCMPB (INT_8, BIT_SHIFT_NUM = shift, CMP =
                             clip_min). A max_pool that is the only user of
                             that i8 result fuses as the CCMPB window (else the
-                            window is 1x1). group > 1: the weights are
+                            window is 1x1); a relu that alone reads it (also
+                            through single-user views) fuses as CMP =
+                            max(clip_min, 0), with a max_pool before or
+                            after it (one CCMPB for requant + relu + pool;
+                            ti__lw_rq_fusion). group > 1: the weights are
                             expanded to a block-diagonal dense kernel.
                             Batch N > 1: one CC for the batch; the edge into
                             the SIC stacks the items along y, each with its
@@ -42,7 +46,8 @@
                             the requant SI (without shift: to an SI read by
                             a one-branch CADD copy). No pool fusion then.
        quant_gemm           SIFC + SWFC + SB -> CVM (INT_32); with `shift`
-                            SI -> CCMPB (1-D form) as above. M > 1 rows
+                            SI -> CCMPB (1-D form) as above (a relu fuses
+                            as its CMP). M > 1 rows
                             (e.g. a batch after flatten): SIC [1][M][K] + SW
                             [N][K][1][1] + SB -> one 1x1 CC, CCMPB 1x1.
        max_pool             SI -> CCMPB (window, BIT_SHIFT_NUM 0, CMP = the
@@ -53,7 +58,8 @@
        avg_pool,            SI -> CAVG (window *sum*, INT_32), then SI -> CCMPB
        global_avg_pool      with BIT_SHIFT_NUM = log2(window): the mean's
                             division folded into the shift (see SUBSET)
-       relu, clip           SI -> CCMPB 1x1 (CMP = 0 / min); i32 values (and
+       relu, clip           SI -> CCMPB 1x1 (CMP = 0 / min; a relu of a
+                            requantised result: fused, above); i32 values (and
                             i32 means' shifts): the 2x1 CCMPB of div below
        add                  SI + SI -> CADD (INT_32); a constant operand that
                             varies along one axis is its bias (SB) - along

@@ -346,7 +346,7 @@ static int32_t ccmpb_attr(const ti_task_graph *g, ti_attr_type a, int32_t dflt) 
 }
 TT_TEST(test_requant_relu_fused) {
   int v;
-  for (v = 0; v < 14; v++) {
+  for (v = 0; v < 15; v++) {
     CASE_BEGIN(90 + v);
     int64_t db[4] = {2, 3, 9, 7}, dg[2] = {1, 13}, dr[2] = {4, 13};
     ti_value *x = tp_arg(&t, TI_DTYPE_I8, 4, v == 10 ? db : d_x), *q, *y, *two[2];
@@ -383,7 +383,9 @@ TT_TEST(test_requant_relu_fused) {
             q = pool(&t, "nn.max_pool", conv(&t, x, 3, 4, 3, 1, 1, 1, 1, 5, -128, 1), 2, 2, 0);
             y = tp_op2(&t, "nn.add", tp_op1(&t, "nn.relu", q, NULL), q, NULL);
             want_cb = 3; want_si = 6; want_cmp = -128; want_kx = 2; break;   /* requant+pool, relu, the add's saturation */
-    default: /* a relu of a relu: the first fuses, the second is its own CCMPB */
+    case 14: /* a view between: the relu commutes with the flatten */
+            y = tp_op1(&t, "nn.relu", tp_op1(&t, "nn.flatten", conv(&t, x, 3, 4, 3, 1, 1, 1, 1, 5, -30, 1), NULL), NULL); break;
+    default: /* (13) a relu of a relu: the first fuses, the second is its own CCMPB */
             y = tp_op1(&t, "nn.relu", tp_op1(&t, "nn.relu", conv(&t, x, 3, 4, 3, 1, 1, 1, 1, 5, -128, 1), NULL), NULL);
             want_cb = 2; want_si = 3; break;
     }
