@@ -30,7 +30,11 @@
                             SI -> CCMPB (INT_8, BIT_SHIFT_NUM = shift, CMP =
                             clip_min). A max_pool that is the only user of
                             that i8 result fuses as the CCMPB window (else the
-                            window is 1x1). group > 1: the weights are
+                            window is 1x1); a relu that alone reads it (also
+                            through single-user views) fuses as CMP =
+                            max(clip_min, 0), with a max_pool before or
+                            after it (one CCMPB for requant + relu + pool;
+                            ti__lw_rq_fusion). group > 1: the weights are
                             expanded to a block-diagonal dense kernel.
                             Batch N > 1: one CC for the batch; the edge into
                             the SIC stacks the items along y, each with its
@@ -42,7 +46,8 @@
                             the requant SI (without shift: to an SI read by
                             a one-branch CADD copy). No pool fusion then.
        quant_gemm           SIFC + SWFC + SB -> CVM (INT_32); with `shift`
-                            SI -> CCMPB (1-D form) as above. M > 1 rows
+                            SI -> CCMPB (1-D form) as above (a relu fuses
+                            as its CMP). M > 1 rows
                             (e.g. a batch after flatten): SIC [1][M][K] + SW
                             [N][K][1][1] + SB -> one 1x1 CC, CCMPB 1x1.
        max_pool             SI -> CCMPB (window, BIT_SHIFT_NUM 0, CMP = the
@@ -53,7 +58,8 @@
        avg_pool,            SI -> CAVG (window *sum*, INT_32), then SI -> CCMPB
        global_avg_pool      with BIT_SHIFT_NUM = log2(window): the mean's
                             division folded into the shift (see SUBSET)
-       relu, clip           SI -> CCMPB 1x1 (CMP = 0 / min); i32 values (and
+       relu, clip           SI -> CCMPB 1x1 (CMP = 0 / min; a relu of a
+                            requantised result: fused, above); i32 values (and
                             i32 means' shifts): the 2x1 CCMPB of div below
        add                  SI + SI -> CADD (INT_32); a constant operand that
                             varies along one axis is its bias (SB) - along
@@ -719,6 +725,65 @@ static const ti_op *ti__lw_only_user(const ti_value *v) {
   return v->first_use && !v->first_use->next ? v->first_use->owner : NULL;
 }
 
+/* What fuses into the requantising CCMPB of a quant op's i8 result res
+   (lower clip bound lo): a relu that is the only user of res (CMP max(lo,
+   0): max(clamp(x, lo, 127), 0) = clamp(x, max(lo, 0), 127)), also through
+   views (transpose, reshape, flatten: elementwise, the relu commutes with
+   them) that each have one user; and, when `pool` allows it (one item), an
+   undilated max_pool in res's layout that is the only user of res or of
+   that relu (no view between), the relu before or after it: x -> clamp(x
+   >> shift, lo, 127) and relu are monotone, so the window's max commutes
+   with both. A padded window sees 0 (clamped to the final CMP, the least
+   any tap gives): padding only when that CMP >= 0. A value with another
+   user (e.g. the requantised value also read elsewhere) ends the fusion.
+   relu / pool NULL when not fused. A fused relu takes its operand's value
+   when it is reached (ti__lw_op). */
+typedef struct ti__lw_rqf {
+  const ti_op *relu, *pool;
+  int64_t lo;
+} ti__lw_rqf;
+static int ti__lw_is_view(const ti_op *op) {
+  return ti_op_is(op, "nn.transpose") || ti_op_is(op, "nn.reshape") || ti_op_is(op, "nn.flatten") ||
+         ti_op_is(op, "builtin.to_vtensor") || ti_op_is(op, "builtin.to_tensor");
+}
+static int ti__lw_rqf_relu(const ti_op *u, const ti_value *v) {
+  return u && ti_op_is(u, "nn.relu") && u->n_results == 1 && u->results[0].type->dtype == TI_DTYPE_I8 &&
+         u->results[0].type->layout == v->type->layout;
+}
+static void ti__lw_rq_fusion(const ti_value *res, int64_t lo, int pool, ti__lw_rqf *f) {
+  const ti_value *v = res;
+  const ti_op *u = ti__lw_only_user(res);
+  int32_t views = 0;
+  f->relu = f->pool = NULL;
+  f->lo = lo;
+  while (u && ti__lw_is_view(u) && u->n_results == 1 && views < 64) {   /* bounded: views only pass the fusion on */
+    v = &u->results[0];
+    u = ti__lw_only_user(v);
+    views++;
+  }
+  if (ti__lw_rqf_relu(u, v)) {
+    f->relu = u;
+    f->lo = lo > 0 ? lo : 0;
+    u = ti__lw_only_user(&f->relu->results[0]);
+  } else if (views) {
+    return;
+  }
+  if (pool && !views && u && ti_op_is(u, "nn.max_pool") && u->n_results == 1 &&
+      u->results[0].type->layout == res->type->layout) {
+    int64_t pp[4] = {0, 0, 0, 0}, pdl[2] = {1, 1};
+    const ti_op *r2 = f->relu ? NULL : ti__lw_only_user(&u->results[0]);
+    ti_dict_ints(u->attrs, "pads", pp, 4);
+    ti_dict_ints(u->attrs, "dilations", pdl, 2);
+    if (pdl[0] != 1 || pdl[1] != 1) return;
+    if (ti__lw_rqf_relu(r2, &u->results[0])) {   /* pool then relu */
+      f->relu = r2;
+      f->lo = lo > 0 ? lo : 0;
+    }
+    if ((pp[0] | pp[1] | pp[2] | pp[3]) && f->lo < 0) return;
+    f->pool = u;
+  }
+}
+
 static ti_status ti__lw_quant_conv(ti__lw *L, const ti_op *op) {
   const ti_value *x = op->operands[0].value;
   const ti_value *res = &op->results[0];
@@ -731,6 +796,7 @@ static ti_status ti__lw_quant_conv(ti__lw *L, const ti_op *op) {
   ti_status st = TI_STATUS_SUCCESS;
   int has_shift = ti_dict_get(op->attrs, "shift") != NULL, nonneg = 0;
   const ti_op *pool = NULL;
+  ti__lw_rqf fu;
   int32_t wdims[4], bdim[1];
   ti__lw_gather gx;
   const int32_t *keep = NULL;   /* batch > 1: the CC output rows that are results */
@@ -774,17 +840,10 @@ static ti_status ti__lw_quant_conv(ti__lw *L, const ti_op *op) {
           wd[(oc * c + (oc / og) * ig + ci) * kh * kw + t] = (int64_t)ti_tensor_get(wo, (oc * ig + ci) * kh * kw + t);
     for (i = 0; i < o; i++) bd[i] = bt ? (int64_t)ti_tensor_get(bt, bt->numel == 1 ? 0 : i) : 0;
   }
-  /* a max_pool that only reads this i8 result fuses as the CCMPB window */
-  if (has_shift && nb == 1 && (pool = ti__lw_only_user(res)) != NULL && ti_op_is(pool, "nn.max_pool")) {
-    int64_t pp[4] = {0, 0, 0, 0}, pdl[2] = {1, 1};
-    ti_dict_ints(pool->attrs, "pads", pp, 4);
-    ti_dict_ints(pool->attrs, "dilations", pdl, 2);
-    if (pdl[0] != 1 || pdl[1] != 1 || ((pp[0] | pp[1] | pp[2] | pp[3]) && lo < 0) ||
-        pool->results[0].type->layout != res->type->layout)
-      pool = NULL;
-  } else {
-    pool = NULL;
-  }
+  /* a relu and a max_pool that only read this i8 result fuse into its
+     CCMPB (CMP, window); the pool only for one item */
+  ti__lw_rq_fusion(res, lo, nb == 1, &fu);
+  if (has_shift) { pool = fu.pool; lo = fu.lo; }
   /* batch > 1: the items are stacked along y, each with its own padding
      rows (zeros) and padded to hp rows, a multiple of the stride (a SHUFFLE
      on the edge); the CC slides over the stack without row padding, and
@@ -887,10 +946,13 @@ static ti_status ti__lw_quant_conv(ti__lw *L, const ti_op *op) {
           (st = ti__lw_attr(L, last, TI_TASK_ATTR_CMP, lo)) != TI_STATUS_SUCCESS ||
           (st = ti__lw_link(L, cc, si, 0)) != TI_STATUS_SUCCESS || (st = ti__lw_link(L, si, last, 0)) != TI_STATUS_SUCCESS)
         goto done;
-      if ((st = ti__lw_set4(L, &pool->results[0], last, nonneg)) != TI_STATUS_SUCCESS) goto done;
-      ti__lw_of(L, &pool->results[0])->fused = 1;
     }
   }
+  if (has_shift && fu.pool) {   /* the pool's result: made by this CCMPB */
+    if ((st = ti__lw_set4(L, &fu.pool->results[0], last, nonneg)) != TI_STATUS_SUCCESS) goto done;
+    ti__lw_of(L, &fu.pool->results[0])->fused = 1;
+  }
+  if (has_shift && fu.relu) ti__lw_of(L, &fu.relu->results[0])->fused = 1;
   st = ti__lw_set4(L, res, last, nonneg);
 done:
   ti_tensor_free(wo);
@@ -913,6 +975,9 @@ static ti_status ti__lw_quant_gemm(ti__lw *L, const ti_op *op) {
   int has_shift = ti_dict_get(op->attrs, "shift") != NULL;
   int32_t wdims[4], bdim[1];
   static const int32_t tr[2] = {1, 0};
+  ti__lw_rqf fu;
+  ti__lw_rq_fusion(res, lo, 0, &fu);   /* a relu that only reads the i8 result: its CMP */
+  if (has_shift) lo = fu.lo;
   if (m > INT32_MAX) return TI__LW_NOSUP(L, "%lld rows do not fit int32", (long long)m);
   k = a->type->dims[ta ? 0 : 1];
   TI__LW_TRY(ti__lw_const(L, op->operands[1].value, &bt, 0));
@@ -972,6 +1037,7 @@ static ti_status ti__lw_quant_gemm(ti__lw *L, const ti_op *op) {
   if (has_shift && (last = ti__lw_ccmpb(L, cvm, m == 1 ? ti__lw_shape(0, 0, (int32_t)n, 0) : ti__lw_shape(1, (int32_t)m, (int32_t)n, 0),
                                         TI_DTYPE_I8, sh, lo)) < 0)
     goto done;
+  if (has_shift && fu.relu) ti__lw_of(L, &fu.relu->results[0])->fused = 1;
   st = ti__lw_set(L, res, last, has_shift && lo >= 0, 0, NULL, NULL);
 done:
   ti_tensor_free(bt);
@@ -1673,7 +1739,15 @@ static ti_status ti__lw_op(ti__lw *L, const ti_op *op) {
     *v = *ti__lw_of(L, x);
     return ti__lw_push(L, v, x->type->rank, x->type->dims, perm);
   }
-  if (ti__lw_of(L, &op->results[0])->fused) return TI_STATUS_SUCCESS;
+  if (ti__lw_of(L, &op->results[0])->fused) {
+    if (ti_op_is(op, "nn.relu")) {   /* its operand is the CCMPB's rectified output (maybe viewed) */
+      ti__lw_val *v = ti__lw_of(L, &op->results[0]);
+      *v = *ti__lw_of(L, op->operands[0].value);
+      v->nonneg = 1;
+      v->fused = 1;
+    }
+    return TI_STATUS_SUCCESS;
+  }
   if (ti_op_is(op, "nn.quant_conv2d")) return ti__lw_quant_conv(L, op);
   if (ti_op_is(op, "nn.quant_gemm")) return ti__lw_quant_gemm(L, op);
   if (ti_op_is(op, "nn.max_pool") || ti_op_is(op, "nn.avg_pool") || ti_op_is(op, "nn.global_avg_pool")) return ti__lw_pool(L, op);

@@ -334,6 +334,76 @@ TT_TEST(test_conv_relu_padded_pool_fused) {
   CASE_END();
 }
 
+/* requantise -> relu (-> max pool, either order) is one CCMPB: CMP =
+   max(clip_min, 0), the pool's window (1x1 without one). A relu whose
+   operand has another user (the requantised value is needed too) is its
+   own CCMPB, as is a pool whose operand or result has another user. */
+static int32_t ccmpb_attr(const ti_task_graph *g, ti_attr_type a, int32_t dflt) {
+  int32_t i;
+  for (i = 0; i < g->n_blocks; i++)
+    if (g->blocks[i].type == TI_BLOCK_CCMPB) return ti_task_attr_int(&g->blocks[i], a, dflt);
+  return -999;
+}
+TT_TEST(test_requant_relu_fused) {
+  int v;
+  for (v = 0; v < 15; v++) {
+    CASE_BEGIN(90 + v);
+    int64_t db[4] = {2, 3, 9, 7}, dg[2] = {1, 13}, dr[2] = {4, 13};
+    ti_value *x = tp_arg(&t, TI_DTYPE_I8, 4, v == 10 ? db : d_x), *q, *y, *two[2];
+    ti_value *a = v == 9 || v == 11 ? tp_arg(&t, TI_DTYPE_I8, 2, v == 9 ? dg : dr) : NULL;
+    ti_task_graph g;
+    /* the CCMPB count, the SI count (each output has one), the first CCMPB's CMP and KERNEL_X, results */
+    int want_cb = 1, want_si = 2, want_cmp = 0, want_kx = 1, n_ret = 1;
+    switch (v) {
+    case 0: y = tp_op1(&t, "nn.relu", conv(&t, x, 3, 4, 3, 1, 1, 1, 1, 5, -128, 1), NULL); break;
+    case 1: y = pool(&t, "nn.max_pool", tp_op1(&t, "nn.relu", conv(&t, x, 3, 4, 3, 1, 1, 1, 1, 5, -128, 1), NULL), 2, 2, 0);
+            want_kx = 2; break;
+    case 2: y = tp_op1(&t, "nn.relu", pool(&t, "nn.max_pool", conv(&t, x, 3, 4, 3, 1, 1, 1, 1, 5, -128, 1), 2, 2, 0), NULL);
+            want_kx = 2; break;
+    case 3: /* padded pool after the relu: the final CMP 0 makes the zero padding harmless */
+            y = pool(&t, "nn.max_pool", tp_op1(&t, "nn.relu", conv(&t, x, 3, 4, 3, 1, 0, 1, 1, 4, -128, 1), NULL), 3, 2, 1);
+            want_kx = 3; break;
+    case 4: /* padded pool before the relu, clip_min < 0: fuses only thanks to the relu */
+            y = tp_op1(&t, "nn.relu", pool(&t, "nn.max_pool", conv(&t, x, 3, 4, 3, 1, 0, 1, 1, 4, -20, 1), 3, 2, 1), NULL);
+            want_kx = 3; break;
+    case 5: y = tp_op1(&t, "nn.relu", conv(&t, x, 3, 4, 3, 1, 1, 1, 1, 5, 7, 1), NULL); want_cmp = 7; break;   /* clip_min > 0 */
+    case 6: y = tp_op1(&t, "nn.relu", conv(&t, x, 3, 4, 3, 1, 1, 1, 1, 5, -20, 1), NULL); break;              /* clip_min < 0 */
+    case 7: /* the requantised value has a second user: the relu is its own CCMPB */
+            q = conv(&t, x, 3, 4, 3, 1, 1, 1, 1, 5, -20, 1);
+            y = tp_op2(&t, "nn.add", tp_op1(&t, "nn.relu", q, NULL), q, NULL);
+            want_cb = 3; want_si = 6; want_cmp = -20; break;   /* requant, relu, the add's saturation */
+    case 8: /* the relu has a second user: requant + relu fuse, the pool is its own CCMPB */
+            q = tp_op1(&t, "nn.relu", conv(&t, x, 3, 4, 3, 1, 1, 1, 1, 5, -128, 1), NULL);
+            two[0] = pool(&t, "nn.max_pool", q, 2, 2, 0); two[1] = q;
+            want_cb = 2; want_si = 4; n_ret = 2; break;
+    case 9: y = tp_op1(&t, "nn.relu", gemm(&t, a, 13, 7, 1, 4, -128, 1), NULL); break;
+    case 10: y = tp_op1(&t, "nn.relu", conv(&t, x, 3, 4, 3, 1, 1, 1, 1, 5, -9, 1), NULL); break;   /* batch 2 */
+    case 11: y = tp_op1(&t, "nn.relu", gemm(&t, a, 13, 6, 0, 3, -128, 1), NULL); break;            /* M = 4 rows */
+    case 12: /* the pool's result has a second user: requant + pool fuse, the relu is its own CCMPB */
+            q = pool(&t, "nn.max_pool", conv(&t, x, 3, 4, 3, 1, 1, 1, 1, 5, -128, 1), 2, 2, 0);
+            y = tp_op2(&t, "nn.add", tp_op1(&t, "nn.relu", q, NULL), q, NULL);
+            want_cb = 3; want_si = 6; want_cmp = -128; want_kx = 2; break;   /* requant+pool, relu, the add's saturation */
+    case 14: /* a view between: the relu commutes with the flatten */
+            y = tp_op1(&t, "nn.relu", tp_op1(&t, "nn.flatten", conv(&t, x, 3, 4, 3, 1, 1, 1, 1, 5, -30, 1), NULL), NULL); break;
+    default: /* (13) a relu of a relu: the first fuses, the second is its own CCMPB */
+            y = tp_op1(&t, "nn.relu", tp_op1(&t, "nn.relu", conv(&t, x, 3, 4, 3, 1, 1, 1, 1, 5, -128, 1), NULL), NULL);
+            want_cb = 2; want_si = 3; break;
+    }
+    if (n_ret == 2) tp_ret(&t, 2, two);
+    else tp_ret(&t, 1, &y);
+    if (property(&t, 1, &g, "requant+relu fusion", (uint64_t)v)) {
+      int cb = count_type(&g, TI_BLOCK_CCMPB), si = count_type(&g, TI_BLOCK_SI);
+      int32_t cmp = ccmpb_attr(&g, TI_TASK_ATTR_CMP, -999), kx = ccmpb_attr(&g, TI_TASK_ATTR_KERNEL_X, 1);
+      TT_CHECK_MSG(cb == want_cb && si == want_si && cmp == want_cmp && kx == want_kx,
+                   "case %d: %d CCMPB, %d SI, CMP %d, KERNEL_X %d; want %d, %d, %d, %d", v, cb, si, (int)cmp, (int)kx,
+                   want_cb, want_si, want_cmp, want_kx);
+      TT_EQ_INT(count_type(&g, TI_BLOCK_CC) + count_type(&g, TI_BLOCK_CVM), 1);
+      ti_task_graph_free(&g);
+    }
+    CASE_END();
+  }
+}
+
 TT_TEST(test_gemm) {
   int v;
   for (v = 0; v < 4; v++) {
@@ -926,7 +996,8 @@ static void random_program(tp *t, uint64_t seed) {
     int kind = (int)tt_range(r, 0, 14);
     if (a.dt != TI_DTYPE_I8) kind = 0;
     switch (kind) {
-    case 0: case 1: case 2: {   /* conv, requant (maybe fused max pool) */
+    case 0: case 1: case 2: {   /* conv, requant (maybe fused relu and max pool, either order) */
+      int relu, shared;
       int64_t k = tt_range(r, 1, 5), st = tt_range(r, 1, 2), pd = tt_range(r, 0, 2), dl = tt_range(r, 1, 2), cout = tt_range(r, 1, 6);
       int64_t grp = (a.c % 2 == 0 && cout % 2 == 0 && tt_range(r, 0, 3) == 0) ? 2 : 1;
       int clip = tt_range(r, 0, 1) ? 0 : (int)tt_range(r, -128, 20);
@@ -935,13 +1006,18 @@ static void random_program(tp *t, uint64_t seed) {
       o.v = conv(t, a.v, a.c, cout, k, st, pd, dl, grp, (int)tt_range(r, 3, 7), clip, (int)tt_range(r, 0, 3) != 0);
       o.c = cout; o.h = (a.h + 2 * pd - span) / st + 1; o.w = (a.w + 2 * pd - span) / st + 1;
       o.nonneg = clip >= 0; o.dt = TI_DTYPE_I8;
+      relu = (int)tt_range(r, 0, 2);   /* 1: a relu before the pool (if any), 2: after it */
+      shared = relu && n < 23 && tt_range(r, 0, 3) == 0;
+      if (shared) pool_[n++] = o;   /* the requantised value may get other users (then nothing fuses) */
+      if (relu == 1) { o.v = tp_op1(t, "nn.relu", o.v, NULL); o.nonneg = 1; }
       if (tt_range(r, 0, 2) == 0 && o.h >= 2 && o.w >= 2) {
-        int64_t pk = tt_range(r, 1, 3), ps = tt_range(r, 1, 2), pp = o.nonneg ? tt_range(r, 0, 1) : 0;
+        int64_t pk = tt_range(r, 1, 3), ps = tt_range(r, 1, 2), pp = o.nonneg || (relu == 2 && !shared) ? tt_range(r, 0, 1) : 0;
         if (pk > o.h + 2 * pp || pk > o.w + 2 * pp) pk = 1;
         if (pp * 2 >= pk) pp = 0;
         o.v = pool(t, "nn.max_pool", o.v, pk, ps, pp);
         o.h = (o.h + 2 * pp - pk) / ps + 1; o.w = (o.w + 2 * pp - pk) / ps + 1;
       }
+      if (relu == 2) { o.v = tp_op1(t, "nn.relu", o.v, NULL); o.nonneg = 1; }
       break;
     }
     case 3: {   /* pools on their own */
@@ -1101,6 +1177,7 @@ int main(void) {
   TT_RUN(test_conv_variants);
   TT_RUN(test_conv_requant_maxpool_fused);
   TT_RUN(test_conv_relu_padded_pool_fused);
+  TT_RUN(test_requant_relu_fused);
   TT_RUN(test_gemm);
   TT_RUN(test_pools);
   TT_RUN(test_relu_clip_add_mul);
