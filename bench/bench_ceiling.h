@@ -70,6 +70,37 @@ static void bench_meet(void *arg, int64_t b, int64_t e) {
   }
 }
 
+/* A cache line bounced between two threads: each waits for the other's
+   turn on one flag, then takes its own. The round trip is what data made
+   on one thread costs the other per line (~100 ns on two cores sharing a
+   cache, several times more across dies). */
+static volatile int64_t bench_flag __attribute__((aligned(64)));
+enum { BENCH_BOUNCES = 200000 };
+static void *bench_bounce_main(void *u) {
+  int64_t i;
+  (void)u;
+  for (i = 0; i < BENCH_BOUNCES; i++) {
+    while (__atomic_load_n(&bench_flag, __ATOMIC_ACQUIRE) != 2 * i + 1) {}
+    __atomic_store_n(&bench_flag, 2 * i + 2, __ATOMIC_RELEASE);
+  }
+  return NULL;
+}
+static double bench_bounce_ns(void) {
+  pthread_t th;
+  int64_t i;
+  double t0;
+  bench_flag = 0;
+  if (pthread_create(&th, NULL, bench_bounce_main, NULL) != 0) return 0;
+  t0 = vp_now();
+  for (i = 0; i < BENCH_BOUNCES; i++) {
+    __atomic_store_n(&bench_flag, 2 * i + 1, __ATOMIC_RELEASE);
+    while (__atomic_load_n(&bench_flag, __ATOMIC_ACQUIRE) != 2 * i + 2) {}
+  }
+  t0 = vp_now() - t0;
+  pthread_join(th, NULL);
+  return t0 / BENCH_BOUNCES * 1e9;
+}
+
 /* Prints the ceilings (rows for the 34-column tables of the benches), the
    one-thread VNNI limit and the pool's cost per call. */
 static void bench_print_ceilings(ti_pool *pool, int pairs) {
@@ -95,6 +126,8 @@ static void bench_print_ceilings(ti_pool *pool, int pairs) {
   printf("pool hand-off (a job of 2 halves that wait up to 1 ms for each other, jobs back to back): median %.2f us,\n"
          "  90th percentile %.2f us (1000 us: the worker did not come)\n", t[100] * 1e6, t[180] * 1e6);
   free(t);
+  printf("cache line round trip between two threads (each waits for the other's turn on one flag): %.0f ns\n",
+         bench_bounce_ns());
 }
 
 #endif
