@@ -6,31 +6,7 @@
 #define TASKIR_IMPLEMENTATION
 #include "taskir_kernels.h"
 
-void *memcpy(void *d, const void *s, size_t n);
-void *memmove(void *d, const void *s, size_t n);
-void *memset(void *d, int c, size_t n);
-int memcmp(const void *a, const void *b, size_t n);
-void *memcpy(void *d, const void *s, size_t n) {
-  unsigned char *p = (unsigned char *)d; const unsigned char *q = (const unsigned char *)s;
-  while (n--) *p++ = *q++;
-  return d;
-}
-void *memmove(void *d, const void *s, size_t n) {
-  unsigned char *p = (unsigned char *)d; const unsigned char *q = (const unsigned char *)s;
-  if (p < q) while (n--) *p++ = *q++;
-  else { p += n; q += n; while (n--) *--p = *--q; }
-  return d;
-}
-void *memset(void *d, int c, size_t n) {
-  unsigned char *p = (unsigned char *)d;
-  while (n--) *p++ = (unsigned char)c;
-  return d;
-}
-int memcmp(const void *a, const void *b, size_t n) {
-  const unsigned char *p = (const unsigned char *)a, *q = (const unsigned char *)b;
-  for (; n; n--, p++, q++) if (*p != *q) return *p < *q ? -1 : 1;
-  return 0;
-}
+#include "../freestanding_mem.h"
 
 enum { NI = 6, NR = 5, NF = 37, NK = 3 };
 static int32_t in_i[NI * NI * NR], w_i[NF * NR * NK * NK], bias_i[NF];
