@@ -5124,19 +5124,23 @@ TI__PRIVATE void ti__e_win_range(void *arg, int64_t r0, int64_t r1) {
   const size_t esize = dt == 2 ? 4 : 1;
   const int narrow = j->narrow;
   ti__e_tile s1, acc;
-  int64_t u, i;
+  int64_t u;
   for (u = r0; u < r1; u++) {
     const int64_t oy = u / j->ncol, px0 = u % j->ncol * j->cols, px1 = ti__e_min64(px0 + j->cols, nx);
     const int64_t len = (px1 - px0) * nf;   /* <= TI__E_TILE when narrow */
     int32_t *op = narrow ? acc.i : (int32_t *)j->out + oy * rowlen + px0 * nf;
     float *of = (float *)j->out + oy * rowlen + px0 * nf;
     int64_t iy0 = oy * w->sy - w->pu, a = 0, b = 0;
+    /* the start value: zeroes, then the SIMD constant add (a plain store
+       loop here stays scalar unless the includer builds with -march) */
     if (j->kind == 1) {
       int32_t init = j->op == TI__E_SUM ? 0 : j->op == TI__E_MAX ? INT32_MIN : d->cmp;
-      for (i = 0; i < len; i++) op[i] = init;
+      ti__memset(op, 0, (size_t)len * sizeof *op);
+      if (init) vt->addc(op, init, len);
     } else {
       float init = j->op == TI__E_SUM ? 0.0f : (float)d->cmp;
-      for (i = 0; i < len; i++) of[i] = init;
+      ti__memset(of, 0, (size_t)len * sizeof *of);
+      if (init != 0.0f) vt->faddc(of, init, len);
     }
     if (iy0 >= 0 && iy0 + w->nky <= w->niy && w->nix + w->pl - w->nkx >= 0) {
       a = ti__e_min64(ti__e_ceil_div(w->pl, w->sx), nx);
