@@ -1084,7 +1084,8 @@ TI__PRIVATE int ti__variant(unsigned cpu, unsigned family) {
    the VNNI instruction, rsum sums the lanes. Data movement (TinShift): stb
    stores the vector's bytes anywhere, sta to an address aligned to the
    vector's size, stnt there with a non-temporal (streaming) store (NEON: a
-   plain one), ldbk loads bytes from anywhere, all zero unless keep (0 or
+   plain one), st8/st16 store the low 8/16 bits of each lane as W bytes /
+   W 16-bit elements (narrowing by truncation, like a C cast), ldbk loads bytes from anywhere, all zero unless keep (0 or
    -1) is -1, fence orders streaming stores before later stores (x86:
    sfence, once for SSE2 and wider). */
 #if defined(__GNUC__) || defined(__clang__)
@@ -1159,6 +1160,17 @@ TI__V_INL __m128i ti__vs_bc4(const void *p) { int32_t v; ti__memcpy(&v, p, 4); r
 TI__V_INL void ti__vs_stn(void *o, __m128i v, int64_t n) {   /* the first n lanes (all if n >= W) */
   if (n >= 4) _mm_storeu_si128((__m128i *)o, v);
   else { uint32_t t[4]; int64_t i; _mm_storeu_si128((__m128i *)(void *)t, v); for (i = 0; i < n; i++) ((uint32_t *)o)[i] = t[i]; }
+}
+TI__V_INL void ti__vs_st8(void *p, __m128i v) {
+  __m128i b = _mm_and_si128(v, _mm_set1_epi32(0xff));
+  int32_t t;
+  b = _mm_packs_epi32(b, b);
+  t = _mm_cvtsi128_si32(_mm_packus_epi16(b, b));
+  ti__memcpy(p, &t, 4);
+}
+TI__V_INL void ti__vs_st16(void *p, __m128i v) {
+  __m128i h = _mm_srai_epi32(_mm_slli_epi32(v, 16), 16);
+  _mm_storel_epi64((__m128i *)p, _mm_packs_epi32(h, h));
 }
 TI__V_INL __m128i ti__vs_mla(__m128i c, __m128i a, __m128i b) { return _mm_add_epi32(c, ti__vs_vmul(a, b)); }
 TI__V_INL __m128 ti__vs_asf(__m128i v) { return _mm_castsi128_ps(v); }
@@ -1280,6 +1292,17 @@ TI__T_AVX2 TI__V_INL void ti__va_stn(void *o, __m256i v, int64_t n) {
     __m256i m = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     _mm256_maskstore_epi32((int *)o, m, v);
   }
+}
+TI__T_AVX2 TI__V_INL void ti__va_st8(void *p, __m256i v) {   /* pack within each 128-bit half, then join */
+  __m256i b = _mm256_and_si256(v, _mm256_set1_epi32(0xff));
+  b = _mm256_packs_epi32(b, b);
+  b = _mm256_permutevar8x32_epi32(_mm256_packus_epi16(b, b), _mm256_setr_epi32(0, 4, 0, 4, 0, 4, 0, 4));
+  _mm_storel_epi64((__m128i *)p, _mm256_castsi256_si128(b));
+}
+TI__T_AVX2 TI__V_INL void ti__va_st16(void *p, __m256i v) {
+  __m256i h = _mm256_srai_epi32(_mm256_slli_epi32(v, 16), 16);
+  h = _mm256_permute4x64_epi64(_mm256_packs_epi32(h, h), 0x08);
+  _mm_storeu_si128((__m128i *)p, _mm256_castsi256_si128(h));
 }
 TI__T_AVX2 TI__V_INL __m256i ti__va_mla(__m256i c, __m256i a, __m256i b) { return _mm256_add_epi32(c, _mm256_mullo_epi32(a, b)); }
 TI__T_AVX2 TI__V_INL __m256 ti__va_asf(__m256i v) { return _mm256_castsi256_ps(v); }
@@ -1407,6 +1430,8 @@ TI__T_AVX512 TI__V_INL void ti__vz_stn(void *o, __m512i v, int64_t n) {
   if (n >= 16) _mm512_storeu_si512(o, v);
   else _mm512_mask_storeu_epi32(o, (__mmask16)((1u << n) - 1u), v);
 }
+TI__T_AVX512 TI__V_INL void ti__vz_st8(void *p, __m512i v) { _mm_storeu_si128((__m128i *)p, _mm512_cvtepi32_epi8(v)); }
+TI__T_AVX512 TI__V_INL void ti__vz_st16(void *p, __m512i v) { _mm256_storeu_si256((__m256i *)p, _mm512_cvtepi32_epi16(v)); }
 TI__T_AVX512 TI__V_INL __m512i ti__vz_mla(__m512i c, __m512i a, __m512i b) { return _mm512_add_epi32(c, _mm512_mullo_epi32(a, b)); }
 TI__T_AVX512 TI__V_INL __m512 ti__vz_asf(__m512i v) { return _mm512_castsi512_ps(v); }
 TI__T_AVX512 TI__V_INL __m512i ti__vz_asi(__m512 v) { return _mm512_castps_si512(v); }
@@ -1519,6 +1544,13 @@ TI__V_INL void ti__vn_stn(void *o, int32x4_t v, int64_t n) {
   if (n >= 4) vst1q_u32((uint32_t *)o, vreinterpretq_u32_s32(v));
   else { uint32_t t[4]; int64_t i; vst1q_u32(t, vreinterpretq_u32_s32(v)); for (i = 0; i < n; i++) ((uint32_t *)o)[i] = t[i]; }
 }
+TI__V_INL void ti__vn_st8(void *p, int32x4_t v) {
+  int16x4_t h = vmovn_s32(v);
+  int8_t t[8];
+  vst1_s8(t, vmovn_s16(vcombine_s16(h, h)));
+  ti__memcpy(p, t, 4);
+}
+TI__V_INL void ti__vn_st16(void *p, int32x4_t v) { vst1_s16((int16_t *)p, vmovn_s32(v)); }
 TI__V_INL int32x4_t ti__vn_mla(int32x4_t c, int32x4_t a, int32x4_t b) { return vmlaq_s32(c, a, b); }
 TI__V_INL float32x4_t ti__vn_asf(int32x4_t v) { return vreinterpretq_f32_s32(v); }
 TI__V_INL int32x4_t ti__vn_asi(float32x4_t v) { return vreinterpretq_s32_f32(v); }
@@ -4635,6 +4667,8 @@ typedef struct ti__e_vt {
                     int64_t nky, int64_t nkx, int64_t rs);
   void (*fwin)(int op, float *o, const float *x, int64_t np, int64_t nf, int64_t xs,
                int64_t nky, int64_t nkx, int64_t rs);
+  void (*st8)(void *o, const int32_t *t, int64_t n);    /* o = low 8 bits of t */
+  void (*st16)(void *o, const int32_t *t, int64_t n);   /* o = low 16 bits of t */
 } ti__e_vt;
 
 #define TI__E_VT(P) { ti__e##P##_widen_i8, ti__e##P##_widen_u8, ti__e##P##_add, ti__e##P##_addc, \
@@ -4645,7 +4679,8 @@ typedef struct ti__e_vt {
   ti__e##P##_fadd2d, ti__e##P##_fmax2d, ti__e##P##_fmin2d, \
   {{ti__e##P##_win_add_i8, ti__e##P##_win_add_u8, ti__e##P##_win_add_i32}, \
    {ti__e##P##_win_max_i8, ti__e##P##_win_max_u8, ti__e##P##_win_max_i32}, \
-   {ti__e##P##_win_min_i8, ti__e##P##_win_min_u8, ti__e##P##_win_min_i32}}, ti__e##P##_fwin }
+   {ti__e##P##_win_min_i8, ti__e##P##_win_min_u8, ti__e##P##_win_min_i32}}, ti__e##P##_fwin, \
+  ti__e##P##_st8, ti__e##P##_st16 }
 
 /* The leaf loops, one macro each, written once over the SIMD layer of one
    ISA (prefix P, function attribute A). */
@@ -4779,6 +4814,14 @@ A static void ti__e##P##_lif(int32_t *v, const int32_t *in, int32_t *out, const 
   } \
   for (; i < n; i++) ti__e_lif_one(v + i, in[i], out + i, k); \
 }
+/* o = the low 8 / 16 bits of t (CCMPB's narrow storage) */
+#define TI__E_NARROW(P, A, NAME, T) \
+A static void ti__e##P##_##NAME(void *ov, const int32_t *t, int64_t n) { \
+  T *o = (T *)ov; \
+  int64_t i = 0; \
+  for (; i + ti__v##P##_W <= n; i += ti__v##P##_W) ti__v##P##_##NAME(o + i, ti__v##P##_ld(t + i)); \
+  for (; i < n; i++) o[i] = (T)(uint32_t)t[i]; \
+}
 /* whole float windows; op TI__E_SUM, TI__E_MAX or TI__E_MIN */
 #define TI__E_FWIN(P, A) \
 A static void ti__e##P##_fwin(int op, float *o, const float *x, int64_t np, int64_t nf, int64_t xs, int64_t nky, int64_t nkx, int64_t rs) { \
@@ -4842,7 +4885,9 @@ TI__E_WINLEAF(P, A, win_max_i32, int32_t, ld, vmax, ti__e_max) \
 TI__E_WINLEAF(P, A, win_min_i8, int8_t, ld_i8w, vmin, ti__e_min) \
 TI__E_WINLEAF(P, A, win_min_u8, uint8_t, ld_u8w, vmin, ti__e_min) \
 TI__E_WINLEAF(P, A, win_min_i32, int32_t, ld, vmin, ti__e_min) \
-TI__E_FWIN(P, A)
+TI__E_FWIN(P, A) \
+TI__E_NARROW(P, A, st8, uint8_t) \
+TI__E_NARROW(P, A, st16, uint16_t)
 
 #if defined(TI__X86)
 TI__E_GEN(s, TI__T_SSE2)
@@ -4859,6 +4904,15 @@ static const ti__e_vt ti__e_vt_neon = TI__E_VT(n);
 
 /* ---- drivers ---- */
 #define TI__E_TILE 512
+
+/* ti__e_st_ccmpb through the vector leaves */
+TI__PRIVATE void ti__e_st_narrow(const ti__e_vt *vt, void *out, ti_dtype dt, int64_t off, const int32_t *t, int64_t n) {
+  switch (dt) {
+  case TI_DTYPE_I8: case TI_DTYPE_TERNARY: case TI_DTYPE_U8: vt->st8((uint8_t *)out + off, t, n); break;
+  case TI_DTYPE_I16: case TI_DTYPE_I9: case TI_DTYPE_U16: vt->st16((uint16_t *)out + off, t, n); break;
+  default: ti__e_st_ccmpb(out, dt, off, t, n); break;
+  }
+}
 
 typedef union ti__e_tile { int32_t i[TI__E_TILE]; float f[TI__E_TILE]; } ti__e_tile;
 
@@ -5170,7 +5224,7 @@ TI__PRIVATE void ti__e_win_range(void *arg, int64_t r0, int64_t r1) {
     } else if (j->kind == 1) {
       if (j->op == TI__E_MAX) vt->shift_clip(op, d->bit_shift, d->cmp, j->hi, len);
       else vt->shift_clip(op, d->bit_shift, -128, 127, len);
-      if (narrow) ti__e_st_ccmpb(j->out, d->out_dtype, oy * rowlen + px0 * nf, op, len);
+      if (narrow) ti__e_st_narrow(vt, j->out, d->out_dtype, oy * rowlen + px0 * nf, op, len);
     }
   }
 }
@@ -5225,7 +5279,7 @@ TI__PRIVATE void ti__e_req_range(void *arg, int64_t c0, int64_t c1) {
     const int32_t *x = ti__e_i32(j->vt, j->a, d->in_dtype, i0, n, t.i);
     if (x != t.i) ti__memcpy(t.i, x, (size_t)n * sizeof *x);
     j->vt->shift_clip(t.i, d->bit_shift, d->cmp, j->hi, n);
-    ti__e_st_ccmpb(j->out, d->out_dtype, i0, t.i, n);
+    ti__e_st_narrow(j->vt, j->out, d->out_dtype, i0, t.i, n);
   }
 }
 
@@ -5307,36 +5361,32 @@ TASKIR_API ti_status ti_cavg(const ti_kernel_ctx *ctx, const ti_prim_desc *d,
 /* A local path of ti_ccmpb: max pools with stride = window, no padding,
    on fewer than 16 channels (LeNet's 6), where the vector window leaves
    would run every window position scalar. Per output row, the nky input
-   rows are reduced first over their whole used width (contiguous, so the
-   compiler vectorises it), then each output pixel takes the max of its nkx
-   column groups, shifts and clips as the reference does. 0 (nothing
-   written) when the shape is not of that kind or the row is longer than
-   TI__E_POOL_ROW values. */
+   rows are reduced first over their whole used width (contiguous, by the
+   vector leaves), then each output pixel takes the max of its nkx column
+   groups, shifts and clips as the reference does. 0 (nothing written) when
+   the shape is not of that kind or the row is longer than TI__E_POOL_ROW
+   values. */
+#if defined(TI__E_SIMD)
 #define TI__E_POOL_ROW 256
-TI__PRIVATE int ti__e_pool_narrow(const ti_prim_desc *d, const void *in, void *out) {
-  ti__e_win w; int kind, sh; int32_t hi, lo, acc[TI__E_POOL_ROW], row[TI__E_POOL_ROW];
-  int64_t oy, i, p, f, k, ky, rl, nf, nx, gw;
-  ti_dtype odt;
+TI__PRIVATE int ti__e_pool_narrow(const ti__e_vt *vt, const ti_prim_desc *d, const void *in, void *out) {
+  ti__e_win w; int kind, sh; int32_t hi, lo, acc[TI__E_POOL_ROW], row[TI__E_POOL_ROW], tmp[TI__E_POOL_ROW];
+  int64_t oy, p, f, k, ky, rl, nf, nx, gw;
+  ti_dtype idt, odt;
   if (d->nf >= 16 || (d->in_dtype != TI_DTYPE_I8 && d->in_dtype != TI_DTYPE_U8 && d->in_dtype != TI_DTYPE_I32)) return 0;
   if (ti__e_check_window_prim(d, TI__E_MAX, in, 0, out, &w, &kind, &hi) != TI_STATUS_SUCCESS || kind != 1) return 0;
   if (w.sy != w.nky || w.sx != w.nkx || w.pu || w.pl || w.nky * w.nkx < 2) return 0;
   rl = (int64_t)d->nx * w.nkx * d->nf;
   if (rl > TI__E_POOL_ROW || (int64_t)d->ny * w.nky > w.niy || (int64_t)d->nx * w.nkx > w.nix) return 0;
-  nf = d->nf; nx = d->nx; gw = w.nkx * nf; sh = d->bit_shift; lo = d->cmp; odt = d->out_dtype;   /* locals: out may alias d */
+  nf = d->nf; nx = d->nx; gw = w.nkx * nf; sh = d->bit_shift; lo = d->cmp;   /* locals: out may alias d */
+  idt = d->in_dtype; odt = d->out_dtype;
   for (oy = 0; oy < d->ny; oy++) {
-    for (i = 0; i < rl; i++) acc[i] = INT32_MIN;
-    for (ky = 0; ky < w.nky; ky++) {
-      int64_t at = ((oy * w.nky + ky) * w.nix) * nf;
-      if (d->in_dtype == TI_DTYPE_I8) {
-        const int8_t *r = (const int8_t *)in + at;
-        for (i = 0; i < rl; i++) acc[i] = acc[i] > r[i] ? acc[i] : r[i];
-      } else if (d->in_dtype == TI_DTYPE_U8) {
-        const uint8_t *r = (const uint8_t *)in + at;
-        for (i = 0; i < rl; i++) acc[i] = acc[i] > r[i] ? acc[i] : r[i];
-      } else {
-        const int32_t *r = (const int32_t *)in + at;
-        for (i = 0; i < rl; i++) acc[i] = acc[i] > r[i] ? acc[i] : r[i];
-      }
+    for (ky = 0; ky < w.nky; ky++) {   /* acc = max over the nky rows, as int32 */
+      const int64_t at = ((oy * w.nky + ky) * w.nix) * nf;
+      int32_t *dst = ky ? tmp : acc;
+      if (idt == TI_DTYPE_I8) vt->widen_i8(dst, (const int8_t *)in + at, rl);
+      else if (idt == TI_DTYPE_U8) vt->widen_u8(dst, (const uint8_t *)in + at, rl);
+      else ti__memcpy(dst, (const int32_t *)in + at, (size_t)rl * sizeof *dst);
+      if (ky) vt->max(acc, tmp, rl);
     }
     for (p = 0; p < nx; p++) {   /* the nkx column groups of each pixel */
       const int32_t *a = acc + p * gw;
@@ -5347,16 +5397,17 @@ TI__PRIVATE int ti__e_pool_narrow(const ti_prim_desc *d, const void *in, void *o
         q[f] = m;
       }
     }
-    for (i = 0; i < nx * nf; i++) row[i] = ti__e_min(ti__e_max(ti__e_sra(row[i], sh), lo), hi);
-    ti__e_st_ccmpb(out, odt, oy * nx * nf, row, nx * nf);   /* out_dtype's storage, directly */
+    vt->shift_clip(row, sh, lo, hi, nx * nf);
+    ti__e_st_narrow(vt, out, odt, oy * nx * nf, row, nx * nf);   /* out_dtype's storage, directly */
   }
   return 1;
 }
+#endif
 
 TASKIR_API ti_status ti_ccmpb(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const void *in, void *out) {
 #if defined(TI__E_SIMD)
-  if (ti__e_pool_narrow(d, in, out)) { (void)ctx; return TI_STATUS_SUCCESS; }
   const ti__e_vt *vt = ti__e_pick(ctx);
+  if (vt && ti__e_pool_narrow(vt, d, in, out)) return TI_STATUS_SUCCESS;
   if (vt) return ti__e_window_run(ctx, vt, d, TI__E_MAX, in, 0, out);
 #endif
   (void)ctx;
