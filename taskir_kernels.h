@@ -1075,8 +1075,9 @@ TI__PRIVATE int ti__variant(unsigned cpu, unsigned family) {
    operation's spelling per ISA lives here only. vi holds W int32 lanes, vf W
    floats; ld/st move W int32 (ldb loads the same bytes from any pointer:
    byte data only, int32 or float elements go through ld, which reads them
-   in the target's byte order; stn stores the first n lanes), set1/bc4
-   broadcast a value or 4 bytes, vadd/vmul/mla wrap modulo 2^32, vsra
+   in the target's byte order; stn stores the first n lanes), set1
+   broadcasts a value, bc4 the 4 bytes at p (byte k of every lane = p[k],
+   in either byte order), vadd/vmul/mla wrap modulo 2^32, vsra
    shifts arithmetically, selgt(a, b, x, y) is a > b ? x : y, selneg(m, x, y) is m < 0 ? x : y, ld_i8w/ld_u8w widen W
    bytes, gather reads lut[idx], vfmax(x, acc)/vfmin keep acc unless x
    compares strictly greater/less, asf/asi reinterpret bits, dot4 adds the
@@ -1539,7 +1540,16 @@ TI__V_INL void ti__vn_stb(void *p, int32x4_t v) { vst1q_u8((uint8_t *)p, vreinte
 TI__V_INL void ti__vn_sta(void *p, int32x4_t v) { vst1q_u8((uint8_t *)p, vreinterpretq_u8_s32(v)); }
 TI__V_INL void ti__vn_stnt(void *p, int32x4_t v) { vst1q_u8((uint8_t *)p, vreinterpretq_u8_s32(v)); }
 TI__V_INL void ti__vn_fence(void) {}
-TI__V_INL int32x4_t ti__vn_bc4(const void *p) { uint32_t v; ti__memcpy(&v, p, 4); return vreinterpretq_s32_u32(vdupq_n_u32(v)); }
+TI__V_INL int32x4_t ti__vn_bc4(const void *p) {   /* byte k of every lane = p[k], either byte order */
+  uint32_t v;
+  uint8x16_t b;
+  ti__memcpy(&v, p, 4);
+  b = vreinterpretq_u8_u32(vdupq_n_u32(v));
+#if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  b = vrev32q_u8(b);
+#endif
+  return vreinterpretq_s32_u8(b);
+}
 TI__V_INL void ti__vn_stn(void *o, int32x4_t v, int64_t n) {
   if (n >= 4) vst1q_u32((uint32_t *)o, vreinterpretq_u32_s32(v));
   else { uint32_t t[4]; int64_t i; vst1q_u32(t, vreinterpretq_u32_s32(v)); for (i = 0; i < n; i++) ((uint32_t *)o)[i] = t[i]; }
@@ -3173,7 +3183,7 @@ TI__CC_KERNEL(ti__cc_k_vnni512_12x2, z, TI__T_VNNI512, ti__vz_bc4, ti__vz_dpbusd
 /* NEON: signed dots of (u8 - 128) and w (sub = 128): the broadcast input
    group is flipped to signed. */
 static inline int32x4_t ti__cc_n_bc(const uint8_t *p) {
-  uint32_t v; ti__memcpy(&v, p, 4); return vreinterpretq_s32_u32(vdupq_n_u32(v ^ 0x80808080u));
+  return vreinterpretq_s32_u8(veorq_u8(vreinterpretq_u8_s32(ti__vn_bc4(p)), vdupq_n_u8(0x80)));
 }
 TI__CC_KERNEL(ti__cc_k_neon_1, n, , ti__cc_n_bc, ti__vn_dot4, 4, 1)
 TI__CC_KERNEL(ti__cc_k_neon_2, n, , ti__cc_n_bc, ti__vn_dot4, 4, 2)
@@ -3539,6 +3549,8 @@ struct ti__cw_job {
 /* W native-order int32/float elements as int32 lanes (ld, not the byte
    load ldb: NEON's byte view would swap them on a big-endian target). */
 #define TI__CW_LD(P, p) ti__v##P##_ld((const int32_t *)(const void *)(p))
+/* one native-order int32/float element (its bits), for a broadcast */
+TI__PRIVATE int32_t ti__cw_elem(const uint8_t *p) { int32_t v; ti__memcpy(&v, p, 4); return v; }
 #define TI__CW_KERNEL(NAME, P, A, MAC, NV) \
 A static void NAME(const ti__cw_job *j, int64_t y, int64_t x, int64_t f0, int64_t nfv) { \
   const ti__cc_geo *g = j->g; \
@@ -3560,7 +3572,7 @@ A static void NAME(const ti__cw_job *j, int64_t y, int64_t x, int64_t f0, int64_
       ip = j->in + (iy * g->nix + ix) * g->nr * 4; \
       wp = j->w + (ky * g->nkx + kx) * g->nr * ws + f0 * 4; \
       for (r = 0; r < g->nr; r++, ip += 4, wp += ws) { \
-        ti__v##P##_vi b = ti__v##P##_bc4(ip); \
+        ti__v##P##_vi b = ti__v##P##_set1(ti__cw_elem(ip)); \
         a0 = MAC(P, a0, b, TI__CW_LD(P, wp)); \
         if (nv_ > 1) a1 = MAC(P, a1, b, TI__CW_LD(P, wp + 4 * L_)); \
         if (nv_ > 2) a2 = MAC(P, a2, b, TI__CW_LD(P, wp + 8 * L_)); \
