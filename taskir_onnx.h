@@ -102,9 +102,10 @@ TASKIR_API ti_tensor_value *ti_onnx_tensor_value(const ti_onnx_tensor *t, void *
 /* >>onnx.quantize ---------------------------------------------------------- */
 
 /* quantize-recognize: integer (quantised) models exported as float. After a
-   conv2d or gemm (or matmul [+ add of a constant bias], 2-D or with batch
-   dims of 1: [1..,M,K] x [1..,K,N] becomes reshape -> quant_gemm ->
-   reshape, the weight stored 2-D) whose weights are
+   conv2d or gemm (or matmul [+ add of a constant bias]: 2-D, [B..,M,K] x
+   [K,N], or [1..,M,K] x [1..,K,N]; with batch dims the rows become one
+   [rows, K] matrix, reshape -> quant_gemm -> reshape, the weight stored
+   2-D; a weight with batch dims > 1 stays float) whose weights are
    integers in -128..127 and whose bias holds integers in the i32 range, the
    export pattern
        clip(-2^31, 2^31) -> div(constant 2^k) -> floor -> clip(-128, 127)
@@ -1451,9 +1452,11 @@ static int ti__q_layer(ti__q *q, ti_op *op) {
     if (op->n_operands > 2) b = op->operands[2].value;
   } else if (is_mm) {
     int32_t r = x->type->rank, j;
-    int ok = r >= 2 && w->type->rank == r && !ti_dict_int(op->attrs, "transpose_a", 0) && !ti_dict_int(op->attrs, "transpose_b", 0);
-    for (j = 0; ok && j < r - 2; j++) ok = x->type->dims[j] == 1 && w->type->dims[j] == 1;   /* batch dims of 1 */
-    if (!ok) return ti__q_fail(q, layer, "layer '%s': matmul that is not [1..,M,K] x [1..,K,N] (2-D, or batch dims of 1)", layer);
+    int ok = r >= 2 && (w->type->rank == r || w->type->rank == 2) && !ti_dict_int(op->attrs, "transpose_a", 0) &&
+             !ti_dict_int(op->attrs, "transpose_b", 0);
+    /* a weight with batch dims: all of them 1 (one matrix for every row) */
+    for (j = 0; ok && w->type->rank > 2 && j < r - 2; j++) ok = x->type->dims[j] == 1 && w->type->dims[j] == 1;
+    if (!ok) return ti__q_fail(q, layer, "layer '%s': matmul that is not [..,M,K] x [K,N] or [1..,M,K] x [1..,K,N] (one weight matrix)", layer);
     u = ti__q_user(&op->results[0]);
     if (u && ti_op_is(u, "nn.add")) {   /* matmul + constant bias: a gemm */
       ti_value *o = u->operands[u->operands[0].value == &op->results[0] ? 1 : 0].value;
@@ -1656,8 +1659,11 @@ static ti_status ti__q_rewrite(ti__q *q, ti_error *err) {
       ops[2] = me->bias;
       int32_t rank = op->results[0].type->rank;
       ti_op *rs = NULL;
-      if (!conv && rank > 2) {   /* a matmul with batch dims of 1: reshaped to 2-D around the quant_gemm */
-        ti_named_attr sh = ti_named(ctx, "shape", ti_attr_int_array(ctx, ops[0]->type->dims + (rank - 2), 2));
+      if (!conv && rank > 2) {   /* a matmul with batch dims: its rows as one [rows, K] matrix around the quant_gemm */
+        int64_t d2[2] = {1, ops[0]->type->dims[rank - 1]};
+        int32_t j;
+        for (j = 0; j < rank - 1; j++) d2[0] *= ops[0]->type->dims[j];
+        ti_named_attr sh = ti_named(ctx, "shape", ti_attr_int_array(ctx, d2, 2));
         ti_op *r0 = ti_op_create(q->p, "nn.reshape", 1, ops, 1, NULL, ti_attr_dict(ctx, &sh, 1), err);
         if (!r0) { st = err && err->status ? err->status : TI_STATUS_NO_MEMORY; break; }
         ti_op_insert_before(r0, me->end);

@@ -38,21 +38,22 @@ static void w_requant(ti_buffer *g, ti_buffer *inits, const char *in, const char
   ti_buffer_free(&nd); ti_buffer_free(&t);
 }
 
-/* x [M,K] -> MatMul W1 (+ Add b1) -> requant (relu) -> MatMul W2 ->
-   clip(-2^31, 2^31): the i32 accumulator. batch1: W1 [1,K,N], W2 [1,N,P]
-   (the import broadcasts x to [1,M,K]); else 2-D weights. Integer
-   weights in -3..3, bias in -50..50. */
-static void build_matmul(ti_buffer *model, int64_t m, int64_t k, int64_t n, int64_t p, int batch1, int bias, tt_rng *r) {
+/* x [xb..,M,K] -> MatMul W1 (+ Add b1) -> requant (relu) -> MatMul W2 ->
+   clip(-2^31, 2^31): the i32 accumulator. batch1 > 0: W1 [batch1,K,N],
+   W2 [batch1,N,P] (the import broadcasts x to [batch1,M,K]); else 2-D weights. nxb batch dims
+   xb of x (2-D weights only). Integer weights in -3..3, bias in -50..50. */
+static void build_matmul(ti_buffer *model, int64_t m, int64_t k, int64_t n, int64_t p, int batch1, int bias, tt_rng *r,
+                         int nxb, const int64_t *xb) {
   ti_buffer g, inits, nd, t, vi;
-  int64_t w1d[3], w2d[3], xd[2], yd[3], i;
+  int64_t w1d[3], w2d[3], xd[6], yd[6], i;
   float w1[4096], w2[4096], b1[64];
   const char *im1[3] = {"x", "w1", NULL}, *om1[2] = {"m1", NULL}, *ia[3] = {"m1", "b1", NULL}, *oa[2] = {"a1", NULL};
   const char *im2[3] = {"h", "w2", NULL}, *om2[2] = {"m2", NULL}, *ic[2] = {"m2", NULL}, *oc[2] = {"y", NULL};
   ti_buffer_init(&g, NULL); ti_buffer_init(&inits, NULL); ti_buffer_init(&nd, NULL); ti_buffer_init(&t, NULL); ti_buffer_init(&vi, NULL);
-  w1d[0] = 1; w1d[1] = k; w1d[2] = n;
-  w2d[0] = 1; w2d[1] = n; w2d[2] = p;
-  for (i = 0; i < k * n; i++) w1[i] = (float)tt_range(r, -3, 3);
-  for (i = 0; i < n * p; i++) w2[i] = (float)tt_range(r, -3, 3);
+  w1d[0] = batch1; w1d[1] = k; w1d[2] = n;
+  w2d[0] = batch1; w2d[1] = n; w2d[2] = p;
+  for (i = 0; i < (batch1 ? batch1 : 1) * k * n; i++) w1[i] = (float)tt_range(r, -3, 3);
+  for (i = 0; i < (batch1 ? batch1 : 1) * n * p; i++) w2[i] = (float)tt_range(r, -3, 3);
   for (i = 0; i < n; i++) b1[i] = (float)tt_range(r, -50, 50);
   w_node(&g, &nd, "mm1", "MatMul", im1, om1);
   if (bias) w_node(&g, &nd, "add1", "Add", ia, oa);
@@ -65,10 +66,12 @@ static void build_matmul(ti_buffer *model, int64_t m, int64_t k, int64_t n, int6
   w_tensor_f(&t, "w2", batch1 ? 3 : 2, batch1 ? w2d : w2d + 1, w2, 0); w_msg(&g, 5, &t);
   if (bias) { w_tensor_f(&t, "b1", 1, &n, b1, 1); w_msg(&g, 5, &t); }
   ti_buffer_append(&g, inits.data, inits.len);
-  xd[0] = m; xd[1] = k;
-  yd[0] = 1; yd[1] = m; yd[2] = p;
-  w_vi(&vi, "x", 2, xd); w_msg(&g, 11, &vi);
-  w_vi(&vi, "y", batch1 ? 3 : 2, batch1 ? yd : yd + 1); w_msg(&g, 12, &vi);
+  for (i = 0; i < nxb; i++) xd[i] = yd[i] = xb[i];
+  xd[nxb] = m; xd[nxb + 1] = k;
+  w_vi(&vi, "x", nxb + 2, xd); w_msg(&g, 11, &vi);
+  if (batch1) { yd[0] = batch1; yd[1] = m; yd[2] = p; w_vi(&vi, "y", 3, yd); }
+  else { yd[nxb] = m; yd[nxb + 1] = p; w_vi(&vi, "y", nxb + 2, yd); }
+  w_msg(&g, 12, &vi);
   w_model(model, &g, 9);
   ti_buffer_free(&g); ti_buffer_free(&inits); ti_buffer_free(&nd); ti_buffer_free(&t); ti_buffer_free(&vi);
 }
@@ -167,7 +170,7 @@ TT_TEST(matmul_2d) {
     tt_rng r;
     r.s = s + 1;
     ti_buffer_init(&m, NULL);
-    build_matmul(&m, s % 2 ? 1 : 1 + (int64_t)s, 5 + (int64_t)s, 7, 3 + (int64_t)s % 3, 0, s % 4 < 2, &r);
+    build_matmul(&m, s % 2 ? 1 : 1 + (int64_t)s, 5 + (int64_t)s, 7, 3 + (int64_t)s % 3, 0, s % 4 < 2, &r, 0, NULL);
     pipeline(&m, 0, s);
     ti_buffer_free(&m);
   }
@@ -183,14 +186,61 @@ TT_TEST(matmul_batch1_broadcast) {
     tt_rng r;
     r.s = s + 100;
     ti_buffer_init(&m, NULL);
-    build_matmul(&m, s % 2 ? 1 : 2 + (int64_t)s, 4 + (int64_t)s, 6, 2 + (int64_t)s % 4, 1, s % 4 < 2, &r);
+    build_matmul(&m, s % 2 ? 1 : 2 + (int64_t)s, 4 + (int64_t)s, 6, 2 + (int64_t)s % 4, 1, s % 4 < 2, &r, 0, NULL);
     pipeline(&m, 1, 100 + s);
     ti_buffer_free(&m);
   }
 }
 
+/* [B..,M,K] x [K,N] (a linear layer over a batch or a sequence): the pass
+   reshapes the rows to one [rows, K] matrix around each quant_gemm (a 1x1
+   CC, or a CVM when there is one row), no broadcast. */
+TT_TEST(matmul_batched_rows) {
+  static const int64_t xbs[4][3] = {{2, 0, 0}, {3, 2, 0}, {1, 4, 0}, {2, 1, 3}};
+  static const int nxbs[4] = {1, 2, 2, 3};
+  uint64_t s;
+  for (s = 0; s < 8; s++) {
+    ti_buffer m;
+    tt_rng r;
+    r.s = s + 200;
+    ti_buffer_init(&m, NULL);
+    build_matmul(&m, s % 3 ? 1 + (int64_t)s % 4 : 1, 3 + (int64_t)s, 5, 2 + (int64_t)s % 3, 0, s % 4 < 2, &r,
+                 nxbs[s % 4], xbs[s % 4]);
+    pipeline(&m, 0, 200 + s);
+    ti_buffer_free(&m);
+  }
+}
+
+/* A weight with batch dims > 1 (a different matrix per batch item) has no
+   quant_gemm form: the pass leaves the model float and names the layer. */
+TT_TEST(matmul_batched_weight_refused) {
+  ti_buffer m;
+  tt_rng r;
+  ti_context *c = ti_context_create(NULL);
+  ti_program *p = NULL;
+  ti_quant_report rep;
+  ti_error e;
+  r.s = 300;
+  ti_error_clear(&e);
+  ti_buffer_init(&m, NULL);
+  build_matmul(&m, 3, 4, 5, 2, 2, 0, &r, 0, NULL);
+  TT_EQ_INT(ti_nn_register(c, &e), TI_STATUS_SUCCESS);
+  TT_EQ_INT(ti_onnx_import(c, m.data, m.len, NULL, &p, &e), TI_STATUS_SUCCESS);
+  if (p) {
+    TT_EQ_INT(ti_quantize_recognize(p, &rep, &e), TI_STATUS_SUCCESS);
+    TT_EQ_INT(rep.n_layers, 0);
+    TT_CHECK_MSG(strstr(rep.reason, "one weight matrix") && strstr(rep.reason, "w1"), "reason: %s", rep.reason);
+    TT_EQ_INT(count_ops(p, "nn.quant_gemm"), 0);
+    ti_program_destroy(p);
+  }
+  ti_buffer_free(&m);
+  ti_context_destroy(c);
+}
+
 int main(void) {
   TT_RUN(matmul_2d);
   TT_RUN(matmul_batch1_broadcast);
+  TT_RUN(matmul_batched_rows);
+  TT_RUN(matmul_batched_weight_refused);
   return tt_finish();
 }
