@@ -59,8 +59,8 @@
        TASKIR_CVM_YMM_BYTES         int8 CVM weights this big take the
                                     256-bit AVX-VNNI kernel where the CPU
                                     has it, not the 512-bit one (2 MiB)
-       TASKIR_CVM_NOPF_BYTES        int8 CVM weights this big are read by
-                                    it without software prefetch (16 MiB)
+       TASKIR_CVM_MEM_BYTES         int8 CVM weights this big are read by
+                                    it as four streams, not two (16 MiB)
 
    ERRORS
        Every kernel returns a ti_status: TI_STATUS_SUCCESS, BAD_PARAM for a
@@ -1608,22 +1608,23 @@ TI__V_INL void ti__vn_tr8(const unsigned char *s, size_t sp, unsigned char *d, s
 #ifndef TASKIR_CVM_YMM_BYTES
 /* int8 CVM weights of at least this many bytes (beyond the L2) are read by
    the 256-bit AVX-VNNI kernel where the CPU has both it and AVX-512 VNNI.
-   AMD EPYC (cpuid family 26), bench_kernels_conv, paired runs on a loaded
-   machine: with W in the L2 the dot is the limit and the 512-bit kernel is
-   the faster (0.5 MiB: 132 against 105 GB/s); from 2 MiB in the L3 the
-   256-bit one reads as fast or faster (2-8 MiB: 0.93-0.95 of the fastest
-   read loop against 0.87-0.89), from memory much faster (16-64 MiB:
-   0.87-0.90 against 0.29-0.61; 512-bit read loops, too, stream memory
-   slower than 256-bit ones there). Same results either way. */
+   Paired runs of each loop shape against the fastest read loop of the same
+   bytes (AMD EPYC, cpuid family 26, loaded machine): with W in the L2 the
+   dot is the limit and the 512-bit kernel is the faster (0.5 MiB: 132
+   against 105 GB/s); from 2 MiB in the L3 the 256-bit one reads as fast or
+   faster (2-8 MiB: 0.93-0.95 of the read against 0.87-0.89), from memory
+   much faster (16-67 MB: 0.80-0.94 against 0.23-0.69; 512-bit read loops,
+   too, stream memory slower than 256-bit ones there). Same results either
+   way. */
 #define TASKIR_CVM_YMM_BYTES ((size_t)2 << 20)
 #endif
-#ifndef TASKIR_CVM_NOPF_BYTES
+#ifndef TASKIR_CVM_MEM_BYTES
 /* int8 CVM weights of at least this many bytes (beyond the L3 share of a
-   core) are read without software prefetch by the 256-bit VNNI kernel: from
-   memory the prefetch cost 10-25% (16.8 MB: 0.82 of the fastest read loop
-   with it, 0.88 without), in the L3 it gains 10% (4.2 MB: 0.93 against
-   0.83). Same results either way. */
-#define TASKIR_CVM_NOPF_BYTES ((size_t)16 << 20)
+   core) are read by the 256-bit VNNI kernel as four streams, not two: from
+   memory four streams read faster (16-67 MB: median 0.90 of the fastest
+   read loop against 0.82), in the L3 two (4-8 MB: 0.93-0.94 against
+   0.81-0.87). Same results either way. */
+#define TASKIR_CVM_MEM_BYTES ((size_t)16 << 20)
 #endif
 
 #ifndef TASKIR_TINSHIFT_SPLIT_BYTES
@@ -3821,14 +3822,14 @@ typedef void (*ti__cv_kfn)(const uint8_t *w, const uint8_t *x, int64_t nr, int64
    stream per step (S * U accumulators), the input vectors loaded once per
    step. With PF > 0 each stream is prefetched PF bytes ahead (past a row's
    end is the next row; a prefetch never faults, so past W's end is
-   harmless). The rows left over (fewer than S) go one by one. Shapes
-   measured on AMD EPYC (cpuid family 26) against the fastest read loop of
-   the same bytes (bench_kernels_conv): weights in the L2 are bound by the
-   dot itself, where the 512-bit kernel is the faster (two streams of four,
-   1 KiB ahead); beyond it (TASKIR_CVM_YMM_BYTES) the 256-bit kernel reads
-   faster, two streams of four prefetched 2 KiB ahead while W fits the L3,
-   the same without software prefetch from memory (TASKIR_CVM_NOPF_BYTES:
-   there the prefetch cost 10-25%). The other kernels take four streams of
+   harmless). The rows left over (fewer than S) go one by one. Shapes from
+   paired runs against the fastest read loop of the same bytes (AMD EPYC,
+   cpuid family 26; see TASKIR_CVM_YMM_BYTES): with W in the L2 the dot
+   itself is the limit and the 512-bit kernel, two streams of four 1 KiB
+   ahead, is the fastest; in the L3 the 256-bit kernel as two streams of
+   four 2 KiB ahead (0.93-0.95 at 2-8 MB; four streams: 0.81-0.87); from
+   memory (TASKIR_CVM_MEM_BYTES) four streams of two 2 KiB ahead (median
+   0.90 at 16-67 MB; two streams: 0.82). The other kernels take four of
    two, 1 KiB ahead. */
 #if defined(TI__X86)
 #define TI__CV_PF(p, d) _mm_prefetch((const char *)(p) + (d), _MM_HINT_T0)
@@ -3927,7 +3928,7 @@ TI__CV_KERNEL(ti__cv_k_sse2, s, TI__T_SSE2, ti__vs_dot4, 4, 2, 1024)
 TI__CV_KERNEL(ti__cv_k_avx2, a, TI__T_AVX2, ti__va_dot4, 4, 2, 1024)
 TI__CV_KERNEL(ti__cv_k_avxvnni, a, TI__T_AVXVNNI, ti__va_dpbusd, 4, 2, 1024)
 TI__CV_KERNEL(ti__cv_k_avxvnni_l3, a, TI__T_AVXVNNI, ti__va_dpbusd, 2, 4, 2048)
-TI__CV_KERNEL(ti__cv_k_avxvnni_mem, a, TI__T_AVXVNNI, ti__va_dpbusd, 2, 4, 0)
+TI__CV_KERNEL(ti__cv_k_avxvnni_mem, a, TI__T_AVXVNNI, ti__va_dpbusd, 4, 2, 2048)
 TI__CV_KERNEL(ti__cv_k_avx2_i32, a, TI__T_AVX2, ti__va_mla, 4, 2, 1024)
 TI__CV_KERNEL(ti__cv_k_avx512, z, TI__T_AVX512, ti__vz_dot4, 4, 2, 1024)
 TI__CV_KERNEL(ti__cv_k_vnni512, z, TI__T_VNNI512, ti__vz_dpbusd, 2, 4, 1024)
@@ -4087,8 +4088,8 @@ TASKIR_API ti_status ti_cvm(const ti_kernel_ctx *ctx, const ti_prim_desc *d, con
 #if defined(TI__X86)
   case TI_VARIANT_AVX512VNNI:
     if ((cpu & TI_CPU_AVXVNNI) && (uint64_t)g.nf * (uint64_t)g.nr >= (uint64_t)TASKIR_CVM_YMM_BYTES) {
-      /* weights beyond the L2: see TASKIR_CVM_YMM_BYTES and TASKIR_CVM_NOPF_BYTES */
-      j.k = (uint64_t)g.nf * (uint64_t)g.nr >= (uint64_t)TASKIR_CVM_NOPF_BYTES ? ti__cv_k_avxvnni_mem
+      /* weights beyond the L2: see TASKIR_CVM_YMM_BYTES and TASKIR_CVM_MEM_BYTES */
+      j.k = (uint64_t)g.nf * (uint64_t)g.nr >= (uint64_t)TASKIR_CVM_MEM_BYTES ? ti__cv_k_avxvnni_mem
                                                                              : ti__cv_k_avxvnni_l3;
       cf = ti__cv_c_avxvnni; vb = 32;
     } else {

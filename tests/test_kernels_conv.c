@@ -528,13 +528,13 @@ TT_TEST(random_cvm) {
   }
 }
 
-/* Weights of TASKIR_CVM_YMM_BYTES and of TASKIR_CVM_NOPF_BYTES or more:
+/* Weights of TASKIR_CVM_YMM_BYTES and of TASKIR_CVM_MEM_BYTES or more:
    what ti_cvm picks with every feature of this CPU (the 256-bit VNNI
-   kernels, prefetched and not, where there are both VNNI widths) equals the
+   kernels, two streams and four, where there are both VNNI widths) equals the
    reference, signed, unsigned and ternary input; nr and nf leave a column
    tail and odd rows. */
 TT_TEST(cvm_weights_beyond_ymm_threshold) {
-  const size_t sizes[2] = {TASKIR_CVM_YMM_BYTES, TASKIR_CVM_NOPF_BYTES};
+  const size_t sizes[2] = {TASKIR_CVM_YMM_BYTES, TASKIR_CVM_MEM_BYTES};
   const int nr = 4099, nfmax = (int)(sizes[1] / 4099) + 3;
   int8_t *in = (int8_t *)malloc((size_t)nr), *w = (int8_t *)malloc((size_t)nr * nfmax);
   int32_t *want = (int32_t *)malloc((size_t)nfmax * 4), *got = (int32_t *)malloc((size_t)nfmax * 4);
