@@ -1612,7 +1612,8 @@ TI__V_INL void ti__vn_tr8(const unsigned char *s, size_t sp, unsigned char *d, s
    bytes (AMD EPYC, cpuid family 26, loaded machine): with W in the L2 the
    dot is the limit and the 512-bit kernel is the faster (0.5 MiB: 132
    against 105 GB/s); from 2 MiB in the L3 the 256-bit one reads as fast or
-   faster (2-8 MiB: 0.93-0.95 of the read against 0.87-0.89), from memory
+   faster (2-8 MiB: 0.88-0.95 of the read against 0.87-0.92; the default
+   rows of bench_kernels_conv: 0.88-0.96 against 0.84-0.91), from memory
    much faster (16-67 MB: 0.80-0.94 against 0.23-0.69; 512-bit read loops,
    too, stream memory slower than 256-bit ones there). Same results either
    way. */
@@ -1622,7 +1623,7 @@ TI__V_INL void ti__vn_tr8(const unsigned char *s, size_t sp, unsigned char *d, s
 /* int8 CVM weights of at least this many bytes (beyond the L3 share of a
    core) are read by the 256-bit VNNI kernel as four streams, not two: from
    memory four streams read faster (16-67 MB: median 0.90 of the fastest
-   read loop against 0.82), in the L3 two (4-8 MB: 0.93-0.94 against
+   read loop against 0.82), in the L3 two (4-8 MB: 0.88-0.94 against
    0.81-0.87). Same results either way. */
 #define TASKIR_CVM_MEM_BYTES ((size_t)16 << 20)
 #endif
@@ -3827,7 +3828,7 @@ typedef void (*ti__cv_kfn)(const uint8_t *w, const uint8_t *x, int64_t nr, int64
    cpuid family 26; see TASKIR_CVM_YMM_BYTES): with W in the L2 the dot
    itself is the limit and the 512-bit kernel, two streams of four 1 KiB
    ahead, is the fastest; in the L3 the 256-bit kernel as two streams of
-   four 2 KiB ahead (0.93-0.95 at 2-8 MB; four streams: 0.81-0.87); from
+   four 2 KiB ahead (0.88-0.95 at 2-8 MB; four streams: 0.81-0.87); from
    memory (TASKIR_CVM_MEM_BYTES) four streams of two 2 KiB ahead (median
    0.90 at 16-67 MB; two streams: 0.82). The other kernels take four of
    two, 1 KiB ahead. */
@@ -3840,7 +3841,9 @@ typedef void (*ti__cv_kfn)(const uint8_t *w, const uint8_t *x, int64_t nr, int64
 #define TI__CV_PFN(p, n, d) { int64_t k_; for (k_ = 0; k_ < (n); k_ += 64) TI__CV_PF((p) + k_, d); }
 #define TI__CV_DOTW(P, D, a, wv, v) a = flip ? D(a, ti__v##P##_vxor(wv, k80), v) : D(a, v, wv)
 /* one dot step of a row: weights at wp, input vector v (flipped: the
-   weights are the unsigned operand) */
+   weights are the unsigned operand). The flag is tested per step: with two
+   copies of the loop sharing the accumulators GCC 12 moved them between
+   registers and loaded the input again for every dot (0.66x in L1). */
 #define TI__CV_STEP(P, D, a, wp, v) TI__CV_DOTW(P, D, a, ti__v##P##_ldb(wp), v)
 /* one stream's U dot steps at byte r of its row q (accumulators A0..A3) */
 #define TI__CV_STREAM(P, D, T, U, q, A0, A1, A2, A3) { \
