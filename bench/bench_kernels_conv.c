@@ -297,8 +297,8 @@ static double bench_cvm(int nf, int nr, ti_dtype tin, ti_dtype tw, const path *p
     for (r = 0; r < PAIRS; r++) {
       /* the CVM's place among the three calls rotates from pair to pair: from
          memory the bandwidth of successive calls was seen to cycle (about
-         30, 10, 6 GB/s, read loops alike), and a fixed order locked the CVM
-         to one phase of the cycle */
+         30, 10, 6 GB/s, read loops alike), so that a fixed order cannot put
+         the CVM on one phase of the cycle in every pair */
       double ts = 0, t = 0;
       int c, k = 0;
       for (c = 0; c < 3; c++) {
