@@ -58,7 +58,9 @@
                                     to ctx->parallel_for (4 MiB)
        TASKIR_CVM_YMM_BYTES         int8 CVM weights this big take the
                                     256-bit AVX-VNNI kernel where the CPU
-                                    has it, not the 512-bit one (16 MiB)
+                                    has it, not the 512-bit one (2 MiB)
+       TASKIR_CVM_MEM_BYTES         int8 CVM weights this big are read by
+                                    it as four streams, not two (16 MiB)
 
    ERRORS
        Every kernel returns a ti_status: TI_STATUS_SUCCESS, BAD_PARAM for a
@@ -1646,13 +1648,26 @@ TI__V_INL void ti__vn_tr8(const unsigned char *s, size_t sp, unsigned char *d, s
 #endif
 
 #ifndef TASKIR_CVM_YMM_BYTES
-/* int8 CVM weights of at least this many bytes (beyond the last-level
-   cache) are read by the 256-bit AVX-VNNI kernel where the CPU has both it
-   and AVX-512 VNNI: from memory, 256-bit loads streamed 40-47 GB/s where the
-   512-bit kernel, and a plain 512-bit read loop, reached 27-31 (AMD EPYC,
-   cpuid family 26; bench_kernels_conv); from cache the 512-bit kernel is
-   the faster (8 MiB: 95 against 68 GB/s). Same results either way. */
-#define TASKIR_CVM_YMM_BYTES ((size_t)16 << 20)
+/* int8 CVM weights of at least this many bytes (beyond the L2) are read by
+   the 256-bit AVX-VNNI kernel where the CPU has both it and AVX-512 VNNI.
+   Paired runs of each loop shape against the fastest read loop of the same
+   bytes (AMD EPYC, cpuid family 26, loaded machine): with W in the L2 the
+   dot is the limit and the 512-bit kernel is the faster (0.5 MiB: 132
+   against 105 GB/s); from 2 MiB in the L3 the 256-bit one reads as fast or
+   faster (2-8 MiB: 0.88-0.95 of the read against 0.87-0.92; the default
+   rows of bench_kernels_conv: 0.88-0.96 against 0.84-0.91), from memory
+   much faster (16-67 MB: 0.80-0.94 against 0.23-0.69; 512-bit read loops,
+   too, stream memory slower than 256-bit ones there). Same results either
+   way. */
+#define TASKIR_CVM_YMM_BYTES ((size_t)2 << 20)
+#endif
+#ifndef TASKIR_CVM_MEM_BYTES
+/* int8 CVM weights of at least this many bytes (beyond the L3 share of a
+   core) are read by the 256-bit VNNI kernel as four streams, not two: from
+   memory four streams read faster (16-67 MB: median 0.90 of the fastest
+   read loop against 0.82), in the L3 two (4-8 MB: 0.88-0.94 against
+   0.81-0.87). Same results either way. */
+#define TASKIR_CVM_MEM_BYTES ((size_t)16 << 20)
 #endif
 
 #ifndef TASKIR_TINSHIFT_SPLIT_BYTES
@@ -3848,59 +3863,65 @@ typedef void (*ti__cv_kfn)(const uint8_t *w, const uint8_t *x, int64_t nr, int64
 
 /* S rows at a time (S = 2 or 4), one from each S-th part of the range
    [f0, f1): rows f, f+h, ... (h = (f1 - f0) / S), so W is read as S
-   sequential streams (from memory one stream reaches less of the bandwidth
-   than several: bench_kernels_conv) and each input load serves S rows;
-   eight accumulators (8/S per row), the input in L1. Each stream is
-   prefetched TI__CV_AHEAD bytes ahead (past a row's end is the next row; a
-   prefetch never faults, so past W's end is harmless). The rows left over
-   (fewer than S) go one by one. The 512-bit VNNI kernel, which reads W
-   from the L3 (below TASKIR_CVM_YMM_BYTES), takes two streams of four
-   vectors (about 5-10% faster there than four of two); the others four. */
-#define TI__CV_AHEAD 1024
+   sequential streams and each input load serves S rows; U vectors of each
+   stream per step (S * U accumulators), the input vectors loaded once per
+   step. With PF > 0 each stream is prefetched PF bytes ahead (past a row's
+   end is the next row; a prefetch never faults, so past W's end is
+   harmless). The rows left over (fewer than S) go one by one. Shapes from
+   paired runs against the fastest read loop of the same bytes (AMD EPYC,
+   cpuid family 26; see TASKIR_CVM_YMM_BYTES): with W in the L2 the dot
+   itself is the limit and the 512-bit kernel, two streams of four 1 KiB
+   ahead, is the fastest; in the L3 the 256-bit kernel as two streams of
+   four 2 KiB ahead (0.88-0.95 at 2-8 MB; four streams: 0.81-0.87); from
+   memory (TASKIR_CVM_MEM_BYTES) four streams of two 2 KiB ahead (median
+   0.90 at 16-67 MB; two streams: 0.82). The other kernels take four of
+   two, 1 KiB ahead. */
 #if defined(TI__X86)
-#define TI__CV_PF(p) _mm_prefetch((const char *)(p) + TI__CV_AHEAD, _MM_HINT_T0)
+#define TI__CV_PF(p, d) _mm_prefetch((const char *)(p) + (d), _MM_HINT_T0)
 #else
-#define TI__CV_PF(p) ((void)0)
+#define TI__CV_PF(p, d) ((void)0)
 #endif
-/* the prefetches of one stream's step: every 64-byte line of its n bytes */
-#define TI__CV_PFN(p, n) { int64_t k_; for (k_ = 0; k_ < (n); k_ += 64) TI__CV_PF((p) + k_); }
+/* the prefetches of one stream's step: every 64-byte line of its n bytes, d ahead */
+#define TI__CV_PFN(p, n, d) { int64_t k_; for (k_ = 0; k_ < (n); k_ += 64) TI__CV_PF((p) + k_, d); }
 #define TI__CV_DOTW(P, D, a, wv, v) a = flip ? D(a, ti__v##P##_vxor(wv, k80), v) : D(a, v, wv)
 /* one dot step of a row: weights at wp, input vector v (flipped: the
-   weights are the unsigned operand) */
-#define TI__CV_FLIP(P, D, a, wp, v) a = D(a, ti__v##P##_vxor(ti__v##P##_ldb(wp), k80), v)
-#define TI__CV_PLAIN(P, D, a, wp, v) a = D(a, v, ti__v##P##_ldb(wp))
-/* the four-stream loop over the first nm bytes with dot step T */
-#define TI__CV_ROWS4(P, D, T) \
-  for (r = 0; r + 2 * VB <= nm; r += 2 * VB) { \
-    const ti__v##P##_vi x0 = ti__v##P##_ldb(x + r), x1 = ti__v##P##_ldb(x + r + VB); \
-    TI__CV_PFN(p0 + r, 2 * VB); TI__CV_PFN(p1 + r, 2 * VB); TI__CV_PFN(p2 + r, 2 * VB); TI__CV_PFN(p3 + r, 2 * VB); \
-    T(P, D, a0, p0 + r, x0); T(P, D, a1, p0 + r + VB, x1); \
-    T(P, D, b0, p1 + r, x0); T(P, D, b1, p1 + r + VB, x1); \
-    T(P, D, c0, p2 + r, x0); T(P, D, c1, p2 + r + VB, x1); \
-    T(P, D, d0, p3 + r, x0); T(P, D, d1, p3 + r + VB, x1); \
-  } \
-  for (; r < nm; r += VB) { \
-    const ti__v##P##_vi x0 = ti__v##P##_ldb(x + r); \
-    T(P, D, a0, p0 + r, x0); T(P, D, b0, p1 + r, x0); T(P, D, c0, p2 + r, x0); T(P, D, d0, p3 + r, x0); \
+   weights are the unsigned operand). The flag is tested per step: with two
+   copies of the loop sharing the accumulators GCC 12 moved them between
+   registers and loaded the input again for every dot (0.66x in L1). */
+#define TI__CV_STEP(P, D, a, wp, v) TI__CV_DOTW(P, D, a, ti__v##P##_ldb(wp), v)
+/* one stream's U dot steps at byte r of its row q (accumulators A0..A3) */
+#define TI__CV_STREAM(P, D, T, U, q, A0, A1, A2, A3) { \
+    T(P, D, A0, q + r, x0); \
+    if ((U) > 1) T(P, D, A1, q + r + VB, x1); \
+    if ((U) > 2) { T(P, D, A2, q + r + 2 * VB, x2); T(P, D, A3, q + r + 3 * VB, x3); } \
   }
-/* the two-stream loop: rows p0 (a0..a3) and p1 (b0..b3) */
-#define TI__CV_ROWS2(P, D, T) \
-  for (r = 0; r + 4 * VB <= nm; r += 4 * VB) { \
-    const ti__v##P##_vi x0 = ti__v##P##_ldb(x + r), x1 = ti__v##P##_ldb(x + r + VB); \
-    const ti__v##P##_vi x2 = ti__v##P##_ldb(x + r + 2 * VB), x3 = ti__v##P##_ldb(x + r + 3 * VB); \
-    TI__CV_PFN(p0 + r, 4 * VB); TI__CV_PFN(p1 + r, 4 * VB); \
-    T(P, D, a0, p0 + r, x0); T(P, D, a1, p0 + r + VB, x1); \
-    T(P, D, a2, p0 + r + 2 * VB, x2); T(P, D, a3, p0 + r + 3 * VB, x3); \
-    T(P, D, b0, p1 + r, x0); T(P, D, b1, p1 + r + VB, x1); \
-    T(P, D, b2, p1 + r + 2 * VB, x2); T(P, D, b3, p1 + r + 3 * VB, x3); \
+/* the loop over the first nm bytes with dot step T: S streams of U vectors
+   per step, then one vector per step to nm */
+#define TI__CV_ROWS(P, D, T, S, U, PF) \
+  for (r = 0; r + (U) * VB <= nm; r += (U) * VB) { \
+    const ti__v##P##_vi x0 = ti__v##P##_ldb(x + r); \
+    const ti__v##P##_vi x1 = (U) > 1 ? ti__v##P##_ldb(x + r + VB) : x0; \
+    const ti__v##P##_vi x2 = (U) > 2 ? ti__v##P##_ldb(x + r + 2 * VB) : x0; \
+    const ti__v##P##_vi x3 = (U) > 2 ? ti__v##P##_ldb(x + r + 3 * VB) : x0; \
+    if (PF) { \
+      TI__CV_PFN(p0 + r, (U) * VB, PF); TI__CV_PFN(p1 + r, (U) * VB, PF); \
+      if ((S) == 4) { TI__CV_PFN(p2 + r, (U) * VB, PF); TI__CV_PFN(p3 + r, (U) * VB, PF); } \
+    } \
+    TI__CV_STREAM(P, D, T, U, p0, a0, a1, a2, a3); \
+    TI__CV_STREAM(P, D, T, U, p1, b0, b1, b2, b3); \
+    if ((S) == 4) { TI__CV_STREAM(P, D, T, U, p2, c0, c1, c2, c3); TI__CV_STREAM(P, D, T, U, p3, d0, d1, d2, d3); } \
   } \
   for (; r < nm; r += VB) { \
     const ti__v##P##_vi x0 = ti__v##P##_ldb(x + r); \
     T(P, D, a0, p0 + r, x0); T(P, D, b0, p1 + r, x0); \
+    if ((S) == 4) { T(P, D, c0, p2 + r, x0); T(P, D, d0, p3 + r, x0); } \
   }
-/* One kernel over the SIMD layer of ISA P (attribute A) with dot DOT and
-   S streams; VB = vector bytes. */
-#define TI__CV_KERNEL(NAME, P, A, DOT, S) \
+#define TI__CV_SUM4(P, A0, A1, A2, A3) \
+  ti__v##P##_rsum(ti__v##P##_vadd(ti__v##P##_vadd(A0, A1), ti__v##P##_vadd(A2, A3)))
+/* One kernel over the SIMD layer of ISA P (attribute A) with dot DOT, S
+   streams of U vectors, prefetch distance PF bytes (0: none); VB = vector
+   bytes. */
+#define TI__CV_KERNEL(NAME, P, A, DOT, S, U, PF) \
 A static void NAME(const uint8_t *w, const uint8_t *x, int64_t nr, int64_t nm, \
                    int64_t f0, int64_t f1, int flip, uint32_t *s) { \
   enum { VB = 4 * ti__v##P##_W }; \
@@ -3911,17 +3932,13 @@ A static void NAME(const uint8_t *w, const uint8_t *x, int64_t nr, int64_t nm, \
     const uint8_t *p0 = w + f * nr, *p1 = p0 + h * nr; \
     const uint8_t *p2 = (S) == 4 ? p1 + h * nr : p1, *p3 = (S) == 4 ? p2 + h * nr : p1; \
     ti__v##P##_vi a0 = ti__v##P##_zero(), a1 = a0, a2 = a0, a3 = a0, b0 = a0, b1 = a0, b2 = a0, b3 = a0; \
-    ti__v##P##_vi c0 = a0, c1 = a0, d0 = a0, d1 = a0; \
+    ti__v##P##_vi c0 = a0, c1 = a0, c2 = a0, c3 = a0, d0 = a0, d1 = a0, d2 = a0, d3 = a0; \
+    TI__CV_ROWS(P, DOT, TI__CV_STEP, S, U, PF) \
+    s[f] = TI__CV_SUM4(P, a0, a1, a2, a3); \
+    s[f + h] = TI__CV_SUM4(P, b0, b1, b2, b3); \
     if ((S) == 4) { \
-      if (flip) { TI__CV_ROWS4(P, DOT, TI__CV_FLIP) } else { TI__CV_ROWS4(P, DOT, TI__CV_PLAIN) } \
-      s[f] = ti__v##P##_rsum(ti__v##P##_vadd(a0, a1)); \
-      s[f + h] = ti__v##P##_rsum(ti__v##P##_vadd(b0, b1)); \
-      s[f + 2 * h] = ti__v##P##_rsum(ti__v##P##_vadd(c0, c1)); \
-      s[f + 3 * h] = ti__v##P##_rsum(ti__v##P##_vadd(d0, d1)); \
-    } else { \
-      if (flip) { TI__CV_ROWS2(P, DOT, TI__CV_FLIP) } else { TI__CV_ROWS2(P, DOT, TI__CV_PLAIN) } \
-      s[f] = ti__v##P##_rsum(ti__v##P##_vadd(ti__v##P##_vadd(a0, a1), ti__v##P##_vadd(a2, a3))); \
-      s[f + h] = ti__v##P##_rsum(ti__v##P##_vadd(ti__v##P##_vadd(b0, b1), ti__v##P##_vadd(b2, b3))); \
+      s[f + 2 * h] = TI__CV_SUM4(P, c0, c1, c2, c3); \
+      s[f + 3 * h] = TI__CV_SUM4(P, d0, d1, d2, d3); \
     } \
   } \
   for (f = f0 + (S) * h; f < f1; f++) { \
@@ -3954,13 +3971,15 @@ A static uint32_t NAME(const uint8_t *x, int64_t nm) { \
 }
 
 #if defined(TI__X86)
-TI__CV_KERNEL(ti__cv_k_sse2, s, TI__T_SSE2, ti__vs_dot4, 4)
-TI__CV_KERNEL(ti__cv_k_avx2, a, TI__T_AVX2, ti__va_dot4, 4)
-TI__CV_KERNEL(ti__cv_k_avxvnni, a, TI__T_AVXVNNI, ti__va_dpbusd, 4)
-TI__CV_KERNEL(ti__cv_k_avx2_i32, a, TI__T_AVX2, ti__va_mla, 4)
-TI__CV_KERNEL(ti__cv_k_avx512, z, TI__T_AVX512, ti__vz_dot4, 4)
-TI__CV_KERNEL(ti__cv_k_vnni512, z, TI__T_VNNI512, ti__vz_dpbusd, 2)
-TI__CV_KERNEL(ti__cv_k_avx512_i32, z, TI__T_AVX512, ti__vz_mla, 4)
+TI__CV_KERNEL(ti__cv_k_sse2, s, TI__T_SSE2, ti__vs_dot4, 4, 2, 1024)
+TI__CV_KERNEL(ti__cv_k_avx2, a, TI__T_AVX2, ti__va_dot4, 4, 2, 1024)
+TI__CV_KERNEL(ti__cv_k_avxvnni, a, TI__T_AVXVNNI, ti__va_dpbusd, 4, 2, 1024)
+TI__CV_KERNEL(ti__cv_k_avxvnni_l3, a, TI__T_AVXVNNI, ti__va_dpbusd, 2, 4, 2048)
+TI__CV_KERNEL(ti__cv_k_avxvnni_mem, a, TI__T_AVXVNNI, ti__va_dpbusd, 4, 2, 2048)
+TI__CV_KERNEL(ti__cv_k_avx2_i32, a, TI__T_AVX2, ti__va_mla, 4, 2, 1024)
+TI__CV_KERNEL(ti__cv_k_avx512, z, TI__T_AVX512, ti__vz_dot4, 4, 2, 1024)
+TI__CV_KERNEL(ti__cv_k_vnni512, z, TI__T_VNNI512, ti__vz_dpbusd, 2, 4, 1024)
+TI__CV_KERNEL(ti__cv_k_avx512_i32, z, TI__T_AVX512, ti__vz_mla, 4, 2, 1024)
 TI__CV_CORR(ti__cv_c_sse2, s, TI__T_SSE2, ti__vs_dot4)
 TI__CV_CORR(ti__cv_c_avx2, a, TI__T_AVX2, ti__va_dot4)
 TI__CV_CORR(ti__cv_c_avxvnni, a, TI__T_AVXVNNI, ti__va_dpbusd)
@@ -3999,7 +4018,7 @@ static void ti__cv_k_neon(const uint8_t *w, const uint8_t *x, int64_t nr, int64_
     }
   }
 }
-TI__CV_KERNEL(ti__cv_k_neon_i32, n, , ti__vn_mla, 4)
+TI__CV_KERNEL(ti__cv_k_neon_i32, n, , ti__vn_mla, 4, 2, 1024)
 #endif
 
 typedef struct ti__cv_job {
@@ -4116,7 +4135,10 @@ TASKIR_API ti_status ti_cvm(const ti_kernel_ctx *ctx, const ti_prim_desc *d, con
 #if defined(TI__X86)
   case TI_VARIANT_AVX512VNNI:
     if ((cpu & TI_CPU_AVXVNNI) && (uint64_t)g.nf * (uint64_t)g.nr >= (uint64_t)TASKIR_CVM_YMM_BYTES) {
-      j.k = ti__cv_k_avxvnni; cf = ti__cv_c_avxvnni; vb = 32;   /* weights from memory: see TASKIR_CVM_YMM_BYTES */
+      /* weights beyond the L2: see TASKIR_CVM_YMM_BYTES and TASKIR_CVM_MEM_BYTES */
+      j.k = (uint64_t)g.nf * (uint64_t)g.nr >= (uint64_t)TASKIR_CVM_MEM_BYTES ? ti__cv_k_avxvnni_mem
+                                                                             : ti__cv_k_avxvnni_l3;
+      cf = ti__cv_c_avxvnni; vb = 32;
     } else {
       j.k = ti__cv_k_vnni512; cf = ti__cv_c_vnni512; vb = 64;
     }
@@ -4170,13 +4192,12 @@ TASKIR_API ti_status ti_cvm(const ti_kernel_ctx *ctx, const ti_prim_desc *d, con
 #undef TI__CC_OUT
 #undef TI__CC_KERNEL
 #undef TI__CV_PF
-#undef TI__CV_AHEAD
 #undef TI__CV_DOTW
 #undef TI__CV_PFN
-#undef TI__CV_ROWS2
-#undef TI__CV_FLIP
-#undef TI__CV_PLAIN
-#undef TI__CV_ROWS4
+#undef TI__CV_STEP
+#undef TI__CV_ROWS
+#undef TI__CV_STREAM
+#undef TI__CV_SUM4
 #undef TI__CV_CORR
 #undef TI__CW_KERNEL
 #undef TI__CW_IMAC

@@ -528,29 +528,36 @@ TT_TEST(random_cvm) {
   }
 }
 
-/* Weights of TASKIR_CVM_YMM_BYTES or more: what ti_cvm picks with every
-   feature of this CPU (the 256-bit VNNI kernel where there are both VNNI
-   widths) equals the reference, signed and unsigned input. */
+/* Weights of TASKIR_CVM_YMM_BYTES and of TASKIR_CVM_MEM_BYTES or more:
+   what ti_cvm picks with every feature of this CPU (the 256-bit VNNI
+   kernels, two streams and four, where there are both VNNI widths) equals the
+   reference, signed, unsigned and ternary input; nr and nf leave a column
+   tail and odd rows. */
 TT_TEST(cvm_weights_beyond_ymm_threshold) {
-  const int nr = 4099, nf = (int)(TASKIR_CVM_YMM_BYTES / 4099) + 3;
-  int8_t *in = (int8_t *)malloc((size_t)nr), *w = (int8_t *)malloc((size_t)nr * nf);
-  int32_t *want = (int32_t *)malloc((size_t)nf * 4), *got = (int32_t *)malloc((size_t)nf * 4);
+  const size_t sizes[2] = {TASKIR_CVM_YMM_BYTES, TASKIR_CVM_MEM_BYTES};
+  const int nr = 4099, nfmax = (int)(sizes[1] / 4099) + 3;
+  int8_t *in = (int8_t *)malloc((size_t)nr), *w = (int8_t *)malloc((size_t)nr * nfmax);
+  int32_t *want = (int32_t *)malloc((size_t)nfmax * 4), *got = (int32_t *)malloc((size_t)nfmax * 4);
   ti_prim_desc d;
   ti_kernel_ctx ctx;
   tt_rng rng;
-  int u;
+  int u, z;
   rng.s = 99;
-  fill(&rng, in, TI_DTYPE_I8, (size_t)nr);
-  fill(&rng, w, TI_DTYPE_I8, (size_t)nr * nf);
   ti_kernel_ctx_init(&ctx);
-  for (u = 0; u < 2; u++) {
-    memset(&d, 0, sizeof d);
-    d.ny = d.nx = 1; d.nf = nf; d.nr = nr; d.in_dtype = u ? TI_DTYPE_U8 : TI_DTYPE_I8; d.w_dtype = TI_DTYPE_I8;
-    d.out_dtype = TI_DTYPE_I32; d.bias_mode = TI_BIAS_NONE;
-    TT_EQ_INT(ti_cvm_ref(&d, in, w, NULL, want), TI_STATUS_SUCCESS);
-    memset(got, 0x5a, (size_t)nf * 4);
-    TT_EQ_INT(ti_cvm(&ctx, &d, in, w, NULL, got, NULL, 0), TI_STATUS_SUCCESS);
-    TT_CHECK(memcmp(got, want, (size_t)nf * 4) == 0);
+  for (u = 0; u < 3; u++) {
+    const ti_dtype t = u == 2 ? TI_DTYPE_TERNARY : TI_DTYPE_I8;
+    fill(&rng, in, u == 2 ? TI_DTYPE_TERNARY : TI_DTYPE_I8, (size_t)nr);
+    fill(&rng, w, t, (size_t)nr * nfmax);
+    for (z = 0; z < 2; z++) {
+      const int nf = (int)(sizes[z] / 4099) + 3;
+      memset(&d, 0, sizeof d);
+      d.ny = d.nx = 1; d.nf = nf; d.nr = nr; d.in_dtype = u == 1 ? TI_DTYPE_U8 : t; d.w_dtype = t;
+      d.out_dtype = TI_DTYPE_I32; d.bias_mode = TI_BIAS_NONE;
+      TT_EQ_INT(ti_cvm_ref(&d, in, w, NULL, want), TI_STATUS_SUCCESS);
+      memset(got, 0x5a, (size_t)nf * 4);
+      TT_EQ_INT(ti_cvm(&ctx, &d, in, w, NULL, got, NULL, 0), TI_STATUS_SUCCESS);
+      TT_CHECK_MSG(memcmp(got, want, (size_t)nf * 4) == 0, "input %d, %d bytes of weights", u, nf * nr);
+    }
   }
   free(in); free(w); free(want); free(got);
 }
