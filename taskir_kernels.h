@@ -2659,6 +2659,9 @@ TASKIR_API ti_status ti_tinshift_backward_compat(const ti_tensor_desc *grad_outp
    int64 arithmetic without overflow; byte sizes must also fit size_t. */
 #define TI__CC_LIMIT ((int64_t)1 << 48)
 
+/* Longest window (nky*nkx*nr bytes) packed as one flat reduction. */
+#define TI__CC_FLAT_BYTES 64
+
 /* Geometry of a validated CC or CVM call (CVM is a 1x1 CC on a 1x1 image). */
 typedef struct ti__cc_geo {
   int64_t ny, nx, nf, nr, nky, nkx, niy, nix;
@@ -2666,7 +2669,8 @@ typedef struct ti__cc_geo {
   int64_t hn, wn;          /* padded-input rows/columns the windows reach */
   int64_t nr4, G, T, K4;   /* nr rounded to 4, its 4-byte groups, taps, packed
                               4-byte groups per channel (T*G, or
-                              nky*ceil(nkx*nr/4) when win) */
+                              nky*ceil(nkx*nr/4) when win, or
+                              ceil(T*nr/4) when flat) */
   int64_t nfb, nf16;       /* 16-channel blocks */
   int is_float;            /* F32 everywhere */
   int int8;                /* I8/U8/TERNARY input with I8/TERNARY weights */
@@ -2674,6 +2678,8 @@ typedef struct ti__cc_geo {
                               the input fits 8 bits, else wide */
   int win;                 /* int8 path packs each window row (kx, r) as one
                               reduction: few channels, not a multiple of 4 */
+  int flat;                /* int8 path packs the whole window (ky, kx, r) as
+                              one reduction, read from im2col rows */
 } ti__cc_geo;
 
 static int ti__cc_mul(int64_t a, int64_t b, int64_t *r) {
@@ -2730,6 +2736,18 @@ static ti_status ti__cc_common(const ti_prim_desc *d, ti__cc_geo *g) {
   g->win = (g->int8 || g->dual) && g->nr % 4 != 0 && g->nr < 16 && g->nkx > 1 && g->dx == 1 &&
            n <= g->K4;
   if (g->win) g->K4 = n;
+  /* A short window (nky*nkx*nr <= TI__CC_FLAT_BYTES) whose rounding to 4
+     bytes per tap or per window row wastes groups: the whole window is one
+     reduction of ceil(nky*nkx*nr/4) groups, each output pixel's window
+     copied into a contiguous (im2col) row at run time. It pays when the dot
+     products it saves per pixel (groups x 16-channel blocks) outnumber the
+     copies (one per window row, or per tap when the columns are dilated):
+     measured on AVX-512 VNNI, 112x112x3->32 3x3 s2 saves 4 for 3 copies and
+     gains, 32x32x1->6 5x5 saves 3 for 5 and loses. */
+  n = (g->T * g->nr + 3) / 4;
+  g->flat = (g->int8 || g->dual) && g->T * g->nr <= TI__CC_FLAT_BYTES &&
+            (g->K4 - n) * g->nfb > (g->dx == 1 ? g->nky : g->T);
+  if (g->flat) { g->win = 0; g->K4 = n; }
   return TI_STATUS_SUCCESS;
 }
 
@@ -2778,13 +2796,16 @@ static int ti__cc_fits(int64_t n) { return n >= 0 && (uint64_t)n <= (uint64_t)SI
    reduction (win): with Gw = ceil(nkx*nr/4), byte j of group
    kg = ky*Gw + q holds W[f][r][ky][kx] where 4q + j = kx*nr + r (0 past
    nkx*nr);
+   formats 6 and 7 are formats 1 and 3 with the whole window packed as one
+   reduction (flat): byte j of group kg holds W[f][r][ky][kx] where
+   4kg + j = (ky*nkx + kx)*nr + r (0 past nky*nkx*nr), one tap;
    format 2 (wide path: I32, U8 weights, F32): int32 or float
    [nky*nkx][nr][nf16], channels fastest (0 past nf);
    format 3 (I32 input, int8 weights): format 1's data, then format 2's at
    the next multiple of 64. */
 #define TI__CC_MAGIC 0x77634954u
 /* Taps of the int8 blocks: nky*nkx, or nky window rows when win. */
-static int64_t ti__cc_taps(const ti__cc_geo *g) { return g->win ? g->nky : g->T; }
+static int64_t ti__cc_taps(const ti__cc_geo *g) { return g->win ? g->nky : g->flat ? 1 : g->T; }
 static int64_t ti__cc_pack8_bytes(const ti__cc_geo *g) {
   return ti__cc_al64(g->nf16 * 4) + g->nfb * g->K4 * 64 + ti__cc_taps(g) * g->nf16 * 4;
 }
@@ -2794,14 +2815,14 @@ static int64_t ti__cc_pack_bytes(const ti__cc_geo *g) {
   return 64 + g->T * g->nr * g->nf16 * 4;
 }
 static uint32_t ti__cc_format(const ti__cc_geo *g) {
-  return g->int8 ? (g->win ? 4u : 1u) : g->dual ? (g->win ? 5u : 3u) : 2u;
+  return g->int8 ? (g->win ? 4u : g->flat ? 6u : 1u) : g->dual ? (g->win ? 5u : g->flat ? 7u : 3u) : 2u;
 }
 /* Run scratch. int8 path: corrections, tap offsets, padded input (4 more
-   bytes for win); wide path: bias per channel, and the input widened to
+   bytes for win, 16 for flat); wide path: bias per channel, and the input widened to
    int32 when it is 8-bit. */
 static int64_t ti__cc_run_bytes(const ti_prim_desc *d, const ti__cc_geo *g) {
   int64_t r8 = 64 + ti__cc_al64(g->nf16 * 4) + ti__cc_al64(g->T * 24) +
-               g->hn * g->wn * g->nr4 + (g->win ? 4 : 0);
+               g->hn * g->wn * g->nr4 + (g->win ? 4 : 0) + (g->flat ? 16 : 0);
   int64_t rw = 64 + ti__cc_al64(g->nf16 * 4) +
                (ti__cc_b8(d->in_dtype) ? g->niy * g->nix * g->nr * 4 : 0);
   if (g->int8) return r8;
@@ -2956,6 +2977,10 @@ static void ti__cc_pack(const ti_prim_desc *d, const ti__cc_geo *g, const void *
             int64_t gw = g->K4 / g->nky, k = 4 * (kg % gw) + j;
             t = (kg / gw) * g->nkx + k / g->nr; r = k % g->nr;
             if (k >= g->nkx * g->nr) r = g->nr;   /* past the row: zero */
+          } else if (g->flat) {   /* group kg of the whole window */
+            int64_t k = 4 * kg + j;
+            t = k / g->nr; r = k % g->nr;
+            if (k >= g->T * g->nr) { t = 0; r = g->nr; }   /* past the window: zero */
           }
           dst[j] = (f < g->nf && r < g->nr) ? (uint8_t)ws[(f * g->nr + r) * g->T + t] : 0;
         }
@@ -3370,6 +3395,64 @@ static void ti__cc_range_box(void *arg, int64_t b, int64_t e) {
   }
 }
 
+/* Flat windows (g->flat): items are blocks of up to TI__CC_FLAT_PIX pixels
+   in row-major order. A block's windows are first copied from the padded
+   input into contiguous rows of 4*G bytes (im2col; one 16-byte copy per
+   window row when the row is at most 16 bytes, the bytes copied past it
+   overwritten by the next row or meeting zero weights), then every tile of
+   P pixels of the block runs as one tap over its rows. */
+#define TI__CC_FLAT_PIX 64
+static void ti__cc_range_flat(void *arg, int64_t b, int64_t e) {
+  const ti__cc_job *j = (const ti__cc_job *)arg;
+  const ti__cc_geo *g = j->g;
+  uint8_t rows[TI__CC_FLAT_PIX * TI__CC_FLAT_BYTES + 16];
+  const uint8_t *ip[12];
+  uint32_t *ob[12];
+  const int64_t cs = j->cs, xs = g->sx * cs, ys = g->sy * g->wn * cs, nx = g->nx, nf = g->nf;
+  const int64_t rb = 4 * j->G, lr = g->nkx * g->nr, kys = g->dy * g->wn * cs, kxs = g->dx * cs;
+  const int64_t nb = (TI__CC_FLAT_PIX / j->P) * j->P, tw = (int64_t)j->L * j->nvmax;
+  /* locals: the byte stores below could alias *g and *j */
+  const int64_t ktail = g->T * g->nr, nky = g->nky, nkx = g->nkx, nr = g->nr;
+  const int64_t npix = j->npix, P = j->P;
+  const uint8_t *const pad = j->pad;
+  const int fast = g->dx == 1 && lr <= 16 && (nky - 1) * lr + 16 >= rb;   /* covers the tail */
+  int64_t it;
+  for (it = b; it < e; it++) {
+    int64_t pix0 = it * nb, np = npix - pix0 < nb ? npix - pix0 : nb;
+    int64_t y = pix0 / nx, x = pix0 % nx, k, f0, n, q, ky, kx;
+    for (k = 0; k < np; k += n, x = 0, y++) {   /* the block's im2col rows, output row by row */
+      const uint8_t *a = pad + y * ys + x * xs;
+      uint8_t *r = rows + k * rb;
+      n = nx - x < np - k ? nx - x : np - k;
+      if (fast && nky == 3) {
+        for (q = 0; q < n; q++, a += xs, r += rb) {
+          ti__memcpy(r, a, 16); ti__memcpy(r + lr, a + kys, 16); ti__memcpy(r + 2 * lr, a + 2 * kys, 16);
+        }
+      } else if (fast) {
+        for (q = 0; q < n; q++, a += xs, r += rb)
+          for (ky = 0; ky < nky; ky++) ti__memcpy(r + ky * lr, a + ky * kys, 16);
+      } else {
+        for (q = 0; q < n; q++, a += xs, r += rb) {
+          for (ky = 0; ky < nky; ky++)
+            for (kx = 0; kx < nkx; kx++)
+              ti__memcpy(r + (ky * nkx + kx) * nr, a + ky * kys + kx * kxs, (size_t)nr);
+          for (kx = ktail; kx < rb; kx++) r[kx] = 0;   /* meets zero weights */
+        }
+      }
+    }
+    for (k = 0; k < np; k += P) {   /* its tiles */
+      int p, pvalid = (int)(np - k < P ? np - k : P);
+      for (p = 0; p < pvalid; p++) { ip[p] = rows + (k + p) * rb; ob[p] = j->out + (pix0 + k + p) * nf; }
+      for (; p < P; p++) { ip[p] = ip[pvalid - 1]; ob[p] = ob[pvalid - 1]; }
+      for (f0 = 0; f0 < nf; f0 += tw) {
+        int64_t nfv = nf - f0, nv = nfv < tw ? (nfv + j->L - 1) / j->L : j->nvmax;
+        j->kfn[nv - 1](j, ip, ob, f0, pvalid, j->blk + (f0 / 16) * j->bstride, j->corr + f0, nfv,
+                       j->taps, 1);
+      }
+    }
+  }
+}
+
 /* o[i] = s[i] + off (mod 256) for off 0 or 128, i.e. s[i] ^ off: eight
    bytes a step, so a short row has a short scalar tail. */
 static void ti__cc_copy_off(uint8_t *o, const uint8_t *s, int64_t n, uint32_t off) {
@@ -3396,7 +3479,7 @@ static void ti__cc_run8(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const t
   uint32_t *corr = (uint32_t *)(void *)s;
   int64_t *tapoff = (int64_t *)(void *)(s + ti__cc_al64(g->nf16 * 4)), *taps = tapoff + g->T;
   const uint8_t *sums = p + 64, *src = (const uint8_t *)in;
-  int64_t f, ky, kx, y, x, r, cs = g->win ? g->nr : g->nr4;   /* bytes per padded pixel */
+  int64_t f, ky, kx, y, x, r, cs = g->win || g->flat ? g->nr : g->nr4;   /* bytes per padded pixel */
   const uint32_t offs = off * 0x01010101u;
   pad = s + ti__cc_al64(g->nf16 * 4) + ti__cc_al64(g->T * 24);
   for (f = 0; f < g->nf16; f++)
@@ -3440,8 +3523,13 @@ static void ti__cc_run8(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const t
     j.G = g->K4 / g->nky; j.T = g->nky;
     for (ky = 0; ky < g->nky; ky++) tapoff[ky] = ky * g->dy * g->wn * cs;
   }
+  if (g->flat) {   /* one tap over the im2col rows; 16 spare bytes for their copies */
+    TASKIR_MEMSET(pad + g->hn * g->wn * cs, (int)off, 16);
+    j.G = g->K4; j.T = 1; tapoff[0] = 0;
+  }
   j.bstride = g->K4 * 64; j.npix = g->ny * g->nx; j.npt = (j.npix + j.P - 1) / j.P;
-  j.tsum = j.blk + g->nfb * g->K4 * 64; j.padv = off - sub; j.tnx = g->win ? 1 : g->nkx; j.tny = j.T / j.tnx;
+  j.tsum = j.blk + g->nfb * g->K4 * 64; j.padv = off - sub; j.tnx = g->win || g->flat ? 1 : g->nkx;
+  j.tny = j.T / j.tnx;
   for (ky = 0; ky < j.T; ky++) {   /* every tap, weights in a row */
     taps[2 * ky] = tapoff[ky]; taps[2 * ky + 1] = 0;
   }
@@ -3460,7 +3548,7 @@ static void ti__cc_run8(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const t
     /* Skipping padded taps pays (measured on AVX-512 VNNI) when at least
        1/4 of the outputs are on the border: the regions and the tap boxes
        cost per tile about what 3-4% of the taps of a 3x3 conv take. */
-    boxed = !g->win && g->T <= TI__CC_BOX_TAPS && (j.npix - (y1 - y0) * (x1 - x0)) * 4 >= j.npix;
+    boxed = !g->win && !g->flat && g->T <= TI__CC_BOX_TAPS && (j.npix - (y1 - y0) * (x1 - x0)) * 4 >= j.npix;
     if (boxed) {
       const int64_t r[5][5] = {{0, y0, 0, g->nx, 0}, {y1, g->ny, 0, g->nx, 0}, {y0, y1, 0, x0, 1},
                                {y0, y1, x1, g->nx, 1}, {y0, y1, x0, x1, 0}};
@@ -3478,6 +3566,11 @@ static void ti__cc_run8(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const t
      larger weights: channel tile by channel tile, each tile's weights
      reused from L2 across the pixels. */
   j.pxmajor = g->nfb * g->K4 * 64 <= 32768;
+  if (g->flat) {
+    const int64_t nb = (TI__CC_FLAT_PIX / j.P) * j.P;
+    ti__parallel(ctx, (j.npix + nb - 1) / nb, ti__cc_range_flat, &j);
+    return;
+  }
   ti__parallel(ctx, j.npt * ((g->nf + (int64_t)j.L * j.nvmax - 1) / ((int64_t)j.L * j.nvmax)),
                boxed ? ti__cc_range_box : ti__cc_range, &j);
 }
