@@ -3034,6 +3034,9 @@ TASKIR_API ti_status ti_cc_pack_weights(const ti_prim_desc *d, const void *w, vo
    tap). */
 #define TI__CC_BOX_TAPS 64   /* larger windows run every tap */
 typedef struct ti__cc_job ti__cc_job;
+/* Flat windows: rows fixed bytes apart, consecutive outputs (AVX-512 VNNI). */
+typedef void (*ti__cc_fkfn)(const uint8_t *r, uint32_t *out, int64_t nfo, int pvalid,
+                            const uint8_t *wb, const uint32_t *corr, int64_t nfv, int64_t G, int64_t bs);
 typedef void (*ti__cc_kfn)(const ti__cc_job *j, const uint8_t *const *ip, uint32_t *const *op,
                            int64_t fo, int pvalid, const uint8_t *wb, const uint32_t *corr, int64_t nfv,
                            const int64_t *tp, int64_t nt);
@@ -3051,6 +3054,9 @@ struct ti__cc_job {
   int64_t cs;                     /* bytes per padded input pixel */
   int pxmajor;                    /* items run pixel tile by pixel tile (else
                                      channel tile by channel tile) */
+  ti__cc_fkfn fk;                 /* flat, 17..32 channels: the 12-pixel kernel
+                                     on rows fpitch bytes apart (else NULL) */
+  int64_t fpitch;
   int P, L, nvmax;
   ti__cc_kfn kfn[4];
 };
@@ -3160,6 +3166,34 @@ TI__CC_KERNEL(ti__cc_k_vnni512_5x4, z, TI__T_VNNI512, ti__vz_bc4, ti__vz_dpbusd,
    spend less per tile on pointers, corrections and stores. */
 TI__CC_KERNEL(ti__cc_k_vnni512_12x1, z, TI__T_VNNI512, ti__vz_bc4, ti__vz_dpbusd, 12, 1)
 TI__CC_KERNEL(ti__cc_k_vnni512_12x2, z, TI__T_VNNI512, ti__vz_bc4, ti__vz_dpbusd, 12, 2)
+/* Flat windows (im2col rows fixed bytes apart, one tap): 12 pixels whose
+   rows are FP bytes apart from r and whose outputs follow each other (nfo
+   elements apart from out), NV vectors of channels. The row offsets are
+   immediates, so no register holds a pixel pointer (the generic kernel's
+   twelve pointers spill): 112x112x3->32 3x3 s2 ran 1.2x faster. Built for
+   17..32 channels, the only count the flat path takes 12-pixel tiles for
+   (with 16 or fewer it saves too few dot products to be chosen). */
+#define TI__CC_FDECL(p, P, B, D) ti__v##P##_vi a##p##0 = c0_, a##p##1 = c1_;
+#define TI__CC_FSTEP(p, P, B, D) { ti__v##P##_vi x_ = B(r + (p) * fp_ + q_); \
+  a##p##0 = D(a##p##0, x_, w0_); if (nv_ > 1) a##p##1 = D(a##p##1, x_, w1_); }
+#define TI__CC_FOUT(p, P, B, D) if (p < pvalid) { uint32_t *o = out + (p) * nfo; \
+  ti__v##P##_stn(o, a##p##0, nfv); if (nv_ > 1) ti__v##P##_stn(o + 16, a##p##1, nfv - 16); }
+#define TI__CC_FKERNEL(NAME, FP, NV) \
+TI__T_VNNI512 static void NAME(const uint8_t *r, uint32_t *out, int64_t nfo, int pvalid, \
+                               const uint8_t *wb, const uint32_t *corr, int64_t nfv, int64_t G, \
+                               int64_t bs) { \
+  const int nv_ = NV; const int64_t fp_ = FP; int64_t q_; \
+  const int32_t *ci_ = (const int32_t *)(const void *)corr; \
+  const __m512i c0_ = ti__vz_ld(ci_), c1_ = nv_ > 1 ? ti__vz_ld(ci_ + 16) : c0_; \
+  TI__CC_REP12(TI__CC_FDECL, z, ti__vz_bc4, ti__vz_dpbusd) \
+  for (q_ = 0; q_ < 4 * G; q_ += 4, wb += 64) { \
+    const __m512i w0_ = ti__vz_ldb(wb), w1_ = nv_ > 1 ? ti__vz_ldb(wb + bs) : w0_; \
+    TI__CC_REP12(TI__CC_FSTEP, z, ti__vz_bc4, ti__vz_dpbusd) \
+  } \
+  TI__CC_REP12(TI__CC_FOUT, z, ti__vz_bc4, ti__vz_dpbusd) \
+}
+TI__CC_FKERNEL(ti__cc_fk_vnni512_32x2, 32, 2)
+TI__CC_FKERNEL(ti__cc_fk_vnni512_64x2, 64, 2)
 #endif /* TI__X86 */
 
 #if defined(TI__NEON)
@@ -3416,23 +3450,24 @@ static void ti__cc_range_flat(void *arg, int64_t b, int64_t e) {
   const int64_t npix = j->npix, P = j->P;
   const uint8_t *const pad = j->pad;
   const int fast = g->dx == 1 && lr <= 16 && (nky - 1) * lr + 16 >= rb;   /* covers the tail */
+  const int64_t rp = j->fk ? j->fpitch : rb;   /* bytes between rows */
   int64_t it;
   for (it = b; it < e; it++) {
     int64_t pix0 = it * nb, np = npix - pix0 < nb ? npix - pix0 : nb;
     int64_t y = pix0 / nx, x = pix0 % nx, k, f0, n, q, ky, kx;
     for (k = 0; k < np; k += n, x = 0, y++) {   /* the block's im2col rows, output row by row */
       const uint8_t *a = pad + y * ys + x * xs;
-      uint8_t *r = rows + k * rb;
+      uint8_t *r = rows + k * rp;
       n = nx - x < np - k ? nx - x : np - k;
       if (fast && nky == 3) {
-        for (q = 0; q < n; q++, a += xs, r += rb) {
+        for (q = 0; q < n; q++, a += xs, r += rp) {
           ti__memcpy(r, a, 16); ti__memcpy(r + lr, a + kys, 16); ti__memcpy(r + 2 * lr, a + 2 * kys, 16);
         }
       } else if (fast) {
-        for (q = 0; q < n; q++, a += xs, r += rb)
+        for (q = 0; q < n; q++, a += xs, r += rp)
           for (ky = 0; ky < nky; ky++) ti__memcpy(r + ky * lr, a + ky * kys, 16);
       } else {
-        for (q = 0; q < n; q++, a += xs, r += rb) {
+        for (q = 0; q < n; q++, a += xs, r += rp) {
           for (ky = 0; ky < nky; ky++)
             for (kx = 0; kx < nkx; kx++)
               ti__memcpy(r + (ky * nkx + kx) * nr, a + ky * kys + kx * kxs, (size_t)nr);
@@ -3442,7 +3477,11 @@ static void ti__cc_range_flat(void *arg, int64_t b, int64_t e) {
     }
     for (k = 0; k < np; k += P) {   /* its tiles */
       int p, pvalid = (int)(np - k < P ? np - k : P);
-      for (p = 0; p < pvalid; p++) { ip[p] = rows + (k + p) * rb; ob[p] = j->out + (pix0 + k + p) * nf; }
+      if (j->fk) {   /* one channel tile */
+        j->fk(rows + k * rp, j->out + (pix0 + k) * nf, nf, pvalid, j->blk, j->corr, nf, j->G, j->bstride);
+        continue;
+      }
+      for (p = 0; p < pvalid; p++) { ip[p] = rows + (k + p) * rp; ob[p] = j->out + (pix0 + k + p) * nf; }
       for (; p < P; p++) { ip[p] = ip[pvalid - 1]; ob[p] = ob[pvalid - 1]; }
       for (f0 = 0; f0 < nf; f0 += tw) {
         int64_t nfv = nf - f0, nv = nfv < tw ? (nfv + j->L - 1) / j->L : j->nvmax;
@@ -3514,6 +3553,7 @@ static void ti__cc_run8(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const t
     TASKIR_MEMSET(o + x1 * cs, (int)off, (size_t)((g->wn - x1) * cs));
   }
   j.g = g; j.pad = pad; j.blk = p + 64 + ti__cc_al64(g->nf16 * 4); j.corr = corr;
+  j.fk = NULL; j.fpitch = 0;
   j.tapoff = tapoff; j.out = (uint32_t *)out; j.G = g->G; j.T = g->T; j.cs = cs;
   if (g->win) {
     /* A window row (kx, r) is contiguous in the padded input: one tap per
@@ -3526,6 +3566,13 @@ static void ti__cc_run8(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const t
   if (g->flat) {   /* one tap over the im2col rows; 16 spare bytes for their copies */
     TASKIR_MEMSET(pad + g->hn * g->wn * cs, (int)off, 16);
     j.G = g->K4; j.T = 1; tapoff[0] = 0;
+#if defined(TI__X86)
+    if (ti__variant(ti__cpu(ctx), TI_FAMILY_CC) == TI_VARIANT_AVX512VNNI && j.P == 12 && g->nf > 16) {
+      const int p32 = g->K4 <= 8;   /* rows of 32 or 64 bytes */
+      j.fk = p32 ? ti__cc_fk_vnni512_32x2 : ti__cc_fk_vnni512_64x2;
+      j.fpitch = p32 ? 32 : 64;
+    }
+#endif
   }
   j.bstride = g->K4 * 64; j.npix = g->ny * g->nx; j.npt = (j.npix + j.P - 1) / j.P;
   j.tsum = j.blk + g->nfb * g->K4 * 64; j.padv = off - sub; j.tnx = g->win || g->flat ? 1 : g->nkx;

@@ -457,6 +457,8 @@ TT_TEST(flat_windows) {
     {15, 14, 6, 64, 3, 2, 2, 2, 1, 3, 1, 0, 2, 1},   /* 36 bytes, dilated columns */
     {5, 5, 7, 80, 3, 3, 1, 1, 1, 1, 3, 3, 3, 3},     /* pads wider than the window */
     {3, 40, 2, 17, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},    /* 120 pixels: two blocks */
+    {19, 13, 3, 17, 3, 3, 1, 1, 1, 1, 0, 2, 1, 1},   /* 17..32 channels: 32-byte rows, 4 blocks */
+    {10, 13, 7, 20, 3, 3, 1, 2, 1, 1, 1, 1, 1, 0},   /* 63 bytes, 20 channels: 64-byte rows */
     {9, 9, 16, 64, 2, 2, 1, 1, 1, 1, 0, 1, 0, 1},    /* 16 channels: not flat */
   };
   static const ti_dtype types[][2] = {
