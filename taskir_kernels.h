@@ -418,6 +418,10 @@ TASKIR_API TI_NODISCARD ti_status ti_tinshift_ex(const ti_kernel_ctx *ctx, ti_ti
        border, those skip the taps that read only padding. Few input
        channels (nr % 4 != 0, nr < 16, undilated columns): the 4-byte
        groups run along a window row (kx, r) instead of within each tap.
+       Short windows (nky*nkx*nr <= 64 bytes) where that rounding still
+       wastes more dot products than copying costs: the whole window is one
+       reduction, read from im2col rows built per block of 64 pixels
+       (112x112x3 3x3: 7 groups per pixel, not 9).
      CC, other types: per pixel, channels across lanes (AVX-512, AVX2, NEON).
      CC and CVM, I32 input x I8/TERNARY weights: the input is scanned; when
        every value fits -128..127 or 0..255 it is narrowed and takes the
