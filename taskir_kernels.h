@@ -3479,6 +3479,8 @@ static void ti__cc_range_flat(void *arg, int64_t b, int64_t e) {
         }
       }
     }
+    if (j->fk && np % P)   /* the rows the last tile reads past the pixels: zero, not stale */
+      TASKIR_MEMSET(rows + np * rp, 0, (size_t)((P - np % P) * rp));
     for (k = 0; k < np; k += P) {   /* its tiles */
       int p, pvalid = (int)(np - k < P ? np - k : P);
       if (j->fk) {   /* one channel tile */
