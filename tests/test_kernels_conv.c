@@ -436,6 +436,70 @@ TT_TEST(padded_taps_skipped) {
     }
 }
 
+/* Short windows packed as one flat reduction (im2col rows; packed format 6,
+   or 7 with I32 input): 1..16 channels, odd image sizes and output counts
+   (blocks and tiles with remainders), pads on some or all sides, strides 1
+   and 2, dilated rows and columns (per-tap copies), window rows of up to 16
+   bytes (16-byte copies) and longer; 1..5 vectors of channels with tails.
+   The cases with 1, 2, 3, 6 and 7 channels include flat ones; those with 4,
+   5 and 16 save no group (or too few) and keep the other layouts. */
+TT_TEST(flat_windows) {
+  /* niy nix nr nf ky kx sy sx dy dx pu pd pl pr */
+  static const int cases[][14] = {
+    {13, 11, 3, 32, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1},   /* the RGB stem, small */
+    {9, 7, 3, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
+    {10, 9, 1, 64, 5, 5, 1, 1, 1, 1, 2, 2, 2, 2},    /* LeNet's first, wider */
+    {8, 9, 2, 48, 5, 5, 2, 1, 1, 1, 2, 0, 1, 2},     /* 50 bytes, asymmetric pads */
+    {7, 8, 3, 70, 4, 4, 1, 2, 1, 1, 0, 1, 2, 0},     /* 48 bytes, rows of 12 */
+    {9, 9, 6, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},     /* rows of 18 bytes: per-tap copies */
+    {11, 10, 3, 64, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2},   /* dilated */
+    {6, 12, 2, 40, 2, 7, 1, 1, 1, 1, 0, 1, 3, 3},    /* two rows of 14 bytes */
+    {15, 14, 6, 64, 3, 2, 2, 2, 1, 3, 1, 0, 2, 1},   /* 36 bytes, dilated columns */
+    {5, 5, 7, 80, 3, 3, 1, 1, 1, 1, 3, 3, 3, 3},     /* pads wider than the window */
+    {3, 40, 2, 17, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},    /* 120 pixels: two blocks */
+    {19, 13, 3, 17, 3, 3, 1, 1, 1, 1, 0, 2, 1, 1},   /* 17..32 channels: 32-byte rows, 4 blocks */
+    {10, 13, 7, 20, 3, 3, 1, 2, 1, 1, 1, 1, 1, 0},   /* 63 bytes, 20 channels: 64-byte rows */
+    {9, 9, 16, 64, 2, 2, 1, 1, 1, 1, 0, 1, 0, 1},    /* 16 channels: not flat */
+  };
+  static const ti_dtype types[][2] = {
+    {TI_DTYPE_I8, TI_DTYPE_I8}, {TI_DTYPE_U8, TI_DTYPE_I8}, {TI_DTYPE_TERNARY, TI_DTYPE_TERNARY},
+    {TI_DTYPE_I32, TI_DTYPE_I8},
+  };
+  int flat[17] = {0}, c, t, nr;
+  for (c = 0; c < (int)(sizeof cases / sizeof cases[0]) + 16; c++) {
+    int k[14];
+    if (c < (int)(sizeof cases / sizeof cases[0])) memcpy(k, cases[c], sizeof k);
+    else {   /* 1..16 channels under 3x3 (C <= 7, 63 bytes at most) or 2x2 windows */
+      static const int base[14] = {11, 13, 0, 64, 3, 3, 2, 1, 1, 1, 1, 1, 0, 1};
+      memcpy(k, base, sizeof k);
+      k[2] = nr = c - (int)(sizeof cases / sizeof cases[0]) + 1;
+      if (nr > 7) k[4] = k[5] = 2;
+      k[6] = 1 + nr % 2;
+    }
+    for (t = 0; t < (int)(sizeof types / sizeof types[0]); t++) {
+      ti_prim_desc d = conv_desc(k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[7], k[8], k[9], k[10],
+                                 k[11], k[12], k[13], types[t][0], types[t][1]);
+      size_t pb = 0;
+      unsigned char *p;
+      int bad;
+      TT_EQ_INT(ti_cc_pack_size(&d, &pb), TI_STATUS_SUCCESS);
+      void *w0 = calloc(count_w(&d), ti_dtype_size(d.w_dtype));
+      p = (unsigned char *)calloc(pb, 1);
+      /* the packed header's format word (little-endian, bytes 4..7) */
+      TT_EQ_INT(ti_cc_pack_weights(&d, w0, p, pb), TI_STATUS_SUCCESS);
+      if (p[4] == 6 || p[4] == 7) flat[k[2]]++;
+      free(p); free(w0);
+      fill_i32_small = t == 3;   /* I32 input that narrows to the int8 path */
+      bad = check_conv(&d, 9000 + c * 16 + t);
+      fill_i32_small = 0;
+      TT_CHECK_MSG(bad == 0, "case %d dtypes %d: %d mismatches", c, t, bad);
+    }
+  }
+  for (nr = 1; nr <= 7; nr++)   /* 4 and 5 channels: no group saved under 3x3 (window rows) */
+    if (nr != 4 && nr != 5) TT_CHECK_MSG(flat[nr] > 0, "%d channels never took the flat path", nr);
+  TT_CHECK(flat[4] == 0 && flat[5] == 0 && flat[16] == 0);
+}
+
 TT_TEST(i32_input_narrowing) {
   /* I32 input with int8 weights takes the int8 path when every value fits
      -128..127 or 0..255, else the wide one: same results either way. */
@@ -814,6 +878,7 @@ int main(void) {
   TT_RUN(random_shapes);
   TT_RUN(random_shapes_other_types);
   TT_RUN(padded_taps_skipped);
+  TT_RUN(flat_windows);
   TT_RUN(i32_input_narrowing);
   TT_RUN(random_int8_wrap);
   TT_RUN(random_cvm);
