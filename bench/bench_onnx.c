@@ -14,7 +14,7 @@
    again), the same in a fresh process per run (bench_fresh.h: a forked
    child, as `taskir import` runs once per model, so every size pays the
    first touch of every page it uses; 5 children per size, sizes
-   alternating); and
+   alternating; first the fixed cost of a child: a model of one layer); and
    decoding (MB/s) and importing a model with 100 MB of initializers, as a
    ratio to memcpy of the same bytes (weights referenced, and copied).
    Medians of paired ratios over trials (the machine is shared). */
@@ -323,6 +323,20 @@ int main(void) {
         }
       for (q = 0; q < ROUNDS; q++) { wr[q] = wall[2][q] / wall[0][q]; cr[q] = cpu[2][q] / cpu[0][q]; }
       printf("  fresh process (one forked child per run, %d per size, sizes alternating; monotonic clock / CPU time):\n", ROUNDS);
+      {   /* what a child costs whatever the size: the same pipeline on a model of one layer */
+        ti_buffer tiny;
+        fresh_job j;
+        double tw[ROUNDS], tc[ROUNDS];
+        int64_t tn;
+        ti_buffer_init(&tiny, NULL);
+        tn = int_model(&tiny, t & 1 ? 8 : 6, t & 1);
+        j.ctx = ctx; j.m = &tiny; j.layers = 1;
+        for (q = 0; q < ROUNDS; q++)
+          if (fresh_sample(fresh_job_run, &j, &tw[q], &tc[q])) { fprintf(stderr, "fresh process run failed\n"); exit(1); }
+        printf("  %7lld nodes  %8.0f us in all wall, %8.0f us CPU: the fixed cost of a child, in each size's figure below\n",
+               (long long)tn, median(tw, ROUNDS) * 1e6, median(tc, ROUNDS) * 1e6);
+        ti_buffer_free(&tiny);
+      }
       for (k = 0; k < 3; k++)
         printf("  %7lld nodes  %8.0f ns/node wall, %8.0f ns/node CPU\n", (long long)nodes[k], median(wall[k], ROUNDS) * 1e9,
                median(cpu[k], ROUNDS) * 1e9);
