@@ -1346,6 +1346,7 @@ typedef struct ti__q_op {
   unsigned char dead;     /* part of a chain the rewrite removes */
   unsigned char role;     /* TI__QR_*: what the rewrite does with the op */
   unsigned char divisor;  /* a get_parameter read by a removed div */
+  int32_t var;            /* a get_parameter: index of its variable + 1 (0: none), looked up once */
   ti_op *end;             /* LAYER: last op of the chain; FOLD: the floor / clip dropped */
   ti_value *bias;         /* LAYER: the bias operand, or NULL */
   int32_t shift;          /* LAYER: -1 for none (the i32 accumulator) */
@@ -1380,10 +1381,11 @@ static int ti__q_fail(ti__q *q, const char *tensor, const char *fmt, ...) {
 static ti__q_op *ti__q_of(ti__q *q, const ti_value *v) {
   return v->def ? &q->ops[v->def->order] : &q->args[v->index];
 }
-/* The variable behind a get_parameter value, else NULL. */
+/* The variable behind a get_parameter value, else NULL (looked up by
+   ti__q_run's walk: the ops it rewrites have no record). */
 static ti_variable *ti__q_var(ti__q *q, const ti_value *v) {
-  if (!v || !v->def || !ti_op_is(v->def, "builtin.get_parameter")) return NULL;
-  return ti_program_find_var(q->p, ti_dict_string(v->def->attrs, "name", ""));
+  if (!v || !v->def || v->def->order < 0 || v->def->order >= q->n_ops || !ti_op_is(v->def, "builtin.get_parameter")) return NULL;
+  return q->ops[v->def->order].var ? &q->p->vars[q->ops[v->def->order].var - 1] : NULL;
 }
 static const char *ti__q_vname(const ti_value *v) { return ti_dict_string(v->def->attrs, "name", "?"); }
 /* The one op using v, else NULL. */
@@ -1666,6 +1668,7 @@ static ti_status ti__q_rewrite(ti__q *q, ti_error *err) {
         ti_named_attr sh = ti_named(ctx, "shape", ti_attr_int_array(ctx, d2, 2));
         ti_op *r0 = ti_op_create(q->p, "nn.reshape", 1, ops, 1, NULL, ti_attr_dict(ctx, &sh, 1), err);
         if (!r0) { st = err && err->status ? err->status : TI_STATUS_NO_MEMORY; break; }
+        r0->order = q->n_ops + q->p->n_args;   /* new ops: the spare (empty) record */
         ti_op_insert_before(r0, me->end);
         ops[0] = &r0->results[0];
       }
@@ -1682,6 +1685,7 @@ static ti_status ti__q_rewrite(ti__q *q, ti_error *err) {
       if (!at) { st = ti_error_set(err, TI_STATUS_NO_MEMORY, "quantize-recognize: out of memory"); break; }
       nq = ti_op_create(q->p, conv ? "nn.quant_conv2d" : "nn.quant_gemm", me->bias ? 3 : 2, ops, 1, NULL, at, err);
       if (!nq) { st = err && err->status ? err->status : TI_STATUS_INVALID; break; }
+      nq->order = q->n_ops + q->p->n_args;
       ti_op_insert_before(nq, me->end);
       if (!conv && rank > 2) {
         ti_value *y = &nq->results[0];
@@ -1690,6 +1694,7 @@ static ti_status ti__q_rewrite(ti__q *q, ti_error *err) {
           st = err && err->status ? err->status : TI_STATUS_NO_MEMORY;
           break;
         }
+        rs->order = q->n_ops + q->p->n_args;
         ti_op_insert_before(rs, me->end);
       }
       ti_value_replace_all_uses(&me->end->results[0], rs ? &rs->results[0] : &nq->results[0]);
@@ -1739,21 +1744,33 @@ static ti_status ti__q_run(ti_program *p, ti_quant_report *report, int rewrite, 
   memset(&q, 0, sizeof q);
   q.p = p;
   q.r = report;
-  for (op = p->first; op; op = op->next) op->order = n++;
-  q.n_ops = n;
-  q.ops = (ti__q_op *)TASKIR_MALLOC(p->ctx->alloc_user, (size_t)(n + p->n_args + 1) * sizeof *q.ops);
+  q.n_ops = p->n_ops;
+  q.ops = (ti__q_op *)TASKIR_MALLOC(p->ctx->alloc_user, (size_t)(q.n_ops + p->n_args + 1) * sizeof *q.ops);
   q.reads = (unsigned char *)TASKIR_MALLOC(p->ctx->alloc_user, (size_t)p->n_vars + 1);
   if (!q.ops || !q.reads) st = ti_error_set(err, TI_STATUS_NO_MEMORY, "quantize-recognize: out of memory");
   if (st == TI_STATUS_SUCCESS) {
-    memset(q.ops, 0, (size_t)(n + p->n_args + 1) * sizeof *q.ops);
+    memset(q.ops, 0, (size_t)(q.n_ops + p->n_args + 1) * sizeof *q.ops);
     memset(q.reads, 0, (size_t)p->n_vars + 1);
-    q.args = q.ops + n;
+    q.args = q.ops + q.n_ops;
     for (i = 0; i < p->n_args; i++) q.args[i].kind = p->args[i]->type->dtype == TI_DTYPE_F32 ? TI__QK_I8 : TI__QK_FLOAT;
-    for (op = p->first; op; op = op->next)
-      if (ti_op_is(op, "builtin.get_parameter") || ti_op_is(op, "builtin.set_parameter")) {
+    /* one walk: program order, and each parameter op's variable (looked up
+       once: a name lookup is a hash probe plus a string compare at a random
+       place, which in a model larger than the cache is a miss each time) */
+    for (op = p->first; op && n < q.n_ops; op = op->next) {
+      int get = ti_op_is(op, "builtin.get_parameter");
+      op->order = n++;
+      if (get || ti_op_is(op, "builtin.set_parameter")) {
         ti_variable *var = ti_program_find_var(p, ti_dict_string(op->attrs, "name", ""));
-        if (var && q.reads[var - p->vars] < 255) q.reads[var - p->vars]++;
+        if (!var) continue;
+        if (q.reads[var - p->vars] < 255) q.reads[var - p->vars]++;
+        if (get) q.ops[op->order].var = (int32_t)(var - p->vars) + 1;
       }
+    }
+    if (op || n != q.n_ops)
+      st = ti_error_set(err, TI_STATUS_INVALID, "quantize-recognize: the program counts %lld ops but lists %s%lld",
+                        (long long)q.n_ops, op ? "more than " : "", (long long)n);
+  }
+  if (st == TI_STATUS_SUCCESS) {
     if (ti__q_analyze(&q)) {
       report->n_layers = q.n_layers;
       if (rewrite) st = ti__q_rewrite(&q, err);

@@ -16,7 +16,11 @@
    every size reuses warm pages and the ratio is the lowering's own.
    Before both, the cost of one page fault on this machine (first touches
    of a fresh 64 MiB block, CPU time per fault), with which the first
-   half's excess at 10^5 is split into faults x cost and the rest. */
+   half's excess at 10^5 is split into faults x cost and the rest. Between
+   them, the fresh-process figures (bench_fresh.h): each lowering in a
+   forked child, as a compiler lowering one model per process runs it, so
+   every size pays its first touches; 5 children per size, sizes
+   alternating; first the fixed cost of a child (a 4-op program). */
 #define _POSIX_C_SOURCE 199309L
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +33,8 @@
 #define TASKIR_IMPLEMENTATION
 #include "taskir_lower.h"
 #include "bench_check.h"
+#include <unistd.h>
+#include "bench_fresh.h"
 
 /* this thread's CPU time in seconds (robust on a shared machine) */
 static double now(void) {
@@ -167,6 +173,60 @@ static int measure(ti_context *c, count_alloc *cap, const char *memory, int firs
   return 0;
 }
 
+/* one lowering of a program built by the parent, in a fresh child */
+typedef struct fresh_job { ti_program *p; } fresh_job;
+static int fresh_job_run(void *arg) {
+  ti_task_graph g;
+  ti_error e;
+  ti_error_clear(&e);
+  if (ti_lower_to_task(((fresh_job *)arg)->p, NULL, &g, &e) != TI_STATUS_SUCCESS) { fprintf(stderr, "lower: %s\n", e.message); return 1; }
+  ti_task_graph_free(&g);
+  return 0;
+}
+
+/* ROUNDS rounds of every size, each lowering in a freshly forked child (the
+   program built in the parent before the fork): a compiler lowering one
+   model per process touches every page fresh, at every size */
+static int measure_fresh(ti_context *c) {
+  double wall[SIZES][ROUNDS], cpu[SIZES][ROUNDS], wr[ROUNDS], cr[ROUNDS];
+  int r, k;
+  printf(" fresh process: each lowering in a forked child, %d per size, sizes alternating (monotonic clock / CPU time)\n", ROUNDS);
+  {   /* what a child costs whatever the size: the lowering of a 4-op program */
+    fresh_job j;
+    j.p = dag(c, 4);
+    for (r = 0; r < ROUNDS; r++)
+      if (fresh_sample(fresh_job_run, &j, &wall[0][r], &cpu[0][r])) { fprintf(stderr, "fresh process run failed\n"); return 1; }
+    ti_program_destroy(j.p);
+    qsort(wall[0], ROUNDS, sizeof(double), cmp_d);
+    qsort(cpu[0], ROUNDS, sizeof(double), cmp_d);
+    printf("  n = %6d ops: %.0f us in all wall, %.0f us CPU: the fixed cost of a child, in each size's figure below\n", 4,
+           wall[0][ROUNDS / 2] * 1e6, cpu[0][ROUNDS / 2] * 1e6);
+  }
+  for (r = 0; r < ROUNDS; r++) {
+    for (k = 0; k < SIZES; k++) {
+      fresh_job j;
+      j.p = dag(c, sizes[k]);
+      if (fresh_sample(fresh_job_run, &j, &wall[k][r], &cpu[k][r])) { fprintf(stderr, "fresh process run failed\n"); return 1; }
+      wall[k][r] /= (double)sizes[k];
+      cpu[k][r] /= (double)sizes[k];
+      ti_program_destroy(j.p);
+    }
+    wr[r] = wall[SIZES - 1][r] / wall[0][r];
+    cr[r] = cpu[SIZES - 1][r] / cpu[0][r];
+  }
+  for (k = 0; k < SIZES; k++) {
+    qsort(wall[k], ROUNDS, sizeof(double), cmp_d);
+    qsort(cpu[k], ROUNDS, sizeof(double), cmp_d);
+    printf("  n = %6d ops: %.2f us per op wall, %.2f us per op CPU (medians of %d)\n", sizes[k], wall[k][ROUNDS / 2] * 1e6,
+           cpu[k][ROUNDS / 2] * 1e6, ROUNDS);
+  }
+  qsort(wr, ROUNDS, sizeof(double), cmp_d);
+  qsort(cr, ROUNDS, sizeof(double), cmp_d);
+  printf("  per-op time at 10^5 / at 10^3, fresh process: %.2f wall, %.2f CPU (median of %d paired rounds; target <= 2)\n",
+         wr[ROUNDS / 2], cr[ROUNDS / 2], ROUNDS);
+  return 0;
+}
+
 int main(void) {
   count_alloc ca;
   ti_context *c;
@@ -179,7 +239,8 @@ int main(void) {
   printf("bench_lower: layout passes + lowering + checker, integer DAGs (conv 1x1 + requant, relu, add, cancelling transposes)\n");
   fault_us = fault_cost() * 1e6;
   printf(" one page fault (first touch of fresh memory) costs %.2f us of CPU time here (median of 5 x 64 MiB)\n", fault_us);
-  if (measure(c, &ca, "the C library's allocator as it is (glibc: large blocks are mapped fresh on every run)", 1, fault_us)) return 1;
+  if (measure(c, &ca, "warm process, the C library's allocator as it is (glibc: large blocks are mapped fresh on every run)", 1, fault_us)) return 1;
+  if (measure_fresh(c)) return 1;
 #if defined(M_MMAP_MAX) && defined(M_TRIM_THRESHOLD)
   /* the same with freed memory kept in the heap (as bench_layout runs):
      every size then reuses warm pages on its later rounds, as the small
@@ -187,7 +248,7 @@ int main(void) {
      page faults */
   mallopt(M_MMAP_MAX, 0);   /* no block mapped apart (the arena's chunks reach 64 MiB) */
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
-  if (measure(c, &ca, "freed memory kept in the heap (mallopt M_MMAP_MAX 0, M_TRIM_THRESHOLD 1 GiB)", 0, 0.0)) return 1;
+  if (measure(c, &ca, "warm process, freed memory kept in the heap (mallopt M_MMAP_MAX 0, M_TRIM_THRESHOLD 1 GiB)", 0, 0.0)) return 1;
 #endif
   ti_context_destroy(c);
   return 0;

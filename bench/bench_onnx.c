@@ -8,7 +8,13 @@
    so first-touch costs show only at 10^5); the whole pipeline of `taskir
    import` on the same models (decode + import + those passes + the layout
    passes + lowering to Task IR, checker included) with its own paired
-   ratio line; and
+   ratio line; for every row the time of each stage per node at each size
+   and its 10^5/10^3 ratio (which stage grows); for the whole pipeline,
+   besides that warm-process line (one process runs the pipeline again and
+   again), the same in a fresh process per run (bench_fresh.h: a forked
+   child, as `taskir import` runs once per model, so every size pays the
+   first touch of every page it uses; 5 children per size, sizes
+   alternating; first the fixed cost of a child: a model of one layer); and
    decoding (MB/s) and importing a model with 100 MB of initializers, as a
    ratio to memcpy of the same bytes (weights referenced, and copied).
    Medians of paired ratios over trials (the machine is shared). */
@@ -24,6 +30,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 #include "bench_clock.h"   /* now(): this thread's CPU time (the machine is shared) */
+#include "bench_fresh.h"   /* fresh_sample(): one run in a forked child */
 static int cmp_d(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return x < y ? -1 : x > y;
@@ -172,14 +179,19 @@ static int64_t int_model(ti_buffer *model, int64_t n, int dag) {
 
 /* decode + import + quantize-recognize,cse,dce (verified after each); with
    lower, then the layout passes and the lowering to Task IR (checker
-   included): the whole of `taskir import MODEL.onnx OUT.pb` but the write. */
-static double import_passes_once(ti_context *ctx, const ti_buffer *m, int64_t want_layers, double *pass_time, int lower) {
+   included): the whole of `taskir import MODEL.onnx OUT.pb` but the write.
+   stage (if not NULL): the time of each of the NSTAGE stages. */
+enum { NSTAGE = 5 };
+static const char *const stage_name[NSTAGE] = {"decode+import", "quantize-recognize", "cse", "dce", "layout+lowering+checker"};
+static double import_passes_once(ti_context *ctx, const ti_buffer *m, int64_t want_layers, double *stage, int lower) {
   ti_onnx_options opt;
   ti_program *p = NULL;
   ti_pass_manager pm;
+  ti_pass all[3];
   ti_quant_report qr;
   ti_error e;
-  double t0, t1;
+  double t0, t1, st[NSTAGE] = {0, 0, 0, 0, 0};
+  int i;
   memset(&opt, 0, sizeof opt);
   opt.reference_weights = 1;
   ti_error_clear(&e);
@@ -190,22 +202,38 @@ static double import_passes_once(ti_context *ctx, const ti_buffer *m, int64_t wa
     fprintf(stderr, "import: %s\n", e.message);
     exit(1);
   }
-  pm.passes[0].user = &qr;
   t1 = now();
-  pm.n = 1;   /* quantize-recognize alone first (timed), then the rest */
-  if (ti_pass_manager_run(&pm, p, &e) != TI_STATUS_SUCCESS) { fprintf(stderr, "quantize-recognize: %s\n", e.message); exit(1); }
-  if (pass_time) *pass_time = now() - t1;
-  pm.passes[0] = pm.passes[1]; pm.passes[1] = pm.passes[2]; pm.n = 2;
-  if (ti_pass_manager_run(&pm, p, &e) != TI_STATUS_SUCCESS) { fprintf(stderr, "cse,dce: %s\n", e.message); exit(1); }
+  st[0] = t1 - t0;
+  pm.passes[0].user = &qr;
+  memcpy(all, pm.passes, sizeof all);
+  pm.n = 1;
+  for (i = 0; i < 3; i++) {   /* one pass at a time (each verified after it, as in the pipeline), timed */
+    double t2;
+    pm.passes[0] = all[i];
+    if (ti_pass_manager_run(&pm, p, &e) != TI_STATUS_SUCCESS) { fprintf(stderr, "%s: %s\n", all[i].name, e.message); exit(1); }
+    t2 = now();
+    st[1 + i] = t2 - t1;
+    t1 = t2;
+  }
   if (lower) {
     ti_task_graph g;
     if (ti_lower_to_task(p, NULL, &g, &e) != TI_STATUS_SUCCESS) { fprintf(stderr, "lower: %s\n", e.message); exit(1); }
     ti_task_graph_free(&g);
+    st[4] = now() - t1;
   }
   t0 = now() - t0;
   if (qr.n_layers != want_layers) { fprintf(stderr, "quantised %d layers of %lld: %s\n", (int)qr.n_layers, (long long)want_layers, qr.reason); exit(1); }
   ti_program_destroy(p);
+  if (stage) memcpy(stage, st, sizeof st);
   return t0;
+}
+
+/* one run of the whole pipeline in a fresh child (bench_fresh.h) */
+typedef struct fresh_job { ti_context *ctx; const ti_buffer *m; int64_t layers; } fresh_job;
+static int fresh_job_run(void *arg) {
+  const fresh_job *j = (const fresh_job *)arg;
+  import_passes_once(j->ctx, j->m, j->layers, NULL, 1);
+  return 0;
 }
 
 static double import_once(ti_context *ctx, const ti_buffer *m, int reference) {
@@ -247,8 +275,8 @@ int main(void) {
   for (t = 0; t < 4; t++) {   /* integer models through quantize-recognize (t & 1: DAGs; t >= 2: and lowering) */
     ti_buffer m[3];
     int64_t nodes[3], layers[3];
-    double ratio[5];
-    int q;
+    double ratio[5], stage_med[3][NSTAGE];
+    int q, s;
     printf("decode + import + quantize-recognize,cse,dce%s per node, integer %s of Gemm/requant layers:\n",
            t >= 2 ? " + layout passes + lowering to Task IR (the whole pipeline)" : "", t & 1 ? "DAGs (residual Add)" : "chains");
     for (k = 0; k < 3; k++) {
@@ -259,23 +287,62 @@ int main(void) {
     for (k = 0; k < 3; k++) {
       int trials = k == 2 ? 3 : 7;
       struct rusage u0, u1;
+      double st[NSTAGE][8];
       getrusage(RUSAGE_SELF, &u0);
-      double pt[8];
       for (q = 0; q < trials; q++) {
-        r[q] = import_passes_once(ctx, &m[k], layers[k], &pt[q], t >= 2) / (double)nodes[k];
-        pt[q] /= (double)nodes[k];
+        double one[NSTAGE];
+        r[q] = import_passes_once(ctx, &m[k], layers[k], one, t >= 2) / (double)nodes[k];
+        for (s = 0; s < NSTAGE; s++) st[s][q] = one[s] / (double)nodes[k];
       }
       getrusage(RUSAGE_SELF, &u1);
       per_node[k] = median(r, trials);
+      for (s = 0; s < NSTAGE; s++) stage_med[k][s] = median(st[s], trials);
       printf("  %7lld nodes  %8.0f ns/node, quantize-recognize alone %5.0f ns/node  (%lld layers, model %.1f MB; %.3f page faults/node)\n",
-             (long long)nodes[k], per_node[k] * 1e9, median(pt, trials) * 1e9, (long long)layers[k], (double)m[k].len / 1e6,
+             (long long)nodes[k], per_node[k] * 1e9, stage_med[k][1] * 1e9, (long long)layers[k], (double)m[k].len / 1e6,
              (double)(u1.ru_minflt - u0.ru_minflt) / (double)trials / (double)nodes[k]);
     }
+    printf("  per stage, ns/node at 10^3 / 10^4 / 10^5 (medians; ratio 10^5/10^3):\n");
+    for (s = 0; s < (t >= 2 ? NSTAGE : NSTAGE - 1); s++)
+      printf("    %-24s %6.0f %6.0f %6.0f  (%.2f)\n", stage_name[s], stage_med[0][s] * 1e9, stage_med[1][s] * 1e9,
+             stage_med[2][s] * 1e9, stage_med[2][s] / stage_med[0][s]);
     for (q = 0; q < 5; q++)   /* paired: the small and the large model back to back */
       ratio[q] = (import_passes_once(ctx, &m[2], layers[2], NULL, t >= 2) / (double)nodes[2]) /
                  (import_passes_once(ctx, &m[0], layers[0], NULL, t >= 2) / (double)nodes[0]);
     printf("  per-node time at 10^5 / at 10^3%s: %.2f (median of 5 paired runs; target <= 2)\n",
-           t >= 2 ? ", whole pipeline" : "", median(ratio, 5));
+           t >= 2 ? ", whole pipeline, warm process (the same process runs it again and again)" : "", median(ratio, 5));
+    if (t >= 2) {   /* the same, each run in a fresh process (fork) as `taskir import` does: first touches at every size */
+      enum { ROUNDS = 5 };
+      double wall[3][ROUNDS], cpu[3][ROUNDS], wr[ROUNDS], cr[ROUNDS];
+      for (q = 0; q < ROUNDS; q++)   /* sizes alternate: 10^3, 10^4, 10^5, 10^3, ... */
+        for (k = 0; k < 3; k++) {
+          fresh_job j;
+          j.ctx = ctx; j.m = &m[k]; j.layers = layers[k];
+          if (fresh_sample(fresh_job_run, &j, &wall[k][q], &cpu[k][q])) { fprintf(stderr, "fresh process run failed\n"); exit(1); }
+          wall[k][q] /= (double)nodes[k];
+          cpu[k][q] /= (double)nodes[k];
+        }
+      for (q = 0; q < ROUNDS; q++) { wr[q] = wall[2][q] / wall[0][q]; cr[q] = cpu[2][q] / cpu[0][q]; }
+      printf("  fresh process (one forked child per run, %d per size, sizes alternating; monotonic clock / CPU time):\n", ROUNDS);
+      {   /* what a child costs whatever the size: the same pipeline on a model of one layer */
+        ti_buffer tiny;
+        fresh_job j;
+        double tw[ROUNDS], tc[ROUNDS];
+        int64_t tn;
+        ti_buffer_init(&tiny, NULL);
+        tn = int_model(&tiny, t & 1 ? 8 : 6, t & 1);
+        j.ctx = ctx; j.m = &tiny; j.layers = 1;
+        for (q = 0; q < ROUNDS; q++)
+          if (fresh_sample(fresh_job_run, &j, &tw[q], &tc[q])) { fprintf(stderr, "fresh process run failed\n"); exit(1); }
+        printf("  %7lld nodes  %8.0f us in all wall, %8.0f us CPU: the fixed cost of a child, in each size's figure below\n",
+               (long long)tn, median(tw, ROUNDS) * 1e6, median(tc, ROUNDS) * 1e6);
+        ti_buffer_free(&tiny);
+      }
+      for (k = 0; k < 3; k++)
+        printf("  %7lld nodes  %8.0f ns/node wall, %8.0f ns/node CPU\n", (long long)nodes[k], median(wall[k], ROUNDS) * 1e9,
+               median(cpu[k], ROUNDS) * 1e9);
+      printf("  per-node time at 10^5 / at 10^3, whole pipeline, fresh process: %.2f wall, %.2f CPU (median of %d rounds; target <= 2)\n",
+             median(wr, ROUNDS), median(cr, ROUNDS), ROUNDS);
+    }
     for (k = 0; k < 3; k++) ti_buffer_free(&m[k]);
   }
   {
