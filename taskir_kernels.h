@@ -3384,6 +3384,53 @@ static void ti__cc_copy_off(uint8_t *o, const uint8_t *s, int64_t n, uint32_t of
   for (; r < n; r++) o[r] = (uint8_t)(s[r] ^ (uint8_t)k);
 }
 
+/* The padded input of the int8 path, rows y0..y1-1: the padding is filled
+   with off, the input's columns are one flat loop when no channel rounding
+   separates its pixels. */
+typedef struct ti__cc_padjob {
+  const ti__cc_geo *g;
+  uint8_t *pad;
+  const void *in;
+  const uint8_t *src;
+  int64_t cs;
+  uint32_t off;
+  int i32;                        /* the input is int32 (else 8-bit) */
+} ti__cc_padjob;
+static void ti__cc_pad_rows(void *arg, int64_t y0, int64_t y1) {
+  const ti__cc_padjob *pj = (const ti__cc_padjob *)arg;
+  const ti__cc_geo *g = pj->g;
+  uint8_t *const pad = pj->pad;
+  const void *const in = pj->in;
+  const uint8_t *const src = pj->src;
+  const int64_t cs = pj->cs;
+  const uint32_t off = pj->off;
+  int64_t y, x, r;
+  for (y = y0; y < y1; y++) {
+    uint8_t *o = pad + y * g->wn * cs;
+    int64_t iy = y - g->pu, x0 = g->pl < g->wn ? g->pl : g->wn;
+    int64_t x1 = g->pl + g->nix < g->wn ? g->pl + g->nix : g->wn, e = iy * g->nix * g->nr, n;
+    if (iy < 0 || iy >= g->niy) { TASKIR_MEMSET(o, (int)off, (size_t)(g->wn * cs)); continue; }
+    TASKIR_MEMSET(o, (int)off, (size_t)(x0 * cs));
+    if (cs == g->nr) {
+      n = (x1 - x0) * g->nr; o += x0 * cs;
+      if (pj->i32)
+        for (r = 0; r < n; r++) o[r] = (uint8_t)(((const uint32_t *)in)[e + r] + off);
+      else
+        ti__cc_copy_off(o, src + e, n, off);
+    } else {
+      for (x = x0, o += x0 * cs; x < x1; x++, o += cs, e += g->nr) {
+        if (pj->i32)
+          for (r = 0; r < g->nr; r++) o[r] = (uint8_t)(((const uint32_t *)in)[e + r] + off);
+        else
+          for (r = 0; r < g->nr; r++) o[r] = (uint8_t)(src[e + r] + off);
+        for (; r < cs; r++) o[r] = (uint8_t)off;
+      }
+    }
+    o = pad + y * g->wn * cs;
+    TASKIR_MEMSET(o + x1 * cs, (int)off, (size_t)((g->wn - x1) * cs));
+  }
+}
+
 /* Runs the int8 path on packed weights p (header checked by the caller). */
 /* off: 0 when the input values are in 0..255, 128 when in -128..127. */
 static void ti__cc_run8(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const ti__cc_geo *g,
@@ -3396,7 +3443,7 @@ static void ti__cc_run8(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const t
   uint32_t *corr = (uint32_t *)(void *)s;
   int64_t *tapoff = (int64_t *)(void *)(s + ti__cc_al64(g->nf16 * 4)), *taps = tapoff + g->T;
   const uint8_t *sums = p + 64, *src = (const uint8_t *)in;
-  int64_t f, ky, kx, y, x, r, cs = g->win ? g->nr : g->nr4;   /* bytes per padded pixel */
+  int64_t f, ky, kx, cs = g->win ? g->nr : g->nr4;   /* bytes per padded pixel */
   const uint32_t offs = off * 0x01010101u;
   pad = s + ti__cc_al64(g->nf16 * 4) + ti__cc_al64(g->T * 24);
   for (f = 0; f < g->nf16; f++)
@@ -3404,31 +3451,14 @@ static void ti__cc_run8(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const t
   for (ky = 0; ky < g->nky; ky++)
     for (kx = 0; kx < g->nkx; kx++)
       tapoff[ky * g->nkx + kx] = (ky * g->dy * g->wn + kx * g->dx) * g->nr4;
-  /* Row by row: the padding is filled with off, the input's columns are
-     one flat loop when no channel rounding separates its pixels. */
-  for (y = 0; y < g->hn; y++) {
-    uint8_t *o = pad + y * g->wn * cs;
-    int64_t iy = y - g->pu, x0 = g->pl < g->wn ? g->pl : g->wn;
-    int64_t x1 = g->pl + g->nix < g->wn ? g->pl + g->nix : g->wn, e = iy * g->nix * g->nr, n;
-    if (iy < 0 || iy >= g->niy) { TASKIR_MEMSET(o, (int)off, (size_t)(g->wn * cs)); continue; }
-    TASKIR_MEMSET(o, (int)off, (size_t)(x0 * cs));
-    if (cs == g->nr) {
-      n = (x1 - x0) * g->nr; o += x0 * cs;
-      if (d->in_dtype == TI_DTYPE_I32)
-        for (r = 0; r < n; r++) o[r] = (uint8_t)(((const uint32_t *)in)[e + r] + off);
-      else
-        ti__cc_copy_off(o, src + e, n, off);
-    } else {
-      for (x = x0, o += x0 * cs; x < x1; x++, o += cs, e += g->nr) {
-        if (d->in_dtype == TI_DTYPE_I32)
-          for (r = 0; r < g->nr; r++) o[r] = (uint8_t)(((const uint32_t *)in)[e + r] + off);
-        else
-          for (r = 0; r < g->nr; r++) o[r] = (uint8_t)(src[e + r] + off);
-        for (; r < cs; r++) o[r] = (uint8_t)off;
-      }
-    }
-    o = pad + y * g->wn * cs;
-    TASKIR_MEMSET(o + x1 * cs, (int)off, (size_t)((g->wn - x1) * cs));
+  /* The padded input, row by row through the parallel-for: a thread pads
+     about the rows its share of the pixels reads, and reads the input rows
+     it wrote in the block before (when that split its pixels alike). */
+  {
+    ti__cc_padjob pj;
+    pj.g = g; pj.pad = pad; pj.in = in; pj.src = src; pj.cs = cs; pj.off = off;
+    pj.i32 = d->in_dtype == TI_DTYPE_I32;
+    ti__parallel(ctx, g->hn, ti__cc_pad_rows, &pj);
   }
   j.g = g; j.pad = pad; j.blk = p + 64 + ti__cc_al64(g->nf16 * 4); j.corr = corr;
   j.tapoff = tapoff; j.out = (uint32_t *)out; j.G = g->G; j.T = g->T; j.cs = cs;
