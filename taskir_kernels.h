@@ -3024,8 +3024,9 @@ struct ti__cc_job {
   int64_t segt[6];                /* first tile of each region, then npt */
   uint32_t padv;                  /* (off - sub): a skipped tap's part per weight */
   int64_t cs;                     /* bytes per padded input pixel */
-  int pxmajor;                    /* items run pixel tile by pixel tile (else
-                                     channel tile by channel tile) */
+  int64_t pb;                     /* the items run in blocks of pb pixel tiles,
+                                     channel tile by channel tile inside a
+                                     block (pb = 1: pixel tile by pixel tile) */
   int P, L, nvmax;
   ti__cc_kfn kfn[4];
 };
@@ -3279,6 +3280,16 @@ static int ti__cc_tile(const ti__cc_job *j, ti__cc_cur *c, const uint8_t **ip, u
   return pvalid;
 }
 
+/* Item b of a job with nft channel tiles: its pixel tile *pt, channel tile
+   *ft, and the first pixel tile *p0 and size *pbn of its block. */
+static void ti__cc_item(const ti__cc_job *j, int64_t nft, int64_t b, int64_t *pt, int64_t *ft, int64_t *p0,
+                        int64_t *pbn) {
+  const int64_t blk = b / (j->pb * nft), r = b - blk * j->pb * nft;
+  *p0 = blk * j->pb;
+  *pbn = j->npt - *p0 < j->pb ? j->npt - *p0 : j->pb;
+  *ft = r / *pbn; *pt = *p0 + r % *pbn;
+}
+
 /* Items b..e-1 of the tiles in row-major pixel order, every tap. */
 static void ti__cc_range(void *arg, int64_t b, int64_t e) {
   const ti__cc_job *j = (const ti__cc_job *)arg;
@@ -3288,8 +3299,9 @@ static void ti__cc_range(void *arg, int64_t b, int64_t e) {
   /* input pointer a of pixel (y, x), stepped without multiplies */
   const int64_t xs = g->sx * j->cs, ys = g->sy * g->wn * j->cs, nx = g->nx, nf = g->nf;
   const int64_t tw = (int64_t)j->L * j->nvmax, nft = (nf + tw - 1) / tw;
-  int64_t it, ft = j->pxmajor ? b % nft : b / j->npt, pt = j->pxmajor ? b / nft : b % j->npt;
-  int64_t y = pt * j->P / nx, x = pt * j->P % nx;
+  int64_t it, ft, pt, p0, pbn, y, x;
+  ti__cc_item(j, nft, b, &pt, &ft, &p0, &pbn);
+  y = pt * j->P / nx; x = pt * j->P % nx;
   const uint8_t *a = j->pad + y * ys + x * xs;
   int p, pvalid = 0, filled = 0;
   for (it = b; it < e; it++) {
@@ -3308,11 +3320,14 @@ static void ti__cc_range(void *arg, int64_t b, int64_t e) {
     }
     j->kfn[nv - 1](j, ip, ob, f0, pvalid, j->blk + (f0 / 16) * j->bstride, j->corr + f0, nfv,
                    j->taps, j->T);
-    if (j->pxmajor) {
-      if (++ft == nft) { ft = 0; pt++; filled = 0; }
-    } else {
+    if (pbn == 1 && ft + 1 < nft) ft++;   /* the same pixels */
+    else {
       filled = 0;
-      if (++pt == j->npt) { pt = 0; ft++; x = y = 0; a = j->pad; }
+      if (++pt < p0 + pbn) continue;
+      if (++ft == nft) { ft = 0; p0 = pt; pbn = j->npt - p0 < j->pb ? j->npt - p0 : j->pb; }
+      else {   /* the block's pixels again */
+        pt = p0; y = pt * j->P / nx; x = pt * j->P % nx; a = j->pad + y * ys + x * xs;
+      }
     }
   }
 }
@@ -3326,9 +3341,10 @@ static void ti__cc_range_box(void *arg, int64_t b, int64_t e) {
   int64_t box[4], tl[2 * TI__CC_BOX_TAPS], ntl = 0;   /* its taps */
   const int64_t nf = j->g->nf, nt = j->T, nf16 = j->g->nf16;
   const int64_t tw = (int64_t)j->L * j->nvmax, nft = (nf + tw - 1) / tw;
-  int64_t it, ft = j->pxmajor ? b % nft : b / j->npt, pt = j->pxmajor ? b / nft : b % j->npt;
+  int64_t it, ft, pt, p0, pbn;
   int pvalid = 0, filled = 0, full = 1;
   ti__cc_cur cur;
+  ti__cc_item(j, nft, b, &pt, &ft, &p0, &pbn);
   ti__cc_cur_set(j, pt, &cur);
   for (it = b; it < e; it++) {
     int64_t f0 = ft * tw, nfv = nf - f0, nv = nfv < tw ? (nfv + j->L - 1) / j->L : j->nvmax;
@@ -3361,11 +3377,12 @@ static void ti__cc_range_box(void *arg, int64_t b, int64_t e) {
     }
     j->kfn[nv - 1](j, ip, ob, f0, pvalid, j->blk + (f0 / 16) * j->bstride, corr, nfv,
                    full ? j->taps : tl, full ? nt : ntl);
-    if (j->pxmajor) {
-      if (++ft == nft) { ft = 0; pt++; filled = 0; }
-    } else {
+    if (pbn == 1 && ft + 1 < nft) ft++;   /* the same pixels */
+    else {
       filled = 0;
-      if (++pt == j->npt) { pt = 0; ft++; }
+      if (++pt < p0 + pbn) continue;
+      if (++ft == nft) { ft = 0; p0 = pt; pbn = j->npt - p0 < j->pb ? j->npt - p0 : j->pb; }
+      else { pt = p0; ti__cc_cur_set(j, pt, &cur); }   /* the block's pixels again */
     }
   }
 }
@@ -3506,8 +3523,11 @@ static void ti__cc_run8(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const t
   /* Weights that stay in L1 (<= 32 KiB): all channel tiles of a pixel tile
      in turn, so its input stays in L1 and its outputs go out line by line;
      larger weights: channel tile by channel tile, each tile's weights
-     reused from L2 across the pixels. */
-  j.pxmajor = g->nfb * g->K4 * 64 <= 32768;
+     reused from L2 across the pixels -- across all of them on one thread;
+     through a parallel-for across blocks of a 16th of them, so that a
+     contiguous range of items (what a thread runs) covers a contiguous
+     range of pixels, all their channels. */
+  j.pb = g->nfb * g->K4 * 64 <= 32768 ? 1 : !(ctx && ctx->parallel_for) ? j.npt : j.npt > 64 ? (j.npt + 15) / 16 : 4;
   ti__parallel(ctx, j.npt * ((g->nf + (int64_t)j.L * j.nvmax - 1) / ((int64_t)j.L * j.nvmax)),
                boxed ? ti__cc_range_box : ti__cc_range, &j);
 }
