@@ -3524,9 +3524,9 @@ static void ti__cc_run8(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const t
      in turn, so its input stays in L1 and its outputs go out line by line;
      larger weights: channel tile by channel tile, each tile's weights
      reused from L2 across the pixels -- across all of them on one thread;
-     through a parallel-for across blocks of a 16th of them, so that a
-     contiguous range of items (what a thread runs) covers a contiguous
-     range of pixels, all their channels. */
+     through a parallel-for across blocks of a 16th of them (at least 4
+     pixel tiles), so that a contiguous range of items (what a thread runs)
+     covers a contiguous range of pixels, all their channels. */
   j.pb = g->nfb * g->K4 * 64 <= 32768 ? 1 : !(ctx && ctx->parallel_for) ? j.npt : j.npt > 64 ? (j.npt + 15) / 16 : 4;
   ti__parallel(ctx, j.npt * ((g->nf + (int64_t)j.L * j.nvmax - 1) / ((int64_t)j.L * j.nvmax)),
                boxed ? ti__cc_range_box : ti__cc_range, &j);
