@@ -3113,8 +3113,9 @@ struct ti__cc_job {
   int64_t segt[6];                /* first tile of each region, then npt */
   uint32_t padv;                  /* (off - sub): a skipped tap's part per weight */
   int64_t cs;                     /* bytes per padded input pixel */
-  int pxmajor;                    /* items run pixel tile by pixel tile (else
-                                     channel tile by channel tile) */
+  int64_t pb;                     /* the items run in blocks of pb pixel tiles,
+                                     channel tile by channel tile inside a
+                                     block (pb = 1: pixel tile by pixel tile) */
   ti__cc_fkfn fk;                 /* flat, 17..32 channels: the 12-pixel kernel
                                      on rows fpitch bytes apart (else NULL) */
   int64_t fpitch;
@@ -3399,6 +3400,16 @@ static int ti__cc_tile(const ti__cc_job *j, ti__cc_cur *c, const uint8_t **ip, u
   return pvalid;
 }
 
+/* Item b of a job with nft channel tiles: its pixel tile *pt, channel tile
+   *ft, and the first pixel tile *p0 and size *pbn of its block. */
+static void ti__cc_item(const ti__cc_job *j, int64_t nft, int64_t b, int64_t *pt, int64_t *ft, int64_t *p0,
+                        int64_t *pbn) {
+  const int64_t blk = b / (j->pb * nft), r = b - blk * j->pb * nft;
+  *p0 = blk * j->pb;
+  *pbn = j->npt - *p0 < j->pb ? j->npt - *p0 : j->pb;
+  *ft = r / *pbn; *pt = *p0 + r % *pbn;
+}
+
 /* Items b..e-1 of the tiles in row-major pixel order, every tap. */
 static void ti__cc_range(void *arg, int64_t b, int64_t e) {
   const ti__cc_job *j = (const ti__cc_job *)arg;
@@ -3408,8 +3419,9 @@ static void ti__cc_range(void *arg, int64_t b, int64_t e) {
   /* input pointer a of pixel (y, x), stepped without multiplies */
   const int64_t xs = g->sx * j->cs, ys = g->sy * g->wn * j->cs, nx = g->nx, nf = g->nf;
   const int64_t tw = (int64_t)j->L * j->nvmax, nft = (nf + tw - 1) / tw;
-  int64_t it, ft = j->pxmajor ? b % nft : b / j->npt, pt = j->pxmajor ? b / nft : b % j->npt;
-  int64_t y = pt * j->P / nx, x = pt * j->P % nx;
+  int64_t it, ft, pt, p0, pbn, y, x;
+  ti__cc_item(j, nft, b, &pt, &ft, &p0, &pbn);
+  y = pt * j->P / nx; x = pt * j->P % nx;
   const uint8_t *a = j->pad + y * ys + x * xs;
   int p, pvalid = 0, filled = 0;
   for (it = b; it < e; it++) {
@@ -3428,11 +3440,14 @@ static void ti__cc_range(void *arg, int64_t b, int64_t e) {
     }
     j->kfn[nv - 1](j, ip, ob, f0, pvalid, j->blk + (f0 / 16) * j->bstride, j->corr + f0, nfv,
                    j->taps, j->T);
-    if (j->pxmajor) {
-      if (++ft == nft) { ft = 0; pt++; filled = 0; }
-    } else {
+    if (pbn == 1 && ft + 1 < nft) ft++;   /* the same pixels */
+    else {
       filled = 0;
-      if (++pt == j->npt) { pt = 0; ft++; x = y = 0; a = j->pad; }
+      if (++pt < p0 + pbn) continue;
+      if (++ft == nft) { ft = 0; p0 = pt; pbn = j->npt - p0 < j->pb ? j->npt - p0 : j->pb; }
+      else {   /* the block's pixels again */
+        pt = p0; y = pt * j->P / nx; x = pt * j->P % nx; a = j->pad + y * ys + x * xs;
+      }
     }
   }
 }
@@ -3446,9 +3461,10 @@ static void ti__cc_range_box(void *arg, int64_t b, int64_t e) {
   int64_t box[4], tl[2 * TI__CC_BOX_TAPS], ntl = 0;   /* its taps */
   const int64_t nf = j->g->nf, nt = j->T, nf16 = j->g->nf16;
   const int64_t tw = (int64_t)j->L * j->nvmax, nft = (nf + tw - 1) / tw;
-  int64_t it, ft = j->pxmajor ? b % nft : b / j->npt, pt = j->pxmajor ? b / nft : b % j->npt;
+  int64_t it, ft, pt, p0, pbn;
   int pvalid = 0, filled = 0, full = 1;
   ti__cc_cur cur;
+  ti__cc_item(j, nft, b, &pt, &ft, &p0, &pbn);
   ti__cc_cur_set(j, pt, &cur);
   for (it = b; it < e; it++) {
     int64_t f0 = ft * tw, nfv = nf - f0, nv = nfv < tw ? (nfv + j->L - 1) / j->L : j->nvmax;
@@ -3481,11 +3497,12 @@ static void ti__cc_range_box(void *arg, int64_t b, int64_t e) {
     }
     j->kfn[nv - 1](j, ip, ob, f0, pvalid, j->blk + (f0 / 16) * j->bstride, corr, nfv,
                    full ? j->taps : tl, full ? nt : ntl);
-    if (j->pxmajor) {
-      if (++ft == nft) { ft = 0; pt++; filled = 0; }
-    } else {
+    if (pbn == 1 && ft + 1 < nft) ft++;   /* the same pixels */
+    else {
       filled = 0;
-      if (++pt == j->npt) { pt = 0; ft++; }
+      if (++pt < p0 + pbn) continue;
+      if (++ft == nft) { ft = 0; p0 = pt; pbn = j->npt - p0 < j->pb ? j->npt - p0 : j->pb; }
+      else { pt = p0; ti__cc_cur_set(j, pt, &cur); }   /* the block's pixels again */
     }
   }
 }
@@ -3569,6 +3586,53 @@ static void ti__cc_copy_off(uint8_t *o, const uint8_t *s, int64_t n, uint32_t of
   for (; r < n; r++) o[r] = (uint8_t)(s[r] ^ (uint8_t)k);
 }
 
+/* The padded input of the int8 path, rows y0..y1-1: the padding is filled
+   with off, the input's columns are one flat loop when no channel rounding
+   separates its pixels. */
+typedef struct ti__cc_padjob {
+  const ti__cc_geo *g;
+  uint8_t *pad;
+  const void *in;
+  const uint8_t *src;
+  int64_t cs;
+  uint32_t off;
+  int i32;                        /* the input is int32 (else 8-bit) */
+} ti__cc_padjob;
+static void ti__cc_pad_rows(void *arg, int64_t y0, int64_t y1) {
+  const ti__cc_padjob *pj = (const ti__cc_padjob *)arg;
+  const ti__cc_geo *g = pj->g;
+  uint8_t *const pad = pj->pad;
+  const void *const in = pj->in;
+  const uint8_t *const src = pj->src;
+  const int64_t cs = pj->cs;
+  const uint32_t off = pj->off;
+  int64_t y, x, r;
+  for (y = y0; y < y1; y++) {
+    uint8_t *o = pad + y * g->wn * cs;
+    int64_t iy = y - g->pu, x0 = g->pl < g->wn ? g->pl : g->wn;
+    int64_t x1 = g->pl + g->nix < g->wn ? g->pl + g->nix : g->wn, e = iy * g->nix * g->nr, n;
+    if (iy < 0 || iy >= g->niy) { TASKIR_MEMSET(o, (int)off, (size_t)(g->wn * cs)); continue; }
+    TASKIR_MEMSET(o, (int)off, (size_t)(x0 * cs));
+    if (cs == g->nr) {
+      n = (x1 - x0) * g->nr; o += x0 * cs;
+      if (pj->i32)
+        for (r = 0; r < n; r++) o[r] = (uint8_t)(((const uint32_t *)in)[e + r] + off);
+      else
+        ti__cc_copy_off(o, src + e, n, off);
+    } else {
+      for (x = x0, o += x0 * cs; x < x1; x++, o += cs, e += g->nr) {
+        if (pj->i32)
+          for (r = 0; r < g->nr; r++) o[r] = (uint8_t)(((const uint32_t *)in)[e + r] + off);
+        else
+          for (r = 0; r < g->nr; r++) o[r] = (uint8_t)(src[e + r] + off);
+        for (; r < cs; r++) o[r] = (uint8_t)off;
+      }
+    }
+    o = pad + y * g->wn * cs;
+    TASKIR_MEMSET(o + x1 * cs, (int)off, (size_t)((g->wn - x1) * cs));
+  }
+}
+
 /* Runs the int8 path on packed weights p (header checked by the caller). */
 /* off: 0 when the input values are in 0..255, 128 when in -128..127. */
 static void ti__cc_run8(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const ti__cc_geo *g,
@@ -3581,7 +3645,7 @@ static void ti__cc_run8(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const t
   uint32_t *corr = (uint32_t *)(void *)s;
   int64_t *tapoff = (int64_t *)(void *)(s + ti__cc_al64(g->nf16 * 4)), *taps = tapoff + g->T;
   const uint8_t *sums = p + 64, *src = (const uint8_t *)in;
-  int64_t f, ky, kx, y, x, r, cs = g->win || g->flat ? g->nr : g->nr4;   /* bytes per padded pixel */
+  int64_t f, ky, kx, cs = g->win || g->flat ? g->nr : g->nr4;   /* bytes per padded pixel */
   const uint32_t offs = off * 0x01010101u;
   pad = s + ti__cc_al64(g->nf16 * 4) + ti__cc_al64(g->T * 24);
   for (f = 0; f < g->nf16; f++)
@@ -3589,31 +3653,14 @@ static void ti__cc_run8(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const t
   for (ky = 0; ky < g->nky; ky++)
     for (kx = 0; kx < g->nkx; kx++)
       tapoff[ky * g->nkx + kx] = (ky * g->dy * g->wn + kx * g->dx) * g->nr4;
-  /* Row by row: the padding is filled with off, the input's columns are
-     one flat loop when no channel rounding separates its pixels. */
-  for (y = 0; y < g->hn; y++) {
-    uint8_t *o = pad + y * g->wn * cs;
-    int64_t iy = y - g->pu, x0 = g->pl < g->wn ? g->pl : g->wn;
-    int64_t x1 = g->pl + g->nix < g->wn ? g->pl + g->nix : g->wn, e = iy * g->nix * g->nr, n;
-    if (iy < 0 || iy >= g->niy) { TASKIR_MEMSET(o, (int)off, (size_t)(g->wn * cs)); continue; }
-    TASKIR_MEMSET(o, (int)off, (size_t)(x0 * cs));
-    if (cs == g->nr) {
-      n = (x1 - x0) * g->nr; o += x0 * cs;
-      if (d->in_dtype == TI_DTYPE_I32)
-        for (r = 0; r < n; r++) o[r] = (uint8_t)(((const uint32_t *)in)[e + r] + off);
-      else
-        ti__cc_copy_off(o, src + e, n, off);
-    } else {
-      for (x = x0, o += x0 * cs; x < x1; x++, o += cs, e += g->nr) {
-        if (d->in_dtype == TI_DTYPE_I32)
-          for (r = 0; r < g->nr; r++) o[r] = (uint8_t)(((const uint32_t *)in)[e + r] + off);
-        else
-          for (r = 0; r < g->nr; r++) o[r] = (uint8_t)(src[e + r] + off);
-        for (; r < cs; r++) o[r] = (uint8_t)off;
-      }
-    }
-    o = pad + y * g->wn * cs;
-    TASKIR_MEMSET(o + x1 * cs, (int)off, (size_t)((g->wn - x1) * cs));
+  /* The padded input, row by row through the parallel-for: a thread pads
+     about the rows its share of the pixels reads, and reads the input rows
+     it wrote in the block before (when that split its pixels alike). */
+  {
+    ti__cc_padjob pj;
+    pj.g = g; pj.pad = pad; pj.in = in; pj.src = src; pj.cs = cs; pj.off = off;
+    pj.i32 = d->in_dtype == TI_DTYPE_I32;
+    ti__parallel(ctx, g->hn, ti__cc_pad_rows, &pj);
   }
   j.g = g; j.pad = pad; j.blk = p + 64 + ti__cc_al64(g->nf16 * 4); j.corr = corr;
   j.fk = NULL; j.fpitch = 0;
@@ -3674,8 +3721,12 @@ static void ti__cc_run8(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const t
   /* Weights that stay in L1 (<= 32 KiB): all channel tiles of a pixel tile
      in turn, so its input stays in L1 and its outputs go out line by line;
      larger weights: channel tile by channel tile, each tile's weights
-     reused from L2 across the pixels. */
-  j.pxmajor = g->nfb * g->K4 * 64 <= 32768;
+     reused from L2 across the pixels -- across all of them on one thread;
+     through a parallel-for across blocks of a 16th of them (at least 4
+     pixel tiles), so that a contiguous range of items (what a thread runs)
+     covers a contiguous range of pixels, all their channels. Flat windows:
+     blocks of TI__CC_FLAT_PIX pixels, in pixel order. */
+  j.pb = g->nfb * g->K4 * 64 <= 32768 ? 1 : !(ctx && ctx->parallel_for) ? j.npt : j.npt > 64 ? (j.npt + 15) / 16 : 4;
   if (g->flat) {
     const int64_t nb = (TI__CC_FLAT_PIX / j.P) * j.P;
     ti__parallel(ctx, (j.npix + nb - 1) / nb, ti__cc_range_flat, &j);

@@ -202,8 +202,9 @@ static void tinshift_sweep(ti_pool *pool, int pairs) {
    entered the hook), time per item on each thread against one thread alone
    (a slower item on two threads: shared caches, memory or frequency), the
    tail (one thread idle while the other runs its last chunk) and the time
-   outside the parallel part (the kernel's serial staging). Medians over the
-   calls, then one call's chunks. */
+   outside the kernel's last parallel_for call (its serial staging, and the
+   padding of the int8 path, itself split by rows in a call before). Medians
+   over the calls, then one call's chunks. */
 typedef struct tchunk { double t0, t1; int64_t b, e; int worker; } tchunk;
 typedef struct tracer {
   ti_pool *pool;

@@ -78,6 +78,61 @@ static void check_splits(const char *name, kcall f, const void *c, size_t out_by
 #define SIMD_SPLITS 1
 #endif
 
+/* ---- halves: which thread writes which part of the output ---------------
+   A pool gives the k-th contiguous part of a job's range to thread k. For a
+   consumer that splits its pixels alike to find its input in the cache of
+   the thread that made it, the first half of a kernel's range must write a
+   prefix of its output pixels and the second half the rest. The hook below
+   runs [0, n/2), checks that the pixels then equal to the final output are
+   the first c (none after), then runs [n/2, n). */
+typedef struct halver {
+  const unsigned char *want;
+  unsigned char *got;
+  size_t out_bytes, unit;   /* unit: bytes per output pixel */
+  int bad;                  /* a call whose first half wrote pixels out of order */
+  size_t widest;            /* the most pixels one first half completed */
+  int64_t calls;
+} halver;
+
+static void halves_for(void *user, int64_t n, ti_range_fn fn, void *arg) {
+  halver *h = (halver *)user;
+  size_t u, units = h->out_bytes / h->unit, c = 0;
+  int gap = 0;
+  h->calls++;
+  fn(arg, 0, n / 2);
+  for (u = 0; u < units; u++) {
+    int done = memcmp(h->got + u * h->unit, h->want + u * h->unit, h->unit) == 0;
+    if (done && gap) h->bad = 1;
+    if (done && !gap) c++;
+    if (!done) gap = 1;
+  }
+  if (c > h->widest) h->widest = c;
+  fn(arg, n / 2, n);
+}
+
+static int halves_mode;   /* conv_run and elt_run_geo check halves instead of splits */
+
+static void check_halves(const char *name, kcall f, const void *c, size_t out_bytes, size_t unit) {
+  unsigned char *want = (unsigned char *)malloc(out_bytes), *got = (unsigned char *)malloc(out_bytes);
+  ti_kernel_ctx ctx;
+  halver h;
+  size_t units = out_bytes / unit;
+  ti_kernel_ctx_init(&ctx);
+  memset(want, 0x5a, out_bytes);
+  TT_CHECK_MSG(f(&ctx, c, want) == TI_STATUS_SUCCESS, "%s: the call without a hook failed", name);
+  memset(got, 0xa5, out_bytes);
+  h.want = want; h.got = got; h.out_bytes = out_bytes; h.unit = unit; h.bad = 0; h.widest = 0; h.calls = 0;
+  ctx.parallel_for = halves_for; ctx.parallel_user = &h;
+  TT_CHECK_MSG(f(&ctx, c, got) == TI_STATUS_SUCCESS, "%s: the call with halves failed", name);
+  TT_CHECK_MSG(memcmp(got, want, out_bytes) == 0, "%s: halves differ from one range", name);
+  TT_CHECK_MSG(!h.bad, "%s: the first half of the range wrote pixels past a gap", name);
+  if (SIMD_SPLITS) TT_CHECK_MSG(h.calls > 0, "%s: the kernel did not use parallel_for", name);
+  if (h.calls) TT_CHECK_MSG(h.widest * 4 >= units && h.widest * 4 <= 3 * units,
+               "%s: the first half of the range completed %d of %d pixels (want about half)", name, (int)h.widest,
+               (int)units);
+  free(want); free(got);
+}
+
 static void fill_i(tt_rng *r, void *p, ti_dtype t, size_t n, int64_t lo, int64_t hi) {
   size_t i;
   for (i = 0; i < n; i++) {
@@ -136,7 +191,8 @@ static void conv_run(const char *name, int niy, int nix, int nr, int nf, int nk,
   fill_i(&r, k.in, tin, ni, lo, hi);
   fill_i(&r, k.w, tw, nw, tw == TI_DTYPE_I32 ? -100000 : -128, tw == TI_DTYPE_I32 ? 100000 : 127);
   fill_i(&r, k.bias, tin == TI_DTYPE_F32 ? TI_DTYPE_F32 : TI_DTYPE_I32, (size_t)nf, -1000, 1000);
-  if (cvm) check_splits(name, call_cvm, &k, no * 4, SIMD_SPLITS);
+  if (halves_mode) check_halves(name, call_cc, &k, no * 4, (size_t)nf * 4);
+  else if (cvm) check_splits(name, call_cvm, &k, no * 4, SIMD_SPLITS);
   else {
     check_splits(name, call_cc, &k, no * 4, SIMD_SPLITS);
     check_splits(name, call_cc2d, &k, no * 4, SIMD_SPLITS);
@@ -151,6 +207,9 @@ TT_TEST(conv_splits) {
   conv_run("cc i32 narrow (dual, int8 path)", 11, 11, 16, 20, 3, 1, 1, TI_DTYPE_I32, TI_DTYPE_I8, -100, 100, 0, 4);
   conv_run("cc i32 wide (dual, wide path)", 11, 11, 16, 20, 3, 1, 1, TI_DTYPE_I32, TI_DTYPE_I8, -100000, 100000, 0, 5);
   conv_run("cc f32 3x3", 10, 12, 8, 24, 3, 1, 1, TI_DTYPE_F32, TI_DTYPE_F32, -200, 200, 0, 6);
+  /* weights past 32 KiB: blocks of pixel tiles, channel tile by channel tile */
+  conv_run("cc i8 3x3 64->128 (pixel-tile blocks)", 40, 36, 64, 128, 3, 1, 1, TI_DTYPE_I8, TI_DTYPE_I8, -128, 127, 0, 11);
+  conv_run("cc i8 7x7 64->80 (blocks, border regions)", 7, 7, 64, 80, 3, 1, 1, TI_DTYPE_I8, TI_DTYPE_I8, -128, 127, 0, 12);
   conv_run("cvm i8", 0, 0, 1000, 77, 0, 0, 0, TI_DTYPE_I8, TI_DTYPE_I8, -128, 127, 1, 7);
   conv_run("cvm u8 ternary", 0, 0, 515, 130, 0, 0, 0, TI_DTYPE_U8, TI_DTYPE_TERNARY, 0, 255, 1, 8);
   conv_run("cvm i32 narrow", 0, 0, 300, 50, 0, 0, 0, TI_DTYPE_I32, TI_DTYPE_I8, -128, 127, 1, 9);
@@ -232,8 +291,9 @@ static void elt_run_geo(const char *name, int op, ti_dtype t, int window, const 
   e.lif.vth0 = 500; e.lif.vr = -20; e.lif.dv = 3; e.lif.reset_mode = 1;
   e.n_out = n;
   ob = op == 5 ? ti_ccmpb_out_size(&e.d) : 4;   /* CCMPB writes out_dtype's storage */
-  check_splits(name, call_elt, &e, (op == 8 ? 2 * n : n) * ob, SIMD_SPLITS);
-  if (geo) {   /* the row pieces also equal the reference */
+  if (halves_mode) check_halves(name, call_elt, &e, n * ob, (size_t)e.d.nf * ob);
+  else check_splits(name, call_elt, &e, (op == 8 ? 2 * n : n) * ob, SIMD_SPLITS);
+  if (geo && !halves_mode) {   /* the row pieces also equal the reference */
     unsigned char *want = (unsigned char *)malloc(n * 4), *got = (unsigned char *)malloc(n * 4);
     ti_kernel_ctx ctx;
     ti_kernel_ctx_init(&ctx);
@@ -307,6 +367,23 @@ static void ts_run(const char *name, ti_dtype t, int64_t N, int64_t T, int64_t C
     check_splits(name, call_ts, &k, n * es, 1);
   }
   free(x); free(s);
+}
+
+/* The blocks of a ResNet-like graph (convs, the requantisation, the residual
+   add, pooling): the first half of a split range writes the first pixels. */
+TT_TEST(halves_follow_the_pixels) {
+  static const int rows[6] = {32, 32, 32, 1, 1, 0}, one_row[6] = {1, 700, 8, 1, 1, 0};
+  halves_mode = 1;
+  conv_run("cc i8 3x3 p1 (weights in L1)", 17, 15, 32, 40, 3, 1, 1, TI_DTYPE_I8, TI_DTYPE_I8, -128, 127, 0, 31);
+  conv_run("cc i8 3x3 64->128 (pixel-tile blocks)", 40, 36, 64, 128, 3, 1, 1, TI_DTYPE_I8, TI_DTYPE_I8, -128, 127, 0, 32);
+  conv_run("cc u8 3ch 3x3 s2 (window rows)", 21, 19, 3, 16, 3, 2, 1, TI_DTYPE_U8, TI_DTYPE_I8, 0, 255, 0, 33);
+  elt_run("cadd i32", 0, TI_DTYPE_I32, 0, 34);
+  elt_run("cadd i8", 0, TI_DTYPE_I8, 0, 35);
+  elt_run_geo("ccmpb i32 1x1 32x32x32", 5, TI_DTYPE_I32, 1, rows, 36);
+  elt_run_geo("ccmpb i32 1x1 on one row of 700 px", 5, TI_DTYPE_I32, 1, one_row, 37);
+  elt_run("ccmpb i32 3x3 s2", 5, TI_DTYPE_I32, 1, 38);
+  elt_run("cavg i32 3x3 s2", 4, TI_DTYPE_I32, 1, 39);
+  halves_mode = 0;
 }
 
 TT_TEST(tinshift_splits) {
@@ -429,6 +506,7 @@ TT_TEST(rearrange_splits) {
 int main(void) {
   TT_RUN(conv_splits);
   TT_RUN(eltwise_splits);
+  TT_RUN(halves_follow_the_pixels);
   TT_RUN(tinshift_splits);
   TT_RUN(transpose_splits);
   TT_RUN(rearrange_splits);
