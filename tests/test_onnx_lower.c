@@ -161,19 +161,24 @@ done:
   ti_context_destroy(c);
 }
 
+/* build_matmul's model with weights from seed, through pipeline(). */
+static void matmul_case(uint64_t seed, int64_t m, int64_t k, int64_t n, int64_t p, int batch1, int bias,
+                        int nxb, const int64_t *xb, int want_broadcast) {
+  ti_buffer b;
+  tt_rng r;
+  r.s = seed + 1;
+  ti_buffer_init(&b, NULL);
+  build_matmul(&b, m, k, n, p, batch1, bias, &r, nxb, xb);
+  pipeline(&b, want_broadcast, seed);
+  ti_buffer_free(&b);
+}
+
 /* 2-D MatMul layers (with and without the Add bias), M = 1 (CVM) and M > 1
    (a 1x1 CC). */
 TT_TEST(matmul_2d) {
   uint64_t s;
-  for (s = 0; s < 8; s++) {
-    ti_buffer m;
-    tt_rng r;
-    r.s = s + 1;
-    ti_buffer_init(&m, NULL);
-    build_matmul(&m, s % 2 ? 1 : 1 + (int64_t)s, 5 + (int64_t)s, 7, 3 + (int64_t)s % 3, 0, s % 4 < 2, &r, 0, NULL);
-    pipeline(&m, 0, s);
-    ti_buffer_free(&m);
-  }
+  for (s = 0; s < 8; s++)
+    matmul_case(s, s % 2 ? 1 : 1 + (int64_t)s, 5 + (int64_t)s, 7, 3 + (int64_t)s % 3, 0, s % 4 < 2, 0, NULL, 0);
 }
 
 /* [M,K] x [1,K,N]: the import broadcasts x to [1,M,K] (nn.broadcast), the
@@ -181,15 +186,8 @@ TT_TEST(matmul_2d) {
    quant_gemm, the lowering sees the broadcast as a view. */
 TT_TEST(matmul_batch1_broadcast) {
   uint64_t s;
-  for (s = 0; s < 8; s++) {
-    ti_buffer m;
-    tt_rng r;
-    r.s = s + 100;
-    ti_buffer_init(&m, NULL);
-    build_matmul(&m, s % 2 ? 1 : 2 + (int64_t)s, 4 + (int64_t)s, 6, 2 + (int64_t)s % 4, 1, s % 4 < 2, &r, 0, NULL);
-    pipeline(&m, 1, 100 + s);
-    ti_buffer_free(&m);
-  }
+  for (s = 0; s < 8; s++)
+    matmul_case(100 + s, s % 2 ? 1 : 2 + (int64_t)s, 4 + (int64_t)s, 6, 2 + (int64_t)s % 4, 1, s % 4 < 2, 0, NULL, 1);
 }
 
 /* [B..,M,K] x [K,N] (a linear layer over a batch or a sequence): the pass
@@ -199,16 +197,9 @@ TT_TEST(matmul_batched_rows) {
   static const int64_t xbs[4][3] = {{2, 0, 0}, {3, 2, 0}, {1, 4, 0}, {2, 1, 3}};
   static const int nxbs[4] = {1, 2, 2, 3};
   uint64_t s;
-  for (s = 0; s < 8; s++) {
-    ti_buffer m;
-    tt_rng r;
-    r.s = s + 200;
-    ti_buffer_init(&m, NULL);
-    build_matmul(&m, s % 3 ? 1 + (int64_t)s % 4 : 1, 3 + (int64_t)s, 5, 2 + (int64_t)s % 3, 0, s % 4 < 2, &r,
-                 nxbs[s % 4], xbs[s % 4]);
-    pipeline(&m, 0, 200 + s);
-    ti_buffer_free(&m);
-  }
+  for (s = 0; s < 8; s++)
+    matmul_case(200 + s, s % 3 ? 1 + (int64_t)s % 4 : 1, 3 + (int64_t)s, 5, 2 + (int64_t)s % 3, 0, s % 4 < 2,
+                nxbs[s % 4], xbs[s % 4], 0);
 }
 
 /* A weight with batch dims > 1 (a different matrix per batch item) has no
