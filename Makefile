@@ -80,7 +80,8 @@ CHECKS := $(TESTS:%=$(BUILD)/test/%) $(TESTS:%=$(BUILD)/asan/%) $(KTESTS:%=$(BUI
           $(foreach h,$(HEADERS),"tests/header_check.sh $(h) c99" "tests/header_check.sh $(h) c++" "tests/header_check.sh $(h) static") \
           $(foreach h,$(HEADERS),"tests/header_check.sh $(h) no_nn") \
           $(foreach h,$(HEADERS),"tests/header_check.sh $(h) no_errmsg" "tests/header_check.sh $(h) nodiscard") \
-          "tests/header_check.sh taskir_kernels.h freestanding" "tests/errmsg_check.sh"
+          "tests/header_check.sh taskir_kernels.h freestanding" "tests/errmsg_check.sh" \
+          "tests/header_check.sh tools/taskir_pool.h c99" "tests/header_check.sh tools/taskir_pool.h c++"
 TEST_BINS := $(TESTS:%=$(BUILD)/test/%) $(TESTS:%=$(BUILD)/asan/%) $(KTESTS:%=$(BUILD)/nosimd/%)
 # The aarch64 (NEON) kernel tests need both the cross compiler and qemu;
 # without either they are counted as skipped, saying what is missing.

@@ -6,8 +6,11 @@
 # (taskir_kernels.h: no C library headers, no symbols needed), with
 # TASKIR_NO_ERRMSG (C99 and C++), or (nodiscard) that ignoring a returned
 # ti_status fails to compile while `(void)!call` compiles; warnings as errors.
+# A header under tools/ gets _POSIX_C_SOURCE first (c99, c++ and static).
 h=$1; mode=$2; tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-printf '#define TASKIR_IMPLEMENTATION\n#include "%s"\n#include "%s"\nint ti_header_check_dummy;\n' "$h" "$h" > "$tmp/t.c"
+# the tools' headers (tools/taskir_pool.h) need POSIX: C99 with _POSIX_C_SOURCE
+posix=; case $h in tools/*) posix='#define _POSIX_C_SOURCE 200809L\n' ;; esac
+printf "$posix"'#define TASKIR_IMPLEMENTATION\n#include "%s"\n#include "%s"\nint ti_header_check_dummy;\n' "$h" "$h" > "$tmp/t.c"
 case $mode in
   c99) ${CC:-cc} -std=c99 -Wall -Wextra -Werror -pedantic -I. -c "$tmp/t.c" -o "$tmp/t.o" ;;
   c++) ${CXX:-g++} -x c++ -Wall -Wextra -Werror -I. -c "$tmp/t.c" -o "$tmp/t.o" ;;

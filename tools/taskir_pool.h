@@ -48,6 +48,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <time.h>
+#if !defined(CLOCK_MONOTONIC)
+#error "tools/taskir_pool.h needs clock_gettime(CLOCK_MONOTONIC): define _POSIX_C_SOURCE as 200809L before the first #include (or build with -D_POSIX_C_SOURCE=200809L, or -std=gnu99)"
+#endif
 
 #include "taskir_kernels.h"
 
