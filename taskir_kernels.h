@@ -1092,8 +1092,8 @@ TI__PRIVATE int ti__variant(unsigned cpu, unsigned family) {
    stores the vector's bytes anywhere, sta to an address aligned to the
    vector's size, stnt there with a non-temporal (streaming) store (NEON: a
    plain one), st8/st16 store the low 8/16 bits of each lane as W bytes /
-   W 16-bit elements (narrowing by truncation, like a C cast), ldbk loads bytes from anywhere, all zero unless keep (0 or
-   -1) is -1, fence orders streaming stores before later stores (x86:
+   W 16-bit elements (narrowing by truncation, like a C cast), ldbk loads
+   bytes from anywhere, all zero unless keep (0 or -1) is -1, fence orders streaming stores before later stores (x86:
    sfence, once for SSE2 and wider). */
 #if defined(__GNUC__) || defined(__clang__)
 #define TI__V_INL static inline __attribute__((unused))
@@ -4518,37 +4518,32 @@ TASKIR_API int32_t ti_ccmpb_max(const ti_prim_desc *d) {
   }
 }
 
-/* CCMPB's storage per out_dtype: bytes of an element (4: int32/float). */
-TASKIR_API size_t ti_ccmpb_out_size(const ti_prim_desc *d) {
-  if (!d || d->in_dtype == TI_DTYPE_F32) return 4;
-  switch (d->out_dtype) {
+/* Bytes of an element of CCMPB's storage for out_dtype dt (int input). */
+TI__PRIVATE int ti__e_st_bytes(ti_dtype dt) {
+  switch (dt) {
   case TI_DTYPE_I8: case TI_DTYPE_TERNARY: case TI_DTYPE_U8: return 1;
   case TI_DTYPE_I16: case TI_DTYPE_I9: case TI_DTYPE_U16: return 2;
   default: return 4;
   }
 }
 
-/* out[off .. off+n) = t[0 .. n) in CCMPB's storage dt (low bits kept);
-   one loop per storage type, so the compiler vectorises each. */
+/* CCMPB's storage per out_dtype: bytes of an element (4: int32/float). */
+TASKIR_API size_t ti_ccmpb_out_size(const ti_prim_desc *d) {
+  return !d || d->in_dtype == TI_DTYPE_F32 ? 4 : (size_t)ti__e_st_bytes(d->out_dtype);
+}
+
+/* out[off .. off+n) = t[0 .. n) in CCMPB's storage dt: the low 8, 16 or 32
+   bits of each value (two's complement: signed and unsigned storage get the
+   same bytes). */
 TI__PRIVATE void ti__e_st_ccmpb(void *out, ti_dtype dt, int64_t off, const int32_t *t, int64_t n) {
   int64_t i;
-  switch (dt) {
-  case TI_DTYPE_I8: case TI_DTYPE_TERNARY: {
-    int8_t *o = (int8_t *)out + off;
-    for (i = 0; i < n; i++) o[i] = (int8_t)(uint8_t)(uint32_t)t[i];
-    break;
-  }
-  case TI_DTYPE_U8: {
+  switch (ti__e_st_bytes(dt)) {
+  case 1: {
     uint8_t *o = (uint8_t *)out + off;
     for (i = 0; i < n; i++) o[i] = (uint8_t)(uint32_t)t[i];
     break;
   }
-  case TI_DTYPE_I16: case TI_DTYPE_I9: {
-    int16_t *o = (int16_t *)out + off;
-    for (i = 0; i < n; i++) o[i] = (int16_t)(uint16_t)(uint32_t)t[i];
-    break;
-  }
-  case TI_DTYPE_U16: {
+  case 2: {
     uint16_t *o = (uint16_t *)out + off;
     for (i = 0; i < n; i++) o[i] = (uint16_t)(uint32_t)t[i];
     break;
@@ -5137,9 +5132,9 @@ static const ti__e_vt ti__e_vt_neon = TI__E_VT(n);
 
 /* ti__e_st_ccmpb through the vector leaves */
 TI__PRIVATE void ti__e_st_narrow(const ti__e_vt *vt, void *out, ti_dtype dt, int64_t off, const int32_t *t, int64_t n) {
-  switch (dt) {
-  case TI_DTYPE_I8: case TI_DTYPE_TERNARY: case TI_DTYPE_U8: vt->st8((uint8_t *)out + off, t, n); break;
-  case TI_DTYPE_I16: case TI_DTYPE_I9: case TI_DTYPE_U16: vt->st16((uint16_t *)out + off, t, n); break;
+  switch (ti__e_st_bytes(dt)) {
+  case 1: vt->st8((uint8_t *)out + off, t, n); break;
+  case 2: vt->st16((uint16_t *)out + off, t, n); break;
   default: ti__e_st_ccmpb(out, dt, off, t, n); break;
   }
 }
