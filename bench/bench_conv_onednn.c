@@ -151,7 +151,7 @@ static double run(const shape *sh, dnnl_engine_t eng, dnnl_stream_t strm, double
   {
     double tm = median(gt, nit), dm = median(gd, nit);
     rm = median(r, nit);
-    printf("%3dx%-3dx%-3d->%-3d %dx%d s%d p%d  %7.1f  %7.1f  %5.2fx  %4.0f%% %4.0f%%  %s\n",
+    printf("%3dx%-3dx%-3d->%-3d %dx%d s%d p%d  %7.1f  %7.1f  %6.3fx %4.0f%% %4.0f%%  %s\n",
            sh->h, sh->w, sh->c, sh->f, sh->k, sh->k, sh->s, sh->p, tm, dm, rm,
            peak > 0 ? 100.0 * tm * 1e9 / peak : 0.0, peak > 0 ? 100.0 * dm * 1e9 / peak : 0.0, impl);
   }
