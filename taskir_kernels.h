@@ -6199,9 +6199,13 @@ TASKIR_API ti_status ti_transpose_ex(const ti_kernel_ctx *ctx, size_t es, int nd
       j.ntile = 0;
     j.blk = j.ntile ? TI__TR_STREAM_BLOCK : TI__TR_BLOCK;
     /* with the output rows all at one phase within a line, the blocks
-       along the output's rows start where its lines do */
+       along the output's rows start where its lines do, so that each
+       16 x 16 block writes 16 whole lines: streamed, and also with normal
+       stores (NCHW->NHWC of 51 MB f32 into a malloc'ed, 16-byte aligned
+       output: 1.02-1.04x the speed of unshifted blocks, medians of 25
+       alternating pairs in one process on a loaded machine) */
     j.ish = 0;
-    if (j.ntile) {
+    if (j.stream && (j.lines & j.es) && (j.ostr[j.r] * (int64_t)j.es) % 64 == 0) {
       const size_t mis = (64 - ((uintptr_t)out & 63)) & 63;
       for (i = 0; i < j.noth; ++i)
         if ((j.ostr[j.oth[i]] * (int64_t)j.es) % 64 != 0) break;

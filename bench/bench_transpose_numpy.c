@@ -5,19 +5,30 @@
    same shape. Cases: every permutation of a 2-d, 3-d and 4-d shape and the
    6-d cases [8,16,12,10,14,6] perm (5,3,1,4,2,0) and pixel-unshuffle
    [2,64,56,2,56,2] perm (0,1,3,5,2,4), each small (in cache) and large.
-   Five trials; a trial runs numpy over all cases, then taskir over all
-   cases; printed is the median over trials of the per-trial ratio
-   numpy time / taskir time (>= 1: taskir at least as fast), after checking
-   that both outputs agree (a position-weighted checksum). Without
+   numpy runs in one python process for the whole bench, taking one case at
+   a time from a pipe, so that each case is timed on both sides back to back
+   (a pair; the side that goes first alternates from trial to trial) and a
+   changing load on the machine hits both alike. Five trials; printed is the
+   median over trials of the per-pair ratio numpy time / taskir time (>= 1:
+   taskir at least as fast), after checking that both outputs agree (a
+   position-weighted checksum, first trial). Without
    /usr/bin/python3 and numpy the peer is skipped with a message.
    Then NCHW <-> NHWC (f32, 1x256x56x56 in cache and 1x256x224x224 out of
    cache) against memcpy of the same bytes in the same process: pairs of
    (memcpy, taskir) runs, alternating, the median of the per-pair ratios
    time(memcpy) / time(taskir); targets >= 0.5 in cache, >= 0.8 out of
    cache. Each target ends with a pass-count line. Usage:
-   bench_transpose_numpy [trials] [layout] (default 5 trials, more on a
-   loaded machine; "layout" runs the NCHW <-> NHWC part only). */
+   bench_transpose_numpy [trials] [layout] [4k] (default 5 trials, more on
+   a loaded machine; "layout" runs the NCHW <-> NHWC part only).
+   Memory: numpy's allocator asks Linux for transparent huge pages on every
+   array of 4 MiB or more (madvise(MADV_HUGEPAGE) from the first page
+   boundary on; numpy's default since 1.16, np.core.multiarray.
+   _set_madvise_hugepage), and on large arrays that alone is worth 5-25%.
+   This program allocates its buffers (the taskir side, and memcpy's) the
+   same way, so both sides run on the same kind of pages; "4k" turns it off
+   on both sides (plain malloc here, _set_madvise_hugepage(False) in numpy). */
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE   /* madvise, MADV_HUGEPAGE (Linux) */
 #define TASKIR_IMPLEMENTATION
 #include "taskir_kernels.h"
 #include "bench_check.h"
@@ -26,11 +37,29 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/mman.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <signal.h>
 
 static double now(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);   /* wall time, as perf_counter */
   return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* malloc as numpy's allocator does it: huge pages advised on blocks of
+   4 MiB or more, from the first page boundary on (HUGE = 0: plain malloc) */
+static int HUGE = 1;
+static void *np_malloc(size_t bytes) {
+  void *p = malloc(bytes);
+#if defined(MADV_HUGEPAGE)
+  if (p && HUGE && bytes >= ((size_t)1 << 22)) {
+    const size_t off = 4096 - (size_t)((uintptr_t)p % 4096);
+    (void)madvise((char *)p + off, bytes - off, MADV_HUGEPAGE);  /* advice only: no check */
+  }
+#endif
+  return p;
 }
 
 #define MAXC 128
@@ -75,28 +104,50 @@ static int cmp_double(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-/* Runs numpy over every case once; fills secs[case] and sums[case].
-   0 when the peer is unavailable. */
-static int run_numpy(const char *script, double *secs, long long *sums) {
-  char cmd[512];
-  FILE *f;
-  int k = 0, ok = 1;
-  snprintf(cmd, sizeof cmd, "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 /usr/bin/python3 %s 2>&1", script);
-  if (!(f = popen(cmd, "r"))) return 0;
-  while (k < ncases) {
-    double t;
-    long long s;
-    if (fscanf(f, "%lf %lld", &t, &s) != 2) { ok = 0; break; }
-    secs[k] = t;
-    sums[k] = s;
-    ++k;
+/* The numpy peer: /usr/bin/python3 running the case script, reading case
+   numbers from its stdin and answering "seconds checksum" on its stdout. */
+typedef struct np_peer { FILE *w, *r; pid_t pid; } np_peer;
+
+static int np_start(np_peer *p, const char *script) {
+  int to[2], from[2];
+  if (pipe(to) != 0) return 0;
+  if (pipe(from) != 0) { close(to[0]); close(to[1]); return 0; }
+  fflush(stdout);
+  p->pid = fork();
+  if (p->pid == 0) {
+    dup2(to[0], 0); dup2(from[1], 1); dup2(from[1], 2);
+    close(to[0]); close(to[1]); close(from[0]); close(from[1]);
+    setenv("OMP_NUM_THREADS", "1", 1);
+    setenv("OPENBLAS_NUM_THREADS", "1", 1);
+    execl("/usr/bin/python3", "python3", script, (char *)NULL);
+    _exit(127);
   }
-  if (!ok) {
-    char line[256];
-    while (fgets(line, sizeof line, f)) fputs(line, stdout);
-  }
-  pclose(f);
-  return ok;
+  close(to[0]); close(from[1]);
+  if (p->pid < 0) { close(to[1]); close(from[0]); return 0; }
+  p->w = fdopen(to[1], "w");
+  p->r = fdopen(from[0], "r");
+  return p->w && p->r;
+}
+
+/* numpy's time for case k (and its checksum when sum); 0 when the peer
+   failed, its output printed. */
+static int np_case(np_peer *p, int k, int sum, double *secs, long long *cs) {
+  char line[256];
+  fprintf(p->w, "%d %d\n", k, sum);
+  fflush(p->w);
+  if (!fgets(line, sizeof line, p->r)) return 0;
+  if (sscanf(line, "%lf %lld", secs, cs) == 2) return 1;
+  fputs(line, stdout);
+  while (fgets(line, sizeof line, p->r)) fputs(line, stdout);
+  return 0;
+}
+
+static void np_stop(np_peer *p) {
+  char line[256];
+  fclose(p->w);
+  while (fgets(line, sizeof line, p->r)) {}
+  fclose(p->r);
+  waitpid(p->pid, NULL, 0);
 }
 
 /* NCHW <-> NHWC against memcpy of the same bytes: returns the median of
@@ -106,7 +157,7 @@ static double vs_memcpy(const ti_kernel_ctx *ctx, const int64_t *d, const int *p
                         double *gbs_t, double *gbs_m) {
   int64_t n = d[0] * d[1] * d[2] * d[3], i;
   size_t bytes = (size_t)n * 4;
-  float *x = (float *)malloc(bytes), *y = (float *)malloc(bytes), *z = (float *)malloc(bytes);
+  float *x = (float *)np_malloc(bytes), *y = (float *)np_malloc(bytes), *z = (float *)np_malloc(bytes);
   double r[MAXTRIALS * 2 + 1], tt[MAXTRIALS * 2 + 1], tm[MAXTRIALS * 2 + 1], med;
   int p, w;
   if (!x || !y || !z) { printf("allocation failed\n"); exit(1); }
@@ -167,18 +218,23 @@ int main(int argc, char **argv) {
   int64_t maxn = 0;
   float *x, *y;
   FILE *f;
+  np_peer peer = {0, 0, 0};
   ti_kernel_ctx ctx;
   ti_kernel_ctx_init(&ctx);
   if (argc > 1) TRIALS = atoi(argv[1]);
-  if (TRIALS < 1 || TRIALS > MAXTRIALS) { printf("usage: %s [trials 1..%d]\n", argv[0], MAXTRIALS); return 1; }
-  if (argc > 2 && strcmp(argv[2], "layout") == 0) goto layout;
+  if (TRIALS < 1 || TRIALS > MAXTRIALS) { printf("usage: %s [trials 1..%d] [layout] [4k]\n", argv[0], MAXTRIALS); return 1; }
+  for (k = 2; k < argc; ++k) HUGE &= strcmp(argv[k], "4k") != 0;
+  printf("pages: %s\n", HUGE ? "huge pages advised on buffers >= 4 MiB on both sides (numpy's default)"
+                              : "4 KiB on both sides (\"4k\": numpy's huge-page advice off)");
+  for (k = 2; k < argc; ++k)
+    if (strcmp(argv[k], "layout") == 0) goto layout;
   for (k = 0; k < 2; ++k) { perm[0] = 0; perm[1] = 1; add_all(2, k ? d2l : d2s, perm, 0); }
   for (k = 0; k < 2; ++k) { perm[0] = 0; perm[1] = 1; perm[2] = 2; add_all(3, k ? d3l : d3s, perm, 0); }
   for (k = 0; k < 2; ++k) { perm[0] = 0; perm[1] = 1; perm[2] = 2; perm[3] = 3; add_all(4, k ? d4l : d4s, perm, 0); }
   add(6, d6s, p6); add(6, d6l, p6); add(6, pus, pu); add(6, pul, pu);
   for (k = 0; k < ncases; ++k) if (cases[k].n > maxn) maxn = cases[k].n;
-  x = (float *)malloc((size_t)maxn * sizeof *x);
-  y = (float *)malloc((size_t)maxn * sizeof *y);
+  x = (float *)np_malloc((size_t)maxn * sizeof *x);
+  y = (float *)np_malloc((size_t)maxn * sizeof *y);
   if (!x || !y) { printf("allocation failed\n"); return 1; }
   for (k = 0; k < maxn; ++k) x[k] = (float)(k % 4099);
   /* the numpy side: the same cases, the same values */
@@ -186,7 +242,8 @@ int main(int argc, char **argv) {
   if (fd < 0 || !(f = fdopen(fd, "w"))) { printf("numpy peer skipped: no temporary file\n"); have_np = 0; f = NULL; }
   if (f) {
     fprintf(f, "import sys, time\ntry:\n    import numpy as np\nexcept ImportError:\n    print('numpy missing'); sys.exit(0)\n"
-               "cases = [\n");
+               "%s"
+               "cases = [\n", HUGE ? "" : "np.core.multiarray._set_madvise_hugepage(False)\n");
     for (k = 0; k < ncases; ++k) {
       int a;
       fprintf(f, "  ((");
@@ -195,12 +252,19 @@ int main(int argc, char **argv) {
       for (a = 0; a < cases[k].nd; ++a) fprintf(f, "%d,", cases[k].perm[a]);
       fprintf(f, ")),\n");
     }
-    fprintf(f, "]\nfor d, p in cases:\n"
-               "    n = 1\n    for v in d: n *= v\n"
-               "    x = (np.arange(n, dtype=np.int64) %% 4099).astype(np.float32).reshape(d)\n"
-               "    y = np.ascontiguousarray(x.transpose(p))\n"
-               "    s = int((y.ravel().astype(np.int64) * (np.arange(n, dtype=np.int64) %% 1009)).sum())\n"
-               "    reps = 1; best = 1e30\n"
+    fprintf(f, "]\nlast = -1\nfor line in sys.stdin:\n"
+               "    k, want = (int(v) for v in line.split())\n"
+               "    d, p = cases[k]\n"
+               "    if k != last:\n"
+               "        n = 1\n        for v in d: n *= v\n"
+               "        x = (np.arange(n, dtype=np.int64) %% 4099).astype(np.float32).reshape(d)\n"
+               "        last = k\n"
+               "    s = 0\n"
+               "    if want:\n"
+               "        y = np.ascontiguousarray(x.transpose(p))\n"
+               "        s = int((y.ravel().astype(np.int64) * (np.arange(n, dtype=np.int64) %% 1009)).sum())\n"
+               "        del y\n"
+               "    reps = 1\n"
                "    while True:\n"
                "        t0 = time.perf_counter()\n"
                "        for _ in range(reps): np.ascontiguousarray(x.transpose(p))\n"
@@ -211,15 +275,18 @@ int main(int argc, char **argv) {
     fclose(f);
     if (access("/usr/bin/python3", X_OK) != 0) { printf("numpy peer skipped: no /usr/bin/python3\n"); have_np = 0; }
   }
+  signal(SIGPIPE, SIG_IGN);   /* a peer that died is reported by np_case */
+  if (have_np && !np_start(&peer, script)) { printf("numpy peer skipped: could not start /usr/bin/python3\n"); have_np = 0; }
   for (trial = 0; trial < TRIALS; ++trial) {
-    if (have_np && !run_numpy(script, np_t[trial], np_s)) {
-      printf("numpy peer skipped: /usr/bin/python3 with numpy did not run (output above)\n");
-      have_np = 0;
-    }
     for (k = 0; k < ncases; ++k) {
       const tcase *c = &cases[k];
       long reps = 1, r;
+      long long cs;
       double t0, t;
+      if (have_np && trial % 2 == 0 && !np_case(&peer, k, trial == 0, &np_t[trial][k], trial == 0 ? &np_s[k] : &cs)) {
+        printf("numpy peer skipped: /usr/bin/python3 with numpy did not run (output above)\n");
+        have_np = 0;
+      }
       if (ti_transpose_ex(&ctx, 4, c->nd, c->d, c->perm, x, y) != TI_STATUS_SUCCESS) { printf("transpose failed\n"); return 1; }
       if (have_np && trial == 0 && checksum(y, c->n) != np_s[k]) { printf("case %d: taskir and numpy disagree\n", k); return 1; }
       for (;;) {
@@ -230,8 +297,13 @@ int main(int argc, char **argv) {
         reps *= 2;
       }
       ti_t[trial][k] = t / (double)reps;
+      if (have_np && trial % 2 == 1 && !np_case(&peer, k, 0, &np_t[trial][k], &cs)) {
+        printf("numpy peer skipped: /usr/bin/python3 with numpy did not run (output above)\n");
+        have_np = 0;
+      }
     }
   }
+  if (peer.w) np_stop(&peer);
   remove(script);
   printf("%-26s %-14s %9s %9s %9s %7s\n", "shape (f32)", "perm", "MB", "taskir GB/s", "numpy GB/s", "ratio");
   {
