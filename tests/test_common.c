@@ -36,6 +36,51 @@ TT_TEST(arena_alignment_zeroing_and_big_blocks) {
   ti_arena_free(&a);
 }
 
+/* Chunks double from TI__ARENA_MIN_CHUNK up to TI__ARENA_MAX_CHUNK and no
+   further (far below the size the C library maps and unmaps on its own);
+   only a request bigger than that gets a bigger chunk, of its own size,
+   and the small ones after it still go to the current chunk. */
+TT_TEST(arena_chunks_capped_but_big_requests_get_their_own) {
+  enum { SMALL = 1000, BIG_MB = 5 };
+  ti_arena a;
+  ti_arena_chunk *c;
+  size_t i, n_chunks = 0, over = 0, sum = 0, want = (size_t)40 << 20;
+  unsigned char *big, *small, *head_base;
+  /* well below glibc's mmap threshold ceiling (32 MiB) */
+  TT_CHECK(TI__ARENA_MAX_CHUNK <= ((size_t)4 << 20));
+  ti_arena_init(&a, NULL);
+  for (i = 0; i < want / SMALL; i++) {
+    unsigned char *p = (unsigned char *)ti_arena_alloc_uninit(&a, SMALL, 8);
+    TT_CHECK(p != NULL);
+    if (!p) break;
+    p[0] = p[SMALL - 1] = 1;
+  }
+  for (c = a.head; c; c = c->next) {
+    n_chunks++;
+    sum += TI__CHUNK_HEADER + c->cap;
+    if (c->cap > TI__ARENA_MAX_CHUNK) over++;
+  }
+  TT_EQ_INT(over, 0);
+  TT_EQ_INT(sum, a.total);
+  /* 40 MiB in 1 MiB chunks after the doublings from 64 KiB: about 40, not thousands */
+  TT_CHECK_MSG(n_chunks <= want / TI__ARENA_MAX_CHUNK + 8, "%lu chunks", (unsigned long)n_chunks);
+  TT_CHECK(a.cap == TI__ARENA_MAX_CHUNK);
+  head_base = (unsigned char *)a.head + TI__CHUNK_HEADER;
+  big = (unsigned char *)ti_arena_alloc(&a, (size_t)BIG_MB << 20, 16);
+  small = (unsigned char *)ti_arena_alloc(&a, 8, 8);
+  TT_CHECK(big && small && big[((size_t)BIG_MB << 20) - 1] == 0);
+  /* the big one has a chunk of exactly its size behind the head; the small one is in the head */
+  TT_CHECK(a.head->next && a.head->next->cap == (size_t)BIG_MB << 20);
+  TT_CHECK(big == (unsigned char *)a.head->next + TI__CHUNK_HEADER);
+  TT_CHECK(small >= head_base && small < head_base + a.cap);
+  over = 0;
+  for (c = a.head; c; c = c->next)
+    if (c->cap > TI__ARENA_MAX_CHUNK) over++;
+  TT_EQ_INT(over, 1);
+  ti_arena_free(&a);
+  TT_EQ_INT(a.total, 0);
+}
+
 TT_TEST(enum_names_and_wire_values) {
   ti_block_type t;
   ti_dtype p;
@@ -70,6 +115,7 @@ TT_TEST(null_ctx_uses_compiled_simd_paths) {
 int main(void) {
   TT_RUN(error_keeps_first_problem);
   TT_RUN(arena_alignment_zeroing_and_big_blocks);
+  TT_RUN(arena_chunks_capped_but_big_requests_get_their_own);
   TT_RUN(enum_names_and_wire_values);
   TT_RUN(null_ctx_uses_compiled_simd_paths);
   return tt_finish();
