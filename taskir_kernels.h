@@ -319,8 +319,9 @@ typedef struct ti_prim_desc {
    TASKIR_KERNELS_STREAM_BYTES (define before the implementing include;
    default 16 MiB) are written with non-temporal stores on x86-64, runs under
    16 KiB then in source order so that reads stay sequential; with AVX-512,
-   runs of 64 bytes to 4 KiB are instead assembled into whole 64-byte lines
-   in registers and streamed, with the input prefetched ahead. Runs of 16,
+   runs of at least 64 bytes and under 1 KiB are instead assembled into whole 64-byte lines
+   in registers and streamed, with the input prefetched ahead, and runs of
+   1 KiB or more go in source order with 64-byte streaming stores. Runs of 16,
    32 or 48 bytes in rows of whole lines (e.g. HW = 1, C/G = 8) go, with
    AVX-512 and a 16-byte aligned output, column by column: each line is
    four 16-byte loads at addresses that step by one row, with no branch per
@@ -1875,6 +1876,11 @@ typedef struct ti__ts_job {
      memcpy / memset per run) */
   void (*vrows)(const struct ti__ts_job *j, int64_t r0, int64_t r1);
   size_t vec_max;   /* longest run vrows takes */
+#if defined(TI__X86)
+  /* streamed runs in source order (ti__ts_scatter): ti__nt_put, or with
+     AVX-512 ti__nt_put_z */
+  void (*nt_put)(unsigned char *d, const unsigned char *s, size_t n);
+#endif
 } ti__ts_job;
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -1994,7 +2000,33 @@ static void ti__nt_put(unsigned char *d, const unsigned char *s, size_t n) {
   }
 }
 
-/* Large outputs with pieces of 64 bytes to 16 KiB, in source order: each
+#if defined(TI__X86)
+/* The same with AVX-512: whole aligned 64-byte lines streamed, the partial
+   lines at the ends written by masked stores (only the run's bytes). */
+TI__T_AVX512 static void ti__nt_put_z(unsigned char *d, const unsigned char *s, size_t n) {
+  const size_t off = (size_t)((uintptr_t)d & 63);
+  const ti__vz_vi z = ti__vz_zero();
+  size_t i;
+  if (n < 128) { ti__nt_put(d, s, n); return; }
+  if (off) {  /* lanes off..63 of the line below d */
+    const ti__vz_m64 m = ~(ti__vz_m64)0 << off;
+    ti__vz_stm8(d - off, m, s ? ti__vz_ldz8(m, (const void *)((uintptr_t)s - off)) : z);
+    d += 64 - off; n -= 64 - off;
+    if (s) s += 64 - off;
+  }
+  if (s)
+    for (i = 0; i + 64 <= n; i += 64) ti__vz_stnt(d + i, ti__vz_ldb(s + i));
+  else
+    for (i = 0; i + 64 <= n; i += 64) ti__vz_stnt(d + i, z);
+  if (i < n) {
+    const ti__vz_m64 m = ((ti__vz_m64)1 << (n - i)) - 1;
+    ti__vz_stm8(d + i, m, s ? ti__vz_ldz8(m, s + i) : z);
+  }
+}
+#endif
+
+/* Large outputs with pieces of 64 bytes to 16 KiB (AVX-512: of 1 KiB or
+   more, every length, with 64-byte streaming stores), in source order: each
    input row is read once, front to back, and its pieces are streamed to
    their output rows, so the reads are the sequential streams the hardware
    prefetchers follow best (output order would start a new short stream at
@@ -2015,14 +2047,14 @@ static void ti__ts_scatter(const ti__ts_job *j, int64_t r0, int64_t r1) {
         for (g1 = g + 1; g1 < G && sh[g1] == sh[g]; ++g1) {}
         t = ts + s;
         if (t >= ta && t < tb)
-          ti__nt_put(dst + (size_t)t * row + (size_t)g * piece,
-                     src + (size_t)ts * row + (size_t)g * piece, (size_t)(g1 - g) * piece);
+          j->nt_put(dst + (size_t)t * row + (size_t)g * piece,
+                    src + (size_t)ts * row + (size_t)g * piece, (size_t)(g1 - g) * piece);
       }
     for (g = 0; g < G; ++g) {  /* rows with no source: t - s outside [0, T) */
       const int64_t s = sign * sh[g];
       for (t = ta; t < tb; ++t)
         if ((uint64_t)(t - s) >= (uint64_t)T)
-          ti__nt_put(dst + (size_t)t * row + (size_t)g * piece, 0, piece);
+          j->nt_put(dst + (size_t)t * row + (size_t)g * piece, 0, piece);
     }
     r += tb - ta;
   }
@@ -2547,7 +2579,7 @@ static void ti__ts_rows(void *arg, int64_t r0, int64_t r1) {
      page start a new stream at every row, which the hardware prefetchers pick
      up late: prefetch the next row's sources while copying this one. */
 #if defined(TI__X86)
-  if (j->stream && piece < 16384) {
+  if (j->stream && (piece < 16384 || j->nt_put == ti__nt_put_z)) {
     ti__ts_scatter(j, r0, r1);
     return;
   }
@@ -2669,13 +2701,16 @@ TASKIR_API ti_status ti_tinshift_ex(const ti_kernel_ctx *ctx, ti_tinshift_mode m
   }
 #if defined(TI__X86)
   job.stream = variant >= 0 && (size_t)count * es >= TASKIR_KERNELS_STREAM_BYTES;
+  job.nt_put = variant == TI_VARIANT_AVX512 ? ti__nt_put_z : ti__nt_put;
 #endif
 #if defined(TI__TS_AVX512)
   if (variant == TI_VARIANT_AVX512) {
-    /* streamed outputs with runs of a line to a page: measured faster there
-       (in cache, and for shorter runs, the per-run branches cost more than
-       the wider stores save) */
-    if (job.stream && job.piece >= 64 && job.piece < 4096) job.path = TI__TS_LINES;
+    /* streamed outputs with runs of a line up to 1 KiB: measured faster
+       there (in cache, and for shorter runs, the per-run branches cost more
+       than the wider stores save); from 1 KiB the source-order scatter with
+       64-byte streaming stores (ti__nt_put_z) measured faster (bench_tinshift_grid,
+       64-256 MiB: 4-16 KiB runs 0.86-0.98 of memcpy before, 1.02-1.42 after) */
+    if (job.stream && job.piece >= 64 && job.piece < 1024) job.path = TI__TS_LINES;
     /* runs of 16 to 48 bytes in rows of whole lines: column by column (in
        cache only 16-byte runs: the plain paths measured faster there for 32
        and 48) */
