@@ -319,9 +319,9 @@ typedef struct ti_prim_desc {
    TASKIR_KERNELS_STREAM_BYTES (define before the implementing include;
    default 16 MiB) are written with non-temporal stores on x86-64, runs under
    16 KiB then in source order so that reads stay sequential; with AVX-512,
-   runs of at least 64 bytes and under 1 KiB are instead assembled into whole 64-byte lines
-   in registers and streamed, with the input prefetched ahead, and runs of
-   1 KiB or more go in source order with 64-byte streaming stores. Runs of 16,
+   runs of 64 bytes to 4 KiB are instead assembled into whole 64-byte lines
+   in registers and streamed, with the input prefetched ahead, and longer
+   runs go in source order with 64-byte streaming stores. Runs of 16,
    32 or 48 bytes in rows of whole lines (e.g. HW = 1, C/G = 8) go, with
    AVX-512 and a 16-byte aligned output, column by column: each line is
    four 16-byte loads at addresses that step by one row, with no branch per
@@ -2025,7 +2025,7 @@ TI__T_AVX512 static void ti__nt_put_z(unsigned char *d, const unsigned char *s, 
 }
 #endif
 
-/* Large outputs with pieces of 64 bytes to 16 KiB (AVX-512: of 1 KiB or
+/* Large outputs with pieces of 64 bytes to 16 KiB (AVX-512: of 4 KiB or
    more, every length, with 64-byte streaming stores), in source order: each
    input row is read once, front to back, and its pieces are streamed to
    their output rows, so the reads are the sequential streams the hardware
@@ -2705,12 +2705,14 @@ TASKIR_API ti_status ti_tinshift_ex(const ti_kernel_ctx *ctx, ti_tinshift_mode m
 #endif
 #if defined(TI__TS_AVX512)
   if (variant == TI_VARIANT_AVX512) {
-    /* streamed outputs with runs of a line up to 1 KiB: measured faster
-       there (in cache, and for shorter runs, the per-run branches cost more
-       than the wider stores save); from 1 KiB the source-order scatter with
-       64-byte streaming stores (ti__nt_put_z) measured faster (bench_tinshift_grid,
-       64-256 MiB: 4-16 KiB runs 0.86-0.98 of memcpy before, 1.02-1.42 after) */
-    if (job.stream && job.piece >= 64 && job.piece < 1024) job.path = TI__TS_LINES;
+    /* streamed outputs with runs of a line to a page: measured faster there
+       (in cache, and for shorter runs, the per-run branches cost more than
+       the wider stores save); from a page on, the source-order scatter
+       with 64-byte streaming stores (ti__nt_put_z) is faster: paired runs
+       at 64 and 256 MiB, 4-16 KiB runs 1.09-1.46x what these lines (4 KiB)
+       and 16-byte streaming stores (8-16 KiB) took; for 1-2 KiB runs these
+       lines were 1.2-1.4x faster than the scatter */
+    if (job.stream && job.piece >= 64 && job.piece < 4096) job.path = TI__TS_LINES;
     /* runs of 16 to 48 bytes in rows of whole lines: column by column (in
        cache only 16-byte runs: the plain paths measured faster there for 32
        and 48) */
