@@ -313,7 +313,8 @@ typedef struct ti_prim_desc {
    cache) one memcpy / memset per stretch of runs that are contiguous in
    both input and output (rows and images too, e.g. G = 1) or all
    zero-filled, nothing prefetched, or, for runs (G > 1) up
-   to a cap per SIMD variant (TI_FAMILY_TINSHIFT: AVX-512 4 KiB, AVX2 1 KiB,
+   to a cap per SIMD variant (TI_FAMILY_TINSHIFT: AVX-512 4 KiB, or 1 KiB
+   for outputs over 512 KiB, AVX2 1 KiB,
    SSE2 and NEON 256 B), inline vector moves with no branch per run. Outputs
    of at least
    TASKIR_KERNELS_STREAM_BYTES (define before the implementing include;
@@ -2486,8 +2487,8 @@ static void ti__ts_rows_cached(const ti__ts_job *j, int64_t r0, int64_t r1) {
    (paired grid runs: 0.99-1.13x the per-run loop, masked loads 0.90-1.04).
    Unaligned stores measured faster here than aligning each run to the
    output (two more stores per run).
-   Runs up to a cap per variant (ti__ts_job.vec_max: AVX-512 4 KiB, AVX2
-   1 KiB, SSE2 and NEON 256 B) take it: measured at or above the per-run memcpy
+   Runs up to a cap per variant (ti__ts_job.vec_max: AVX-512 4 KiB, 1 KiB
+   for outputs over 512 KiB, AVX2 1 KiB, SSE2 and NEON 256 B) take it: measured at or above the per-run memcpy
    loop there in cache; longer runs go to memcpy, which moves them as fast
    (with wider vectors than SSE2's where the C library has them). */
 #define TI__TS_GEN(P, TGT)                                                                   \
@@ -2701,7 +2702,13 @@ TASKIR_API ti_status ti_tinshift_ex(const ti_kernel_ctx *ctx, ti_tinshift_mode m
   variant = ti__variant(ti__cpu(ctx), TI_FAMILY_TINSHIFT);
   switch (variant) {
 #if defined(TI__X86)
-  case TI_VARIANT_AVX512: job.vrows = ti__ts_rows_vec_z; job.vec_max = 4096; break;
+  case TI_VARIANT_AVX512:
+    /* beyond the L2 (outputs over 512 KiB) runs over 1 KiB go to memcpy
+       (rep movsb): paired grid runs at 1 and 4 MiB, 2-4 KiB runs 0.96-1.03x
+       the per-run loop, the vector moves 0.80-0.97x */
+    job.vrows = ti__ts_rows_vec_z;
+    job.vec_max = (size_t)count * es <= ((size_t)512 << 10) ? 4096 : 1024;
+    break;
   case TI_VARIANT_AVX2: job.vrows = ti__ts_rows_vec_a; job.vec_max = 1024; break;
   case TI_VARIANT_SSE2: job.vrows = ti__ts_rows_vec_s; job.vec_max = 256; break;
 #elif defined(TI__NEON)
