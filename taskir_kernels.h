@@ -313,14 +313,16 @@ typedef struct ti_prim_desc {
    cache) one memcpy / memset per stretch of runs that are contiguous in
    both input and output (rows and images too, e.g. G = 1) or all
    zero-filled, nothing prefetched, or, for runs (G > 1) up
-   to a cap per SIMD variant (TI_FAMILY_TINSHIFT: AVX-512 4 KiB, AVX2 1 KiB,
+   to a cap per SIMD variant (TI_FAMILY_TINSHIFT: AVX-512 4 KiB, or 1 KiB
+   for outputs over 512 KiB, AVX2 1 KiB,
    SSE2 and NEON 256 B), inline vector moves with no branch per run. Outputs
    of at least
    TASKIR_KERNELS_STREAM_BYTES (define before the implementing include;
    default 16 MiB) are written with non-temporal stores on x86-64, runs under
    16 KiB then in source order so that reads stay sequential; with AVX-512,
    runs of 64 bytes to 4 KiB are instead assembled into whole 64-byte lines
-   in registers and streamed, with the input prefetched ahead. Runs of 16,
+   in registers and streamed, with the input prefetched ahead, and longer
+   runs go in source order with 64-byte streaming stores. Runs of 16,
    32 or 48 bytes in rows of whole lines (e.g. HW = 1, C/G = 8) go, with
    AVX-512 and a 16-byte aligned output, column by column: each line is
    four 16-byte loads at addresses that step by one row, with no branch per
@@ -1875,6 +1877,11 @@ typedef struct ti__ts_job {
      memcpy / memset per run) */
   void (*vrows)(const struct ti__ts_job *j, int64_t r0, int64_t r1);
   size_t vec_max;   /* longest run vrows takes */
+#if defined(TI__X86)
+  /* streamed runs in source order (ti__ts_scatter): ti__nt_put, or with
+     AVX-512 ti__nt_put_z */
+  void (*nt_put)(unsigned char *d, const unsigned char *s, size_t n);
+#endif
 } ti__ts_job;
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -1994,7 +2001,33 @@ static void ti__nt_put(unsigned char *d, const unsigned char *s, size_t n) {
   }
 }
 
-/* Large outputs with pieces of 64 bytes to 16 KiB, in source order: each
+#if defined(TI__X86)
+/* The same with AVX-512: whole aligned 64-byte lines streamed, the partial
+   lines at the ends written by masked stores (only the run's bytes). */
+TI__T_AVX512 static void ti__nt_put_z(unsigned char *d, const unsigned char *s, size_t n) {
+  const size_t off = (size_t)((uintptr_t)d & 63);
+  const ti__vz_vi z = ti__vz_zero();
+  size_t i;
+  if (n < 128) { ti__nt_put(d, s, n); return; }
+  if (off) {  /* lanes off..63 of the line below d */
+    const ti__vz_m64 m = ~(ti__vz_m64)0 << off;
+    ti__vz_stm8(d - off, m, s ? ti__vz_ldz8(m, (const void *)((uintptr_t)s - off)) : z);
+    d += 64 - off; n -= 64 - off;
+    if (s) s += 64 - off;
+  }
+  if (s)
+    for (i = 0; i + 64 <= n; i += 64) ti__vz_stnt(d + i, ti__vz_ldb(s + i));
+  else
+    for (i = 0; i + 64 <= n; i += 64) ti__vz_stnt(d + i, z);
+  if (i < n) {
+    const ti__vz_m64 m = ((ti__vz_m64)1 << (n - i)) - 1;
+    ti__vz_stm8(d + i, m, s ? ti__vz_ldz8(m, s + i) : z);
+  }
+}
+#endif
+
+/* Large outputs with pieces of 64 bytes to 16 KiB (AVX-512: of 4 KiB or
+   more, every length, with 64-byte streaming stores), in source order: each
    input row is read once, front to back, and its pieces are streamed to
    their output rows, so the reads are the sequential streams the hardware
    prefetchers follow best (output order would start a new short stream at
@@ -2015,14 +2048,14 @@ static void ti__ts_scatter(const ti__ts_job *j, int64_t r0, int64_t r1) {
         for (g1 = g + 1; g1 < G && sh[g1] == sh[g]; ++g1) {}
         t = ts + s;
         if (t >= ta && t < tb)
-          ti__nt_put(dst + (size_t)t * row + (size_t)g * piece,
-                     src + (size_t)ts * row + (size_t)g * piece, (size_t)(g1 - g) * piece);
+          j->nt_put(dst + (size_t)t * row + (size_t)g * piece,
+                    src + (size_t)ts * row + (size_t)g * piece, (size_t)(g1 - g) * piece);
       }
     for (g = 0; g < G; ++g) {  /* rows with no source: t - s outside [0, T) */
       const int64_t s = sign * sh[g];
       for (t = ta; t < tb; ++t)
         if ((uint64_t)(t - s) >= (uint64_t)T)
-          ti__nt_put(dst + (size_t)t * row + (size_t)g * piece, 0, piece);
+          j->nt_put(dst + (size_t)t * row + (size_t)g * piece, 0, piece);
     }
     r += tb - ta;
   }
@@ -2449,10 +2482,13 @@ static void ti__ts_rows_cached(const ti__ts_job *j, int64_t r0, int64_t r1) {
    to 4 KiB: inline vector moves (VB, the vector's bytes, at a time; a run
    that is not a whole number of vectors ends with an overlapping one), no
    library call and no branch per run: a zero-filled run is a valid row of
-   its image (its own) AND-ed with zero. Unaligned stores measured faster
-   here than aligning each run to the output (two more stores per run).
-   Runs up to a cap per variant (ti__ts_job.vec_max: AVX-512 4 KiB, AVX2
-   1 KiB, SSE2 and NEON 256 B) take it: measured at or above the per-run memcpy
+   its image (its own) AND-ed with zero; runs of one or two vectors (AVX-512:
+   65-128 bytes) take plain loads instead, a zero run from the zero vector
+   (paired grid runs: 0.99-1.13x the per-run loop, masked loads 0.90-1.04).
+   Unaligned stores measured faster here than aligning each run to the
+   output (two more stores per run).
+   Runs up to a cap per variant (ti__ts_job.vec_max: AVX-512 4 KiB, 1 KiB
+   for outputs over 512 KiB, AVX2 1 KiB, SSE2 and NEON 256 B) take it: measured at or above the per-run memcpy
    loop there in cache; longer runs go to memcpy, which moves them as fast
    (with wider vectors than SSE2's where the C library has them). */
 #define TI__TS_GEN(P, TGT)                                                                   \
@@ -2470,6 +2506,13 @@ static void ti__ts_rows_cached(const ti__ts_job *j, int64_t r0, int64_t r1) {
         const int64_t in = -(int64_t)((uint64_t)st < (uint64_t)T); /* all ones or 0 */       \
         const unsigned char *s = base + (size_t)(t + ((st - t) & in)) * row + (size_t)g * piece; \
         size_t o;                                                                             \
+        if (piece <= 2 * VB) {                                                                \
+          /* one or two vectors: plain loads, a zero run from the zero vector */             \
+          const unsigned char *z = in ? s : ti__mv_zeros;                                     \
+          ti__v##P##_stb(d, ti__v##P##_ldb(z));                                               \
+          ti__v##P##_stb(d + piece - VB, ti__v##P##_ldb(z + ((piece - VB) & (size_t)in)));    \
+          continue;                                                                           \
+        }                                                                                     \
         for (o = 0; o < whole; o += VB)                                                       \
           ti__v##P##_stb(d + o, ti__v##P##_ldbk(s + o, in));                                  \
         if (whole < piece)                                                                    \
@@ -2547,7 +2590,7 @@ static void ti__ts_rows(void *arg, int64_t r0, int64_t r1) {
      page start a new stream at every row, which the hardware prefetchers pick
      up late: prefetch the next row's sources while copying this one. */
 #if defined(TI__X86)
-  if (j->stream && piece < 16384) {
+  if (j->stream && (piece < 16384 || j->nt_put == ti__nt_put_z)) {
     ti__ts_scatter(j, r0, r1);
     return;
   }
@@ -2659,7 +2702,13 @@ TASKIR_API ti_status ti_tinshift_ex(const ti_kernel_ctx *ctx, ti_tinshift_mode m
   variant = ti__variant(ti__cpu(ctx), TI_FAMILY_TINSHIFT);
   switch (variant) {
 #if defined(TI__X86)
-  case TI_VARIANT_AVX512: job.vrows = ti__ts_rows_vec_z; job.vec_max = 4096; break;
+  case TI_VARIANT_AVX512:
+    /* beyond the L2 (outputs over 512 KiB) runs over 1 KiB go to memcpy
+       (rep movsb): paired grid runs at 1 and 4 MiB, 2-4 KiB runs 0.96-1.03x
+       the per-run loop, the vector moves 0.80-0.97x */
+    job.vrows = ti__ts_rows_vec_z;
+    job.vec_max = (size_t)count * es <= ((size_t)512 << 10) ? 4096 : 1024;
+    break;
   case TI_VARIANT_AVX2: job.vrows = ti__ts_rows_vec_a; job.vec_max = 1024; break;
   case TI_VARIANT_SSE2: job.vrows = ti__ts_rows_vec_s; job.vec_max = 256; break;
 #elif defined(TI__NEON)
@@ -2669,12 +2718,17 @@ TASKIR_API ti_status ti_tinshift_ex(const ti_kernel_ctx *ctx, ti_tinshift_mode m
   }
 #if defined(TI__X86)
   job.stream = variant >= 0 && (size_t)count * es >= TASKIR_KERNELS_STREAM_BYTES;
+  job.nt_put = variant == TI_VARIANT_AVX512 ? ti__nt_put_z : ti__nt_put;
 #endif
 #if defined(TI__TS_AVX512)
   if (variant == TI_VARIANT_AVX512) {
     /* streamed outputs with runs of a line to a page: measured faster there
        (in cache, and for shorter runs, the per-run branches cost more than
-       the wider stores save) */
+       the wider stores save); from a page on, the source-order scatter
+       with 64-byte streaming stores (ti__nt_put_z) is faster: paired runs
+       at 64 and 256 MiB, 4-16 KiB runs 1.09-1.46x what these lines (4 KiB)
+       and 16-byte streaming stores (8-16 KiB) took; for 1-2 KiB runs these
+       lines were 1.2-1.4x faster than the scatter */
     if (job.stream && job.piece >= 64 && job.piece < 4096) job.path = TI__TS_LINES;
     /* runs of 16 to 48 bytes in rows of whole lines: column by column (in
        cache only 16-byte runs: the plain paths measured faster there for 32

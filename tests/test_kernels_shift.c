@@ -399,6 +399,10 @@ TT_TEST(test_every_variant) {
     {2, 8, 64, 1, 8, 1},     /* 16-byte runs, streamed */
     {3, 5, 48, 7, 3, 0},     /* 448 bytes, streamed */
     {1, 6, 64, 49, 2, 1},    /* long runs, streamed */
+    {2, 5, 1024, 1, 2, 0},   /* 2 KiB runs, streamed */
+    {2, 4, 2050, 1, 2, 1},   /* 2050 bytes: not whole lines, streamed */
+    {2, 4, 2050, 1, 2, 0},   /* 4100 bytes, streamed (AVX-512: source order, 64-byte stores) */
+    {1, 3, 4100, 1, 1, 0},   /* 16400 bytes, streamed */
   };
   unsigned sets[TI_VARIANT_COUNT + 1];
   int ns = cpu_sets(sets), v, off;

@@ -78,6 +78,7 @@ TT_TEST(test_stretches) {
     {2, 7, 1200, 1, 1, 0},  /* 4800-byte rows: past every variant's vector moves */
     {3, 5, 2400, 1, 2, 1},  /* 2400-byte runs */
     {2, 3, 4, 1, 1, 0},     /* 16-byte rows */
+    {17, 8, 1024, 1, 2, 0}, /* 2 KiB runs, 544 KiB: past AVX-512's vector moves beyond the L2 */
   };
   unsigned sets[TI_VARIANT_COUNT + 1], have = ti_cpu_detect();
   int ns = 0, v, p, q, calls = 0;
@@ -96,7 +97,7 @@ TT_TEST(test_stretches) {
       for (k = 0; k < sizeof shapes / sizeof shapes[0]; ++k)
         for (p = 0; p < 6; ++p) {
           const int64_t *s = shapes[k], N = s[0], T = s[1], G = s[4];
-          int32_t sh[16];
+          int32_t sh[64];
           int64_t n, g;
           for (n = 0; n < N; ++n)
             for (g = 0; g < G; ++g) {
