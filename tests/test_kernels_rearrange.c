@@ -268,6 +268,36 @@ TT_TEST(test_transpose_streamed) {
     }
 }
 
+/* Gather tiles with rows of every length 1..19 (strips of 1..8 elements
+   and several strips per row), every element size, unaligned buffers:
+   rows over planes and an odometer of two more axes (5-d), and rows whose
+   plane axis is cut into blocks with an edge block (3-d). */
+TT_TEST(test_transpose_gather_strips) {
+  static const int p5[5] = {4, 2, 1, 3, 0}, p3[3] = {2, 1, 0};
+  tt_rng r = {2024};
+  int64_t n1;
+  int e, s;
+  for (s = 0; s < 2; ++s)
+    for (e = 0; e < 4; ++e)
+      for (n1 = 1; n1 <= 19; ++n1) {
+        const int64_t d5[5] = {n1, 4, 3, 5, 2}, d3[3] = {n1, 301, 2};
+        const int nd = s ? 3 : 5;
+        const int64_t *d = s ? d3 : d5;
+        const int *perm = s ? p3 : p5;
+        size_t es = (size_t)1 << e, bytes = (size_t)vol_of(nd, d) * es, i, off = (size_t)(n1 % 3);
+        unsigned char *in = (unsigned char *)malloc(bytes + 2), *want = (unsigned char *)malloc(bytes);
+        unsigned char *out = (unsigned char *)malloc(bytes + 2 + 16);
+        fill_rand(&r, in + off, bytes);
+        naive_transpose(es, nd, d, perm, in + off, want);
+        memset(out, 0xEE, bytes + 18);
+        TT_EQ_INT(ti_transpose(es, nd, d, perm, in + off, out + off), TI_STATUS_SUCCESS);
+        TT_CHECK_MSG(memcmp(out + off, want, bytes) == 0, "%d-d rows of %d, es %u", nd, (int)n1,
+                     (unsigned)es);
+        for (i = 0; i < 16; ++i) TT_CHECK(out[off + bytes + i] == 0xEE);
+        free(in); free(want); free(out);
+      }
+}
+
 static void fake_parallel_for(void *user, int64_t n, ti_range_fn fn, void *arg) {
   int64_t a = n, b;
   (void)user;
@@ -828,6 +858,7 @@ int main(void) {
   TT_RUN(test_transpose_shapes);
   TT_RUN(test_transpose_variants_random);
   TT_RUN(test_transpose_streamed);
+  TT_RUN(test_transpose_gather_strips);
   TT_RUN(test_transpose_parallel_and_errors);
   TT_RUN(test_reshape);
   TT_RUN(test_permute);
