@@ -6034,7 +6034,10 @@ static void ti__tr_outer(const ti__tr_job *j, int64_t o, int64_t *ioff, int64_t 
    the row length. On the AMD EPYC (cpuid family 26), 6x10x12x16 f32 perm
    (1,2,3,0) (rows of 6): 3.2 us per call at four code addresses, against
    4.9-5.9 us (and up to 14) for a row loop over a variable count, in
-   alternating pairs in one process. */
+   alternating pairs in one process. The copies are written out element
+   by element (TI__TR_COPY1..8 below, so the strip is 8), not loops over a
+   constant count: -O2 keeps such loops, and they measured 0.4-0.5x the
+   earlier code there on 6.4 MB gathers. */
 #define TI__TR_STRIP 8
 
 /* One gather tile: the box of len[a] indices per output axis from element
@@ -6048,7 +6051,7 @@ static void ti__tr_gather_tile(const ti__tr_job *j, int64_t ioff, int64_t ooff, 
   const int64_t n1 = len[m - 1], s1 = j->istr[m - 1];
   const size_t s1b = (size_t)s1 * es;
   int ax[TI_MAX_RANK], nt = 0, a, k;
-  int64_t idx[TI_MAX_RANK], n2 = 1, n3 = 1, x, y, z;
+  int64_t idx[TI_MAX_RANK], n2 = 1, n3 = 1, y, z;
   size_t s2b = 0, o2b = 0, s3b = 0, o3b = 0;
   for (a = 0; a < m - 1; ++a) if (len[a] > 1) ax[nt++] = a;
   if (nt > 0) {
@@ -6089,18 +6092,26 @@ static void ti__tr_gather_tile(const ti__tr_job *j, int64_t ioff, int64_t ooff, 
       const int64_t nfull = n1 / TI__TR_STRIP, x0 = nfull * TI__TR_STRIP;
       const int w = (int)(n1 - x0);
       int64_t f;
-#define TI__TR_COPY(TYPE, W, P, Q)                                                        \
-  for (x = 0; x < (W); ++x) {                                                             \
-    TYPE v_;                                                                              \
-    ti__memcpy(&v_, (P) + (size_t)x * s1b, sizeof(TYPE));                                 \
-    ti__memcpy((Q) + (size_t)x * sizeof(TYPE), &v_, sizeof(TYPE));                        \
-  }
-#define TI__TR_COPYB(TYPE, W, P, Q)                                                       \
+#define TI__TR_E(TYPE, P, Q, K)                                                           \
   {                                                                                       \
-    TYPE v_[W];                                                                           \
-    for (x = 0; x < (W); ++x) ti__memcpy(&v_[x], (P) + (size_t)x * s1b, sizeof(TYPE));    \
-    ti__memcpy((Q), v_, sizeof v_);                                                       \
+    TYPE v_;                                                                              \
+    ti__memcpy(&v_, (P) + (size_t)(K) * s1b, sizeof(TYPE));                               \
+    ti__memcpy((Q) + (K) * sizeof(TYPE), &v_, sizeof(TYPE));                              \
   }
+#define TI__TR_COPY1(T, P, Q) TI__TR_E(T, P, Q, 0)
+#define TI__TR_COPY2(T, P, Q) TI__TR_COPY1(T, P, Q) TI__TR_E(T, P, Q, 1)
+#define TI__TR_COPY3(T, P, Q) TI__TR_COPY2(T, P, Q) TI__TR_E(T, P, Q, 2)
+#define TI__TR_COPY4(T, P, Q) TI__TR_COPY3(T, P, Q) TI__TR_E(T, P, Q, 3)
+#define TI__TR_COPY5(T, P, Q) TI__TR_COPY4(T, P, Q) TI__TR_E(T, P, Q, 4)
+#define TI__TR_COPY6(T, P, Q) TI__TR_COPY5(T, P, Q) TI__TR_E(T, P, Q, 5)
+#define TI__TR_COPY7(T, P, Q) TI__TR_COPY6(T, P, Q) TI__TR_E(T, P, Q, 6)
+#define TI__TR_COPY8(T, P, Q) TI__TR_COPY7(T, P, Q) TI__TR_E(T, P, Q, 7)
+#define TI__TR_L(TYPE, P, K) ti__memcpy(&v_[K], (P) + (size_t)(K) * s1b, sizeof(TYPE));
+#define TI__TR_COPYB(TYPE, P, Q)                                                          \
+  TYPE v_[TI__TR_STRIP];                                                                  \
+  TI__TR_L(TYPE, P, 0) TI__TR_L(TYPE, P, 1) TI__TR_L(TYPE, P, 2) TI__TR_L(TYPE, P, 3)     \
+  TI__TR_L(TYPE, P, 4) TI__TR_L(TYPE, P, 5) TI__TR_L(TYPE, P, 6) TI__TR_L(TYPE, P, 7)     \
+  ti__memcpy((Q), v_, sizeof v_);
 #define TI__TR_FULL(TYPE)                                                                 \
   for (z = 0; z < n3; ++z)                                                                \
     for (y = 0, ip = ip3 + (size_t)z * s3b, op = op3 + (size_t)z * o3b; y < n2;           \
@@ -6108,14 +6119,14 @@ static void ti__tr_gather_tile(const ti__tr_job *j, int64_t ioff, int64_t ooff, 
       const unsigned char *p_ = ip;                                                       \
       unsigned char *q_ = op;                                                             \
       for (f = 0; f < nfull; ++f, p_ += TI__TR_STRIP * s1b, q_ += TI__TR_STRIP * sizeof(TYPE)) \
-        TI__TR_COPYB(TYPE, TI__TR_STRIP, p_, q_)                                          \
+      { TI__TR_COPYB(TYPE, p_, q_) }                                                      \
     }
 #define TI__TR_COLS(TYPE, W)                                                              \
   for (z = 0; z < n3; ++z)                                                                \
     for (y = 0, ip = ip3 + (size_t)z * s3b + (size_t)x0 * s1b,                            \
         op = op3 + (size_t)z * o3b + (size_t)x0 * sizeof(TYPE);                           \
          y < n2; ++y, ip += s2b, op += o2b)                                               \
-      TI__TR_COPY(TYPE, W, ip, op)
+    { TI__TR_COPY##W(TYPE, ip, op) }
 #define TI__TR_STRIPS(TYPE)                   \
   if (nfull > 0) TI__TR_FULL(TYPE)            \
   switch (w) {                                \
@@ -6137,8 +6148,17 @@ static void ti__tr_gather_tile(const ti__tr_job *j, int64_t ioff, int64_t ooff, 
 #undef TI__TR_STRIPS
 #undef TI__TR_COLS
 #undef TI__TR_FULL
+#undef TI__TR_COPY8
+#undef TI__TR_COPY7
+#undef TI__TR_COPY6
+#undef TI__TR_COPY5
+#undef TI__TR_COPY4
+#undef TI__TR_COPY3
+#undef TI__TR_COPY2
+#undef TI__TR_COPY1
+#undef TI__TR_E
 #undef TI__TR_COPYB
-#undef TI__TR_COPY
+#undef TI__TR_L
     }
     for (k = nt - 1; k >= 0; --k) {
       a = ax[k];
