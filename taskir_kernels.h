@@ -6058,7 +6058,7 @@ static void ti__tr_gather_tile(const ti__tr_job *j, int64_t ioff, int64_t ooff, 
     a = ax[--nt];
     n2 = len[a]; s2b = (size_t)j->istr[a] * es; o2b = (size_t)j->ostr[a] * es;
   }
-  if (nt > 0) {
+  if (nt > 0 && s1 != 1) {  /* gathered rows: a plane of them per step */
     a = ax[--nt];
     n3 = len[a]; s3b = (size_t)j->istr[a] * es; o3b = (size_t)j->ostr[a] * es;
   }
@@ -6068,22 +6068,20 @@ static void ti__tr_gather_tile(const ti__tr_job *j, int64_t ioff, int64_t ooff, 
     unsigned char *op3 = j->out + (size_t)ooff * es, *op;
     if (s1 == 1) {
       const size_t run = (size_t)n1 * es;
-      for (z = 0; z < n3; ++z, ip3 += s3b, op3 += o3b) {
-        ip = ip3; op = op3;
-        if (run >= TI__TR_MEMCPY_RUN) {
-          for (y = 0; y < n2; ++y, ip += s2b, op += o2b) ti__memcpy(op, ip, run);
-        } else if (run <= 4096 && n2 > 4) {
-          /* runs too short for the hardware to follow: fetch four ahead */
-          for (y = 0; y < n2; ++y, ip += s2b, op += o2b) {
-            if (y + 4 < n2) {
-              size_t q;
-              for (q = 0; q < run; q += 64) TI__MV_PREFETCH(ip + 4 * s2b + q);
-            }
-            ti__mv_copy(op, ip, run);
+      ip = ip3; op = op3;
+      if (run >= TI__TR_MEMCPY_RUN) {
+        for (y = 0; y < n2; ++y, ip += s2b, op += o2b) ti__memcpy(op, ip, run);
+      } else if (run <= 4096 && n2 > 4) {
+        /* runs too short for the hardware to follow: fetch four ahead */
+        for (y = 0; y < n2; ++y, ip += s2b, op += o2b) {
+          if (y + 4 < n2) {
+            size_t q;
+            for (q = 0; q < run; q += 64) TI__MV_PREFETCH(ip + 4 * s2b + q);
           }
-        } else {
-          for (y = 0; y < n2; ++y, ip += s2b, op += o2b) ti__mv_copy(op, ip, run);
+          ti__mv_copy(op, ip, run);
         }
+      } else {
+        for (y = 0; y < n2; ++y, ip += s2b, op += o2b) ti__mv_copy(op, ip, run);
       }
     } else {
       /* the whole strips of every row, rows in order; then the last
