@@ -6032,12 +6032,12 @@ static void ti__tr_outer(const ti__tr_job *j, int64_t o, int64_t *ioff, int64_t 
    last strip of the constant width n1 % TI__TR_STRIP per tile, one loop
    per width and element size picked once per tile: no branch depends on
    the row length. On the AMD EPYC (cpuid family 26), 6x10x12x16 f32 perm
-   (1,2,3,0) (rows of 6): 3.2 us per call at four code addresses, against
-   4.9-5.9 us (and up to 14) for a row loop over a variable count, in
-   alternating pairs in one process. The copies are written out element
-   by element (TI__TR_COPY1..8 below, so the strip is 8), not loops over a
-   constant count: -O2 keeps such loops, and they measured 0.4-0.5x the
-   earlier code there on 6.4 MB gathers. */
+   (1,2,3,0) (rows of 6): 2.8-2.9 us per call at five code addresses,
+   against 4.8-8.9 us for a row loop over a variable count, in alternating
+   pairs in one process. The copies are written out element by element
+   (TI__TR_COPY1..8 below, so the strip is 8), not loops over a constant
+   count: -O2 keeps such loops, and they measured 0.37-0.75x the row loop
+   there on 2.6-6.4 MB gathers. */
 #define TI__TR_STRIP 8
 
 /* One gather tile: the box of len[a] indices per output axis from element
