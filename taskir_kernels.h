@@ -2500,6 +2500,8 @@ static void ti__ts_rows_cached(const ti__ts_job *j, int64_t r0, int64_t r1) {
   TGT static void ti__ts_rows_vec_##P(const ti__ts_job *j, int64_t r0, int64_t r1) {          \
     const int64_t T = j->T, G = j->G, sign = j->sign;                                         \
     const size_t piece = j->piece, row = j->row, VB = sizeof(ti__v##P##_vi);                  \
+    /* align the stores where that aligns the loads too (below) */                          \
+    const size_t am = ((((uintptr_t)j->src - (uintptr_t)j->dst) | piece) & (VB - 1)) ? 0 : VB - 1; \
     unsigned char *d = j->dst + (size_t)r0 * row;                                             \
     int64_t n = r0 / T, t = r0 % T, r, g;                                                     \
     for (r = r0; r < r1; ++r) {                                                               \
@@ -2517,9 +2519,9 @@ static void ti__ts_rows_cached(const ti__ts_job *j, int64_t r0, int64_t r1) {
           ti__v##P##_stb(d + piece - VB, ti__v##P##_ldb(z + ((piece - VB) & (size_t)in)));    \
           continue;                                                                           \
         }                                                                                     \
-        /* the first vector, then stores aligned to the output's vectors */ \
+        /* the first vector, then (am) stores aligned to the output's vectors */            \
         ti__v##P##_stb(d, ti__v##P##_ldbk(s, in));                                            \
-        for (o = VB - ((uintptr_t)d & (VB - 1)); o + VB <= piece; o += VB)                    \
+        for (o = VB - ((uintptr_t)d & am); o + VB <= piece; o += VB)                          \
           ti__v##P##_stb(d + o, ti__v##P##_ldbk(s + o, in));                                  \
         if (o < piece)                                                                        \
           ti__v##P##_stb(d + piece - VB, ti__v##P##_ldbk(s + piece - VB, in));                \
