@@ -2487,10 +2487,12 @@ static void ti__ts_rows_cached(const ti__ts_job *j, int64_t r0, int64_t r1) {
    65-128 bytes) take plain loads instead, a zero run from the zero vector
    (paired grid runs: 0.99-1.13x the per-run loop, masked loads 0.90-1.04).
    Longer runs store their first vector, then vectors aligned to the
-   output, then an overlapping last one: a 64-byte store that crosses a
-   line costs two, and with an output 16 bytes past a line every store of
-   an unaligned copy crossed one (256 KiB outputs, 1-4 KiB runs: 0.86-0.91
-   of memcpy against 0.69-0.77 with unaligned stores, loaded machine).
+   output, then an overlapping last one, where input and output are aligned
+   alike (then the loads are aligned too; otherwise the vectors follow the
+   run's start): a 64-byte access that crosses a line costs two, and with
+   both buffers 16 bytes past a line every access of an unaligned copy
+   crossed one (256 KiB outputs, 1-4 KiB runs: 0.82-0.93 of memcpy against
+   0.69-0.83 with unaligned stores, loaded machine).
    Runs up to a cap per variant (ti__ts_job.vec_max: AVX-512 8 KiB, 2 KiB
    for outputs over 512 KiB, 1 KiB over 1 MiB, AVX2 1 KiB, SSE2 and NEON
    256 B) take it: measured at or above the per-run memcpy
