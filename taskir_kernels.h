@@ -313,9 +313,10 @@ typedef struct ti_prim_desc {
    cache) one memcpy / memset per stretch of runs that are contiguous in
    both input and output (rows and images too, e.g. G = 1) or all
    zero-filled, nothing prefetched, or, for runs (G > 1) up
-   to a cap per SIMD variant (TI_FAMILY_TINSHIFT: AVX-512 4 KiB, or 1 KiB
-   for outputs over 512 KiB, AVX2 1 KiB,
-   SSE2 and NEON 256 B), inline vector moves with no branch per run. Outputs
+   to a cap per SIMD variant (TI_FAMILY_TINSHIFT: AVX-512 8 KiB, 2 KiB
+   for outputs over 512 KiB, 1 KiB over 1 MiB; AVX2 1 KiB,
+   SSE2 and NEON 256 B), inline vector moves with no branch per run, the
+   stores aligned to the output's vectors. Outputs
    of at least
    TASKIR_KERNELS_STREAM_BYTES (define before the implementing include;
    default 16 MiB) are written with non-temporal stores on x86-64, runs under
@@ -2479,23 +2480,30 @@ static void ti__ts_rows_cached(const ti__ts_job *j, int64_t r0, int64_t r1) {
 }
 
 /* The same over the SIMD layer (TI_FAMILY_TINSHIFT), for runs of 65 bytes
-   to 4 KiB: inline vector moves (VB, the vector's bytes, at a time; a run
+   to 8 KiB: inline vector moves (VB, the vector's bytes, at a time; a run
    that is not a whole number of vectors ends with an overlapping one), no
    library call and no branch per run: a zero-filled run is a valid row of
    its image (its own) AND-ed with zero; runs of one or two vectors (AVX-512:
    65-128 bytes) take plain loads instead, a zero run from the zero vector
    (paired grid runs: 0.99-1.13x the per-run loop, masked loads 0.90-1.04).
-   Unaligned stores measured faster here than aligning each run to the
-   output (two more stores per run).
-   Runs up to a cap per variant (ti__ts_job.vec_max: AVX-512 4 KiB, 1 KiB
-   for outputs over 512 KiB, AVX2 1 KiB, SSE2 and NEON 256 B) take it: measured at or above the per-run memcpy
+   Longer runs store their first vector, then vectors aligned to the
+   output, then an overlapping last one, where input and output are aligned
+   alike (then the loads are aligned too; otherwise the vectors follow the
+   run's start): a 64-byte access that crosses a line costs two, and with
+   both buffers 16 bytes past a line every access of an unaligned copy
+   crossed one (256 KiB outputs, 1-4 KiB runs: 0.82-0.93 of memcpy against
+   0.69-0.83 with unaligned stores, loaded machine).
+   Runs up to a cap per variant (ti__ts_job.vec_max: AVX-512 8 KiB, 2 KiB
+   for outputs over 512 KiB, 1 KiB over 1 MiB, AVX2 1 KiB, SSE2 and NEON
+   256 B) take it: measured at or above the per-run memcpy
    loop there in cache; longer runs go to memcpy, which moves them as fast
    (with wider vectors than SSE2's where the C library has them). */
 #define TI__TS_GEN(P, TGT)                                                                   \
   TGT static void ti__ts_rows_vec_##P(const ti__ts_job *j, int64_t r0, int64_t r1) {          \
     const int64_t T = j->T, G = j->G, sign = j->sign;                                         \
     const size_t piece = j->piece, row = j->row, VB = sizeof(ti__v##P##_vi);                  \
-    const size_t whole = piece & ~(VB - 1);                                                   \
+    /* align the stores where that aligns the loads too (below) */                          \
+    const size_t am = ((((uintptr_t)j->src - (uintptr_t)j->dst) | piece) & (VB - 1)) ? 0 : VB - 1; \
     unsigned char *d = j->dst + (size_t)r0 * row;                                             \
     int64_t n = r0 / T, t = r0 % T, r, g;                                                     \
     for (r = r0; r < r1; ++r) {                                                               \
@@ -2513,9 +2521,11 @@ static void ti__ts_rows_cached(const ti__ts_job *j, int64_t r0, int64_t r1) {
           ti__v##P##_stb(d + piece - VB, ti__v##P##_ldb(z + ((piece - VB) & (size_t)in)));    \
           continue;                                                                           \
         }                                                                                     \
-        for (o = 0; o < whole; o += VB)                                                       \
+        /* the first vector, then (am) stores aligned to the output's vectors */            \
+        ti__v##P##_stb(d, ti__v##P##_ldbk(s, in));                                            \
+        for (o = VB - ((uintptr_t)d & am); o + VB <= piece; o += VB)                          \
           ti__v##P##_stb(d + o, ti__v##P##_ldbk(s + o, in));                                  \
-        if (whole < piece)                                                                    \
+        if (o < piece)                                                                        \
           ti__v##P##_stb(d + piece - VB, ti__v##P##_ldbk(s + piece - VB, in));                \
       }                                                                                       \
       if (++t == T) { t = 0; ++n; }                                                           \
@@ -2703,11 +2713,16 @@ TASKIR_API ti_status ti_tinshift_ex(const ti_kernel_ctx *ctx, ti_tinshift_mode m
   switch (variant) {
 #if defined(TI__X86)
   case TI_VARIANT_AVX512:
-    /* beyond the L2 (outputs over 512 KiB) runs over 1 KiB go to memcpy
-       (rep movsb): paired grid runs at 1 and 4 MiB, 2-4 KiB runs 0.96-1.03x
-       the per-run loop, the vector moves 0.80-0.97x */
+    /* the vector moves up to 8 KiB runs in outputs up to 512 KiB, 2 KiB up
+       to 1 MiB, 1 KiB beyond; longer runs go to memcpy (rep movsb), which
+       measured as fast or faster there (kernel against kernel in one
+       process, loaded machine: at 256 KiB, 4-8 KiB runs 0.86-0.91 of memcpy
+       against 0.66-0.91 with memcpy per run; at 1 MiB 4 KiB runs 1.05 against
+       1.08-1.12 with memcpy, 2 KiB runs 1.03-1.07 against 0.98-1.03) */
     job.vrows = ti__ts_rows_vec_z;
-    job.vec_max = (size_t)count * es <= ((size_t)512 << 10) ? 4096 : 1024;
+    job.vec_max = (size_t)count * es <= ((size_t)512 << 10)  ? 8192
+                  : (size_t)count * es <= ((size_t)1 << 20) ? 2048
+                                                            : 1024;
     break;
   case TI_VARIANT_AVX2: job.vrows = ti__ts_rows_vec_a; job.vec_max = 1024; break;
   case TI_VARIANT_SSE2: job.vrows = ti__ts_rows_vec_s; job.vec_max = 256; break;

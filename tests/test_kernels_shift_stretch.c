@@ -37,36 +37,44 @@ static void uneven_parallel_for(void *user, int64_t n, ti_range_fn fn, void *arg
   for (i = k - 1; i >= 0; --i) { fn(arg, cut[i], cut[i + 1]); ++*calls; }
 }
 
-/* The three modes with the given shifts against the reference, output at a
-   4-byte offset, the bytes before and after it checked untouched. */
-static int run_shifts(int64_t N, int64_t T, int64_t C, int64_t HW, int64_t G, ti_dtype dt,
-                      const int32_t *sh, const ti_kernel_ctx *ctx) {
+/* The three modes with the given shifts against the reference, output at
+   off and input at in_off bytes past a 64-byte boundary, the bytes before
+   and after the output checked untouched. */
+static int run_shifts_at(int64_t N, int64_t T, int64_t C, int64_t HW, int64_t G, ti_dtype dt,
+                         const int32_t *sh, const ti_kernel_ctx *ctx, size_t off, size_t in_off) {
   static const ti_tinshift_mode modes[3] = {TI_TINSHIFT_FORWARD, TI_TINSHIFT_BACKWARD,
                                             TI_TINSHIFT_BACKWARD_COMPAT};
   static const int sign[3] = {1, -1, 1};
   const size_t es = ti_dtype_size(dt), bytes = (size_t)(N * T * C * HW) * es;
-  unsigned char *in = (unsigned char *)malloc(bytes), *want = (unsigned char *)malloc(bytes);
-  unsigned char *outb = (unsigned char *)malloc(bytes + CANARY + 4), *out = outb + 4;
+  unsigned char *inb = (unsigned char *)malloc(bytes + 128), *want = (unsigned char *)malloc(bytes), *in;
+  unsigned char *outb = (unsigned char *)malloc(bytes + CANARY + off + 64), *out;
   ti_tensor_desc x, s;
   int64_t dims[4];
   size_t i;
   int m, bad = 0;
-  if (!in || !want || !outb) { free(in); free(want); free(outb); return 1; }
+  if (!inb || !want || !outb) { free(inb); free(want); free(outb); return 1; }
+  in = inb + ((size_t)(-(uintptr_t)inb) & 63) + in_off;
+  out = outb + ((size_t)(-(uintptr_t)outb) & 63) + off;
   dims[0] = N; dims[1] = T; dims[2] = C; dims[3] = HW;
   ti_tensor_desc_set(&x, dt, 4, dims);
   dims[1] = G;
   ti_tensor_desc_set(&s, TI_DTYPE_I32, 2, dims);
   for (i = 0; i < bytes; ++i) in[i] = (unsigned char)(i * 37u + 11u + i / 251u);
   for (m = 0; m < 3; ++m) {
-    memset(outb, 0xA5, bytes + CANARY + 4);
+    memset(outb, 0xA5, bytes + CANARY + off + 64);
     reference(in, sh, want, N, T, C, HW, G, es, sign[m]);
     if (ti_tinshift_ex(ctx, modes[m], &x, in, &s, sh, &x, out) != TI_STATUS_SUCCESS) bad = 1;
     if (memcmp(out, want, bytes) != 0) bad = 1;
-    for (i = 0; i < 4; ++i) if (outb[i] != 0xA5) bad = 1;
+    for (i = 0; outb + i < out; ++i) if (outb[i] != 0xA5) bad = 1;
     for (i = 0; i < CANARY; ++i) if (out[bytes + i] != 0xA5) bad = 1;
   }
-  free(in); free(want); free(outb);
+  free(inb); free(want); free(outb);
   return bad;
+}
+
+static int run_shifts(int64_t N, int64_t T, int64_t C, int64_t HW, int64_t G, ti_dtype dt,
+                      const int32_t *sh, const ti_kernel_ctx *ctx) {
+  return run_shifts_at(N, T, C, HW, G, dt, sh, ctx, 4, 0);
 }
 
 TT_TEST(test_stretches) {
@@ -117,7 +125,81 @@ TT_TEST(test_stretches) {
   TT_CHECK(calls > 0);  /* the larger shapes were split */
 }
 
+/* The vector moves of runs over two vectors: the first vector, then stores
+   aligned to the output's vectors, the last vector overlapping. Runs whole
+   and not whole numbers of vectors (odd f16 element counts), at every
+   output offset to a line that the dtype allows, zero runs at both ends of
+   a group's rows and in its middle rows' neighbours, the input at the
+   output's offset to a line (the stores are aligned then) and 16 bytes
+   from it (AVX2, AVX-512: unaligned stores), up to each variant's
+   cap and past it (AVX-512: 8 KiB in outputs up to 512 KiB, 2 KiB up to
+   1 MiB, 1 KiB beyond). */
+TT_TEST(test_vector_runs) {
+  static const int64_t shapes[][6] = {
+    /* N, T, C, HW, G, f16 */
+    {2, 5, 99, 1, 3, 1},     /* 66-byte runs: just past one AVX-512 vector */
+    {2, 5, 65, 1, 5, 1},     /* 26 bytes: below every vector path */
+    {2, 6, 130, 1, 2, 1},    /* 130 bytes */
+    {2, 4, 63, 1, 3, 0},     /* 84 bytes */
+    {1, 6, 381, 1, 3, 1},    /* 254 bytes */
+    {2, 5, 129, 1, 3, 1},    /* 86 bytes */
+    {1, 5, 516, 1, 4, 1},    /* 258 bytes */
+    {1, 4, 1536, 1, 6, 0},   /* 1 KiB */
+    {1, 4, 1539, 1, 3, 1},   /* 1026 bytes */
+    {1, 4, 4094, 1, 2, 1},   /* 4094 bytes */
+    {1, 3, 4100, 1, 4, 0},   /* 4100 bytes */
+    {1, 3, 8190, 1, 2, 1},   /* 8190 bytes */
+    {1, 3, 4096, 1, 2, 0},   /* 8 KiB: the AVX-512 cap in outputs up to 512 KiB */
+    {1, 3, 8194, 1, 2, 0},   /* 16388 bytes: past every cap */
+    {3, 4, 4098, 1, 2, 1},   /* 4098 bytes */
+    {37, 8, 1024, 1, 4, 0},  /* 1 KiB runs in a 1.2 MiB output */
+    {19, 8, 1024, 1, 1, 1},  /* 2 KiB rows, 608 KiB */
+    {9, 8, 4096, 1, 4, 0},   /* 4 KiB runs in a 1.1 MiB output */
+    {10, 8, 2048, 1, 4, 0},  /* 2 KiB runs in 640 KiB */
+    {4, 8, 4100, 1, 4, 1},   /* 2050 bytes, 512.5 KiB */
+  };
+  static const size_t offs[] = {0, 2, 4, 14, 16, 30, 36, 48, 62};
+  unsigned sets[TI_VARIANT_COUNT + 1], have = ti_cpu_detect();
+  int ns = 0, v, p, calls = 0;
+  size_t k, o, a;
+#define VARIANT(id, name, cpu, need, families) \
+  if (((families) & TI_FAMILY_TINSHIFT) && ((cpu) & have & (need)) == (unsigned)(need)) sets[ns++] = (cpu) & have;
+  TI_KERNEL_VARIANTS(VARIANT)
+#undef VARIANT
+  sets[ns++] = 0;  /* plain C */
+  for (v = 0; v < ns; ++v)
+    for (k = 0; k < sizeof shapes / sizeof shapes[0]; ++k)
+      for (p = 0; p < 3; ++p)
+        for (o = 0; o < sizeof offs / sizeof offs[0]; ++o)
+          for (a = 0; a < 2; ++a) {
+            const int64_t *s = shapes[k], N = s[0], T = s[1], G = s[4];
+            const ti_dtype dt = s[5] ? TI_DTYPE_F16 : TI_DTYPE_F32;
+            ti_kernel_ctx ctx;
+            int32_t sh[512];
+            int64_t n, g;
+            /* the big shapes at three offsets only, split over parallel_for */
+            if (N * T * s[2] > 100000 && o % 4 != 0) continue;
+            if (offs[o] % ti_dtype_size(dt) != 0) continue;
+            ti_kernel_ctx_init(&ctx);
+            ctx.cpu = sets[v];
+            if (N * T * s[2] > 100000) { ctx.parallel_for = uneven_parallel_for; ctx.parallel_user = &calls; }
+            for (n = 0; n < N; ++n)
+              for (g = 0; g < G; ++g) {
+                int32_t e;
+                if (p == 0) e = (int32_t)((n + g) % 5) - 2;               /* the grid's pattern */
+                else if (p == 1) e = (int32_t)(g % 2 ? T - 1 : 1 - T);    /* one copy, zeros at either end */
+                else e = (int32_t)((n * 7 + g * 3) % (2 * T + 3)) - T - 1; /* every shift, |s| >= T too */
+                sh[n * G + g] = e;
+              }
+            TT_CHECK_MSG(!run_shifts_at(N, T, s[2], s[3], G, dt, sh, &ctx, offs[o], (offs[o] + 16 * a) & 63),
+                         "cpu 0x%x shape %u pattern %d offset %u input %u", sets[v], (unsigned)k, p,
+                         (unsigned)offs[o], (unsigned)((offs[o] + 16 * a) & 63));
+          }
+  TT_CHECK(calls > 0);
+}
+
 int main(void) {
   TT_RUN(test_stretches);
+  TT_RUN(test_vector_runs);
   return tt_finish();
 }
