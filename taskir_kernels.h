@@ -6118,7 +6118,6 @@ static void ti__tr_gather_tile(const ti__tr_job *j, int64_t ioff, int64_t ooff, 
 #define TI__TR_COPY5(T, P, Q) TI__TR_COPY4(T, P, Q) TI__TR_E(T, P, Q, 4)
 #define TI__TR_COPY6(T, P, Q) TI__TR_COPY5(T, P, Q) TI__TR_E(T, P, Q, 5)
 #define TI__TR_COPY7(T, P, Q) TI__TR_COPY6(T, P, Q) TI__TR_E(T, P, Q, 6)
-#define TI__TR_COPY8(T, P, Q) TI__TR_COPY7(T, P, Q) TI__TR_E(T, P, Q, 7)
 #define TI__TR_L(TYPE, P, K) ti__memcpy(&v_[K], (P) + (size_t)(K) * s1b, sizeof(TYPE));
 #define TI__TR_COPYB(TYPE, P, Q)                                                          \
   TYPE v_[TI__TR_STRIP];                                                                  \
@@ -6161,7 +6160,6 @@ static void ti__tr_gather_tile(const ti__tr_job *j, int64_t ioff, int64_t ooff, 
 #undef TI__TR_STRIPS
 #undef TI__TR_COLS
 #undef TI__TR_FULL
-#undef TI__TR_COPY8
 #undef TI__TR_COPY7
 #undef TI__TR_COPY6
 #undef TI__TR_COPY5
