@@ -204,13 +204,15 @@ TASKIR_API ti_context *ti_context_create(void *alloc_user);
 TASKIR_API void ti_context_destroy(ti_context *ctx);
 
 /* The chunk cache. Arenas whose lifetime the context bounds (a program's,
-   the temporaries of the ONNX importer, of the lowering when it allocates
-   with the context's allocator) take their chunks from the context and give
-   them back when freed, so a process that runs a pipeline again and again
-   reuses memory it has already touched instead of getting (and
-   first-touching) fresh pages from the system on every run. Objects that
-   may outlive the context (a ti_task_graph, a ti_onnx_model from
-   ti_onnx_decode) never take its chunks. The cache holds at most what the
+   the lowering's temporaries when it allocates with the context's
+   allocator) take their chunks from the context and give them back when
+   freed, so a process that runs a pipeline again and again reuses memory it
+   has already touched instead of getting (and first-touching) fresh pages
+   from the system on every run. Objects that may outlive the context (a
+   ti_task_graph, a ti_onnx_model from ti_onnx_decode) never take its
+   chunks; nor do the ONNX importer's decoded model and temporaries, freed
+   within the import: through the allocator, the graph that the lowering
+   builds later in the same run reuses their memory. The cache holds at most what the
    context's arenas held at once at their peak, and at most the limit
    (default: no limit beyond that peak; 0 turns the cache off).
    ti_context_trim gives every cached chunk back to the allocator now;

@@ -1781,7 +1781,8 @@ TASKIR_API ti_status ti_lower_to_task(ti_program *p, const ti_lower_options *o, 
   memset(&L, 0, sizeof L);
   L.p = p; L.g = g; L.au = o->alloc_user; L.err = err;
   /* the temporaries' chunks from the program's context when they would
-     come from its allocator anyway */
+     come from its allocator anyway (the graph, which may outlive the
+     context, never takes them) */
   if (L.au == p->ctx->alloc_user) ti_arena_init_pooled(&L.arena, p->ctx);
   else ti_arena_init(&L.arena, L.au);
   /* float programs first: say what to do */

@@ -1253,7 +1253,7 @@ TASKIR_API ti_status ti_onnx_import_model(ti_context *ctx, const ti_onnx_model *
   if (s.opset == 0 && m->n_opsets == 0) s.opset = 1;
   if (s.opset < 6 || s.opset > 17)
     return ti_error_set(err, TI_STATUS_NOT_SUPPORTED, "unsupported: opset %lld (6 to 17 are mapped)", (long long)s.opset);
-  ti_arena_init_pooled(&s.tmp, ctx);
+  ti_arena_init(&s.tmp, ctx->alloc_user);
   s.p = ti_program_create(ctx, m->graph.name[0] ? m->graph.name : "onnx", TI_PROGRAM_SSA);
   if (!s.p) { ti_arena_free(&s.tmp); return ti_error_set(err, TI_STATUS_NO_MEMORY, "out of memory"); }
   ti_builder_init(&s.b, s.p, err);
@@ -1327,8 +1327,7 @@ TASKIR_API ti_status ti_onnx_import(ti_context *ctx, const void *bytes, size_t l
   ti_onnx_model m;
   ti_status st;
   if (program) *program = NULL;
-  /* the decoded model lives only here: its arena is one of the context's */
-  st = ti__onnx_decode(&m, bytes, len, ctx ? ctx->alloc_user : NULL, ctx, err);
+  st = ti_onnx_decode(&m, bytes, len, ctx ? ctx->alloc_user : NULL, err);
   if (st == TI_STATUS_SUCCESS) st = ti_onnx_import_model(ctx, &m, opt, program, err);
   ti_onnx_model_free(&m);
   return st;

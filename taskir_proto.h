@@ -2840,25 +2840,17 @@ static ti_status ti__ox_model(ti_pb_reader *r, ti_onnx_model *m) {
   return TI_STATUS_SUCCESS;
 }
 
-/* ti_onnx_decode; with pool, the model's arena takes its chunks from that
-   context's cache (a model freed before the context: ti_onnx_import's) */
-static ti_status ti__onnx_decode(ti_onnx_model *m, const void *buf, size_t len, void *alloc_user, ti_context *pool,
-                                 ti_error *err) {
+TASKIR_API ti_status ti_onnx_decode(ti_onnx_model *m, const void *buf, size_t len, void *alloc_user, ti_error *err) {
   ti_pb_reader r;
   ti_status st;
   if (!m) return ti_error_set(err, TI_STATUS_BAD_PARAM, "ti_onnx_decode: NULL model");
   memset(m, 0, sizeof *m);
-  if (pool) ti_arena_init_pooled(&m->arena, pool);
-  else ti_arena_init(&m->arena, alloc_user);
+  ti_arena_init(&m->arena, alloc_user);
   m->graph.name = "";
   if (!buf && len) return ti_error_set(err, TI_STATUS_BAD_PARAM, "ti_onnx_decode: NULL buffer");
   ti_pb_reader_init(&r, buf, len, err);
   st = ti__ox_model(&r, m);
   return st;
-}
-
-TASKIR_API ti_status ti_onnx_decode(ti_onnx_model *m, const void *buf, size_t len, void *alloc_user, ti_error *err) {
-  return ti__onnx_decode(m, buf, len, alloc_user, NULL, err);
 }
 
 TASKIR_API ti_status ti_onnx_decode_tensor(ti_onnx_tensor *t, ti_arena *a, const void *buf, size_t len, ti_error *err) {
