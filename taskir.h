@@ -212,9 +212,9 @@ TASKIR_API void ti_context_destroy(ti_context *ctx);
    ti_task_graph, a ti_onnx_model from ti_onnx_decode) never take its
    chunks; nor do the ONNX importer's decoded model and temporaries, freed
    within the import: through the allocator, the graph that the lowering
-   builds later in the same run reuses their memory. The cache holds at most what the
-   context's arenas held at once at their peak, and at most the limit
-   (default: no limit beyond that peak; 0 turns the cache off).
+   builds later in the same run reuses their memory. The cache holds at
+   most what the context's arenas held at once at their peak, and at most
+   the limit (default: no limit beyond that peak; 0 turns the cache off).
    ti_context_trim gives every cached chunk back to the allocator now;
    ti_context_destroy does too. */
 TASKIR_API void ti_context_trim(ti_context *ctx);
@@ -1852,7 +1852,7 @@ TASKIR_API void ti_context_trim(ti_context *ctx) {
 TASKIR_API size_t ti_context_cached_bytes(const ti_context *ctx) { return ctx ? ctx->pool_cached : 0; }
 
 TASKIR_API void ti_arena_init_pooled(ti_arena *a, ti_context *ctx) {
-  ti_arena_init(a, ctx->alloc_user);
+  ti_arena_init(a, ctx ? ctx->alloc_user : NULL);   /* no context: a plain arena */
   a->pool = ctx;
 }
 
