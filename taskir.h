@@ -167,6 +167,8 @@ typedef struct ti_arena {
   size_t used, cap;      /* of the head chunk */
   size_t total;          /* bytes obtained from the allocator */
   void *alloc_user;      /* passed to TASKIR_MALLOC/FREE */
+  struct ti_context *pool; /* NULL, or the context whose chunk cache lends
+                              the chunks and takes them back (ti_arena_init_pooled) */
 } ti_arena;
 
 TASKIR_API void ti_arena_init(ti_arena *a, void *alloc_user);
@@ -198,7 +200,29 @@ typedef struct ti_op_info ti_op_info;
 /* alloc_user is handed to TASKIR_MALLOC/REALLOC/FREE. Registers the builtin
    dialect. NULL when out of memory. */
 TASKIR_API ti_context *ti_context_create(void *alloc_user);
+/* Frees everything the context owns, its chunk cache included. */
 TASKIR_API void ti_context_destroy(ti_context *ctx);
+
+/* The chunk cache. Arenas whose lifetime the context bounds (a program's,
+   the lowering's temporaries when it allocates with the context's
+   allocator) take their chunks from the context and give them back when
+   freed, so a process that runs a pipeline again and again reuses memory it
+   has already touched instead of getting (and first-touching) fresh pages
+   from the system on every run. Objects that may outlive the context (a
+   ti_task_graph, a ti_onnx_model from ti_onnx_decode) never take its
+   chunks; nor do the ONNX importer's decoded model and temporaries, freed
+   within the import: through the allocator, the graph that the lowering
+   builds later in the same run reuses their memory. The cache holds at
+   most what the context's arenas held at once at their peak, and at most
+   the limit (default: no limit beyond that peak; 0 turns the cache off).
+   ti_context_trim gives every cached chunk back to the allocator now;
+   ti_context_destroy does too. */
+TASKIR_API void ti_context_trim(ti_context *ctx);
+TASKIR_API void ti_context_set_cache_limit(ti_context *ctx, size_t max_bytes);   /* trims to it */
+TASKIR_API size_t ti_context_cached_bytes(const ti_context *ctx);   /* chunk bytes in the cache now */
+/* An arena (as ti_arena_init with ctx's allocator) whose chunks come from
+   and go back to ctx's cache: ti_arena_free it before ti_context_destroy. */
+TASKIR_API void ti_arena_init_pooled(ti_arena *a, ti_context *ctx);
 
 /* >>core.types ------------------------------------------------------------ */
 
@@ -1415,7 +1439,15 @@ TASKIR_API void ti_arena_init(ti_arena *a, void *alloc_user) {
   a->head = NULL;
   a->used = a->cap = a->total = 0;
   a->alloc_user = alloc_user;
+  a->pool = NULL;
 }
+
+/* The context's chunk cache (>>impl.core.context): a chunk of at least
+   `size` payload bytes, NULL if none fits; and giving one back (0 when the
+   cache does not keep it: the caller frees it). */
+static ti_arena_chunk *ti__pool_take(struct ti_context *ctx, size_t size);
+static void ti__pool_lend(struct ti_context *ctx, const ti_arena_chunk *c);
+static int ti__pool_give(struct ti_context *ctx, ti_arena_chunk *c);
 
 TASKIR_API void *ti_arena_alloc_uninit(ti_arena *a, size_t size, size_t align) {
   size_t start;
@@ -1439,9 +1471,14 @@ TASKIR_API void *ti_arena_alloc_uninit(ti_arena *a, size_t size, size_t align) {
     if (cap > TI__ARENA_MAX_CHUNK) cap = TI__ARENA_MAX_CHUNK;
     if (size > cap) cap = size;
     if (cap > (size_t)-1 - TI__CHUNK_HEADER) return NULL;
-    c = (ti_arena_chunk *)TASKIR_MALLOC(a->alloc_user, TI__CHUNK_HEADER + cap);
-    if (!c) return NULL;
-    c->cap = cap;
+    if (a->pool && (c = ti__pool_take(a->pool, size)) != NULL) {
+      cap = c->cap;   /* a cached chunk, of at least `size` bytes */
+    } else {
+      c = (ti_arena_chunk *)TASKIR_MALLOC(a->alloc_user, TI__CHUNK_HEADER + cap);
+      if (!c) return NULL;
+      c->cap = cap;
+    }
+    if (a->pool) ti__pool_lend(a->pool, c);
     if (a->head && size > a->cap - a->used && cap == size) {
       /* A one-off big block: keep using the current chunk for small ones. */
       c->next = a->head->next;
@@ -1503,7 +1540,7 @@ TASKIR_API void ti_arena_free(ti_arena *a) {
   ti_arena_chunk *c = a->head;
   while (c) {
     ti_arena_chunk *next = c->next;
-    TASKIR_FREE(a->alloc_user, c);
+    if (!a->pool || !ti__pool_give(a->pool, c)) TASKIR_FREE(a->alloc_user, c);
     c = next;
   }
   a->head = NULL;
@@ -1736,13 +1773,95 @@ struct ti_context {
   ti_arena arena;            /* interned types, attributes, op infos of unregistered ops */
   ti__table types, attrs, ops;
   int allow_unregistered;
+  /* The chunk cache of the pooled arenas: chunks of the standard sizes (up
+     to TI__ARENA_MAX_CHUNK) in one list, taken from its head; bigger ones
+     (one-off requests) in another, first fit among its first
+     TI__POOL_BIG_SCAN. lent: bytes of chunks in pooled arenas now; peak: the
+     most lent at once; cached + lent never exceeds peak, nor cached the limit. */
+  ti_arena_chunk *pool_std, *pool_big;
+  size_t pool_cached, pool_lent, pool_peak, pool_limit;
 };
+
+#define TI__POOL_BIG_SCAN 32
+
+static ti_arena_chunk *ti__pool_take(ti_context *ctx, size_t size) {
+  ti_arena_chunk *c = NULL, **at;
+  int k;
+  if (size <= TI__ARENA_MAX_CHUNK && ctx->pool_std && ctx->pool_std->cap >= size) {
+    c = ctx->pool_std;
+    ctx->pool_std = c->next;
+  } else {
+    for (at = &ctx->pool_big, k = 0; *at && k < TI__POOL_BIG_SCAN; at = &(*at)->next, k++)
+      if ((*at)->cap >= size && (*at)->cap / 2 <= size) {   /* fits, at most half of it unused */
+        c = *at;
+        *at = c->next;
+        break;
+      }
+  }
+  if (c) ctx->pool_cached -= TI__CHUNK_HEADER + c->cap;
+  return c;
+}
+
+static void ti__pool_lend(ti_context *ctx, const ti_arena_chunk *c) {
+  ctx->pool_lent += TI__CHUNK_HEADER + c->cap;
+  if (ctx->pool_lent > ctx->pool_peak) ctx->pool_peak = ctx->pool_lent;
+}
+
+static int ti__pool_give(ti_context *ctx, ti_arena_chunk *c) {
+  size_t bytes = TI__CHUNK_HEADER + c->cap;
+  int keep = ctx->pool_cached + ctx->pool_lent <= ctx->pool_peak && bytes <= ctx->pool_limit &&
+             ctx->pool_cached <= ctx->pool_limit - bytes;
+  ctx->pool_lent -= bytes;
+  if (!keep) return 0;
+  if (c->cap <= TI__ARENA_MAX_CHUNK) {
+    /* the list stays in decreasing capacity order at its head when chunks
+       of a smaller size come back: a big one goes first */
+    if (ctx->pool_std && ctx->pool_std->cap > c->cap) { c->next = ctx->pool_std->next; ctx->pool_std->next = c; }
+    else { c->next = ctx->pool_std; ctx->pool_std = c; }
+  } else {
+    c->next = ctx->pool_big;
+    ctx->pool_big = c;
+  }
+  ctx->pool_cached += bytes;
+  return 1;
+}
+
+TASKIR_API void ti_context_set_cache_limit(ti_context *ctx, size_t max_bytes) {
+  ti_arena_chunk **lists[2];
+  int k;
+  if (!ctx) return;
+  ctx->pool_limit = max_bytes;
+  lists[0] = &ctx->pool_big; lists[1] = &ctx->pool_std;
+  for (k = 0; k < 2 && ctx->pool_cached > max_bytes; k++)   /* the big chunks go first */
+    while (*lists[k] && ctx->pool_cached > max_bytes) {
+      ti_arena_chunk *c = *lists[k];
+      *lists[k] = c->next;
+      ctx->pool_cached -= TI__CHUNK_HEADER + c->cap;
+      TASKIR_FREE(ctx->alloc_user, c);
+    }
+}
+
+TASKIR_API void ti_context_trim(ti_context *ctx) {
+  size_t limit;
+  if (!ctx) return;
+  limit = ctx->pool_limit;
+  ti_context_set_cache_limit(ctx, 0);
+  ctx->pool_limit = limit;
+}
+
+TASKIR_API size_t ti_context_cached_bytes(const ti_context *ctx) { return ctx ? ctx->pool_cached : 0; }
+
+TASKIR_API void ti_arena_init_pooled(ti_arena *a, ti_context *ctx) {
+  ti_arena_init(a, ctx ? ctx->alloc_user : NULL);   /* no context: a plain arena */
+  a->pool = ctx;
+}
 
 TASKIR_API ti_context *ti_context_create(void *alloc_user) {
   ti_context *ctx = (ti_context *)TASKIR_MALLOC(alloc_user, sizeof *ctx);
   if (!ctx) return NULL;
   memset(ctx, 0, sizeof *ctx);
   ctx->alloc_user = alloc_user;
+  ctx->pool_limit = (size_t)-1;
   ti_arena_init(&ctx->arena, alloc_user);
   if (ti_register_ops(ctx, ti__builtin_ops, ti__builtin_op_count, NULL) != TI_STATUS_SUCCESS) {
     ti_context_destroy(ctx);
@@ -1757,6 +1876,7 @@ TASKIR_API void ti_context_destroy(ti_context *ctx) {
   ti__table_free(&ctx->attrs, ctx->alloc_user);
   ti__table_free(&ctx->ops, ctx->alloc_user);
   ti_arena_free(&ctx->arena);
+  ti_context_trim(ctx);
   TASKIR_FREE(ctx->alloc_user, ctx);
 }
 
@@ -2127,7 +2247,7 @@ TASKIR_API ti_program *ti_program_create(ti_context *ctx, const char *name, ti_p
   memset(p, 0, sizeof *p);
   p->ctx = ctx;
   p->kind = kind;
-  ti_arena_init(&p->arena, ctx->alloc_user);
+  ti_arena_init_pooled(&p->arena, ctx);
   p->name = ti_arena_strndup(&p->arena, name ? name : "main", strlen(name ? name : "main"));
   p->attrs = ti_attr_dict(ctx, NULL, 0);
   if (!p->name || !p->attrs) { ti_program_destroy(p); return NULL; }

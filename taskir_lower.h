@@ -1780,7 +1780,11 @@ TASKIR_API ti_status ti_lower_to_task(ti_program *p, const ti_lower_options *o, 
   if (p->kind != TI_PROGRAM_SSA) return ti_error_set(err, TI_STATUS_BAD_PARAM, "lower: the program must be SSA (nn)");
   memset(&L, 0, sizeof L);
   L.p = p; L.g = g; L.au = o->alloc_user; L.err = err;
-  ti_arena_init(&L.arena, L.au);
+  /* the temporaries' chunks from the program's context when they would
+     come from its allocator anyway (the graph, which may outlive the
+     context, never takes them) */
+  if (L.au == p->ctx->alloc_user) ti_arena_init_pooled(&L.arena, p->ctx);
+  else ti_arena_init(&L.arena, L.au);
   /* float programs first: say what to do */
   for (i = 0; i < p->n_args; i++)
     if (!ti__lw_dtype_ok(p->args[i]->type->dtype)) {

@@ -53,6 +53,9 @@ static int run_pass(ti_context *c, const char *name, int own_buffers, size_t *he
   ti_status s;
   if (!p || !ps) return 0;
   ti_error_clear(&e);
+  /* no chunk cache: every arena chunk comes from the allocator, so its
+     count minus the arena's growth is what the pass took outside the arena */
+  ti_context_set_cache_limit(c, 0);
   t0 = count_alloc_default.allocated;
   a0 = arena_in_use(&p->arena);
   at0 = p->arena.total;

@@ -1,0 +1,346 @@
+/* The context's chunk cache (taskir.h >>core.context): the arenas whose
+   lifetime the context bounds (programs, and the lowering's temporaries
+   when they use the context's allocator) take their chunks from the
+   context and give them back, so a process that runs a pipeline again and again reuses memory it
+   already touched. Observed through a counting allocator: the second
+   program's arena gets the first's chunks (nothing new allocated), the
+   cache never holds more than the arenas held at once nor more than its
+   limit, ti_context_trim and ti_context_destroy free it all, and objects
+   that may outlive the context (a lowered graph) never take its chunks. */
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "count_alloc.h"
+#define TASKIR_IMPLEMENTATION
+#include "taskir_onnx.h"
+#include "taskir_lower.h"
+#include "tt.h"
+#include "onnx_write.h"
+
+/* `pieces` allocations of `piece` bytes in p's arena, each written */
+static void fill(ti_program *p, int pieces, size_t piece) {
+  int i;
+  for (i = 0; i < pieces; i++) {
+    unsigned char *m = (unsigned char *)ti_arena_alloc_uninit(&p->arena, piece, 16);
+    TT_CHECK(m != NULL);
+    if (m) memset(m, i & 0xff, piece);
+  }
+}
+
+TT_TEST(second_program_gets_the_first_programs_chunks) {
+  count_alloc ca;
+  ti_context *c;
+  ti_program *p;
+  size_t allocated, live, total;
+  memset(&ca, 0, sizeof ca);
+  c = ti_context_create(&ca);
+  TT_CHECK(c != NULL);
+  TT_EQ_INT(ti_context_cached_bytes(c), 0);
+  p = ti_program_create(c, "a", TI_PROGRAM_SSA);
+  fill(p, 300, 10000);   /* 3 MB: chunks doubling from 64 KiB to 1 MiB */
+  total = p->arena.total;
+  TT_CHECK(total >= 3000000);
+  live = ca.live;
+  ti_program_destroy(p);
+  /* the chunks stay with the context: nothing given back to the allocator
+     but the program record itself */
+  TT_EQ_INT(ti_context_cached_bytes(c), total);
+  TT_CHECK(ca.live + sizeof *p >= live && ca.live < live);
+  allocated = ca.allocated;
+  p = ti_program_create(c, "b", TI_PROGRAM_SSA);
+  fill(p, 300, 10000);
+  /* the same work again: no chunk allocated, only the program record */
+  TT_EQ_INT(ca.allocated - allocated, sizeof *p);
+  TT_CHECK(ti_context_cached_bytes(c) < total);
+  ti_program_destroy(p);
+  TT_CHECK(ti_context_cached_bytes(c) <= total);
+  ti_context_destroy(c);
+  TT_EQ_INT(ca.blocks, 0);
+  TT_EQ_INT(ca.live, 0);
+}
+
+TT_TEST(big_chunks_are_reused_when_they_fit) {
+  count_alloc ca;
+  ti_context *c;
+  ti_program *p;
+  size_t allocated;
+  memset(&ca, 0, sizeof ca);
+  c = ti_context_create(&ca);
+  p = ti_program_create(c, "a", TI_PROGRAM_SSA);
+  fill(p, 1, (size_t)5 << 20);   /* a one-off chunk of its own size */
+  ti_program_destroy(p);
+  TT_CHECK(ti_context_cached_bytes(c) >= (size_t)5 << 20);
+  allocated = ca.allocated;
+  p = ti_program_create(c, "b", TI_PROGRAM_SSA);
+  fill(p, 1, (size_t)4 << 20);   /* fits the cached 5 MiB (not more than half of it unused) */
+  TT_EQ_INT(ca.allocated - allocated, sizeof *p + 0);
+  ti_program_destroy(p);
+  allocated = ca.allocated;
+  p = ti_program_create(c, "c", TI_PROGRAM_SSA);
+  fill(p, 1, (size_t)6 << 20);   /* does not fit: allocated */
+  TT_CHECK(ca.allocated - allocated >= (size_t)6 << 20);
+  ti_program_destroy(p);
+  ti_context_destroy(c);
+  TT_EQ_INT(ca.blocks, 0);
+  TT_EQ_INT(ca.live, 0);
+}
+
+TT_TEST(cache_is_bounded_by_the_peak_and_the_limit) {
+  count_alloc ca;
+  ti_context *c;
+  ti_program *p, *q;
+  size_t base, total, allocated, both;
+  memset(&ca, 0, sizeof ca);
+  c = ti_context_create(&ca);
+  p = ti_program_create(c, "0", TI_PROGRAM_SSA);   /* the context's own tables, interned attributes */
+  ti_program_destroy(p);
+  ti_context_trim(c);
+  base = ca.live;
+  p = ti_program_create(c, "a", TI_PROGRAM_SSA);
+  fill(p, 200, 10000);
+  total = p->arena.total;
+  ti_program_destroy(p);
+  TT_EQ_INT(ti_context_cached_bytes(c), total);
+  TT_EQ_INT(ca.live, base + total);
+  /* two programs at once, more than the cache: the cache's chunks first,
+     then new ones; afterwards the cache holds what both held, no more */
+  allocated = ca.allocated;
+  p = ti_program_create(c, "b", TI_PROGRAM_SSA);
+  q = ti_program_create(c, "c", TI_PROGRAM_SSA);
+  fill(p, 20, 10000);
+  fill(q, 400, 10000);
+  both = p->arena.total + q->arena.total;
+  TT_CHECK(ca.allocated - allocated < both - total / 2);
+  ti_program_destroy(p);
+  ti_program_destroy(q);
+  TT_CHECK(ti_context_cached_bytes(c) <= both);
+  TT_EQ_INT(ca.live, base + ti_context_cached_bytes(c));
+  /* the limit: trims at once and bounds what comes back */
+  ti_context_set_cache_limit(c, (size_t)1 << 20);
+  TT_CHECK(ti_context_cached_bytes(c) <= (size_t)1 << 20);
+  p = ti_program_create(c, "d", TI_PROGRAM_SSA);
+  fill(p, 500, 10000);
+  ti_program_destroy(p);
+  TT_CHECK(ti_context_cached_bytes(c) <= (size_t)1 << 20);
+  TT_EQ_INT(ca.live, base + ti_context_cached_bytes(c));
+  /* 0: no cache at all */
+  ti_context_set_cache_limit(c, 0);
+  TT_EQ_INT(ti_context_cached_bytes(c), 0);
+  TT_EQ_INT(ca.live, base);
+  p = ti_program_create(c, "e", TI_PROGRAM_SSA);
+  fill(p, 100, 10000);
+  ti_program_destroy(p);
+  TT_EQ_INT(ti_context_cached_bytes(c), 0);
+  TT_EQ_INT(ca.live, base);
+  /* trim keeps the limit: with no limit again, trim gives everything back */
+  ti_context_set_cache_limit(c, (size_t)-1);
+  p = ti_program_create(c, "f", TI_PROGRAM_SSA);
+  fill(p, 100, 10000);
+  ti_program_destroy(p);
+  TT_CHECK(ti_context_cached_bytes(c) > 0);
+  ti_context_trim(c);
+  TT_EQ_INT(ti_context_cached_bytes(c), 0);
+  TT_EQ_INT(ca.live, base);
+  p = ti_program_create(c, "g", TI_PROGRAM_SSA);
+  fill(p, 100, 10000);
+  ti_program_destroy(p);
+  TT_CHECK(ti_context_cached_bytes(c) > 0);   /* caching again after a trim */
+  ti_context_destroy(c);
+  TT_EQ_INT(ca.blocks, 0);
+  TT_EQ_INT(ca.live, 0);
+}
+
+/* A chain of `layers` layers on [1,4,6,6] i8: 1x1 quant_conv2d with
+   requantisation and relu (3 ops each and the weight read). */
+static ti_program *chain(ti_context *c, int layers) {
+  ti_program *p = ti_program_create(c, "chain", TI_PROGRAM_SSA);
+  int64_t d[4] = {1, 4, 6, 6}, wd[4] = {4, 4, 1, 1};
+  static const int8_t w[16] = {1, 0, 0, 1, 0, 1, 1, 0, 1, -1, 0, 0, 0, 0, 1, 1};
+  const ti_type *t = ti_type_get(c, TI_TYPE_VTENSOR, TI_DTYPE_I8, 4, d, TI_LAYOUT_ANY);
+  const ti_type *wt = ti_type_get(c, TI_TYPE_VTENSOR, TI_DTYPE_I8, 4, wd, TI_LAYOUT_ANY);
+  ti_named_attr a[2];
+  const ti_attr *conv_attrs, *w_attrs;
+  ti_builder b;
+  ti_error e;
+  ti_value *cur = ti_program_add_arg(p, t), *ops[2];
+  int i;
+  ti_error_clear(&e);
+  ti_builder_init(&b, p, &e);
+  TT_EQ_INT(ti_program_add_var(p, "w", wt, w, 0, &e), TI_STATUS_SUCCESS);
+  a[0] = ti_named(c, "shift", ti_attr_int(c, 1));
+  a[1] = ti_named(c, "clip_min", ti_attr_int(c, -128));
+  conv_attrs = ti_attr_dict(c, a, 2);
+  a[0] = ti_named(c, "name", ti_attr_string(c, "w", -1));
+  w_attrs = ti_attr_dict(c, a, 1);
+  for (i = 0; i < layers; i++) {
+    ops[0] = cur;
+    ops[1] = ti_build1(&b, "builtin.get_parameter", 0, NULL, wt, w_attrs);
+    cur = ti_build1(&b, "nn.quant_conv2d", 2, ops, NULL, conv_attrs);
+    cur = ti_build1(&b, "nn.relu", 1, &cur, NULL, NULL);
+  }
+  ti_build(&b, "builtin.return", 1, &cur, 0, NULL, NULL);
+  TT_CHECK_MSG(b.status == TI_STATUS_SUCCESS, "build: %s", e.message);
+  return p;
+}
+
+/* Lowering with the context's allocator: the program and the lowering's
+   temporaries come from the cache the second time; the graph never does
+   (it may outlive the context: it stays readable after ti_context_destroy). */
+TT_TEST(lowering_temporaries_reuse_the_cache_the_graph_never_takes_it) {
+  count_alloc ca, ga;
+  ti_context *c;
+  ti_task_graph g1, g2;
+  ti_lower_options o;
+  ti_error e;
+  ti_program *p;
+  size_t b1, b2, l1, l2;
+  int32_t n_blocks;
+  memset(&ca, 0, sizeof ca);
+  memset(&ga, 0, sizeof ga);
+  ti_error_clear(&e);
+  c = ti_context_create(&ca);
+  TT_EQ_INT(ti_nn_register(c, &e), TI_STATUS_SUCCESS);
+  ti_lower_options_init(&o);
+  o.alloc_user = &ca;   /* the context's allocator */
+  b1 = ca.allocated;
+  p = chain(c, 3000);
+  b1 = ca.allocated - b1;
+  l1 = ca.allocated;
+  TT_EQ_INT(ti_lower_to_task(p, &o, &g1, &e), TI_STATUS_SUCCESS);
+  l1 = ca.allocated - l1;
+  ti_program_destroy(p);
+  TT_CHECK(ti_context_cached_bytes(c) > 0);
+  b2 = ca.allocated;
+  p = chain(c, 3000);   /* from the cache */
+  b2 = ca.allocated - b2;
+  TT_CHECK_MSG(b2 * 2 < b1, "first program %lu bytes allocated, second %lu", (unsigned long)b1, (unsigned long)b2);
+  l2 = ca.allocated;
+  TT_EQ_INT(ti_lower_to_task(p, &o, &g2, &e), TI_STATUS_SUCCESS);
+  l2 = ca.allocated - l2;
+  TT_CHECK_MSG(l2 < l1, "first lowering %lu bytes allocated, second %lu", (unsigned long)l1, (unsigned long)l2);
+  TT_EQ_INT(g1.n_blocks, g2.n_blocks);
+  ti_program_destroy(p);
+  ti_task_graph_free(&g2);
+  /* a graph lowered with another allocator: only that allocator's */
+  o.alloc_user = &ga;
+  p = chain(c, 100);
+  TT_EQ_INT(ti_lower_to_task(p, &o, &g2, &e), TI_STATUS_SUCCESS);
+  ti_program_destroy(p);
+  TT_CHECK(ga.live > 0);
+  ti_context_destroy(c);   /* before the graphs: they do not hang off it */
+  n_blocks = g1.n_blocks;
+  TT_EQ_INT(ti_task_check(&g1, NULL, &e), TI_STATUS_SUCCESS);
+  TT_EQ_INT(ti_task_check(&g2, NULL, &e), TI_STATUS_SUCCESS);
+  TT_EQ_INT(g1.n_blocks, n_blocks);
+  ti_task_graph_free(&g1);
+  ti_task_graph_free(&g2);
+  TT_EQ_INT(ca.blocks, 0);
+  TT_EQ_INT(ca.live, 0);
+  TT_EQ_INT(ga.blocks, 0);
+}
+
+/* Allocation failures while the lowering's temporaries come from the cache
+   or the context's allocator: clean, nothing leaks, the cache stays usable. */
+TT_TEST(every_allocation_failure_with_the_cache_is_clean) {
+  count_alloc ca;
+  ti_context *c;
+  ti_error e;
+  long k;
+  int ok = 0, failures = 0;
+  memset(&ca, 0, sizeof ca);
+  ti_error_clear(&e);
+  c = ti_context_create(&ca);
+  TT_EQ_INT(ti_nn_register(c, &e), TI_STATUS_SUCCESS);
+  for (k = 0; k < 100000 && !ok; k++) {
+    ti_lower_options o;
+    ti_task_graph g;
+    ti_program *p = chain(c, 3);
+    ti_status st;
+    ti_lower_options_init(&o);
+    o.alloc_user = &ca;
+    ca.fail_at = ca.calls + k + 1;
+    st = ti_lower_to_task(p, &o, &g, &e);
+    ca.fail_at = 0;
+    if (st == TI_STATUS_SUCCESS) ok = 1;
+    else {
+      failures++;
+      TT_CHECK_MSG(st == TI_STATUS_NO_MEMORY, "call %ld: %s: %s", k, ti_status_name(st), e.message);
+      TT_EQ_INT(g.n_blocks, 0);
+    }
+    ti_task_graph_free(&g);
+    ti_program_destroy(p);
+    if (k % 2) ti_context_trim(c);   /* with and without cached chunks */
+  }
+  TT_CHECK(ok);
+  TT_CHECK(failures > 10);
+  ti_context_destroy(c);
+  TT_EQ_INT(ca.blocks, 0);
+  TT_EQ_INT(ca.live, 0);
+}
+
+/* ONNX import twice in one context: the program's arena comes from the
+   cache the second time (the decoded model and the importer's temporaries,
+   freed within the import, use the allocator: a graph built later in the
+   same run can reuse that memory, which cached chunks it cannot). */
+TT_TEST(onnx_import_reuses_the_cache) {
+  count_alloc ca;
+  ti_context *c;
+  ti_error e;
+  ti_buffer m;
+  ti_program *p;
+  size_t a1, a2, program_arena;
+  int i;
+  memset(&ca, 0, sizeof ca);
+  ti_error_clear(&e);
+  c = ti_context_create(&ca);
+  TT_EQ_INT(ti_nn_register(c, &e), TI_STATUS_SUCCESS);
+  ti_buffer_init(&m, NULL);
+  {   /* x [1,8] -> Relu 2000 times */
+    ti_buffer g, nd;
+    char a[32], b[32], nm[32];
+    const char *in[2] = {a, NULL}, *out[2] = {b, NULL};
+    static const int64_t dims[2] = {1, 8};
+    ti_buffer_init(&g, NULL);
+    ti_buffer_init(&nd, NULL);
+    for (i = 0; i < 2000; i++) {
+      snprintf(a, sizeof a, "v%d", i);
+      snprintf(b, sizeof b, "v%d", i + 1);
+      snprintf(nm, sizeof nm, "relu%d", i);
+      w_node(&g, &nd, nm, "Relu", in, out);
+    }
+    w_vi(&nd, "v0", 2, dims); w_msg(&g, 11, &nd);
+    w_vi(&nd, b, 2, dims); w_msg(&g, 12, &nd);
+    w_model(&m, &g, 13);
+    ti_buffer_free(&g);
+    ti_buffer_free(&nd);
+  }
+  a1 = ca.allocated;
+  TT_EQ_INT(ti_onnx_import(c, m.data, m.len, NULL, &p, &e), TI_STATUS_SUCCESS);
+  a1 = ca.allocated - a1;
+  program_arena = p->arena.total;
+  TT_CHECK(program_arena > 0);
+  ti_program_destroy(p);
+  TT_EQ_INT(ti_context_cached_bytes(c), program_arena);
+  a2 = ca.allocated;
+  TT_EQ_INT(ti_onnx_import(c, m.data, m.len, NULL, &p, &e), TI_STATUS_SUCCESS);
+  a2 = ca.allocated - a2;
+  TT_CHECK_MSG(a2 + program_arena <= a1, "first import %lu bytes, second %lu, the program's arena %lu", (unsigned long)a1,
+               (unsigned long)a2, (unsigned long)program_arena);
+  TT_EQ_INT(p->n_ops, 2001);
+  ti_program_destroy(p);
+  ti_buffer_free(&m);
+  ti_context_destroy(c);
+  TT_EQ_INT(ca.blocks, 0);
+  TT_EQ_INT(ca.live, 0);
+}
+
+int main(void) {
+  TT_RUN(second_program_gets_the_first_programs_chunks);
+  TT_RUN(big_chunks_are_reused_when_they_fit);
+  TT_RUN(cache_is_bounded_by_the_peak_and_the_limit);
+  TT_RUN(lowering_temporaries_reuse_the_cache_the_graph_never_takes_it);
+  TT_RUN(every_allocation_failure_with_the_cache_is_clean);
+  TT_RUN(onnx_import_reuses_the_cache);
+  return tt_finish();
+}
