@@ -426,6 +426,8 @@ struct ti_program {
 };
 
 TASKIR_API ti_program *ti_program_create(ti_context *ctx, const char *name, ti_program_kind kind);
+/* Destroy a program before its context: its arena's chunks go back to the
+   context's chunk cache. */
 TASKIR_API void ti_program_destroy(ti_program *p);
 TASKIR_API ti_value *ti_program_add_arg(ti_program *p, const ti_type *type);
 /* Adds a variable (data copied, may be NULL for zeros); NOT_FOUND/BAD_PARAM on misuse. */
