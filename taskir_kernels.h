@@ -313,10 +313,10 @@ typedef struct ti_prim_desc {
    cache) one memcpy / memset per stretch of runs that are contiguous in
    both input and output (rows and images too, e.g. G = 1) or all
    zero-filled, nothing prefetched, or, for runs (G > 1) up
-   to a cap per SIMD variant (TI_FAMILY_TINSHIFT: AVX-512 8 KiB, 2 KiB
+   to a cap per SIMD variant (TI_FAMILY_TINSHIFT: AVX-512 4 KiB, 2 KiB
    for outputs over 512 KiB, 1 KiB over 1 MiB; AVX2 1 KiB,
    SSE2 and NEON 256 B), inline vector moves with no branch per run, the
-   stores aligned to the output's vectors. Outputs
+   stores aligned to the output's vectors where that aligns the loads too. Outputs
    of at least
    TASKIR_KERNELS_STREAM_BYTES (define before the implementing include;
    default 16 MiB) are written with non-temporal stores on x86-64, runs under
@@ -2480,7 +2480,7 @@ static void ti__ts_rows_cached(const ti__ts_job *j, int64_t r0, int64_t r1) {
 }
 
 /* The same over the SIMD layer (TI_FAMILY_TINSHIFT), for runs of 65 bytes
-   to 8 KiB: inline vector moves (VB, the vector's bytes, at a time; a run
+   to 4 KiB: inline vector moves (VB, the vector's bytes, at a time; a run
    that is not a whole number of vectors ends with an overlapping one), no
    library call and no branch per run: a zero-filled run is a valid row of
    its image (its own) AND-ed with zero; runs of one or two vectors (AVX-512:
@@ -2489,11 +2489,12 @@ static void ti__ts_rows_cached(const ti__ts_job *j, int64_t r0, int64_t r1) {
    Longer runs store their first vector, then vectors aligned to the
    output, then an overlapping last one, where input and output are aligned
    alike (then the loads are aligned too; otherwise the vectors follow the
-   run's start): a 64-byte access that crosses a line costs two, and with
-   both buffers 16 bytes past a line every access of an unaligned copy
-   crossed one (256 KiB outputs, 1-4 KiB runs: 0.82-0.93 of memcpy against
-   0.69-0.83 with unaligned stores, loaded machine).
-   Runs up to a cap per variant (ti__ts_job.vec_max: AVX-512 8 KiB, 2 KiB
+   run's start, as one loop of its own): a 64-byte access that crosses a
+   line costs two, and with both buffers 16 bytes past a line every access
+   of an unaligned copy crossed one (quiet machine, six alternating grid
+   runs: 256 KiB outputs, 1-4 KiB runs 0.75-0.78 of memcpy against 0.59-0.66
+   with unaligned stores; 1 MiB, 2 KiB runs 1.00 against 0.85).
+   Runs up to a cap per variant (ti__ts_job.vec_max: AVX-512 4 KiB, 2 KiB
    for outputs over 512 KiB, 1 KiB over 1 MiB, AVX2 1 KiB, SSE2 and NEON
    256 B) take it: measured at or above the per-run memcpy
    loop there in cache; longer runs go to memcpy, which moves them as fast
@@ -2504,6 +2505,7 @@ static void ti__ts_rows_cached(const ti__ts_job *j, int64_t r0, int64_t r1) {
     const size_t piece = j->piece, row = j->row, VB = sizeof(ti__v##P##_vi);                  \
     /* align the stores where that aligns the loads too (below) */                          \
     const size_t am = ((((uintptr_t)j->src - (uintptr_t)j->dst) | piece) & (VB - 1)) ? 0 : VB - 1; \
+    const size_t whole = piece & ~(VB - 1);                                                   \
     unsigned char *d = j->dst + (size_t)r0 * row;                                             \
     int64_t n = r0 / T, t = r0 % T, r, g;                                                     \
     for (r = r0; r < r1; ++r) {                                                               \
@@ -2522,11 +2524,18 @@ static void ti__ts_rows_cached(const ti__ts_job *j, int64_t r0, int64_t r1) {
           continue;                                                                           \
         }                                                                                     \
         /* the first vector, then (am) stores aligned to the output's vectors */            \
+        if (am) {                                                                             \
         ti__v##P##_stb(d, ti__v##P##_ldbk(s, in));                                            \
         for (o = VB - ((uintptr_t)d & am); o + VB <= piece; o += VB)                          \
           ti__v##P##_stb(d + o, ti__v##P##_ldbk(s + o, in));                                  \
         if (o < piece)                                                                        \
           ti__v##P##_stb(d + piece - VB, ti__v##P##_ldbk(s + piece - VB, in));                \
+        } else {                                                                              \
+        for (o = 0; o < whole; o += VB)                                                       \
+          ti__v##P##_stb(d + o, ti__v##P##_ldbk(s + o, in));                                  \
+        if (whole < piece)                                                                    \
+          ti__v##P##_stb(d + piece - VB, ti__v##P##_ldbk(s + piece - VB, in));                \
+        }                                                                                     \
       }                                                                                       \
       if (++t == T) { t = 0; ++n; }                                                           \
     }                                                                                         \
@@ -2713,14 +2722,15 @@ TASKIR_API ti_status ti_tinshift_ex(const ti_kernel_ctx *ctx, ti_tinshift_mode m
   switch (variant) {
 #if defined(TI__X86)
   case TI_VARIANT_AVX512:
-    /* the vector moves up to 8 KiB runs in outputs up to 512 KiB, 2 KiB up
+    /* the vector moves up to 4 KiB runs in outputs up to 512 KiB, 2 KiB up
        to 1 MiB, 1 KiB beyond; longer runs go to memcpy (rep movsb), which
-       measured as fast or faster there (kernel against kernel in one
-       process, loaded machine: at 256 KiB, 4-8 KiB runs 0.86-0.91 of memcpy
-       against 0.66-0.91 with memcpy per run; at 1 MiB 4 KiB runs 1.05 against
-       1.08-1.12 with memcpy, 2 KiB runs 1.03-1.07 against 0.98-1.03) */
+       measured as fast or faster there (quiet machine, grid runs: 8 KiB
+       runs at 256 KiB 0.92 of the per-run loop as vector moves, 0.98 with
+       memcpy; at 1 MiB 4 KiB runs 1.05 against 1.08-1.12 with memcpy in
+       one process, 2 KiB runs 1.00 of memcpy against 0.85 with memcpy per
+       run) */
     job.vrows = ti__ts_rows_vec_z;
-    job.vec_max = (size_t)count * es <= ((size_t)512 << 10)  ? 8192
+    job.vec_max = (size_t)count * es <= ((size_t)512 << 10)  ? 4096
                   : (size_t)count * es <= ((size_t)1 << 20) ? 2048
                                                             : 1024;
     break;
