@@ -16,6 +16,7 @@
 #include "taskir_onnx.h"
 #include "taskir_lower.h"
 #include "tt.h"
+#include "quant_chain.h"
 #include "onnx_write.h"
 
 /* `pieces` allocations of `piece` bytes in p's arena, each written */
@@ -151,38 +152,6 @@ TT_TEST(cache_is_bounded_by_the_peak_and_the_limit) {
   TT_EQ_INT(ca.live, 0);
 }
 
-/* A chain of `layers` layers on [1,4,6,6] i8: 1x1 quant_conv2d with
-   requantisation and relu (3 ops each and the weight read). */
-static ti_program *chain(ti_context *c, int layers) {
-  ti_program *p = ti_program_create(c, "chain", TI_PROGRAM_SSA);
-  int64_t d[4] = {1, 4, 6, 6}, wd[4] = {4, 4, 1, 1};
-  static const int8_t w[16] = {1, 0, 0, 1, 0, 1, 1, 0, 1, -1, 0, 0, 0, 0, 1, 1};
-  const ti_type *t = ti_type_get(c, TI_TYPE_VTENSOR, TI_DTYPE_I8, 4, d, TI_LAYOUT_ANY);
-  const ti_type *wt = ti_type_get(c, TI_TYPE_VTENSOR, TI_DTYPE_I8, 4, wd, TI_LAYOUT_ANY);
-  ti_named_attr a[2];
-  const ti_attr *conv_attrs, *w_attrs;
-  ti_builder b;
-  ti_error e;
-  ti_value *cur = ti_program_add_arg(p, t), *ops[2];
-  int i;
-  ti_error_clear(&e);
-  ti_builder_init(&b, p, &e);
-  TT_EQ_INT(ti_program_add_var(p, "w", wt, w, 0, &e), TI_STATUS_SUCCESS);
-  a[0] = ti_named(c, "shift", ti_attr_int(c, 1));
-  a[1] = ti_named(c, "clip_min", ti_attr_int(c, -128));
-  conv_attrs = ti_attr_dict(c, a, 2);
-  a[0] = ti_named(c, "name", ti_attr_string(c, "w", -1));
-  w_attrs = ti_attr_dict(c, a, 1);
-  for (i = 0; i < layers; i++) {
-    ops[0] = cur;
-    ops[1] = ti_build1(&b, "builtin.get_parameter", 0, NULL, wt, w_attrs);
-    cur = ti_build1(&b, "nn.quant_conv2d", 2, ops, NULL, conv_attrs);
-    cur = ti_build1(&b, "nn.relu", 1, &cur, NULL, NULL);
-  }
-  ti_build(&b, "builtin.return", 1, &cur, 0, NULL, NULL);
-  TT_CHECK_MSG(b.status == TI_STATUS_SUCCESS, "build: %s", e.message);
-  return p;
-}
 
 /* Lowering with the context's allocator: the program and the lowering's
    temporaries come from the cache the second time; the graph never does
@@ -204,7 +173,7 @@ TT_TEST(lowering_temporaries_reuse_the_cache_the_graph_never_takes_it) {
   ti_lower_options_init(&o);
   o.alloc_user = &ca;   /* the context's allocator */
   b1 = ca.allocated;
-  p = chain(c, 3000);
+  p = quant_chain(c, 3000, NULL);
   b1 = ca.allocated - b1;
   l1 = ca.allocated;
   TT_EQ_INT(ti_lower_to_task(p, &o, &g1, &e), TI_STATUS_SUCCESS);
@@ -212,7 +181,7 @@ TT_TEST(lowering_temporaries_reuse_the_cache_the_graph_never_takes_it) {
   ti_program_destroy(p);
   TT_CHECK(ti_context_cached_bytes(c) > 0);
   b2 = ca.allocated;
-  p = chain(c, 3000);   /* from the cache */
+  p = quant_chain(c, 3000, NULL);   /* from the cache */
   b2 = ca.allocated - b2;
   TT_CHECK_MSG(b2 * 2 < b1, "first program %lu bytes allocated, second %lu", (unsigned long)b1, (unsigned long)b2);
   l2 = ca.allocated;
@@ -224,7 +193,7 @@ TT_TEST(lowering_temporaries_reuse_the_cache_the_graph_never_takes_it) {
   ti_task_graph_free(&g2);
   /* a graph lowered with another allocator: only that allocator's */
   o.alloc_user = &ga;
-  p = chain(c, 100);
+  p = quant_chain(c, 100, NULL);
   TT_EQ_INT(ti_lower_to_task(p, &o, &g2, &e), TI_STATUS_SUCCESS);
   ti_program_destroy(p);
   TT_CHECK(ga.live > 0);
@@ -255,7 +224,7 @@ TT_TEST(every_allocation_failure_with_the_cache_is_clean) {
   for (k = 0; k < 100000 && !ok; k++) {
     ti_lower_options o;
     ti_task_graph g;
-    ti_program *p = chain(c, 3);
+    ti_program *p = quant_chain(c, 3, NULL);
     ti_status st;
     ti_lower_options_init(&o);
     o.alloc_user = &ca;
