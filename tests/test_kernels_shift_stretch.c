@@ -77,6 +77,19 @@ static int run_shifts(int64_t N, int64_t T, int64_t C, int64_t HW, int64_t G, ti
   return run_shifts_at(N, T, C, HW, G, dt, sh, ctx, 4, 0);
 }
 
+/* The CPU sets of every TinShift variant this machine has, then 0 (plain
+   C); returns how many. */
+static int tinshift_sets(unsigned *sets) {
+  unsigned have = ti_cpu_detect();
+  int ns = 0;
+#define VARIANT(id, name, cpu, need, families) \
+  if (((families) & TI_FAMILY_TINSHIFT) && ((cpu) & have & (need)) == (unsigned)(need)) sets[ns++] = (cpu) & have;
+  TI_KERNEL_VARIANTS(VARIANT)
+#undef VARIANT
+  sets[ns++] = 0;  /* plain C */
+  return ns;
+}
+
 TT_TEST(test_stretches) {
   static const int64_t shapes[][6] = {
     /* N, T, C, HW, G, f16 */
@@ -88,14 +101,10 @@ TT_TEST(test_stretches) {
     {2, 3, 4, 1, 1, 0},     /* 16-byte rows */
     {17, 8, 1024, 1, 2, 0}, /* 2 KiB runs, 544 KiB: past AVX-512's vector moves beyond the L2 */
   };
-  unsigned sets[TI_VARIANT_COUNT + 1], have = ti_cpu_detect();
+  unsigned sets[TI_VARIANT_COUNT + 1];
   int ns = 0, v, p, q, calls = 0;
   size_t k;
-#define VARIANT(id, name, cpu, need, families) \
-  if (((families) & TI_FAMILY_TINSHIFT) && ((cpu) & have & (need)) == (unsigned)(need)) sets[ns++] = (cpu) & have;
-  TI_KERNEL_VARIANTS(VARIANT)
-#undef VARIANT
-  sets[ns++] = 0;  /* plain C */
+  ns = tinshift_sets(sets);
   for (v = 0; v < ns; ++v)
     for (q = 0; q < 2; ++q) {
       ti_kernel_ctx ctx;
@@ -159,14 +168,10 @@ TT_TEST(test_vector_runs) {
     {4, 8, 4100, 1, 4, 1},   /* 2050 bytes, 512.5 KiB */
   };
   static const size_t offs[] = {0, 2, 4, 14, 16, 30, 36, 48, 62};
-  unsigned sets[TI_VARIANT_COUNT + 1], have = ti_cpu_detect();
+  unsigned sets[TI_VARIANT_COUNT + 1];
   int ns = 0, v, p, calls = 0;
   size_t k, o, a;
-#define VARIANT(id, name, cpu, need, families) \
-  if (((families) & TI_FAMILY_TINSHIFT) && ((cpu) & have & (need)) == (unsigned)(need)) sets[ns++] = (cpu) & have;
-  TI_KERNEL_VARIANTS(VARIANT)
-#undef VARIANT
-  sets[ns++] = 0;  /* plain C */
+  ns = tinshift_sets(sets);
   for (v = 0; v < ns; ++v)
     for (k = 0; k < sizeof shapes / sizeof shapes[0]; ++k)
       for (p = 0; p < 3; ++p)
