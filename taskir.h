@@ -165,10 +165,11 @@ typedef struct ti_arena_chunk ti_arena_chunk;
 typedef struct ti_arena {
   ti_arena_chunk *head;
   size_t used, cap;      /* of the head chunk */
-  size_t total;          /* bytes obtained from the allocator */
+  size_t total;          /* bytes obtained from the allocator (and held) */
   void *alloc_user;      /* passed to TASKIR_MALLOC/FREE */
   struct ti_context *pool; /* NULL, or the context whose chunk cache lends
                               the chunks and takes them back (ti_arena_init_pooled) */
+  ti_arena_chunk *spare; /* chunks kept by ti_arena_reset, used again first */
 } ti_arena;
 
 TASKIR_API void ti_arena_init(ti_arena *a, void *alloc_user);
@@ -182,6 +183,11 @@ TASKIR_API void *ti_arena_array(ti_arena *a, size_t n, size_t elem_size, size_t 
 TASKIR_API void *ti_arena_array_uninit(ti_arena *a, size_t n, size_t elem_size, size_t align);
 TASKIR_API char *ti_arena_strndup(ti_arena *a, const char *s, size_t n);
 TASKIR_API void ti_arena_free(ti_arena *a);
+/* Forgets every allocation but keeps the chunks: the next allocations
+   reuse that memory (already touched) before asking the allocator for
+   more. For an arena filled again and again, e.g. a graph reused by
+   ti_task_graph_reset. */
+TASKIR_API void ti_arena_reset(ti_arena *a);
 
 /* >>core.context ---------------------------------------------------------- */
 
@@ -216,7 +222,8 @@ TASKIR_API void ti_context_destroy(ti_context *ctx);
    most what the context's arenas held at once at their peak, and at most
    the limit (default: no limit beyond that peak; 0 turns the cache off).
    ti_context_trim gives every cached chunk back to the allocator now;
-   ti_context_destroy does too. */
+   ti_context_destroy does too. A graph built again and again keeps its own
+   memory instead: ti_task_graph_reset (and ti_lower_options.reuse_graph). */
 TASKIR_API void ti_context_trim(ti_context *ctx);
 TASKIR_API void ti_context_set_cache_limit(ti_context *ctx, size_t max_bytes);   /* trims to it */
 TASKIR_API size_t ti_context_cached_bytes(const ti_context *ctx);   /* chunk bytes in the cache now */
@@ -929,6 +936,12 @@ typedef struct ti_task_graph {
 
 TASKIR_API void ti_task_graph_init(ti_task_graph *g, void *alloc_user);
 TASKIR_API void ti_task_graph_free(ti_task_graph *g);
+/* Empties g (no blocks, edges, groups or test config) but keeps its memory:
+   the arena's chunks and the builder's arrays are filled again by the next
+   graph built in g (ti_task_add_block, ti_task_connect, a lowering with
+   ti_lower_options.reuse_graph), which then touches no fresh pages for as
+   much as g held. Pointers into the old graph become invalid. */
+TASKIR_API void ti_task_graph_reset(ti_task_graph *g);
 /* The one non-empty numeric field of a tensor (float, int32 or uint32 data),
    or NULL when the tensor holds no values. */
 TASKIR_API const ti_task_values *ti_task_tensor_values(const ti_task_tensor *t);
@@ -1436,12 +1449,15 @@ struct ti_arena_chunk {
    chunks touch the fewest fresh pages (64 MiB chunks: 18% more); a
    request above it gets a chunk of its own size. */
 #define TI__ARENA_MAX_CHUNK ((size_t)1 << 20)
+/* How far a new chunk looks along the spare list for one that fits. */
+#define TI__ARENA_SPARE_SCAN 64
 
 TASKIR_API void ti_arena_init(ti_arena *a, void *alloc_user) {
   a->head = NULL;
   a->used = a->cap = a->total = 0;
   a->alloc_user = alloc_user;
   a->pool = NULL;
+  a->spare = NULL;
 }
 
 /* The context's chunk cache (>>impl.core.context): a chunk of at least
@@ -1469,19 +1485,35 @@ TASKIR_API void *ti_arena_alloc_uninit(ti_arena *a, size_t size, size_t align) {
     /* New chunk: twice the last one up to TI__ARENA_MAX_CHUNK, and big
        requests get a chunk of their own size. */
     size_t cap = a->cap ? a->cap * 2 : TI__ARENA_MIN_CHUNK;
-    ti_arena_chunk *c;
+    ti_arena_chunk *c = NULL;
+    int big;
     if (cap > TI__ARENA_MAX_CHUNK) cap = TI__ARENA_MAX_CHUNK;
-    if (size > cap) cap = size;
+    big = size >= cap;
+    if (big) cap = size;
     if (cap > (size_t)-1 - TI__CHUNK_HEADER) return NULL;
-    if (a->pool && (c = ti__pool_take(a->pool, size)) != NULL) {
-      cap = c->cap;   /* a cached chunk, of at least `size` bytes */
-    } else {
-      c = (ti_arena_chunk *)TASKIR_MALLOC(a->alloc_user, TI__CHUNK_HEADER + cap);
-      if (!c) return NULL;
-      c->cap = cap;
+    if (a->spare) {   /* a chunk kept by ti_arena_reset: already ours */
+      ti_arena_chunk **at;
+      int k;
+      for (at = &a->spare, k = 0; *at && k < TI__ARENA_SPARE_SCAN; at = &(*at)->next, k++)
+        if ((*at)->cap >= size && (big ? (*at)->cap / 2 <= size : (*at)->cap <= TI__ARENA_MAX_CHUNK)) {
+          c = *at;
+          *at = c->next;
+          cap = c->cap;
+          break;
+        }
     }
-    if (a->pool) ti__pool_lend(a->pool, c);
-    if (a->head && size > a->cap - a->used && cap == size) {
+    if (!c) {
+      if (a->pool && (c = ti__pool_take(a->pool, size)) != NULL) {
+        cap = c->cap;   /* a cached chunk, of at least `size` bytes */
+      } else {
+        c = (ti_arena_chunk *)TASKIR_MALLOC(a->alloc_user, TI__CHUNK_HEADER + cap);
+        if (!c) return NULL;
+        c->cap = cap;
+      }
+      if (a->pool) ti__pool_lend(a->pool, c);
+      a->total += TI__CHUNK_HEADER + cap;
+    }
+    if (a->head && big) {
       /* A one-off big block: keep using the current chunk for small ones. */
       c->next = a->head->next;
       a->head->next = c;
@@ -1491,7 +1523,6 @@ TASKIR_API void *ti_arena_alloc_uninit(ti_arena *a, size_t size, size_t align) {
       a->cap = cap;
       a->used = size;
     }
-    a->total += TI__CHUNK_HEADER + cap;
     return (unsigned char *)c + TI__CHUNK_HEADER;
   }
 }
@@ -1539,14 +1570,27 @@ TASKIR_API char *ti_arena_strndup(ti_arena *a, const char *s, size_t n) {
 }
 
 TASKIR_API void ti_arena_free(ti_arena *a) {
+  ti_arena_reset(a);
+  while (a->spare) {
+    ti_arena_chunk *c = a->spare;
+    a->spare = c->next;
+    if (!a->pool || !ti__pool_give(a->pool, c)) TASKIR_FREE(a->alloc_user, c);
+  }
+  a->total = 0;
+}
+
+TASKIR_API void ti_arena_reset(ti_arena *a) {
+  /* onto the spare list in the order they were taken (the oldest, and
+     smallest of the doubling chunks, first) */
   ti_arena_chunk *c = a->head;
   while (c) {
     ti_arena_chunk *next = c->next;
-    if (!a->pool || !ti__pool_give(a->pool, c)) TASKIR_FREE(a->alloc_user, c);
+    c->next = a->spare;
+    a->spare = c;
     c = next;
   }
   a->head = NULL;
-  a->used = a->cap = a->total = 0;
+  a->used = a->cap = 0;
 }
 
 /* Growable arrays: *items (an array of `size`-byte elements with room for
@@ -4530,6 +4574,19 @@ TASKIR_API void ti_task_graph_free(ti_task_graph *g) {
   memset(g, 0, sizeof *g);
 }
 
+TASKIR_API void ti_task_graph_reset(ti_task_graph *g) {
+  ti_task_graph keep = *g;
+  ti_arena_reset(&keep.arena);
+  memset(g, 0, sizeof *g);
+  g->arena = keep.arena;
+  g->heap_blocks = keep.heap_blocks;
+  g->heap_edges = keep.heap_edges;
+  g->cap_blocks = keep.cap_blocks;
+  g->cap_edges = keep.cap_edges;
+  g->blocks = g->heap_blocks;   /* the builder appends to its own arrays */
+  g->edges = g->heap_edges;
+}
+
 TASKIR_API const ti_task_values *ti_task_tensor_values(const ti_task_tensor *t) {
   if (t->int32_data.count) return &t->int32_data;
   if (t->uint32_data.count) return &t->uint32_data;
@@ -6688,7 +6745,14 @@ static void ti__check_cycles(ti__check *c) {
   }
 }
 
+/* ti_task_check with its temporaries from tmp when not NULL (the lowering
+   lends its context's cached chunks; tmp is left to the caller to free). */
+static ti_status ti__task_check(const ti_task_graph *g, ti_diag_list *out, ti_error *err, ti_arena *tmp);
 TASKIR_API ti_status ti_task_check(const ti_task_graph *g, ti_diag_list *out, ti_error *err) {
+  return ti__task_check(g, out, err, NULL);
+}
+
+static ti_status ti__task_check(const ti_task_graph *g, ti_diag_list *out, ti_error *err, ti_arena *tmp) {
   ti_error_clear(err);
   ti__check c;
   ti_diag_list local;
@@ -6716,13 +6780,21 @@ TASKIR_API ti_status ti_task_check(const ti_task_graph *g, ti_diag_list *out, ti
   need_idx = ((c.bdense ? 0 : (size_t)nb) + (c.edense ? 0 : (size_t)ne) + 2) * sizeof(ti__check_idx);
   /* in_deg nb, adj_start nb+1, adj ne + queue nb + pred nb */
   need_int = ((size_t)nb * 4 + (size_t)ne + 2) * sizeof(int32_t);
-  c.bsorted = (ti__check_idx *)TASKIR_MALLOC(au, need_idx);
-  c.einfo = (ti__check_edge_info *)TASKIR_MALLOC(au, ((size_t)ne + 1) * sizeof(ti__check_edge_info));
-  c.in_deg = (int32_t *)TASKIR_MALLOC(au, need_int);
+  if (tmp) {   /* one block: one chunk of its own size, the same from run to run (a cached one fits again) */
+    size_t need_info = ((size_t)ne + 1) * sizeof(ti__check_edge_info);
+    unsigned char *m = (unsigned char *)ti_arena_alloc_uninit(tmp, need_idx + need_info + need_int, 8);
+    c.bsorted = (ti__check_idx *)m;
+    c.einfo = m ? (ti__check_edge_info *)(m + need_idx) : NULL;
+    c.in_deg = m ? (int32_t *)(m + need_idx + need_info) : NULL;
+  } else {
+    c.bsorted = (ti__check_idx *)TASKIR_MALLOC(au, need_idx);
+    c.einfo = (ti__check_edge_info *)TASKIR_MALLOC(au, ((size_t)ne + 1) * sizeof(ti__check_edge_info));
+    c.in_deg = (int32_t *)TASKIR_MALLOC(au, need_int);
+  }
   if (!c.bsorted || !c.einfo || !c.in_deg) {
-    if (c.bsorted) TASKIR_FREE(au, c.bsorted);
-    if (c.einfo) TASKIR_FREE(au, c.einfo);
-    if (c.in_deg) TASKIR_FREE(au, c.in_deg);
+    if (!tmp && c.bsorted) TASKIR_FREE(au, c.bsorted);
+    if (!tmp && c.einfo) TASKIR_FREE(au, c.einfo);
+    if (!tmp && c.in_deg) TASKIR_FREE(au, c.in_deg);
     if (out == &local) ti_diag_list_free(&local);
     return ti_error_set(err, TI_STATUS_NO_MEMORY, "ti_task_check: out of memory for %d blocks and %d edges", (int)nb,
                         (int)ne);
@@ -6743,9 +6815,11 @@ TASKIR_API ti_status ti_task_check(const ti_task_graph *g, ti_diag_list *out, ti
   ti__check_cycles(&c);
 #undef ti__check_feeds
 #undef ti__check_is_written
-  TASKIR_FREE(au, c.bsorted);
-  TASKIR_FREE(au, c.einfo);
-  TASKIR_FREE(au, c.in_deg);
+  if (!tmp) {
+    TASKIR_FREE(au, c.bsorted);
+    TASKIR_FREE(au, c.einfo);
+    TASKIR_FREE(au, c.in_deg);
+  }
   {
     int oom = c.oom, bad = out->n_errors > n_err0;
     if (out == &local) ti_diag_list_free(&local);

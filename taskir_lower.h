@@ -174,7 +174,8 @@
      an op or case outside the subset ("lower: op #4 nn.avg_pool: window 3x3
      (9 positions) is not a power of two: its mean has no shift"),
      INVALID for a broken program, NO_MEMORY. On failure the graph is left
-     empty (initialised, nothing to free beyond ti_task_graph_free).
+     empty (initialised, or reset with reuse_graph: nothing to free beyond
+     ti_task_graph_free).
 
    LICENSE: MIT, see the end of this file.
 */
@@ -204,13 +205,22 @@ typedef struct ti_lower_options {
                                  is lowered as it is; conv-class operands are
                                  then permuted on the edges) */
   void *alloc_user;           /* allocator user of the graph and temporaries */
+  int reuse_graph;            /* 1: g already holds a graph (ti_task_graph_init,
+                                 or an earlier lowering) of the same
+                                 alloc_user: it is emptied with
+                                 ti_task_graph_reset and its memory filled
+                                 again rather than initialised afresh (a
+                                 process lowering model after model touches
+                                 no fresh pages for the graph). A graph of
+                                 another allocator is freed first. */
 } ti_lower_options;
 
 TASKIR_API void ti_lower_options_init(ti_lower_options *o);
 /* Lowers an SSA nn program (verified, static shapes) to a Task IR graph.
    The program is rewritten in place by the layout passes first (same
    outputs). g is initialised here (free it with ti_task_graph_free, also
-   after a failure). o may be NULL (defaults). */
+   after a failure), or reset when o->reuse_graph. o may be NULL
+   (defaults). */
 TASKIR_API TI_NODISCARD ti_status ti_lower_to_task(ti_program *p, const ti_lower_options *o, ti_task_graph *g, ti_error *err);
 
 #ifdef __cplusplus
@@ -1775,7 +1785,11 @@ TASKIR_API ti_status ti_lower_to_task(ti_program *p, const ti_lower_options *o, 
   ti_error_clear(err);
   if (!o) { ti_lower_options_init(&dflt); o = &dflt; }
   if (!g) return ti_error_set(err, TI_STATUS_BAD_PARAM, "ti_lower_to_task: NULL graph");
-  ti_task_graph_init(g, o->alloc_user);
+  if (o->reuse_graph && g->arena.alloc_user == o->alloc_user) ti_task_graph_reset(g);
+  else {
+    if (o->reuse_graph) ti_task_graph_free(g);
+    ti_task_graph_init(g, o->alloc_user);
+  }
   if (!p) return ti_error_set(err, TI_STATUS_BAD_PARAM, "ti_lower_to_task: NULL program");
   if (p->kind != TI_PROGRAM_SSA) return ti_error_set(err, TI_STATUS_BAD_PARAM, "lower: the program must be SSA (nn)");
   memset(&L, 0, sizeof L);
@@ -1882,8 +1896,12 @@ TASKIR_API ti_status ti_lower_to_task(ti_program *p, const ti_lower_options *o, 
   {
     ti_error ce;
     ti_status cs;
+    ti_arena ca;   /* the checker's temporaries: cached chunks, as the lowering's */
     ti_error_clear(&ce);
-    cs = ti_task_check(g, NULL, &ce);
+    if (L.au == p->ctx->alloc_user) ti_arena_init_pooled(&ca, p->ctx);
+    else ti_arena_init(&ca, L.au);
+    cs = ti__task_check(g, NULL, &ce, &ca);
+    ti_arena_free(&ca);
     if (cs == TI_STATUS_NO_MEMORY) st = ti_error_set(err, cs, "lower: checking the lowered graph: %s", ce.message);
     else if (cs != TI_STATUS_SUCCESS)
       st = ti_error_set(err, TI_STATUS_INVALID, "lower: the lowered graph fails the checker (a lowering bug): %s", ce.message);
@@ -1896,8 +1914,11 @@ done:
   if (L.groups) TASKIR_FREE(L.au, L.groups);
   ti_arena_free(&L.arena);
   if (st != TI_STATUS_SUCCESS) {
-    ti_task_graph_free(g);
-    ti_task_graph_init(g, o->alloc_user);
+    if (o->reuse_graph) ti_task_graph_reset(g);
+    else {
+      ti_task_graph_free(g);
+      ti_task_graph_init(g, o->alloc_user);
+    }
   }
   return st;
 }

@@ -11,13 +11,15 @@
    peak of what it holds at once beyond the program per op, and the page
    faults per op (first touches of fresh memory: with glibc's defaults the
    large sizes' memory comes from and goes back to the system on every run,
-   the small ones' is reused). All of it twice: with the allocator as it is,
-   and with freed memory kept in the heap (mallopt, as bench_layout), where
-   every size reuses warm pages and the ratio is the lowering's own.
-   Before both, the cost of one page fault on this machine (first touches
-   of a fresh 64 MiB block, CPU time per fault), with which the first
-   half's excess at 10^5 is split into faults x cost and the rest. Between
-   them, the fresh-process figures (bench_fresh.h): each lowering in a
+   the small ones' is reused). All of it three times: with the allocator as
+   it is and a new graph every run (freed after it); the same with one
+   graph lowered into again and again (ti_lower_options.reuse_graph, as a
+   process lowering model after model would); and with freed memory kept in
+   the heap (mallopt, as bench_layout), where every size reuses warm pages
+   and the ratio is the lowering's own. Before them, the cost of one page
+   fault on this machine (first touches of a fresh 64 MiB block, CPU time
+   per fault), with which the first two's excess at 10^5 is split into
+   faults x cost and the rest. Between them, the fresh-process figures (bench_fresh.h): each lowering in a
    forked child, as a compiler lowering one model per process runs it, so
    every size pays its first touches; 5 children per size, sizes
    alternating; first the fixed cost of a child (a 4-op program). */
@@ -122,19 +124,21 @@ enum { ROUNDS = 5, SIZES = 3 };
 static const int sizes[SIZES] = {1000, 10000, 100000};
 
 /* ROUNDS rounds of every size; prints the figures, returns 0 or 1 */
-static int measure(ti_context *c, count_alloc *cap, const char *memory, int first, double fault_us) {
+static int measure(ti_context *c, count_alloc *cap, const char *memory, int first, double fault_us, int reuse) {
   double per[SIZES][ROUNDS], ratio[ROUNDS], alloc_op[SIZES], peak_op[SIZES], faults_op[SIZES][ROUNDS];
   int r, k;
   ti_lower_options o;
+  ti_task_graph g;   /* with reuse: one graph, lowered into again and again */
   ti_error e;
   ti_error_clear(&e);
   ti_lower_options_init(&o);
   o.alloc_user = cap;
+  o.reuse_graph = reuse;
+  ti_task_graph_init(&g, cap);
   printf(" %s\n", memory);
   for (r = 0; r < ROUNDS; r++) {
     for (k = 0; k < SIZES; k++) {
       ti_program *p = dag(c, sizes[k]);
-      ti_task_graph g;
       size_t base = cap->live, allocated = cap->allocated;
       struct rusage u0, u1;
       double t0;
@@ -150,11 +154,12 @@ static int measure(ti_context *c, count_alloc *cap, const char *memory, int firs
         peak_op[k] = (double)(cap->peak - base) / (double)sizes[k];
         if (first) printf("  n = %6d ops: %d blocks, %d edges\n", sizes[k], (int)g.n_blocks, (int)g.n_edges);
       }
-      ti_task_graph_free(&g);
+      if (!reuse) ti_task_graph_free(&g);
       ti_program_destroy(p);
     }
     ratio[r] = per[SIZES - 1][r] / per[0][r];
   }
+  ti_task_graph_free(&g);
   for (k = 0; k < SIZES; k++) {
     qsort(per[k], ROUNDS, sizeof(double), cmp_d);
     qsort(faults_op[k], ROUNDS, sizeof(double), cmp_d);
@@ -239,7 +244,10 @@ int main(void) {
   printf("bench_lower: layout passes + lowering + checker, integer DAGs (conv 1x1 + requant, relu, add, cancelling transposes)\n");
   fault_us = fault_cost() * 1e6;
   printf(" one page fault (first touch of fresh memory) costs %.2f us of CPU time here (median of 5 x 64 MiB)\n", fault_us);
-  if (measure(c, &ca, "warm process, the C library's allocator as it is (glibc: large blocks are mapped fresh on every run)", 1, fault_us)) return 1;
+  if (measure(c, &ca, "warm process, the C library's allocator as it is (glibc: large blocks are mapped fresh on every run); "
+              "a new graph every run, freed after it", 1, fault_us, 0)) return 1;
+  if (measure(c, &ca, "warm process, the allocator as it is; one graph lowered into again and again "
+              "(ti_lower_options.reuse_graph: its memory is reused)", 0, fault_us, 1)) return 1;
   if (measure_fresh(c)) return 1;
 #if defined(M_MMAP_MAX) && defined(M_TRIM_THRESHOLD)
   /* the same with freed memory kept in the heap (as bench_layout runs):
@@ -248,7 +256,8 @@ int main(void) {
      page faults */
   mallopt(M_MMAP_MAX, 0);   /* no block mapped apart (the arena's chunks reach 64 MiB) */
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
-  if (measure(c, &ca, "warm process, freed memory kept in the heap (mallopt M_MMAP_MAX 0, M_TRIM_THRESHOLD 1 GiB)", 0, 0.0)) return 1;
+  if (measure(c, &ca, "warm process, freed memory kept in the heap (mallopt M_MMAP_MAX 0, M_TRIM_THRESHOLD 1 GiB); "
+              "a new graph every run", 0, 0.0, 0)) return 1;
 #endif
   ti_context_destroy(c);
   return 0;

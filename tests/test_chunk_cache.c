@@ -243,6 +243,32 @@ TT_TEST(every_allocation_failure_with_the_cache_is_clean) {
   }
   TT_CHECK(ok);
   TT_CHECK(failures > 10);
+  {   /* the same into one reused graph: each failure leaves it empty and usable */
+    ti_task_graph g;
+    ti_lower_options o;
+    ti_lower_options_init(&o);
+    o.alloc_user = &ca;
+    o.reuse_graph = 1;
+    ti_task_graph_init(&g, &ca);
+    for (k = 0, ok = 0, failures = 0; k < 100000 && !ok; k++) {
+      ti_program *p = quant_chain(c, 3, NULL);
+      ti_status st;
+      ca.fail_at = ca.calls + k + 1;
+      st = ti_lower_to_task(p, &o, &g, &e);
+      ca.fail_at = 0;
+      if (st == TI_STATUS_SUCCESS) ok = 1;
+      else {
+        failures++;
+        TT_CHECK_MSG(st == TI_STATUS_NO_MEMORY, "call %ld: %s: %s", k, ti_status_name(st), e.message);
+        TT_EQ_INT(g.n_blocks, 0);
+      }
+      ti_program_destroy(p);
+    }
+    TT_CHECK(ok);
+    TT_CHECK(failures > 10);
+    TT_EQ_INT(ti_task_check(&g, NULL, &e), TI_STATUS_SUCCESS);
+    ti_task_graph_free(&g);
+  }
   ti_context_destroy(c);
   TT_EQ_INT(ca.blocks, 0);
   TT_EQ_INT(ca.live, 0);
@@ -304,6 +330,177 @@ TT_TEST(onnx_import_reuses_the_cache) {
   TT_EQ_INT(ca.live, 0);
 }
 
+
+/* ti_arena_reset keeps the chunks: filled again the same way, the arena
+   asks the allocator for nothing; a small request does not take a big
+   chunk; zeroed allocations are zeroed again; ti_arena_free frees all. */
+TT_TEST(arena_reset_keeps_its_chunks_for_the_next_fill) {
+  count_alloc ca;
+  ti_arena a;
+  size_t allocated, total;
+  int round, i;
+  memset(&ca, 0, sizeof ca);
+  ti_arena_init(&a, &ca);
+  allocated = total = 0;
+  for (round = 0; round < 3; round++) {
+    unsigned char *big, *z;
+    ti_arena_chunk *c;
+    int in_big = 0;
+    for (i = 0; i < 300; i++) {   /* 4.7 MiB in 16 KiB pieces: the doubling chunks, then 1 MiB ones */
+      unsigned char *m = (unsigned char *)ti_arena_alloc_uninit(&a, 16384, 16);
+      TT_CHECK(m != NULL);
+      if (m) memset(m, round + 1, 16384);
+    }
+    big = (unsigned char *)ti_arena_alloc_uninit(&a, (size_t)3 << 20, 16);   /* a one-off chunk */
+    TT_CHECK(big != NULL);
+    if (big) memset(big, 7, (size_t)3 << 20);
+    z = (unsigned char *)ti_arena_alloc(&a, 4096, 8);   /* zeroed, in reused memory from round 1 */
+    TT_CHECK(z != NULL);
+    for (i = 0; z && i < 4096; i++) TT_CHECK(z[i] == 0);
+    for (c = a.head; c; c = c->next)
+      if (z >= (unsigned char *)c && z < (unsigned char *)c + TI__CHUNK_HEADER + c->cap && c->cap > TI__ARENA_MAX_CHUNK) in_big = 1;
+    TT_CHECK_MSG(!in_big, "round %d: a small allocation went into the big chunk", round);
+    if (round == 0) { allocated = ca.allocated; total = a.total; }
+    else {
+      TT_CHECK_MSG(ca.allocated == allocated, "round %d: %lu bytes allocated, %lu in the first", round,
+                   (unsigned long)ca.allocated, (unsigned long)allocated);
+      TT_EQ_INT(a.total, total);
+    }
+    ti_arena_reset(&a);
+    TT_CHECK(a.head == NULL && a.spare != NULL);
+    TT_EQ_INT(ca.live, total);   /* kept, not freed */
+  }
+  ti_arena_free(&a);
+  TT_EQ_INT(a.total, 0);
+  TT_CHECK(a.spare == NULL);
+  TT_EQ_INT(ca.blocks, 0);
+  TT_EQ_INT(ca.live, 0);
+  {   /* pooled: reset keeps the chunks lent; free gives them to the cache */
+    ti_context *c = ti_context_create(&ca);
+    ti_arena_init_pooled(&a, c);
+    for (i = 0; i < 100; i++) TT_CHECK(ti_arena_alloc_uninit(&a, 16384, 16) != NULL);
+    total = a.total;
+    ti_arena_reset(&a);
+    TT_EQ_INT(ti_context_cached_bytes(c), 0);
+    for (i = 0; i < 100; i++) TT_CHECK(ti_arena_alloc_uninit(&a, 16384, 16) != NULL);
+    TT_EQ_INT(a.total, total);
+    ti_arena_free(&a);
+    TT_EQ_INT(ti_context_cached_bytes(c), total);
+    ti_context_destroy(c);
+    TT_EQ_INT(ca.blocks, 0);
+  }
+}
+
+static void encode_or_fail(const ti_task_graph *g, ti_buffer *b) {
+  ti_error e;
+  ti_error_clear(&e);
+  ti_buffer_init(b, NULL);
+  TT_EQ_INT(ti_task_encode(g, b, &e), TI_STATUS_SUCCESS);
+}
+
+/* Lowering into a reused graph (ti_lower_options.reuse_graph): the result
+   is byte for byte the graph a fresh lowering gives, also after a bigger
+   graph and after a failure; the second lowering of the same size takes no
+   memory for the graph; a graph of another allocator is freed first. */
+TT_TEST(lowering_into_a_reused_graph) {
+  count_alloc ca, ga, oa;
+  ti_context *c;
+  ti_task_graph g, fresh;
+  ti_lower_options o;
+  ti_error e;
+  ti_program *p;
+  ti_buffer want, got;
+  size_t first, second, graph_bytes;
+  ti_task_block *blocks;
+  memset(&ca, 0, sizeof ca);
+  memset(&ga, 0, sizeof ga);
+  memset(&oa, 0, sizeof oa);
+  ti_error_clear(&e);
+  c = ti_context_create(&ca);
+  TT_EQ_INT(ti_nn_register(c, &e), TI_STATUS_SUCCESS);
+  ti_lower_options_init(&o);
+  /* the reference: 40 layers into a new graph */
+  p = quant_chain(c, 40, NULL);
+  TT_EQ_INT(ti_lower_to_task(p, NULL, &fresh, &e), TI_STATUS_SUCCESS);
+  ti_program_destroy(p);
+  encode_or_fail(&fresh, &want);
+  ti_task_graph_free(&fresh);
+  /* 2000 layers, then 2000 again: the second allocates nothing for the graph */
+  o.alloc_user = &ga;
+  o.reuse_graph = 1;
+  ti_task_graph_init(&g, &ga);
+  p = quant_chain(c, 2000, NULL);
+  first = ga.allocated;
+  TT_EQ_INT(ti_lower_to_task(p, &o, &g, &e), TI_STATUS_SUCCESS);
+  first = ga.allocated - first;
+  ti_program_destroy(p);
+  graph_bytes = g.arena.total + (size_t)g.cap_blocks * sizeof *g.blocks + (size_t)g.cap_edges * sizeof *g.edges;
+  blocks = g.heap_blocks;
+  p = quant_chain(c, 2000, NULL);
+  second = ga.allocated;
+  TT_EQ_INT(ti_lower_to_task(p, &o, &g, &e), TI_STATUS_SUCCESS);
+  second = ga.allocated - second;
+  ti_program_destroy(p);
+  TT_CHECK_MSG(second + graph_bytes <= first, "first lowering %lu bytes, second %lu, the graph %lu", (unsigned long)first,
+               (unsigned long)second, (unsigned long)graph_bytes);
+  TT_CHECK(g.heap_blocks == blocks);
+  TT_EQ_INT(ti_task_check(&g, NULL, &e), TI_STATUS_SUCCESS);
+  /* a failure (a float program) leaves it empty, its memory kept */
+  {
+    ti_program *f = ti_program_create(c, "float", TI_PROGRAM_SSA);
+    int64_t d[2] = {1, 4};
+    ti_value *x = ti_program_add_arg(f, ti_type_get(c, TI_TYPE_VTENSOR, TI_DTYPE_F32, 2, d, TI_LAYOUT_ANY));
+    ti_builder b;
+    ti_builder_init(&b, f, &e);
+    TT_CHECK(ti_build(&b, "builtin.return", 1, &x, 0, NULL, NULL) != NULL);
+    TT_EQ_INT(ti_lower_to_task(f, &o, &g, &e), TI_STATUS_NOT_SUPPORTED);
+    TT_EQ_INT(g.n_blocks, 0);
+    TT_EQ_INT(g.n_edges, 0);
+    TT_CHECK(g.heap_blocks == blocks);
+    ti_program_destroy(f);
+  }
+  /* then 40 layers into it: the same bytes as the fresh lowering */
+  p = quant_chain(c, 40, NULL);
+  TT_EQ_INT(ti_lower_to_task(p, &o, &g, &e), TI_STATUS_SUCCESS);
+  ti_program_destroy(p);
+  encode_or_fail(&g, &got);
+  TT_EQ_INT(got.len, want.len);
+  TT_CHECK(got.len == want.len && memcmp(got.data, want.data, want.len) == 0);
+  ti_buffer_free(&got);
+  /* a graph of another allocator: freed, then lowered into afresh */
+  o.alloc_user = &oa;
+  p = quant_chain(c, 40, NULL);
+  TT_EQ_INT(ti_lower_to_task(p, &o, &g, &e), TI_STATUS_SUCCESS);
+  ti_program_destroy(p);
+  TT_EQ_INT(ga.blocks, 0);
+  TT_CHECK(g.arena.alloc_user == &oa);
+  encode_or_fail(&g, &got);
+  TT_CHECK(got.len == want.len && memcmp(got.data, want.data, want.len) == 0);
+  ti_buffer_free(&got);
+  ti_task_graph_free(&g);
+  TT_EQ_INT(oa.blocks, 0);
+  /* ti_task_graph_reset with the builder: the arrays stay, filled again */
+  ti_task_graph_init(&g, &ga);
+  {
+    ti_task_shape s;
+    int round, i;
+    memset(&s, 0, sizeof s);
+    for (round = 0; round < 2; round++) {
+      for (i = 0; i < 100; i++) TT_CHECK(ti_task_add_block(&g, i, TI_BLOCK_SI, TI_DTYPE_I8, &s) != NULL);
+      TT_EQ_INT(g.n_blocks, 100);
+      if (round == 0) { blocks = g.blocks; first = ga.allocated; }
+      else { TT_CHECK(g.blocks == blocks); TT_EQ_INT(ga.allocated, first); }
+      ti_task_graph_reset(&g);
+      TT_EQ_INT(g.n_blocks, 0);
+    }
+  }
+  ti_task_graph_free(&g);
+  ti_buffer_free(&want);
+  ti_context_destroy(c);
+  TT_EQ_INT(ca.blocks, 0);
+  TT_EQ_INT(ga.blocks, 0);
+}
+
 int main(void) {
   TT_RUN(second_program_gets_the_first_programs_chunks);
   TT_RUN(big_chunks_are_reused_when_they_fit);
@@ -311,5 +508,7 @@ int main(void) {
   TT_RUN(lowering_temporaries_reuse_the_cache_the_graph_never_takes_it);
   TT_RUN(every_allocation_failure_with_the_cache_is_clean);
   TT_RUN(onnx_import_reuses_the_cache);
+  TT_RUN(arena_reset_keeps_its_chunks_for_the_next_fill);
+  TT_RUN(lowering_into_a_reused_graph);
   return tt_finish();
 }
