@@ -166,6 +166,10 @@ TT_TEST(test_vector_runs) {
     {9, 8, 4096, 1, 4, 0},   /* 4 KiB runs in a 1.1 MiB output */
     {10, 8, 2048, 1, 4, 0},  /* 2 KiB runs in 640 KiB */
     {4, 8, 4100, 1, 4, 1},   /* 2050 bytes, 512.5 KiB */
+    {5, 8, 512, 1, 8, 0},    /* 256 bytes: whole lines (line-aligned stores when the offsets agree) */
+    {2, 5, 512, 1, 4, 1},    /* 256 bytes, f16 */
+    {2, 4, 640, 1, 8, 0},    /* 320 bytes */
+    {3, 6, 768, 1, 6, 0},    /* 512 bytes */
   };
   static const size_t offs[] = {0, 2, 4, 14, 16, 30, 36, 48, 62};
   unsigned sets[TI_VARIANT_COUNT + 1];
