@@ -316,7 +316,10 @@ typedef struct ti_prim_desc {
    to a cap per SIMD variant (TI_FAMILY_TINSHIFT: AVX-512 4 KiB, 2 KiB
    for outputs over 512 KiB, 1 KiB over 1 MiB; AVX2 1 KiB,
    SSE2 and NEON 256 B), inline vector moves with no branch per run, the
-   stores aligned to the output's vectors where that aligns the loads too. Outputs
+   stores aligned to the output's vectors where that aligns the loads too;
+   with AVX-512, runs of whole lines (256 B up to the cap, 8 KiB in outputs
+   up to 512 KiB) at the same offset to a line in input and output are
+   written line by line, every store aligned. Outputs
    of at least
    TASKIR_KERNELS_STREAM_BYTES (define before the implementing include;
    default 16 MiB) are written with non-temporal stores on x86-64, runs under
