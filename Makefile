@@ -38,21 +38,21 @@ $(BUILD)/examples/%: examples/%.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(STD) $(WARN) $(OPT) -I. -o $@ $< -lm
 
-$(BUILD)/test/%: tests/%.c $(HEADERS) tests/tt.h tests/tt_task.h tests/onnx_write.h
+$(BUILD)/test/%: tests/%.c $(HEADERS) tests/tt.h tests/tt_task.h tests/onnx_write.h tests/quant_chain.h tests/count_alloc.h
 	@mkdir -p $(@D)
 	$(CC) $(STD) $(WARN) $(OPT) -g -I. -o $@ $< -lm -pthread
 
-$(BUILD)/asan/%: tests/%.c $(HEADERS) tests/tt.h tests/tt_task.h tests/onnx_write.h
+$(BUILD)/asan/%: tests/%.c $(HEADERS) tests/tt.h tests/tt_task.h tests/onnx_write.h tests/quant_chain.h tests/count_alloc.h
 	@mkdir -p $(@D)
 	$(CC) $(STD) $(WARN) -O1 -g $(SAN) -I. -o $@ $< -lm -pthread
 
 # The kernels as firmware builds them: reference paths, and (-ffreestanding,
 # __STDC_HOSTED__ 0) taskir's own copy/fill loops instead of the C library's.
-$(BUILD)/nosimd/%: tests/%.c $(HEADERS) tests/tt.h tests/tt_task.h tests/onnx_write.h
+$(BUILD)/nosimd/%: tests/%.c $(HEADERS) tests/tt.h tests/tt_task.h tests/onnx_write.h tests/quant_chain.h tests/count_alloc.h
 	@mkdir -p $(@D)
 	$(CC) $(STD) $(WARN) $(OPT) -g -DTASKIR_NO_SIMD -ffreestanding -I. -o $@ $< -lm
 
-$(BUILD)/aarch64/%: tests/%.c $(HEADERS) tests/tt.h tests/tt_task.h tests/onnx_write.h
+$(BUILD)/aarch64/%: tests/%.c $(HEADERS) tests/tt.h tests/tt_task.h tests/onnx_write.h tests/quant_chain.h tests/count_alloc.h
 	@mkdir -p $(@D)
 	$(AARCH64_CC) $(STD) $(WARN) $(OPT) -static -I. -o $@ $< -lm
 
@@ -64,7 +64,7 @@ $(BUILD)/fuzzloop/%: tests/%.c tests/fuzz_main.h $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(STD) $(WARN) -O1 -g $(SAN) -DTT_FUZZ_LOOP -I. -o $@ $< -lm
 
-$(BUILD)/bench/%: bench/%.c $(wildcard bench/*.h) tests/onnx_write.h $(HEADERS)
+$(BUILD)/bench/%: bench/%.c $(wildcard bench/*.h) tests/onnx_write.h tests/quant_chain.h tests/count_alloc.h $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(STD) $(WARN) -O3 -march=native -I. -o $@ $< -lm -pthread
 

@@ -35,6 +35,7 @@
 #define TASKIR_IMPLEMENTATION
 #include "taskir_lower.h"
 #include "bench_check.h"
+#include "tests/quant_chain.h"
 #include <unistd.h>
 #include "bench_fresh.h"
 
@@ -45,46 +46,10 @@ static double now(void) {
   return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+/* the DAG of n "ops" (n / 4 layers of quant_chain.h, residual adds) */
 static ti_program *dag(ti_context *c, int n) {
-  ti_program *p = ti_program_create(c, "dag", TI_PROGRAM_SSA);
-  int64_t d[4] = {1, 4, 6, 6}, wd[4] = {4, 4, 1, 1};
-  static const int8_t w[16] = {1, 0, 0, 1, 0, 1, 1, 0, 1, -1, 0, 0, 0, 0, 1, 1};
-  const ti_type *t = ti_type_get(c, TI_TYPE_VTENSOR, TI_DTYPE_I8, 4, d, TI_LAYOUT_ANY);
-  const ti_type *wt = ti_type_get(c, TI_TYPE_VTENSOR, TI_DTYPE_I8, 4, wd, TI_LAYOUT_ANY);
-  int64_t p1[4] = {0, 2, 3, 1}, p2[4] = {0, 3, 1, 2};
-  ti_named_attr a[2];
-  const ti_attr *conv_attrs, *w_attrs, *t1, *t2;
-  ti_builder b;
-  ti_error e;
-  ti_value *prev = ti_program_add_arg(p, t), *cur = prev, *ops[2];
-  int i;
-  ti_error_clear(&e);
-  ti_builder_init(&b, p, &e);
-  BENCH_OK(ti_program_add_var(p, "w", wt, w, 0, &e));
-  a[0] = ti_named(c, "shift", ti_attr_int(c, 1));
-  a[1] = ti_named(c, "clip_min", ti_attr_int(c, -128));
-  conv_attrs = ti_attr_dict(c, a, 2);
-  a[0] = ti_named(c, "name", ti_attr_string(c, "w", -1));
-  w_attrs = ti_attr_dict(c, a, 1);
-  a[0] = ti_named(c, "perm", ti_attr_int_array(c, p1, 4));
-  t1 = ti_attr_dict(c, a, 1);
-  a[0] = ti_named(c, "perm", ti_attr_int_array(c, p2, 4));
-  t2 = ti_attr_dict(c, a, 1);
-  for (i = 0; i < n / 4; i++) {
-    ti_value *next;
-    ops[0] = cur;
-    ops[1] = ti_build1(&b, "builtin.get_parameter", 0, NULL, wt, w_attrs);
-    next = ti_build1(&b, "nn.quant_conv2d", 2, ops, NULL, conv_attrs);
-    next = ti_build1(&b, "nn.relu", 1, &next, NULL, NULL);
-    ops[0] = next; ops[1] = prev;
-    next = ti_build1(&b, "nn.add", 2, ops, NULL, NULL);
-    next = ti_build1(&b, "nn.transpose", 1, &next, NULL, t1);
-    next = ti_build1(&b, "nn.transpose", 1, &next, NULL, t2);
-    prev = cur;
-    cur = next;
-  }
-  ti_build(&b, "builtin.return", 1, &cur, 0, NULL, NULL);
-  if (b.status != TI_STATUS_SUCCESS) { fprintf(stderr, "build: %s\n", e.message); exit(1); }
+  ti_program *p = quant_layers(c, n / 4, 1, NULL);
+  if (!p) exit(1);
   return p;
 }
 
