@@ -822,9 +822,11 @@ TASKIR_API TI_NODISCARD ti_status ti_transpose(size_t elem_size, int ndim, const
    what the compiler targets, see ti_cpu_compiled). Outputs of at least
    TASKIR_KERNELS_STREAM_BYTES use non-temporal stores on x86-64 where the
    blocks write pieces of lines (SSE2, AVX2); whole-line AVX-512 blocks
-   (4-byte elements) store them non-temporally when the output's rows are
-   the far-apart ones (NHWC->NCHW), in 64 x 64 blocks aligned to the
-   output's lines, and directly otherwise. Every variant gives the same
+   (4-byte elements) store them non-temporally when the output's rows hold
+   whole lines: in 64 x 64 blocks when the output's rows are the far-apart
+   ones (NHWC->NCHW), as strips of 16 input rows 1024 elements long when
+   the input's are (NCHW->NHWC). AVX-512 blocks start where the lines of
+   the output's and the input's rows do. Every variant gives the same
    bytes. */
 TASKIR_API TI_NODISCARD ti_status ti_transpose_ex(const ti_kernel_ctx *ctx, size_t elem_size, int ndim,
                                      const int64_t *in_dims, const int *perm, const void *in,
@@ -5986,6 +5988,8 @@ typedef struct ti__tr_job {
   int64_t blk;         /* tiled: block edge (elements) */
   int64_t ish;         /* tiled: the blocks along i start ish elements early (lines of
                           the output whole in a block: malloc's 16-byte alignment) */
+  int64_t jsh;         /* tiled: the blocks along j start jsh elements early (lines of
+                          the input whole in a block) */
   int jmajor;          /* tiled: blocks along the input's innermost axis outermost */
 } ti__tr_job;
 
@@ -6001,9 +6005,22 @@ typedef struct ti__tr_job {
    output written in runs of 4 lines (256 bytes) per row while the block
    stays in L1. On the AMD EPYC (cpuid family 26), NHWC->NCHW of 51 MB f32
    in 8 paired runs on a loaded machine: 1.3-2.3x (median 1.5x) the speed
-   of the normal stores of 256-blocks. */
+   of the normal stores of 256-blocks. An edge of 1024 measured 0.53x on
+   2-D 4096x4096 f32 (`bench_rearrange`, cpuid family 25). */
 #ifndef TI__TR_STREAM_BLOCK
 #define TI__TR_STREAM_BLOCK 64
+#endif
+/* The same with the input's rows the far-apart ones (NCHW->NHWC): blocks
+   of this edge, each read as strips of 16 input rows along the block's
+   width (16 sequential streams) while the output takes one whole line per
+   row and strip. No line is read or written twice, so the edge sets the
+   order of the strips and the pieces given to threads. On the AMD EPYC
+   (cpuid family 25), 51 MB f32 in one process against memcpy (best of 5,
+   three rounds): 0.86-0.95 with an edge of 256-4096 (the normal stores of
+   the 256-blocks, which also read each output line before writing it:
+   0.40-0.48). */
+#ifndef TI__TR_STREAM_FWD_BLOCK
+#define TI__TR_STREAM_FWD_BLOCK 1024
 #endif
 
 /* Block [ia, ib) x [ja, jb) of the 2-D problem out[j*so + i] = in[i*sp + j]
@@ -6022,6 +6039,17 @@ static void ti__tr2d(const ti__tr_job *job, const unsigned char *in, int64_t sp,
      compact block of the output); else strips of TT output rows */
   const int jouter = so >= sp;
   int64_t i0, j0, i, j;
+  if (job->ntile && sp > so) {
+    /* whole lines streamed, input rows far apart: strips of TT input
+       rows, each along the block's width */
+    for (i0 = ia; i0 < ib; i0 += TT)
+      job->ntile(es, in + (size_t)(i0 * sp + ja) * es, spb, out + (size_t)(ja * so + i0) * es, sob,
+                 ib - i0 < TT ? ib - i0 : TT, jb - ja);
+#if defined(TI__X86)
+    _mm_sfence();
+#endif
+    return;
+  }
   if (job->ntile) {
     /* whole lines streamed: strips of TT input columns, each down the
        block's rows, TT output rows written a line after the other; the
@@ -6285,12 +6313,34 @@ static void ti__tr_range(void *arg, int64_t u0, int64_t u1) {
     const int64_t P = j->odim[j->m - 1], L = j->odim[j->r];
     const int64_t ia = bi * B - j->ish < 0 ? 0 : bi * B - j->ish;
     const int64_t ib = (bi + 1) * B - j->ish > P ? P : (bi + 1) * B - j->ish;
-    const int64_t ja = bj * B, jb = L - ja < B ? L : ja + B;
+    const int64_t ja = bj * B - j->jsh < 0 ? 0 : bj * B - j->jsh;
+    const int64_t jb = (bj + 1) * B - j->jsh > L ? L : (bj + 1) * B - j->jsh;
     int64_t ioff, ooff;
     ti__tr_outer(j, o, &ioff, &ooff);
     ti__tr2d(j, j->in + (size_t)ioff * es, j->istr[j->m - 1], j->out + (size_t)ooff * es,
              j->ostr[j->r], ia, ib, ja, jb);
   }
+}
+
+/* How many elements early the tiled job's blocks along a buffer's rows
+   start so that its 16 x 16 blocks meet whole lines of it: the buffer p,
+   its strides str per output axis (elements), str[row] the step from one
+   of its rows to the next (that and the outer axes' steps must be whole
+   lines), the blocks cut along the output axis `ax`. 0 where the blocks do
+   not move whole lines or the rows are not all at one phase within a line,
+   and, unless streamed (non-temporal stores need whole lines), where that
+   axis is shorter than a block: the shift costs two edges of narrower
+   tiles per row, and 24x40x48x64 perms (0,1,3,2) and (1,0,3,2) (rows of
+   48 and 64) measured 0.7x the unshifted tiles against numpy. */
+static int64_t ti__tr_shift(const ti__tr_job *j, const int64_t *str, int row, int ax, const void *p) {
+  const size_t mis = (64 - ((uintptr_t)p & 63)) & 63;
+  int i;
+  if (!(j->lines & j->es) || (str[row] * (int64_t)j->es) % 64 != 0 || mis % j->es != 0 ||
+      (!j->stream && j->odim[ax] < TI__TR_BLOCK))
+    return 0;
+  for (i = 0; i < j->noth; ++i)
+    if ((str[j->oth[i]] * (int64_t)j->es) % 64 != 0) return 0;
+  return (j->blk - (int64_t)(mis / j->es)) % j->blk;
 }
 
 static ti_status ti__tr_check(size_t es, int ndim, const int64_t *dims, const int *perm,
@@ -6405,30 +6455,26 @@ TASKIR_API ti_status ti_transpose_ex(const ti_kernel_ctx *ctx, size_t es, int nd
        axes outside */
     for (i = 0; i < ng - 1; ++i)
       if (i != j.r) j.oth[j.noth++] = i;
-    /* streamed whole lines: non-temporal stores, when the output's rows are
-       the far-apart ones (NHWC->NCHW) and hold whole lines. With the
-       input's rows far apart (NCHW->NHWC) the block reads 256 bytes of
-       each of many rows, and that measured slower than the normal stores
-       of the 256-blocks, which read them 1 KiB at a time. */
-    if (!j.stream || !(j.lines & j.es) || (j.ostr[j.r] * (int64_t)j.es) % 64 != 0 ||
-        j.ostr[j.r] < j.istr[ng - 1])
+    /* streamed whole lines: non-temporal stores, when the output's rows
+       hold whole lines (blocks of TI__TR_STREAM_BLOCK, or with the input's
+       rows the far-apart ones TI__TR_STREAM_FWD_BLOCK) */
+    if (!j.stream || !(j.lines & j.es) || (j.ostr[j.r] * (int64_t)j.es) % 64 != 0)
       j.ntile = 0;
-    j.blk = j.ntile ? TI__TR_STREAM_BLOCK : TI__TR_BLOCK;
+    j.blk = !j.ntile ? TI__TR_BLOCK : j.ostr[j.r] < j.istr[ng - 1] ? TI__TR_STREAM_FWD_BLOCK : TI__TR_STREAM_BLOCK;
     /* with the output rows all at one phase within a line, the blocks
-       along the output's rows start where its lines do, so that each
-       16 x 16 block writes 16 whole lines: streamed, and also with normal
-       stores (NCHW->NHWC of 51 MB f32 into a malloc'ed, 16-byte aligned
-       output: 1.02-1.04x the speed of unshifted blocks, medians of 25
-       alternating pairs in one process on a loaded machine) */
-    j.ish = 0;
-    if (j.stream && (j.lines & j.es) && (j.ostr[j.r] * (int64_t)j.es) % 64 == 0) {
-      const size_t mis = (64 - ((uintptr_t)out & 63)) & 63;
-      for (i = 0; i < j.noth; ++i)
-        if ((j.ostr[j.oth[i]] * (int64_t)j.es) % 64 != 0) break;
-      if (i == j.noth && mis % j.es == 0) j.ish = (j.blk - (int64_t)(mis / j.es)) % j.blk;
-    }
+       along the output's rows start where its lines do (ish), and with the
+       input rows so, the blocks along the input's rows where the input's
+       do (jsh), so that each 16 x 16 block reads 16 whole lines and writes
+       16 whole lines (a malloc'ed buffer is only 16-byte aligned; a 64-byte
+       access that crosses a line costs two). NHWC->NCHW of 3.2 MB f32, both
+       buffers 16 bytes past a line, on the AMD EPYC (cpuid family 25): the
+       shifted blocks 1.2x the unshifted ones (medians of 101 pairs against
+       memcpy in one process); streamed NCHW->NHWC of 51 MB (output shifted
+       only): 1.02-1.04x (25 pairs, cpuid family 26). */
+    j.ish = ti__tr_shift(&j, j.ostr, j.r, ng - 1, out);
+    j.jsh = ti__tr_shift(&j, j.istr, ng - 1, j.r, in);
     j.nbi = (j.odim[ng - 1] + j.ish + j.blk - 1) / j.blk;
-    j.nbj = (j.odim[j.r] + j.blk - 1) / j.blk;
+    j.nbj = (j.odim[j.r] + j.jsh + j.blk - 1) / j.blk;
     j.jmajor = j.ntile && j.nbj > j.nbi;
     units = j.nbi * j.nbj;
     for (i = 0; i < j.noth; ++i) units *= j.odim[j.oth[i]];
