@@ -6470,9 +6470,13 @@ TASKIR_API ti_status ti_transpose_ex(const ti_kernel_ctx *ctx, size_t es, int nd
        buffers 16 bytes past a line, on the AMD EPYC (cpuid family 25): the
        shifted blocks 1.2x the unshifted ones (medians of 101 pairs against
        memcpy in one process); streamed NCHW->NHWC of 51 MB (output shifted
-       only): 1.02-1.04x (25 pairs, cpuid family 26). */
+       only): 1.02-1.04x (25 pairs, cpuid family 26). Streamed NHWC->NCHW
+       keeps its input unshifted: its 64-blocks along the channels then cut
+       them into edge strips of narrower tiles, and the shift measured
+       0.54-0.65 of memcpy against 0.64-0.67 without it (three alternating
+       runs of bench_transpose_numpy, cpuid family 25). */
     j.ish = ti__tr_shift(&j, j.ostr, j.r, ng - 1, out);
-    j.jsh = ti__tr_shift(&j, j.istr, ng - 1, j.r, in);
+    j.jsh = j.ntile && j.ostr[j.r] >= j.istr[ng - 1] ? 0 : ti__tr_shift(&j, j.istr, ng - 1, j.r, in);
     j.nbi = (j.odim[ng - 1] + j.ish + j.blk - 1) / j.blk;
     j.nbj = (j.odim[j.r] + j.jsh + j.blk - 1) / j.blk;
     j.jmajor = j.ntile && j.nbj > j.nbi;
