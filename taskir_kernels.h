@@ -58,7 +58,8 @@
                                     to ctx->parallel_for (4 MiB)
        TASKIR_CVM_YMM_BYTES         int8 CVM weights this big take the
                                     256-bit AVX-VNNI kernel where the CPU
-                                    has it, not the 512-bit one (2 MiB)
+                                    has it, else a 512-bit one without
+                                    prefetch and with aligned loads (2 MiB)
        TASKIR_CVM_MEM_BYTES         int8 CVM weights this big are read by
                                     it as four streams, not two (16 MiB)
 
@@ -1661,7 +1662,9 @@ TI__V_INL void ti__vn_tr8(const unsigned char *s, size_t sp, unsigned char *d, s
 
 #ifndef TASKIR_CVM_YMM_BYTES
 /* int8 CVM weights of at least this many bytes (beyond the L2) are read by
-   the 256-bit AVX-VNNI kernel where the CPU has both it and AVX-512 VNNI.
+   the 256-bit AVX-VNNI kernel where the CPU has both it and AVX-512 VNNI,
+   and by a 512-bit kernel of two streams of two vectors without prefetch
+   and with line-aligned loads where it has AVX-512 VNNI only.
    Paired runs of each loop shape against the fastest read loop of the same
    bytes (AMD EPYC, cpuid family 26, loaded machine): with W in the L2 the
    dot is the limit and the 512-bit kernel is the faster (0.5 MiB: 132
@@ -4213,8 +4216,14 @@ typedef void (*ti__cv_kfn)(const uint8_t *w, const uint8_t *x, int64_t nr, int64
    ahead, is the fastest; in the L3 the 256-bit kernel as two streams of
    four 2 KiB ahead (0.88-0.95 at 2-8 MB; four streams: 0.81-0.87); from
    memory (TASKIR_CVM_MEM_BYTES) four streams of two 2 KiB ahead (median
-   0.90 at 16-67 MB; two streams: 0.82). The other kernels take four of
-   two, 1 KiB ahead. */
+   0.90 at 16-67 MB; two streams: 0.82). On the AMD EPYC of cpuid family
+   25 (AVX-512 VNNI, no AVX-VNNI; 512-bit operations on 256-bit units),
+   from 2 MiB (TASKIR_CVM_YMM_BYTES) on, software prefetch slows every
+   shape, and two streams of two with none (ti__cv_k_vnni512_far) measured
+   0.85-0.99 of the fastest of three read loops at 8.4-67 MB, the 512-bit
+   kernel below 0.61-0.82 (medians of 31 rotated pairs in one process; in
+   the L2 every shape 0.85-0.91). The other kernels take four of two, 1 KiB
+   ahead. */
 #if defined(TI__X86)
 #define TI__CV_PF(p, d) _mm_prefetch((const char *)(p) + (d), _MM_HINT_T0)
 #else
@@ -4319,6 +4328,58 @@ TI__CV_KERNEL(ti__cv_k_avx2_i32, a, TI__T_AVX2, ti__va_mla, 4, 2, 1024)
 TI__CV_KERNEL(ti__cv_k_avx512, z, TI__T_AVX512, ti__vz_dot4, 4, 2, 1024)
 TI__CV_KERNEL(ti__cv_k_vnni512, z, TI__T_VNNI512, ti__vz_dpbusd, 2, 4, 1024)
 TI__CV_KERNEL(ti__cv_k_avx512_i32, z, TI__T_AVX512, ti__vz_mla, 4, 2, 1024)
+/* ti__cv_k_vnni512 for weights beyond the L2 without AVX-VNNI: two
+   streams of two vectors, no prefetch (see the shapes above), and with rows
+   of whole lines (nr a multiple of 64) every load of W aligned to a line:
+   the first bytes up to W's next line and the last ones are masked loads
+   (lanes outside load nothing and add nothing). W from malloc sits 16
+   bytes past a line, and a 64-byte load that crosses one costs two: 4.2 MB
+   i8, 0.80 of the read loops unaligned against 0.99 aligned. */
+#define TI__CV_FAR_DOT(acc, wv, xv) acc = flip ? _mm512_dpbusd_epi32(acc, _mm512_xor_si512(wv, k80), xv) \
+                                               : _mm512_dpbusd_epi32(acc, xv, wv)
+/* rows p0 and p1 (the same row when !two) over the first nm bytes */
+TI__T_VNNI512 static inline void ti__cv_far_rows(const uint8_t *p0, const uint8_t *p1, int two, const uint8_t *x,
+                                                 int64_t nm, int64_t head, int flip, uint32_t *s0, uint32_t *s1) {
+  const __m512i k80 = _mm512_set1_epi8((char)0x80);
+  const __mmask64 hm = ((__mmask64)1 << head) - 1, tm = ~hm >> head;  /* head; tail: the rest of a line */
+  __m512i a0 = _mm512_setzero_si512(), a1 = a0, b0 = a0, b1 = a0;
+  int64_t r;
+  if (head) {
+    const __m512i xv = _mm512_maskz_loadu_epi8(hm, x);
+    TI__CV_FAR_DOT(a0, _mm512_maskz_loadu_epi8(hm, p0), xv);
+    if (two) TI__CV_FAR_DOT(b0, _mm512_maskz_loadu_epi8(hm, p1), xv);
+  }
+  for (r = head; r + 128 <= nm; r += 128) {
+    const __m512i x0 = _mm512_loadu_si512((const void *)(x + r)), x1 = _mm512_loadu_si512((const void *)(x + r + 64));
+    TI__CV_FAR_DOT(a0, _mm512_loadu_si512((const void *)(p0 + r)), x0);
+    TI__CV_FAR_DOT(a1, _mm512_loadu_si512((const void *)(p0 + r + 64)), x1);
+    if (two) {
+      TI__CV_FAR_DOT(b0, _mm512_loadu_si512((const void *)(p1 + r)), x0);
+      TI__CV_FAR_DOT(b1, _mm512_loadu_si512((const void *)(p1 + r + 64)), x1);
+    }
+  }
+  for (; r + 64 <= nm; r += 64) {
+    const __m512i x0 = _mm512_loadu_si512((const void *)(x + r));
+    TI__CV_FAR_DOT(a0, _mm512_loadu_si512((const void *)(p0 + r)), x0);
+    if (two) TI__CV_FAR_DOT(b0, _mm512_loadu_si512((const void *)(p1 + r)), x0);
+  }
+  if (r < nm) {  /* nm is a multiple of 64, so r = nm - 64 + head */
+    const __m512i xv = _mm512_maskz_loadu_epi8(tm, x + r);
+    TI__CV_FAR_DOT(a1, _mm512_maskz_loadu_epi8(tm, p0 + r), xv);
+    if (two) TI__CV_FAR_DOT(b1, _mm512_maskz_loadu_epi8(tm, p1 + r), xv);
+  }
+  *s0 = ti__vz_rsum(_mm512_add_epi32(a0, a1));
+  if (two) *s1 = ti__vz_rsum(_mm512_add_epi32(b0, b1));
+}
+TI__T_VNNI512 static void ti__cv_k_vnni512_far(const uint8_t *w, const uint8_t *x, int64_t nr, int64_t nm,
+                                               int64_t f0, int64_t f1, int flip, uint32_t *s) {
+  const int64_t h = (f1 - f0) / 2;
+  const int64_t head = nr % 64 == 0 && nm >= 64 ? (int64_t)((64 - ((uintptr_t)w & 63)) & 63) : 0;
+  int64_t f;
+  for (f = f0; f < f0 + h; f++) ti__cv_far_rows(w + f * nr, w + (f + h) * nr, 1, x, nm, head, flip, s + f, s + f + h);
+  for (f = f0 + 2 * h; f < f1; f++) ti__cv_far_rows(w + f * nr, w + f * nr, 0, x, nm, head, flip, s + f, s + f);
+}
+#undef TI__CV_FAR_DOT
 TI__CV_CORR(ti__cv_c_sse2, s, TI__T_SSE2, ti__vs_dot4)
 TI__CV_CORR(ti__cv_c_avx2, a, TI__T_AVX2, ti__va_dot4)
 TI__CV_CORR(ti__cv_c_avxvnni, a, TI__T_AVXVNNI, ti__va_dpbusd)
@@ -4478,6 +4539,10 @@ TASKIR_API ti_status ti_cvm(const ti_kernel_ctx *ctx, const ti_prim_desc *d, con
       j.k = (uint64_t)g.nf * (uint64_t)g.nr >= (uint64_t)TASKIR_CVM_MEM_BYTES ? ti__cv_k_avxvnni_mem
                                                                              : ti__cv_k_avxvnni_l3;
       cf = ti__cv_c_avxvnni; vb = 32;
+    } else if ((uint64_t)g.nf * (uint64_t)g.nr >= (uint64_t)TASKIR_CVM_YMM_BYTES) {
+      /* beyond the L2 without AVX-VNNI (AMD EPYC, cpuid family 25): two
+         streams of two, no prefetch (see ti__cv_k_vnni512_far) */
+      j.k = ti__cv_k_vnni512_far; cf = ti__cv_c_vnni512; vb = 64;
     } else {
       j.k = ti__cv_k_vnni512; cf = ti__cv_c_vnni512; vb = 64;
     }

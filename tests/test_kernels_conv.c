@@ -594,9 +594,10 @@ TT_TEST(random_cvm) {
 
 /* Weights of TASKIR_CVM_YMM_BYTES and of TASKIR_CVM_MEM_BYTES or more:
    what ti_cvm picks with every feature of this CPU (the 256-bit VNNI
-   kernels, two streams and four, where there are both VNNI widths) equals the
-   reference, signed, unsigned and ternary input; nr and nf leave a column
-   tail and odd rows. */
+   kernels, two streams and four, where there are both VNNI widths), and
+   without AVX-VNNI (the 512-bit kernel for weights beyond the L2), equals
+   the reference, signed, unsigned and ternary input; nr and nf leave a
+   column tail and odd rows. */
 TT_TEST(cvm_weights_beyond_ymm_threshold) {
   const size_t sizes[2] = {TASKIR_CVM_YMM_BYTES, TASKIR_CVM_MEM_BYTES};
   const int nr = 4099, nfmax = (int)(sizes[1] / 4099) + 3;
@@ -605,7 +606,7 @@ TT_TEST(cvm_weights_beyond_ymm_threshold) {
   ti_prim_desc d;
   ti_kernel_ctx ctx;
   tt_rng rng;
-  int u, z;
+  int u, z, k;
   rng.s = 99;
   ti_kernel_ctx_init(&ctx);
   for (u = 0; u < 3; u++) {
@@ -618,12 +619,52 @@ TT_TEST(cvm_weights_beyond_ymm_threshold) {
       d.ny = d.nx = 1; d.nf = nf; d.nr = nr; d.in_dtype = u == 1 ? TI_DTYPE_U8 : t; d.w_dtype = t;
       d.out_dtype = TI_DTYPE_I32; d.bias_mode = TI_BIAS_NONE;
       TT_EQ_INT(ti_cvm_ref(&d, in, w, NULL, want), TI_STATUS_SUCCESS);
-      memset(got, 0x5a, (size_t)nf * 4);
-      TT_EQ_INT(ti_cvm(&ctx, &d, in, w, NULL, got, NULL, 0), TI_STATUS_SUCCESS);
-      TT_CHECK_MSG(memcmp(got, want, (size_t)nf * 4) == 0, "input %d, %d bytes of weights", u, nf * nr);
+      for (k = 0; k < 2; k++) {
+        ti_kernel_ctx c = ctx;
+        if (k) c.cpu &= ~(unsigned)TI_CPU_AVXVNNI;
+        memset(got, 0x5a, (size_t)nf * 4);
+        TT_EQ_INT(ti_cvm(&c, &d, in, w, NULL, got, NULL, 0), TI_STATUS_SUCCESS);
+        TT_CHECK_MSG(memcmp(got, want, (size_t)nf * 4) == 0, "input %d, %d bytes of weights, cpu %#x", u, nf * nr, c.cpu);
+      }
     }
   }
   free(in); free(w); free(want); free(got);
+}
+
+/* Weights beyond TASKIR_CVM_YMM_BYTES with rows of whole lines (nr a
+   multiple of 64) at every offset to a line: the 512-bit kernel beyond the
+   L2 aligns its loads of W with masked heads and tails; odd rows. */
+TT_TEST(cvm_whole_line_rows_at_offsets) {
+  static const int offs[] = {0, 1, 16, 48, 63};
+  const int nr = 4096, nf = (int)(TASKIR_CVM_YMM_BYTES / 4096) + 3;
+  int8_t *in = (int8_t *)malloc((size_t)nr), *raw = (int8_t *)malloc((size_t)nr * nf + 128);
+  int32_t *want = (int32_t *)malloc((size_t)nf * 4), *got = (int32_t *)malloc((size_t)nf * 4);
+  ti_kernel_ctx ctx;
+  tt_rng rng;
+  size_t o;
+  int u, k;
+  rng.s = 7;
+  ti_kernel_ctx_init(&ctx);
+  for (u = 0; u < 3; u++)
+    for (o = 0; o < sizeof offs / sizeof offs[0]; o++) {
+      const ti_dtype t = u == 2 ? TI_DTYPE_TERNARY : TI_DTYPE_I8;
+      int8_t *w = raw + ((64 - ((uintptr_t)raw & 63)) & 63) + offs[o];
+      ti_prim_desc d;
+      fill(&rng, in, t, (size_t)nr);
+      fill(&rng, w, t, (size_t)nr * nf);
+      memset(&d, 0, sizeof d);
+      d.ny = d.nx = 1; d.nf = nf; d.nr = nr; d.in_dtype = u == 1 ? TI_DTYPE_U8 : t; d.w_dtype = t;
+      d.out_dtype = TI_DTYPE_I32; d.bias_mode = TI_BIAS_NONE;
+      TT_EQ_INT(ti_cvm_ref(&d, in, w, NULL, want), TI_STATUS_SUCCESS);
+      for (k = 0; k < 2; k++) {
+        ti_kernel_ctx c = ctx;
+        if (k) c.cpu &= ~(unsigned)TI_CPU_AVXVNNI;
+        memset(got, 0x5a, (size_t)nf * 4);
+        TT_EQ_INT(ti_cvm(&c, &d, in, w, NULL, got, NULL, 0), TI_STATUS_SUCCESS);
+        TT_CHECK_MSG(memcmp(got, want, (size_t)nf * 4) == 0, "input %d, offset %d, cpu %#x", u, offs[o], c.cpu);
+      }
+    }
+  free(in); free(raw); free(want); free(got);
 }
 
 TT_TEST(random_float_paths) {
@@ -883,6 +924,7 @@ int main(void) {
   TT_RUN(random_int8_wrap);
   TT_RUN(random_cvm);
   TT_RUN(cvm_weights_beyond_ymm_threshold);
+  TT_RUN(cvm_whole_line_rows_at_offsets);
   TT_RUN(random_float_paths);
   TT_RUN(float_cvm_as_cc);
   TT_RUN(random_descriptors);
