@@ -592,6 +592,28 @@ TT_TEST(random_cvm) {
   }
 }
 
+/* ti_cvm of nf x nr weights w with input in (u: 0 i8, 1 u8 x i8, 2 ternary)
+   against the reference, with every feature of ctx and without AVX-VNNI:
+   0 when both match, else the cpu flags that did not (~0u: a status). */
+static unsigned cvm_matches_ref(const ti_kernel_ctx *ctx, int u, int nf, int nr, const int8_t *in,
+                                const int8_t *w, int32_t *want, int32_t *got) {
+  const ti_dtype t = u == 2 ? TI_DTYPE_TERNARY : TI_DTYPE_I8;
+  ti_prim_desc d;
+  int k;
+  memset(&d, 0, sizeof d);
+  d.ny = d.nx = 1; d.nf = nf; d.nr = nr; d.in_dtype = u == 1 ? TI_DTYPE_U8 : t; d.w_dtype = t;
+  d.out_dtype = TI_DTYPE_I32; d.bias_mode = TI_BIAS_NONE;
+  if (ti_cvm_ref(&d, in, w, NULL, want) != TI_STATUS_SUCCESS) return ~0u;
+  for (k = 0; k < 2; k++) {
+    ti_kernel_ctx c = *ctx;
+    if (k) c.cpu &= ~(unsigned)TI_CPU_AVXVNNI;
+    memset(got, 0x5a, (size_t)nf * 4);
+    if (ti_cvm(&c, &d, in, w, NULL, got, NULL, 0) != TI_STATUS_SUCCESS) return ~0u;
+    if (memcmp(got, want, (size_t)nf * 4) != 0) return c.cpu ? c.cpu : ~0u;
+  }
+  return 0;
+}
+
 /* Weights of TASKIR_CVM_YMM_BYTES and of TASKIR_CVM_MEM_BYTES or more:
    what ti_cvm picks with every feature of this CPU (the 256-bit VNNI
    kernels, two streams and four, where there are both VNNI widths), and
@@ -603,29 +625,18 @@ TT_TEST(cvm_weights_beyond_ymm_threshold) {
   const int nr = 4099, nfmax = (int)(sizes[1] / 4099) + 3;
   int8_t *in = (int8_t *)malloc((size_t)nr), *w = (int8_t *)malloc((size_t)nr * nfmax);
   int32_t *want = (int32_t *)malloc((size_t)nfmax * 4), *got = (int32_t *)malloc((size_t)nfmax * 4);
-  ti_prim_desc d;
   ti_kernel_ctx ctx;
   tt_rng rng;
-  int u, z, k;
+  int u, z;
   rng.s = 99;
   ti_kernel_ctx_init(&ctx);
   for (u = 0; u < 3; u++) {
-    const ti_dtype t = u == 2 ? TI_DTYPE_TERNARY : TI_DTYPE_I8;
     fill(&rng, in, u == 2 ? TI_DTYPE_TERNARY : TI_DTYPE_I8, (size_t)nr);
-    fill(&rng, w, t, (size_t)nr * nfmax);
+    fill(&rng, w, u == 2 ? TI_DTYPE_TERNARY : TI_DTYPE_I8, (size_t)nr * nfmax);
     for (z = 0; z < 2; z++) {
       const int nf = (int)(sizes[z] / 4099) + 3;
-      memset(&d, 0, sizeof d);
-      d.ny = d.nx = 1; d.nf = nf; d.nr = nr; d.in_dtype = u == 1 ? TI_DTYPE_U8 : t; d.w_dtype = t;
-      d.out_dtype = TI_DTYPE_I32; d.bias_mode = TI_BIAS_NONE;
-      TT_EQ_INT(ti_cvm_ref(&d, in, w, NULL, want), TI_STATUS_SUCCESS);
-      for (k = 0; k < 2; k++) {
-        ti_kernel_ctx c = ctx;
-        if (k) c.cpu &= ~(unsigned)TI_CPU_AVXVNNI;
-        memset(got, 0x5a, (size_t)nf * 4);
-        TT_EQ_INT(ti_cvm(&c, &d, in, w, NULL, got, NULL, 0), TI_STATUS_SUCCESS);
-        TT_CHECK_MSG(memcmp(got, want, (size_t)nf * 4) == 0, "input %d, %d bytes of weights, cpu %#x", u, nf * nr, c.cpu);
-      }
+      const unsigned bad = cvm_matches_ref(&ctx, u, nf, nr, in, w, want, got);
+      TT_CHECK_MSG(bad == 0, "input %d, %d bytes of weights, cpu %#x", u, nf * nr, bad);
     }
   }
   free(in); free(w); free(want); free(got);
@@ -642,27 +653,17 @@ TT_TEST(cvm_whole_line_rows_at_offsets) {
   ti_kernel_ctx ctx;
   tt_rng rng;
   size_t o;
-  int u, k;
+  int u;
   rng.s = 7;
   ti_kernel_ctx_init(&ctx);
   for (u = 0; u < 3; u++)
     for (o = 0; o < sizeof offs / sizeof offs[0]; o++) {
-      const ti_dtype t = u == 2 ? TI_DTYPE_TERNARY : TI_DTYPE_I8;
       int8_t *w = raw + ((64 - ((uintptr_t)raw & 63)) & 63) + offs[o];
-      ti_prim_desc d;
-      fill(&rng, in, t, (size_t)nr);
-      fill(&rng, w, t, (size_t)nr * nf);
-      memset(&d, 0, sizeof d);
-      d.ny = d.nx = 1; d.nf = nf; d.nr = nr; d.in_dtype = u == 1 ? TI_DTYPE_U8 : t; d.w_dtype = t;
-      d.out_dtype = TI_DTYPE_I32; d.bias_mode = TI_BIAS_NONE;
-      TT_EQ_INT(ti_cvm_ref(&d, in, w, NULL, want), TI_STATUS_SUCCESS);
-      for (k = 0; k < 2; k++) {
-        ti_kernel_ctx c = ctx;
-        if (k) c.cpu &= ~(unsigned)TI_CPU_AVXVNNI;
-        memset(got, 0x5a, (size_t)nf * 4);
-        TT_EQ_INT(ti_cvm(&c, &d, in, w, NULL, got, NULL, 0), TI_STATUS_SUCCESS);
-        TT_CHECK_MSG(memcmp(got, want, (size_t)nf * 4) == 0, "input %d, offset %d, cpu %#x", u, offs[o], c.cpu);
-      }
+      unsigned bad;
+      fill(&rng, in, u == 2 ? TI_DTYPE_TERNARY : TI_DTYPE_I8, (size_t)nr);
+      fill(&rng, w, u == 2 ? TI_DTYPE_TERNARY : TI_DTYPE_I8, (size_t)nr * nf);
+      bad = cvm_matches_ref(&ctx, u, nf, nr, in, w, want, got);
+      TT_CHECK_MSG(bad == 0, "input %d, offset %d, cpu %#x", u, offs[o], bad);
     }
   free(in); free(raw); free(want); free(got);
 }
