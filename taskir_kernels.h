@@ -4220,9 +4220,9 @@ typedef void (*ti__cv_kfn)(const uint8_t *w, const uint8_t *x, int64_t nr, int64
    25 (AVX-512 VNNI, no AVX-VNNI; 512-bit operations on 256-bit units),
    from 2 MiB (TASKIR_CVM_YMM_BYTES) on, software prefetch slows every
    shape, and two streams of two with none (ti__cv_k_vnni512_far) measured
-   0.85-0.99 of the fastest of three read loops at 8.4-67 MB, the 512-bit
+   0.79-0.99 of the fastest of three read loops at 8.4-67 MB, the 512-bit
    kernel below 0.61-0.82 (medians of 31 rotated pairs in one process; in
-   the L2 every shape 0.85-0.91). The other kernels take four of two, 1 KiB
+   the L2 every shape 0.81-0.91). The other kernels take four of two, 1 KiB
    ahead. */
 #if defined(TI__X86)
 #define TI__CV_PF(p, d) _mm_prefetch((const char *)(p) + (d), _MM_HINT_T0)
@@ -4335,38 +4335,36 @@ TI__CV_KERNEL(ti__cv_k_avx512_i32, z, TI__T_AVX512, ti__vz_mla, 4, 2, 1024)
    (lanes outside load nothing and add nothing). W from malloc sits 16
    bytes past a line, and a 64-byte load that crosses one costs two: 4.2 MB
    i8, 0.80 of the read loops unaligned against 0.99 aligned. */
-#define TI__CV_FAR_DOT(acc, wv, xv) acc = flip ? _mm512_dpbusd_epi32(acc, _mm512_xor_si512(wv, k80), xv) \
-                                               : _mm512_dpbusd_epi32(acc, xv, wv)
 /* rows p0 and p1 (the same row when !two) over the first nm bytes */
 TI__T_VNNI512 static inline void ti__cv_far_rows(const uint8_t *p0, const uint8_t *p1, int two, const uint8_t *x,
                                                  int64_t nm, int64_t head, int flip, uint32_t *s0, uint32_t *s1) {
-  const __m512i k80 = _mm512_set1_epi8((char)0x80);
+  const ti__vz_vi k80 = ti__vz_set1((int32_t)-0x7f7f7f80);   /* 0x80 bytes */
   const __mmask64 hm = ((__mmask64)1 << head) - 1, tm = ~hm >> head;  /* head; tail: the rest of a line */
   __m512i a0 = _mm512_setzero_si512(), a1 = a0, b0 = a0, b1 = a0;
   int64_t r;
   if (head) {
     const __m512i xv = _mm512_maskz_loadu_epi8(hm, x);
-    TI__CV_FAR_DOT(a0, _mm512_maskz_loadu_epi8(hm, p0), xv);
-    if (two) TI__CV_FAR_DOT(b0, _mm512_maskz_loadu_epi8(hm, p1), xv);
+    TI__CV_DOTW(z, ti__vz_dpbusd, a0, _mm512_maskz_loadu_epi8(hm, p0), xv);
+    if (two) TI__CV_DOTW(z, ti__vz_dpbusd, b0, _mm512_maskz_loadu_epi8(hm, p1), xv);
   }
   for (r = head; r + 128 <= nm; r += 128) {
     const __m512i x0 = _mm512_loadu_si512((const void *)(x + r)), x1 = _mm512_loadu_si512((const void *)(x + r + 64));
-    TI__CV_FAR_DOT(a0, _mm512_loadu_si512((const void *)(p0 + r)), x0);
-    TI__CV_FAR_DOT(a1, _mm512_loadu_si512((const void *)(p0 + r + 64)), x1);
+    TI__CV_DOTW(z, ti__vz_dpbusd, a0, _mm512_loadu_si512((const void *)(p0 + r)), x0);
+    TI__CV_DOTW(z, ti__vz_dpbusd, a1, _mm512_loadu_si512((const void *)(p0 + r + 64)), x1);
     if (two) {
-      TI__CV_FAR_DOT(b0, _mm512_loadu_si512((const void *)(p1 + r)), x0);
-      TI__CV_FAR_DOT(b1, _mm512_loadu_si512((const void *)(p1 + r + 64)), x1);
+      TI__CV_DOTW(z, ti__vz_dpbusd, b0, _mm512_loadu_si512((const void *)(p1 + r)), x0);
+      TI__CV_DOTW(z, ti__vz_dpbusd, b1, _mm512_loadu_si512((const void *)(p1 + r + 64)), x1);
     }
   }
   for (; r + 64 <= nm; r += 64) {
     const __m512i x0 = _mm512_loadu_si512((const void *)(x + r));
-    TI__CV_FAR_DOT(a0, _mm512_loadu_si512((const void *)(p0 + r)), x0);
-    if (two) TI__CV_FAR_DOT(b0, _mm512_loadu_si512((const void *)(p1 + r)), x0);
+    TI__CV_DOTW(z, ti__vz_dpbusd, a0, _mm512_loadu_si512((const void *)(p0 + r)), x0);
+    if (two) TI__CV_DOTW(z, ti__vz_dpbusd, b0, _mm512_loadu_si512((const void *)(p1 + r)), x0);
   }
   if (r < nm) {  /* nm is a multiple of 64, so r = nm - 64 + head */
     const __m512i xv = _mm512_maskz_loadu_epi8(tm, x + r);
-    TI__CV_FAR_DOT(a1, _mm512_maskz_loadu_epi8(tm, p0 + r), xv);
-    if (two) TI__CV_FAR_DOT(b1, _mm512_maskz_loadu_epi8(tm, p1 + r), xv);
+    TI__CV_DOTW(z, ti__vz_dpbusd, a1, _mm512_maskz_loadu_epi8(tm, p0 + r), xv);
+    if (two) TI__CV_DOTW(z, ti__vz_dpbusd, b1, _mm512_maskz_loadu_epi8(tm, p1 + r), xv);
   }
   *s0 = ti__vz_rsum(_mm512_add_epi32(a0, a1));
   if (two) *s1 = ti__vz_rsum(_mm512_add_epi32(b0, b1));
@@ -4379,7 +4377,6 @@ TI__T_VNNI512 static void ti__cv_k_vnni512_far(const uint8_t *w, const uint8_t *
   for (f = f0; f < f0 + h; f++) ti__cv_far_rows(w + f * nr, w + (f + h) * nr, 1, x, nm, head, flip, s + f, s + f + h);
   for (f = f0 + 2 * h; f < f1; f++) ti__cv_far_rows(w + f * nr, w + f * nr, 0, x, nm, head, flip, s + f, s + f);
 }
-#undef TI__CV_FAR_DOT
 TI__CV_CORR(ti__cv_c_sse2, s, TI__T_SSE2, ti__vs_dot4)
 TI__CV_CORR(ti__cv_c_avx2, a, TI__T_AVX2, ti__va_dot4)
 TI__CV_CORR(ti__cv_c_avxvnni, a, TI__T_AVXVNNI, ti__va_dpbusd)
@@ -6081,7 +6078,7 @@ typedef struct ti__tr_job {
    row and strip. No line is read or written twice, so the edge sets the
    order of the strips and the pieces given to threads. On the AMD EPYC
    (cpuid family 25), 51 MB f32 in one process against memcpy (best of 5,
-   three rounds): 0.86-0.95 with an edge of 256-4096 (the normal stores of
+   three rounds): 0.83-0.95 with an edge of 256-4096 (the normal stores of
    the 256-blocks, which also read each output line before writing it:
    0.40-0.48). */
 #ifndef TI__TR_STREAM_FWD_BLOCK
