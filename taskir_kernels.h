@@ -6140,13 +6140,16 @@ typedef struct ti__tr_job {
 #endif
 /* Streamed whole lines (ti__tr_job.ntile): blocks of this edge, walked
    along the longer of the two axes, so that the input is read and the
-   output written in runs of 4 lines (256 bytes) per row while the block
-   stays in L1. On the AMD EPYC (cpuid family 26), NHWC->NCHW of 51 MB f32
+   output written in runs of 8 lines (512 bytes) per row while the block
+   stays in L2. On the AMD EPYC (cpuid family 26), NHWC->NCHW of 51 MB f32
    in 8 paired runs on a loaded machine: 1.3-2.3x (median 1.5x) the speed
-   of the normal stores of 256-blocks. An edge of 1024 measured 0.53x on
-   2-D 4096x4096 f32 (`bench_rearrange`, cpuid family 25). */
+   of the normal stores of 256-blocks. On cpuid family 25, with the blocks
+   in runs (TI__TR_RUN): an edge of 128 against 64, four alternating runs
+   of `bench_transpose_numpy layout`, 0.74-0.88 of memcpy against
+   0.71-0.75; 2-D 4096x4096 f32 the same (0.62-0.64); an edge of 1024
+   measured 0.53x on it. */
 #ifndef TI__TR_STREAM_BLOCK
-#define TI__TR_STREAM_BLOCK 64
+#define TI__TR_STREAM_BLOCK 128
 #endif
 /* The same with the input's rows the far-apart ones (NCHW->NHWC): blocks
    of this edge, each read as strips of 16 input rows along the block's
