@@ -6129,6 +6129,7 @@ typedef struct ti__tr_job {
   int64_t jsh;         /* tiled: the blocks along j start jsh elements early (lines of
                           the input whole in a block) */
   int jmajor;          /* tiled: blocks along the input's innermost axis outermost */
+  int rows;            /* tiled, streamed: strips of input rows along the block's width */
 } ti__tr_job;
 
 /* Two levels of blocking for the 2-D core: a block of TI__TR_BLOCK x
@@ -6151,10 +6152,11 @@ typedef struct ti__tr_job {
 #ifndef TI__TR_STREAM_BLOCK
 #define TI__TR_STREAM_BLOCK 128
 #endif
-/* The same with the input's rows the far-apart ones (NCHW->NHWC): blocks
-   of this edge, each read as strips of 16 input rows along the block's
-   width (16 sequential streams) while the output takes one whole line per
-   row and strip. No line is read or written twice, so the edge sets the
+/* The same with the input's rows the far-apart ones (NCHW->NHWC), or of
+   TI__TR_STREAM_ROW_BYTES or more (ti__tr_job.rows): blocks of this edge,
+   each read as strips of 16 input rows along the block's width (16
+   sequential streams) while the output takes one whole line per row and
+   strip. No line is read or written twice, so the edge sets the
    order of the strips and the pieces given to threads. On the AMD EPYC
    (cpuid family 25), 51 MB f32 in one process against memcpy (best of 5,
    three rounds): 0.83-0.95 with an edge of 256-4096 (the normal stores of
@@ -6162,6 +6164,20 @@ typedef struct ti__tr_job {
    0.40-0.48). */
 #ifndef TI__TR_STREAM_FWD_BLOCK
 #define TI__TR_STREAM_FWD_BLOCK 1024
+#endif
+/* Input rows of at least this many bytes take the strips of input rows
+   when streamed even where the output's rows are the far-apart ones: the
+   column strips' blocks then read each row's piece from a page of its
+   own. In one process against memcpy (medians of 9 pairs; two rounds,
+   memcpy's speed moving between them; AMD EPYC of cpuid family 25), row
+   strips against column strips: 2-D 4096x4096 f32 1.03 / 1.15 against
+   0.58 / 0.65, 8192x2048 1.12 / 0.90 against 0.72 / 0.61, NHWC->NCHW with
+   512, 768 and 1024 channels 1.67 / 1.11, 1.38 / 0.93 and 1.14 / 1.22
+   against 1.21 / 0.84, 1.13 / 0.76 and 0.65 / 0.68; with 256 channels
+   (1 KiB rows) the row strips lost, 0.84-0.89 against 0.94-0.96 (three
+   rounds), and with 128. */
+#ifndef TI__TR_STREAM_ROW_BYTES
+#define TI__TR_STREAM_ROW_BYTES 2048
 #endif
 
 /* Block [ia, ib) x [ja, jb) of the 2-D problem out[j*so + i] = in[i*sp + j]
@@ -6180,9 +6196,9 @@ static void ti__tr2d(const ti__tr_job *job, const unsigned char *in, int64_t sp,
      compact block of the output); else strips of TT output rows */
   const int jouter = so >= sp;
   int64_t i0, j0, i, j;
-  if (job->ntile && sp > so) {
-    /* whole lines streamed, input rows far apart: strips of TT input
-       rows, each along the block's width */
+  if (job->ntile && job->rows) {
+    /* whole lines streamed, input rows far apart or long: strips of TT
+       input rows, each along the block's width */
     for (i0 = ia; i0 < ib; i0 += TT)
       job->ntile(es, in + (size_t)(i0 * sp + ja) * es, spb, out + (size_t)(ja * so + i0) * es, sob,
                  ib - i0 < TT ? ib - i0 : TT, jb - ja);
@@ -6582,6 +6598,7 @@ TASKIR_API ti_status ti_transpose_ex(const ti_kernel_ctx *ctx, size_t es, int nd
   for (i = 0; i < ng; ++i)
     if (mp[i] == ng - 1) j.r = i;
   j.noth = 0;
+  j.rows = 0;
   j.tiled = !kept && j.odim[ng - 1] * (int64_t)j.es >= TI__TR_TILED_MIN &&
             j.odim[j.r] * (int64_t)j.es >= TI__TR_TILED_MIN;
   if (j.tiled) {
@@ -6594,7 +6611,9 @@ TASKIR_API ti_status ti_transpose_ex(const ti_kernel_ctx *ctx, size_t es, int nd
        rows the far-apart ones TI__TR_STREAM_FWD_BLOCK) */
     if (!j.stream || !(j.lines & j.es) || (j.ostr[j.r] * (int64_t)j.es) % 64 != 0)
       j.ntile = 0;
-    j.blk = !j.ntile ? TI__TR_BLOCK : j.ostr[j.r] < j.istr[ng - 1] ? TI__TR_STREAM_FWD_BLOCK : TI__TR_STREAM_BLOCK;
+    j.rows = j.ntile && (j.ostr[j.r] < j.istr[ng - 1] ||
+                         j.istr[ng - 1] * (int64_t)j.es >= TI__TR_STREAM_ROW_BYTES);
+    j.blk = !j.ntile ? TI__TR_BLOCK : j.rows ? TI__TR_STREAM_FWD_BLOCK : TI__TR_STREAM_BLOCK;
     /* with the output rows all at one phase within a line, the blocks
        along the output's rows start where its lines do (ish), and with the
        input rows so, the blocks along the input's rows where the input's
@@ -6608,9 +6627,14 @@ TASKIR_API ti_status ti_transpose_ex(const ti_kernel_ctx *ctx, size_t es, int nd
        keeps its input unshifted: its 64-blocks along the channels then cut
        them into edge strips of narrower tiles, and the shift measured
        0.54-0.65 of memcpy against 0.64-0.67 without it (three alternating
-       runs of bench_transpose_numpy, cpuid family 25). */
+       runs of bench_transpose_numpy, cpuid family 25); so do its row
+       strips across fewer channels than a block (512 channels, four rounds
+       in one process: 1.16-1.73 of memcpy unshifted, 1.17-1.56 shifted, the
+       shifted lower in three), while wider rows shift (2-D 4096x4096:
+       0.98-1.54 shifted against 0.90-1.19). */
     j.ish = ti__tr_shift(&j, j.ostr, j.r, ng - 1, out);
-    j.jsh = j.ntile && j.ostr[j.r] >= j.istr[ng - 1] ? 0 : ti__tr_shift(&j, j.istr, ng - 1, j.r, in);
+    j.jsh = j.ntile && j.ostr[j.r] >= j.istr[ng - 1] && (!j.rows || j.odim[j.r] < j.blk)
+                ? 0 : ti__tr_shift(&j, j.istr, ng - 1, j.r, in);
     j.nbi = (j.odim[ng - 1] + j.ish + j.blk - 1) / j.blk;
     j.nbj = (j.odim[j.r] + j.jsh + j.blk - 1) / j.blk;
     j.jmajor = j.ntile && j.nbj > j.nbi;

@@ -231,14 +231,18 @@ TT_TEST(test_transpose_variants_random) {
    line-aligned stores at all for 4-byte elements): NHWC <-> NCHW with
    edge blocks on both axes, 2-D, and a batch of them; NCHW->NHWC with
    output rows of whole lines (AVX-512: non-temporal whole lines too), one
-   of them over several blocks of channels and of pixels; every element
-   size. */
+   of them over several blocks of channels and of pixels; input rows of
+   2 KiB or more where the output's rows are as far apart or further (the
+   AVX-512 path's strips of input rows: 2-D, and NHWC->NCHW with fewer and
+   with more channels than its block); every element size. */
 TT_TEST(test_transpose_streamed) {
   static const int64_t shapes[][4] = {{3, 20, 56, 70}, {3, 70, 20, 56}, {1, 1, 1000, 208},
                                       {2, 7, 64, 160}, {1, 1, 130, 1000}, {2, 48, 20, 36},
-                                      {1, 272, 16, 16}, {1, 1040, 2, 520}};
+                                      {1, 272, 16, 16}, {1, 1040, 2, 520}, {1, 1, 608, 560},
+                                      {1, 40, 28, 600}, {1, 33, 32, 1040}};
   static const int perms[][4] = {{0, 3, 1, 2}, {0, 2, 3, 1}, {0, 1, 3, 2}, {0, 3, 1, 2}, {0, 1, 3, 2},
-                                 {0, 2, 3, 1}, {0, 2, 3, 1}, {0, 2, 3, 1}};
+                                 {0, 2, 3, 1}, {0, 2, 3, 1}, {0, 2, 3, 1}, {0, 1, 3, 2},
+                                 {0, 3, 1, 2}, {0, 3, 1, 2}};
   tt_rng r = {4242};
   unsigned sets[TI_VARIANT_COUNT + 1];
   const int nsets = cpu_sets(sets);
