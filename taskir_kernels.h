@@ -164,12 +164,17 @@ extern "C" {
 
 /* SIMD paths a kernel may take. On x86-64 ti_cpu_detect() reads cpuid (and
    xgetbv for OS support of the wide registers); on aarch64 NEON is a compile-
-   time fact; under TASKIR_NO_SIMD it returns 0. */
+   time fact; under TASKIR_NO_SIMD it returns 0. AMX (TI_CPU_AMXINT8) is
+   detected on Linux with GCC 11+ or Clang 12+ only: ti_cpu_detect() asks the
+   kernel for the process's permission to use the tile registers
+   (arch_prctl ARCH_REQ_XCOMP_PERM, as every AMX user must) and sets the flag
+   only when it is granted; ti_cpu_compiled() never has it. */
 enum {
   TI_CPU_SSE2 = 1u << 0, TI_CPU_SSSE3 = 1u << 1, TI_CPU_SSE41 = 1u << 2,
   TI_CPU_AVX2 = 1u << 3,          /* with FMA and F16C */
   TI_CPU_AVX512 = 1u << 4,        /* F + BW + DQ + VL */
   TI_CPU_AVX512VNNI = 1u << 5, TI_CPU_AVXVNNI = 1u << 6,
+  TI_CPU_AMXINT8 = 1u << 7,       /* AMX-TILE + AMX-INT8, the OS's permission granted */
   TI_CPU_NEON = 1u << 8, TI_CPU_NEON_DOTPROD = 1u << 9
 };
 TASKIR_API unsigned ti_cpu_detect(void);
@@ -200,6 +205,9 @@ enum {
   TI_FAMILY_TRANSPOSE = 1u << 6  /* ti_transpose (and PERMUTE / RESHAPE): in-register blocks */
 };
 #define TI_KERNEL_VARIANTS(X) \
+  X(AMXINT8, "amx-int8", \
+    TI_CPU_SSE2 | TI_CPU_SSSE3 | TI_CPU_SSE41 | TI_CPU_AVX2 | TI_CPU_AVX512 | TI_CPU_AVX512VNNI | \
+    TI_CPU_AMXINT8, TI_CPU_AVX512 | TI_CPU_AMXINT8, TI_FAMILY_CC) \
   X(AVX512VNNI, "avx512-vnni", \
     TI_CPU_SSE2 | TI_CPU_SSSE3 | TI_CPU_SSE41 | TI_CPU_AVX2 | TI_CPU_AVX512 | TI_CPU_AVX512VNNI, \
     TI_CPU_AVX512 | TI_CPU_AVX512VNNI, TI_FAMILY_CC | TI_FAMILY_CVM) \
@@ -903,6 +911,11 @@ TASKIR_API TI_NODISCARD ti_status ti_transpose_ex(const ti_kernel_ctx *ctx, size
 #define TI__T_AVXVNNI __attribute__((target("avx2,avxvnni")))
 #define TI__T_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq")))
 #define TI__T_VNNI512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512vnni")))
+#if defined(__linux__) && ((defined(__clang__) && __clang_major__ >= 12) || \
+                           (!defined(__clang__) && __GNUC__ >= 11))
+#define TI__AMX 1   /* AMX tile intrinsics, and the permission syscall */
+#define TI__T_AMX __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512vnni,amx-tile,amx-int8")))
+#endif
 #elif defined(TI__X86)
 #define TI__T_SSE2
 #define TI__T_AVX2
@@ -975,8 +988,9 @@ TASKIR_API unsigned ti_cpu_detect(void) {
   if (ecx1 & (1u << 19)) f |= TI_CPU_SSE41;
   if (ecx1 & (1u << 27)) xcr0 = ti__xgetbv0();   /* OSXSAVE */
   if (max_leaf >= 7 && (xcr0 & 0x6) == 0x6) {
-    unsigned b7, c7, a71;
-    ti__cpuid(7, 0, r); b7 = r[1]; c7 = r[2];
+    unsigned b7, c7, d7, a71;
+    ti__cpuid(7, 0, r); b7 = r[1]; c7 = r[2]; d7 = r[3];
+    (void)d7;   /* AMX bits, read only where TI__AMX */
     ti__cpuid(7, 1, r); a71 = r[0];
     if ((b7 & (1u << 5)) && (ecx1 & (1u << 12)) && (ecx1 & (1u << 29))) f |= TI_CPU_AVX2;
     if ((f & TI_CPU_AVX2) && (a71 & (1u << 4))) f |= TI_CPU_AVXVNNI;
@@ -984,6 +998,16 @@ TASKIR_API unsigned ti_cpu_detect(void) {
         (b7 & (1u << 30)) && (b7 & (1u << 31))) {
       f |= TI_CPU_AVX512;
       if (c7 & (1u << 11)) f |= TI_CPU_AVX512VNNI;
+#if defined(TI__AMX)
+      /* AMX-TILE and AMX-INT8, the tile state enabled in XCR0, and the
+         process's permission to use it (Linux: ARCH_REQ_XCOMP_PERM for
+         XFEATURE_XTILEDATA; granted once, asking again is harmless) */
+      if ((d7 & (3u << 24)) == (3u << 24) && (xcr0 & 0x60000u) == 0x60000u) {
+        long ret;
+        __asm__ volatile("syscall" : "=a"(ret) : "0"(158L), "D"(0x1023L), "S"(18L) : "rcx", "r11", "memory");
+        if (ret == 0) f |= TI_CPU_AMXINT8;
+      }
+#endif
     }
   }
 #elif defined(TI__NEON)
@@ -3044,12 +3068,22 @@ static int64_t ti__cc_pack_bytes(const ti__cc_geo *g) {
 static uint32_t ti__cc_format(const ti__cc_geo *g) {
   return g->int8 ? (g->win ? 4u : g->flat ? 6u : 1u) : g->dual ? (g->win ? 5u : g->flat ? 7u : 3u) : 2u;
 }
+/* Shapes the AMX kernel takes (whatever the machine, so that sizes do not
+   depend on it): the int8 path by taps (not window rows or flat), a tap's
+   4-byte groups G <= 16 or a multiple of 16, strides along x up to
+   TI__CC_AMX_SX. */
+#define TI__CC_AMX_SX 2
+static int ti__cc_amx_geo(const ti__cc_geo *g) {
+  return (g->int8 || g->dual) && !g->win && !g->flat && g->sx <= TI__CC_AMX_SX &&
+         (g->G <= 16 || g->G % 16 == 0);
+}
 /* Run scratch. int8 path: corrections, tap offsets, padded input (4 more
-   bytes for win, 16 for flat); wide path: bias per channel, and the input widened to
+   bytes for win, 16 for flat, 15 * sx pixels for AMX); wide path: bias per channel, and the input widened to
    int32 when it is 8-bit. */
 static int64_t ti__cc_run_bytes(const ti_prim_desc *d, const ti__cc_geo *g) {
   int64_t r8 = 64 + ti__cc_al64(g->nf16 * 4) + ti__cc_al64(g->T * 24) +
-               g->hn * g->wn * g->nr4 + (g->win ? 4 : 0) + (g->flat ? 16 : 0);
+               g->hn * g->wn * g->nr4 + (g->win ? 4 : 0) + (g->flat ? 16 : 0) +
+               (ti__cc_amx_geo(g) ? 15 * g->sx * g->nr4 : 0);
   int64_t rw = 64 + ti__cc_al64(g->nf16 * 4) +
                (ti__cc_b8(d->in_dtype) ? g->niy * g->nix * g->nr * 4 : 0);
   if (g->int8) return r8;
@@ -3286,6 +3320,8 @@ struct ti__cc_job {
                                      on rows fpitch bytes apart (else NULL) */
   int64_t fpitch;
   int P, L, nvmax;
+  int amx;                        /* the AMX kernel may take the job */
+  int var;                        /* the vector kernels' variant */
   ti__cc_kfn kfn[4];
 };
 
@@ -3440,7 +3476,10 @@ TI__CC_KERNEL(ti__cc_k_neon_4, n, , ti__cc_n_bc, ti__vn_dot4, 4, 4)
 static unsigned ti__cc_pick(unsigned cpu, int64_t nf, int64_t npix, ti__cc_job *j) {
   j->kfn[0] = j->kfn[1] = j->kfn[2] = j->kfn[3] = ti__cc_k_c;
   j->P = 1; j->L = 16; j->nvmax = 1;
-  switch (ti__variant(cpu, TI_FAMILY_CC)) {
+  j->var = ti__variant(cpu, TI_FAMILY_CC);
+  j->amx = j->var == TI_VARIANT_AMXINT8;   /* for the shapes it takes; the rest: */
+  if (j->amx) j->var = ti__variant(cpu & ~(unsigned)TI_CPU_AMXINT8, TI_FAMILY_CC);
+  switch (j->var) {
 #if defined(TI__X86)
   case TI_VARIANT_AVX512VNNI:
     j->kfn[0] = ti__cc_k_vnni512_1; j->kfn[1] = ti__cc_k_vnni512_2;
@@ -3799,6 +3838,161 @@ static void ti__cc_pad_rows(void *arg, int64_t y0, int64_t y1) {
   }
 }
 
+/* ---- AMX: tiles of 16 pixels x 16 channels ---------------------------------
+   With AMX-INT8 (variant amx-int8) the sums S = sum u8 * w of the int8 path
+   (the padded input and the corrections as above) are taken by tdpbusd on
+   16x16 int32 tiles. The packed weights need no other layout: 16 groups of
+   4 bytes x 16 channels of a block are one B tile (16 rows of 64 bytes).
+   An A tile is 16 pixels whose padded input lies rs bytes apart, one row
+   per pixel: kc 4-byte groups of one tap (kc = G when G <= 16, else 16 and
+   G a multiple of it). A job item is 2 pixel tiles x 32 channels: four
+   accumulator tiles, two A and two B tiles (all eight tile registers).
+   Pixel tiles run along the output rows (16 pixels of a row, sx * cs bytes
+   apart) or, at stride 1, along the rows of the padded width flattened
+   (pixel v at v * cs; the wn - nx pixels past a row are computed and
+   dropped), whichever leaves fewer tile rows empty. A tile's rows past its
+   last pixel read up to 15 * sx pixels past the padded input: the scratch
+   has room for them (filled with off). Items go pixel pair by pixel pair, so
+   the k-th part of a split range writes the k-th part of the pixels. Tiles
+   are stored to the stack and the corrections added on the way out; the
+   dword sums wrap modulo 2^32 as the reference's do. */
+#if defined(TI__AMX)
+typedef struct ti__amx_job {
+  const uint8_t *pad, *blk;
+  const uint32_t *corr;
+  uint32_t *out;
+  const int64_t *tapoff;
+  int64_t T, kc, nk, bstride, rs, nf, nfb, nfp;
+  int64_t nx, ny, wn, cs, ys;
+  int64_t virt;                 /* tiles along the flattened padded rows */
+  int64_t tx, vend, ntile;      /* tiles per output row; virt: pixels; tiles */
+} ti__amx_job;
+
+/* Tile t: the byte offset of its first pixel in the padded input, and the
+   output row of each of its 16 pixels (NULL past the pixels); *whole: the
+   16 pixels are valid and follow each other in the output. */
+static int64_t ti__amx_tile(const ti__amx_job *j, int64_t t, uint32_t **ob, int *whole) {
+  int64_t r;
+  if (j->virt) {
+    int64_t v = t * 16, y = v / j->wn, x = v - y * j->wn;
+    *whole = v + 16 <= j->vend && x + 16 <= j->nx;
+    for (r = 0; r < 16; r++, v++) {
+      ob[r] = v < j->vend && x < j->nx ? j->out + (y * j->nx + x) * j->nf : NULL;
+      if (++x == j->wn) { x = 0; y++; }
+    }
+    return t * 16 * j->cs;
+  } else {
+    const int64_t y = t / j->tx, x0 = (t - y * j->tx) * 16;
+    *whole = x0 + 16 <= j->nx;
+    for (r = 0; r < 16; r++) ob[r] = x0 + r < j->nx ? j->out + (y * j->nx + x0 + r) * j->nf : NULL;
+    return y * j->ys + x0 * j->rs;
+  }
+}
+
+/* The n (< 16 or rows missing) channels of a stored tile's rows. */
+TI__T_AVX512 static void ti__amx_rows(uint32_t *const *ob, const int32_t *acc, int64_t f, int64_t n) {
+  int r;
+  for (r = 0; r < 16; r++, acc += 16)
+    if (ob[r]) ti__vz_stn(ob[r] + f, ti__vz_ld(acc), n);
+}
+
+/* The taps and K steps of one item: NA pixel tiles (A: tiles 4, 5) x NB
+   channel blocks (B: tiles 6, 7) into accumulators 0, 1 (pixel tile 0) and
+   2, 3 (pixel tile 1), which start at the corrections (a row read NB
+   times with stride 0) and go straight to the output when its rows are
+   whole. */
+#define TI__AMX_ITEM(NA, NB) \
+  _tile_loadd(0, j->corr + f0, 0); \
+  if (NB > 1) _tile_loadd(1, j->corr + f0 + 16, 0); \
+  if (NA > 1) _tile_loadd(2, j->corr + f0, 0); \
+  if (NA > 1 && NB > 1) _tile_loadd(3, j->corr + f0 + 16, 0); \
+  for (t = 0; t < T; t++) { \
+    const uint8_t *a0 = p0 + tapoff[t], *a1 = p1 + tapoff[t]; \
+    for (k = 0; k < nk; k++, w += kb) { \
+      _tile_loadd(4, a0 + k * 64, rs); \
+      _tile_loadd(6, w, 64); \
+      _tile_dpbusd(0, 4, 6); \
+      if (NB > 1) { _tile_loadd(7, w + bs, 64); _tile_dpbusd(1, 4, 7); } \
+      if (NA > 1) { \
+        _tile_loadd(5, a1 + k * 64, rs); _tile_dpbusd(2, 5, 6); \
+        if (NB > 1) _tile_dpbusd(3, 5, 7); \
+      } \
+    } \
+  } \
+  TI__AMX_OUT(0, 0, 0) \
+  if (NB > 1) TI__AMX_OUT(1, 0, 1) \
+  if (NA > 1) TI__AMX_OUT(2, 1, 0) \
+  if (NA > 1 && NB > 1) TI__AMX_OUT(3, 1, 1)
+#define TI__AMX_OUT(c, a, fb) { \
+  const int64_t f_ = f0 + 16 * (fb); \
+  if (whole[a] && nf - f_ >= 16) _tile_stored(c, ob[a][0] + f_, nf * 4); \
+  else { _tile_stored(c, acc, 64); ti__amx_rows(ob[a], acc, f_, nf - f_); } }
+TI__T_AMX static void ti__cc_amx_range(void *arg, int64_t b, int64_t e) {
+  const ti__amx_job *j = (const ti__amx_job *)arg;
+  int32_t acc[256] __attribute__((aligned(64)));
+  uint8_t cfg[64] __attribute__((aligned(64)));
+  uint32_t *ob[2][16];
+  int whole[2] = {0, 0};
+  const int64_t T = j->T, nk = j->nk, kb = j->kc * 64, bs = j->bstride, rs = j->rs, nf = j->nf;
+  const int64_t *const tapoff = j->tapoff;
+  int64_t it, pp = -1, i;
+  const uint8_t *p0 = j->pad, *p1 = j->pad;
+  int na = 1;
+  for (i = 0; i < 64; i++) cfg[i] = 0;
+  cfg[0] = 1;   /* palette 1; colsb (16-bit) at 16 + 2i, rows at 48 + i */
+  for (i = 0; i < 8; i++) {
+    const int64_t colsb = i >= 4 && i < 6 ? j->kc * 4 : 64, rows = i >= 6 ? j->kc : 16;
+    cfg[16 + 2 * i] = (uint8_t)colsb; cfg[48 + i] = (uint8_t)rows;
+  }
+  _tile_loadconfig(cfg);
+  for (it = b; it < e; it++) {
+    const int64_t q = it / j->nfp, fp = it - q * j->nfp, f0 = fp * 32;
+    const int nb = fp * 2 + 1 < j->nfb ? 2 : 1;
+    const uint8_t *w = j->blk + fp * 2 * bs;
+    int64_t t, k;
+    if (q != pp) {   /* the pixel pair's tiles */
+      pp = q;
+      p0 = j->pad + ti__amx_tile(j, 2 * q, ob[0], &whole[0]);
+      na = 2 * q + 1 < j->ntile ? 2 : 1;
+      p1 = na > 1 ? j->pad + ti__amx_tile(j, 2 * q + 1, ob[1], &whole[1]) : p0;
+    }
+    if (na > 1 && nb > 1) { TI__AMX_ITEM(2, 2) }
+    else if (na > 1) { TI__AMX_ITEM(2, 1) }
+    else if (nb > 1) { TI__AMX_ITEM(1, 2) }
+    else { TI__AMX_ITEM(1, 1) }
+  }
+  _tile_release();
+}
+#undef TI__AMX_OUT
+#undef TI__AMX_ITEM
+
+/* Runs the int8 path's job through AMX when the shape suits it (see
+   ti__cc_amx_geo); returns 0 when it does not. */
+static int ti__cc_run_amx(const ti_kernel_ctx *ctx, const ti__cc_geo *g, const ti__cc_job *cj,
+                          uint8_t *pad, uint32_t off) {
+  ti__amx_job j;
+  const int64_t npix = g->ny * g->nx, cs = cj->cs;
+  int64_t trow, tvirt;
+  if (!ti__cc_amx_geo(g) || npix < 16) return 0;
+  j.pad = cj->pad; j.blk = cj->blk; j.corr = cj->corr; j.out = cj->out; j.tapoff = cj->tapoff;
+  j.T = g->T; j.kc = g->G <= 16 ? g->G : 16; j.nk = g->G / j.kc; j.bstride = cj->bstride;
+  j.nf = g->nf; j.nfb = g->nfb; j.nfp = (g->nfb + 1) / 2;
+  j.nx = g->nx; j.ny = g->ny; j.wn = g->wn; j.cs = cs; j.ys = g->sy * g->wn * cs;
+  j.tx = (g->nx + 15) / 16;
+  trow = g->ny * j.tx;
+  j.vend = (g->ny - 1) * g->wn + g->nx;
+  tvirt = g->sx == 1 && g->sy == 1 ? (j.vend + 15) / 16 : trow + 1;
+  j.virt = tvirt < trow;
+  j.ntile = j.virt ? tvirt : trow;
+  j.rs = g->sx * cs;
+  if (j.ntile * 16 > 2 * npix) return 0;   /* most tile rows empty: the vector kernels */
+  /* the rows the last tiles read past the padded input */
+  TASKIR_MEMSET(pad + g->hn * g->wn * cs, (int)off, (size_t)(15 * g->sx * cs));
+  ti__parallel(ctx, ((j.ntile + 1) / 2) * j.nfp, ti__cc_amx_range, &j);
+  return 1;
+}
+#endif /* TI__AMX */
+
 /* Runs the int8 path on packed weights p (header checked by the caller). */
 /* off: 0 when the input values are in 0..255, 128 when in -128..127. */
 static void ti__cc_run8(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const ti__cc_geo *g,
@@ -3843,7 +4037,7 @@ static void ti__cc_run8(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const t
     TASKIR_MEMSET(pad + g->hn * g->wn * cs, (int)off, 16);
     j.G = g->K4; j.T = 1; tapoff[0] = 0;
 #if defined(TI__X86)
-    if (ti__variant(ti__cpu(ctx), TI_FAMILY_CC) == TI_VARIANT_AVX512VNNI && j.P == 12 && g->nf > 16) {
+    if (j.var == TI_VARIANT_AVX512VNNI && j.P == 12 && g->nf > 16) {
       const int p32 = g->K4 <= 8;   /* rows of 32 or 64 bytes */
       j.fk = p32 ? ti__cc_fk_vnni512_32x2 : ti__cc_fk_vnni512_64x2;
       j.fpitch = p32 ? 32 : 64;
@@ -3892,6 +4086,9 @@ static void ti__cc_run8(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const t
      pixel tiles), so that a contiguous range of items (what a thread runs)
      covers a contiguous range of pixels, all their channels. Flat windows:
      blocks of TI__CC_FLAT_PIX pixels, in pixel order. */
+#if defined(TI__AMX)
+  if (j.amx && ti__cc_run_amx(ctx, g, &j, pad, off)) return;
+#endif
   j.pb = g->nfb * g->K4 * 64 <= 32768 ? 1 : !(ctx && ctx->parallel_for) ? j.npt : j.npt > 64 ? (j.npt + 15) / 16 : 4;
   if (g->flat) {
     const int64_t nb = (TI__CC_FLAT_PIX / j.P) * j.P;

@@ -1,9 +1,16 @@
 /* Tests of CC, CC2D and CVM in taskir_kernels.h: hand-computed answers, every
    SIMD path on this machine bit-identical to the reference (and to an
    independent oracle) on random data, and the argument checks. */
+#if defined(__linux__)
+#define _DEFAULT_SOURCE   /* mmap's MAP_ANONYMOUS, for the guard pages */
+#endif
 #define TASKIR_IMPLEMENTATION
 #include "taskir_kernels.h"
 #include "tt.h"
+#if defined(__linux__)
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
 
 /* ---- helpers ------------------------------------------------------------ */
 
@@ -398,6 +405,102 @@ TT_TEST(random_shapes) {
       TT_CHECK_MSG(bad == 0, "case %d dtypes %d: %d mismatches", (int)c, (int)t, bad);
     }
 }
+
+/* The AMX tiles (variant amx-int8, on a machine that has it; elsewhere the
+   same shapes check the other paths): pixel tiles along the flattened padded
+   rows (stride 1) and along the output rows (strides 2 along x or y), tiles
+   of whole output rows stored straight to the output and the others row by
+   row, 4-byte groups per tap of 1, 2, 5 and 16 (one K step) and 32, 64, 128
+   (two to eight steps), an odd number of 16-channel blocks and of pixel
+   tiles (the last item's single B or A tile), channel tails, dilations and
+   asymmetric pads; 20 channels (5 groups, not a multiple of 16 past 16:
+   not AMX) for the choice. Every dtype pair of the int8 path. */
+static const int amx_cases[][14] = {
+  /* niy nix nr nf ky kx sy sx dy dx pu pd pl pr */
+  {17, 19, 64, 48, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},    /* flattened rows, 3 channel blocks */
+  {9, 40, 128, 40, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},    /* 2 K steps per tap, a tail of 8 */
+  {12, 33, 256, 17, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1},   /* stride 2: output rows, 4 steps */
+  {20, 20, 20, 33, 3, 3, 1, 2, 1, 1, 1, 1, 1, 1},    /* stride 2 along x, 5 groups */
+  {20, 18, 8, 64, 3, 3, 2, 1, 1, 1, 0, 0, 1, 1},     /* stride 2 along y, 2 groups */
+  {6, 32, 64, 64, 3, 3, 1, 1, 1, 1, 0, 0, 1, 1},     /* whole rows: straight stores */
+  {10, 12, 64, 32, 3, 3, 1, 1, 2, 2, 2, 1, 0, 3},    /* dilation, asymmetric pads */
+  {5, 5, 64, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},      /* 3 pixel tiles: one alone */
+  {7, 7, 512, 32, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},     /* 8 K steps per tap */
+  {4, 70, 4, 20, 1, 3, 1, 1, 1, 1, 0, 0, 1, 1},      /* 1 group per tap */
+  {8, 36, 72, 24, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},     /* 18 groups: not AMX */
+  {16, 48, 256, 64, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0},   /* 1x1, whole rows */
+};
+static const ti_dtype amx_types[][2] = {
+  {TI_DTYPE_I8, TI_DTYPE_I8}, {TI_DTYPE_U8, TI_DTYPE_I8}, {TI_DTYPE_TERNARY, TI_DTYPE_TERNARY},
+  {TI_DTYPE_I8, TI_DTYPE_TERNARY}, {TI_DTYPE_I32, TI_DTYPE_I8},
+};
+static ti_prim_desc amx_desc(size_t c, size_t t) {
+  const int *k = amx_cases[c];
+  return conv_desc(k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[7], k[8], k[9], k[10], k[11], k[12],
+                   k[13], amx_types[t][0], amx_types[t][1]);
+}
+TT_TEST(amx_tiles) {
+  size_t c, t;
+  printf("    amx-int8 on this machine: %s\n", (ti_cpu_detect() & TI_CPU_AMXINT8) ? "yes" : "no");
+  for (c = 0; c < sizeof amx_cases / sizeof amx_cases[0]; c++)
+    for (t = 0; t < sizeof amx_types / sizeof amx_types[0]; t++) {
+      ti_prim_desc d = amx_desc(c, t);
+      int bad;
+      fill_i32_small = 1;   /* I32 input in -128..127: the int8 path */
+      bad = check_conv(&d, 7000 + c * 16 + t);
+      fill_i32_small = 0;
+      TT_CHECK_MSG(bad == 0, "amx case %d dtypes %d: %d mismatches", (int)c, (int)t, bad);
+    }
+}
+
+#if defined(__linux__)
+/* n bytes that end where an inaccessible page begins. */
+static void *guarded(size_t n, void **map, size_t *len) {
+  const size_t pg = (size_t)sysconf(_SC_PAGESIZE), body = (n + pg - 1) / pg * pg;
+  unsigned char *m = (unsigned char *)mmap(NULL, body + pg, PROT_READ | PROT_WRITE,
+                                           MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (m == (unsigned char *)MAP_FAILED) return NULL;
+  if (mprotect(m + body, pg, PROT_NONE) != 0) { munmap(m, body + pg); return NULL; }
+  *map = m; *len = body + pg;
+  return m + body - n;
+}
+
+/* The tiles read and write nothing past the scratch, the packed weights,
+   the input or the output, each of exactly its size and followed by an
+   inaccessible page (the tile loads and stores are not seen by the
+   sanitizers). */
+TT_TEST(amx_stays_in_its_buffers) {
+  size_t c;
+  for (c = 0; c < sizeof amx_cases / sizeof amx_cases[0]; c++) {
+    ti_prim_desc d = amx_desc(c, 0);
+    size_t ni = count_in(&d), nw = count_w(&d), no = count_out(&d), pb = 0, sb = 0, i;
+    void *mi, *mw, *mp, *ms, *mo, *mb;
+    size_t li, lw, lp, ls, lo, lb;
+    int8_t *in, *w;
+    int32_t *bias, *out, *want;
+    unsigned char *packed, *scratch;
+    ti_kernel_ctx ctx;
+    TT_EQ_INT(ti_cc_pack_size(&d, &pb), TI_STATUS_SUCCESS);
+    TT_EQ_INT(ti_cc_scratch_size(&d, 1, &sb), TI_STATUS_SUCCESS);
+    in = (int8_t *)guarded(ni, &mi, &li); w = (int8_t *)guarded(nw, &mw, &lw);
+    packed = (unsigned char *)guarded(pb, &mp, &lp); scratch = (unsigned char *)guarded(sb, &ms, &ls);
+    out = (int32_t *)guarded(no * 4, &mo, &lo); bias = (int32_t *)guarded((size_t)d.nf * 4, &mb, &lb);
+    want = (int32_t *)malloc(no * 4);
+    TT_CHECK(in && w && packed && scratch && out && bias && want);
+    if (!(in && w && packed && scratch && out && bias && want)) return;
+    for (i = 0; i < ni; i++) in[i] = (int8_t)(i * 7 + 3);
+    for (i = 0; i < nw; i++) w[i] = (int8_t)(i * 13 + 1);
+    for (i = 0; i < (size_t)d.nf; i++) bias[i] = (int32_t)i - 5;
+    TT_EQ_INT(ti_cc_pack_weights(&d, w, packed, pb), TI_STATUS_SUCCESS);
+    TT_EQ_INT(ti_cc_ref(&d, in, w, bias, want), TI_STATUS_SUCCESS);
+    ti_kernel_ctx_init(&ctx);
+    TT_EQ_INT(ti_cc_packed(&ctx, &d, in, packed, pb, bias, out, scratch, sb), TI_STATUS_SUCCESS);
+    TT_CHECK_MSG(memcmp(out, want, no * 4) == 0, "amx case %d: outputs differ", (int)c);
+    munmap(mi, li); munmap(mw, lw); munmap(mp, lp); munmap(ms, ls); munmap(mo, lo); munmap(mb, lb);
+    free(want);
+  }
+}
+#endif
 
 /* Outputs on the border skip the taps that read only padding (the int8
    path, when at least 1/4 of the outputs are on the border): every region
@@ -919,6 +1022,10 @@ int main(void) {
   TT_RUN(known_float);
   TT_RUN(random_shapes);
   TT_RUN(random_shapes_other_types);
+  TT_RUN(amx_tiles);
+#if defined(__linux__)
+  TT_RUN(amx_stays_in_its_buffers);
+#endif
   TT_RUN(padded_taps_skipped);
   TT_RUN(flat_windows);
   TT_RUN(i32_input_narrowing);
