@@ -13,4 +13,13 @@
       exit(1);                                                                              \
     }                                                                                       \
   } while (0)
+#if defined(_POSIX_C_SOURCE) && _POSIX_C_SOURCE >= 200112L
+/* n bytes at a 64-byte boundary (free() them), as a user who follows
+   taskir_kernels.h puts packed weights; exits when out of memory. */
+__attribute__((unused)) static void *bench_alloc64(size_t n) {
+  void *p = NULL;
+  if (posix_memalign(&p, 64, n ? n : 1) != 0) { fprintf(stderr, "out of memory\n"); exit(1); }
+  return p;
+}
+#endif
 #endif

@@ -6,7 +6,8 @@
    before any timing. Then the two run alternately and every pair gives a
    ratio; the figures are medians over the pairs (the machine is shared, so
    single runs are noisy). Each conv is also printed as a fraction of the
-   core's vpdpbusd limit (bench/vnni_peak.h).
+   core's vpdpbusd limit, or of its tdpbusd limit where the kernels take AMX
+   (bench/vnni_peak.h).
 
    oneDNN runs single-threaded: Debian's build uses the OpenMP runtime, which
    reads OMP_NUM_THREADS when it loads, so the bench sets it to 1 and starts
@@ -87,7 +88,7 @@ static double run(const shape *sh, dnnl_engine_t eng, dnnl_stream_t strm, double
   /* taskir: pack once */
   ti_kernel_ctx_init(&ctx);
   if (ti_cc_pack_size(&d, &pb) || ti_cc_scratch_size(&d, 1, &sb)) { printf("bad shape\n"); exit(1); }
-  packed = malloc(pb); scr = malloc(sb);
+  packed = bench_alloc64(pb); scr = malloc(sb);   /* packed weights at a line (taskir_kernels.h) */
   if (ti_cc_pack_weights(&d, w, packed, pb)) { printf("pack failed\n"); exit(1); }
 
   /* oneDNN: NCHW logical dims, NHWC storage; OIHW user weights */
@@ -186,6 +187,13 @@ int main(int argc, char **argv) {
          v->major, v->minor, v->patch, v->cpu_runtime == DNNL_RUNTIME_OMP ? "OpenMP" : "other");
   peak = vnni_peak(1);
   printf("vpdpbusd limit (best loop shape): %.1f GMAC/s\n", peak / 1e9);
+  {   /* with AMX the kernels' limit is tdpbusd's */
+    double amx = amx_peak(1);
+    if (amx > 0) {
+      printf("tdpbusd limit (best loop shape): %.1f GMAC/s; %% of limit below: of this one\n", amx / 1e9);
+      peak = amx;
+    }
+  }
   CHECK(dnnl_engine_create(&eng, dnnl_cpu, 0));
   CHECK(dnnl_stream_create(&strm, eng, dnnl_stream_default_flags));
   printf("shape                         taskir   oneDNN  taskir/  %% of limit\n"

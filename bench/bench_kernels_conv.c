@@ -2,11 +2,12 @@
    a ratio measured in this run:
    - speed-up of each SIMD path over the plain C reference;
    - CC int8 throughput on ResNet-like layers as a fraction of this core's
-     int8 MAC limit, the best of several vpdpbusd loop shapes (vnni_peak.h);
+     int8 MAC limit, the best of several vpdpbusd loop shapes, or of tdpbusd
+     ones for the AMX variant (vnni_peak.h);
    - CVM with weights larger than the caches as a fraction of the memory
      bandwidth limit: median of paired ratios to a streaming read of the
      same bytes, run alternately. */
-#define _POSIX_C_SOURCE 199309L
+#define _POSIX_C_SOURCE 200809L
 #define TASKIR_IMPLEMENTATION
 #include "taskir_kernels.h"
 #include "bench_check.h"
@@ -189,7 +190,7 @@ static ti_prim_desc conv3x3(int h, int c, int f) {
   return d;
 }
 
-static void bench_cc(const char *label, ti_prim_desc d, double peak, const path *ps, int np) {
+static void bench_cc(const char *label, ti_prim_desc d, double peak, double amx, const path *ps, int np) {
   size_t ni = (size_t)d.niy * d.nix * d.nr, nw = (size_t)d.nf * d.nr * 9, no = (size_t)d.ny * d.nx * d.nf;
   size_t pb, sb;
   void *in = malloc(ni), *w = malloc(nw), *bias = malloc((size_t)d.nf * 4), *packed, *s;
@@ -198,14 +199,15 @@ static void bench_cc(const char *label, ti_prim_desc d, double peak, const path 
   int i;
   fill8(in, ni); fill8(w, nw); fill8(bias, (size_t)d.nf * 4);
   BENCH_OK(ti_cc_pack_size(&d, &pb)); BENCH_OK(ti_cc_scratch_size(&d, 1, &sb));
-  packed = malloc(pb); s = malloc(sb);
+  packed = bench_alloc64(pb); s = malloc(sb);   /* packed weights at a line */
   BENCH_OK(ti_cc_pack_weights(&d, w, packed, pb));
   tref = now(); BENCH_OK(ti_cc_ref(&d, in, w, bias, ref)); tref = now() - tref;
   printf("CC int8 %s: %.0f MMAC, reference %.2f GMAC/s\n", label, macs / 1e6, macs / tref / 1e9);
   for (i = 0; i < np; i++) {
     t = time_cc(ps[i].cpu, &d, in, packed, pb, bias, out, s, sb, 10);
     printf("  %-12s %7.1f GMAC/s  x%6.1f vs reference", ps[i].name, macs / t / 1e9, tref / t);
-    if (peak > 0) printf("  %5.1f%% of vpdpbusd limit", 100.0 * macs / t / peak);
+    if (amx > 0 && (ps[i].cpu & TI_CPU_AMXINT8)) printf("  %5.1f%% of tdpbusd limit", 100.0 * macs / t / amx);
+    else if (peak > 0) printf("  %5.1f%% of vpdpbusd limit", 100.0 * macs / t / peak);
     printf("%s\n", memcmp(out, ref, no * 4) ? "  MISMATCH" : "");
   }
   free(in); free(w); free(bias); free(packed); free(s); free(ref); free(out);
@@ -225,7 +227,7 @@ static void bench_cc_wide(ti_dtype t, ti_prim_desc d, const path *ps, int np) {
   for (i = 0; i < (size_t)d.nf; i++) ((float *)bias)[i] = 1.0f;
   if (t == TI_DTYPE_I32) { fill8(in, ni * 4); fill8(w, nw * 4); }
   BENCH_OK(ti_cc_pack_size(&d, &pb)); BENCH_OK(ti_cc_scratch_size(&d, 1, &sb));
-  packed = malloc(pb); s = malloc(sb);
+  packed = bench_alloc64(pb); s = malloc(sb);   /* packed weights at a line */
   BENCH_OK(ti_cc_pack_weights(&d, w, packed, pb));
   tref = now(); BENCH_OK(ti_cc_ref(&d, in, w, bias, ref)); tref = now() - tref;
   printf("CC %s %dx%dx%d->%d %dx%d: reference %.2f GMAC/s\n", t == TI_DTYPE_F32 ? "f32" : "i32",
@@ -240,7 +242,7 @@ static void bench_cc_wide(ti_dtype t, ti_prim_desc d, const path *ps, int np) {
 
 /* I32 input whose values fit int8 (as an executor keeping 32-bit activations
    passes them): narrowed at run time to the int8 kernels. */
-static void bench_cc_i32_narrow(ti_prim_desc d, double peak, unsigned cpu) {
+static void bench_cc_i32_narrow(ti_prim_desc d, double peak, double amx, unsigned cpu) {
   size_t ni = (size_t)d.niy * d.nix * d.nr, nw = (size_t)d.nf * d.nr * 9, no = (size_t)d.ny * d.nx * d.nf;
   size_t pb, sb, i;
   int32_t *in = (int32_t *)malloc(ni * 4), *ref = (int32_t *)malloc(no * 4), *out = (int32_t *)malloc(no * 4);
@@ -250,13 +252,14 @@ static void bench_cc_i32_narrow(ti_prim_desc d, double peak, unsigned cpu) {
   for (i = 0; i < ni; i++) in[i] = (int32_t)(rnd() % 256) - 128;
   fill8(w, nw); fill8(bias, (size_t)d.nf * 4);
   BENCH_OK(ti_cc_pack_size(&d, &pb)); BENCH_OK(ti_cc_scratch_size(&d, 1, &sb));
-  packed = malloc(pb); s = malloc(sb);
+  packed = bench_alloc64(pb); s = malloc(sb);   /* packed weights at a line */
   BENCH_OK(ti_cc_pack_weights(&d, w, packed, pb));
   BENCH_OK(ti_cc_ref(&d, in, w, bias, ref));
   t = time_cc(cpu, &d, in, packed, pb, bias, out, s, sb, 10);
   printf("CC i32 input in int8 range x i8 weights %dx%dx%d->%d: %.1f GMAC/s", d.niy, d.nix, d.nr,
          d.nf, macs / t / 1e9);
-  if (peak > 0) printf(", %.1f%% of vpdpbusd limit", 100.0 * macs / t / peak);
+  if (amx > 0 && (cpu & TI_CPU_AMXINT8)) printf(", %.1f%% of tdpbusd limit", 100.0 * macs / t / amx);
+  else if (peak > 0) printf(", %.1f%% of vpdpbusd limit", 100.0 * macs / t / peak);
   printf("%s\n", memcmp(out, ref, no * 4) ? "  MISMATCH" : "");
   free(in); free(ref); free(out); free(w); free(bias); free(packed); free(s);
 }
@@ -326,13 +329,14 @@ static double bench_cvm(int nf, int nr, ti_dtype tin, ti_dtype tw, const path *p
 int main(int argc, char **argv) {
   path ps[TI_VARIANT_COUNT];
   int np = paths(ps), cvm_pass = 0, cvm_only = argc > 1 && !strcmp(argv[1], "cvm");   /* "cvm": the CVM rows alone */
-  double peak = cvm_only ? 0 : vnni_peak(1);
+  double peak = cvm_only ? 0 : vnni_peak(1), amx = cvm_only ? 0 : amx_peak(1);
   if (!cvm_only) {
     if (peak > 0) printf("vpdpbusd limit (zmm, 1 core, best loop shape): %.1f GMAC/s\n", peak / 1e9);
     else printf("no AVX-512 VNNI in this build: no peak reference\n");
-    bench_cc("56x56x64->64 3x3 pad 1", conv3x3(56, 64, 64), peak, ps, np);
-    bench_cc("14x14x256->256 3x3 pad 1", conv3x3(14, 256, 256), peak, ps, np);
-    bench_cc_i32_narrow(conv3x3(56, 64, 64), peak, ti_cpu_detect());
+    if (amx > 0) printf("tdpbusd limit (AMX, 1 core, best loop shape): %.1f GMAC/s\n", amx / 1e9);
+    bench_cc("56x56x64->64 3x3 pad 1", conv3x3(56, 64, 64), peak, amx, ps, np);
+    bench_cc("14x14x256->256 3x3 pad 1", conv3x3(14, 256, 256), peak, amx, ps, np);
+    bench_cc_i32_narrow(conv3x3(56, 64, 64), peak, amx, ti_cpu_detect());
     bench_cc_wide(TI_DTYPE_I32, conv3x3(28, 64, 64), ps, np);
     bench_cc_wide(TI_DTYPE_F32, conv3x3(28, 64, 64), ps, np);
   }

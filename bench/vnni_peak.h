@@ -78,4 +78,74 @@ static double vnni_peak(int verbose) {
   return 0;
 #endif
 }
+
+/* The AMX limit (tdpbusd on 16x16 int32 tiles of 16 x 64 bytes: 16384 MACs
+   an instruction), for a machine where the kernels take the amx-int8
+   variant: four accumulator tiles, either with the A and B tiles loaded
+   once (the instruction's own rate) or with two A and two B tiles loaded
+   from L1 every step (the form of the conv kernel). Needs the tile
+   permission, which ti_cpu_detect() asks for; 0 where
+   ti_cpu_detect() has no TI_CPU_AMXINT8 or the bench was built without
+   -mamx-int8. */
+#if defined(__AMX_INT8__) && defined(__AMX_TILE__) && defined(TASKIR_KERNELS_H)
+__attribute__((unused)) static void ap_cfg(void) {
+  uint8_t cfg[64] = {0};
+  int i;
+  cfg[0] = 1;
+  for (i = 0; i < 8; i++) { cfg[16 + 2 * i] = 64; cfg[48 + i] = 16; }
+  _tile_loadconfig(cfg);
+}
+__attribute__((unused)) static void ap_regs(long n, const uint8_t *buf) {
+  ap_cfg();
+  _tile_loadd(4, buf, 64); _tile_loadd(5, buf + 1024, 64);
+  _tile_loadd(6, buf + 2048, 64); _tile_loadd(7, buf + 3072, 64);
+  _tile_zero(0); _tile_zero(1); _tile_zero(2); _tile_zero(3);
+  for (; n > 0; n--) {
+    _tile_dpbusd(0, 4, 6); _tile_dpbusd(1, 4, 7); _tile_dpbusd(2, 5, 6); _tile_dpbusd(3, 5, 7);
+  }
+  _tile_stored(0, (void *)(buf + 4096), 64);
+  _tile_release();
+}
+__attribute__((unused)) static void ap_loads(long n, const uint8_t *buf) {
+  long i;
+  ap_cfg();
+  _tile_zero(0); _tile_zero(1); _tile_zero(2); _tile_zero(3);
+  for (; n > 0; n--)
+    for (i = 0; i < 8; i++) {   /* 8 steps over 16 KiB of A and B */
+      const uint8_t *a = buf + i * 2048, *b = buf + 16384 + i * 2048;
+      _tile_loadd(4, a, 64); _tile_loadd(6, b, 64); _tile_dpbusd(0, 4, 6);
+      _tile_loadd(7, b + 1024, 64); _tile_dpbusd(1, 4, 7);
+      _tile_loadd(5, a + 1024, 64); _tile_dpbusd(2, 5, 6); _tile_dpbusd(3, 5, 7);
+    }
+  _tile_stored(0, (void *)(buf + 32768), 64);
+  _tile_release();
+}
+#endif
+__attribute__((unused)) static double amx_peak(int verbose) {
+#if defined(__AMX_INT8__) && defined(__AMX_TILE__) && defined(TASKIR_KERNELS_H)
+  static uint8_t buf[32768 + 1024] __attribute__((aligned(64)));
+  double best = 0;
+  int k, rep;
+  if (!(ti_cpu_detect() & TI_CPU_AMXINT8)) return 0;
+  for (k = 0; k < 2; k++) {
+    long n = k ? 20000 : 160000;
+    double t, tb = 1e30, r, macs = (double)n * 4 * 16384 * (k ? 8 : 1);
+    for (rep = 0; rep < 7; rep++) {
+      t = vp_now();
+      if (k) ap_loads(n, buf); else ap_regs(n, buf);
+      t = vp_now() - t;
+      if (t < tb) tb = t;
+    }
+    r = macs / tb;
+    if (verbose)
+      printf("  tdpbusd, 4 accumulator tiles, %s: %7.1f GMAC/s\n",
+             k ? "2 A + 2 B tiles loaded from L1 a step" : "A and B tiles kept        ", r / 1e9);
+    if (r > best) best = r;
+  }
+  return best;
+#else
+  (void)verbose;
+  return 0;
+#endif
+}
 #endif
