@@ -431,7 +431,7 @@ TASKIR_API TI_NODISCARD ti_status ti_tinshift_ex(const ti_kernel_ctx *ctx, ti_ti
    Paths (ctx->cpu picks at run time on x86-64, NEON is compile-time):
      CC, 8-bit input x I8/TERNARY weights: implicit GEMM over weights
        reblocked into 16-channel groups of 4 bytes; AMX-INT8 tdpbusd on tiles
-       of 16 pixels x 16 channels (taps of 4-byte groups up to 16 or a
+       of 16 pixels x 16 channels (taps of 8 to 16 4-byte groups or a
        multiple of 16, stride along x up to 2, at least 16 outputs with
        tiles at least half full); AVX-512 VNNI and AVX-VNNI
        vpdpbusd (input offset by +128 to unsigned, exact per-channel
@@ -3076,12 +3076,13 @@ static uint32_t ti__cc_format(const ti__cc_geo *g) {
 }
 /* Shapes the AMX kernel takes (whatever the machine, so that sizes do not
    depend on it): the int8 path by taps (not window rows or flat), a tap's
-   4-byte groups G <= 16 or a multiple of 16, strides along x up to
-   TI__CC_AMX_SX. */
+   4-byte groups G from 8 to 16 or a multiple of 16 (tdpbusd over fewer
+   than 32 bytes lost to the vector kernels: 56x56x16->64 3x3 0.8-0.9x),
+   strides along x up to TI__CC_AMX_SX. */
 #define TI__CC_AMX_SX 2
 static int ti__cc_amx_geo(const ti__cc_geo *g) {
   return (g->int8 || g->dual) && !g->win && !g->flat && g->sx <= TI__CC_AMX_SX &&
-         (g->G <= 16 || g->G % 16 == 0);
+         g->G >= 8 && (g->G <= 16 || g->G % 16 == 0);
 }
 /* Run scratch. int8 path: corrections, tap offsets, padded input (4 more
    bytes for win, 16 for flat, 15 * sx pixels for AMX); wide path: bias per channel, and the input widened to
@@ -3788,6 +3789,7 @@ static void ti__cc_range_flat(void *arg, int64_t b, int64_t e) {
 static void ti__cc_copy_off(uint8_t *o, const uint8_t *s, int64_t n, uint32_t off) {
   const uint64_t k = (uint64_t)(off & 0x80u) * 0x0101010101010101u;
   int64_t r = 0;
+  if (!k) { TASKIR_MEMCPY(o, s, (size_t)n); return; }
   for (; r + 8 <= n; r += 8) {
     uint64_t v;
     ti__memcpy(&v, s + r, 8);
@@ -3872,6 +3874,7 @@ typedef struct ti__amx_job {
   int64_t nx, ny, wn, cs, ys;
   int64_t virt;                 /* tiles along the flattened padded rows */
   int64_t tx, vend, ntile;      /* tiles per output row; virt: pixels; tiles */
+  int sgn;                      /* signed input (tdpbssd, no offset), else tdpbusd */
 } ti__amx_job;
 
 /* Tile t: the byte offset of its first pixel in the padded input, and the
@@ -3917,11 +3920,11 @@ TI__T_AVX512 static void ti__amx_rows(uint32_t *const *ob, const int32_t *acc, i
     for (k = 0; k < nk; k++, w += kb) { \
       _tile_loadd(4, a0 + k * 64, rs); \
       _tile_loadd(6, w, 64); \
-      _tile_dpbusd(0, 4, 6); \
-      if (NB > 1) { _tile_loadd(7, w + bs, 64); _tile_dpbusd(1, 4, 7); } \
+      TI__AMX_DP(0, 4, 6); \
+      if (NB > 1) { _tile_loadd(7, w + bs, 64); TI__AMX_DP(1, 4, 7); } \
       if (NA > 1) { \
-        _tile_loadd(5, a1 + k * 64, rs); _tile_dpbusd(2, 5, 6); \
-        if (NB > 1) _tile_dpbusd(3, 5, 7); \
+        _tile_loadd(5, a1 + k * 64, rs); TI__AMX_DP(2, 5, 6); \
+        if (NB > 1) TI__AMX_DP(3, 5, 7); \
       } \
     } \
   } \
@@ -3929,6 +3932,7 @@ TI__T_AVX512 static void ti__amx_rows(uint32_t *const *ob, const int32_t *acc, i
   if (NB > 1) TI__AMX_OUT(1, 0, 1) \
   if (NA > 1) TI__AMX_OUT(2, 1, 0) \
   if (NA > 1 && NB > 1) TI__AMX_OUT(3, 1, 1)
+#define TI__AMX_DP(c, a, b) { if (sgn) _tile_dpbssd(c, a, b); else _tile_dpbusd(c, a, b); }
 #define TI__AMX_OUT(c, a, fb) { \
   const int64_t f_ = f0 + 16 * (fb); \
   if (whole[a] && nf - f_ >= 16) _tile_stored(c, ob[a][0] + f_, nf * 4); \
@@ -3941,6 +3945,7 @@ TI__T_AMX static void ti__cc_amx_range(void *arg, int64_t b, int64_t e) {
   int whole[2] = {0, 0};
   const int64_t T = j->T, nk = j->nk, kb = j->kc * 64, bs = j->bstride, rs = j->rs, nf = j->nf;
   const int64_t *const tapoff = j->tapoff;
+  const int sgn = j->sgn;
   int64_t it, pp = -1, i;
   const uint8_t *p0 = j->pad, *p1 = j->pad;
   int na = 1;
@@ -3969,33 +3974,37 @@ TI__T_AMX static void ti__cc_amx_range(void *arg, int64_t b, int64_t e) {
   }
   _tile_release();
 }
+#undef TI__AMX_DP
 #undef TI__AMX_OUT
 #undef TI__AMX_ITEM
 
-/* Runs the int8 path's job through AMX when the shape suits it (see
-   ti__cc_amx_geo); returns 0 when it does not. */
-static int ti__cc_run_amx(const ti_kernel_ctx *ctx, const ti__cc_geo *g, const ti__cc_job *cj,
-                          uint8_t *pad, uint32_t off) {
-  ti__amx_job j;
-  const int64_t npix = g->ny * g->nx, cs = cj->cs;
+/* The AMX tiles of a shape: 1 and *j's geometry when the kernel takes it
+   (ti__cc_amx_geo, at least 16 outputs, tiles at least half full), else 0. */
+static int ti__cc_amx_plan(const ti__cc_geo *g, ti__amx_job *j) {
+  const int64_t npix = g->ny * g->nx, cs = g->nr4;
   int64_t trow, tvirt;
   if (!ti__cc_amx_geo(g) || npix < 16) return 0;
-  j.pad = cj->pad; j.blk = cj->blk; j.corr = cj->corr; j.out = cj->out; j.tapoff = cj->tapoff;
-  j.T = g->T; j.kc = g->G <= 16 ? g->G : 16; j.nk = g->G / j.kc; j.bstride = cj->bstride;
-  j.nf = g->nf; j.nfb = g->nfb; j.nfp = (g->nfb + 1) / 2;
-  j.nx = g->nx; j.ny = g->ny; j.wn = g->wn; j.cs = cs; j.ys = g->sy * g->wn * cs;
-  j.tx = (g->nx + 15) / 16;
-  trow = g->ny * j.tx;
-  j.vend = (g->ny - 1) * g->wn + g->nx;
-  tvirt = g->sx == 1 && g->sy == 1 ? (j.vend + 15) / 16 : trow + 1;
-  j.virt = tvirt < trow;
-  j.ntile = j.virt ? tvirt : trow;
-  j.rs = g->sx * cs;
-  if (j.ntile * 16 > 2 * npix) return 0;   /* most tile rows empty: the vector kernels */
+  j->T = g->T; j->kc = g->G <= 16 ? g->G : 16; j->nk = g->G / j->kc; j->bstride = g->K4 * 64;
+  j->nf = g->nf; j->nfb = g->nfb; j->nfp = (g->nfb + 1) / 2;
+  j->nx = g->nx; j->ny = g->ny; j->wn = g->wn; j->cs = cs; j->ys = g->sy * g->wn * cs;
+  j->tx = (g->nx + 15) / 16;
+  trow = g->ny * j->tx;
+  j->vend = (g->ny - 1) * g->wn + g->nx;
+  tvirt = g->sx == 1 && g->sy == 1 ? (j->vend + 15) / 16 : trow + 1;
+  j->virt = tvirt < trow;
+  j->ntile = j->virt ? tvirt : trow;
+  j->rs = g->sx * cs;
+  return j->ntile * 16 <= 2 * npix;   /* else most tile rows empty: the vector kernels */
+}
+
+/* Runs the int8 path's job through AMX on the tiles that ti__cc_amx_plan
+   gave (off 0 with aj->sgn: the input as it is, signed). */
+static void ti__cc_run_amx(const ti_kernel_ctx *ctx, const ti__cc_geo *g, const ti__cc_job *cj,
+                           ti__amx_job *aj, uint8_t *pad, uint32_t off) {
+  aj->pad = cj->pad; aj->blk = cj->blk; aj->corr = cj->corr; aj->out = cj->out; aj->tapoff = cj->tapoff;
   /* the rows the last tiles read past the padded input */
-  TASKIR_MEMSET(pad + g->hn * g->wn * cs, (int)off, (size_t)(15 * g->sx * cs));
-  ti__parallel(ctx, ((j.ntile + 1) / 2) * j.nfp, ti__cc_amx_range, &j);
-  return 1;
+  TASKIR_MEMSET(pad + g->hn * g->wn * aj->cs, (int)off, (size_t)(15 * g->sx * aj->cs));
+  ti__parallel(ctx, ((aj->ntile + 1) / 2) * aj->nfp, ti__cc_amx_range, aj);
 }
 #endif /* TI__AMX */
 
@@ -4007,6 +4016,13 @@ static void ti__cc_run8(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const t
   ti__cc_job j;
   unsigned sub = ti__cc_pick(ti__cpu(ctx), g->nf, g->ny * g->nx, &j);
   int boxed;
+#if defined(TI__AMX)
+  ti__amx_job aj;
+  const int amx = j.amx && ti__cc_amx_plan(g, &aj);
+  /* AMX multiplies signed bytes too (tdpbssd): signed input is padded as
+     it is, with zeros, and needs no correction */
+  if (amx) { aj.sgn = off == 128; off = 0; }
+#endif
   uint8_t *s = (uint8_t *)ti__cc_align(scratch), *pad;
   uint32_t *corr = (uint32_t *)(void *)s;
   int64_t *tapoff = (int64_t *)(void *)(s + ti__cc_al64(g->nf16 * 4)), *taps = tapoff + g->T;
@@ -4093,7 +4109,7 @@ static void ti__cc_run8(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const t
      covers a contiguous range of pixels, all their channels. Flat windows:
      blocks of TI__CC_FLAT_PIX pixels, in pixel order. */
 #if defined(TI__AMX)
-  if (j.amx && ti__cc_run_amx(ctx, g, &j, pad, off)) return;
+  if (amx) { ti__cc_run_amx(ctx, g, &j, &aj, pad, off); return; }
 #endif
   j.pb = g->nfb * g->K4 * 64 <= 32768 ? 1 : !(ctx && ctx->parallel_for) ? j.npt : j.npt > 64 ? (j.npt + 15) / 16 : 4;
   if (g->flat) {

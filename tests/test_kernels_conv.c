@@ -410,23 +410,24 @@ TT_TEST(random_shapes) {
    same shapes check the other paths): pixel tiles along the flattened padded
    rows (stride 1) and along the output rows (strides 2 along x or y), tiles
    of whole output rows stored straight to the output and the others row by
-   row, 4-byte groups per tap of 1, 2, 5 and 16 (one K step) and 32, 64, 128
+   row, 4-byte groups per tap of 10 and 16 (one K step) and 32, 64, 128
    (two to eight steps), an odd number of 16-channel blocks and of pixel
    tiles (the last item's single B or A tile), channel tails, dilations and
-   asymmetric pads; 20 channels (5 groups, not a multiple of 16 past 16:
-   not AMX) for the choice. Every dtype pair of the int8 path. */
+   asymmetric pads; 1, 2 and 18 groups (not AMX) for the choice. Every
+   dtype pair of the int8 path. */
 static const int amx_cases[][14] = {
   /* niy nix nr nf ky kx sy sx dy dx pu pd pl pr */
   {17, 19, 64, 48, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},    /* flattened rows, 3 channel blocks */
   {9, 40, 128, 40, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},    /* 2 K steps per tap, a tail of 8 */
   {12, 33, 256, 17, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1},   /* stride 2: output rows, 4 steps */
-  {20, 20, 20, 33, 3, 3, 1, 2, 1, 1, 1, 1, 1, 1},    /* stride 2 along x, 5 groups */
-  {20, 18, 8, 64, 3, 3, 2, 1, 1, 1, 0, 0, 1, 1},     /* stride 2 along y, 2 groups */
+  {20, 20, 40, 33, 3, 3, 1, 2, 1, 1, 1, 1, 1, 1},    /* stride 2 along x, 10 groups */
+  {20, 18, 36, 64, 3, 3, 2, 1, 1, 1, 0, 0, 1, 1},    /* stride 2 along y, 9 groups */
+  {20, 18, 8, 64, 3, 3, 2, 1, 1, 1, 0, 0, 1, 1},     /* 2 groups: not AMX */
   {6, 32, 64, 64, 3, 3, 1, 1, 1, 1, 0, 0, 1, 1},     /* whole rows: straight stores */
   {10, 12, 64, 32, 3, 3, 1, 1, 2, 2, 2, 1, 0, 3},    /* dilation, asymmetric pads */
   {5, 5, 64, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},      /* 3 pixel tiles: one alone */
   {7, 7, 512, 32, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},     /* 8 K steps per tap */
-  {4, 70, 4, 20, 1, 3, 1, 1, 1, 1, 0, 0, 1, 1},      /* 1 group per tap */
+  {4, 70, 4, 20, 1, 3, 1, 1, 1, 1, 0, 0, 1, 1},      /* 1 group per tap: not AMX */
   {8, 36, 72, 24, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},     /* 18 groups: not AMX */
   {16, 48, 256, 64, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0},   /* 1x1, whole rows */
 };
