@@ -425,7 +425,7 @@ TASKIR_API TI_NODISCARD ti_status ti_tinshift_ex(const ti_kernel_ctx *ctx, ti_ti
    float elements must be aligned for their type; packed weights and
    scratch need no alignment, but packed weights at a 64-byte boundary run
    faster (the AMX and AVX-512 kernels read them in 64-byte rows, and a row
-   off a line reads two lines: AMX convs measured up to 3x slower off a
+   off a line reads two lines: an AMX conv measured 1.5x slower off a
    line); ti_cc places its own packing there inside its scratch.
 
    Paths (ctx->cpu picks at run time on x86-64, NEON is compile-time):
