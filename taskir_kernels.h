@@ -3847,9 +3847,10 @@ static void ti__cc_pad_rows(void *arg, int64_t y0, int64_t y1) {
 }
 
 /* ---- AMX: tiles of 16 pixels x 16 channels ---------------------------------
-   With AMX-INT8 (variant amx-int8) the sums S = sum u8 * w of the int8 path
-   (the padded input and the corrections as above) are taken by tdpbusd on
-   16x16 int32 tiles. The packed weights need no other layout: 16 groups of
+   With AMX-INT8 (variant amx-int8) the int8 path's sums are taken on 16x16
+   int32 tiles: tdpbssd for signed input (padded as it is, with zeros: off
+   0, so the corrections are the bias alone), tdpbusd for unsigned input
+   (S = sum u8 * w as above). The packed weights need no other layout: 16 groups of
    4 bytes x 16 channels of a block are one B tile (16 rows of 64 bytes).
    An A tile is 16 pixels whose padded input lies rs bytes apart, one row
    per pixel: kc 4-byte groups of one tap (kc = G when G <= 16, else 16 and
@@ -3861,9 +3862,11 @@ static void ti__cc_pad_rows(void *arg, int64_t y0, int64_t y1) {
    dropped), whichever leaves fewer tile rows empty. A tile's rows past its
    last pixel read up to 15 * sx pixels past the padded input: the scratch
    has room for them (filled with off). Items go pixel pair by pixel pair, so
-   the k-th part of a split range writes the k-th part of the pixels. Tiles
-   are stored to the stack and the corrections added on the way out; the
-   dword sums wrap modulo 2^32 as the reference's do. */
+   the k-th part of a split range writes the k-th part of the pixels. The
+   accumulators start at the corrections and are stored straight to the
+   output where their 16 rows are 16 consecutive output pixels, else through
+   the stack row by row; the dword sums wrap modulo 2^32 as the reference's
+   do. */
 #if defined(TI__AMX)
 typedef struct ti__amx_job {
   const uint8_t *pad, *blk;
