@@ -3874,7 +3874,7 @@ typedef struct ti__amx_job {
   uint32_t *out;
   const int64_t *tapoff;
   int64_t T, kc, nk, bstride, rs, nf, nfb, nfp;
-  int64_t nx, ny, wn, cs, ys;
+  int64_t nx, wn, cs, ys;
   int64_t virt;                 /* tiles along the flattened padded rows */
   int64_t tx, vend, ntile;      /* tiles per output row; virt: pixels; tiles */
   int sgn;                      /* signed input (tdpbssd, no offset), else tdpbusd */
@@ -3989,7 +3989,7 @@ static int ti__cc_amx_plan(const ti__cc_geo *g, ti__amx_job *j) {
   if (!ti__cc_amx_geo(g) || npix < 16) return 0;
   j->T = g->T; j->kc = g->G <= 16 ? g->G : 16; j->nk = g->G / j->kc; j->bstride = g->K4 * 64;
   j->nf = g->nf; j->nfb = g->nfb; j->nfp = (g->nfb + 1) / 2;
-  j->nx = g->nx; j->ny = g->ny; j->wn = g->wn; j->cs = cs; j->ys = g->sy * g->wn * cs;
+  j->nx = g->nx; j->wn = g->wn; j->cs = cs; j->ys = g->sy * g->wn * cs;
   j->tx = (g->nx + 15) / 16;
   trow = g->ny * j->tx;
   j->vend = (g->ny - 1) * g->wn + g->nx;
@@ -4001,10 +4001,11 @@ static int ti__cc_amx_plan(const ti__cc_geo *g, ti__amx_job *j) {
 }
 
 /* Runs the int8 path's job through AMX on the tiles that ti__cc_amx_plan
-   gave (off 0 with aj->sgn: the input as it is, signed). */
+   gave (off 0 with aj->sgn: the input as it is, signed), over the padded
+   input pad. */
 static void ti__cc_run_amx(const ti_kernel_ctx *ctx, const ti__cc_geo *g, const ti__cc_job *cj,
                            ti__amx_job *aj, uint8_t *pad, uint32_t off) {
-  aj->pad = cj->pad; aj->blk = cj->blk; aj->corr = cj->corr; aj->out = cj->out; aj->tapoff = cj->tapoff;
+  aj->pad = pad; aj->blk = cj->blk; aj->corr = cj->corr; aj->out = cj->out; aj->tapoff = cj->tapoff;
   /* the rows the last tiles read past the padded input */
   TASKIR_MEMSET(pad + g->hn * g->wn * aj->cs, (int)off, (size_t)(15 * g->sx * aj->cs));
   ti__parallel(ctx, ((aj->ntile + 1) / 2) * aj->nfp, ti__cc_amx_range, aj);
@@ -4050,6 +4051,9 @@ static void ti__cc_run8(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const t
   j.g = g; j.pad = pad; j.blk = p + 64 + ti__cc_al64(g->nf16 * 4); j.corr = corr;
   j.fk = NULL; j.fpitch = 0;
   j.tapoff = tapoff; j.out = (uint32_t *)out; j.G = g->G; j.T = g->T; j.cs = cs;
+#if defined(TI__AMX)
+  if (amx) { ti__cc_run_amx(ctx, g, &j, &aj, pad, off); return; }   /* not win or flat */
+#endif
   if (g->win) {
     /* A window row (kx, r) is contiguous in the padded input: one tap per
        ky of K4/nky groups read straight from it; the last group's bytes past
@@ -4111,9 +4115,6 @@ static void ti__cc_run8(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const t
      pixel tiles), so that a contiguous range of items (what a thread runs)
      covers a contiguous range of pixels, all their channels. Flat windows:
      blocks of TI__CC_FLAT_PIX pixels, in pixel order. */
-#if defined(TI__AMX)
-  if (amx) { ti__cc_run_amx(ctx, g, &j, &aj, pad, off); return; }
-#endif
   j.pb = g->nfb * g->K4 * 64 <= 32768 ? 1 : !(ctx && ctx->parallel_for) ? j.npt : j.npt > 64 ? (j.npt + 15) / 16 : 4;
   if (g->flat) {
     const int64_t nb = (TI__CC_FLAT_PIX / j.P) * j.P;
