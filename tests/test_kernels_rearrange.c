@@ -273,6 +273,49 @@ TT_TEST(test_transpose_streamed) {
     }
 }
 
+/* Tiled outputs of 1 MiB or more whose rows are pieces of lines and not
+   back to back (each unit fetches the next one's output lines for writing)
+   and, past the streaming size, such rows with normal stores: every
+   variant, an output 0, 4 or 16 bytes past a line, the bytes after it
+   untouched. The rows' and blocks' split across threads is the same code
+   (test_transpose_parallel_and_errors). */
+TT_TEST(test_transpose_pieces_of_lines) {
+  static const int64_t shapes[][4] = {{6, 40, 48, 64}, {10, 24, 40, 64}, {6, 40, 47, 66}, {40, 40, 48, 64}};
+  static const int perms[][4] = {{0, 3, 2, 1}, {1, 3, 2, 0}, {3, 0, 2, 1}, {0, 3, 2, 1}};
+  tt_rng r = {777};
+  unsigned sets[TI_VARIANT_COUNT + 1];
+  const int nsets = cpu_sets(sets);
+  size_t k;
+  int e, v, off;
+  ti_kernel_ctx ctx;
+  ti_kernel_ctx_init(&ctx);
+  for (k = 0; k < sizeof shapes / sizeof shapes[0]; ++k)
+    for (e = 1; e < 4; ++e) {
+      size_t es = (size_t)1 << e, bytes = (size_t)vol_of(4, shapes[k]) * es, i;
+      unsigned char *in, *want, *raw, *out;
+      if (k == 3 && es != 4) continue;   /* one streamed size: 19.7 MB */
+      in = (unsigned char *)malloc(bytes);
+      want = (unsigned char *)malloc(bytes);
+      raw = (unsigned char *)malloc(bytes + 64 + 16 + 16);
+      TT_CHECK(bytes >= ((size_t)1 << 20));
+      TT_CHECK(k < 3 || bytes >= TASKIR_KERNELS_STREAM_BYTES);
+      fill_rand(&r, in, bytes);
+      naive_transpose(es, 4, shapes[k], perms[k], in, want);
+      for (off = 0; off <= 16; off += off < 4 ? 4 : 12) {
+        out = raw + ((64 - ((uintptr_t)raw & 63)) & 63) + off;
+        for (v = 0; v < nsets; ++v) {
+          ctx.cpu = sets[v];
+          memset(out, 0xEE, bytes + 16);
+          TT_EQ_INT(ti_transpose_ex(&ctx, es, 4, shapes[k], perms[k], in, out), TI_STATUS_SUCCESS);
+          TT_CHECK_MSG(memcmp(out, want, bytes) == 0, "cpu %#x: shape %u es %u off %d", sets[v],
+                       (unsigned)k, (unsigned)es, off);
+          for (i = 0; i < 16; ++i) TT_CHECK(out[bytes + i] == 0xEE);
+        }
+      }
+      free(in); free(want); free(raw);
+    }
+}
+
 /* Gather tiles with rows of every length 1..19 (strips of 1..8 elements
    and several strips per row), every element size, unaligned buffers:
    rows over planes and an odometer of two more axes (5-d), and rows whose
@@ -863,6 +906,7 @@ int main(void) {
   TT_RUN(test_transpose_shapes);
   TT_RUN(test_transpose_variants_random);
   TT_RUN(test_transpose_streamed);
+  TT_RUN(test_transpose_pieces_of_lines);
   TT_RUN(test_transpose_gather_strips);
   TT_RUN(test_transpose_parallel_and_errors);
   TT_RUN(test_reshape);
