@@ -6868,7 +6868,10 @@ TASKIR_API ti_status ti_transpose_ex(const ti_kernel_ctx *ctx, size_t es, int nd
       if (i != j.r) j.oth[j.noth++] = i;
     /* streamed whole lines: non-temporal stores, when the output's rows
        hold whole lines (blocks of TI__TR_STREAM_BLOCK, or with the input's
-       rows the far-apart ones TI__TR_STREAM_FWD_BLOCK) */
+       rows the far-apart ones TI__TR_STREAM_FWD_BLOCK). Rows that are
+       pieces of lines take normal stores (and TI__TR_PFW_BYTES): streamed,
+       48x40x48x64 f32 perm (0,3,2,1) ran at 0.38x that (Intel Xeon with
+       AMX, 3 runs of 31 pairs in one process). */
     if (!j.stream || !(j.lines & j.es) || (j.ostr[j.r] * (int64_t)j.es) % 64 != 0 ||
         (j.odim[ng - 1] * (int64_t)j.es) % 64 != 0)
       j.ntile = 0;
