@@ -100,6 +100,8 @@ TT_TEST(test_stretches) {
     {3, 5, 2400, 1, 2, 1},  /* 2400-byte runs */
     {2, 3, 4, 1, 1, 0},     /* 16-byte rows */
     {17, 8, 1024, 1, 2, 0}, /* 2 KiB runs, 544 KiB: past AVX-512's vector moves beyond the L2 */
+    {6, 5, 64, 1, 4, 0},    /* 64-byte runs: row by row */
+    {5, 7, 96, 1, 6, 1},    /* 32-byte runs, f16: row by row */
   };
   unsigned sets[TI_VARIANT_COUNT + 1];
   int ns = 0, v, p, q, calls = 0;
