@@ -224,6 +224,36 @@ TT_TEST(test_transpose_variants_random) {
   }
 }
 
+/* A 4-d transpose of element size es on random data, by every variant the
+   machine has, into an output 0, step (2 or 4) or 16 bytes past a line,
+   checked against the naive version with the 16 bytes after the output
+   untouched; returns the tensor's bytes. */
+static size_t every_variant_4d(tt_rng *r, size_t es, const int64_t *d, const int *perm, unsigned k, int step) {
+  unsigned sets[TI_VARIANT_COUNT + 1];
+  const int nsets = cpu_sets(sets);
+  const size_t bytes = (size_t)vol_of(4, d) * es;
+  unsigned char *in = (unsigned char *)malloc(bytes), *want = (unsigned char *)malloc(bytes);
+  unsigned char *raw = (unsigned char *)malloc(bytes + 64 + 16 + 16), *out;
+  ti_kernel_ctx ctx;
+  size_t i;
+  int v, off;
+  ti_kernel_ctx_init(&ctx);
+  fill_rand(r, in, bytes);
+  naive_transpose(es, 4, d, perm, in, want);
+  for (off = 0; off <= 16; off += off < 4 ? step : 12) {
+    out = raw + ((64 - ((uintptr_t)raw & 63)) & 63) + off;
+    for (v = 0; v < nsets; ++v) {
+      ctx.cpu = sets[v];
+      memset(out, 0xEE, bytes + 16);
+      TT_EQ_INT(ti_transpose_ex(&ctx, es, 4, d, perm, in, out), TI_STATUS_SUCCESS);
+      TT_CHECK_MSG(memcmp(out, want, bytes) == 0, "cpu %#x: shape %u es %u off %d", sets[v], k, (unsigned)es, off);
+      for (i = 0; i < 16; ++i) TT_CHECK(out[bytes + i] == 0xEE);
+    }
+  }
+  free(in); free(want); free(raw);
+  return bytes;
+}
+
 /* Outputs past TASKIR_KERNELS_STREAM_BYTES (64 KiB here) on every variant,
    with the output line-aligned (the AVX-512 path's non-temporal whole
    lines when the output's rows are the far-apart ones), 4 and 16 bytes off
@@ -244,33 +274,11 @@ TT_TEST(test_transpose_streamed) {
                                  {0, 2, 3, 1}, {0, 2, 3, 1}, {0, 2, 3, 1}, {0, 1, 3, 2},
                                  {0, 3, 1, 2}, {0, 3, 1, 2}};
   tt_rng r = {4242};
-  unsigned sets[TI_VARIANT_COUNT + 1];
-  const int nsets = cpu_sets(sets);
   size_t k;
-  int e, v, off;
-  ti_kernel_ctx ctx;
-  ti_kernel_ctx_init(&ctx);
+  int e;
   for (k = 0; k < sizeof shapes / sizeof shapes[0]; ++k)
-    for (e = 0; e < 4; ++e) {
-      size_t es = (size_t)1 << e, bytes = (size_t)vol_of(4, shapes[k]) * es, i;
-      unsigned char *in = (unsigned char *)malloc(bytes), *want = (unsigned char *)malloc(bytes);
-      unsigned char *raw = (unsigned char *)malloc(bytes + 64 + 16 + 16), *out;
-      TT_CHECK(bytes >= TASKIR_KERNELS_STREAM_BYTES);
-      fill_rand(&r, in, bytes);
-      naive_transpose(es, 4, shapes[k], perms[k], in, want);
-      for (off = 0; off <= 16; off += off < 4 ? 2 : 12) {
-        out = raw + ((64 - ((uintptr_t)raw & 63)) & 63) + off;
-        for (v = 0; v < nsets; ++v) {
-          ctx.cpu = sets[v];
-          memset(out, 0xEE, bytes + 16);
-          TT_EQ_INT(ti_transpose_ex(&ctx, es, 4, shapes[k], perms[k], in, out), TI_STATUS_SUCCESS);
-          TT_CHECK_MSG(memcmp(out, want, bytes) == 0, "cpu %#x: shape %u es %u off %d", sets[v],
-                       (unsigned)k, (unsigned)es, off);
-          for (i = 0; i < 16; ++i) TT_CHECK(out[bytes + i] == 0xEE);
-        }
-      }
-      free(in); free(want); free(raw);
-    }
+    for (e = 0; e < 4; ++e)
+      TT_CHECK(every_variant_4d(&r, (size_t)1 << e, shapes[k], perms[k], (unsigned)k, 2) >= TASKIR_KERNELS_STREAM_BYTES);
 }
 
 /* Tiled outputs of 1 MiB or more whose rows are pieces of lines and not
@@ -283,36 +291,15 @@ TT_TEST(test_transpose_pieces_of_lines) {
   static const int64_t shapes[][4] = {{6, 40, 48, 64}, {10, 24, 40, 64}, {6, 40, 47, 66}, {40, 40, 48, 64}};
   static const int perms[][4] = {{0, 3, 2, 1}, {1, 3, 2, 0}, {3, 0, 2, 1}, {0, 3, 2, 1}};
   tt_rng r = {777};
-  unsigned sets[TI_VARIANT_COUNT + 1];
-  const int nsets = cpu_sets(sets);
   size_t k;
-  int e, v, off;
-  ti_kernel_ctx ctx;
-  ti_kernel_ctx_init(&ctx);
+  int e;
   for (k = 0; k < sizeof shapes / sizeof shapes[0]; ++k)
     for (e = 1; e < 4; ++e) {
-      size_t es = (size_t)1 << e, bytes = (size_t)vol_of(4, shapes[k]) * es, i;
-      unsigned char *in, *want, *raw, *out;
-      if (k == 3 && es != 4) continue;   /* one streamed size: 19.7 MB */
-      in = (unsigned char *)malloc(bytes);
-      want = (unsigned char *)malloc(bytes);
-      raw = (unsigned char *)malloc(bytes + 64 + 16 + 16);
+      size_t bytes;
+      if (k == 3 && e != 2) continue;   /* one streamed size: 19.7 MB */
+      bytes = every_variant_4d(&r, (size_t)1 << e, shapes[k], perms[k], (unsigned)k, 4);
       TT_CHECK(bytes >= ((size_t)1 << 20));
       TT_CHECK(k < 3 || bytes >= TASKIR_KERNELS_STREAM_BYTES);
-      fill_rand(&r, in, bytes);
-      naive_transpose(es, 4, shapes[k], perms[k], in, want);
-      for (off = 0; off <= 16; off += off < 4 ? 4 : 12) {
-        out = raw + ((64 - ((uintptr_t)raw & 63)) & 63) + off;
-        for (v = 0; v < nsets; ++v) {
-          ctx.cpu = sets[v];
-          memset(out, 0xEE, bytes + 16);
-          TT_EQ_INT(ti_transpose_ex(&ctx, es, 4, shapes[k], perms[k], in, out), TI_STATUS_SUCCESS);
-          TT_CHECK_MSG(memcmp(out, want, bytes) == 0, "cpu %#x: shape %u es %u off %d", sets[v],
-                       (unsigned)k, (unsigned)es, off);
-          for (i = 0; i < 16; ++i) TT_CHECK(out[bytes + i] == 0xEE);
-        }
-      }
-      free(in); free(want); free(raw);
     }
 }
 
