@@ -6675,17 +6675,19 @@ static void ti__tr_gather_tile(const ti__tr_job *j, int64_t ioff, int64_t ooff, 
 
 /* Tiled unit u = (outer index, block): the element offsets of its outer
    index and its block [ia, ib) x [ja, jb) of the 2-D problem. */
-static void ti__tr_unit(const ti__tr_job *j, int64_t u, int64_t *ioff, int64_t *ooff, int64_t *ia,
-                        int64_t *ib, int64_t *ja, int64_t *jb) {
+typedef struct ti__tr_unit_at { int64_t ioff, ooff, ia, ib, ja, jb; } ti__tr_unit_at;
+static ti__tr_unit_at ti__tr_unit(const ti__tr_job *j, int64_t u) {
   const int64_t nb = j->nbi * j->nbj, B = j->blk;
   const int64_t bi = j->jmajor ? u % j->nbi : (u % nb) / j->nbj;
   const int64_t bj = j->jmajor ? (u % nb) / j->nbi : u % j->nbj;
   const int64_t P = j->odim[j->m - 1], L = j->odim[j->r];
-  *ia = bi * B - j->ish < 0 ? 0 : bi * B - j->ish;
-  *ib = (bi + 1) * B - j->ish > P ? P : (bi + 1) * B - j->ish;
-  *ja = bj * B - j->jsh < 0 ? 0 : bj * B - j->jsh;
-  *jb = (bj + 1) * B - j->jsh > L ? L : (bj + 1) * B - j->jsh;
-  ti__tr_outer(j, u / nb, ioff, ooff);
+  ti__tr_unit_at a;
+  a.ia = bi * B - j->ish < 0 ? 0 : bi * B - j->ish;
+  a.ib = (bi + 1) * B - j->ish > P ? P : (bi + 1) * B - j->ish;
+  a.ja = bj * B - j->jsh < 0 ? 0 : bj * B - j->jsh;
+  a.jb = (bj + 1) * B - j->jsh > L ? L : (bj + 1) * B - j->jsh;
+  ti__tr_outer(j, u / nb, &a.ioff, &a.ooff);
+  return a;
 }
 
 static void ti__tr_range(void *arg, int64_t u0, int64_t u1) {
@@ -6712,23 +6714,25 @@ static void ti__tr_range(void *arg, int64_t u0, int64_t u1) {
     }
     return;
   }
-  for (u = u0; u < u1; ++u) {
-    int64_t ioff, ooff, ia, ib, ja, jb;
-    ti__tr_unit(j, u, &ioff, &ooff, &ia, &ib, &ja, &jb);
-    if (j->pfw && u + 1 < u1) {
-      /* the next unit's output lines, fetched for writing while this
-         unit runs (ti__tr_job.pfw) */
-      int64_t i2, o2, a2, b2, c2, d2, r;
-      ti__tr_unit(j, u + 1, &i2, &o2, &a2, &b2, &c2, &d2);
-      for (r = c2; r < d2; ++r) {
-        const uintptr_t a = (uintptr_t)(j->out + (size_t)(o2 + r * j->ostr[j->r] + a2) * es);
-        const uintptr_t e = (uintptr_t)(j->out + (size_t)(o2 + r * j->ostr[j->r] + b2) * es);
-        uintptr_t q;
-        for (q = a & ~(uintptr_t)63; q < e; q += 64) TI__MV_PREFETCHW((const void *)q);
+  if (u0 < u1) {
+    ti__tr_unit_at c = ti__tr_unit(j, u0), n = c;
+    for (u = u0; u < u1; ++u, c = n) {
+      if (u + 1 < u1) n = ti__tr_unit(j, u + 1);
+      if (j->pfw && u + 1 < u1) {
+        /* the next unit's output lines, fetched for writing while this
+           unit runs (ti__tr_job.pfw) */
+        int64_t r;
+        for (r = n.ja; r < n.jb; ++r) {
+          const unsigned char *row = j->out + (size_t)(n.ooff + r * j->ostr[j->r]) * es;
+          const uintptr_t e = (uintptr_t)(row + (size_t)n.ib * es);
+          uintptr_t q;
+          for (q = (uintptr_t)(row + (size_t)n.ia * es) & ~(uintptr_t)63; q < e; q += 64)
+            TI__MV_PREFETCHW((const void *)q);
+        }
       }
+      ti__tr2d(j, j->in + (size_t)c.ioff * es, j->istr[j->m - 1], j->out + (size_t)c.ooff * es,
+               j->ostr[j->r], c.ia, c.ib, c.ja, c.jb);
     }
-    ti__tr2d(j, j->in + (size_t)ioff * es, j->istr[j->m - 1], j->out + (size_t)ooff * es,
-             j->ostr[j->r], ia, ib, ja, jb);
   }
 }
 
@@ -6915,8 +6919,8 @@ TASKIR_API ti_status ti_transpose_ex(const ti_kernel_ctx *ctx, size_t es, int nd
     j.nbi = (j.odim[ng - 1] + j.ish + j.blk - 1) / j.blk;
     j.nbj = (j.odim[j.r] + j.jsh + j.blk - 1) / j.blk;
     j.jmajor = j.ntile && j.nbj > j.nbi;
-    j.pfw = !j.ntile && (size_t)vol * es >= TI__TR_PFW_BYTES &&
-            (j.odim[ng - 1] * (int64_t)j.es) % 64 != 0 && j.ostr[j.r] != j.odim[ng - 1];
+    j.pfw = (size_t)vol * es >= TI__TR_PFW_BYTES && (j.odim[ng - 1] * (int64_t)j.es) % 64 != 0 &&
+            j.ostr[j.r] != j.odim[ng - 1];   /* such rows are never streamed (above) */
     units = j.nbi * j.nbj;
     for (i = 0; i < j.noth; ++i) units *= j.odim[j.oth[i]];
   } else {
