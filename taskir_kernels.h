@@ -3095,6 +3095,11 @@ static uint32_t ti__cc_format(const ti__cc_geo *g) {
    than 32 bytes lost to the vector kernels: 56x56x16->64 3x3 0.8-0.9x),
    strides along x up to TI__CC_AMX_SX. */
 #define TI__CC_AMX_SX 2
+/* Packed weights above this many bytes (more than half the L2 of the
+   machines measured) are read once, channel pair by channel pair over all
+   pixels (7x7x512->512 3x3: 1.26x), not once a pixel pair; below, that
+   order lost (0.95x at 28x28x128->256 s2, weights 295 KB). */
+#define TI__CC_AMX_FMAJ ((int64_t)1 << 20)
 static int ti__cc_amx_geo(const ti__cc_geo *g) {
   return (g->int8 || g->dual) && !g->win && !g->flat && g->sx <= TI__CC_AMX_SX &&
          g->G >= 8 && (g->G <= 16 || g->G % 16 == 0);
@@ -3892,6 +3897,8 @@ typedef struct ti__amx_job {
   int64_t nx, wn, cs, ys;
   int64_t virt;                 /* tiles along the flattened padded rows */
   int64_t tx, vend, ntile;      /* tiles per output row; virt: pixels; tiles */
+  int64_t npix, npair;          /* output pixels, pixel pairs */
+  int fmaj;                     /* items channel pair by channel pair (else pixel pair by pair) */
   int sgn;                      /* signed input (tdpbssd, no offset), else tdpbusd */
 } ti__amx_job;
 
@@ -3927,14 +3934,24 @@ TI__T_AVX512 static void ti__amx_rows(uint32_t *const *ob, const int32_t *acc, i
    channel blocks (B: tiles 6, 7) into accumulators 0, 1 (pixel tile 0) and
    2, 3 (pixel tile 1), which start at the corrections (a row read NB
    times with stride 0) and go straight to the output when its rows are
-   whole. */
-#define TI__AMX_ITEM(NA, NB) \
+   whole. Over the taps, the output lines of the next pixel pair's item on
+   the same channels are fetched to L2 (pf: pper pixels a tap, two lines
+   each; 1.02-1.09x on 3x3 convs whose output is not in L2; at one tap
+   0.97x, so items of one tap do not). */
+#define TI__AMX_ITEM(NA, NB, PF) \
   _tile_loadd(0, j->corr + f0, 0); \
   if (NB > 1) _tile_loadd(1, j->corr + f0 + 16, 0); \
   if (NA > 1) _tile_loadd(2, j->corr + f0, 0); \
   if (NA > 1 && NB > 1) _tile_loadd(3, j->corr + f0 + 16, 0); \
   for (t = 0; t < T; t++) { \
     const uint8_t *a0 = p0 + tapoff[t], *a1 = p1 + tapoff[t]; \
+    if (PF) { \
+      int64_t u = t * pper, ue = u + pper < npf ? u + pper : npf; \
+      for (; u < ue; u++) { \
+        _mm_prefetch((const char *)(pf + u * nf), _MM_HINT_T1); \
+        _mm_prefetch((const char *)(pf + u * nf + 16), _MM_HINT_T1); \
+      } \
+    } \
     for (k = 0; k < nk; k++, w += kb) { \
       _tile_loadd(4, a0 + k * 64, rs); \
       _tile_loadd(6, w, 64); \
@@ -3955,8 +3972,11 @@ TI__T_AVX512 static void ti__amx_rows(uint32_t *const *ob, const int32_t *acc, i
   const int64_t f_ = f0 + 16 * (fb); \
   if (whole[a] && nf - f_ >= 16) _tile_stored(c, ob[a][0] + f_, nf * 4); \
   else { _tile_stored(c, acc, 64); ti__amx_rows(ob[a], acc, f_, nf - f_); } }
-TI__T_AMX static void ti__cc_amx_range(void *arg, int64_t b, int64_t e) {
-  const ti__amx_job *j = (const ti__amx_job *)arg;
+/* Items b..e-1 of job j; fetch: the next pixel pair's output lines (a
+   constant: without them, items of one tap ran 0.92-0.97x with the code for
+   them in the loop). */
+TI__T_AMX static inline __attribute__((always_inline)) void ti__amx_items(const ti__amx_job *j, int64_t b,
+                                                                         int64_t e, const int fetch) {
   int32_t acc[256] __attribute__((aligned(64)));
   uint8_t cfg[64] __attribute__((aligned(64)));
   uint32_t *ob[2][16];
@@ -3964,7 +3984,8 @@ TI__T_AMX static void ti__cc_amx_range(void *arg, int64_t b, int64_t e) {
   const int64_t T = j->T, nk = j->nk, kb = j->kc * 64, bs = j->bstride, rs = j->rs, nf = j->nf;
   const int64_t *const tapoff = j->tapoff;
   const int sgn = j->sgn;
-  int64_t it, pp = -1, i;
+  const int64_t pper = (32 + T - 1) / T, npix = j->npix;
+  int64_t it, pp = -1, i, opn = 0, npf = 0;
   const uint8_t *p0 = j->pad, *p1 = j->pad;
   int na = 1;
   for (i = 0; i < 64; i++) cfg[i] = 0;
@@ -3975,22 +3996,37 @@ TI__T_AMX static void ti__cc_amx_range(void *arg, int64_t b, int64_t e) {
   }
   _tile_loadconfig(cfg);
   for (it = b; it < e; it++) {
-    const int64_t q = it / j->nfp, fp = it - q * j->nfp, f0 = fp * 32;
+    const int64_t q = j->fmaj ? it % j->npair : it / j->nfp, fp = j->fmaj ? it / j->npair : it - q * j->nfp;
+    const int64_t f0 = fp * 32;
     const int nb = fp * 2 + 1 < j->nfb ? 2 : 1;
     const uint8_t *w = j->blk + fp * 2 * bs;
+    const uint32_t *pf;
     int64_t t, k;
-    if (q != pp) {   /* the pixel pair's tiles */
+    if (q != pp) {   /* the pixel pair's tiles; the next pair's first output pixel */
+      const int64_t tn = 2 * q + 2;
       pp = q;
+      if (!fetch || tn >= j->ntile) opn = npix;
+      else if (j->virt) opn = tn * 16 - (tn * 16 / j->wn) * (j->wn - j->nx);
+      else opn = tn / j->tx * j->nx + tn % j->tx * 16;
+      npf = npix - opn < 32 ? npix - opn : 32;
       p0 = j->pad + ti__amx_tile(j, 2 * q, ob[0], &whole[0]);
       na = 2 * q + 1 < j->ntile ? 2 : 1;
       p1 = na > 1 ? j->pad + ti__amx_tile(j, 2 * q + 1, ob[1], &whole[1]) : p0;
     }
-    if (na > 1 && nb > 1) { TI__AMX_ITEM(2, 2) }
-    else if (na > 1) { TI__AMX_ITEM(2, 1) }
-    else if (nb > 1) { TI__AMX_ITEM(1, 2) }
-    else { TI__AMX_ITEM(1, 1) }
+    pf = j->out + opn * nf + f0;
+    if (fetch && na > 1 && nb > 1 && npf > 0) { TI__AMX_ITEM(2, 2, 1) }
+    else if (na > 1 && nb > 1) { TI__AMX_ITEM(2, 2, 0) }
+    else if (na > 1) { TI__AMX_ITEM(2, 1, 0) }
+    else if (nb > 1) { TI__AMX_ITEM(1, 2, 0) }
+    else { TI__AMX_ITEM(1, 1, 0) }
   }
   _tile_release();
+}
+TI__T_AMX static void ti__cc_amx_range(void *arg, int64_t b, int64_t e) {
+  ti__amx_items((const ti__amx_job *)arg, b, e, 1);
+}
+TI__T_AMX static void ti__cc_amx_range1(void *arg, int64_t b, int64_t e) {   /* one tap */
+  ti__amx_items((const ti__amx_job *)arg, b, e, 0);
 }
 #undef TI__AMX_DP
 #undef TI__AMX_OUT
@@ -4004,13 +4040,15 @@ static int ti__cc_amx_plan(const ti__cc_geo *g, ti__amx_job *j) {
   if (!ti__cc_amx_geo(g) || npix < 16) return 0;
   j->T = g->T; j->kc = g->G <= 16 ? g->G : 16; j->nk = g->G / j->kc; j->bstride = g->K4 * 64;
   j->nf = g->nf; j->nfb = g->nfb; j->nfp = (g->nfb + 1) / 2;
-  j->nx = g->nx; j->wn = g->wn; j->cs = cs; j->ys = g->sy * g->wn * cs;
+  j->nx = g->nx; j->wn = g->wn; j->cs = cs; j->ys = g->sy * g->wn * cs; j->npix = npix;
   j->tx = (g->nx + 15) / 16;
   trow = g->ny * j->tx;
   j->vend = (g->ny - 1) * g->wn + g->nx;
   tvirt = g->sx == 1 && g->sy == 1 ? (j->vend + 15) / 16 : trow + 1;
   j->virt = tvirt < trow;
   j->ntile = j->virt ? tvirt : trow;
+  j->npair = (j->ntile + 1) / 2;
+  j->fmaj = g->nfb * g->K4 * 64 > TI__CC_AMX_FMAJ;
   j->rs = g->sx * cs;
   return j->ntile * 16 <= 2 * npix;   /* else most tile rows empty: the vector kernels */
 }
@@ -4023,7 +4061,7 @@ static void ti__cc_run_amx(const ti_kernel_ctx *ctx, const ti__cc_geo *g, const 
   aj->pad = pad; aj->blk = cj->blk; aj->corr = cj->corr; aj->out = cj->out; aj->tapoff = cj->tapoff;
   /* the rows the last tiles read past the padded input */
   TASKIR_MEMSET(pad + g->hn * g->wn * aj->cs, (int)off, (size_t)(15 * g->sx * aj->cs));
-  ti__parallel(ctx, ((aj->ntile + 1) / 2) * aj->nfp, ti__cc_amx_range, aj);
+  ti__parallel(ctx, aj->npair * aj->nfp, aj->T > 1 ? ti__cc_amx_range : ti__cc_amx_range1, aj);
 }
 #endif /* TI__AMX */
 

@@ -413,8 +413,9 @@ TT_TEST(random_shapes) {
    row, 4-byte groups per tap of 10 and 16 (one K step) and 32, 64, 128
    (two to eight steps), an odd number of 16-channel blocks and of pixel
    tiles (the last item's single B or A tile), channel tails, dilations and
-   asymmetric pads; 1, 2 and 18 groups (not AMX) for the choice. Every
-   dtype pair of the int8 path. */
+   asymmetric pads; 1, 2 and 18 groups (not AMX) for the choice; packed
+   weights over 1 MiB (items channel pair by channel pair). Every dtype pair
+   of the int8 path. */
 static const int amx_cases[][14] = {
   /* niy nix nr nf ky kx sy sx dy dx pu pd pl pr */
   {17, 19, 64, 48, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},    /* flattened rows, 3 channel blocks */
@@ -430,6 +431,7 @@ static const int amx_cases[][14] = {
   {4, 70, 4, 20, 1, 3, 1, 1, 1, 1, 0, 0, 1, 1},      /* 1 group per tap: not AMX */
   {8, 36, 72, 24, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},     /* 18 groups: not AMX */
   {16, 48, 256, 64, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0},   /* 1x1, whole rows */
+  {6, 6, 512, 272, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},    /* 1.25 MB of weights, 17 blocks */
 };
 static const ti_dtype amx_types[][2] = {
   {TI_DTYPE_I8, TI_DTYPE_I8}, {TI_DTYPE_U8, TI_DTYPE_I8}, {TI_DTYPE_TERNARY, TI_DTYPE_TERNARY},
