@@ -3882,7 +3882,8 @@ static void ti__cc_pad_rows(void *arg, int64_t y0, int64_t y1) {
    dropped), whichever leaves fewer tile rows empty. A tile's rows past its
    last pixel read up to 15 * sx pixels past the padded input: the scratch
    has room for them (filled with off). Items go pixel pair by pixel pair, so
-   the k-th part of a split range writes the k-th part of the pixels. The
+   the k-th part of a split range writes the k-th part of the pixels, unless
+   the weights are over TI__CC_AMX_FMAJ: then channel pair by channel pair. The
    accumulators start at the corrections and are stored straight to the
    output where their 16 rows are 16 consecutive output pixels, else through
    the stack row by row; the dword sums wrap modulo 2^32 as the reference's
