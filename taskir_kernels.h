@@ -4009,12 +4009,13 @@ TI__T_AMX static inline __attribute__((always_inline)) void ti__amx_items(const 
       if (!fetch || tn >= j->ntile) opn = npix;
       else if (j->virt) opn = tn * 16 - (tn * 16 / j->wn) * (j->wn - j->nx);
       else opn = tn / j->tx * j->nx + tn % j->tx * 16;
+      if (opn > npix) opn = npix;   /* a dropped pixel past the last row */
       npf = npix - opn < 32 ? npix - opn : 32;
       p0 = j->pad + ti__amx_tile(j, 2 * q, ob[0], &whole[0]);
       na = 2 * q + 1 < j->ntile ? 2 : 1;
       p1 = na > 1 ? j->pad + ti__amx_tile(j, 2 * q + 1, ob[1], &whole[1]) : p0;
     }
-    pf = j->out + opn * nf + f0;
+    pf = npf > 0 ? j->out + opn * nf + f0 : j->out;   /* in the output */
     if (fetch && na > 1 && nb > 1 && npf > 0) { TI__AMX_ITEM(2, 2, 1) }
     else if (na > 1 && nb > 1) { TI__AMX_ITEM(2, 2, 0) }
     else if (na > 1) { TI__AMX_ITEM(2, 1, 0) }
