@@ -6,7 +6,10 @@
    against. A chain of dependent scalar multiply-adds is latency-bound (two
    hardware threads of one core still reach ~2x); vpdpbusd on 12
    independent zmm chains is port-bound (~2x only on two cores, ~1x on SMT
-   siblings or when the second vCPU is busy with other work). */
+   siblings or when the second vCPU is busy with other work). Where the
+   CPU has AMX-INT8, tdpbusd on four tile accumulators is the ceiling of
+   the AMX convolutions: the tile unit is per core, so it should scale as
+   vpdpbusd does. */
 #ifndef BENCH_CEILING_H
 #define BENCH_CEILING_H
 #include <stdlib.h>
@@ -34,6 +37,32 @@ static void bench_spin_vnni(void *arg, int64_t b, int64_t e) {   /* 256 x 12 vpd
   static const int32_t m[2] = {0x01020304, 0x05060708};
   (void)arg;
   if (e > b) vp_r12((long)(e - b) * 256, m);
+}
+#endif
+
+#if defined(__x86_64__) && defined(__AMX_TILE__) && defined(__AMX_INT8__)
+#define BENCH_CEILING_AMX 1
+/* 256 x 4 tdpbusd (16x16 int32 += 16x64 u8 . 64x16 s8) per index, on tiles
+   loaded once: the tile unit's limit. Each thread configures its own tiles
+   (the palette is per thread); the caller has checked TI_CPU_AMXINT8,
+   which also holds the process's permission. */
+static void bench_spin_amx(void *arg, int64_t b, int64_t e) {
+  static const unsigned char ab[4096] = {1};
+  unsigned char cfg[64] = {0}, out[1024];
+  int i;
+  (void)arg;
+  cfg[0] = 1;
+  for (i = 0; i < 8; i++) { cfg[16 + 2 * i] = 64; cfg[48 + i] = 16; }
+  _tile_loadconfig(cfg);
+  _tile_loadd(4, ab, 64); _tile_loadd(5, ab + 1024, 64); _tile_loadd(6, ab + 2048, 64); _tile_loadd(7, ab + 3072, 64);
+  _tile_zero(0); _tile_zero(1); _tile_zero(2); _tile_zero(3);
+  for (; b < e; b++)
+    for (i = 0; i < 256; i++) {
+      _tile_dpbusd(0, 4, 6); _tile_dpbusd(1, 4, 7); _tile_dpbusd(2, 5, 6); _tile_dpbusd(3, 5, 7);
+    }
+  _tile_stored(0, out, 64);
+  _tile_release();
+  bench_sink += out[0];
 }
 #endif
 
@@ -114,6 +143,14 @@ static void bench_print_ceilings(ti_pool *pool, int pairs) {
          2048.0 * 256 * 12 * 64 / a * 1e-9, 2048.0 * 256 * 12 * 64 / b * 1e-9, "GMAC/s", sp);
 #else
   printf("ceiling: vpdpbusd loop not built (needs AVX-512 VNNI at compile time)\n");
+#endif
+#if defined(BENCH_CEILING_AMX)
+  if (ti_cpu_detect() & TI_CPU_AMXINT8) {
+    sp = bench_ceiling(pool, bench_spin_amx, 512, pairs, &a, &b);
+    printf("%-34s %10.3f %10.3f %8.1f %8.1f %s   %5.2fx\n", "ceiling: tdpbusd, 4 tile chains", a * 1e3, b * 1e3,
+           512.0 * 256 * 4 * 16384 / a * 1e-9, 512.0 * 256 * 4 * 16384 / b * 1e-9, "GMAC/s", sp);
+  } else
+    printf("ceiling: tdpbusd loop not run (no AMX-INT8 on this CPU, or the OS did not grant it)\n");
 #endif
   if ((a = vnni_peak(0)) > 0) printf("one-thread VNNI limit (best of bench/vnni_peak.h's loop shapes): %.1f GMAC/s\n", a * 1e-9);
   for (i = 0; i < 201; i++) {   /* the hand-off: a job of two halves that wait for each other */
