@@ -3938,8 +3938,12 @@ TI__T_AVX512 static void ti__amx_rows(uint32_t *const *ob, const int32_t *acc, i
    whole. Over the taps, the output lines of the next pixel pair's item on
    the same channels are fetched to L2 (pf: pper pixels a tap, two lines
    each; 1.02-1.09x on 3x3 convs whose output is not in L2; at one tap
-   0.97x, so items of one tap do not). */
-#define TI__AMX_ITEM(NA, NB, PF) \
+   0.97x, so items of one tap do not). LF: a step's four tiles are loaded
+   before its four products (A0, B0, A1, B1, then products 0, 2, 1, 3):
+   on 3x3 convs 1.04-1.11x where a tile load costs most (the host's slow
+   phases), 1.0x elsewhere; items of one tap keep loads and products
+   interleaved (0.97x otherwise). */
+#define TI__AMX_ITEM(NA, NB, PF, LF) \
   _tile_loadd(0, j->corr + f0, 0); \
   if (NB > 1) _tile_loadd(1, j->corr + f0 + 16, 0); \
   if (NA > 1) _tile_loadd(2, j->corr + f0, 0); \
@@ -3954,6 +3958,12 @@ TI__T_AVX512 static void ti__amx_rows(uint32_t *const *ob, const int32_t *acc, i
       } \
     } \
     for (k = 0; k < nk; k++, w += kb) { \
+      if (LF) { \
+        _tile_loadd(4, a0 + k * 64, rs); _tile_loadd(6, w, 64); \
+        _tile_loadd(5, a1 + k * 64, rs); _tile_loadd(7, w + bs, 64); \
+        TI__AMX_DP(0, 4, 6); TI__AMX_DP(2, 5, 6); TI__AMX_DP(1, 4, 7); TI__AMX_DP(3, 5, 7); \
+        continue; \
+      } \
       _tile_loadd(4, a0 + k * 64, rs); \
       _tile_loadd(6, w, 64); \
       TI__AMX_DP(0, 4, 6); \
@@ -4016,11 +4026,11 @@ TI__T_AMX static inline __attribute__((always_inline)) void ti__amx_items(const 
       p1 = na > 1 ? j->pad + ti__amx_tile(j, 2 * q + 1, ob[1], &whole[1]) : p0;
     }
     pf = npf > 0 ? j->out + opn * nf + f0 : j->out;   /* in the output */
-    if (fetch && na > 1 && nb > 1 && npf > 0) { TI__AMX_ITEM(2, 2, 1) }
-    else if (na > 1 && nb > 1) { TI__AMX_ITEM(2, 2, 0) }
-    else if (na > 1) { TI__AMX_ITEM(2, 1, 0) }
-    else if (nb > 1) { TI__AMX_ITEM(1, 2, 0) }
-    else { TI__AMX_ITEM(1, 1, 0) }
+    if (fetch && na > 1 && nb > 1 && npf > 0) { TI__AMX_ITEM(2, 2, 1, 1) }
+    else if (na > 1 && nb > 1) { TI__AMX_ITEM(2, 2, 0, fetch) }
+    else if (na > 1) { TI__AMX_ITEM(2, 1, 0, 0) }
+    else if (nb > 1) { TI__AMX_ITEM(1, 2, 0, 0) }
+    else { TI__AMX_ITEM(1, 1, 0, 0) }
   }
   _tile_release();
 }
