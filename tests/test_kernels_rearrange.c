@@ -145,20 +145,24 @@ static int cpu_sets(unsigned *sets) {
 
 /* Larger 2-D, 3-D/4-D and 6-D cases on every variant: full SIMD blocks,
    tile edges (sizes that are not multiples of a block), NCHW <-> NHWC,
-   tiny innermost axes (gather tiles), kept innermost runs. */
+   tiny innermost axes (gather tiles), kept innermost runs (of 37, 50 and
+   64 elements: runs of 37-512 bytes, whole lines or not, around the
+   AVX-512 moves' range of 128-255 bytes). */
 TT_TEST(test_transpose_shapes) {
   static const int64_t shapes[][6] = {
     {37, 45, 1, 1, 1, 1}, {64, 64, 1, 1, 1, 1}, {3, 1000, 1, 1, 1, 1}, {1000, 3, 1, 1, 1, 1},
     {257, 33, 1, 1, 1, 1}, {1, 64, 56, 56, 1, 1}, {2, 56, 56, 24, 1, 1}, {5, 7, 9, 11, 1, 1},
     {130, 70, 1, 1, 1, 1}, {6, 10, 12, 16, 1, 1}, {3, 40, 17, 64, 1, 1},
     {8, 16, 12, 10, 14, 6}, {2, 4, 3, 5, 4, 6}, {2, 16, 14, 2, 14, 2}, {1, 8, 14, 2, 14, 2},
-    {7, 300, 3, 1, 1, 1}, {2, 3, 1000, 1, 1, 1}};
+    {7, 300, 3, 1, 1, 1}, {2, 3, 1000, 1, 1, 1}, {4, 6, 5, 37, 1, 1}, {3, 5, 4, 50, 1, 1},
+    {5, 3, 2, 64, 1, 1}};
   static const int perms[][6] = {
     {1, 0, 2, 3, 4, 5}, {1, 0, 2, 3, 4, 5}, {1, 0, 2, 3, 4, 5}, {1, 0, 2, 3, 4, 5},
     {1, 0, 2, 3, 4, 5}, {0, 2, 3, 1, 4, 5}, {0, 3, 1, 2, 4, 5}, {3, 1, 0, 2, 4, 5},
     {1, 0, 2, 3, 4, 5}, {0, 1, 3, 2, 4, 5}, {2, 0, 3, 1, 4, 5},
     {5, 3, 1, 4, 2, 0}, {5, 3, 1, 4, 2, 0}, {0, 1, 3, 5, 2, 4}, {0, 1, 3, 5, 2, 4},
-    {2, 0, 1, 3, 4, 5}, {1, 2, 0, 3, 4, 5}};
+    {2, 0, 1, 3, 4, 5}, {1, 2, 0, 3, 4, 5}, {2, 0, 1, 3, 4, 5}, {1, 2, 0, 3, 4, 5},
+    {1, 0, 2, 3, 4, 5}};
   tt_rng r = {9};
   unsigned sets[TI_VARIANT_COUNT + 1];
   const int nsets = cpu_sets(sets);
