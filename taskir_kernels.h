@@ -2550,24 +2550,30 @@ static void ti__ts_rows_cached(const ti__ts_job *j, int64_t r0, int64_t r1) {
    65-128 bytes) take plain loads instead, a zero run from the zero vector
    (paired grid runs: 0.99-1.13x the per-run loop, masked loads 0.90-1.04).
    Longer runs store their first vector, then vectors aligned to the
-   output, then an overlapping last one, where input and output are aligned
-   alike (then the loads are aligned too; otherwise the vectors follow the
-   run's start, as one loop of its own): a 64-byte access that crosses a
-   line costs two, and with both buffers 16 bytes past a line every access
-   of an unaligned copy crossed one (quiet machine, six alternating grid
-   runs: 256 KiB outputs, 1-4 KiB runs 0.75-0.78 of memcpy against 0.59-0.66
-   with unaligned stores; 1 MiB, 2 KiB runs 1.00 against 0.85).
+   output, then an overlapping last one (AL = 1: on x86-64 always; AL = 0,
+   NEON: where input and output are aligned alike, otherwise the vectors
+   follow the run's start, as one loop of its own): a 64-byte access that
+   crosses a line costs two, and with both buffers 16 bytes past a line
+   every access of an unaligned copy crossed one (quiet machine, six
+   alternating grid runs: 256 KiB outputs, 1-4 KiB runs 0.75-0.78 of memcpy
+   against 0.59-0.66 with unaligned stores; 1 MiB, 2 KiB runs 1.00 against
+   0.85). Input and output aligned differently (the input 16 bytes behind,
+   as two consecutive malloc blocks of 64 KiB are), Intel Xeon with AMX, in
+   one process against following the run's start (medians of 21 rotated
+   triples with the per-run loop): stores aligned to the output 1.06-1.25x
+   with AVX-512 (runs of 256 B-4 KiB; 0.99-1.0x with the output aligned and
+   the input not), 1.12-1.16x with AVX2, 1.01-1.12x with SSE2.
    Runs up to a cap per variant (ti__ts_job.vec_max: AVX-512 4 KiB, 2 KiB
    for outputs over 512 KiB, 1 KiB over 1 MiB, AVX2 1 KiB, SSE2 and NEON
    256 B) take it: measured at or above the per-run memcpy
    loop there in cache; longer runs go to memcpy, which moves them as fast
    (with wider vectors than SSE2's where the C library has them). */
-#define TI__TS_GEN(P, TGT)                                                                   \
+#define TI__TS_GEN(P, TGT, AL)                                                               \
   TGT static void ti__ts_rows_vec_##P(const ti__ts_job *j, int64_t r0, int64_t r1) {          \
     const int64_t T = j->T, G = j->G, sign = j->sign;                                         \
     const size_t piece = j->piece, row = j->row, VB = sizeof(ti__v##P##_vi);                  \
-    /* align the stores where that aligns the loads too (below) */                          \
-    const size_t am = ((((uintptr_t)j->src - (uintptr_t)j->dst) | piece) & (VB - 1)) ? 0 : VB - 1; \
+    /* align the stores (always with AL, else where that aligns the loads too) */          \
+    const size_t am = !(AL) && ((((uintptr_t)j->src - (uintptr_t)j->dst) | piece) & (VB - 1)) ? 0 : VB - 1; \
     const size_t whole = piece & ~(VB - 1);                                                   \
     unsigned char *d = j->dst + (size_t)r0 * row;                                             \
     int64_t n = r0 / T, t = r0 % T, r, g;                                                     \
@@ -2604,11 +2610,11 @@ static void ti__ts_rows_cached(const ti__ts_job *j, int64_t r0, int64_t r1) {
     }                                                                                         \
   }
 #if defined(TI__X86)
-TI__TS_GEN(s, TI__T_SSE2)
-TI__TS_GEN(a, TI__T_AVX2)
-TI__TS_GEN(z, TI__T_AVX512)
+TI__TS_GEN(s, TI__T_SSE2, 1)
+TI__TS_GEN(a, TI__T_AVX2, 1)
+TI__TS_GEN(z, TI__T_AVX512, 1)
 #elif defined(TI__NEON)
-TI__TS_GEN(n, )
+TI__TS_GEN(n, , 0)
 #endif
 #undef TI__TS_GEN
 
