@@ -104,8 +104,13 @@ typedef struct ti_exec_options {
   int threads;              /* threads behind parallel_for: 1 runs every
                                kernel on the calling thread without the
                                hook; 0 or more than 1: use the hook for
-                               blocks of at least TASKIR_EXEC_PARALLEL_MIN
-                               work (smaller ones stay on the caller) */
+                               blocks of at least parallel_min work
+                               (smaller ones stay on the caller) */
+  int64_t parallel_min;     /* work below which a block (or an edge's
+                               conversion copy: its elements) stays on the
+                               calling thread; 0 or less: the default
+                               (TASKIR_EXEC_PARALLEL_MIN, or _AMX where
+                               the kernels take AMX-INT8) */
   ti_exec_clock_fn clock;   /* NULL: the default profile clock, wall time:
                                clock_gettime(CLOCK_MONOTONIC) where <time.h>
                                declares it (POSIX; under -std=c99 define
@@ -125,15 +130,25 @@ typedef struct ti_exec_options {
 #define TASKIR_EXEC_MAX_BYTES ((int64_t)1 << 30)
 #endif
 /* A block's work: its MACs / 16 for CC, CC2D and CVM (SIMD int8 MACs come
-   ~16x faster than element-wise ops), else one per output and window tap.
-   Blocks with less work run on the calling thread even with a parallel_for
-   hook. Measured on 2 cores (bench_exec, bench_threads): the ResNet-like
-   graph's 9.4 M-MAC convs (~21 us) and element-wise blocks of a few us ran
-   slower split (the graph 0.60x), a 115 M-MAC conv gains 1.48x; the default
-   (16 M conv MACs, ~36 us; 1 M element-wise outputs x taps) keeps the
-   former on one thread (the graph 1.00x). Not measured finer. */
+   ~16x faster than element-wise ops), else one per output and window tap;
+   a conversion copy's work is its elements. Less than parallel_min
+   (ti_exec_options) and it runs on the calling thread even with a
+   parallel_for hook. The defaults, measured on 2 vCPUs with the ResNet-like
+   graph of bench_exec (convs of 9.4 M MACs, element-wise blocks of 32768
+   outputs, int8 skips copied into int32 CADDs):
+   - TASKIR_EXEC_PARALLEL_MIN, 32768 (AVX-512 VNNI, AMD EPYC): every block
+     of that graph and its copies split, the convs at ~45 us each: 1.88x
+     with the two vCPUs on a shared cache (a cache line round trip of
+     ~60 ns), 1.02-1.12x where they sat on different dies (~320 ns); with
+     1048576 (no block of it split) 0.97-0.99x.
+   - TASKIR_EXEC_PARALLEL_MIN_AMX, 1048576, where the kernels take AMX-INT8
+     (Intel Xeon): the convs run at ~21 us, and that graph split ran at
+     0.57-0.80x; with 1048576 1.00x. */
 #ifndef TASKIR_EXEC_PARALLEL_MIN
-#define TASKIR_EXEC_PARALLEL_MIN 1048576
+#define TASKIR_EXEC_PARALLEL_MIN 32768
+#endif
+#ifndef TASKIR_EXEC_PARALLEL_MIN_AMX
+#define TASKIR_EXEC_PARALLEL_MIN_AMX 1048576
 #endif
 
 typedef struct ti_exec ti_exec;   /* a plan: opaque */
@@ -330,6 +345,7 @@ struct ti_exec {
   void *u;
   ti_kernel_ctx kctx;
   ti_kernel_ctx kctx1;         /* kctx without the hook: small blocks */
+  int64_t par_min;             /* opt.parallel_min, or its default */
   ti_exec_options opt;
   int32_t n_blk;
   ti__xblk *blk;
@@ -1024,6 +1040,22 @@ static void ti__x_do_copy(const ti_exec *x, const ti__xstep *st) {
     const ti__xrun *r = &x->run[st->run0 + i];
     ti__x_convert((char *)db->p + r->d * (int64_t)ds, db->dt, r->s < 0 ? NULL : (const char *)sb->p + r->s * (int64_t)ss, sb->dt, r->n);
   }
+}
+
+/* A copy step of one run, cut into tiles of TI__X_COPY_TILE elements for
+   the parallel_for hook: the element-wise kernels cut their outputs into
+   tiles of the same size, so with the pool's contiguous segments the
+   thread that converts a piece of a block's input is the one that reads
+   it next, from its own cache. */
+#define TI__X_COPY_TILE 512
+typedef struct ti__x_copy_job { const ti_exec *x; const ti__xstep *st; } ti__x_copy_job;
+static void ti__x_copy_range(void *arg, int64_t b, int64_t e) {
+  const ti__x_copy_job *j = (const ti__x_copy_job *)arg;
+  const ti__xbuf *sb = &j->x->buf[j->st->src], *db = &j->x->buf[j->st->dst];
+  const ti__xrun *r = &j->x->run[j->st->run0];
+  int64_t o = b * TI__X_COPY_TILE, n = (e * TI__X_COPY_TILE < r->n ? e * TI__X_COPY_TILE : r->n) - o;
+  ti__x_convert((char *)db->p + (r->d + o) * (int64_t)ti_dtype_size(db->dt), db->dt,
+                r->s < 0 ? NULL : (const char *)sb->p + (r->s + o) * (int64_t)ti_dtype_size(sb->dt), sb->dt, n);
 }
 
 /* Every source of a cluster holds int8 data? */
@@ -1914,6 +1946,8 @@ TASKIR_API ti_status ti_exec_plan(const ti_task_graph *g, const ti_exec_options 
   if (o->parallel_for) { x->kctx.parallel_for = o->parallel_for; x->kctx.parallel_user = o->parallel_user; }
   if (o->threads == 1) { x->kctx.parallel_for = NULL; x->kctx.parallel_user = NULL; }
   x->kctx1 = x->kctx; x->kctx1.parallel_for = NULL; x->kctx1.parallel_user = NULL;
+  x->par_min = o->parallel_min > 0 ? o->parallel_min
+               : (x->kctx.cpu & TI_CPU_AMXINT8) ? TASKIR_EXEC_PARALLEL_MIN_AMX : TASKIR_EXEC_PARALLEL_MIN;
   if (!x->opt.clock) x->opt.clock = ti__x_clock_default;
   x->budget = o->max_bytes ? o->max_bytes : TASKIR_EXEC_MAX_BYTES;
   x->perr = err;
@@ -2076,7 +2110,7 @@ static ti_status ti__x_kernel(ti_exec *x, ti__xstep *s) {
   ti_exec_kernel_args a;
   ti_block_type t = x->blk[s->blk].type;
   if ((unsigned)t >= TI_BLOCK_COUNT || !ti__x_kernels[t]) return TI_STATUS_NOT_SUPPORTED;
-  a.k = (t == TI_BLOCK_CC || t == TI_BLOCK_CC2D || t == TI_BLOCK_CVM ? s->macs / 16 : s->macs) >= TASKIR_EXEC_PARALLEL_MIN
+  a.k = (t == TI_BLOCK_CC || t == TI_BLOCK_CC2D || t == TI_BLOCK_CVM ? s->macs / 16 : s->macs) >= x->par_min
         ? &x->kctx : &x->kctx1;
   a.d = &s->d;
   a.in = x->optr + s->in0; a.n_in = s->n_in;
@@ -2101,7 +2135,11 @@ static ti_status ti__x_run(ti_exec *x, ti_error *err) {
     switch (s->kind) {
     case TI__XS_ZERO: memset(x->buf[s->dst].p, 0, x->buf[s->dst].bytes); break;
     case TI__XS_COPY:
-      ti__x_do_copy(x, s);
+      if (s->nrun == 1 && x->kctx.parallel_for && x->run[s->run0].n >= x->par_min) {
+        ti__x_copy_job j;
+        j.x = x; j.st = s;
+        x->kctx.parallel_for(x->kctx.parallel_user, (x->run[s->run0].n + TI__X_COPY_TILE - 1) / TI__X_COPY_TILE, ti__x_copy_range, &j);
+      } else ti__x_do_copy(x, s);
       x->prof.copied_bytes += s->elems * (int64_t)ti_dtype_size(x->buf[s->dst].dt);
       x->bprof[s->blk].bytes += s->elems * (int64_t)ti_dtype_size(x->buf[s->dst].dt);
       break;

@@ -172,11 +172,17 @@ static void build_resnet(ti_task_graph *g, int32_t hw, int32_t c, int32_t nblock
 
 /* --- measuring ------------------------------------------------------------- */
 
+/* ti_exec_options.parallel_min's default on this machine */
+static int64_t default_parallel_min(void) {
+  return (ti_cpu_detect() & TI_CPU_AMXINT8) ? TASKIR_EXEC_PARALLEL_MIN_AMX : TASKIR_EXEC_PARALLEL_MIN;
+}
+
 /* The graph planned twice, one thread and a pool of two; the same input;
    runs alternate (1, 2, 2, 1, ...) and the figure is the median of the
-   per-pair time ratios. Returns the speed-up (0 on a failure or when the
-   outputs differ). */
-static double threads_speedup(const ti_task_graph *g, int pairs, double *t1_med, double *t2_med) {
+   per-pair time ratios. parallel_min: ti_exec_options.parallel_min of the
+   2-thread plan (0: the default). Returns the speed-up (0 on a failure or
+   when the outputs differ). */
+static double threads_speedup(const ti_task_graph *g, int pairs, int64_t parallel_min, double *t1_med, double *t2_med) {
   ti_exec *x[2] = {NULL, NULL};
   ti_exec_options o;
   ti_error err;
@@ -192,7 +198,7 @@ static double threads_speedup(const ti_task_graph *g, int pairs, double *t1_med,
     ti_exec_options_init(&o);
     o.clock = now;
     o.profile = 1;
-    if (k) { o.parallel_for = ti_pool_parallel_for; o.parallel_user = pool; o.threads = 2; }
+    if (k) { o.parallel_for = ti_pool_parallel_for; o.parallel_user = pool; o.threads = 2; o.parallel_min = parallel_min; }
     else o.threads = 1;
     if (ti_exec_plan(g, &o, &x[k], &err) != TI_STATUS_SUCCESS) { ok = 0; break; }
     seed = 77;
@@ -226,7 +232,8 @@ static double threads_speedup(const ti_task_graph *g, int pairs, double *t1_med,
   }
   if (ok) {   /* where the time goes, per block type (kernels and the copies into the blocks) */
     int b;
-    printf("ResNet-like per block type, wall clock per run (medians), 1 -> 2 threads:");
+    printf("ResNet-like per block type, wall clock per run (medians), 1 -> 2 threads (parallel_min %lld):",
+           (long long)(parallel_min > 0 ? parallel_min : default_parallel_min()));
     for (b = 0; b < TI_BLOCK_COUNT; b++) {
       double *a1 = bt + (size_t)b * pairs, *a2 = bt + ((size_t)TI_BLOCK_COUNT + b) * pairs;
       qsort(a1, (size_t)pairs, sizeof *a1, cmp_d); qsort(a2, (size_t)pairs, sizeof *a2, cmp_d);
@@ -606,14 +613,24 @@ int main(void) {
            "plan %.2f of the blocks' bytes\n", r.run_median * 1e3, (double)r.macs / r.run_median * 1e-9,
            100.0 * r.kernel_share, (double)r.plan_bytes / (double)r.block_bytes);
   }
-  {   /* two threads through ti_exec_options.parallel_for (tools/taskir_pool.h) */
-    double t1 = 0, t2 = 0, sp = threads_speedup(&g, 31, &t1, &t2);
-    if (sp > 0)
-      printf("ResNet-like, 2 threads: %.2f ms vs %.2f ms on 1 (medians of 31 alternating pairs): speed-up %.2fx "
-             "(median of the per-pair ratios; target >= %.1fx on 2 idle cores): %s\n", t2 * 1e3, t1 * 1e3, sp,
-             BENCH_THREADS_TARGET, sp >= BENCH_THREADS_TARGET ? "PASS" : "FAIL");
-    else
-      printf("ResNet-like, 2 threads: FAILED (plan, run, or outputs differing from 1 thread)\n");
+  {   /* two threads through ti_exec_options.parallel_for (tools/taskir_pool.h):
+         the default threshold (32768 splits every block of this graph, the
+         convs, the element-wise blocks and the copies into CADD), then
+         1048576, which splits none of them; each after the cache line round
+         trip between the two threads, which tells whether they share a
+         cache right now */
+    static const int64_t mins[2] = {0, 1048576};
+    int m;
+    for (m = 0; m < 2; m++) {
+      double rt = bench_bounce_ns(), t1 = 0, t2 = 0, sp = threads_speedup(&g, 31, mins[m], &t1, &t2);
+      if (sp > 0)
+        printf("ResNet-like, 2 threads, parallel_min %lld%s (line round trip %.0f ns): %.2f ms vs %.2f ms on 1 "
+               "(medians of 31 alternating pairs): speed-up %.2fx (median of the per-pair ratios; target >= %.1fx on 2 idle cores): %s\n",
+               (long long)(mins[m] ? mins[m] : default_parallel_min()), mins[m] ? "" : " (default)", rt, t2 * 1e3, t1 * 1e3, sp,
+               BENCH_THREADS_TARGET, sp >= BENCH_THREADS_TARGET ? "PASS" : "FAIL");
+      else
+        printf("ResNet-like, 2 threads: FAILED (plan, run, or outputs differing from 1 thread)\n");
+    }
   }
   {   /* what two threads give right now (bench_ceiling.h), to judge that figure by */
     ti_pool *pool;

@@ -9,6 +9,7 @@
 /* small enough that the test graphs' blocks split (the default keeps
    blocks of their size on the calling thread) */
 #define TASKIR_EXEC_PARALLEL_MIN 16384
+#define TASKIR_EXEC_PARALLEL_MIN_AMX 16384
 #define TASKIR_IMPLEMENTATION
 #include "taskir_exec.h"
 #include "tools/taskir_pool.h"
@@ -112,7 +113,7 @@ static void counting_for(void *user, int64_t n, ti_range_fn fn, void *arg) {
   ti_pool_parallel_for(c->pool, n, fn, arg);
 }
 
-static ti_exec *plan(const ti_task_graph *g, int threads, counting *cnt) {
+static ti_exec *plan_min(const ti_task_graph *g, int threads, counting *cnt, int64_t parallel_min) {
   ti_exec_options o;
   ti_exec *x = NULL;
   ti_error err;
@@ -120,10 +121,12 @@ static ti_exec *plan(const ti_task_graph *g, int threads, counting *cnt) {
   ti_exec_options_init(&o);
   o.keep_all = 1;   /* every block readable after a run */
   o.threads = threads;
+  o.parallel_min = parallel_min;
   if (cnt) { o.parallel_for = counting_for; o.parallel_user = cnt; }
   TT_CHECK_MSG(ti_exec_plan(g, &o, &x, &err) == TI_STATUS_SUCCESS, "plan: %s", err.message);
   return x;
 }
+static ti_exec *plan(const ti_task_graph *g, int threads, counting *cnt) { return plan_min(g, threads, cnt, 0); }
 
 /* Feeds the same input to both plans, runs, compares every block. */
 static void run_compare(ti_exec *x1, ti_exec *xn, int threads, int run) {
@@ -221,6 +224,39 @@ TT_TEST(small_blocks_stay_on_the_caller) {
   ti_exec_free(x1);
   ti_exec_free(x2);
   ti_pool_free(cnt.pool);
+  ti_task_graph_free(&g);
+}
+
+/* ti_exec_options.parallel_min = 1: every block and every one-run
+   conversion copy (here the int8 skip into the int32 CADD) goes through the
+   hook, cut as the kernels cut their outputs; the 4x4x8 graph that stays
+   on the caller by default then calls the hook on every run and still
+   gives the one-thread results, on 2 and 3 threads. */
+TT_TEST(parallel_min_one_splits_blocks_and_copies) {
+  ti_task_graph g;
+  int t;
+  build_resnet(&g, 4, 8, 2);
+  for (t = 2; t <= 3; t++) {
+    counting cnt, cnt0;
+    ti_exec *x1, *xn, *x0;
+    int run;
+    cnt.calls = cnt0.calls = 0;
+    TT_EQ_INT(ti_pool_create(&cnt.pool, t), 0);
+    cnt0.pool = cnt.pool;
+    x1 = plan(&g, 1, NULL);
+    xn = plan_min(&g, t, &cnt, 1);
+    x0 = plan(&g, t, &cnt0);
+    for (run = 0; x1 && xn && run < 3; run++) run_compare(x1, xn, t, run);
+    if (x1 && x0) run_compare(x1, x0, t, 0);
+    /* 28 calls a run: 24 from the kernels, 4 from the copies (24 without
+       their split) */
+    TT_CHECK_MSG(cnt.calls >= 3 * 28, "%d threads, parallel_min 1: %lld hook calls in 3 runs", t, (long long)cnt.calls);
+    TT_EQ_INT(cnt0.calls, 0);
+    ti_exec_free(x1);
+    ti_exec_free(xn);
+    ti_exec_free(x0);
+    ti_pool_free(cnt.pool);
+  }
   ti_task_graph_free(&g);
 }
 
@@ -324,6 +360,7 @@ int main(void) {
   TT_RUN(resnet_like_on_threads);
   TT_RUN(threads_one_keeps_the_hook_out);
   TT_RUN(small_blocks_stay_on_the_caller);
+  TT_RUN(parallel_min_one_splits_blocks_and_copies);
   TT_RUN(pool_covers_every_index_once);
   TT_RUN(pool_back_to_back_asleep_and_concurrent);
   return tt_finish();
