@@ -44,7 +44,11 @@ if [ -d "$FIX/expected" ]; then
         bad "$c: taskir run --threads $n failed: $(cat "$tmp/log")"; continue
       fi
     done
-    for n in 2 3 0; do
+    # --parallel-min 1: every block and copy split
+    if ! "$T" run "$FIX/$c.task.pb" --threads 2 --parallel-min 1 --out "$tmp/tp.$c" --all > "$tmp/log" 2>&1; then
+      bad "$c: taskir run --threads 2 --parallel-min 1 failed: $(cat "$tmp/log")"
+    fi
+    for n in 2 3 0 p; do
       if diff -r "$tmp/t1.$c" "$tmp/t$n.$c" > /dev/null 2>&1; then ok
       else bad "$c: outputs with --threads $n differ from --threads 1"; fi
     done
@@ -85,6 +89,8 @@ expect_fail 'unknown option' run "$tmp/demo.task.pb" --bogus
 expect_fail 'steps' run "$tmp/demo.task.pb" --steps 0
 expect_fail 'threads wants an integer' run "$tmp/demo.task.pb" --threads -1
 expect_fail 'threads wants an integer' run "$tmp/demo.task.pb" --threads 2x
+expect_fail 'parallel-min wants a positive integer' run "$tmp/demo.task.pb" --threads 2 --parallel-min 0
+expect_fail 'parallel-min wants a positive integer' run "$tmp/demo.task.pb" --parallel-min x
 expect_fail 'exceeds the memory budget of 2000 bytes' run "$tmp/demo.task.pb" --input "0=$in0" --max-memory 2000
 expect_fail 'max-memory wants BYTES' run "$tmp/demo.task.pb" --max-memory 12X
 "$T" run "$tmp/demo.task.pb" --input "0=$in0" --max-memory 64M > /dev/null 2>&1 && ok || bad "run with --max-memory 64M failed"

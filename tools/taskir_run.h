@@ -37,7 +37,7 @@ static ti_status ti_cli_load_runnable(ti_context *ctx, const char *path, ti_cli_
 static const char ti__cli_run_usage[] =
     "usage: taskir run FILE [--input SOCKET=FILE]... [--steps N] [--out DIR] [--all]\n"
     "                  [--out-format txt|npy] [--trace DIR] [--profile] [--json] [--format F]\n"
-    "                  [--max-memory BYTES] [--threads N] [--dim NAME=V]...\n"
+    "                  [--max-memory BYTES] [--threads N] [--parallel-min W] [--dim NAME=V]...\n"
     "\n"
     "Executes a Task IR graph (FILE: .pb, .txt/.pbtxt/.textproto, .tir, or - with\n"
     "--format pb|txt|tir); an ONNX model (.onnx) or an integer nn program (.tir of\n"
@@ -67,6 +67,10 @@ static const char ti__cli_run_usage[] =
     "  --threads N          threads the kernels split their work over, 1..256\n"
     "                       (default 1; 0 = the number of online CPUs); outputs are\n"
     "                       identical whatever N\n"
+    "  --parallel-min W     with --threads: blocks of less work (MACs / 16 for convs\n"
+    "                       and FC, else outputs x window taps) and copies of fewer\n"
+    "                       elements stay on one thread (default 32768; 1048576\n"
+    "                       where the convs run on AMX-INT8)\n"
     "  --dim NAME=V         with a .onnx model: bind a symbolic dim of its inputs\n"
     "  Progress (steps done / total, rate) goes to stderr when it is a terminal.\n";
 
@@ -471,6 +475,7 @@ static int ti_cli_run(int argc, char **argv) {
   long steps = 1, t;
   int64_t max_memory = 0;
   long threads = 1;
+  long long parallel_min = 0;
   ti_pool *pool = NULL;
   int all = 0, profile = 0, json = 0, npy = 0, i, r, rc = 1, progress;
   int32_t j, k, n_in_args = 0, n_out_blocks = 0, n_dim_args = 0;
@@ -552,6 +557,15 @@ static int ti_cli_run(int argc, char **argv) {
                 TI_POOL_MAX_THREADS, v);
         goto usage;
       }
+    } else if ((r = ti_cli_opt_value(argc, argv, &i, "run", "--parallel-min", &v)) != 0) {
+      char *end;
+      if (r < 0) goto usage;
+      errno = 0;
+      parallel_min = strtoll(v, &end, 10);
+      if (end == v || *end || errno || parallel_min < 1) {
+        fprintf(stderr, "taskir run: --parallel-min wants a positive integer (work units), got '%s'\n", v);
+        goto usage;
+      }
     } else if ((r = ti_cli_opt_value(argc, argv, &i, "run", "--dim", &v)) != 0) {
       if (r < 0) goto usage;
       if (n_dim_args == 64) { fprintf(stderr, "taskir run: more than 64 --dim\n"); goto usage; }
@@ -617,6 +631,7 @@ static int ti_cli_run(int argc, char **argv) {
     o.parallel_user = pool;
   }
   o.threads = (int)threads;
+  o.parallel_min = (int64_t)parallel_min;
   t0 = ti__cli_now();
   if (ti_exec_plan(&g, &o, &x, &err) != TI_STATUS_SUCCESS) {
     ti_diag_list dl;
