@@ -13,7 +13,11 @@
 #ifndef BENCH_CEILING_H
 #define BENCH_CEILING_H
 #include <stdlib.h>
+#include <string.h>
 #include "vnni_peak.h"
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
 
 /* The 2-thread speed-up the thread benchmarks print PASS or FAIL against. */
 #define BENCH_THREADS_TARGET 1.7
@@ -85,6 +89,92 @@ static double bench_ceiling(ti_pool *pool, ti_range_fn fn, int64_t n, int pairs,
   res = r[pairs / 2]; *t1m = t1[pairs / 2]; *t2m = t2[pairs / 2];
   free(r); free(t1); free(t2);
   return res;
+}
+
+/* The copy ceiling of memory-bound kernels (TinShift on tensors past the
+   caches): `bytes` copied from one buffer to another, in 64 equal pieces
+   (an index is a piece) by memcpy, or by streaming stores from one or four
+   sequential streams with a software prefetch ahead. Copies share one
+   memory system; the second thread gains only what one core leaves of the
+   bandwidth. */
+typedef struct bench_copy { const unsigned char *src; unsigned char *dst; size_t piece; int how; } bench_copy;
+enum { BENCH_COPY_PIECES = 64, BENCH_COPY_HOWS = 3 };
+static const char *const bench_copy_name[BENCH_COPY_HOWS] = {"memcpy", "streaming", "4 streams"};
+static void bench_copy_range(void *arg, int64_t b, int64_t e) {
+  const bench_copy *c = (const bench_copy *)arg;
+  for (; b < e; b++) {
+    const unsigned char *s = c->src + (size_t)b * c->piece;
+    unsigned char *d = c->dst + (size_t)b * c->piece;
+    size_t n = c->piece, i, q, k;
+#if defined(__SSE2__)
+    if (c->how > 0) {   /* piece: a multiple of 4 KiB, buffers 64-byte aligned */
+      size_t streams = c->how == 2 ? 4 : 1, part = n / streams;
+      for (i = 0; i < part; i += 64)
+        for (q = 0; q < streams; q++) {
+          const unsigned char *ps = s + q * part + i;
+          unsigned char *pd = d + q * part + i;
+          _mm_prefetch((const char *)ps + 2048 / streams, _MM_HINT_T1);
+#if defined(__AVX512F__)
+          _mm512_stream_si512((void *)pd, _mm512_load_si512((const void *)ps));
+#else
+          for (k = 0; k < 64; k += 16)
+            _mm_stream_si128((__m128i *)(void *)(pd + k), _mm_load_si128((const __m128i *)(const void *)(ps + k)));
+#endif
+        }
+      _mm_sfence();
+      continue;
+    }
+#endif
+    (void)i; (void)q; (void)k;
+    memcpy(d, s, n);
+  }
+}
+
+/* Prints, for a copy of `bytes` (rounded down to 64 pieces of whole 4 KiB
+   pages), each copy loop's rate on 1 and 2 threads (bytes read + written)
+   and its speed-up, then the memory ceiling: the best 2-thread rate over
+   the best 1-thread rate. Returns that ceiling. (inline: the benches
+   without memory-bound rows leave it unused.) */
+static inline double bench_print_copy_ceiling(ti_pool *pool, size_t bytes, int pairs) {
+  size_t piece = bytes / BENCH_COPY_PIECES / 4096 * 4096, n = piece * BENCH_COPY_PIECES;
+  unsigned char *sm = (unsigned char *)malloc(n + 4096), *dm = (unsigned char *)malloc(n + 4096), *src, *dst;
+  double best1 = 0, best2 = 0;
+  int how, i, s;
+  if (!sm || !dm || !piece) { free(sm); free(dm); printf("ceiling: copy not run (no memory)\n"); return 0; }
+  src = sm + (4096 - (uintptr_t)sm % 4096); dst = dm + (4096 - (uintptr_t)dm % 4096);
+  memset(src, 1, n); memset(dst, 2, n);
+  for (how = 0; how < BENCH_COPY_HOWS; how++) {
+    bench_copy c;
+    double *r = (double *)malloc((size_t)pairs * sizeof *r), *t1 = (double *)malloc((size_t)pairs * sizeof *t1),
+           *t2 = (double *)malloc((size_t)pairs * sizeof *t2);
+    char name[64];
+#if !defined(__SSE2__)
+    if (how > 0) { free(r); free(t1); free(t2); break; }
+#endif
+    c.src = src; c.dst = dst; c.piece = piece; c.how = how;
+    for (i = 0; i < pairs; i++) {
+      for (s = 0; s < 2; s++) {
+        int two = (i & 1) ? 1 - s : s;
+        double t0 = vp_now();
+        if (two) ti_pool_parallel_for(pool, BENCH_COPY_PIECES, bench_copy_range, &c);
+        else bench_copy_range(&c, 0, BENCH_COPY_PIECES);
+        (two ? t2 : t1)[i] = vp_now() - t0;
+      }
+      r[i] = t1[i] / t2[i];
+    }
+    qsort(r, (size_t)pairs, sizeof *r, bench_cmp_d); qsort(t1, (size_t)pairs, sizeof *t1, bench_cmp_d);
+    qsort(t2, (size_t)pairs, sizeof *t2, bench_cmp_d);
+    snprintf(name, sizeof name, "ceiling: copy %.0f MB, %s", (double)n / 1e6, bench_copy_name[how]);
+    printf("%-34s %10.3f %10.3f %8.1f %8.1f %s   %5.2fx\n", name, t1[pairs / 2] * 1e3, t2[pairs / 2] * 1e3,
+           2.0 * (double)n / t1[pairs / 2] * 1e-9, 2.0 * (double)n / t2[pairs / 2] * 1e-9, "GB/s  ", r[pairs / 2]);
+    if (best1 == 0 || t1[pairs / 2] < best1) best1 = t1[pairs / 2];
+    if (best2 == 0 || t2[pairs / 2] < best2) best2 = t2[pairs / 2];
+    free(r); free(t1); free(t2);
+  }
+  free(sm); free(dm);
+  printf("%-34s %10.3f %10.3f %8.1f %8.1f %s   %5.2fx\n", "ceiling: copy, best of each", best1 * 1e3, best2 * 1e3,
+         2.0 * (double)n / best1 * 1e-9, 2.0 * (double)n / best2 * 1e-9, "GB/s  ", best1 / best2);
+  return best1 / best2;
 }
 
 /* One half of a meeting: counts itself in, then waits (up to 1 ms) for the
