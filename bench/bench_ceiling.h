@@ -70,8 +70,8 @@ static void bench_spin_amx(void *arg, int64_t b, int64_t e) {
 }
 #endif
 
-/* Median of per-pair ratios of 1- and 2-thread times of fn over [0, n). */
-static double bench_ceiling(ti_pool *pool, ti_range_fn fn, int64_t n, int pairs, double *t1m, double *t2m) {
+/* Median of per-pair ratios of 1- and 2-thread times of fn(arg) over [0, n). */
+static double bench_ceiling(ti_pool *pool, ti_range_fn fn, void *arg, int64_t n, int pairs, double *t1m, double *t2m) {
   double *r = (double *)malloc((size_t)pairs * sizeof *r), *t1 = (double *)malloc((size_t)pairs * sizeof *t1),
          *t2 = (double *)malloc((size_t)pairs * sizeof *t2), res;
   int i, s;
@@ -79,7 +79,7 @@ static double bench_ceiling(ti_pool *pool, ti_range_fn fn, int64_t n, int pairs,
     for (s = 0; s < 2; s++) {
       int two = (i & 1) ? 1 - s : s;
       double t0 = vp_now();
-      if (two) ti_pool_parallel_for(pool, n, fn, NULL); else fn(NULL, 0, n);
+      if (two) ti_pool_parallel_for(pool, n, fn, arg); else fn(arg, 0, n);
       (two ? t2 : t1)[i] = vp_now() - t0;
     }
     r[i] = t1[i] / t2[i];
@@ -98,17 +98,21 @@ static double bench_ceiling(ti_pool *pool, ti_range_fn fn, int64_t n, int pairs,
    memory system; the second thread gains only what one core leaves of the
    bandwidth. */
 typedef struct bench_copy { const unsigned char *src; unsigned char *dst; size_t piece; int how; } bench_copy;
+#if defined(__SSE2__)
 enum { BENCH_COPY_PIECES = 64, BENCH_COPY_HOWS = 3 };
-static const char *const bench_copy_name[BENCH_COPY_HOWS] = {"memcpy", "streaming", "4 streams"};
+#else
+enum { BENCH_COPY_PIECES = 64, BENCH_COPY_HOWS = 1 };   /* memcpy only */
+#endif
+static const char *const bench_copy_name[3] = {"memcpy", "streaming", "4 streams"};
 static void bench_copy_range(void *arg, int64_t b, int64_t e) {
   const bench_copy *c = (const bench_copy *)arg;
   for (; b < e; b++) {
     const unsigned char *s = c->src + (size_t)b * c->piece;
     unsigned char *d = c->dst + (size_t)b * c->piece;
-    size_t n = c->piece, i, q, k;
 #if defined(__SSE2__)
-    if (c->how > 0) {   /* piece: a multiple of 4 KiB, buffers 64-byte aligned */
-      size_t streams = c->how == 2 ? 4 : 1, part = n / streams;
+    if (c->how > 0) {   /* piece: a multiple of 4 KiB, buffers page-aligned */
+      const size_t streams = c->how == 2 ? 4 : 1, part = c->piece / streams;
+      size_t i, q;
       for (i = 0; i < part; i += 64)
         for (q = 0; q < streams; q++) {
           const unsigned char *ps = s + q * part + i;
@@ -117,64 +121,46 @@ static void bench_copy_range(void *arg, int64_t b, int64_t e) {
 #if defined(__AVX512F__)
           _mm512_stream_si512((void *)pd, _mm512_load_si512((const void *)ps));
 #else
-          for (k = 0; k < 64; k += 16)
-            _mm_stream_si128((__m128i *)(void *)(pd + k), _mm_load_si128((const __m128i *)(const void *)(ps + k)));
+          {
+            int k;
+            for (k = 0; k < 64; k += 16)
+              _mm_stream_si128((__m128i *)(void *)(pd + k), _mm_load_si128((const __m128i *)(const void *)(ps + k)));
+          }
 #endif
         }
       _mm_sfence();
       continue;
     }
 #endif
-    (void)i; (void)q; (void)k;
-    memcpy(d, s, n);
+    memcpy(d, s, c->piece);
   }
 }
 
 /* Prints, for a copy of `bytes` (rounded down to 64 pieces of whole 4 KiB
    pages), each copy loop's rate on 1 and 2 threads (bytes read + written)
-   and its speed-up, then the memory ceiling: the best 2-thread rate over
-   the best 1-thread rate. Returns that ceiling. (inline: the benches
-   without memory-bound rows leave it unused.) */
-static inline double bench_print_copy_ceiling(ti_pool *pool, size_t bytes, int pairs) {
-  size_t piece = bytes / BENCH_COPY_PIECES / 4096 * 4096, n = piece * BENCH_COPY_PIECES;
-  unsigned char *sm = (unsigned char *)malloc(n + 4096), *dm = (unsigned char *)malloc(n + 4096), *src, *dst;
-  double best1 = 0, best2 = 0;
-  int how, i, s;
-  if (!sm || !dm || !piece) { free(sm); free(dm); printf("ceiling: copy not run (no memory)\n"); return 0; }
-  src = sm + (4096 - (uintptr_t)sm % 4096); dst = dm + (4096 - (uintptr_t)dm % 4096);
-  memset(src, 1, n); memset(dst, 2, n);
-  for (how = 0; how < BENCH_COPY_HOWS; how++) {
-    bench_copy c;
-    double *r = (double *)malloc((size_t)pairs * sizeof *r), *t1 = (double *)malloc((size_t)pairs * sizeof *t1),
-           *t2 = (double *)malloc((size_t)pairs * sizeof *t2);
-    char name[64];
-#if !defined(__SSE2__)
-    if (how > 0) { free(r); free(t1); free(t2); break; }
-#endif
-    c.src = src; c.dst = dst; c.piece = piece; c.how = how;
-    for (i = 0; i < pairs; i++) {
-      for (s = 0; s < 2; s++) {
-        int two = (i & 1) ? 1 - s : s;
-        double t0 = vp_now();
-        if (two) ti_pool_parallel_for(pool, BENCH_COPY_PIECES, bench_copy_range, &c);
-        else bench_copy_range(&c, 0, BENCH_COPY_PIECES);
-        (two ? t2 : t1)[i] = vp_now() - t0;
-      }
-      r[i] = t1[i] / t2[i];
-    }
-    qsort(r, (size_t)pairs, sizeof *r, bench_cmp_d); qsort(t1, (size_t)pairs, sizeof *t1, bench_cmp_d);
-    qsort(t2, (size_t)pairs, sizeof *t2, bench_cmp_d);
-    snprintf(name, sizeof name, "ceiling: copy %.0f MB, %s", (double)n / 1e6, bench_copy_name[how]);
-    printf("%-34s %10.3f %10.3f %8.1f %8.1f %s   %5.2fx\n", name, t1[pairs / 2] * 1e3, t2[pairs / 2] * 1e3,
-           2.0 * (double)n / t1[pairs / 2] * 1e-9, 2.0 * (double)n / t2[pairs / 2] * 1e-9, "GB/s  ", r[pairs / 2]);
-    if (best1 == 0 || t1[pairs / 2] < best1) best1 = t1[pairs / 2];
-    if (best2 == 0 || t2[pairs / 2] < best2) best2 = t2[pairs / 2];
-    free(r); free(t1); free(t2);
+   and its speed-up (bench_ceiling), then the memory ceiling: the best
+   2-thread time over the best 1-thread time. (inline: the benches without
+   memory-bound rows leave it unused.) */
+static inline void bench_print_copy_ceiling(ti_pool *pool, size_t bytes, int pairs) {
+  const size_t piece = bytes / BENCH_COPY_PIECES / 4096 * 4096, n = piece * BENCH_COPY_PIECES;
+  unsigned char *sm = (unsigned char *)malloc(n + 4096), *dm = (unsigned char *)malloc(n + 4096);
+  double best1 = 0, best2 = 0, a, b, sp;
+  const double gb = 2.0 * (double)n * 1e-9;
+  bench_copy c;
+  char name[64];
+  if (!sm || !dm || !piece) { free(sm); free(dm); printf("ceiling: copy not run (no memory)\n"); return; }
+  c.src = sm + (4096 - (uintptr_t)sm % 4096); c.dst = dm + (4096 - (uintptr_t)dm % 4096); c.piece = piece;
+  memset(sm, 1, n + 4096); memset(dm, 2, n + 4096);
+  for (c.how = 0; c.how < BENCH_COPY_HOWS; c.how++) {
+    sp = bench_ceiling(pool, bench_copy_range, &c, BENCH_COPY_PIECES, pairs, &a, &b);
+    snprintf(name, sizeof name, "ceiling: copy %.0f MB, %s", (double)n / 1e6, bench_copy_name[c.how]);
+    printf("%-34s %10.3f %10.3f %8.1f %8.1f %s   %5.2fx\n", name, a * 1e3, b * 1e3, gb / a, gb / b, "GB/s  ", sp);
+    if (best1 == 0 || a < best1) best1 = a;
+    if (best2 == 0 || b < best2) best2 = b;
   }
   free(sm); free(dm);
   printf("%-34s %10.3f %10.3f %8.1f %8.1f %s   %5.2fx\n", "ceiling: copy, best of each", best1 * 1e3, best2 * 1e3,
-         2.0 * (double)n / best1 * 1e-9, 2.0 * (double)n / best2 * 1e-9, "GB/s  ", best1 / best2);
-  return best1 / best2;
+         gb / best1, gb / best2, "GB/s  ", best1 / best2);
 }
 
 /* One half of a meeting: counts itself in, then waits (up to 1 ms) for the
@@ -225,10 +211,10 @@ static double bench_bounce_ns(void) {
 static void bench_print_ceilings(ti_pool *pool, int pairs) {
   double a, b, sp, *t = (double *)malloc(201 * sizeof *t);
   int i;
-  sp = bench_ceiling(pool, bench_spin_scalar, 2048, pairs, &a, &b);
+  sp = bench_ceiling(pool, bench_spin_scalar, NULL, 2048, pairs, &a, &b);
   printf("%-34s %10.3f %10.3f %26s %5.2fx\n", "ceiling: scalar dependent chain", a * 1e3, b * 1e3, "", sp);
 #if defined(__AVX512VNNI__) && defined(__AVX512F__)
-  sp = bench_ceiling(pool, bench_spin_vnni, 2048, pairs, &a, &b);
+  sp = bench_ceiling(pool, bench_spin_vnni, NULL, 2048, pairs, &a, &b);
   printf("%-34s %10.3f %10.3f %8.1f %8.1f %s   %5.2fx\n", "ceiling: vpdpbusd zmm, 12 chains", a * 1e3, b * 1e3,
          2048.0 * 256 * 12 * 64 / a * 1e-9, 2048.0 * 256 * 12 * 64 / b * 1e-9, "GMAC/s", sp);
 #else
@@ -236,7 +222,7 @@ static void bench_print_ceilings(ti_pool *pool, int pairs) {
 #endif
 #if defined(BENCH_CEILING_AMX)
   if (ti_cpu_detect() & TI_CPU_AMXINT8) {
-    sp = bench_ceiling(pool, bench_spin_amx, 512, pairs, &a, &b);
+    sp = bench_ceiling(pool, bench_spin_amx, NULL, 512, pairs, &a, &b);
     printf("%-34s %10.3f %10.3f %8.1f %8.1f %s   %5.2fx\n", "ceiling: tdpbusd, 4 tile chains", a * 1e3, b * 1e3,
            512.0 * 256 * 4 * 16384 / a * 1e-9, 512.0 * 256 * 4 * 16384 / b * 1e-9, "GMAC/s", sp);
   } else

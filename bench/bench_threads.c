@@ -15,8 +15,8 @@
    call. These ceilings are what the kernels' speed-ups are to be judged
    against; the memory-bound TinShift rows are judged against a copy of
    the same bytes on 1 and 2 threads (bench_print_copy_ceiling): the
-   second thread gains only what one core leaves of the memory bandwidth. The load average, the online CPUs and their SMT siblings are
-   printed: on a machine with other work the second thread shares a core
+   second thread gains only what one core leaves of the memory bandwidth.
+   The load average, the online CPUs and their SMT siblings are printed: on a machine with other work the second thread shares a core
    and all ratios are capped (rerun on idle cores:
    `make build/bench/bench_threads && build/bench/bench_threads`).
    `bench_threads trace` times every chunk of split convs (see trace_case). */
@@ -319,7 +319,7 @@ int main(int argc, char **argv) {
   printf("target: >= %.1fx on 2 idle cores (PASS/FAIL after each speed-up); judge each speed-up against the ceilings above, measured in the same\n"
          "conditions: with the load average near or above the core count the second thread shares a core with\n"
          "other work and the ceilings (and every figure) drop towards 1x. The TinShift rows are memory-bound (51 MB\n"
-         "in, 51 MB out): their ceiling is the copy's (best loop each), which no copy of those bytes exceeds\n", BENCH_THREADS_TARGET);
+         "in, 51 MB out): judge them against the copy's speed-up (best loop each) printed after them\n", BENCH_THREADS_TARGET);
   ti_pool_free(pool);
   return 0;
 }
