@@ -2788,11 +2788,28 @@ static const ti_attr *ti__nn_attr_from_tensor(ti_context *ctx, const ti_tensor_v
    out (upwards in memory) unless the program was rewritten heavily. On a
    program larger than the caches each op would cost a memory latency (a
    chased pointer: nothing overlaps); asking for the memory a few KB ahead
-   overlaps those misses. A hint only: no effect on results, never a fault. */
+   overlaps those misses. An op with its operands and results spans two to
+   three lines, so the walk asks for every line of that stretch, not only
+   the one at the op's address: `ahead` (0 before the walk) is the next
+   line to ask for, and starts again from the op when the walk jumps. A
+   hint only: no effect on results, never a fault. */
 #if defined(__GNUC__) || defined(__clang__)
-#define TI__PASS_AHEAD(op) __builtin_prefetch((const void *)((uintptr_t)(op) + 4096u))
+static inline void ti__pass_ahead(uintptr_t *ahead, const void *op) {
+  const uintptr_t a = (uintptr_t)op + 4096u, e = a + 256u;
+  if (*ahead < a || *ahead > e + 4096u) *ahead = a & ~(uintptr_t)63;
+  for (; *ahead < e; *ahead += 64u) __builtin_prefetch((const void *)*ahead);
+}
+/* the same for a walk backwards (prev links): the lines a few KB below */
+static inline void ti__pass_behind(uintptr_t *behind, const void *op) {
+  const uintptr_t a = (uintptr_t)op - 4096u, e = a - 256u;
+  if (*behind > a || *behind + 4096u < e) *behind = a & ~(uintptr_t)63;
+  for (; *behind > e; *behind -= 64u) __builtin_prefetch((const void *)*behind);
+}
+#define TI__PASS_AHEAD(ahead, op) ti__pass_ahead(&(ahead), (op))
+#define TI__PASS_BEHIND(behind, op) ti__pass_behind(&(behind), (op))
 #else
-#define TI__PASS_AHEAD(op) ((void)0)
+#define TI__PASS_AHEAD(ahead, op) ((void)(ahead))
+#define TI__PASS_BEHIND(behind, op) ((void)(behind))
 #endif
 
 /* A value nobody mutates or aliases: a vtensor, or a tensor that is not a
@@ -2852,9 +2869,11 @@ static int ti__pass_removable(const ti_op *op) {
 TASKIR_API ti_status ti_pass_dce(ti_program *p, void *user, ti_error *err) {
   ti_error_clear(err);
   ti_op *op, *prev;
+  uintptr_t behind = 0;
   (void)user;
   /* Reverse order: an op's producers come earlier and die in the same sweep. */
   for (op = p->last; op; op = prev) {
+    TI__PASS_BEHIND(behind, op);
     prev = op->prev;
     if (ti__pass_removable(op)) TI__PASS_TRY(ti_op_erase(op, err));
   }
@@ -2929,6 +2948,7 @@ TASKIR_API ti_status ti_pass_cse(ti_program *p, void *user, ti_error *err) {
   ti_op *op, *next;
   int64_t k = 0;
   int32_t i;
+  uintptr_t ahead = 0;
   ti__ptrmap memo, hot;
   ti__table tab;
   ti_status st = TI_STATUS_SUCCESS;
@@ -2940,12 +2960,12 @@ TASKIR_API ti_status ti_pass_cse(ti_program *p, void *user, ti_error *err) {
     return ti_error_set(err, TI_STATUS_NO_MEMORY, "cse: out of memory");
   }
   for (op = p->first; op; op = op->next) {
-    TI__PASS_AHEAD(op);
+    TI__PASS_AHEAD(ahead, op);
     op->order = k++;
   }
   for (op = p->first; op; op = next) {
     ti_op *twin = NULL;
-    TI__PASS_AHEAD(op);
+    TI__PASS_AHEAD(ahead, op);
     next = op->next;
     if (!ti__pass_cse_ok(p, op, &memo)) continue;
     if (op->n_operands > 0) {
@@ -3058,9 +3078,10 @@ static ti_op **ti__pass_collect(ti_program *p, const char *name, int64_t *n) {
   void *au = p->arena.alloc_user;
   ti_op **v = NULL, *op;
   int64_t k = 0, cap = 0;
+  uintptr_t ahead = 0;
   if (!ti__grow(au, &v, sizeof *v, &cap, 1, 64, INT64_MAX / 2)) return NULL;
   for (op = p->first; op; op = op->next) {
-    TI__PASS_AHEAD(op);
+    TI__PASS_AHEAD(ahead, op);
     if (!ti_op_is(op, name)) continue;
     if (!ti__grow(au, &v, sizeof *v, &cap, k + 1, 64, INT64_MAX / 2)) { TASKIR_FREE(au, v); return NULL; }
     v[k++] = op;
@@ -3096,12 +3117,13 @@ TASKIR_API ti_status ti_pass_maximize_value_semantics(ti_program *p, void *user,
   ti_op **ops = NULL, *op, *next;
   int64_t n, k;
   int32_t i;
+  uintptr_t ahead = 0;
   ti__ptrmap first, memo;
   (void)user;
   memset(&first, 0, sizeof first);
   memset(&memo, 0, sizeof memo);
   for (op = p->first; op; op = op->next) {
-    TI__PASS_AHEAD(op);
+    TI__PASS_AHEAD(ahead, op);
     op->order = 0;   /* 1: converted by pass 1 */
   }
   /* Pass 1: value-semantic ops read and write vtensors; copies keep the
@@ -3109,7 +3131,7 @@ TASKIR_API ti_status ti_pass_maximize_value_semantics(ti_program *p, void *user,
      between op and `after` (to_tensor), so the walk goes on after them. */
   for (op = p->first; op; op = next) {
     ti_op *after = op;
-    TI__PASS_AHEAD(op);
+    TI__PASS_AHEAD(ahead, op);
     if (!ti_op_has_trait(op, TI_TRAIT_VALUE_SEMANTICS) || ti_op_is(op, "builtin.to_tensor") ||
         ti_op_is(op, "builtin.to_vtensor")) {
       next = op->next;
@@ -3185,7 +3207,7 @@ TASKIR_API ti_status ti_pass_maximize_value_semantics(ti_program *p, void *user,
   for (op = p->first; op; op = next) {
     ti_value *x;
     ti_op *f;
-    TI__PASS_AHEAD(op);
+    TI__PASS_AHEAD(ahead, op);
     next = op->next;
     if (!ti_op_is(op, "builtin.to_vtensor")) continue;
     x = op->operands[0].value;
@@ -3263,15 +3285,21 @@ TASKIR_API ti_status ti_pass_inplace_to_outofplace(ti_program *p, void *user, ti
   ti_error_clear(err);
   void *au = p->arena.alloc_user;
   ti_op *ip, *next;
+  uintptr_t ahead = 0;
   ti__ptrmap latest, viewed;
   ti_status st = TI_STATUS_SUCCESS;
   (void)user;
   memset(&latest, 0, sizeof latest);
   memset(&viewed, 0, sizeof viewed);
-  for (ip = p->first; ip; ip = ip->next) {
-    TI__PASS_AHEAD(ip);
-    ip->order = 0;
+  /* Backwards, and a line is written only where it holds a mark: the
+     program's tail is what whoever ran before touched last (still in the
+     caches), and the walk that follows starts from the head this one ends
+     on. */
+  for (ip = p->last; ip; ip = ip->prev) {
+    TI__PASS_BEHIND(ahead, ip);
+    if (ip->order) ip->order = 0;
   }
+  ahead = 0;
   if (!ti__ptrmap_init(&latest, 16, au) || !ti__ptrmap_init(&viewed, 64, au)) {
     st = ti_error_set(err, TI_STATUS_NO_MEMORY, "inplace-to-outofplace: out of memory");
     goto done;
@@ -3282,7 +3310,7 @@ TASKIR_API ti_status ti_pass_inplace_to_outofplace(ti_program *p, void *user, ti
     size_t len = strlen(ip->info->name);
     ti_value *a, *r;
     int32_t i;
-    TI__PASS_AHEAD(ip);
+    TI__PASS_AHEAD(ahead, ip);
     next = ip->next;
     for (i = 0; i < ip->n_operands; i++) {
       ti_value *v = ip->operands[i].value, *l;
@@ -3389,6 +3417,7 @@ TASKIR_API ti_status ti_pass_manager_add_named_from(ti_pass_manager *pm, const c
 
 #undef TI__PASS_TRY
 #undef TI__PASS_AHEAD
+#undef TI__PASS_BEHIND
 
 /* >>impl.core.buffer ------------------------------------------------------ */
 
