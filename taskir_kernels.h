@@ -2568,8 +2568,8 @@ static void ti__ts_rows_cached(const ti__ts_job *j, int64_t r0, int64_t r1) {
    with AVX-512 (runs of 256 B-4 KiB; 0.99-1.0x with the output aligned and
    the input not), 1.12-1.16x with AVX2, 1.01-1.12x with SSE2.
    Runs up to a cap per variant (ti__ts_job.vec_max: AVX-512 4 KiB, 2 KiB
-   for outputs over 512 KiB, 1 KiB over 1 MiB, AVX2 1 KiB, SSE2 and NEON
-   256 B) take it: measured at or above the per-run memcpy
+   for outputs over 512 KiB, 8 KiB over 1 MiB, 1 KiB when streamed, AVX2
+   1 KiB, SSE2 and NEON 256 B) take it: measured at or above the per-run memcpy
    loop there in cache; longer runs go to memcpy, which moves them as fast
    (with wider vectors than SSE2's where the C library has them). */
 #define TI__TS_GEN(P, TGT, AL)                                                               \
@@ -2670,78 +2670,12 @@ TI__T_AVX512 static void ti__ts_rows_aligned_avx512(const ti__ts_job *j, int64_t
 }
 #endif
 
-#if defined(TI__TS_AVX512)
-/* Streamed runs of TI__TS_STREAMS_RUN bytes or more (up to the 4 KiB where
-   the source-order scatter takes over) are written as TI__TS_STREAMS
-   streams, each a contiguous part of the rows, a run of each in turn, and
-   without the prefetch: memory takes several write streams faster than
-   one (a plain copy of 256 MiB with streaming stores measured 0.90-0.93 of
-   memcpy as one stream, 1.05-1.19 as 2-8 streams interleaved by 1-2 KiB
-   or by lines). Intel Xeon with AMX, in one process against one stream
-   (medians of 15 rotated triples with memcpy): 2-3 KiB runs forward
-   1.16-1.27x at 16-256 MiB (at 256 MiB 0.94-0.95 of memcpy, from
-   0.77), backward 1.01-1.12x, f16 alike; with the prefetch 0.94-0.97x;
-   shorter runs lost (1 KiB 0.94-1.04x, 256-512 B 0.69-0.93x) and keep one
-   stream and the prefetch. ti__ln_put is inlined into both by force: with
-   two callers the compiler made it a call, and 256-byte runs took
-   0.89-0.94x. */
-#define TI__TS_STREAMS 4
-#define TI__TS_STREAMS_RUN 2048
-typedef struct ti__ts_ls {
-  ti__ln512 l;
-  int64_t r, e, n, t, g;   /* row r of [r, e): image n, frame t, next group g */
-} ti__ts_ls;
-
-TI__T_AVX512 TI__NOINLINE static void ti__ts_lines_streams_avx512(const ti__ts_job *j, int64_t r0, int64_t r1) {
-  ti__ts_ls s[TI__TS_STREAMS];
-  int k, live;
-  for (k = 0; k < TI__TS_STREAMS; ++k) {
-    const int64_t a = r0 + (r1 - r0) * k / TI__TS_STREAMS;
-    unsigned char *d0 = j->dst + (size_t)a * j->row;
-    s[k].r = a; s[k].e = r0 + (r1 - r0) * (k + 1) / TI__TS_STREAMS;
-    s[k].n = a / j->T; s[k].t = a % j->T; s[k].g = 0;
-    s[k].l.line = (unsigned char *)((uintptr_t)d0 & ~(uintptr_t)63);
-    s[k].l.off = (size_t)(d0 - s[k].l.line);
-    s[k].l.keep = ~(ti__vz_m64)0 << s[k].l.off;
-    s[k].l.stream = 1;
-    s[k].l.acc = ti__vz_zero();
-  }
-  do {
-    live = 0;
-    for (k = 0; k < TI__TS_STREAMS; ++k) {
-      ti__ts_ls *q = &s[k];
-      size_t bytes;
-      const unsigned char *p;
-      if (q->r >= q->e) continue;
-      live = 1;
-      p = ti__ts_next_run(j, j->shifts + q->n * j->G, j->src + (size_t)(q->n * j->T) * j->row, q->t, &q->g, &bytes);
-      ti__ln_put(&q->l, p, bytes);
-      if (q->g == j->G) {
-        q->g = 0;
-        ++q->r;
-        if (++q->t == j->T) { q->t = 0; ++q->n; }
-      }
-    }
-  } while (live);
-  for (k = 0; k < TI__TS_STREAMS; ++k)
-    if (s[k].l.off) {  /* the last line: only the bytes decided */
-      const ti__vz_m64 m = (((ti__vz_m64)1 << s[k].l.off) - 1) & s[k].l.keep;
-      ti__vz_stm8(s[k].l.line, m, s[k].l.acc);
-    }
-  ti__vs_fence();
-}
-
-#endif
 
 static void ti__ts_rows(void *arg, int64_t r0, int64_t r1) {
   const ti__ts_job *j = (const ti__ts_job *)arg;
 #if defined(TI__TS_AVX512)
   if (j->path == TI__TS_COLUMNS) { ti__ts_columns_avx512(j, r0, r1); return; }
-  if (j->path == TI__TS_LINES) {
-    if (j->piece >= TI__TS_STREAMS_RUN && r1 - r0 >= TI__TS_STREAMS) ti__ts_lines_streams_avx512(j, r0, r1);
-    else ti__ts_lines_avx512(j, r0, r1);
-    return;
-  }
+  if (j->path == TI__TS_LINES) { ti__ts_lines_avx512(j, r0, r1); return; }
   if (j->path == TI__TS_ALIGNED) { ti__ts_rows_aligned_avx512(j, r0, r1); return; }
 #endif
   const int64_t T = j->T, G = j->G, sign = j->sign;
@@ -2884,16 +2818,19 @@ TASKIR_API ti_status ti_tinshift_ex(const ti_kernel_ctx *ctx, ti_tinshift_mode m
   if (yd->dtype != xd->dtype) return TI_STATUS_BAD_PARAM;
   /* 4: zero elements in a dimension other than T */
   if (N <= 0 || HW <= 0 || T < 0) return TI_STATUS_BAD_PARAM;
-  /* 5: size limit (counted without overflow: every factor is now >= 0) */
+  /* 5: size limit (counted without overflow: every factor is now >= 0,
+     and a product of two below 2^31 fits; no division, which cost a
+     third of a small call) */
   {
     const int64_t lim = (int64_t)1 << 31;
     int64_t f[4];
     f[0] = N; f[1] = T; f[2] = C; f[3] = HW;
     count = 1;
-    for (i = 0; i < 4; ++i) {
-      if (f[i] == 0) { count = 0; break; }
-      if (count > lim / f[i]) { count = lim; }
-      else count *= f[i];
+    if (T == 0) count = 0;   /* N, C and HW are > 0 here */
+    for (i = 0; i < 4 && count; ++i) {
+      if (f[i] >= lim) { count = lim; break; }
+      count *= f[i];
+      if (count >= lim) break;
     }
     if (count >= lim) return TI_STATUS_NOT_SUPPORTED;
     /* and the bytes must be addressable (32-bit targets) */
@@ -2923,15 +2860,23 @@ TASKIR_API ti_status ti_tinshift_ex(const ti_kernel_ctx *ctx, ti_tinshift_mode m
 #if defined(TI__X86)
   case TI_VARIANT_AVX512:
     /* the vector moves up to 4 KiB runs in outputs up to 512 KiB, 2 KiB up
-       to 1 MiB, 1 KiB beyond; longer runs go to memcpy (rep movsb), which
-       measured as fast or faster there (quiet machine, grid runs: 8 KiB
-       runs at 256 KiB 0.92 of the per-run loop as vector moves, 0.98 with
-       memcpy; at 1 MiB 4 KiB runs 1.05 against 1.08-1.12 with memcpy in
-       one process, 2 KiB runs 1.00 of memcpy against 0.85 with memcpy per
-       run) */
+       to 1 MiB, 8 KiB up to the streaming size, 1 KiB beyond; longer runs
+       go to memcpy (rep movsb), which measured as fast or faster there
+       (quiet machine, grid runs: 8 KiB runs at 256 KiB 0.92 of the per-run
+       loop as vector moves, 0.98 with memcpy; at 1 MiB 4 KiB runs 1.05
+       against 1.08-1.12 with memcpy in one process, 2 KiB runs 1.00 of
+       memcpy against 0.85 with memcpy per run). The 8 KiB cap from 1 MiB
+       on: at 4 MiB (AMD EPYC, cpuid family 25; grid, two runs each, its
+       buffers both 16 bytes past a page, so the line-aligned stores of
+       ti__ts_rows_aligned_avx512 below) 2 KiB runs went from 0.77-0.81 of
+       memcpy to 0.91-0.96, 4 KiB from 0.88-0.91 to 0.93-0.99, 8 KiB from
+       a tie with the per-run loop to 1.04-1.08x it; with the output 16
+       bytes further (the vector moves) 2-8 KiB runs stay a tie with the
+       loop, 0.96-1.06x against 0.88-1.09x; 16 KiB runs tie either way. */
     job.vrows = ti__ts_rows_vec_z;
     job.vec_max = (size_t)count * es <= ((size_t)512 << 10)  ? 4096
                   : (size_t)count * es <= ((size_t)1 << 20) ? 2048
+                  : (size_t)count * es < TASKIR_KERNELS_STREAM_BYTES ? 8192
                                                             : 1024;
     break;
   case TI_VARIANT_AVX2: job.vrows = ti__ts_rows_vec_a; job.vec_max = 1024; break;
@@ -2947,19 +2892,23 @@ TASKIR_API ti_status ti_tinshift_ex(const ti_kernel_ctx *ctx, ti_tinshift_mode m
 #endif
 #if defined(TI__TS_AVX512)
   if (variant == TI_VARIANT_AVX512) {
-    /* streamed outputs with runs of a line to a page: measured faster there
-       (in cache, and for shorter runs, the per-run branches cost more than
-       the wider stores save); from a page on, the source-order scatter
-       with 64-byte streaming stores (ti__nt_put_z) is faster: paired runs
-       at 64 and 256 MiB, 4-16 KiB runs 1.09-1.46x what these lines (4 KiB)
-       and 16-byte streaming stores (8-16 KiB) took; for 1-2 KiB runs these
-       lines were 1.2-1.4x faster than the scatter */
-    if (job.stream && job.piece >= 64 && job.piece < 4096) job.path = TI__TS_LINES;
+    /* streamed outputs with runs of a line up to 2 KiB: lines built in
+       registers, in output order (in cache, and for shorter runs, the
+       per-run branches cost more than the wider stores save); from 2 KiB
+       on, the source-order scatter with 64-byte streaming stores
+       (ti__nt_put_z) is faster: paired runs at 64 and 256 MiB, 4-16 KiB
+       runs 1.09-1.46x what these lines (4 KiB) and 16-byte streaming
+       stores (8-16 KiB) took, and on the AMD EPYC of cpuid family 25
+       (grid, 16-256 MiB, four runs) 2 KiB runs 0.98-1.41 of memcpy against
+       0.64-0.93 as lines in four output streams; 1 KiB runs stay lines
+       (0.92-1.32 of memcpy, 0.77-1.17 scattered) */
+    if (job.stream && job.piece >= 64 && job.piece < 2048) job.path = TI__TS_LINES;
     /* in cache, input and output at the same offset (not 0) to a line:
        line-aligned stores for runs of 256 B up to the vector moves' cap,
        8 KiB in outputs up to 512 KiB (ti__ts_rows_aligned_avx512; 128-byte
        runs measured 0.88-1.07 of the per-run loop that way, 8-16 KiB runs
-       at 1-4 MiB 0.88-0.97: they keep their paths) */
+       at 1-4 MiB measured 0.88-0.97 in an earlier round and kept their
+       paths until the 8 KiB cap above) */
     if (!job.stream && G > 1 && job.piece >= 256 && job.piece % 64 == 0 &&
         job.piece <= ((size_t)count * es <= ((size_t)512 << 10) ? 8192 : job.vec_max) &&
         (((uintptr_t)x - (uintptr_t)y) & 63) == 0 && ((uintptr_t)y & 63) != 0)

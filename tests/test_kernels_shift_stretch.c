@@ -144,7 +144,7 @@ TT_TEST(test_stretches) {
    output's offset to a line (the stores are aligned then) and 16 bytes
    from it (AVX2, AVX-512: unaligned stores), up to each variant's
    cap and past it (AVX-512: 8 KiB in outputs up to 512 KiB, 2 KiB up to
-   1 MiB, 1 KiB beyond). */
+   1 MiB, 8 KiB up to the streaming size). */
 TT_TEST(test_vector_runs) {
   static const int64_t shapes[][6] = {
     /* N, T, C, HW, G, f16 */
@@ -172,6 +172,9 @@ TT_TEST(test_vector_runs) {
     {2, 5, 512, 1, 4, 1},    /* 256 bytes, f16 */
     {2, 4, 640, 1, 8, 0},    /* 320 bytes */
     {3, 6, 768, 1, 6, 0},    /* 512 bytes */
+    {17, 8, 4096, 1, 2, 0},  /* 8 KiB runs in a 2.1 MiB output: the cap from 1 MiB on */
+    {17, 8, 8190, 1, 2, 1},  /* 8190 bytes, 2.1 MiB */
+    {9, 8, 8194, 1, 2, 0},   /* 16388 bytes, 2.3 MiB: past it */
   };
   static const size_t offs[] = {0, 2, 4, 14, 16, 30, 36, 48, 62};
   unsigned sets[TI_VARIANT_COUNT + 1];
