@@ -2670,7 +2670,6 @@ TI__T_AVX512 static void ti__ts_rows_aligned_avx512(const ti__ts_job *j, int64_t
 }
 #endif
 
-
 static void ti__ts_rows(void *arg, int64_t r0, int64_t r1) {
   const ti__ts_job *j = (const ti__ts_job *)arg;
 #if defined(TI__TS_AVX512)
