@@ -2790,26 +2790,22 @@ static const ti_attr *ti__nn_attr_from_tensor(ti_context *ctx, const ti_tensor_v
    chased pointer: nothing overlaps); asking for the memory a few KB ahead
    overlaps those misses. An op with its operands and results spans two to
    three lines, so the walk asks for every line of that stretch, not only
-   the one at the op's address: `ahead` (0 before the walk) is the next
+   the one at the op's address: `next` (0 before the walk) is the next
    line to ask for, and starts again from the op when the walk jumps. A
    hint only: no effect on results, never a fault. */
 #if defined(__GNUC__) || defined(__clang__)
-static inline void ti__pass_ahead(uintptr_t *ahead, const void *op) {
-  const uintptr_t a = (uintptr_t)op + 4096u, e = a + 256u;
-  if (*ahead < a || *ahead > e + 4096u) *ahead = a & ~(uintptr_t)63;
-  for (; *ahead < e; *ahead += 64u) __builtin_prefetch((const void *)*ahead);
+/* back: a walk backwards (prev links), the lines a few KB below */
+static inline void ti__pass_prefetch(uintptr_t *next, const void *op, int back) {
+  const uintptr_t o = (uintptr_t)op, a = back ? o - 4096u : o + 4096u, e = back ? a - 256u : a + 256u;
+  if (back ? *next > a || *next + 4096u < e : *next < a || *next > e + 4096u) *next = a & ~(uintptr_t)63;
+  for (; back ? *next > e : *next < e; *next = back ? *next - 64u : *next + 64u)
+    __builtin_prefetch((const void *)*next);
 }
-/* the same for a walk backwards (prev links): the lines a few KB below */
-static inline void ti__pass_behind(uintptr_t *behind, const void *op) {
-  const uintptr_t a = (uintptr_t)op - 4096u, e = a - 256u;
-  if (*behind > a || *behind + 4096u < e) *behind = a & ~(uintptr_t)63;
-  for (; *behind > e; *behind -= 64u) __builtin_prefetch((const void *)*behind);
-}
-#define TI__PASS_AHEAD(ahead, op) ti__pass_ahead(&(ahead), (op))
-#define TI__PASS_BEHIND(behind, op) ti__pass_behind(&(behind), (op))
+#define TI__PASS_AHEAD(next, op) ti__pass_prefetch(&(next), (op), 0)
+#define TI__PASS_BEHIND(next, op) ti__pass_prefetch(&(next), (op), 1)
 #else
-#define TI__PASS_AHEAD(ahead, op) ((void)(ahead))
-#define TI__PASS_BEHIND(behind, op) ((void)(behind))
+#define TI__PASS_AHEAD(next, op) ((void)(next))
+#define TI__PASS_BEHIND(next, op) ((void)(next))
 #endif
 
 /* A value nobody mutates or aliases: a vtensor, or a tensor that is not a

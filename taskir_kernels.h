@@ -2818,8 +2818,8 @@ TASKIR_API ti_status ti_tinshift_ex(const ti_kernel_ctx *ctx, ti_tinshift_mode m
   /* 4: zero elements in a dimension other than T */
   if (N <= 0 || HW <= 0 || T < 0) return TI_STATUS_BAD_PARAM;
   /* 5: size limit (counted without overflow: every factor is now >= 0,
-     and a product of two below 2^31 fits; no division, which cost a
-     third of a small call) */
+     and a product of two below 2^31 fits; no division: a call on one
+     element took 31 ns with the four divisions, 28 without) */
   {
     const int64_t lim = (int64_t)1 << 31;
     int64_t f[4];

@@ -16,7 +16,8 @@
    against; the memory-bound TinShift rows are judged against a copy of
    the same bytes on 1 and 2 threads (bench_print_copy_ceiling): the
    second thread gains only what one core leaves of the memory bandwidth.
-   The load average, the online CPUs and their SMT siblings are printed: on a machine with other work the second thread shares a core
+   The load average, the online CPUs and their SMT siblings are printed:
+   on a machine with other work the second thread shares a core
    and all ratios are capped (rerun on idle cores:
    `make build/bench/bench_threads && build/bench/bench_threads`).
    `bench_threads trace` times every chunk of split convs (see trace_case). */

@@ -467,9 +467,11 @@ TT_TEST(random_programs_keep_their_outputs) {
       if (ref && p) {
         if (it % 2) {
           ti_op *o;
-          for (o = p->first; o; o = o->next)
+          for (o = p->first; o; o = o->next) {
+            const void *v = o->n_results ? (const void *)o->results : (const void *)o;   /* a value's address */
             o->order = tt_range(&g2, 0, 1) ? (int64_t)(tt_next(&g2) | 7u)
-                                            : (int64_t)(uintptr_t)(o->n_results ? (void *)o->results : (void *)o) | (int64_t)tt_range(&g2, 1, 7);
+                                            : (int64_t)(uintptr_t)v | (int64_t)tt_range(&g2, 1, 7);
+          }
         }
         ti_pass_manager_init(&pm);
         TT_EQ_INT(ti_pass_manager_add_named(&pm, pipelines[k], &e), TI_STATUS_SUCCESS);
