@@ -182,18 +182,21 @@ static int check_conv(const ti_prim_desc *d, uint64_t seed) {
       ctx.cpu = paths[i];
       if (par) ctx.parallel_for = chunky_for;
       memset(got, 0x5a, no * 4);
+      memset(s1, 0xa5 + i, sb1 ? sb1 : 1);   /* nothing left from the path before */
       TT_EQ_INT(ti_cc_packed(&ctx, d, in, packed, pb, bias, got, s1, sb1), TI_STATUS_SUCCESS);
       if (memcmp(got, want, no * 4) != 0) {
         bad++;
         fprintf(stderr, "    ti_cc_packed mismatch, cpu 0x%x\n", paths[i]);
       }
       memset(got, 0x5a, no * 4);
+      memset(s0, 0x5a + i, sb0 ? sb0 : 1);
       TT_EQ_INT(ti_cc(&ctx, d, in, w, bias, got, s0, sb0), TI_STATUS_SUCCESS);
       if (memcmp(got, want, no * 4) != 0) {
         bad++;
         fprintf(stderr, "    ti_cc mismatch, cpu 0x%x\n", paths[i]);
       }
       memset(got, 0x5a, no * 4);
+      memset(s1, 0x3c + i, sb1 ? sb1 : 1);
       TT_EQ_INT(ti_cc2d_packed(&ctx, d, in, packed, pb, bias, got, s1, sb1), TI_STATUS_SUCCESS);
       bad += memcmp(got, want, no * 4) != 0;
     }
@@ -384,6 +387,12 @@ TT_TEST(random_shapes) {
     {5, 5, 8, 40, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0},     /* 25 outputs, three vectors */
     {12, 11, 3, 29, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1},   /* 3 channels, window rows, 12-pixel tiles */
     {5, 4, 64, 80, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},    /* weights past 32 KiB: channel tiles outer */
+    /* under 1/4 of the outputs on the border: tiles in pixel order, those
+       on the top and bottom rows skip the window rows in the padding */
+    {24, 20, 8, 40, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},   /* one window row off at the top, bottom */
+    {40, 3, 8, 20, 3, 1, 1, 1, 2, 1, 5, 2, 0, 0},    /* tiles across rows, dilated; row 0 reaches none */
+    {30, 30, 3, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},   /* window rows as taps */
+    {29, 26, 16, 70, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1},  /* stride 2: the top row only; channel tail */
   };
   static const ti_dtype types[][2] = {
     {TI_DTYPE_I8, TI_DTYPE_I8}, {TI_DTYPE_U8, TI_DTYPE_I8}, {TI_DTYPE_TERNARY, TI_DTYPE_TERNARY},
@@ -402,6 +411,28 @@ TT_TEST(random_shapes) {
       if (t == 2) d.bias_mode = TI_BIAS_NONE;
       if (t == 3) { d.bias_mode = TI_BIAS_CONSTANT; d.constant_b = INT32_MAX; }
       bad = check_conv(&d, 1000 + c * 16 + t);
+      TT_CHECK_MSG(bad == 0, "case %d dtypes %d: %d mismatches", (int)c, (int)t, bad);
+    }
+}
+
+/* One thread copies the padded input band by band (TI__CC_BAND_BYTES of
+   rows, about): images past a band, with the bands' seams inside tiles,
+   window rows as taps, strides and dilation. */
+TT_TEST(padded_rows_in_bands) {
+  /* niy nix nr nf ky kx sy sx dy dx pu pd pl pr */
+  static const int cases[][14] = {
+    {60, 64, 32, 4, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},    /* 3 bands */
+    {200, 110, 3, 4, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},   /* window rows as taps: 2 bands */
+    {90, 70, 16, 40, 3, 3, 2, 1, 2, 1, 3, 2, 1, 1},   /* strided, dilated rows: 2 bands */
+  };
+  static const ti_dtype types[][2] = {{TI_DTYPE_I8, TI_DTYPE_I8}, {TI_DTYPE_U8, TI_DTYPE_I8}};
+  size_t c, t;
+  for (c = 0; c < sizeof cases / sizeof cases[0]; c++)
+    for (t = 0; t < sizeof types / sizeof types[0]; t++) {
+      const int *k = cases[c];
+      ti_prim_desc d = conv_desc(k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[7], k[8], k[9], k[10],
+                                 k[11], k[12], k[13], types[t][0], types[t][1]);
+      const int bad = check_conv(&d, 8800 + c * 4 + t);
       TT_CHECK_MSG(bad == 0, "case %d dtypes %d: %d mismatches", (int)c, (int)t, bad);
     }
 }
@@ -1025,6 +1056,7 @@ int main(void) {
   TT_RUN(known_float);
   TT_RUN(random_shapes);
   TT_RUN(random_shapes_other_types);
+  TT_RUN(padded_rows_in_bands);
   TT_RUN(amx_tiles);
 #if defined(__linux__)
   TT_RUN(amx_stays_in_its_buffers);
