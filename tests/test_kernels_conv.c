@@ -367,6 +367,25 @@ TT_TEST(known_float) {
 
 /* ---- random comparisons against the oracle ------------------------------------ */
 
+/* check_conv on every case {niy nix nr nf ky kx sy sx dy dx pu pd pl pr}
+   with every (input, weights) dtype pair, seeds from seed0; bias_mode
+   NONE for pair 2 and CONSTANT INT32_MAX for pair 3 when vary_bias. */
+static void check_grid(const int (*cases)[14], size_t nc, const ti_dtype (*types)[2], size_t nt,
+                       uint64_t seed0, int vary_bias) {
+  size_t c, t;
+  for (c = 0; c < nc; c++)
+    for (t = 0; t < nt; t++) {
+      const int *k = cases[c];
+      ti_prim_desc d = conv_desc(k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[7], k[8], k[9], k[10],
+                                 k[11], k[12], k[13], types[t][0], types[t][1]);
+      int bad;
+      if (vary_bias && t == 2) d.bias_mode = TI_BIAS_NONE;
+      if (vary_bias && t == 3) { d.bias_mode = TI_BIAS_CONSTANT; d.constant_b = INT32_MAX; }
+      bad = check_conv(&d, seed0 + c * 16 + t);
+      TT_CHECK_MSG(bad == 0, "case %d dtypes %d: %d mismatches", (int)c, (int)t, bad);
+    }
+}
+
 TT_TEST(random_shapes) {
   /* niy nix nr nf ky kx sy sx dy dx pu pd pl pr */
   static const int cases[][14] = {
@@ -401,18 +420,7 @@ TT_TEST(random_shapes) {
     {TI_DTYPE_I32, TI_DTYPE_I32}, {TI_DTYPE_U8, TI_DTYPE_U8}, {TI_DTYPE_I8, TI_DTYPE_I32},
     {TI_DTYPE_I32, TI_DTYPE_I8},
   };
-  size_t c, t;
-  for (c = 0; c < sizeof cases / sizeof cases[0]; c++)
-    for (t = 0; t < sizeof types / sizeof types[0]; t++) {
-      const int *k = cases[c];
-      ti_prim_desc d = conv_desc(k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[7], k[8], k[9], k[10],
-                                 k[11], k[12], k[13], types[t][0], types[t][1]);
-      int bad;
-      if (t == 2) d.bias_mode = TI_BIAS_NONE;
-      if (t == 3) { d.bias_mode = TI_BIAS_CONSTANT; d.constant_b = INT32_MAX; }
-      bad = check_conv(&d, 1000 + c * 16 + t);
-      TT_CHECK_MSG(bad == 0, "case %d dtypes %d: %d mismatches", (int)c, (int)t, bad);
-    }
+  check_grid(cases, sizeof cases / sizeof cases[0], types, sizeof types / sizeof types[0], 1000, 1);
 }
 
 /* One thread copies the padded input band by band (TI__CC_BAND_BYTES of
@@ -426,15 +434,7 @@ TT_TEST(padded_rows_in_bands) {
     {90, 70, 16, 40, 3, 3, 2, 1, 2, 1, 3, 2, 1, 1},   /* strided, dilated rows: 2 bands */
   };
   static const ti_dtype types[][2] = {{TI_DTYPE_I8, TI_DTYPE_I8}, {TI_DTYPE_U8, TI_DTYPE_I8}};
-  size_t c, t;
-  for (c = 0; c < sizeof cases / sizeof cases[0]; c++)
-    for (t = 0; t < sizeof types / sizeof types[0]; t++) {
-      const int *k = cases[c];
-      ti_prim_desc d = conv_desc(k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[7], k[8], k[9], k[10],
-                                 k[11], k[12], k[13], types[t][0], types[t][1]);
-      const int bad = check_conv(&d, 8800 + c * 4 + t);
-      TT_CHECK_MSG(bad == 0, "case %d dtypes %d: %d mismatches", (int)c, (int)t, bad);
-    }
+  check_grid(cases, sizeof cases / sizeof cases[0], types, sizeof types / sizeof types[0], 8800, 0);
 }
 
 /* The AMX tiles (variant amx-int8, on a machine that has it; elsewhere the
