@@ -3673,34 +3673,42 @@ static void ti__cc_item(const ti__cc_job *j, int64_t nft, int64_t b, int64_t *pt
   *ft = r / *pbn; *pt = *p0 + r % *pbn;
 }
 
+/* The corrections cb of nc channels from f0 for a tile that skips every
+   tap outside box (rows box[0]..box[1]-1 x columns box[2]..box[3]-1 of the
+   tap grid): the skipped taps' part of the sums added; kept in ck (box,
+   f0) for the next tile, which mostly shares them. */
+static void ti__cc_box_corr(const ti__cc_job *j, const int64_t *box, int64_t f0, int64_t nc, uint32_t *cb,
+                            int64_t *ck) {
+  const uint32_t *const corr = j->corr + f0;
+  int64_t f, t;
+  if (box[0] == ck[0] && box[1] == ck[1] && box[2] == ck[2] && box[3] == ck[3] && f0 == ck[4]) return;
+  ck[0] = box[0]; ck[1] = box[1]; ck[2] = box[2]; ck[3] = box[3]; ck[4] = f0;
+  for (f = 0; f < nc; f++) cb[f] = corr[f];
+  for (t = 0; t < j->T; t++) {
+    const int64_t ty = t / j->tnx, tx = t % j->tnx;
+    const uint8_t *ts = j->tsum + 4 * (t * j->g->nf16 + f0);
+    if (ty >= box[0] && ty < box[1] && tx >= box[2] && tx < box[3]) continue;
+    for (f = 0; f < nc; f++) cb[f] += j->padv * ti__cc_rd32(ts + 4 * f);
+  }
+}
+
 /* One item of a tile on output rows ylo..yhi, some of whose window rows
    are in the padding: the window rows klo..khi they reach (the union is the
    first row's lowest and the last row's highest, both falling as y grows),
-   the other rows' part of the sums added to the corrections (cb, kept for
-   the next tile in ck while the rows and channels stay), the kernel over
-   those rows' taps. Apart from ti__cc_range, whose loop it slowed by 2.3%
+   the other rows' part of the sums added to the corrections (cb, ck: see
+   ti__cc_box_corr), the kernel over those rows' taps. Apart from ti__cc_range, whose loop it slowed by 2.3%
    (56x56x64->128 1x1) where no tile takes it. */
 static TI__NOINLINE void ti__cc_rows_item(const ti__cc_job *j, const uint8_t *const *ip, uint32_t *const *ob,
                                           int64_t f0, int pvalid, int64_t nv, int64_t nfv, int64_t ylo,
                                           int64_t yhi, uint32_t *cb, int64_t *ck) {
   const ti__cc_geo *g = j->g;
   const int64_t tnx = j->tnx;
-  int64_t klo, khi, l, h;
+  int64_t klo, khi, l, h, box[4];
   ti__cc_kspan(yhi, g->sy, g->pu, g->dy, g->nky, g->niy, &klo, &h);
   ti__cc_kspan(ylo, g->sy, g->pu, g->dy, g->nky, g->niy, &l, &khi);
   if (klo > khi) klo = khi + 1;   /* no row reaches the input */
-  if (klo != ck[0] || khi != ck[1] || f0 != ck[2]) {
-    const int64_t nc = nv * j->L, nf16 = g->nf16;
-    const uint32_t *const corr = j->corr + f0;
-    int64_t f, t;
-    ck[0] = klo; ck[1] = khi; ck[2] = f0;
-    for (f = 0; f < nc; f++) cb[f] = corr[f];
-    for (t = 0; t < j->T; t++) {
-      const uint8_t *ts = j->tsum + 4 * (t * nf16 + f0);
-      if (t / tnx >= klo && t / tnx <= khi) continue;
-      for (f = 0; f < nc; f++) cb[f] += j->padv * ti__cc_rd32(ts + 4 * f);
-    }
-  }
+  box[0] = klo; box[1] = khi + 1; box[2] = 0; box[3] = tnx;
+  ti__cc_box_corr(j, box, f0, nv * j->L, cb, ck);
   j->kfn[nv - 1](j, ip, ob, f0, pvalid, j->blk + (f0 / 16) * j->bstride + (size_t)(klo * tnx * j->G * 64),
                  cb, nfv, j->taps + 2 * klo * tnx, (khi - klo + 1) * tnx);
 }
@@ -3719,7 +3727,7 @@ static void ti__cc_range(void *arg, int64_t b, int64_t e) {
      rows held: from byte pado on) */
   const int64_t xs = g->sx * j->cs, ys = g->sy * g->wn * j->cs, nx = g->nx, nf = g->nf;
   const int64_t tw = (int64_t)j->L * j->nvmax, nft = (nf + tw - 1) / tw;
-  int64_t it, ft, pt, p0, pbn, y, x, a, ylo = 0, yhi = 0, ck[3] = {-1, -1, -1};
+  int64_t it, ft, pt, p0, pbn, y, x, a, ylo = 0, yhi = 0, ck[5] = {-1, -1, -1, -1, -1};
   int p, pvalid = 0, filled = 0, rows = 0;
   ti__cc_item(j, nft, b, &pt, &ft, &p0, &pbn);
   y = pt * j->P / nx; x = pt * j->P % nx;
@@ -3764,7 +3772,7 @@ static void ti__cc_range_box(void *arg, int64_t b, int64_t e) {
   uint32_t cb[64];   /* corrections of a tile that skips taps */
   int64_t box[4], tl[2 * TI__CC_BOX_TAPS], ntl = 0;   /* its taps */
   int64_t cbk[5] = {-1, -1, -1, -1, -1};   /* the box and channel tile cb is for */
-  const int64_t nf = j->g->nf, nt = j->T, nf16 = j->g->nf16;
+  const int64_t nf = j->g->nf, nt = j->T;
   const int64_t tw = (int64_t)j->L * j->nvmax, nft = (nf + tw - 1) / tw;
   int64_t it, ft, pt, p0, pbn;
   int pvalid = 0, filled = 0, full = 1;
@@ -3789,19 +3797,7 @@ static void ti__cc_range_box(void *arg, int64_t b, int64_t e) {
       }
       filled = 1;
     }
-    if (!full && (box[0] != cbk[0] || box[1] != cbk[1] || box[2] != cbk[2] || box[3] != cbk[3] ||
-                  f0 != cbk[4])) {   /* neighbouring tiles mostly share a box */
-      int64_t f, t, nc = nv * j->L;
-      cbk[0] = box[0]; cbk[1] = box[1]; cbk[2] = box[2]; cbk[3] = box[3]; cbk[4] = f0;
-      for (f = 0; f < nc; f++) cb[f] = corr[f];
-      for (t = 0; t < nt; t++) {
-        int64_t ty = t / j->tnx, tx = t % j->tnx;
-        const uint8_t *ts = j->tsum + 4 * (t * nf16 + f0);
-        if (ty >= box[0] && ty < box[1] && tx >= box[2] && tx < box[3]) continue;
-        for (f = 0; f < nc; f++) cb[f] += j->padv * ti__cc_rd32(ts + 4 * f);
-      }
-    }
-    if (!full) corr = cb;
+    if (!full) { ti__cc_box_corr(j, box, f0, nv * j->L, cb, cbk); corr = cb; }
     j->kfn[nv - 1](j, ip, ob, f0, pvalid, j->blk + (f0 / 16) * j->bstride, corr, nfv,
                    full ? j->taps : tl, full ? nt : ntl);
     if (pbn == 1 && ft + 1 < nft) ft++;   /* the same pixels */
