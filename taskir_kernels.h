@@ -4782,48 +4782,93 @@ TI__CV_KERNEL(ti__cv_k_avx512_i32, z, TI__T_AVX512, ti__vz_mla, 4, 2, 1024)
    the first bytes up to W's next line and the last ones are masked loads
    (lanes outside load nothing and add nothing). W from malloc sits 16
    bytes past a line, and a 64-byte load that crosses one costs two: 4.2 MB
-   i8, 0.80 of the read loops unaligned against 0.99 aligned. */
-/* rows p0 and p1 (the same row when !two) over the first nm bytes */
-TI__T_VNNI512 static inline void ti__cv_far_rows(const uint8_t *p0, const uint8_t *p1, int two, const uint8_t *x,
-                                                 int64_t nm, int64_t head, int flip, uint32_t *s0, uint32_t *s1) {
+   i8, 0.80 of the read loops unaligned against 0.99 aligned. Rows longer
+   than TI__CV_FAR4_ROW bytes take four streams (ti__cv_k_vnni512_far4):
+   the input vectors are loaded again for every row, and once the input no
+   longer stays in L1 beside the streams of W, these loads slow the
+   streams; four streams load it half as often per byte of W. In one
+   process against the faster of a two- and a four-stream read loop
+   (medians of 21-31 rotated calls, AMD EPYC of cpuid family 25, int8):
+   16-64 MB with rows of 9-32 KiB, two streams 0.54-0.61, four 0.62-0.73
+   (1.03-1.19x); rows of 8 KiB, two 0.80-0.88, four 0.75-0.84. The same
+   loop with the input loads kept to one line measured 0.85-0.94: the
+   input's size alone costs 10-35%. */
+#ifndef TI__CV_FAR4_ROW
+#define TI__CV_FAR4_ROW 8192
+#endif
+/* rows p[0..n-1] (n = 1, 2 or 4, a constant where inlined) over the first
+   nm bytes, their sums to s[0..n-1] */
+#define TI__CV_FAR_DOT(A, LOAD, k, o, xv) TI__CV_DOTW(z, ti__vz_dpbusd, A, LOAD(p[k] + (o)), xv)
+#define TI__CV_FAR_ROWS(A0, A1, A2, A3, LOAD, o, xv) { \
+    TI__CV_FAR_DOT(A0, LOAD, 0, o, xv); \
+    if (n > 1) TI__CV_FAR_DOT(A1, LOAD, 1, o, xv); \
+    if (n > 2) { TI__CV_FAR_DOT(A2, LOAD, 2, o, xv); TI__CV_FAR_DOT(A3, LOAD, 3, o, xv); } \
+  }
+#define TI__CV_FAR_LDH(q) _mm512_maskz_loadu_epi8(hm, q)
+#define TI__CV_FAR_LDT(q) _mm512_maskz_loadu_epi8(tm, q)
+#define TI__CV_FAR_LD(q) _mm512_loadu_si512((const void *)(q))
+TI__T_VNNI512 TI__V_BLK void ti__cv_far_rows(const uint8_t *const *p, int n, const uint8_t *x, int64_t nm,
+                                             int64_t head, int flip, uint32_t *const *s) {
   const ti__vz_vi k80 = ti__vz_set1((int32_t)-0x7f7f7f80);   /* 0x80 bytes */
   const __mmask64 hm = ((__mmask64)1 << head) - 1, tm = ~hm >> head;  /* head; tail: the rest of a line */
-  __m512i a0 = _mm512_setzero_si512(), a1 = a0, b0 = a0, b1 = a0;
+  __m512i a0 = _mm512_setzero_si512(), a1 = a0, b0 = a0, b1 = a0, c0 = a0, c1 = a0, d0 = a0, d1 = a0;
   int64_t r;
   if (head) {
     const __m512i xv = _mm512_maskz_loadu_epi8(hm, x);
-    TI__CV_DOTW(z, ti__vz_dpbusd, a0, _mm512_maskz_loadu_epi8(hm, p0), xv);
-    if (two) TI__CV_DOTW(z, ti__vz_dpbusd, b0, _mm512_maskz_loadu_epi8(hm, p1), xv);
+    TI__CV_FAR_ROWS(a0, b0, c0, d0, TI__CV_FAR_LDH, 0, xv)
   }
   for (r = head; r + 128 <= nm; r += 128) {
-    const __m512i x0 = _mm512_loadu_si512((const void *)(x + r)), x1 = _mm512_loadu_si512((const void *)(x + r + 64));
-    TI__CV_DOTW(z, ti__vz_dpbusd, a0, _mm512_loadu_si512((const void *)(p0 + r)), x0);
-    TI__CV_DOTW(z, ti__vz_dpbusd, a1, _mm512_loadu_si512((const void *)(p0 + r + 64)), x1);
-    if (two) {
-      TI__CV_DOTW(z, ti__vz_dpbusd, b0, _mm512_loadu_si512((const void *)(p1 + r)), x0);
-      TI__CV_DOTW(z, ti__vz_dpbusd, b1, _mm512_loadu_si512((const void *)(p1 + r + 64)), x1);
-    }
+    const __m512i x0 = TI__CV_FAR_LD(x + r), x1 = TI__CV_FAR_LD(x + r + 64);
+    TI__CV_FAR_ROWS(a0, b0, c0, d0, TI__CV_FAR_LD, r, x0)
+    TI__CV_FAR_ROWS(a1, b1, c1, d1, TI__CV_FAR_LD, r + 64, x1)
   }
   for (; r + 64 <= nm; r += 64) {
-    const __m512i x0 = _mm512_loadu_si512((const void *)(x + r));
-    TI__CV_DOTW(z, ti__vz_dpbusd, a0, _mm512_loadu_si512((const void *)(p0 + r)), x0);
-    if (two) TI__CV_DOTW(z, ti__vz_dpbusd, b0, _mm512_loadu_si512((const void *)(p1 + r)), x0);
+    const __m512i x0 = TI__CV_FAR_LD(x + r);
+    TI__CV_FAR_ROWS(a0, b0, c0, d0, TI__CV_FAR_LD, r, x0)
   }
   if (r < nm) {  /* nm is a multiple of 64, so r = nm - 64 + head */
     const __m512i xv = _mm512_maskz_loadu_epi8(tm, x + r);
-    TI__CV_DOTW(z, ti__vz_dpbusd, a1, _mm512_maskz_loadu_epi8(tm, p0 + r), xv);
-    if (two) TI__CV_DOTW(z, ti__vz_dpbusd, b1, _mm512_maskz_loadu_epi8(tm, p1 + r), xv);
+    TI__CV_FAR_ROWS(a1, b1, c1, d1, TI__CV_FAR_LDT, r, xv)
   }
-  *s0 = ti__vz_rsum(_mm512_add_epi32(a0, a1));
-  if (two) *s1 = ti__vz_rsum(_mm512_add_epi32(b0, b1));
+  *s[0] = ti__vz_rsum(_mm512_add_epi32(a0, a1));
+  if (n > 1) *s[1] = ti__vz_rsum(_mm512_add_epi32(b0, b1));
+  if (n > 2) {
+    *s[2] = ti__vz_rsum(_mm512_add_epi32(c0, c1));
+    *s[3] = ti__vz_rsum(_mm512_add_epi32(d0, d1));
+  }
+}
+#undef TI__CV_FAR_LD
+#undef TI__CV_FAR_LDT
+#undef TI__CV_FAR_LDH
+#undef TI__CV_FAR_ROWS
+#undef TI__CV_FAR_DOT
+/* S streams (2 or 4, a constant where inlined): rows f, f+h, ... as in
+   TI__CV_KERNEL, the rows left over one by one */
+TI__T_VNNI512 TI__V_BLK void ti__cv_far_streams(int S, const uint8_t *w, const uint8_t *x, int64_t nr, int64_t nm,
+                                                int64_t f0, int64_t f1, int flip, uint32_t *s) {
+  const int64_t h = (f1 - f0) / S;
+  const int64_t head = nr % 64 == 0 && nm >= 64 ? (int64_t)((64 - ((uintptr_t)w & 63)) & 63) : 0;
+  int64_t f;
+  for (f = f0; f < f0 + h; f++) {
+    const uint8_t *p[4];
+    uint32_t *o[4];
+    int k;
+    for (k = 0; k < S; k++) { p[k] = w + (f + k * h) * nr; o[k] = s + f + k * h; }
+    ti__cv_far_rows(p, S, x, nm, head, flip, o);
+  }
+  for (f = f0 + S * h; f < f1; f++) {
+    const uint8_t *p = w + f * nr;
+    uint32_t *o = s + f;
+    ti__cv_far_rows(&p, 1, x, nm, head, flip, &o);
+  }
 }
 TI__T_VNNI512 static void ti__cv_k_vnni512_far(const uint8_t *w, const uint8_t *x, int64_t nr, int64_t nm,
                                                int64_t f0, int64_t f1, int flip, uint32_t *s) {
-  const int64_t h = (f1 - f0) / 2;
-  const int64_t head = nr % 64 == 0 && nm >= 64 ? (int64_t)((64 - ((uintptr_t)w & 63)) & 63) : 0;
-  int64_t f;
-  for (f = f0; f < f0 + h; f++) ti__cv_far_rows(w + f * nr, w + (f + h) * nr, 1, x, nm, head, flip, s + f, s + f + h);
-  for (f = f0 + 2 * h; f < f1; f++) ti__cv_far_rows(w + f * nr, w + f * nr, 0, x, nm, head, flip, s + f, s + f);
+  ti__cv_far_streams(2, w, x, nr, nm, f0, f1, flip, s);
+}
+TI__T_VNNI512 static void ti__cv_k_vnni512_far4(const uint8_t *w, const uint8_t *x, int64_t nr, int64_t nm,
+                                                int64_t f0, int64_t f1, int flip, uint32_t *s) {
+  ti__cv_far_streams(4, w, x, nr, nm, f0, f1, flip, s);
 }
 TI__CV_CORR(ti__cv_c_sse2, s, TI__T_SSE2, ti__vs_dot4)
 TI__CV_CORR(ti__cv_c_avx2, a, TI__T_AVX2, ti__va_dot4)
@@ -4986,8 +5031,10 @@ TASKIR_API ti_status ti_cvm(const ti_kernel_ctx *ctx, const ti_prim_desc *d, con
       cf = ti__cv_c_avxvnni; vb = 32;
     } else if ((uint64_t)g.nf * (uint64_t)g.nr >= (uint64_t)TASKIR_CVM_YMM_BYTES) {
       /* beyond the L2 without AVX-VNNI (AMD EPYC, cpuid family 25): two
-         streams of two, no prefetch (see ti__cv_k_vnni512_far) */
-      j.k = ti__cv_k_vnni512_far; cf = ti__cv_c_vnni512; vb = 64;
+         streams of two, no prefetch, four for long rows (see
+         ti__cv_k_vnni512_far) */
+      j.k = g.nr > TI__CV_FAR4_ROW ? ti__cv_k_vnni512_far4 : ti__cv_k_vnni512_far;
+      cf = ti__cv_c_vnni512; vb = 64;
     } else {
       j.k = ti__cv_k_vnni512; cf = ti__cv_c_vnni512; vb = 64;
     }
@@ -5048,6 +5095,7 @@ TASKIR_API ti_status ti_cvm(const ti_kernel_ctx *ctx, const ti_prim_desc *d, con
 #undef TI__CV_STREAM
 #undef TI__CV_SUM4
 #undef TI__CV_CORR
+#undef TI__CV_FAR4_ROW
 #undef TI__CW_KERNEL
 #undef TI__CW_IMAC
 #undef TI__CW_FMAC

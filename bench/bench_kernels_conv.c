@@ -341,14 +341,16 @@ int main(int argc, char **argv) {
     bench_cc_wide(TI_DTYPE_F32, conv3x3(28, 64, 64), ps, np);
   }
   /* L2 is 1 MiB per core on the reference machine: 4 to 64 MiB of weights
-     (up to 16 MiB inside the L3), every variant for int8 and the default
-     pick for u8 input and ternary */
+     (up to 16 MiB inside the L3) and rows of 16 KiB (inputs beyond half
+     the L1), every variant for int8 and the default pick for u8 input and
+     ternary */
   {
-    static const int shapes[][2] = {{1024, 4096}, {2048, 4096}, {4096, 4096}, {4096, 8192}, {8192, 8192}};
+    static const int shapes[][2] = {{1024, 4096}, {2048, 4096}, {4096, 4096}, {4096, 8192}, {8192, 8192},
+                                    {2048, 16384}};
     static const ti_dtype types[][2] = {{TI_DTYPE_I8, TI_DTYPE_I8}, {TI_DTYPE_U8, TI_DTYPE_I8},
                                         {TI_DTYPE_TERNARY, TI_DTYPE_TERNARY}};
     int sh, ty, n = 0;
-    for (sh = 0; sh < 5; sh++)
+    for (sh = 0; sh < (int)(sizeof shapes / sizeof shapes[0]); sh++)
       for (ty = 0; ty < 3; ty++, n++)
         cvm_pass += bench_cvm(shapes[sh][0], shapes[sh][1], types[ty][0], types[ty][1], ps, np, ty == 0) >= 0.9;
     printf("CVM (default pick) >= 0.9 of the fastest read loop, weights >= 4x L2: %d of %d\n", cvm_pass, n);

@@ -779,30 +779,34 @@ TT_TEST(cvm_weights_beyond_ymm_threshold) {
   free(in); free(w); free(want); free(got);
 }
 
-/* Weights beyond TASKIR_CVM_YMM_BYTES with rows of whole lines (nr a
-   multiple of 64) at every offset to a line: the 512-bit kernel beyond the
-   L2 aligns its loads of W with masked heads and tails; odd rows. */
-TT_TEST(cvm_whole_line_rows_at_offsets) {
+/* Weights beyond TASKIR_CVM_YMM_BYTES at every offset to a line, rows of
+   whole lines (nr a multiple of 64) and not: the 512-bit kernel beyond the
+   L2 aligns its loads of W with masked heads and tails, in two streams and,
+   for rows of more than 8 KiB, four; row counts that leave rows over. */
+TT_TEST(cvm_far_rows_at_offsets) {
   static const int offs[] = {0, 1, 16, 48, 63};
-  const int nr = 4096, nf = (int)(TASKIR_CVM_YMM_BYTES / 4096) + 3;
-  int8_t *in = (int8_t *)malloc((size_t)nr), *raw = (int8_t *)malloc((size_t)nr * nf + 128);
-  int32_t *want = (int32_t *)malloc((size_t)nf * 4), *got = (int32_t *)malloc((size_t)nf * 4);
-  ti_kernel_ctx ctx;
-  tt_rng rng;
-  size_t o;
+  static const int nrs[] = {4096, 16384, 16411};
+  size_t o, q;
   int u;
-  rng.s = 7;
-  ti_kernel_ctx_init(&ctx);
-  for (u = 0; u < 3; u++)
-    for (o = 0; o < sizeof offs / sizeof offs[0]; o++) {
-      int8_t *w = raw + ((64 - ((uintptr_t)raw & 63)) & 63) + offs[o];
-      unsigned bad;
-      fill(&rng, in, u == 2 ? TI_DTYPE_TERNARY : TI_DTYPE_I8, (size_t)nr);
-      fill(&rng, w, u == 2 ? TI_DTYPE_TERNARY : TI_DTYPE_I8, (size_t)nr * nf);
-      bad = cvm_matches_ref(&ctx, u, nf, nr, in, w, want, got);
-      TT_CHECK_MSG(bad == 0, "input %d, offset %d, cpu %#x", u, offs[o], bad);
-    }
-  free(in); free(raw); free(want); free(got);
+  for (q = 0; q < sizeof nrs / sizeof nrs[0]; q++) {
+    const int nr = nrs[q], nf = (int)(TASKIR_CVM_YMM_BYTES / (size_t)nr) + 3 + 2 * (int)q;
+    int8_t *in = (int8_t *)malloc((size_t)nr), *raw = (int8_t *)malloc((size_t)nr * nf + 128);
+    int32_t *want = (int32_t *)malloc((size_t)nf * 4), *got = (int32_t *)malloc((size_t)nf * 4);
+    ti_kernel_ctx ctx;
+    tt_rng rng;
+    rng.s = 7 + q;
+    ti_kernel_ctx_init(&ctx);
+    for (u = 0; u < 3; u++)
+      for (o = 0; o < sizeof offs / sizeof offs[0]; o++) {
+        int8_t *w = raw + ((64 - ((uintptr_t)raw & 63)) & 63) + offs[o];
+        unsigned bad;
+        fill(&rng, in, u == 2 ? TI_DTYPE_TERNARY : TI_DTYPE_I8, (size_t)nr);
+        fill(&rng, w, u == 2 ? TI_DTYPE_TERNARY : TI_DTYPE_I8, (size_t)nr * nf);
+        bad = cvm_matches_ref(&ctx, u, nf, nr, in, w, want, got);
+        TT_CHECK_MSG(bad == 0, "rows of %d, input %d, offset %d, cpu %#x", nr, u, offs[o], bad);
+      }
+    free(in); free(raw); free(want); free(got);
+  }
 }
 
 TT_TEST(random_float_paths) {
@@ -1067,7 +1071,7 @@ int main(void) {
   TT_RUN(random_int8_wrap);
   TT_RUN(random_cvm);
   TT_RUN(cvm_weights_beyond_ymm_threshold);
-  TT_RUN(cvm_whole_line_rows_at_offsets);
+  TT_RUN(cvm_far_rows_at_offsets);
   TT_RUN(random_float_paths);
   TT_RUN(float_cvm_as_cc);
   TT_RUN(random_descriptors);
