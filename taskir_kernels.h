@@ -4790,9 +4790,10 @@ TI__CV_KERNEL(ti__cv_k_avx512_i32, z, TI__T_AVX512, ti__vz_mla, 4, 2, 1024)
    process against the faster of a two- and a four-stream read loop
    (medians of 21-31 rotated calls, AMD EPYC of cpuid family 25, int8):
    16-64 MB with rows of 9-32 KiB, two streams 0.54-0.61, four 0.62-0.73
-   (1.03-1.19x); rows of 8 KiB, two 0.80-0.88, four 0.75-0.84. The same
-   loop with the input loads kept to one line measured 0.85-0.94: the
-   input's size alone costs 10-35%. */
+   (1.03-1.25x); rows of 8 KiB, two 0.80-0.88, four 0.75-0.84. A
+   two-stream loop over the same addresses measured 0.89-1.00 with its
+   input loads kept to one line, 0.77-0.89 over 8 KiB of input and
+   0.53-0.65 over 16 KiB. */
 #ifndef TI__CV_FAR4_ROW
 #define TI__CV_FAR4_ROW 8192
 #endif
