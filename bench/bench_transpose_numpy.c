@@ -4,7 +4,9 @@
    OPENBLAS_NUM_THREADS = 1) and this program times ti_transpose_ex on the
    same shape. Cases: every permutation of a 2-d, 3-d and 4-d shape and the
    6-d cases [8,16,12,10,14,6] perm (5,3,1,4,2,0) and pixel-unshuffle
-   [2,64,56,2,56,2] perm (0,1,3,5,2,4), each small (in cache) and large.
+   [2,64,56,2,56,2] perm (0,1,3,5,2,4), each small (in cache) and large,
+   and attention's head split [16,512,16,64] perm (0,2,1,3) (33.6 MB:
+   runs of 256 bytes, output past TASKIR_KERNELS_STREAM_BYTES).
    numpy runs in one python process for the whole bench, taking one case at
    a time from a pipe, so that each case is timed on both sides back to back
    (a pair; the side that goes first alternates from trial to trial) and a
@@ -211,6 +213,8 @@ int main(int argc, char **argv) {
   static const int64_t d6l[6] = {8, 16, 12, 10, 14, 6}, d6s[6] = {2, 4, 3, 5, 4, 6};
   static const int64_t pul[6] = {2, 64, 56, 2, 56, 2}, pus[6] = {1, 8, 14, 2, 14, 2};
   static const int p6[6] = {5, 3, 1, 4, 2, 0}, pu[6] = {0, 1, 3, 5, 2, 4};
+  static const int64_t ahl[4] = {16, 512, 16, 64};
+  static const int ah[4] = {0, 2, 1, 3};
   char script[64] = "/tmp/bench_transpose_numpy_XXXXXX";
   static double np_t[MAXTRIALS][MAXC], ti_t[MAXTRIALS][MAXC];
   long long np_s[MAXC];
@@ -232,6 +236,7 @@ int main(int argc, char **argv) {
   for (k = 0; k < 2; ++k) { perm[0] = 0; perm[1] = 1; perm[2] = 2; add_all(3, k ? d3l : d3s, perm, 0); }
   for (k = 0; k < 2; ++k) { perm[0] = 0; perm[1] = 1; perm[2] = 2; perm[3] = 3; add_all(4, k ? d4l : d4s, perm, 0); }
   add(6, d6s, p6); add(6, d6l, p6); add(6, pus, pu); add(6, pul, pu);
+  add(4, ahl, ah);
   for (k = 0; k < ncases; ++k) if (cases[k].n > maxn) maxn = cases[k].n;
   x = (float *)np_malloc((size_t)maxn * sizeof *x);
   y = (float *)np_malloc((size_t)maxn * sizeof *y);

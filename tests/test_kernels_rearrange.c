@@ -268,15 +268,19 @@ static size_t every_variant_4d(tt_rng *r, size_t es, const int64_t *d, const int
    of them over several blocks of channels and of pixels; input rows of
    2 KiB or more where the output's rows are as far apart or further (the
    AVX-512 path's strips of input rows: 2-D, and NHWC->NCHW with fewer and
-   with more channels than its block); every element size. */
+   with more channels than its block); kept innermost runs of 128 bytes or
+   more (streamed in output order through the sequential writer: runs of
+   whole lines and not, shorter and longer than its 256-byte direct
+   threshold); every element size. */
 TT_TEST(test_transpose_streamed) {
   static const int64_t shapes[][4] = {{3, 20, 56, 70}, {3, 70, 20, 56}, {1, 1, 1000, 208},
                                       {2, 7, 64, 160}, {1, 1, 130, 1000}, {2, 48, 20, 36},
                                       {1, 272, 16, 16}, {1, 1040, 2, 520}, {1, 1, 608, 560},
-                                      {1, 40, 28, 600}, {1, 33, 32, 1040}};
+                                      {1, 40, 28, 600}, {1, 33, 32, 1040}, {2, 40, 48, 64},
+                                      {4, 24, 20, 37}};
   static const int perms[][4] = {{0, 3, 1, 2}, {0, 2, 3, 1}, {0, 1, 3, 2}, {0, 3, 1, 2}, {0, 1, 3, 2},
                                  {0, 2, 3, 1}, {0, 2, 3, 1}, {0, 2, 3, 1}, {0, 1, 3, 2},
-                                 {0, 3, 1, 2}, {0, 3, 1, 2}};
+                                 {0, 3, 1, 2}, {0, 3, 1, 2}, {0, 2, 1, 3}, {2, 0, 1, 3}};
   tt_rng r = {4242};
   size_t k;
   int e;
