@@ -5570,7 +5570,7 @@ typedef struct ti__e_vt {
   void (*min)(int32_t *o, const int32_t *x, int64_t n);
   void (*maxc)(int32_t *o, int32_t c, int64_t n);
   void (*minc)(int32_t *o, int32_t c, int64_t n);
-  void (*shift_clip)(int32_t *o, int s, int32_t lo, int32_t hi, int64_t n);   /* o = clip(o >> s) */
+  void (*shift_clip)(int32_t *o, const int32_t *x, int s, int32_t lo, int32_t hi, int64_t n);   /* o = clip(x >> s) */
   void (*lut)(int32_t *o, const int32_t *x, uint32_t mask, const int32_t *lut, int64_t n);
   void (*lif)(int32_t *v, const int32_t *in, int32_t *out, const ti__e_lif_k *k, int64_t n);
   void (*fadd)(float *o, const float *x, int64_t n);                          /* o = o + x */
@@ -5700,13 +5700,13 @@ A static void ti__e##P##_##NAME(T *o, const T *x, int64_t np, int64_t nf, int64_
     for (; i < nf; i++) o[i] = SOP(o[i], x[i]); \
   } \
 }
-/* o = clip(o >> s, lo, hi) */
+/* o = clip(x >> s, lo, hi) (x may be o) */
 #define TI__E_SHIFT_CLIP(P, A) \
-A static void ti__e##P##_shift_clip(int32_t *o, int s, int32_t lo, int32_t hi, int64_t n) { \
+A static void ti__e##P##_shift_clip(int32_t *o, const int32_t *x, int s, int32_t lo, int32_t hi, int64_t n) { \
   const ti__v##P##_vi vlo = ti__v##P##_set1(lo), vhi = ti__v##P##_set1(hi); \
   int64_t i = 0; \
-  for (; i + ti__v##P##_W <= n; i += ti__v##P##_W) ti__v##P##_st(o + i, ti__v##P##_vmin(ti__v##P##_vmax(ti__v##P##_vsra(ti__v##P##_ld(o + i), s), vlo), vhi)); \
-  for (; i < n; i++) o[i] = ti__e_min(ti__e_max(ti__e_sra(o[i], s), lo), hi); \
+  for (; i + ti__v##P##_W <= n; i += ti__v##P##_W) ti__v##P##_st(o + i, ti__v##P##_vmin(ti__v##P##_vmax(ti__v##P##_vsra(ti__v##P##_ld(x + i), s), vlo), vhi)); \
+  for (; i < n; i++) o[i] = ti__e_min(ti__e_max(ti__e_sra(x[i], s), lo), hi); \
 }
 /* o = lut[x & mask] */
 #define TI__E_LUT(P, A) \
@@ -6148,8 +6148,8 @@ TI__PRIVATE void ti__e_win_range(void *arg, int64_t r0, int64_t r1) {
         else vt->faddc(of, (float)d->constant_b, len);
       }
     } else if (j->kind == 1) {
-      if (j->op == TI__E_MAX) vt->shift_clip(op, d->bit_shift, d->cmp, j->hi, len);
-      else vt->shift_clip(op, d->bit_shift, -128, 127, len);
+      if (j->op == TI__E_MAX) vt->shift_clip(op, op, d->bit_shift, d->cmp, j->hi, len);
+      else vt->shift_clip(op, op, d->bit_shift, -128, 127, len);
       if (narrow) ti__e_st_narrow(vt, j->out, d->out_dtype, oy * rowlen + px0 * nf, op, len);
     }
   }
@@ -6203,8 +6203,7 @@ TI__PRIVATE void ti__e_req_range(void *arg, int64_t c0, int64_t c1) {
   for (c = c0; c < c1; c++) {
     const int64_t i0 = c * TI__E_TILE, n = ti__e_min64(TI__E_TILE, j->total - i0);
     const int32_t *x = ti__e_i32(j->vt, j->a, d->in_dtype, i0, n, t.i);
-    if (x != t.i) ti__memcpy(t.i, x, (size_t)n * sizeof *x);
-    j->vt->shift_clip(t.i, d->bit_shift, d->cmp, j->hi, n);
+    j->vt->shift_clip(t.i, x, d->bit_shift, d->cmp, j->hi, n);
     ti__e_st_narrow(j->vt, j->out, d->out_dtype, i0, t.i, n);
   }
 }
@@ -6323,7 +6322,7 @@ TI__PRIVATE int ti__e_pool_narrow(const ti__e_vt *vt, const ti_prim_desc *d, con
         q[f] = m;
       }
     }
-    vt->shift_clip(row, sh, lo, hi, nx * nf);
+    vt->shift_clip(row, row, sh, lo, hi, nx * nf);
     ti__e_st_narrow(vt, out, odt, oy * nx * nf, row, nx * nf);   /* out_dtype's storage, directly */
   }
   return 1;
