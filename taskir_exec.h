@@ -513,8 +513,20 @@ static void ti__x_convert(void *dst, ti_dtype ddt, const void *src, ti_dtype sdt
     else for (i = 0; i < n; i++) d[i] = (float)((const int32_t *)src)[i];
   } else if (ddt == TI_DTYPE_I32) {
     int32_t *d = (int32_t *)dst;
-    if (sdt == TI_DTYPE_I8) for (i = 0; i < n; i++) d[i] = ((const int8_t *)src)[i];
-    else for (i = 0; i < n; i++) {   /* float -> int: truncate, saturate */
+    if (sdt == TI_DTYPE_I8) {
+      /* blocks of 64 through a local copy: a loop of constant count that
+         cannot alias d, which compilers vectorize at -O2 (GCC 12 leaves
+         the plain loop scalar there: the int8 skips of bench_exec's
+         ResNet-like graph took 11% of its run) */
+      const int8_t *s8 = (const int8_t *)src;
+      for (i = 0; i + 64 <= n; i += 64) {
+        int8_t t[64];
+        int k;
+        memcpy(t, s8 + i, sizeof t);
+        for (k = 0; k < 64; k++) d[i + k] = t[k];
+      }
+      for (; i < n; i++) d[i] = s8[i];
+    } else for (i = 0; i < n; i++) {   /* float -> int: truncate, saturate */
       float f = ((const float *)src)[i];
       d[i] = f != f ? 0 : f >= 2147483647.0f ? INT32_MAX : f <= -2147483648.0f ? INT32_MIN : (int32_t)f;
     }
