@@ -5563,6 +5563,7 @@ typedef struct ti__e_vt {
   void (*widen_i8)(int32_t *o, const int8_t *s, int64_t n);
   void (*widen_u8)(int32_t *o, const uint8_t *s, int64_t n);
   void (*add)(int32_t *o, const int32_t *x, int64_t n);                       /* o += x */
+  void (*add3)(int32_t *o, const int32_t *a, const int32_t *b, int64_t n);    /* o = a + b */
   void (*addc)(int32_t *o, int32_t c, int64_t n);                             /* o += c */
   void (*mul)(int32_t *o, const int32_t *a, const int32_t *b, int64_t n);     /* o = a*b */
   void (*mulc)(int32_t *o, const int32_t *a, int32_t c, int64_t n);           /* o = a*c */
@@ -5574,6 +5575,7 @@ typedef struct ti__e_vt {
   void (*lut)(int32_t *o, const int32_t *x, uint32_t mask, const int32_t *lut, int64_t n);
   void (*lif)(int32_t *v, const int32_t *in, int32_t *out, const ti__e_lif_k *k, int64_t n);
   void (*fadd)(float *o, const float *x, int64_t n);                          /* o = o + x */
+  void (*fadd3)(float *o, const float *a, const float *b, int64_t n);         /* o = a + b */
   void (*faddc)(float *o, float c, int64_t n);
   void (*fmul)(float *o, const float *a, const float *b, int64_t n);
   void (*fmulc)(float *o, const float *a, float c, int64_t n);
@@ -5597,9 +5599,9 @@ typedef struct ti__e_vt {
   void (*st16)(void *o, const int32_t *t, int64_t n);   /* o = low 16 bits of t */
 } ti__e_vt;
 
-#define TI__E_VT(P) { ti__e##P##_widen_i8, ti__e##P##_widen_u8, ti__e##P##_add, ti__e##P##_addc, \
+#define TI__E_VT(P) { ti__e##P##_widen_i8, ti__e##P##_widen_u8, ti__e##P##_add, ti__e##P##_add3, ti__e##P##_addc, \
   ti__e##P##_mul, ti__e##P##_mulc, ti__e##P##_max, ti__e##P##_min, ti__e##P##_maxc, \
-  ti__e##P##_minc, ti__e##P##_shift_clip, ti__e##P##_lut, ti__e##P##_lif, ti__e##P##_fadd, \
+  ti__e##P##_minc, ti__e##P##_shift_clip, ti__e##P##_lut, ti__e##P##_lif, ti__e##P##_fadd, ti__e##P##_fadd3, \
   ti__e##P##_faddc, ti__e##P##_fmul, ti__e##P##_fmulc, ti__e##P##_fmax, ti__e##P##_fmin, \
   ti__e##P##_fmaxc, ti__e##P##_fminc, ti__e##P##_add2d, ti__e##P##_max2d, ti__e##P##_min2d, \
   ti__e##P##_fadd2d, ti__e##P##_fmax2d, ti__e##P##_fmin2d, \
@@ -5778,6 +5780,7 @@ A static void ti__e##P##_fwin(int op, float *o, const float *x, int64_t np, int6
 TI__E_WIDEN(P, A, widen_i8, int8_t, ld_i8w) \
 TI__E_WIDEN(P, A, widen_u8, uint8_t, ld_u8w) \
 TI__E_ACC(P, A, add, int32_t, , TI__E_VADD, ti__e_add) \
+TI__E_PROD(P, A, add3, int32_t, , TI__E_VADD, ti__e_add) \
 TI__E_ACCC(P, A, addc, int32_t, vi, , TI__E_VADD, ti__e_add) \
 TI__E_PROD(P, A, mul, int32_t, , TI__E_VMUL, ti__e_mul) \
 TI__E_PRODC(P, A, mulc, int32_t, vi, , TI__E_VMUL, ti__e_mul) \
@@ -5789,6 +5792,7 @@ TI__E_SHIFT_CLIP(P, A) \
 TI__E_LUT(P, A) \
 TI__E_LIF(P, A) \
 TI__E_ACC(P, A, fadd, float, f, TI__E_VFADD, TI__E_SFADD) \
+TI__E_PROD(P, A, fadd3, float, f, TI__E_VFADD, TI__E_SFADD) \
 TI__E_ACCC(P, A, faddc, float, vf, f, TI__E_VFADD, TI__E_SFADD) \
 TI__E_PROD(P, A, fmul, float, f, TI__E_VFMUL, TI__E_SFMUL) \
 TI__E_PRODC(P, A, fmulc, float, vf, f, TI__E_VFMUL, TI__E_SFMUL) \
@@ -5946,9 +5950,15 @@ TI__PRIVATE void ti__e_flat_range(void *arg, int64_t c0, int64_t c1) {
       int b;
       switch (j->op) {
       case TI__E_CADD:
+        /* the first two branches in one pass (o = a + b; a may be o,
+           the first widened there), then o += each further one */
         x = ti__e_i32(vt, j->inputs[0], d->in_dtype, i0, n, o);
-        if (x != o) ti__memcpy(o, x, (size_t)n * sizeof *o);
-        for (b = 1; b < d->n_branch; b++) vt->add(o, ti__e_i32(vt, j->inputs[b], d->in_dtype, i0, n, s1.i), n);
+        if (d->n_branch < 2) {
+          if (x != o) ti__memcpy(o, x, (size_t)n * sizeof *o);
+          break;
+        }
+        vt->add3(o, x, ti__e_i32(vt, j->inputs[1], d->in_dtype, i0, n, s1.i), n);
+        for (b = 2; b < d->n_branch; b++) vt->add(o, ti__e_i32(vt, j->inputs[b], d->in_dtype, i0, n, s1.i), n);
         break;
       case TI__E_CVVH:
         vt->mul(o, ti__e_i32(vt, j->a, d->in_dtype, i0, n, s1.i), ti__e_i32(vt, j->b, d->w_dtype, i0, n, s2.i), n);
@@ -5974,8 +5984,12 @@ TI__PRIVATE void ti__e_flat_range(void *arg, int64_t c0, int64_t c1) {
       int b;
       switch (j->op) {
       case TI__E_CADD:
-        ti__memcpy(o, (const float *)j->inputs[0] + i0, (size_t)n * sizeof *o);
-        for (b = 1; b < d->n_branch; b++) vt->fadd(o, (const float *)j->inputs[b] + i0, n);
+        if (d->n_branch < 2) {
+          ti__memcpy(o, (const float *)j->inputs[0] + i0, (size_t)n * sizeof *o);
+          break;
+        }
+        vt->fadd3(o, (const float *)j->inputs[0] + i0, (const float *)j->inputs[1] + i0, n);
+        for (b = 2; b < d->n_branch; b++) vt->fadd(o, (const float *)j->inputs[b] + i0, n);
         break;
       case TI__E_CVVH: vt->fmul(o, (const float *)j->a + i0, (const float *)j->b + i0, n); break;
       case TI__E_CAX:
