@@ -6849,7 +6849,8 @@ static void ti__tr_outer(const ti__tr_job *j, int64_t o, int64_t *ioff, int64_t 
 #define TI__TR_STRIP 8
 
 /* One gather tile: the box of len[a] indices per output axis from element
-   offsets (ioff, ooff), in output order. Rows along the innermost output axis
+   offsets (ioff, ooff), in output order (with ti__tr_job.pin, that axis
+   innermost: input order). Rows along the innermost output axis
    (contiguous in the output; runs of the input when its stride is 1), the
    next two axes as nested loops with their strides, an odometer over the
    rest (its carries once per plane of rows). */
