@@ -1514,50 +1514,55 @@ TI__T_AVX512 TI__V_INL uint32_t ti__vz_rsum(__m512i v) {
    ti__tr_run4_avx512). */
 TI__T_AVX512 TI__V_BLK void ti__vz_tr4m(const unsigned char *s, size_t sp, size_t sp3, size_t sp5, size_t sp7,
                                         unsigned char *d, size_t so, size_t so3, size_t so5, size_t so7, int nt) {
-  __m512i r[16], t[16];
-  int k;
-  for (k = 0; k < 16; k += 8) {
-    const unsigned char *p = s + (size_t)k * sp;
-    r[k] = _mm512_loadu_si512((const void *)p);
-    r[k + 1] = _mm512_loadu_si512((const void *)(p + sp));
-    r[k + 2] = _mm512_loadu_si512((const void *)(p + 2 * sp));
-    r[k + 3] = _mm512_loadu_si512((const void *)(p + sp3));
-    r[k + 4] = _mm512_loadu_si512((const void *)(p + 4 * sp));
-    r[k + 5] = _mm512_loadu_si512((const void *)(p + sp5));
-    r[k + 6] = _mm512_loadu_si512((const void *)(p + 2 * sp3));
-    r[k + 7] = _mm512_loadu_si512((const void *)(p + sp7));
+  /* written out, in named registers: as loops over arrays GCC at -O2 kept
+     the arrays in memory (NHWC->NCHW of 51 MB f32 at 0.48 of memcpy
+     against 0.79 at -O3) */
+  const unsigned char *p = s + 8 * sp;
+  unsigned char *q = d + 8 * so;
+  __m512i r0, r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14, r15;
+  __m512i t0, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, t13, t14, t15;
+#define TI__TR4_LD(R, A, B, C, D, E, F, G, H)                                                      \
+  A = _mm512_loadu_si512((const void *)R); B = _mm512_loadu_si512((const void *)(R + sp));         \
+  C = _mm512_loadu_si512((const void *)(R + 2 * sp)); D = _mm512_loadu_si512((const void *)(R + sp3)); \
+  E = _mm512_loadu_si512((const void *)(R + 4 * sp)); F = _mm512_loadu_si512((const void *)(R + sp5)); \
+  G = _mm512_loadu_si512((const void *)(R + 2 * sp3)); H = _mm512_loadu_si512((const void *)(R + sp7));
+  TI__TR4_LD(s, r0, r1, r2, r3, r4, r5, r6, r7)
+  TI__TR4_LD(p, r8, r9, r10, r11, r12, r13, r14, r15)
+#undef TI__TR4_LD
+#define TI__TR4_U32(A, B, C, D) C = _mm512_unpacklo_epi32(A, B); D = _mm512_unpackhi_epi32(A, B);
+  TI__TR4_U32(r0, r1, t0, t1) TI__TR4_U32(r2, r3, t2, t3) TI__TR4_U32(r4, r5, t4, t5)
+  TI__TR4_U32(r6, r7, t6, t7) TI__TR4_U32(r8, r9, t8, t9) TI__TR4_U32(r10, r11, t10, t11)
+  TI__TR4_U32(r12, r13, t12, t13) TI__TR4_U32(r14, r15, t14, t15)
+#undef TI__TR4_U32
+  /* then rA..rD: columns 4l + 0..3 of four rows in lane l */
+#define TI__TR4_U64(T0, T1, T2, T3, A, B, C, D)                                                    \
+  A = _mm512_unpacklo_epi64(T0, T2); B = _mm512_unpackhi_epi64(T0, T2);                            \
+  C = _mm512_unpacklo_epi64(T1, T3); D = _mm512_unpackhi_epi64(T1, T3);
+  TI__TR4_U64(t0, t1, t2, t3, r0, r1, r2, r3) TI__TR4_U64(t4, t5, t6, t7, r4, r5, r6, r7)
+  TI__TR4_U64(t8, t9, t10, t11, r8, r9, r10, r11) TI__TR4_U64(t12, t13, t14, t15, r12, r13, r14, r15)
+#undef TI__TR4_U64
+  /* output rows c, c + 4, c + 8, c + 12 from column c of each four rows */
+#define TI__TR4_LANES(A, B, C, D, O0, O4, O8, O12)                                                 \
+  {                                                                                              \
+    const __m512i v0 = _mm512_shuffle_i32x4(A, B, 0x88), v1 = _mm512_shuffle_i32x4(A, B, 0xdd);  \
+    const __m512i w0 = _mm512_shuffle_i32x4(C, D, 0x88), w1 = _mm512_shuffle_i32x4(C, D, 0xdd);  \
+    O0 = _mm512_shuffle_i32x4(v0, w0, 0x88); O4 = _mm512_shuffle_i32x4(v1, w1, 0x88);            \
+    O8 = _mm512_shuffle_i32x4(v0, w0, 0xdd); O12 = _mm512_shuffle_i32x4(v1, w1, 0xdd);           \
   }
-  for (k = 0; k < 16; k += 2) {
-    t[k] = _mm512_unpacklo_epi32(r[k], r[k + 1]);
-    t[k + 1] = _mm512_unpackhi_epi32(r[k], r[k + 1]);
+  TI__TR4_LANES(r0, r4, r8, r12, t0, t4, t8, t12) TI__TR4_LANES(r1, r5, r9, r13, t1, t5, t9, t13)
+  TI__TR4_LANES(r2, r6, r10, r14, t2, t6, t10, t14) TI__TR4_LANES(r3, r7, r11, r15, t3, t7, t11, t15)
+#undef TI__TR4_LANES
+#define TI__TR4_ST(ST, Q, A, B, C, D, E, F, G, H)                                                  \
+  ST((void *)Q, A); ST((void *)(Q + so), B); ST((void *)(Q + 2 * so), C); ST((void *)(Q + so3), D); \
+  ST((void *)(Q + 4 * so), E); ST((void *)(Q + so5), F); ST((void *)(Q + 2 * so3), G); ST((void *)(Q + so7), H);
+  if (nt) {
+    TI__TR4_ST(ti__vz_stnt, d, t0, t1, t2, t3, t4, t5, t6, t7)
+    TI__TR4_ST(ti__vz_stnt, q, t8, t9, t10, t11, t12, t13, t14, t15)
+  } else {
+    TI__TR4_ST(_mm512_storeu_si512, d, t0, t1, t2, t3, t4, t5, t6, t7)
+    TI__TR4_ST(_mm512_storeu_si512, q, t8, t9, t10, t11, t12, t13, t14, t15)
   }
-  for (k = 0; k < 16; k += 4) {   /* r[k + c]: column 4l + c of rows k..k+3 in lane l */
-    r[k] = _mm512_unpacklo_epi64(t[k], t[k + 2]);
-    r[k + 1] = _mm512_unpackhi_epi64(t[k], t[k + 2]);
-    r[k + 2] = _mm512_unpacklo_epi64(t[k + 1], t[k + 3]);
-    r[k + 3] = _mm512_unpackhi_epi64(t[k + 1], t[k + 3]);
-  }
-  for (k = 0; k < 4; ++k) {   /* t[c]: output row c */
-    const __m512i v0 = _mm512_shuffle_i32x4(r[k], r[4 + k], 0x88), v1 = _mm512_shuffle_i32x4(r[k], r[4 + k], 0xdd);
-    const __m512i w0 = _mm512_shuffle_i32x4(r[8 + k], r[12 + k], 0x88), w1 = _mm512_shuffle_i32x4(r[8 + k], r[12 + k], 0xdd);
-    t[k] = _mm512_shuffle_i32x4(v0, w0, 0x88);
-    t[k + 4] = _mm512_shuffle_i32x4(v1, w1, 0x88);
-    t[k + 8] = _mm512_shuffle_i32x4(v0, w0, 0xdd);
-    t[k + 12] = _mm512_shuffle_i32x4(v1, w1, 0xdd);
-  }
-  for (k = 0; k < 16; k += 8) {
-    unsigned char *q = d + (size_t)k * so;
-    if (nt) {
-      ti__vz_stnt(q, t[k]); ti__vz_stnt(q + so, t[k + 1]); ti__vz_stnt(q + 2 * so, t[k + 2]);
-      ti__vz_stnt(q + so3, t[k + 3]); ti__vz_stnt(q + 4 * so, t[k + 4]); ti__vz_stnt(q + so5, t[k + 5]);
-      ti__vz_stnt(q + 2 * so3, t[k + 6]); ti__vz_stnt(q + so7, t[k + 7]);
-    } else {
-      _mm512_storeu_si512((void *)q, t[k]); _mm512_storeu_si512((void *)(q + so), t[k + 1]);
-      _mm512_storeu_si512((void *)(q + 2 * so), t[k + 2]); _mm512_storeu_si512((void *)(q + so3), t[k + 3]);
-      _mm512_storeu_si512((void *)(q + 4 * so), t[k + 4]); _mm512_storeu_si512((void *)(q + so5), t[k + 5]);
-      _mm512_storeu_si512((void *)(q + 2 * so3), t[k + 6]); _mm512_storeu_si512((void *)(q + so7), t[k + 7]);
-    }
-  }
+#undef TI__TR4_ST
 }
 
 #elif defined(TI__NEON)
@@ -3532,13 +3537,19 @@ TI__CC_KERNEL(ti__cc_k_neon_3, n, , ti__cc_n_bc, ti__vn_dot4, 4, 3)
 TI__CC_KERNEL(ti__cc_k_neon_4, n, , ti__cc_n_bc, ti__vn_dot4, 4, 4)
 #endif /* TI__NEON */
 
+/* The CC variant of the allowed cpu paths; *amx: AMX-INT8 is allowed, for
+   the shapes it takes, and the variant returned is the one for the rest. */
+static int ti__cc_var(unsigned cpu, int *amx) {
+  const int v = ti__variant(cpu, TI_FAMILY_CC);
+  *amx = v == TI_VARIANT_AMXINT8;
+  return *amx ? ti__variant(cpu & ~(unsigned)TI_CPU_AMXINT8, TI_FAMILY_CC) : v;
+}
+
 /* Picks the micro-kernels for the allowed cpu paths and nf; returns sub. */
 static unsigned ti__cc_pick(unsigned cpu, int64_t nf, int64_t npix, ti__cc_job *j) {
   j->kfn[0] = j->kfn[1] = j->kfn[2] = j->kfn[3] = ti__cc_k_c;
   j->P = 1; j->L = 16; j->nvmax = 1;
-  j->var = ti__variant(cpu, TI_FAMILY_CC);
-  j->amx = j->var == TI_VARIANT_AMXINT8;   /* for the shapes it takes; the rest: */
-  if (j->amx) j->var = ti__variant(cpu & ~(unsigned)TI_CPU_AMXINT8, TI_FAMILY_CC);
+  j->var = ti__cc_var(cpu, &j->amx);
   switch (j->var) {
 #if defined(TI__X86)
   case TI_VARIANT_AVX512VNNI:
@@ -3875,12 +3886,21 @@ static void ti__cc_range_flat(void *arg, int64_t b, int64_t e) {
   }
 }
 
-/* n bytes from s to o, each with 0x80 flipped (off = 128: signed input to
-   the unsigned operand of the dot products; off 0 copies): vectors of the
-   SIMD layer P, then bytes. */
+/* The int8 path's input copies, one set per SIMD layer P (vectors, then
+   elements):
+   x: n bytes from s to o, each with 0x80 flipped (off = 128: signed input
+      to the unsigned operand of the dot products; off 0 copies);
+   n: n int32 values (each in 8 bits, see r) to bytes, o[i] = (uint8)(s[i] + off);
+   r: the least and greatest of n int32 values and 0 (*lo <= 0 <= *hi).
+   Plain loops would do, but GCC at -O2 leaves them scalar: with them, the
+   int32 input of 56x56x64->64 3x3 ran at 148 GMAC/s at -O2 against 218 at
+   -O3 (AVX-512 VNNI, AMD EPYC of cpuid family 25). */
 typedef void (*ti__cc_xfn)(uint8_t *o, const uint8_t *s, int64_t n);
-#define TI__CC_XCOPY(NAME, P, A) \
-A static void NAME(uint8_t *o, const uint8_t *s, int64_t n) { \
+typedef void (*ti__cc_nfn)(uint8_t *o, const int32_t *s, int64_t n, uint32_t off);
+typedef void (*ti__cc_rfn)(const int32_t *s, int64_t n, int32_t *lo, int32_t *hi);
+typedef struct ti__cc_copies { ti__cc_xfn x; ti__cc_nfn n; ti__cc_rfn r; } ti__cc_copies;
+#define TI__CC_COPIES(S, P, A) \
+A static void ti__cc_xcopy_##S(uint8_t *o, const uint8_t *s, int64_t n) { \
   const ti__v##P##_vi k = ti__v##P##_set1((int32_t)0x80808080u); \
   const int64_t vb = 4 * ti__v##P##_W; \
   int64_t r = 0; \
@@ -3891,29 +3911,72 @@ A static void NAME(uint8_t *o, const uint8_t *s, int64_t n) { \
   } \
   for (; r + vb <= n; r += vb) ti__v##P##_stb(o + r, ti__v##P##_vxor(ti__v##P##_ldb(s + r), k)); \
   for (; r < n; r++) o[r] = (uint8_t)(s[r] ^ 0x80u); \
+} \
+A static void ti__cc_ncopy_##S(uint8_t *o, const int32_t *s, int64_t n, uint32_t off) { \
+  const ti__v##P##_vi k = ti__v##P##_set1((int32_t)off); \
+  const int64_t W = ti__v##P##_W; \
+  int64_t r = 0; \
+  for (; r + 2 * W <= n; r += 2 * W) { \
+    const ti__v##P##_vi a = ti__v##P##_ld(s + r), b = ti__v##P##_ld(s + r + W); \
+    ti__v##P##_st8(o + r, ti__v##P##_vadd(a, k)); \
+    ti__v##P##_st8(o + r + W, ti__v##P##_vadd(b, k)); \
+  } \
+  for (; r < n; r++) o[r] = (uint8_t)((uint32_t)s[r] + off); \
+} \
+A static void ti__cc_nrange_##S(const int32_t *s, int64_t n, int32_t *lo, int32_t *hi) { \
+  ti__v##P##_vi l0 = ti__v##P##_zero(), h0 = l0, l1 = l0, h1 = l0; \
+  const int64_t W = ti__v##P##_W; \
+  int32_t a[16], b[16], x = 0, y = 0; \
+  int64_t r = 0, i; \
+  for (; r + 2 * W <= n; r += 2 * W) { \
+    const ti__v##P##_vi u = ti__v##P##_ld(s + r), v = ti__v##P##_ld(s + r + W); \
+    l0 = ti__v##P##_vmin(l0, u); h0 = ti__v##P##_vmax(h0, u); \
+    l1 = ti__v##P##_vmin(l1, v); h1 = ti__v##P##_vmax(h1, v); \
+  } \
+  ti__v##P##_st(a, ti__v##P##_vmin(l0, l1)); ti__v##P##_st(b, ti__v##P##_vmax(h0, h1)); \
+  for (i = 0; i < W; i++) { x = a[i] < x ? a[i] : x; y = b[i] > y ? b[i] : y; } \
+  for (; r < n; r++) { x = s[r] < x ? s[r] : x; y = s[r] > y ? s[r] : y; } \
+  *lo = x; *hi = y; \
 }
 #if defined(TI__X86)
-TI__CC_XCOPY(ti__cc_xcopy_sse2, s, TI__T_SSE2)
-TI__CC_XCOPY(ti__cc_xcopy_avx2, a, TI__T_AVX2)
-TI__CC_XCOPY(ti__cc_xcopy_avx512, z, TI__T_AVX512)
+TI__CC_COPIES(sse2, s, TI__T_SSE2)
+TI__CC_COPIES(avx2, a, TI__T_AVX2)
+TI__CC_COPIES(avx512, z, TI__T_AVX512)
 #elif defined(TI__NEON)
-TI__CC_XCOPY(ti__cc_xcopy_neon, n, )
+TI__CC_COPIES(neon, n, )
 #endif
+#undef TI__CC_COPIES
 static void ti__cc_xcopy_c(uint8_t *o, const uint8_t *s, int64_t n) {
   int64_t r;
   for (r = 0; r < n; r++) o[r] = (uint8_t)(s[r] ^ 0x80u);
 }
-/* The copy for the CC variant var (the widest vectors its cpu has). */
-static ti__cc_xfn ti__cc_xcopy(int var) {
+static void ti__cc_ncopy_c(uint8_t *o, const int32_t *s, int64_t n, uint32_t off) {
+  int64_t r;
+  for (r = 0; r < n; r++) o[r] = (uint8_t)((uint32_t)s[r] + off);
+}
+static void ti__cc_nrange_c(const int32_t *s, int64_t n, int32_t *lo, int32_t *hi) {
+  int32_t x = 0, y = 0;
+  int64_t r;
+  for (r = 0; r < n; r++) { x = s[r] < x ? s[r] : x; y = s[r] > y ? s[r] : y; }
+  *lo = x; *hi = y;
+}
+/* The copies for the CC variant var (the widest vectors its cpu has). */
+static ti__cc_copies ti__cc_copies_for(int var) {
+  ti__cc_copies c;
   switch (var) {
 #if defined(TI__X86)
-  case TI_VARIANT_AVX512VNNI: case TI_VARIANT_AVX512: return ti__cc_xcopy_avx512;
-  case TI_VARIANT_AVXVNNI: case TI_VARIANT_AVX2: return ti__cc_xcopy_avx2;
-  case TI_VARIANT_SSE2: return ti__cc_xcopy_sse2;
+  case TI_VARIANT_AVX512VNNI: case TI_VARIANT_AVX512:
+    c.x = ti__cc_xcopy_avx512; c.n = ti__cc_ncopy_avx512; c.r = ti__cc_nrange_avx512; return c;
+  case TI_VARIANT_AVXVNNI: case TI_VARIANT_AVX2:
+    c.x = ti__cc_xcopy_avx2; c.n = ti__cc_ncopy_avx2; c.r = ti__cc_nrange_avx2; return c;
+  case TI_VARIANT_SSE2:
+    c.x = ti__cc_xcopy_sse2; c.n = ti__cc_ncopy_sse2; c.r = ti__cc_nrange_sse2; return c;
 #elif defined(TI__NEON)
-  case TI_VARIANT_NEON: return ti__cc_xcopy_neon;
+  case TI_VARIANT_NEON:
+    c.x = ti__cc_xcopy_neon; c.n = ti__cc_ncopy_neon; c.r = ti__cc_nrange_neon; return c;
 #endif
-  default: return ti__cc_xcopy_c;
+  default:
+    c.x = ti__cc_xcopy_c; c.n = ti__cc_ncopy_c; c.r = ti__cc_nrange_c; return c;
   }
 }
 static void ti__cc_copy_off(uint8_t *o, const uint8_t *s, int64_t n, uint32_t off, ti__cc_xfn x) {
@@ -3932,7 +3995,7 @@ typedef struct ti__cc_padjob {
   int64_t cs;
   uint32_t off;
   int i32;                        /* the input is int32 (else 8-bit) */
-  ti__cc_xfn xcopy;               /* 8-bit input, off 128 */
+  ti__cc_copies cp;               /* the copies of the cpu's vectors */
   int64_t prow;                   /* the row pad starts at (a band's first) */
 } ti__cc_padjob;
 static void ti__cc_pad_rows(void *arg, int64_t y0, int64_t y1) {
@@ -3952,17 +4015,14 @@ static void ti__cc_pad_rows(void *arg, int64_t y0, int64_t y1) {
     TASKIR_MEMSET(o, (int)off, (size_t)(x0 * cs));
     if (cs == g->nr) {
       n = (x1 - x0) * g->nr; o += x0 * cs;
-      if (pj->i32)
-        for (r = 0; r < n; r++) o[r] = (uint8_t)(((const uint32_t *)in)[e + r] + off);
-      else
-        ti__cc_copy_off(o, src + e, n, off, pj->xcopy);
+      if (pj->i32) pj->cp.n(o, (const int32_t *)in + e, n, off);
+      else ti__cc_copy_off(o, src + e, n, off, pj->cp.x);
     } else {
       for (x = x0, o += x0 * cs; x < x1; x++, o += cs, e += g->nr) {
-        if (pj->i32)
-          for (r = 0; r < g->nr; r++) o[r] = (uint8_t)(((const uint32_t *)in)[e + r] + off);
+        if (pj->i32) pj->cp.n(o, (const int32_t *)in + e, g->nr, off);
         else
           for (r = 0; r < g->nr; r++) o[r] = (uint8_t)(src[e + r] + off);
-        for (; r < cs; r++) o[r] = (uint8_t)off;
+        for (r = g->nr; r < cs; r++) o[r] = (uint8_t)off;
       }
     }
     o = pad + (y - pj->prow) * g->wn * cs;
@@ -4210,7 +4270,7 @@ static void ti__cc_run8(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const t
     for (kx = 0; kx < g->nkx; kx++)
       tapoff[ky * g->nkx + kx] = (ky * g->dy * g->wn + kx * g->dx) * g->nr4;
   pj.g = g; pj.pad = pad; pj.in = in; pj.src = src; pj.cs = cs; pj.off = off;
-  pj.i32 = d->in_dtype == TI_DTYPE_I32; pj.xcopy = ti__cc_xcopy(j.var); pj.prow = 0;
+  pj.i32 = d->in_dtype == TI_DTYPE_I32; pj.cp = ti__cc_copies_for(j.var); pj.prow = 0;
   j.g = g; j.pad = pad; j.pado = 0; j.blk = p + 64 + ti__cc_al64(g->nf16 * 4); j.corr = corr;
   j.fk = NULL; j.fpitch = 0;
   j.tapoff = tapoff; j.out = (uint32_t *)out; j.G = g->G; j.T = g->T; j.cs = cs;
@@ -4537,13 +4597,9 @@ static void ti__cc_runw(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const t
 
 /* Offset for the int8 path when every I32 input value fits 8 bits (exactly
    the same sums then), else -1. */
-static int64_t ti__cc_narrow_off(const int32_t *in, int64_t n) {
-  int32_t lo = 0, hi = 0;
-  int64_t i;
-  for (i = 0; i < n; i++) {
-    lo = in[i] < lo ? in[i] : lo;
-    hi = in[i] > hi ? in[i] : hi;
-  }
+static int64_t ti__cc_narrow_off(const ti__cc_copies *cp, const int32_t *in, int64_t n) {
+  int32_t lo, hi;
+  cp->r(in, n, &lo, &hi);
   if (lo >= -128 && hi <= 127) return 128;
   if (lo >= 0 && hi <= 255) return 0;
   return -1;
@@ -4555,7 +4611,9 @@ static void ti__cc_run(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const ti
   if (g->int8) {
     ti__cc_run8(ctx, d, g, in, p, bias, out, scratch, d->in_dtype == TI_DTYPE_U8 ? 0u : 128u);
   } else if (g->dual) {
-    int64_t off = ti__cc_narrow_off((const int32_t *)in, g->niy * g->nix * g->nr);
+    int amx;
+    const ti__cc_copies cp = ti__cc_copies_for(ti__cc_var(ti__cpu(ctx), &amx));
+    const int64_t off = ti__cc_narrow_off(&cp, (const int32_t *)in, g->niy * g->nix * g->nr);
     if (off >= 0) ti__cc_run8(ctx, d, g, in, p, bias, out, scratch, (uint32_t)off);
     else ti__cc_runw(ctx, d, g, in, p + 64 + ti__cc_al64(ti__cc_pack8_bytes(g)), bias, out, scratch);
   } else {
@@ -5010,10 +5068,12 @@ TASKIR_API ti_status ti_cvm(const ti_kernel_ctx *ctx, const ti_prim_desc *d, con
   j.x = (const uint8_t *)in;
   if (g.dual && cpu && scratch && (uint64_t)scratch_bytes >= (uint64_t)g.nr) {
     /* I32 input that fits 8 bits: narrow it and take the int8 kernels. */
-    int64_t off = ti__cc_narrow_off((const int32_t *)in, g.nr);
+    int amx;
+    const ti__cc_copies cp = ti__cc_copies_for(ti__cc_var(cpu, &amx));
+    const int64_t off = ti__cc_narrow_off(&cp, (const int32_t *)in, g.nr);
     if (off >= 0) {
       uint8_t *x8 = (uint8_t *)scratch;
-      for (r = 0; r < g.nr; r++) x8[r] = (uint8_t)((const uint32_t *)in)[r];
+      cp.n(x8, (const int32_t *)in, g.nr, 0);
       j.xt = off ? TI_DTYPE_I8 : TI_DTYPE_U8;
       j.x = x8;
       g.int8 = 1;

@@ -46,7 +46,9 @@ static ti_prim_desc cvm_desc(int nr, int nf, ti_dtype in, ti_dtype w) {
    unsigned ones, so that long int8 reductions wrap. */
 static int fill_extreme;
 /* I32 data: 1 keeps it in -128..127, 2 in 0..255, 3 in -128..127 but for
-   one value 128 (neither range): the cases of the I32 input narrowing. */
+   one value 128 (neither range) in the middle, 4 the same at the end, 5 in
+   0..255 but for one -1 in the middle, 6 the same at the end: the cases of
+   the I32 input narrowing (the ends are the SIMD copies' scalar tails). */
 static int fill_i32_small;
 static void fill(tt_rng *rng, void *p, ti_dtype t, size_t n) {
   size_t i;
@@ -60,11 +62,12 @@ static void fill(tt_rng *rng, void *p, ti_dtype t, size_t n) {
       ((uint8_t *)p)[i] = (uint8_t)(k == 0 ? 0 : k == 1 ? 255 : tt_range(rng, 0, 255)); break;
     case TI_DTYPE_TERNARY: ((int8_t *)p)[i] = (int8_t)tt_range(rng, -1, 1); break;
     case TI_DTYPE_I32:
-      if (fill_i32_small == 2) ((int32_t *)p)[i] = (int32_t)(k == 0 ? 0 : k == 1 ? 255 : tt_range(rng, 0, 255));
+      if (fill_i32_small == 2 || fill_i32_small >= 5) ((int32_t *)p)[i] = (int32_t)(k == 0 ? 0 : k == 1 ? 255 : tt_range(rng, 0, 255));
       else if (fill_i32_small) ((int32_t *)p)[i] = (int32_t)(k == 0 ? -128 : k == 1 ? 127 : tt_range(rng, -128, 127));
       else ((int32_t *)p)[i] = (int32_t)(k == 0 ? INT32_MIN : k == 1 ? INT32_MAX :
                                          (int64_t)(uint32_t)tt_next(rng) - 2147483648LL);
-      if (fill_i32_small == 3 && i == n / 2) ((int32_t *)p)[i] = 128;
+      if (fill_i32_small >= 3 && i == ((fill_i32_small & 1) ? n / 2 : n - 1))
+        ((int32_t *)p)[i] = fill_i32_small <= 4 ? 128 : -1;
       break;
     case TI_DTYPE_F32: ((float *)p)[i] = (float)tt_range(rng, -1000, 1000) / 64.0f; break;
     default: break;
@@ -647,7 +650,7 @@ TT_TEST(i32_input_narrowing) {
   };
   size_t c;
   int mode;
-  for (mode = 1; mode <= 3; mode++)
+  for (mode = 1; mode <= 6; mode++)
     for (c = 0; c < sizeof cases / sizeof cases[0]; c++) {
       const int *k = cases[c];
       ti_prim_desc d = conv_desc(k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[7], k[8], k[9], k[10],
