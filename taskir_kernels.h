@@ -1565,6 +1565,39 @@ TI__T_AVX512 TI__V_BLK void ti__vz_tr4m(const unsigned char *s, size_t sp, size_
 #undef TI__TR4_ST
 }
 
+/* 8 x 8 64-bit transpose block, in the manner of ti__vz_tr4m: pairs of
+   rows interleaved, then 128-bit lanes gathered in two steps. */
+TI__T_AVX512 TI__V_BLK void ti__vz_tr8m(const unsigned char *s, size_t sp, size_t sp3, size_t sp5, size_t sp7,
+                                        unsigned char *d, size_t so, size_t so3, size_t so5, size_t so7, int nt) {
+  const __m512i r0 = _mm512_loadu_si512((const void *)s), r1 = _mm512_loadu_si512((const void *)(s + sp));
+  const __m512i r2 = _mm512_loadu_si512((const void *)(s + 2 * sp)), r3 = _mm512_loadu_si512((const void *)(s + sp3));
+  const __m512i r4 = _mm512_loadu_si512((const void *)(s + 4 * sp)), r5 = _mm512_loadu_si512((const void *)(s + sp5));
+  const __m512i r6 = _mm512_loadu_si512((const void *)(s + 2 * sp3)), r7 = _mm512_loadu_si512((const void *)(s + sp7));
+  /* lane l of tA: elements 2l (lo) or 2l + 1 (hi) of two rows */
+  const __m512i t0 = _mm512_unpacklo_epi64(r0, r1), t1 = _mm512_unpackhi_epi64(r0, r1);
+  const __m512i t2 = _mm512_unpacklo_epi64(r2, r3), t3 = _mm512_unpackhi_epi64(r2, r3);
+  const __m512i t4 = _mm512_unpacklo_epi64(r4, r5), t5 = _mm512_unpackhi_epi64(r4, r5);
+  const __m512i t6 = _mm512_unpacklo_epi64(r6, r7), t7 = _mm512_unpackhi_epi64(r6, r7);
+  /* uA: columns c and c + 4 of rows 0..3 (u0..u3: c = 0, 1, 2, 3) or 4..7 */
+  const __m512i u0 = _mm512_shuffle_i64x2(t0, t2, 0x88), u1 = _mm512_shuffle_i64x2(t1, t3, 0x88);
+  const __m512i u2 = _mm512_shuffle_i64x2(t0, t2, 0xdd), u3 = _mm512_shuffle_i64x2(t1, t3, 0xdd);
+  const __m512i u4 = _mm512_shuffle_i64x2(t4, t6, 0x88), u5 = _mm512_shuffle_i64x2(t5, t7, 0x88);
+  const __m512i u6 = _mm512_shuffle_i64x2(t4, t6, 0xdd), u7 = _mm512_shuffle_i64x2(t5, t7, 0xdd);
+  const __m512i o0 = _mm512_shuffle_i64x2(u0, u4, 0x88), o4 = _mm512_shuffle_i64x2(u0, u4, 0xdd);
+  const __m512i o1 = _mm512_shuffle_i64x2(u1, u5, 0x88), o5 = _mm512_shuffle_i64x2(u1, u5, 0xdd);
+  const __m512i o2 = _mm512_shuffle_i64x2(u2, u6, 0x88), o6 = _mm512_shuffle_i64x2(u2, u6, 0xdd);
+  const __m512i o3 = _mm512_shuffle_i64x2(u3, u7, 0x88), o7 = _mm512_shuffle_i64x2(u3, u7, 0xdd);
+  if (nt) {
+    ti__vz_stnt(d, o0); ti__vz_stnt(d + so, o1); ti__vz_stnt(d + 2 * so, o2); ti__vz_stnt(d + so3, o3);
+    ti__vz_stnt(d + 4 * so, o4); ti__vz_stnt(d + so5, o5); ti__vz_stnt(d + 2 * so3, o6); ti__vz_stnt(d + so7, o7);
+  } else {
+    _mm512_storeu_si512((void *)d, o0); _mm512_storeu_si512((void *)(d + so), o1);
+    _mm512_storeu_si512((void *)(d + 2 * so), o2); _mm512_storeu_si512((void *)(d + so3), o3);
+    _mm512_storeu_si512((void *)(d + 4 * so), o4); _mm512_storeu_si512((void *)(d + so5), o5);
+    _mm512_storeu_si512((void *)(d + 2 * so3), o6); _mm512_storeu_si512((void *)(d + so7), o7);
+  }
+}
+
 #elif defined(TI__NEON)
 enum { ti__vn_W = 4 };
 typedef int32x4_t ti__vn_vi;
@@ -6561,30 +6594,34 @@ static void ti__tr_tile_ref(size_t es, const unsigned char *s, size_t sp, unsign
     for (; n > 0; --n, s += ss, d += ds) BLK(s, sp, d, so);                                  \
   }
 #if defined(TI__X86)
-/* The 16 x 16 blocks of AVX-512: 30 row offsets do not fit in registers,
-   and the optimizer derives every one of them from the strides unless their
-   odd multiples are opaque to it. */
-TI__T_AVX512 TI__V_BLK void ti__tr_run4x(const unsigned char *s, size_t sp, unsigned char *d, size_t so,
-                                         int64_t n, int alongj, int nt) {
-  const size_t ss = alongj ? 64 : 16 * sp, ds = alongj ? 16 * so : 64;
-  size_t sp3 = 3 * sp, sp5 = 5 * sp, sp7 = 7 * sp, so3 = 3 * so, so5 = 5 * so, so7 = 7 * so;
-  TI__OPAQUE(sp3); TI__OPAQUE(sp5); TI__OPAQUE(sp7);
-  TI__OPAQUE(so3); TI__OPAQUE(so5); TI__OPAQUE(so7);
-  if (nt)
-    for (; n > 0; --n, s += ss, d += ds) ti__vz_tr4m(s, sp, sp3, sp5, sp7, d, so, so3, so5, so7, 1);
-  else
-    for (; n > 0; --n, s += ss, d += ds) ti__vz_tr4m(s, sp, sp3, sp5, sp7, d, so, so3, so5, so7, 0);
-}
-TI__T_AVX512 TI__NOINLINE static void ti__tr_run4_avx512(const unsigned char *s, size_t sp, unsigned char *d,
-                                                         size_t so, int64_t n, int alongj) {
-  ti__tr_run4x(s, sp, d, so, n, alongj, 0);
-}
-/* non-temporal where the output's lines start at d (every caller's so is
-   a multiple of 64, so all blocks of the run alike) */
-TI__T_AVX512 TI__NOINLINE static void ti__tr_run4_avx512nt(const unsigned char *s, size_t sp, unsigned char *d,
-                                                           size_t so, int64_t n, int alongj) {
-  ti__tr_run4x(s, sp, d, so, n, alongj, ((uintptr_t)d & 63) == 0);
-}
+/* The 16 x 16 (32-bit) and 8 x 8 (64-bit) blocks of AVX-512: their 30 or
+   14 row offsets do not fit in registers, and the optimizer derives every
+   one of them from the strides unless their odd multiples are opaque to
+   it. NAME##nt: non-temporal where the output's lines start at d (every
+   caller's so is a multiple of 64, so all blocks of the run alike). */
+#define TI__TR_RUNZ(NAME, BLK, K)                                                                 \
+  TI__T_AVX512 TI__V_BLK void NAME##x(const unsigned char *s, size_t sp, unsigned char *d, size_t so,  \
+                                      int64_t n, int alongj, int nt) {                            \
+    const size_t ss = alongj ? 64 : (K) * sp, ds = alongj ? (K) * so : 64;                        \
+    size_t sp3 = 3 * sp, sp5 = 5 * sp, sp7 = 7 * sp, so3 = 3 * so, so5 = 5 * so, so7 = 7 * so;     \
+    TI__OPAQUE(sp3); TI__OPAQUE(sp5); TI__OPAQUE(sp7);                                            \
+    TI__OPAQUE(so3); TI__OPAQUE(so5); TI__OPAQUE(so7);                                            \
+    if (nt)                                                                                       \
+      for (; n > 0; --n, s += ss, d += ds) BLK(s, sp, sp3, sp5, sp7, d, so, so3, so5, so7, 1);    \
+    else                                                                                          \
+      for (; n > 0; --n, s += ss, d += ds) BLK(s, sp, sp3, sp5, sp7, d, so, so3, so5, so7, 0);    \
+  }                                                                                               \
+  TI__T_AVX512 TI__NOINLINE static void NAME(const unsigned char *s, size_t sp, unsigned char *d,  \
+                                             size_t so, int64_t n, int alongj) {                  \
+    NAME##x(s, sp, d, so, n, alongj, 0);                                                          \
+  }                                                                                               \
+  TI__T_AVX512 TI__NOINLINE static void NAME##nt(const unsigned char *s, size_t sp, unsigned char *d, \
+                                               size_t so, int64_t n, int alongj) {                \
+    NAME##x(s, sp, d, so, n, alongj, ((uintptr_t)d & 63) == 0);                                   \
+  }
+TI__TR_RUNZ(ti__tr_run4_avx512, ti__vz_tr4m, 16)
+TI__TR_RUNZ(ti__tr_run8_avx512, ti__vz_tr8m, 8)
+#undef TI__TR_RUNZ
 #endif
 /* K x K blocks of ES-byte elements by RUN, along the tile's longer side,
    then the edges by the tile EDGE (the next narrower variant's, down to
@@ -6600,14 +6637,14 @@ TI__T_AVX512 TI__NOINLINE static void ti__tr_run4_avx512nt(const unsigned char *
     if (kj < nj) EDGE(ES, s + (size_t)kj * (ES), sp, d + (size_t)kj * so, so, ki, nj - kj);   \
     if (ki < ni) EDGE(ES, s + (size_t)ki * sp, sp, d + (size_t)ki * (ES), so, ni - ki, nj);   \
   }
-#define TI__TR_GEN(P, T, R1, K1, R2, K2, R4, K4, R8, K8, E4)                                \
+#define TI__TR_GEN(P, T, R1, K1, R2, K2, R4, K4, R8, K8, E4, E8)                            \
   T static void ti__tr_tile_##P(size_t es, const unsigned char *s, size_t sp, unsigned char *d, \
                                 size_t so, int64_t ni, int64_t nj) {                         \
     switch (es) {                                                                            \
     case 1: TI__TR_BLOCKS(R1, K1, 1, ti__tr_tile_ref) break;                                 \
     case 2: TI__TR_BLOCKS(R2, K2, 2, ti__tr_tile_ref) break;                                 \
     case 4: TI__TR_BLOCKS(R4, K4, 4, E4) break;                                              \
-    default: TI__TR_BLOCKS(R8, K8, 8, ti__tr_tile_ref) break;                                \
+    default: TI__TR_BLOCKS(R8, K8, 8, E8) break;                                             \
     }                                                                                        \
   }
 #if defined(TI__X86)
@@ -6617,19 +6654,20 @@ TI__TR_RUN(ti__tr_run4_sse2, TI__T_SSE2, ti__vs_tr4, 4, 4)
 TI__TR_RUN(ti__tr_run8_sse2, TI__T_SSE2, ti__vs_tr8, 2, 8)
 TI__TR_RUN(ti__tr_run4_avx2, TI__T_AVX2, ti__va_tr4, 8, 4)
 TI__TR_GEN(sse2, TI__T_SSE2, ti__tr_run1_sse2, 8, ti__tr_run2_sse2, 8, ti__tr_run4_sse2, 4, ti__tr_run8_sse2, 2,
-           ti__tr_tile_ref)
+           ti__tr_tile_ref, ti__tr_tile_ref)
 TI__TR_GEN(avx2, TI__T_AVX2, ti__tr_run1_sse2, 8, ti__tr_run2_sse2, 8, ti__tr_run4_avx2, 8, ti__tr_run8_sse2, 2,
-           ti__tr_tile_sse2)
-TI__TR_GEN(avx512, TI__T_AVX512, ti__tr_run1_sse2, 8, ti__tr_run2_sse2, 8, ti__tr_run4_avx512, 16, ti__tr_run8_sse2,
-           2, ti__tr_tile_avx2)
+           ti__tr_tile_sse2, ti__tr_tile_ref)
+TI__TR_GEN(avx512, TI__T_AVX512, ti__tr_run1_sse2, 8, ti__tr_run2_sse2, 8, ti__tr_run4_avx512, 16,
+           ti__tr_run8_avx512, 8, ti__tr_tile_avx2, ti__tr_tile_avx2)
 TI__TR_GEN(avx512nt, TI__T_AVX512, ti__tr_run1_sse2, 8, ti__tr_run2_sse2, 8, ti__tr_run4_avx512nt, 16,
-           ti__tr_run8_sse2, 2, ti__tr_tile_avx2)
+           ti__tr_run8_avx512nt, 8, ti__tr_tile_avx2, ti__tr_tile_avx2)
 #elif defined(TI__NEON)
 TI__TR_RUN(ti__tr_run1_neon, , ti__vn_tr1, 8, 1)
 TI__TR_RUN(ti__tr_run2_neon, , ti__vn_tr2, 8, 2)
 TI__TR_RUN(ti__tr_run4_neon, , ti__vn_tr4, 4, 4)
 TI__TR_RUN(ti__tr_run8_neon, , ti__vn_tr8, 2, 8)
-TI__TR_GEN(neon, , ti__tr_run1_neon, 8, ti__tr_run2_neon, 8, ti__tr_run4_neon, 4, ti__tr_run8_neon, 2, ti__tr_tile_ref)
+TI__TR_GEN(neon, , ti__tr_run1_neon, 8, ti__tr_run2_neon, 8, ti__tr_run4_neon, 4, ti__tr_run8_neon, 2, ti__tr_tile_ref,
+           ti__tr_tile_ref)
 #endif
 #undef TI__TR_GEN
 #undef TI__TR_BLOCKS
@@ -6685,7 +6723,7 @@ TI__PRIVATE ti__tr_tile_fn ti__tr_pick(unsigned cpu, unsigned *lines, ti__tr_til
   *nt = 0;
   switch (ti__variant(cpu, TI_FAMILY_TRANSPOSE)) {
 #if defined(TI__X86)
-  case TI_VARIANT_AVX512: *lines = 4; *nt = ti__tr_tile_avx512nt; return ti__tr_tile_avx512;
+  case TI_VARIANT_AVX512: *lines = 4 | 8; *nt = ti__tr_tile_avx512nt; return ti__tr_tile_avx512;
   case TI_VARIANT_AVX2: return ti__tr_tile_avx2;
   case TI_VARIANT_SSE2: return ti__tr_tile_sse2;
 #elif defined(TI__NEON)

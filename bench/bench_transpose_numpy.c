@@ -6,7 +6,9 @@
    6-d cases [8,16,12,10,14,6] perm (5,3,1,4,2,0) and pixel-unshuffle
    [2,64,56,2,56,2] perm (0,1,3,5,2,4), each small (in cache) and large,
    and attention's head split [16,512,16,64] perm (0,2,1,3) (33.6 MB:
-   runs of 256 bytes, output past TASKIR_KERNELS_STREAM_BYTES).
+   runs of 256 bytes, output past TASKIR_KERNELS_STREAM_BYTES); then
+   NCHW <-> NHWC of the other element sizes (int8, int16, float64: numpy's
+   transpose depends on the size alone), 1x64x56x56 and 8x256x56x56.
    numpy runs in one python process for the whole bench, taking one case at
    a time from a pipe, so that each case is timed on both sides back to back
    (a pair; the side that goes first alternates from trial to trial) and a
@@ -67,21 +69,23 @@ static void *np_malloc(size_t bytes) {
 #define MAXC 128
 #define MAXTRIALS 31
 static int TRIALS = 5;
-typedef struct tcase { int nd; int64_t d[6]; int perm[6]; int64_t n; } tcase;
+typedef struct tcase { int nd; int64_t d[6]; int perm[6]; int64_t n; int es; } tcase;
 
 static tcase cases[MAXC];
 static int ncases;
 
-static void add(int nd, const int64_t *d, const int *perm) {
+static void add_es(int nd, const int64_t *d, const int *perm, int es) {
   tcase *c;
   int a;
   for (a = 0; a < nd && perm[a] == a; ++a) {}
   if (a == nd) return;   /* identity: numpy returns its input, no copy to compare */
   c = &cases[ncases++];
   c->nd = nd;
+  c->es = es;
   c->n = 1;
   for (a = 0; a < nd; ++a) { c->d[a] = d[a]; c->perm[a] = perm[a]; c->n *= d[a]; }
 }
+static void add(int nd, const int64_t *d, const int *perm) { add_es(nd, d, perm, 4); }
 /* every permutation of the axes of d (Heap's algorithm order is fine) */
 static void add_all(int nd, const int64_t *d, int *perm, int k) {
   int i;
@@ -93,11 +97,35 @@ static void add_all(int nd, const int64_t *d, int *perm, int k) {
   }
 }
 
-/* sum of value * (position % 1009) over the output, values small integers */
-static long long checksum(const float *y, int64_t n) {
+/* The element types by size (as numpy's names), and the values: position
+   % VMOD[es] (small integers, exact in each type). */
+static const char *const TNAME[9] = {0, "int8", "int16", 0, "float32", 0, 0, 0, "float64"};
+static const int VMOD[9] = {0, 61, 61, 0, 4099, 0, 0, 0, 61};
+static double elem(const void *p, int es, int64_t i) {
+  switch (es) {
+  case 1: return ((const int8_t *)p)[i];
+  case 2: return ((const int16_t *)p)[i];
+  case 4: return ((const float *)p)[i];
+  default: return ((const double *)p)[i];
+  }
+}
+static void fill_es(void *p, int es, int64_t n) {
+  int64_t i;
+  for (i = 0; i < n; ++i) {
+    const int v = (int)(i % VMOD[es]);
+    switch (es) {
+    case 1: ((int8_t *)p)[i] = (int8_t)v; break;
+    case 2: ((int16_t *)p)[i] = (int16_t)v; break;
+    case 4: ((float *)p)[i] = (float)v; break;
+    default: ((double *)p)[i] = v; break;
+    }
+  }
+}
+/* sum of value * (position % 1009) over the output */
+static long long checksum(const void *y, int es, int64_t n) {
   long long s = 0;
   int64_t i;
-  for (i = 0; i < n; ++i) s += (long long)y[i] * (long long)(i % 1009);
+  for (i = 0; i < n; ++i) s += (long long)elem(y, es, i) * (long long)(i % 1009);
   return s;
 }
 
@@ -215,12 +243,15 @@ int main(int argc, char **argv) {
   static const int p6[6] = {5, 3, 1, 4, 2, 0}, pu[6] = {0, 1, 3, 5, 2, 4};
   static const int64_t ahl[4] = {16, 512, 16, 64};
   static const int ah[4] = {0, 2, 1, 3};
+  static const int64_t nchw[2][4] = {{1, 64, 56, 56}, {8, 256, 56, 56}}, nhwc[2][4] = {{1, 56, 56, 64}, {8, 56, 56, 256}};
+  static const int tohwc[4] = {0, 2, 3, 1}, tochw[4] = {0, 3, 1, 2}, sizes[3] = {1, 2, 8};
   char script[64] = "/tmp/bench_transpose_numpy_XXXXXX";
   static double np_t[MAXTRIALS][MAXC], ti_t[MAXTRIALS][MAXC];
   long long np_s[MAXC];
   int perm[6], k, trial, fd, have_np = 1;
-  int64_t maxn = 0;
-  float *x, *y;
+  int64_t maxn[9] = {0};
+  void *xs[9] = {0}, *y;
+  size_t maxb = 0;
   FILE *f;
   np_peer peer = {0, 0, 0};
   ti_kernel_ctx ctx;
@@ -237,11 +268,22 @@ int main(int argc, char **argv) {
   for (k = 0; k < 2; ++k) { perm[0] = 0; perm[1] = 1; perm[2] = 2; perm[3] = 3; add_all(4, k ? d4l : d4s, perm, 0); }
   add(6, d6s, p6); add(6, d6l, p6); add(6, pus, pu); add(6, pul, pu);
   add(4, ahl, ah);
-  for (k = 0; k < ncases; ++k) if (cases[k].n > maxn) maxn = cases[k].n;
-  x = (float *)np_malloc((size_t)maxn * sizeof *x);
-  y = (float *)np_malloc((size_t)maxn * sizeof *y);
-  if (!x || !y) { printf("allocation failed\n"); return 1; }
-  for (k = 0; k < maxn; ++k) x[k] = (float)(k % 4099);
+  for (k = 0; k < 6; ++k) {
+    add_es(4, nchw[k % 2], tohwc, sizes[k / 2]);
+    add_es(4, nhwc[k % 2], tochw, sizes[k / 2]);
+  }
+  for (k = 0; k < ncases; ++k) {
+    const tcase *c = &cases[k];
+    if (c->n > maxn[c->es]) maxn[c->es] = c->n;
+    if ((size_t)c->n * (size_t)c->es > maxb) maxb = (size_t)c->n * (size_t)c->es;
+  }
+  y = np_malloc(maxb);
+  if (!y) { printf("allocation failed\n"); return 1; }
+  for (k = 1; k <= 8; ++k)
+    if (maxn[k]) {
+      if (!(xs[k] = np_malloc((size_t)maxn[k] * (size_t)k))) { printf("allocation failed\n"); return 1; }
+      fill_es(xs[k], k, maxn[k]);
+    }
   /* the numpy side: the same cases, the same values */
   fd = mkstemp(script);
   if (fd < 0 || !(f = fdopen(fd, "w"))) { printf("numpy peer skipped: no temporary file\n"); have_np = 0; f = NULL; }
@@ -255,14 +297,14 @@ int main(int argc, char **argv) {
       for (a = 0; a < cases[k].nd; ++a) fprintf(f, "%lld,", (long long)cases[k].d[a]);
       fprintf(f, "), (");
       for (a = 0; a < cases[k].nd; ++a) fprintf(f, "%d,", cases[k].perm[a]);
-      fprintf(f, ")),\n");
+      fprintf(f, "), np.%s, %d),\n", TNAME[cases[k].es], VMOD[cases[k].es]);
     }
     fprintf(f, "]\nlast = -1\nfor line in sys.stdin:\n"
                "    k, want = (int(v) for v in line.split())\n"
-               "    d, p = cases[k]\n"
+               "    d, p, dt, m = cases[k]\n"
                "    if k != last:\n"
                "        n = 1\n        for v in d: n *= v\n"
-               "        x = (np.arange(n, dtype=np.int64) %% 4099).astype(np.float32).reshape(d)\n"
+               "        x = (np.arange(n, dtype=np.int64) %% m).astype(dt).reshape(d)\n"
                "        last = k\n"
                "    s = 0\n"
                "    if want:\n"
@@ -292,11 +334,17 @@ int main(int argc, char **argv) {
         printf("numpy peer skipped: /usr/bin/python3 with numpy did not run (output above)\n");
         have_np = 0;
       }
-      if (ti_transpose_ex(&ctx, 4, c->nd, c->d, c->perm, x, y) != TI_STATUS_SUCCESS) { printf("transpose failed\n"); return 1; }
-      if (have_np && trial == 0 && checksum(y, c->n) != np_s[k]) { printf("case %d: taskir and numpy disagree\n", k); return 1; }
+      if (ti_transpose_ex(&ctx, (size_t)c->es, c->nd, c->d, c->perm, xs[c->es], y) != TI_STATUS_SUCCESS) {
+        printf("transpose failed\n");
+        return 1;
+      }
+      if (have_np && trial == 0 && checksum(y, c->es, c->n) != np_s[k]) {
+        printf("case %d: taskir and numpy disagree\n", k);
+        return 1;
+      }
       for (;;) {
         t0 = now();
-        for (r = 0; r < reps; ++r) BENCH_OK(ti_transpose_ex(&ctx, 4, c->nd, c->d, c->perm, x, y));
+        for (r = 0; r < reps; ++r) BENCH_OK(ti_transpose_ex(&ctx, (size_t)c->es, c->nd, c->d, c->perm, xs[c->es], y));
         t = now() - t0;
         if (t >= 0.02) break;
         reps *= 2;
@@ -310,14 +358,15 @@ int main(int argc, char **argv) {
   }
   if (peer.w) np_stop(&peer);
   remove(script);
-  printf("%-26s %-14s %9s %9s %9s %7s\n", "shape (f32)", "perm", "MB", "taskir GB/s", "numpy GB/s", "ratio");
+  printf("%-26s %-14s %-8s %9s %9s %9s %7s\n", "shape", "perm", "type", "MB", "taskir GB/s", "numpy GB/s", "ratio");
   {
     double worst = 1e30;
     int npass = 0;
     for (k = 0; k < ncases; ++k) {
       const tcase *c = &cases[k];
       char sd[64], sp[32];
-      double r[MAXTRIALS], a[MAXTRIALS], b[MAXTRIALS], gb = 2.0 * (double)c->n * 4 / 1e9;
+      const double mb = (double)c->n * c->es / 1e6, gb = 2.0 * mb / 1e3;
+      double r[MAXTRIALS], a[MAXTRIALS], b[MAXTRIALS];
       size_t o = 0, q = 0;
       int i;
       for (i = 0; i < c->nd; ++i) {
@@ -333,12 +382,12 @@ int main(int argc, char **argv) {
       qsort(b, (size_t)TRIALS, sizeof(double), cmp_double);
       qsort(r, (size_t)TRIALS, sizeof(double), cmp_double);
       if (have_np) {
-        printf("%-26s %-14s %9.2f %11.2f %10.2f %7.2f%s\n", sd, sp, (double)c->n * 4 / 1e6, gb / a[TRIALS / 2],
+        printf("%-26s %-14s %-8s %9.2f %11.2f %10.2f %7.2f%s\n", sd, sp, TNAME[c->es], mb, gb / a[TRIALS / 2],
                gb / b[TRIALS / 2], r[TRIALS / 2], r[TRIALS / 2] < 1.0 ? "  <" : "");
         if (r[TRIALS / 2] < worst) worst = r[TRIALS / 2];
         npass += r[TRIALS / 2] >= 1.0;
       } else {
-        printf("%-26s %-14s %9.2f %11.2f %10s %7s\n", sd, sp, (double)c->n * 4 / 1e6, gb / a[TRIALS / 2], "-", "-");
+        printf("%-26s %-14s %-8s %9.2f %11.2f %10s %7s\n", sd, sp, TNAME[c->es], mb, gb / a[TRIALS / 2], "-", "-");
       }
     }
     if (have_np) {
@@ -347,7 +396,8 @@ int main(int argc, char **argv) {
       printf("PASS %d of %d cases >= 1.0x numpy (target: all)\n", npass, ncases);
     }
   }
-  free(x); free(y);
+  for (k = 1; k <= 8; ++k) free(xs[k]);
+  free(y);
 layout:
   {
     static const int64_t sh[4][4] = {{1, 256, 56, 56}, {1, 56, 56, 256}, {1, 256, 224, 224}, {1, 224, 224, 256}};
