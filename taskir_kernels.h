@@ -1990,9 +1990,11 @@ typedef struct ti__ts_job {
 #if defined(__GNUC__) || defined(__clang__)
 #define TI__MV_PREFETCH(p) __builtin_prefetch(p)
 #define TI__MV_PREFETCHW(p) __builtin_prefetch(p, 1)
+#define TI__MV_PREFETCH2(p) __builtin_prefetch(p, 0, 2)   /* into L2, not L1 */
 #else
 #define TI__MV_PREFETCH(p) ((void)(p))
 #define TI__MV_PREFETCHW(p) ((void)(p))
+#define TI__MV_PREFETCH2(p) ((void)(p))
 #endif
 
 /* The pieces of groups [g0, g1) of rows [r0, r1), written one after another
@@ -6781,9 +6783,26 @@ typedef struct ti__tr_job {
    in runs (TI__TR_RUN): an edge of 128 against 64, four alternating runs
    of `bench_transpose_numpy layout`, 0.74-0.88 of memcpy against
    0.71-0.75; 2-D 4096x4096 f32 the same (0.62-0.64); an edge of 1024
-   measured 0.53x on it. */
+   measured 0.53x on it. Since the blocks are read in chunks
+   (TI__TR_STREAM_CHUNK), 256 against 128 on that cpu, in one process
+   (medians of 9 pairs): 1.03-1.15x on NHWC->NCHW of 32-384 channels and
+   2-D transposes of 128- and 320-element rows (13-51 MB f32); 512 and
+   1024 no better than 256. */
 #ifndef TI__TR_STREAM_BLOCK
-#define TI__TR_STREAM_BLOCK 128
+#define TI__TR_STREAM_BLOCK 256
+#endif
+/* Those blocks are read in chunks of this many input rows, the next
+   chunk's lines fetched into L2 while one runs. Without the fetches, a
+   strip of 64-byte pieces of rows 1 KiB apart read at 14 GB/s where a
+   sequential read took 35 (AMD EPYC of cpuid family 25, 51 MB); a loop of
+   the same loads and non-temporal stores without the shuffles, chunks of
+   16 / 32 / 64 rows fetched a strip ahead: 22-24 / 29-32 / 23-29 GB/s
+   (read + written), memcpy 23-27. The kernel itself, NHWC->NCHW of 51 MB
+   f32 (blocks of 128): 1.30-1.34x the blocks read whole strips down
+   their rows with the next strip fetched into L1, 16-row chunks 1.0x,
+   64-row 1.29x. */
+#ifndef TI__TR_STREAM_CHUNK
+#define TI__TR_STREAM_CHUNK 32
 #endif
 /* The same with the input's rows the far-apart ones (NCHW->NHWC), or of
    TI__TR_STREAM_ROW_BYTES or more (ti__tr_job.rows): blocks of this edge,
@@ -6841,14 +6860,19 @@ static void ti__tr2d(const ti__tr_job *job, const unsigned char *in, int64_t sp,
     return;
   }
   if (job->ntile) {
-    /* whole lines streamed: strips of TT input columns, each down the
-       block's rows, TT output rows written a line after the other; the
-       next strip's lines fetched, one per input row */
-    for (j0 = ja; j0 < jb; j0 += TT) {
-      if (j0 + TT < jb)
-        for (i = ia; i < ib; ++i) TI__MV_PREFETCH(in + (size_t)(i * sp + j0 + TT) * es);
-      job->ntile(es, in + (size_t)(ia * sp + j0) * es, spb, out + (size_t)(j0 * so + ia) * es, sob,
-                 ib - ia, jb - j0 < TT ? jb - j0 : TT);
+    /* whole lines streamed: chunks of TI__TR_STREAM_CHUNK input rows, each
+       in strips of TT input columns down the chunk (TT output rows, each
+       written a few whole lines at a time); with each strip, the same
+       strip of the next chunk's rows is fetched into L2, past the block's
+       last row too (the next block along j reads the same rows) */
+    const int64_t CH = TI__TR_STREAM_CHUNK, P = job->odim[job->m - 1];
+    for (i0 = ia; i0 < ib; i0 += CH) {
+      const int64_t ni = ib - i0 < CH ? ib - i0 : CH, n1 = i0 + 2 * CH < P ? i0 + 2 * CH : P;
+      for (j0 = ja; j0 < jb; j0 += TT) {
+        for (i = i0 + CH; i < n1; ++i) TI__MV_PREFETCH2(in + (size_t)(i * sp + j0) * es);
+        job->ntile(es, in + (size_t)(i0 * sp + j0) * es, spb, out + (size_t)(j0 * so + i0) * es, sob, ni,
+                   jb - j0 < TT ? jb - j0 : TT);
+      }
     }
 #if defined(TI__X86)
     _mm_sfence();
