@@ -1,6 +1,6 @@
 /* N-d transpose against numpy, the peer a Python user has: for each case
-   /usr/bin/python3 times np.ascontiguousarray(x.transpose(p)) (f32,
-   time.perf_counter over repeated calls, one thread: OMP_NUM_THREADS and
+   /usr/bin/python3 times np.ascontiguousarray(x.transpose(p)) (f32 but
+   where said, time.perf_counter over repeated calls, one thread: OMP_NUM_THREADS and
    OPENBLAS_NUM_THREADS = 1) and this program times ti_transpose_ex on the
    same shape. Cases: every permutation of a 2-d, 3-d and 4-d shape and the
    6-d cases [8,16,12,10,14,6] perm (5,3,1,4,2,0) and pixel-unshuffle
