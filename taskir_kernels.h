@@ -4062,6 +4062,11 @@ static ti__cc_copies ti__cc_copies_for(int var) {
     c.x = ti__cc_xcopy_c; c.n = ti__cc_ncopy_c; c.r = ti__cc_nrange_c; return c;
   }
 }
+/* The int8 path's input copies for the allowed cpu paths. */
+static ti__cc_copies ti__cc_copies_cpu(unsigned cpu) {
+  int amx;
+  return ti__cc_copies_for(ti__cc_var(cpu, &amx));
+}
 static void ti__cc_copy_off(uint8_t *o, const uint8_t *s, int64_t n, uint32_t off, ti__cc_xfn x) {
   if (off & 0x80u) x(o, s, n);
   else TASKIR_MEMCPY(o, s, (size_t)n);
@@ -4694,8 +4699,7 @@ static void ti__cc_run(const ti_kernel_ctx *ctx, const ti_prim_desc *d, const ti
   if (g->int8) {
     ti__cc_run8(ctx, d, g, in, p, bias, out, scratch, d->in_dtype == TI_DTYPE_U8 ? 0u : 128u);
   } else if (g->dual) {
-    int amx;
-    const ti__cc_copies cp = ti__cc_copies_for(ti__cc_var(ti__cpu(ctx), &amx));
+    const ti__cc_copies cp = ti__cc_copies_cpu(ti__cpu(ctx));
     const int64_t off = ti__cc_narrow_off(&cp, (const int32_t *)in, g->niy * g->nix * g->nr);
     if (off >= 0) ti__cc_run8(ctx, d, g, in, p, bias, out, scratch, (uint32_t)off);
     else ti__cc_runw(ctx, d, g, in, p + 64 + ti__cc_al64(ti__cc_pack8_bytes(g)), bias, out, scratch);
@@ -5151,8 +5155,7 @@ TASKIR_API ti_status ti_cvm(const ti_kernel_ctx *ctx, const ti_prim_desc *d, con
   j.x = (const uint8_t *)in;
   if (g.dual && cpu && scratch && (uint64_t)scratch_bytes >= (uint64_t)g.nr) {
     /* I32 input that fits 8 bits: narrow it and take the int8 kernels. */
-    int amx;
-    const ti__cc_copies cp = ti__cc_copies_for(ti__cc_var(cpu, &amx));
+    const ti__cc_copies cp = ti__cc_copies_cpu(cpu);
     const int64_t off = ti__cc_narrow_off(&cp, (const int32_t *)in, g.nr);
     if (off >= 0) {
       uint8_t *x8 = (uint8_t *)scratch;
